@@ -1,0 +1,227 @@
+#include "catalog.hpp"
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "atomic_file.hpp"
+#include "ptx_emitter.hpp"
+
+namespace ptxcts {
+namespace fs = std::filesystem;
+
+const Assembly* Catalog::find(const std::string& kernel, const std::string& target) const {
+  for (auto const& a : assemblies)
+    if (a.kernel == kernel && a.target == target) return &a;
+  return nullptr;
+}
+
+namespace {
+
+std::string content_key(const std::string& ptx, const std::string& target, const std::string& ptxas_version) {
+  std::string all = ptx + '\0' + target + '\0' + ptxas_version;
+  XXH128_hash_t h = XXH3_128bits(all.data(), all.size());
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Job {
+  std::string ptx_text, target, key;
+  AssemblyOutcome outcome;
+  bool cached = false;
+};
+
+// Assembles one job through the cache: cache/<key>.cubin (accepted) or cache/<key>.rejected (message).
+void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
+  fs::path cache = dir / "cache";
+  fs::path cubin = cache / (job.key + ".cubin"), rejected = cache / (job.key + ".rejected"), ptx = cache / (job.key + ".ptx");
+  if (fs::exists(cubin)) { job.outcome = {true, read_file(cache / (job.key + ".log"))}; job.cached = true; return; }
+  if (fs::exists(rejected)) { job.outcome = {false, read_file(rejected)}; job.cached = true; return; }
+  write_file_atomically(ptx, job.ptx_text);
+  fs::path tmp = cache / (job.key + ".cubin.tmp");
+  job.outcome = assemble(tc, ptx, job.target, tmp);
+  if (job.outcome.accepted) {
+    write_file_atomically(cache / (job.key + ".log"), job.outcome.message);
+    fs::rename(tmp, cubin);
+  } else {
+    fs::remove(tmp);
+    write_file_atomically(rejected, job.outcome.message);
+  }
+}
+
+void run_parallel(std::vector<Job*>& jobs, int threads, const Toolchain& tc, const fs::path& dir) {
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t k; (k = next++) < jobs.size();) run_job(tc, dir, *jobs[k]);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+std::string instruction_text(const KernelPlan& k) {
+  std::string out;
+  for (auto const* s : k.steps) {
+    std::string regs = "{";
+    for (int r = 0; r < s->registers(); ++r) regs += fmt::format("{}%frag{}", r ? ", " : "", r);
+    out += (out.empty() ? "" : " ; ") + s->instruction(regs + "}", fmt::format("%addr{}", s->address_width()));
+  }
+  return out;
+}
+
+}  // namespace
+
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string& skeleton, const fs::path& dir, int jobs,
+                      CatalogStats* stats) {
+  Catalog cat;
+  cat.ptxas_version = tc.version;
+  cat.cuda_release = tc.release;
+  auto tk = suite.specs.targets.toolkits.find(tc.release);
+  if (tk == suite.specs.targets.toolkits.end())
+    throw std::runtime_error(fmt::format("specs/targets.yaml does not say which PTX ISA version CUDA {} speaks (toolkits:)", tc.release));
+  cat.toolkit_ptx = tk->second;
+  // In targets.yaml's order (by architecture), keeping those this ptxas knows.
+  for (auto const& t : suite.specs.targets.targets)
+    if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end()) cat.targets.push_back(t.name);
+  fs::create_directories(dir / "cache");
+
+  std::vector<Job> all;
+  all.reserve(suite.kernels.size() * cat.targets.size() * 2);
+  struct Slot { std::size_t job; bool probe; };
+  std::vector<Slot> slots;
+  for (auto const& k : suite.kernels) {
+    PtxVersion kernel_ptx{};
+    for (auto const* s : k.steps) kernel_ptx = std::max(kernel_ptx, s->min_ptx());
+    for (auto const& tname : cat.targets) {
+      const TargetInfo& t = *suite.specs.targets.find(tname);
+      Assembly a;
+      a.kernel = k.name;
+      a.target = tname;
+      a.ptx = std::max(kernel_ptx, t.ptx);
+      a.instruction = instruction_text(k);
+      if (cat.toolkit_ptx < a.ptx) {
+        a.attempted = false;
+        a.message = fmt::format("needs PTX ISA {}; this toolkit speaks {}", a.ptx.str(), cat.toolkit_ptx.str());
+        cat.assemblies.push_back(a);
+        continue;
+      }
+      Job j;
+      j.target = tname;
+      j.ptx_text = emit_ptx(skeleton, k, tname, a.ptx);
+      j.key = content_key(j.ptx_text, tname, tc.version);
+      a.ptx_file = "cache/" + j.key + ".ptx";
+      all.push_back(std::move(j));
+      slots.push_back({cat.assemblies.size(), false});
+      cat.assemblies.push_back(a);
+    }
+    // Version probe: single-instruction kernels, at one version below the documented minimum, on
+    // the oldest portable target the specs say supports them.
+    if (k.steps.size() != 1) continue;
+    auto below = suite.specs.targets.previous(kernel_ptx);
+    if (!below) continue;
+    const TargetInfo* lowest = nullptr;
+    for (auto const& tname : cat.targets) {
+      const TargetInfo& t = *suite.specs.targets.find(tname);
+      if (t.suffix.empty() && supports(suite.specs.targets, *k.steps[0], t) && (!lowest || t.arch < lowest->arch)) lowest = &t;
+    }
+    if (!lowest) continue;
+    VersionProbe p{k.name, lowest->name, *below, kernel_ptx, false, ""};
+    Job j;
+    j.target = lowest->name;
+    j.ptx_text = emit_ptx(skeleton, k, lowest->name, *below);
+    j.key = content_key(j.ptx_text, lowest->name, tc.version);
+    all.push_back(std::move(j));
+    slots.push_back({cat.probes.size(), true});
+    cat.probes.push_back(p);
+  }
+
+  std::vector<Job*> todo;
+  for (auto& j : all) todo.push_back(&j);
+  run_parallel(todo, std::max(1, jobs), tc, dir);
+
+  CatalogStats s;
+  for (std::size_t n = 0; n < all.size(); ++n) {
+    const Job& j = all[n];
+    (j.cached ? s.cached : s.assembled)++;
+    if (slots[n].probe) {
+      VersionProbe& p = cat.probes[slots[n].job];
+      p.accepted = j.outcome.accepted;
+      p.message = j.outcome.message;
+    } else {
+      Assembly& a = cat.assemblies[slots[n].job];
+      a.accepted = j.outcome.accepted;
+      a.message = j.outcome.message;
+      if (a.accepted) a.cubin = "cache/" + j.key + ".cubin";
+    }
+  }
+  for (auto const& a : cat.assemblies) s.not_attempted += !a.attempted;
+  if (stats) *stats = s;
+  save_catalog(cat, dir);
+  return cat;
+}
+
+void save_catalog(const Catalog& c, const fs::path& dir) {
+  nlohmann::ordered_json j;
+  j["schema_version"] = Catalog::kSchemaVersion;
+  j["ptxas_version"] = c.ptxas_version;
+  j["cuda_release"] = c.cuda_release;
+  j["toolkit_ptx_isa"] = c.toolkit_ptx.str();
+  j["targets"] = c.targets;
+  auto& as = j["assemblies"] = nlohmann::ordered_json::array();
+  for (auto const& a : c.assemblies)
+    as.push_back({{"kernel", a.kernel}, {"target", a.target}, {"ptx_isa", a.ptx.str()}, {"attempted", a.attempted},
+                  {"accepted", a.accepted}, {"message", a.message}, {"cubin", a.cubin}, {"ptx", a.ptx_file},
+                  {"instruction", a.instruction}});
+  auto& ps = j["version_probes"] = nlohmann::ordered_json::array();
+  for (auto const& p : c.probes)
+    ps.push_back({{"kernel", p.kernel}, {"target", p.target}, {"ptx_isa", p.ptx.str()}, {"documented_minimum", p.documented.str()},
+                  {"accepted", p.accepted}, {"message", p.message}});
+  write_file_atomically(dir / "manifest.json", j.dump(1) + "\n");
+}
+
+Catalog load_catalog(const fs::path& dir) {
+  fs::path file = dir / "manifest.json";
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
+  Catalog c;
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    if (j.at("schema_version").get<int>() != Catalog::kSchemaVersion)
+      throw std::runtime_error(fmt::format("schema_version {} is not {}", j.at("schema_version").dump(), Catalog::kSchemaVersion));
+    auto ver = [](const nlohmann::json& v) {
+      auto p = PtxVersion::parse(v.get<std::string>());
+      if (!p) throw std::runtime_error("bad PTX ISA version " + v.dump());
+      return *p;
+    };
+    c.ptxas_version = j.at("ptxas_version");
+    c.cuda_release = j.at("cuda_release");
+    c.toolkit_ptx = ver(j.at("toolkit_ptx_isa"));
+    c.targets = j.at("targets").get<std::vector<std::string>>();
+    for (auto const& a : j.at("assemblies"))
+      c.assemblies.push_back({a.at("kernel"), a.at("target"), ver(a.at("ptx_isa")), a.at("accepted"), a.at("attempted"),
+                              a.at("message"), a.at("cubin"), a.at("ptx"), a.at("instruction")});
+    for (auto const& p : j.at("version_probes"))
+      c.probes.push_back({p.at("kernel"), p.at("target"), ver(p.at("ptx_isa")), ver(p.at("documented_minimum")), p.at("accepted"), p.at("message")});
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
+  }
+  return c;
+}
+
+}  // namespace ptxcts

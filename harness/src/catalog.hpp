@@ -1,0 +1,59 @@
+// The kernel catalog: every kernel of the suite assembled ahead of time for every real target the
+// toolkit knows, with what ptxas said. Content-addressed (PTX text + target + ptxas version), so a
+// rebuild with nothing changed assembles nothing, and relocatable: a catalog directory can be copied
+// to another machine and run there.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "suite.hpp"
+#include "toolchain.hpp"
+
+namespace ptxcts {
+
+struct Assembly {
+  std::string kernel, target;
+  PtxVersion ptx;
+  bool accepted = false;
+  bool attempted = true;       // false: the toolkit's PTX ISA version cannot express this target/form
+  std::string message;         // ptxas's output, or why it was not attempted
+  std::string cubin;           // relative to the catalog directory (accepted only)
+  std::string ptx_file;        // relative to the catalog directory
+  std::string instruction;     // the instruction text(s) under test, as emitted
+};
+
+// An assembly that checks the documented minimum PTX ISA version: one version below must fail.
+struct VersionProbe {
+  std::string kernel, target;
+  PtxVersion ptx;              // the version tried (one below the documented minimum)
+  PtxVersion documented;       // the documented minimum
+  bool accepted = false;
+  std::string message;
+};
+
+struct Catalog {
+  static constexpr int kSchemaVersion = 1;
+  std::string ptxas_version, cuda_release;
+  PtxVersion toolkit_ptx;
+  std::vector<std::string> targets;   // the real targets used, in ptxas's order
+  std::vector<Assembly> assemblies;
+  std::vector<VersionProbe> probes;
+
+  const Assembly* find(const std::string& kernel, const std::string& target) const;
+};
+
+struct CatalogStats {
+  int assembled = 0, cached = 0, not_attempted = 0;
+};
+
+// Builds (or brings up to date) the catalog in `dir`, writing dir/manifest.json.
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string& skeleton, const std::filesystem::path& dir,
+                      int jobs, CatalogStats* stats = nullptr);
+
+Catalog load_catalog(const std::filesystem::path& dir);  // throws std::runtime_error naming the file
+void save_catalog(const Catalog& c, const std::filesystem::path& dir);
+
+}  // namespace ptxcts

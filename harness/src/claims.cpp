@@ -1,0 +1,128 @@
+#include "claims.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+namespace ptxcts {
+namespace {
+
+bool selected(const ClaimCheck& ck, const KernelPlan& k) {
+  if (k.steps.size() != 1 || k.steps[0]->variant().name != ck.variant) return false;
+  for (auto const& [axis, texts] : ck.where)
+    if (std::find(texts.begin(), texts.end(), k.steps[0]->option(axis).text) == texts.end()) return false;
+  return true;
+}
+
+void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, bool expect_pass, const std::string& no_gpu) {
+  int pass = 0, bad = 0;
+  const CaseResult* first_bad = nullptr;
+  const CaseResult* first_other = nullptr;
+  for (auto const* r : rs) {
+    v.checked.push_back(r->kernel + "/" + r->case_name);
+    if (r->status == Status::Pass) ++pass;
+    else if (r->status == Status::Fail || r->status == Status::Crash) { ++bad; if (!first_bad) first_bad = r; }
+    else if (!first_other) first_other = r;
+  }
+  if (pass + bad == 0) {
+    v.verdict = Verdict::NotCheckable;
+    v.evidence = !no_gpu.empty() ? no_gpu : first_other ? fmt::format("no case ran: {}", first_other->reason) : "no case selected";
+    return;
+  }
+  std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed or crashed", pass + bad, rs.size(), pass, bad);
+  if (first_bad) tally += fmt::format(" (first: {} / {}: {})", first_bad->kernel, first_bad->case_name, first_bad->reason);
+  const bool holds = expect_pass ? bad == 0 : bad > 0;
+  v.verdict = holds ? Verdict::Confirmed : Verdict::Contradicted;
+  v.evidence = tally + (expect_pass ? "" : "; the claim holds only if these cases fail");
+}
+
+void judge_requirements(ClaimVerdict& v, const Suite& suite, const Catalog& cat, const std::string& variant) {
+  std::vector<std::string> wrong, accepted_on, rejected_on;
+  std::string reject_example;
+  int checked = 0;
+  for (auto const& k : suite.kernels) {
+    if (k.steps.size() != 1 || k.steps[0]->variant().name != variant) continue;
+    for (auto const& a : cat.assemblies) {
+      if (a.kernel != k.name || !a.attempted) continue;
+      const TargetInfo* t = suite.specs.targets.find(a.target);
+      bool documented = t && supports(suite.specs.targets, *k.steps[0], *t);
+      ++checked;
+      v.checked.push_back(fmt::format("{} for {} at PTX ISA {}", a.kernel, a.target, a.ptx.str()));
+      auto& side = a.accepted ? accepted_on : rejected_on;
+      if (std::find(side.begin(), side.end(), a.target) == side.end()) side.push_back(a.target);
+      if (!a.accepted && reject_example.empty()) reject_example = a.message.substr(0, a.message.find('\n'));
+      if (documented != a.accepted)
+        wrong.push_back(fmt::format("{} for {}: documented {}, ptxas {} ({})", a.kernel, a.target, documented ? "supported" : "unsupported",
+                                    a.accepted ? "accepted" : "rejected", a.message.substr(0, a.message.find('\n'))));
+    }
+    for (auto const& p : cat.probes) {
+      if (p.kernel != k.name) continue;
+      ++checked;
+      v.checked.push_back(fmt::format("{} for {} at PTX ISA {} (one below {})", p.kernel, p.target, p.ptx.str(), p.documented.str()));
+      if (p.accepted)
+        wrong.push_back(fmt::format("{} assembled at PTX ISA {}, below the documented minimum {}", p.kernel, p.ptx.str(), p.documented.str()));
+    }
+  }
+  if (checked == 0) {
+    v.verdict = Verdict::NotCheckable;
+    v.evidence = "the catalog holds no assembly of this variant";
+    return;
+  }
+  v.verdict = wrong.empty() ? Verdict::Confirmed : Verdict::Contradicted;
+  v.evidence = wrong.empty()
+                   ? fmt::format("ptxas {} accepted every form on {} and rejected it on {}{}; every form was rejected one PTX ISA version below its documented minimum",
+                                 cat.ptxas_version, fmt::join(accepted_on, ", "), rejected_on.empty() ? "none" : fmt::format("{}", fmt::join(rejected_on, ", ")),
+                                 reject_example.empty() ? "" : fmt::format(" ('{}')", reject_example))
+                   : fmt::format("{} of {} assemblies disagree with the documented requirements; first: {}", wrong.size(), checked, wrong.front());
+}
+
+}  // namespace
+
+std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& catalog, const std::vector<CaseResult>& results,
+                                          const Observations& obs, const std::string& no_gpu) {
+  std::vector<ClaimVerdict> out;
+  for (auto const& c : suite.specs.claims) {
+    ClaimVerdict v{c.id, c.family, c.text, c.source, c.note, Verdict::NotCheckable, "", {}};
+    if (c.check.kind == ClaimCheckKind::Requirements) {
+      judge_requirements(v, suite, catalog, c.check.variant);
+    } else if (c.check.kind == ClaimCheckKind::Cases) {
+      std::vector<const CaseResult*> rs;
+      for (auto const& r : results) {
+        const KernelPlan* k = suite.find_kernel(r.kernel);
+        bool case_ok = c.check.cases.empty() || std::count(c.check.cases.begin(), c.check.cases.end(), r.case_name);
+        if (k && case_ok && selected(c.check, *k)) rs.push_back(&r);
+      }
+      judge_cases(v, rs, c.check.expect_pass, results.empty() ? no_gpu : "");
+    } else {  // round trip: the stored rows must equal the loaded rows
+      int held = 0, broke = 0;
+      std::string first;
+      const CaseResult* other = nullptr;
+      for (auto const& r : results) {
+        const KernelPlan* k = suite.find_kernel(r.kernel);
+        if (!k || k->claim != c.id) continue;
+        v.checked.push_back(r.kernel + "/" + r.case_name);
+        auto it = obs.roundtrip_identity.find(r.kernel + "/" + r.case_name);
+        if (it == obs.roundtrip_identity.end()) {
+          if (r.status == Status::Crash) { ++broke; if (first.empty()) first = r.kernel + "/" + r.case_name + ": " + r.reason; }
+          else if (!other) other = &r;
+          continue;
+        }
+        if (it->second) ++held;
+        else { ++broke; if (first.empty()) first = r.kernel + "/" + r.case_name; }
+      }
+      if (held + broke == 0) {
+        v.evidence = results.empty() ? no_gpu : other ? "no round trip ran: " + other->reason : "no round-trip kernel";
+      } else {
+        v.verdict = broke ? Verdict::Contradicted : Verdict::Confirmed;
+        v.evidence = fmt::format("{} round trips wrote back exactly the rows they loaded, {} did not{}", held, broke,
+                                 first.empty() ? "" : " (first: " + first + ")");
+      }
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+}  // namespace ptxcts

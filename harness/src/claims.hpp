@@ -1,0 +1,18 @@
+// Gives every claim of the specs a verdict, from the run's results (cases, round trips) and from
+// the catalog's assemblies (requirements), with the evidence.
+#pragma once
+
+#include <vector>
+
+#include "catalog.hpp"
+#include "results.hpp"
+#include "runner.hpp"
+#include "suite.hpp"
+
+namespace ptxcts {
+
+// `results` may be empty (no GPU): case-based claims are then not checkable, with `no_gpu_reason`.
+std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& catalog, const std::vector<CaseResult>& results,
+                                          const Observations& obs, const std::string& no_gpu_reason = "");
+
+}  // namespace ptxcts

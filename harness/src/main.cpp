@@ -1,0 +1,206 @@
+// ptxcts: the command. Subcommands: catalog (assemble), run (the conformance suite on every GPU,
+// or the toolkit side where there is none), list, check-specs.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "catalog.hpp"
+#include "claims.hpp"
+#include "device_query.hpp"
+#include "report_files.hpp"
+#include "runner.hpp"
+#include "spec_loader.hpp"
+#include "suite.hpp"
+
+#ifndef PTXCTS_SUITE_COMMIT
+#define PTXCTS_SUITE_COMMIT "unknown"
+#endif
+
+namespace fs = std::filesystem;
+using namespace ptxcts;
+
+namespace {
+
+struct Paths {
+  std::string specs = PTXCTS_SOURCE_DIR "/specs";
+  std::string kernels = PTXCTS_SOURCE_DIR "/kernels";
+  std::string catalog = PTXCTS_CATALOG_DIR;
+  std::string reports = PTXCTS_SOURCE_DIR "/reports";
+  std::string runner = PTXCTS_DEVICE_RUNNER;
+  std::string ptxas;
+  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+};
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error(p.string() + ": cannot read the kernel skeleton");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Catalog make_catalog(const Suite& suite, const Paths& p, bool quiet = false) {
+  Toolchain tc = Toolchain::discover(p.ptxas);
+  CatalogStats stats;
+  auto t0 = std::chrono::steady_clock::now();
+  Catalog c = build_catalog(suite, tc, read_text(fs::path(p.kernels) / "warp_matrix.ptx.in"), p.catalog, p.jobs, &stats);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!quiet)
+    fmt::print("catalog: {} kernels x {} targets (ptxas {}): {} assembled, {} from cache, {} beyond this toolkit's PTX ISA {}, in {:.1f} s -> {}\n",
+               suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.cached, stats.not_attempted,
+               c.toolkit_ptx.str(), secs, p.catalog);
+  return c;
+}
+
+void print_toolkit_side(const Suite& suite, const Catalog& c) {
+  fmt::print("\nWhat ptxas {} assembled, per target (kernels accepted / rejected / beyond its PTX ISA):\n", c.ptxas_version);
+  for (auto const& t : c.targets) {
+    int acc = 0, rej = 0, na = 0;
+    for (auto const& a : c.assemblies)
+      if (a.target == t) (a.attempted ? (a.accepted ? acc : rej) : na)++;
+    fmt::print("  {:<8} {:>4} accepted  {:>4} rejected  {:>4} not attempted\n", t, acc, rej, na);
+  }
+  auto verdicts = evaluate_claims(suite, c, {}, {}, "no GPU on this machine");
+  fmt::print("\nClaims the toolkit alone can judge:\n");
+  for (auto const& v : verdicts)
+    if (v.verdict != Verdict::NotCheckable) fmt::print("  {:<13} {}: {}\n", to_string(v.verdict), v.id, v.evidence);
+}
+
+std::string utc_now() {
+  auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_assemble) {
+  Suite suite = build_suite(load_spec_dir(p.specs));
+  Catalog cat = no_assemble ? load_catalog(p.catalog) : make_catalog(suite, p);
+  DeviceQuery q = query_devices(p.runner);
+  if (q.devices.empty()) {
+    fmt::print("No GPU: {}.\nRunning the toolkit side only: the catalog above, and the claims it can judge.\n", q.reason);
+    print_toolkit_side(suite, cat);
+    return 0;
+  }
+  Totals all;
+  for (auto const& dev : q.devices) {
+    fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version, dev.driver_cuda);
+    RunOptions opt;
+    opt.runner = p.runner;
+    opt.catalog_dir = p.catalog;
+    opt.work_dir = fs::path(p.catalog) / "run";
+    opt.families.insert(families.begin(), families.end());
+    opt.progress = [](const std::string& line) { fmt::print("{}\n", line); std::fflush(stdout); };
+    auto t0 = std::chrono::steady_clock::now();
+    DeviceRun run = run_on_device(suite, cat, dev, opt);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    RunReport rep;
+    rep.info = {dev.name, fmt::format("{}.{}", dev.major, dev.minor), dev.sm(), dev.driver_version, dev.driver_cuda,
+                cat.cuda_release, cat.ptxas_version, cat.toolkit_ptx.str(), "precompiled cubin (ptxas, ahead of time)",
+                host_name(), utc_now(), PTXCTS_VERSION, PTXCTS_SUITE_COMMIT};
+    rep.results = std::move(run.results);
+    rep.claims = evaluate_claims(suite, cat, rep.results, run.observations);
+    for (auto const& r : rep.results)
+      if (r.status == Status::Fail || r.status == Status::Error || r.status == Status::Crash) {
+        fmt::print("  {:<5} {} / {}: {}\n", to_string(r.status), r.kernel, r.case_name, r.reason);
+        for (auto const& d : r.diff) fmt::print("          {}\n", d);
+      }
+    for (auto const& v : rep.claims) fmt::print("  claim {:<13} {}\n", to_string(v.verdict), v.id);
+    if (families.empty()) {
+      write_reports(rep, p.reports);
+      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", p.reports, report_basename(rep.info), secs);
+    }
+    Totals t = rep.totals();
+    fmt::print("  GPU {}: {} passed, {} failed, {} skipped, {} errors, {} crashed\n", dev.ordinal, t.pass, t.fail, t.skip, t.error, t.crash);
+    all.pass += t.pass; all.fail += t.fail; all.skip += t.skip; all.error += t.error; all.crash += t.crash;
+  }
+  if (all.error + all.crash) fmt::print("{} errors, {} crashed\n", all.error, all.crash);
+  fmt::print("{} passed, {} failed, {} skipped\n", all.pass, all.fail, all.skip);
+  return (all.fail + all.error + all.crash) ? 1 : 0;
+}
+
+int cmd_list(const Paths& p) {
+  Suite suite = build_suite(load_spec_dir(p.specs));
+  for (auto const& k : suite.kernels) {
+    std::string steps;
+    for (auto const* s : k.steps) steps += (steps.empty() ? "" : " ; ") + s->id() + " [" + s->requirement_text() + "]";
+    fmt::print("{:<10} {}\n", k.family, steps);
+  }
+  fmt::print("\ncases:");
+  for (auto const& c : suite.specs.cases.cases) fmt::print(" {}", c.name);
+  fmt::print("\nclaims:");
+  for (auto const& c : suite.specs.claims) fmt::print(" {}", c.id);
+  fmt::print("\n{} kernels x {} cases\n", suite.kernels.size(), suite.specs.cases.cases.size());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ptxcts: conformance tests for PTX warp-level matrix data-movement instructions"};
+  app.require_subcommand(1);
+  Paths p;
+  app.add_option("--specs", p.specs, "Directory of spec files")->check(CLI::ExistingDirectory);
+
+  auto* catalog = app.add_subcommand("catalog", "Assemble every kernel for every target the toolkit knows");
+  catalog->add_option("--out", p.catalog, "Catalog directory");
+  catalog->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
+  catalog->add_option("--ptxas", p.ptxas, "ptxas to use (default: $PTXCTS_PTXAS, else the build's toolkit)");
+  catalog->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
+
+  std::vector<std::string> families;
+  bool no_assemble = false;
+  auto* run = app.add_subcommand("run", "Run the suite on every GPU (or, with none, the toolkit side)");
+  run->add_option("--catalog", p.catalog, "Catalog directory");
+  run->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
+  run->add_option("--reports", p.reports, "Where reports are written");
+  run->add_option("--family", families, "Run only these families (reports are then not written)");
+  run->add_option("--runner", p.runner, "The device runner program");
+  run->add_option("--ptxas", p.ptxas, "ptxas to use");
+  run->add_flag("--no-assemble", no_assemble, "Use the catalog as it is (no toolkit needed)");
+  run->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
+
+  auto* list = app.add_subcommand("list", "List kernels, cases and claims");
+  auto* check = app.add_subcommand("check-specs", "Validate the specs and say so");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (*catalog) {
+      Suite suite = build_suite(load_spec_dir(p.specs));
+      make_catalog(suite, p);
+      return 0;
+    }
+    if (*run) return cmd_run(p, families, no_assemble);
+    if (*list) return cmd_list(p);
+    if (*check) {
+      SpecSet s = load_spec_dir(p.specs);
+      fmt::print("{}: {} variants, {} claims, {} cases: valid\n", p.specs, s.variants.size(), s.claims.size(), s.cases.cases.size());
+      return 0;
+    }
+  } catch (const SpecError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,53 @@
+#include "results.hpp"
+
+#include <stdexcept>
+
+namespace ptxcts {
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::Pass: return "pass";
+    case Status::Fail: return "fail";
+    case Status::Skip: return "skip";
+    case Status::Error: return "error";
+    case Status::Crash: return "crash";
+  }
+  return "error";
+}
+
+Status status_from_string(const std::string& s) {
+  for (Status v : {Status::Pass, Status::Fail, Status::Skip, Status::Error, Status::Crash})
+    if (s == to_string(v)) return v;
+  throw std::invalid_argument("unknown status '" + s + "'; expected pass, fail, skip, error or crash");
+}
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::Confirmed: return "confirmed";
+    case Verdict::Contradicted: return "contradicted";
+    case Verdict::NotCheckable: return "not-checkable";
+  }
+  return "not-checkable";
+}
+
+Verdict verdict_from_string(const std::string& s) {
+  for (Verdict v : {Verdict::Confirmed, Verdict::Contradicted, Verdict::NotCheckable})
+    if (s == to_string(v)) return v;
+  throw std::invalid_argument("unknown verdict '" + s + "'; expected confirmed, contradicted or not-checkable");
+}
+
+Totals RunReport::totals() const {
+  Totals t;
+  for (auto const& r : results) {
+    switch (r.status) {
+      case Status::Pass: ++t.pass; break;
+      case Status::Fail: ++t.fail; break;
+      case Status::Skip: ++t.skip; break;
+      case Status::Error: ++t.error; break;
+      case Status::Crash: ++t.crash; break;
+    }
+  }
+  return t;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,66 @@
+// What a run found: one result per (kernel, case), one verdict per claim, and what ran where.
+// Reports (JSON, Markdown, JUnit XML) are written from this alone.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ptxcts {
+
+enum class Status { Pass, Fail, Skip, Error, Crash };
+const char* to_string(Status s);
+Status status_from_string(const std::string& s);  // throws std::invalid_argument
+
+struct CaseResult {
+  std::string kernel;       // catalog kernel name
+  std::string family;       // ldmatrix, stmatrix, ...
+  std::string instruction;  // the instruction text(s) under test
+  std::string case_name;
+  std::string target;       // the cubin's target, or "" when nothing ran
+  std::string ptx_isa;      // the PTX ISA version the kernel was assembled at
+  Status status = Status::Error;
+  std::string reason;                 // skip/error/crash: why; fail: a summary
+  std::vector<std::string> diff;      // fail: the first mismatches, readable
+  int mismatches = 0;
+};
+
+enum class Verdict { Confirmed, Contradicted, NotCheckable };
+const char* to_string(Verdict v);
+Verdict verdict_from_string(const std::string& s);  // throws std::invalid_argument
+
+struct ClaimVerdict {
+  std::string id, family, text, source, note;
+  Verdict verdict = Verdict::NotCheckable;
+  std::string evidence;              // why this verdict, in a sentence or two
+  std::vector<std::string> checked;  // the results (kernel/case) or assemblies it rests on
+};
+
+struct RunInfo {
+  std::string gpu_name;
+  std::string compute_capability;  // "9.0"
+  std::string sm;                  // "sm_90"
+  std::string driver_version;      // "580.159.04"
+  std::string driver_cuda;         // the CUDA version the driver supports, "13.0"
+  std::string cuda_release;        // the toolkit that built the catalog, "13.0"
+  std::string ptxas_version;       // "13.0.88"
+  std::string ptx_isa;             // PTX ISA version the toolkit speaks
+  std::string toolchain;           // "precompiled cubin (ptxas)"
+  std::string host;
+  std::string date;                // ISO 8601, UTC
+  std::string suite_version;
+  std::string suite_commit;
+};
+
+struct Totals {
+  int pass = 0, fail = 0, skip = 0, error = 0, crash = 0;
+};
+
+struct RunReport {
+  static constexpr int kSchemaVersion = 1;
+  RunInfo info;
+  std::vector<CaseResult> results;
+  std::vector<ClaimVerdict> claims;
+  Totals totals() const;
+};
+
+}  // namespace ptxcts

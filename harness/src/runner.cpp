@@ -1,0 +1,175 @@
+#include "runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "case_data.hpp"
+#include "compare.hpp"
+#include "device_protocol.hpp"
+#include "subprocess.hpp"
+
+namespace ptxcts {
+namespace fs = std::filesystem;
+
+std::string target_for_device(const DeviceInfo& d) { return d.sm(); }
+
+namespace {
+
+struct Pending {
+  std::size_t result;  // index into results
+  const KernelPlan* kernel;
+  std::vector<ModelStep> steps;
+  LaunchInput input;
+};
+
+// Region 1's rows equal region 0's input rows: what a load/store round trip must give.
+bool roundtrip_identity(const Pending& p, const LaunchState& actual) {
+  const Layout& L = p.steps[0].layout;
+  const LaunchShape& s = p.input.shape;
+  const std::size_t row_bytes = static_cast<std::size_t>(L.cols * L.element_bits / 8);
+  for (int w = 0; w < s.warps; ++w)
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      if (!L.active[static_cast<std::size_t>(lane)]) continue;
+      std::size_t t = static_cast<std::size_t>(w * kWarpLanes + lane), tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(s.tile_bytes);
+      std::size_t from = tile + p.input.offsets[t], to = tile + p.input.offsets[static_cast<std::size_t>(s.threads()) + t];
+      for (std::size_t b = 0; b < row_bytes; ++b)
+        if (actual.smem[to + b] != p.input.state.smem[from + b]) return false;
+    }
+  return true;
+}
+
+}  // namespace
+
+DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& opt) {
+  DeviceRun run;
+  const std::string target = target_for_device(device);
+  const TargetInfo* tinfo = suite.specs.targets.find(target);
+  const bool toolkit_has_target = std::find(catalog.targets.begin(), catalog.targets.end(), target) != catalog.targets.end();
+  std::vector<Pending> pending;
+  std::vector<DeviceJob> jobs;
+
+  for (auto const& k : suite.kernels) {
+    if (!opt.families.empty() && !opt.families.count(k.family)) continue;
+    std::string instruction;
+    for (auto const* s : k.steps) instruction += (instruction.empty() ? "" : " ; ") + s->mnemonic();
+    std::string skip, error;
+    const Assembly* a = catalog.find(k.name, target);
+    if (!tinfo) {
+      skip = fmt::format("device is {}, which specs/targets.yaml does not know", target);
+    } else {
+      for (auto const* s : k.steps)
+        if (skip.empty() && !supports(suite.specs.targets, *s, *tinfo))
+          skip = fmt::format("{} requires {}; device is {}", s->mnemonic(), s->requirement_text(), target);
+    }
+    if (skip.empty() && !toolkit_has_target) skip = fmt::format("this toolkit (CUDA {}) cannot assemble for {}", catalog.cuda_release, target);
+    if (skip.empty() && !a) error = fmt::format("the catalog has no {} assembly of this kernel (rebuild the catalog)", target);
+    if (skip.empty() && error.empty() && !a->attempted) skip = a->message;
+    if (skip.empty() && error.empty() && !a->accepted) error = fmt::format("ptxas rejected a documented form for {}: {}", target, a->message);
+
+    for (auto const& c : suite.specs.cases.cases) {
+      CaseResult r;
+      r.kernel = k.name;
+      r.family = k.family;
+      r.instruction = instruction;
+      r.case_name = c.name;
+      if (!skip.empty() || !error.empty()) {
+        r.status = skip.empty() ? Status::Error : Status::Skip;
+        r.reason = skip.empty() ? error : skip;
+        run.results.push_back(r);
+        continue;
+      }
+      r.target = target;
+      r.ptx_isa = a->ptx.str();
+      Pending p{run.results.size(), &k, k.model_steps(), {}};
+      try {
+        p.input = make_case_input(suite.specs.cases, c, p.steps);
+      } catch (const std::exception& e) {
+        r.status = Status::Error;
+        r.reason = fmt::format("cannot build the case's data: {}", e.what());
+        run.results.push_back(r);
+        continue;
+      }
+      jobs.push_back({static_cast<std::uint32_t>(jobs.size()), fs::absolute(opt.catalog_dir / a->cubin).string(), "ptxcts_kernel", p.input});
+      run.results.push_back(r);
+      pending.push_back(std::move(p));
+    }
+  }
+
+  // Hand the launches to the device runner; after a fault it exits and a fresh one goes on from
+  // the next launch, so that one bad case never costs another.
+  fs::create_directories(opt.work_dir);
+  fs::path jobs_file = opt.work_dir / fmt::format("device{}-jobs.bin", device.ordinal);
+  fs::path results_file = opt.work_dir / fmt::format("device{}-results.bin", device.ordinal);
+  {
+    std::ofstream out(jobs_file, std::ios::binary | std::ios::trunc);
+    write_jobs(out, jobs);
+  }
+  fs::remove(results_file);
+  // Runner exit codes: 0 all done, 3 stopped after recording a device fault, 2/4 cannot run at all;
+  // anything else (a signal, an abort) means it died inside the launch after its last record.
+  std::vector<DeviceResult> got;
+  std::map<std::uint32_t, std::string> lost;  // launches with no record, and why
+  std::size_t next = 0;
+  while (next < jobs.size()) {
+    ProcessResult pr = run_process({opt.runner, "--device", std::to_string(device.ordinal), "--jobs", jobs_file.string(),
+                                    "--results", results_file.string(), "--start", std::to_string(next)});
+    std::ifstream in(results_file, std::ios::binary);
+    got = read_results(in);
+    std::size_t after = next;
+    for (auto const& g : got) after = std::max<std::size_t>(after, g.id + 1u);
+    if (pr.exit_code == 0 && pr.signal == 0) {
+      after = jobs.size();
+    } else if (pr.exit_code == 2 || pr.exit_code == 4 || pr.exit_code == 127) {
+      for (std::size_t k = after; k < jobs.size(); ++k) lost[static_cast<std::uint32_t>(k)] = "the device runner could not run: " + pr.output;
+      after = jobs.size();
+    } else if (pr.exit_code != 3 || after == next) {
+      std::string why = pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
+                                  : fmt::format("the device runner exited with {} during this launch: {}", pr.exit_code, pr.output);
+      lost[static_cast<std::uint32_t>(after)] = why;
+      ++after;
+    }
+    next = after;
+    if (opt.progress) opt.progress(fmt::format("  device runner: {} of {} launches done", next, jobs.size()));
+  }
+
+  std::map<std::uint32_t, const DeviceResult*> by_id;
+  for (auto const& g : got) by_id[g.id] = &g;
+  for (std::size_t n = 0; n < pending.size(); ++n) {
+    Pending& p = pending[n];
+    CaseResult& r = run.results[p.result];
+    if (auto d = lost.find(static_cast<std::uint32_t>(n)); d != lost.end()) {
+      r.status = Status::Crash;
+      r.reason = d->second;
+      continue;
+    }
+    auto it = by_id.find(static_cast<std::uint32_t>(n));
+    if (it == by_id.end()) {
+      r.status = Status::Error;
+      r.reason = "the device runner returned no result";
+      continue;
+    }
+    if (!it->second->ok) {
+      r.status = Status::Crash;
+      r.reason = it->second->error;
+      continue;
+    }
+    try {
+      LaunchState expected = expected_state(p.steps, p.input);
+      Comparison cmp = compare_states(p.steps, p.input, expected, it->second->state);
+      r.mismatches = cmp.mismatches;
+      r.diff = cmp.diff;
+      r.status = cmp.mismatches == 0 ? Status::Pass : Status::Fail;
+      if (cmp.mismatches) r.reason = fmt::format("{} element(s) differ from the reference model", cmp.mismatches);
+      if (!p.kernel->claim.empty())
+        run.observations.roundtrip_identity[r.kernel + "/" + r.case_name] = roundtrip_identity(p, it->second->state);
+    } catch (const std::exception& e) {
+      r.status = Status::Error;
+      r.reason = fmt::format("reference model: {}", e.what());
+    }
+  }
+  return run;
+}
+
+}  // namespace ptxcts

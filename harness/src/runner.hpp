@@ -1,0 +1,42 @@
+// Runs the suite on one GPU: picks each kernel's cubin for the device's target, decides what to
+// skip and why, hands the launches to the device runner (restarting it after a device fault),
+// and compares every result with the reference model.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "catalog.hpp"
+#include "device_query.hpp"
+#include "results.hpp"
+#include "suite.hpp"
+
+namespace ptxcts {
+
+struct RunOptions {
+  std::string runner;                   // the device runner program
+  std::filesystem::path catalog_dir;
+  std::filesystem::path work_dir;       // job and result files
+  std::set<std::string> families;       // empty: all
+  std::function<void(const std::string&)> progress;  // one line per kernel
+};
+
+// Facts a claim needs beyond pass/fail, observed while comparing.
+struct Observations {
+  std::map<std::string, bool> roundtrip_identity;  // "kernel/case" -> region 1 rows equal region 0 rows
+};
+
+struct DeviceRun {
+  std::vector<CaseResult> results;
+  Observations observations;
+};
+
+DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& options);
+
+// Which cubin (target) of the catalog a device runs: the portable target of its exact architecture.
+std::string target_for_device(const DeviceInfo& device);
+
+}  // namespace ptxcts

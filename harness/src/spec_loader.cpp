@@ -1,0 +1,443 @@
+#include "spec_loader.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "layout_check.hpp"
+#include "yaml_reader.hpp"
+
+namespace ptxcts {
+namespace {
+
+const std::set<std::string> kFragmentBuiltins = {"lane", "r", "i"};
+const std::set<std::string> kAddressBuiltins = {"lane"};
+
+std::string read_identifier(const YamlReader& r, const std::string& what) {
+  std::string s = r.str();
+  bool ok = !s.empty() && s.size() <= 64;
+  for (char c : s) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
+  if (!ok) r.fail(fmt::format("expected {} made of letters, digits, '.', '-' and '_' (at most 64) but found '{}'", what, s));
+  return s;
+}
+
+PtxVersion read_ptx(const YamlReader& r, const TargetCatalog* targets) {
+  std::string s = r.str();
+  auto v = PtxVersion::parse(s);
+  if (!v) r.fail(fmt::format("expected a PTX ISA version like \"7.8\" but found '{}'", s));
+  if (targets && std::find(targets->ptx_versions.begin(), targets->ptx_versions.end(), *v) == targets->ptx_versions.end())
+    r.fail(fmt::format("PTX ISA version {} is not in targets.yaml's ptx_isa_versions", s));
+  return *v;
+}
+
+TargetSet read_target_set(const YamlReader& r, const TargetCatalog& targets) {
+  TargetSet set;
+  if (r.node().IsSequence()) {
+    for (auto const& item : r.items("a list of target names")) {
+      std::string name = item.str();
+      if (!targets.find(name)) item.fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", name));
+      set.names.push_back(name);
+    }
+    set.text = fmt::format("{}", fmt::join(set.names, ", "));
+    if (set.names.empty()) r.fail("expected at least one target in the list");
+    return set;
+  }
+  std::string s = r.str();
+  set.text = s;
+  const std::string prefix = ">= sm_";
+  if (s.rfind(prefix, 0) == 0) {
+    std::string num = s.substr(prefix.size());
+    bool digits = !num.empty() && num.size() <= 3 && std::all_of(num.begin(), num.end(), ::isdigit);
+    if (!digits) r.fail(fmt::format("expected '>= sm_XY' with XY a number but found '{}'", s));
+    int arch = std::stoi(num);
+    bool known = std::any_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == arch; });
+    if (!known) r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
+    set.min_arch = arch;
+    return set;
+  }
+  r.fail(fmt::format("expected targets as '>= sm_XY' or a list of target names but found '{}'", s));
+}
+
+Requirement read_requirement(YamlReader r, const TargetCatalog& targets, bool need_all) {
+  r.expect_map({"ptx", "targets", "source"});
+  Requirement req;
+  if (need_all || r.has("ptx")) req.ptx = read_ptx(r.at("ptx"), &targets);
+  if (need_all || r.has("targets")) req.targets = read_target_set(r.at("targets"), targets);
+  req.source = r.at("source").str();
+  return req;
+}
+
+Formula read_formula(const YamlReader& r, const std::set<std::string>& allowed, const std::string& what) {
+  std::string text = r.str();
+  Formula f;
+  try {
+    f = Formula::parse(text);
+  } catch (const FormulaSyntaxError& e) {
+    throw SpecError(r.where_in_scalar(e.column), fmt::format("malformed formula '{}' for {}: {}", text, what, e.what()));
+  }
+  for (auto const& v : f.variables())
+    if (!allowed.count(v))
+      r.fail(fmt::format("formula '{}' for {} uses unknown variable '{}'; expected one of: {}", text, what, v,
+                         fmt::join(allowed, ", ")));
+  return f;
+}
+
+FragmentLayout read_layout(YamlReader r, const std::set<std::string>& vars, const std::string& what) {
+  r.expect_map({"matrix", "row", "col"});
+  return {read_formula(r.at("matrix"), vars, what + " matrix"), read_formula(r.at("row"), vars, what + " row"),
+          read_formula(r.at("col"), vars, what + " col")};
+}
+
+QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
+  r.expect_map({"text", "set", "space", "fragment", "requires"});
+  QualifierOption o;
+  o.where = r.where();
+  o.text = r.at("text").str();
+  if (!o.text.empty()) {
+    bool ok = o.text[0] == '.' && o.text.size() > 1;
+    for (char c : o.text) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == '_');
+    if (!ok) r.at("text").fail(fmt::format("expected a qualifier like '.x1' (a dot, then letters, digits, '_' or '::') or \"\" but found '{}'", o.text));
+  }
+  if (r.has("set"))
+    for (auto& [k, v] : r.at("set").entries("'set' of a qualifier value")) {
+      std::string name = read_identifier(k, "a variable name");
+      if (kFragmentBuiltins.count(name)) k.fail(fmt::format("'{}' is a built-in variable and cannot be set", name));
+      o.set.emplace_back(name, v.integer(0, 1024));
+    }
+  if (r.has("space")) {
+    o.space = r.at("space").str();
+    if (o.space != "generic" && o.space != "shared")
+      r.at("space").fail(fmt::format("unknown state space '{}'; expected generic or shared", o.space));
+  }
+  if (r.has("fragment")) o.fragment = read_identifier(r.at("fragment"), "a fragment layout name");
+  if (r.has("requires")) o.requires_ = read_requirement(r.at("requires"), targets, false);
+  return o;
+}
+
+Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets) {
+  r.expect_map({"name", "operation", "syntax", "requires", "qualifiers", "address_widths", "exclude", "matrix",
+                "registers", "row_alignment", "address_lanes", "fragment", "fragments"});
+  Variant v;
+  v.family = family;
+  v.where = r.where();
+  v.name = read_identifier(r.at("name"), "a variant name");
+  if (v.name.rfind(family + ".", 0) != 0)
+    r.at("name").fail(fmt::format("variant name '{}' must start with its family '{}.'", v.name, family));
+  std::string op = r.at("operation").str();
+  if (op == "load") v.operation = Operation::Load;
+  else if (op == "store") v.operation = Operation::Store;
+  else r.at("operation").fail(fmt::format("unknown operation '{}'; expected load or store", op));
+  v.requires_ = read_requirement(r.at("requires"), targets, true);
+
+  std::set<std::string> bound;
+  for (auto& [k, opts] : r.at("qualifiers").entries("'qualifiers'")) {
+    QualifierAxis axis;
+    axis.name = read_identifier(k, "a qualifier name");
+    if (axis.name == "regs" || axis.name == "addr" || axis.name == "address_width")
+      k.fail(fmt::format("'{}' is reserved and cannot name a qualifier", axis.name));
+    std::set<std::string> texts;
+    std::optional<std::set<std::string>> axis_vars;
+    for (auto const& item : opts.items(fmt::format("values of qualifier '{}'", axis.name))) {
+      QualifierOption o = read_option(item, targets);
+      if (!texts.insert(o.text).second) item.fail(fmt::format("duplicate value '{}' of qualifier '{}'", o.text, axis.name));
+      std::set<std::string> vars;
+      for (auto const& [n, val] : o.set) vars.insert(n);
+      if (axis_vars && *axis_vars != vars)
+        item.fail(fmt::format("every value of qualifier '{}' must set the same variables ({}) but this one sets ({})",
+                              axis.name, fmt::join(*axis_vars, ", "), fmt::join(vars, ", ")));
+      axis_vars = vars;
+      bound.insert(vars.begin(), vars.end());
+      axis.options.push_back(std::move(o));
+    }
+    if (axis.options.empty()) opts.fail(fmt::format("qualifier '{}' needs at least one value", axis.name));
+    v.axes.push_back(std::move(axis));
+  }
+
+  // The syntax must name every qualifier once, plus {regs} and {addr}, and nothing else.
+  YamlReader syn = r.at("syntax");
+  v.syntax = syn.str();
+  std::map<std::string, int> used;
+  for (std::size_t p = 0; p < v.syntax.size(); ++p) {
+    if (v.syntax[p] != '{' ) continue;
+    std::size_t close = v.syntax.find('}', p);
+    if (close == std::string::npos) throw SpecError(syn.where_in_scalar(p), "unclosed '{' in syntax");
+    std::string name = v.syntax.substr(p + 1, close - p - 1);
+    bool is_axis = std::any_of(v.axes.begin(), v.axes.end(), [&](auto const& a) { return a.name == name; });
+    if (!is_axis && name != "regs" && name != "addr")
+      throw SpecError(syn.where_in_scalar(p + 1), fmt::format("unknown placeholder '{{{}}}' in syntax; expected a qualifier name, {{regs}} or {{addr}}", name));
+    ++used[name];
+    p = close;
+  }
+  for (auto const& a : v.axes)
+    if (used[a.name] != 1) syn.fail(fmt::format("syntax must use {{{}}} exactly once", a.name));
+  if (used["regs"] != 1 || used["addr"] != 1) syn.fail("syntax must use {regs} and {addr} exactly once each");
+
+  for (auto const& w : r.at("address_widths").items("'address_widths'")) {
+    int width = static_cast<int>(w.integer(32, 64));
+    if (width != 32 && width != 64) w.fail(fmt::format("expected an address width of 32 or 64 but found {}", width));
+    if (std::count(v.address_widths.begin(), v.address_widths.end(), width)) w.fail(fmt::format("duplicate address width {}", width));
+    v.address_widths.push_back(width);
+  }
+  if (v.address_widths.empty()) r.at("address_widths").fail("expected at least one address width");
+
+  if (r.has("exclude"))
+    for (auto item : r.at("exclude").items("'exclude'")) {
+      item.expect_map({"when", "reason"});
+      Exclusion e;
+      e.reason = item.at("reason").str();
+      for (auto& [k, val] : item.at("when").entries("'when' of an exclusion")) {
+        std::string axis = k.str();
+        std::string text = val.str();
+        if (axis == "address_width") {
+          if (text != "32" && text != "64") val.fail(fmt::format("expected address_width 32 or 64 but found '{}'", text));
+        } else {
+          auto a = std::find_if(v.axes.begin(), v.axes.end(), [&](auto const& x) { return x.name == axis; });
+          if (a == v.axes.end()) k.fail(fmt::format("unknown qualifier '{}' in exclusion", axis));
+          if (std::none_of(a->options.begin(), a->options.end(), [&](auto const& o) { return o.text == text; }))
+            val.fail(fmt::format("unknown value '{}' of qualifier '{}'", text, axis));
+        }
+        e.when[axis] = text;
+      }
+      v.exclusions.push_back(std::move(e));
+    }
+
+  YamlReader m = r.at("matrix");
+  m.expect_map({"rows", "cols", "element_bits"});
+  v.rows = static_cast<int>(m.at("rows").integer(1, 64));
+  v.cols = static_cast<int>(m.at("cols").integer(1, 64));
+  v.element_bits = static_cast<int>(m.at("element_bits").integer(1, 32));
+  if (32 % v.element_bits != 0 || v.element_bits < 8)
+    m.at("element_bits").fail(fmt::format("expected element_bits of 8, 16 or 32 (a whole number of bytes dividing a 32-bit register) but found {}", v.element_bits));
+  if (v.row_bytes() % 4 != 0) m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
+
+  v.registers = read_formula(r.at("registers"), bound, "registers");
+  v.row_alignment = static_cast<int>(r.at("row_alignment").integer(1, 4096));
+  if ((v.row_alignment & (v.row_alignment - 1)) != 0)
+    r.at("row_alignment").fail(fmt::format("expected a power of two but found {}", v.row_alignment));
+
+  std::set<std::string> addr_vars = bound, frag_vars = bound;
+  addr_vars.insert(kAddressBuiltins.begin(), kAddressBuiltins.end());
+  frag_vars.insert(kFragmentBuiltins.begin(), kFragmentBuiltins.end());
+  YamlReader al = r.at("address_lanes");
+  al.expect_map({"active", "matrix", "row"});
+  v.address_lanes = {read_formula(al.at("active"), addr_vars, "address_lanes active"),
+                     read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
+                     read_formula(al.at("row"), addr_vars, "address_lanes row")};
+  v.fragment = read_layout(r.at("fragment"), frag_vars, "fragment");
+  if (r.has("fragments"))
+    for (auto& [k, layout] : r.at("fragments").entries("'fragments'")) {
+      std::string name = read_identifier(k, "a fragment layout name");
+      v.fragments[name] = read_layout(layout, frag_vars, "fragment '" + name + "'");
+    }
+  for (auto const& a : v.axes)
+    for (auto const& o : a.options)
+      if (!o.fragment.empty() && !v.fragments.count(o.fragment))
+        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' selects fragment layout '{}', which 'fragments' does not define", o.text, a.name, o.fragment));
+  return v;
+}
+
+Claim read_claim(YamlReader r, const std::string& family) {
+  r.expect_map({"id", "text", "source", "note", "check"});
+  Claim c;
+  c.family = family;
+  c.where = r.where();
+  c.id = read_identifier(r.at("id"), "a claim id");
+  c.text = r.at("text").str();
+  c.source = r.at("source").str();
+  if (r.has("note")) c.note = r.at("note").str();
+  YamlReader ck = r.at("check");
+  std::string kind = ck.at("kind").str();
+  if (kind == "cases") {
+    ck.expect_map({"kind", "variant", "where", "cases", "expect"});
+    c.check.kind = ClaimCheckKind::Cases;
+    c.check.variant = ck.at("variant").str();
+    if (ck.has("where"))
+      for (auto& [k, vals] : ck.at("where").entries("'where' of a claim check"))
+        for (auto const& v : vals.items("qualifier values")) c.check.where[k.str()].push_back(v.str());
+    if (ck.has("cases"))
+      for (auto const& v : ck.at("cases").items("'cases' of a claim check")) c.check.cases.push_back(v.str());
+    std::string expect = ck.at("expect").str();
+    if (expect != "pass" && expect != "fail") ck.at("expect").fail(fmt::format("expected 'pass' or 'fail' but found '{}'", expect));
+    c.check.expect_pass = expect == "pass";
+  } else if (kind == "roundtrip") {
+    ck.expect_map({"kind", "load", "store"});
+    c.check.kind = ClaimCheckKind::Roundtrip;
+    c.check.load = ck.at("load").str();
+    c.check.store = ck.at("store").str();
+  } else if (kind == "requirements") {
+    ck.expect_map({"kind", "variant"});
+    c.check.kind = ClaimCheckKind::Requirements;
+    c.check.variant = ck.at("variant").str();
+  } else {
+    ck.at("kind").fail(fmt::format("unknown claim check kind '{}'; expected cases, roundtrip or requirements", kind));
+  }
+  return c;
+}
+
+TargetCatalog read_targets(YamlReader r) {
+  r.expect_map({"ptx_isa_versions", "toolkits", "targets"});
+  TargetCatalog t;
+  for (auto const& v : r.at("ptx_isa_versions").items("'ptx_isa_versions'")) {
+    PtxVersion p = read_ptx(v, nullptr);
+    if (!t.ptx_versions.empty() && !(t.ptx_versions.back() < p))
+      v.fail(fmt::format("ptx_isa_versions must be in increasing order; {} comes after {}", p.str(), t.ptx_versions.back().str()));
+    t.ptx_versions.push_back(p);
+  }
+  for (auto& [k, v] : r.at("toolkits").entries("'toolkits'")) t.toolkits[k.str()] = read_ptx(v, &t);
+  std::set<std::string> names;
+  for (auto item : r.at("targets").items("'targets'")) {
+    item.expect_map({"name", "arch", "ptx", "suffix"});
+    TargetInfo info;
+    info.name = item.at("name").str();
+    info.arch = static_cast<int>(item.at("arch").integer(10, 999));
+    info.ptx = read_ptx(item.at("ptx"), &t);
+    if (item.has("suffix")) {
+      info.suffix = item.at("suffix").str();
+      if (info.suffix != "a" && info.suffix != "f")
+        item.at("suffix").fail(fmt::format("unknown target suffix '{}'; expected a or f", info.suffix));
+    }
+    std::string expected_name = fmt::format("sm_{}{}", info.arch, info.suffix);
+    if (info.name != expected_name)
+      item.at("name").fail(fmt::format("target name '{}' does not match arch {} and suffix '{}' (expected '{}')", info.name, info.arch, info.suffix, expected_name));
+    if (!names.insert(info.name).second) item.fail(fmt::format("duplicate target '{}'", info.name));
+    t.targets.push_back(info);
+  }
+  return t;
+}
+
+CaseSet read_cases(YamlReader r) {
+  r.expect_map({"warps", "tile_bytes", "regions", "cases"});
+  CaseSet s;
+  s.warps = static_cast<int>(r.at("warps").integer(1, 32));
+  s.tile_bytes = static_cast<int>(r.at("tile_bytes").integer(256, 16384));
+  s.regions = static_cast<int>(r.at("regions").integer(1, 4));
+  if (s.tile_bytes % (16 * s.regions) != 0) r.at("tile_bytes").fail("tile_bytes must split into 16-byte aligned regions");
+  if (s.warps * s.tile_bytes > 48 * 1024) r.fail("warps x tile_bytes must fit in 48 KiB of shared memory");
+  std::set<std::string> names;
+  for (auto item : r.at("cases").items("'cases'")) {
+    item.expect_map({"name", "description", "data", "rows", "seed", "unused_lanes"});
+    CaseSpec c;
+    c.name = read_identifier(item.at("name"), "a case name");
+    if (!names.insert(c.name).second) item.at("name").fail(fmt::format("duplicate case '{}'", c.name));
+    c.description = item.at("description").str();
+    std::string data = item.at("data").str();
+    if (data == "unique") c.data = DataKind::Unique;
+    else if (data == "random") c.data = DataKind::Random;
+    else item.at("data").fail(fmt::format("unknown data kind '{}'; expected unique or random", data));
+    YamlReader rows = item.at("rows");
+    if (rows.node().IsMap()) {
+      rows.expect_map({"pitch"});
+      c.rows = RowPlacement::Pitch;
+      c.pitch = static_cast<int>(rows.at("pitch").integer(16, 1024));
+      if (c.pitch % 16 != 0) rows.at("pitch").fail(fmt::format("a pitch must keep rows 16-byte aligned; {} is not a multiple of 16", c.pitch));
+    } else {
+      std::string p = rows.str();
+      if (p == "contiguous") c.rows = RowPlacement::Contiguous;
+      else if (p == "scattered") c.rows = RowPlacement::Scattered;
+      else rows.fail(fmt::format("unknown row placement '{}'; expected contiguous, scattered or {{pitch: N}}", p));
+    }
+    if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
+    else if (c.data == DataKind::Random || c.rows == RowPlacement::Scattered)
+      item.fail("random data and scattered rows need a 'seed', so that runs are repeatable");
+    if (item.has("unused_lanes")) {
+      std::string u = item.at("unused_lanes").str();
+      if (u == "poison") c.poison_unused = true;
+      else if (u != "repeat") item.at("unused_lanes").fail(fmt::format("unknown unused_lanes '{}'; expected poison or repeat", u));
+    }
+    s.cases.push_back(c);
+  }
+  return s;
+}
+
+void check_claim_refs(const SpecSet& specs, const Claim& c) {
+  auto need_variant = [&](const std::string& name) -> const Variant& {
+    const Variant* v = specs.find_variant(name);
+    if (!v) throw SpecError(c.where, fmt::format("claim '{}' names unknown variant '{}'", c.id, name));
+    return *v;
+  };
+  if (c.check.kind == ClaimCheckKind::Roundtrip) {
+    const Variant& ld = need_variant(c.check.load);
+    const Variant& st = need_variant(c.check.store);
+    if (ld.operation != Operation::Load || st.operation != Operation::Store)
+      throw SpecError(c.where, fmt::format("claim '{}': a round trip needs a load variant then a store variant", c.id));
+    return;
+  }
+  const Variant& v = need_variant(c.check.variant);
+  for (auto const& [axis, texts] : c.check.where) {
+    auto a = std::find_if(v.axes.begin(), v.axes.end(), [&](auto const& x) { return x.name == axis; });
+    if (a == v.axes.end()) throw SpecError(c.where, fmt::format("claim '{}' filters on unknown qualifier '{}' of '{}'", c.id, axis, v.name));
+    for (auto const& t : texts)
+      if (std::none_of(a->options.begin(), a->options.end(), [&](auto const& o) { return o.text == t; }))
+        throw SpecError(c.where, fmt::format("claim '{}' names unknown value '{}' of qualifier '{}'", c.id, t, axis));
+  }
+  for (auto const& name : c.check.cases)
+    if (!specs.find_case(name)) throw SpecError(c.where, fmt::format("claim '{}' names unknown case '{}'", c.id, name));
+}
+
+}  // namespace
+
+SpecSet load_specs(const std::vector<SpecFile>& files) {
+  SpecSet specs;
+  const SpecFile* targets = nullptr;
+  const SpecFile* cases = nullptr;
+  for (auto const& f : files) {
+    std::string base = std::filesystem::path(f.path).filename().string();
+    if (base == "targets.yaml") targets = &f;
+    if (base == "cases.yaml") cases = &f;
+  }
+  if (!targets) throw SpecError({"specs", 0, 0}, "no targets.yaml among the spec files");
+  if (!cases) throw SpecError({"specs", 0, 0}, "no cases.yaml among the spec files");
+  specs.targets = read_targets(YamlReader(targets->path, parse_yaml(targets->path, targets->text), "targets.yaml"));
+  specs.cases = read_cases(YamlReader(cases->path, parse_yaml(cases->path, cases->text), "cases.yaml"));
+
+  std::map<std::string, SourceLocation> families;
+  for (auto const& f : files) {
+    if (&f == targets || &f == cases) continue;
+    YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
+    doc.expect_map({"family", "variants", "claims"});
+    std::string family = read_identifier(doc.at("family"), "a family name");
+    if (auto it = families.find(family); it != families.end())
+      doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
+    families[family] = doc.at("family").where();
+    for (auto const& item : doc.at("variants").items("'variants'")) {
+      Variant v = read_variant(item, family, specs.targets);
+      if (const Variant* prev = specs.find_variant(v.name))
+        item.at("name").fail(fmt::format("duplicate variant '{}' (first defined at {})", v.name, prev->where.str()));
+      specs.variants.push_back(std::move(v));
+    }
+    if (doc.has("claims"))
+      for (auto const& item : doc.at("claims").items("'claims'")) {
+        Claim c = read_claim(item, family);
+        for (auto const& prev : specs.claims)
+          if (prev.id == c.id) item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
+        specs.claims.push_back(std::move(c));
+      }
+  }
+  for (auto const& c : specs.claims) check_claim_refs(specs, c);
+  for (auto const& v : specs.variants) check_layouts(v);
+  return specs;
+}
+
+SpecSet load_spec_dir(const std::filesystem::path& dir) {
+  std::vector<SpecFile> files;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw SpecError({dir.string(), 0, 0}, "expected a directory of spec files (*.yaml)");
+  std::vector<std::filesystem::path> paths;
+  for (auto const& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".yaml") paths.push_back(e.path());
+  std::sort(paths.begin(), paths.end());
+  for (auto const& p : paths) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    files.push_back({p.string(), ss.str()});
+  }
+  return load_specs(files);
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,148 @@
+// The spec model: what specs/*.yaml say, validated and typed. Nothing here knows a particular
+// instruction; every variant-specific fact comes from the YAML.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formula.hpp"
+#include "ptx_version.hpp"
+
+namespace ptxcts {
+
+// Where something was written: for messages that point the user at file:line:column.
+struct SourceLocation {
+  std::string file;
+  int line = 0, column = 0;  // 1-based
+  std::string str() const;
+};
+
+// A set of targets as the manual writes it: ">= sm_75", or an explicit list of names.
+struct TargetSet {
+  std::optional<int> min_arch;        // ">= sm_XY": every target with arch >= XY, any suffix
+  std::vector<std::string> names;     // explicit list
+  std::string text;                   // as written, for messages and reports
+};
+
+struct Requirement {
+  std::optional<PtxVersion> ptx;
+  std::optional<TargetSet> targets;
+  std::string source;
+};
+
+// One value of a qualifier (".x2", ".trans", "" for absent) and what choosing it implies.
+struct QualifierOption {
+  std::string text;
+  std::vector<std::pair<std::string, std::int64_t>> set;  // variables bound for formulas
+  std::string space;                                      // state space: "generic" / "shared"
+  std::string fragment;                                   // selects an alternative fragment layout
+  Requirement requires_;                                  // extra requirement of this value
+  SourceLocation where;
+};
+
+struct QualifierAxis {
+  std::string name;
+  std::vector<QualifierOption> options;
+};
+
+struct Exclusion {
+  std::map<std::string, std::string> when;  // axis name (or "address_width") -> option text
+  std::string reason;
+};
+
+// Which lanes supply row addresses, and for which matrix and row.
+struct AddressLanes {
+  Formula active, matrix, row;
+};
+
+// Where element i of register r of a lane sits in the matrices.
+struct FragmentLayout {
+  Formula matrix, row, col;
+};
+
+enum class Operation { Load, Store };
+
+struct Variant {
+  std::string name, family;
+  Operation operation = Operation::Load;
+  std::string syntax;  // with {axis}, {regs}, {addr} placeholders
+  Requirement requires_;
+  std::vector<QualifierAxis> axes;
+  std::vector<int> address_widths;
+  std::vector<Exclusion> exclusions;
+  int rows = 0, cols = 0, element_bits = 0;
+  Formula registers;
+  int row_alignment = 0;
+  AddressLanes address_lanes;
+  FragmentLayout fragment;
+  std::map<std::string, FragmentLayout> fragments;  // alternatives (e.g. "trans")
+  SourceLocation where;
+
+  int row_bytes() const { return cols * element_bits / 8; }
+  int elements_per_register() const { return 32 / element_bits; }
+};
+
+enum class ClaimCheckKind { Cases, Roundtrip, Requirements };
+
+struct ClaimCheck {
+  ClaimCheckKind kind = ClaimCheckKind::Cases;
+  std::string variant;                                   // cases, requirements
+  std::map<std::string, std::vector<std::string>> where; // cases: axis -> allowed option texts
+  std::vector<std::string> cases;                        // cases: empty = every case
+  bool expect_pass = true;                               // cases: what the GPU does if the claim holds
+  std::string load, store;                               // roundtrip
+};
+
+struct Claim {
+  std::string id, text, source, note, family;
+  ClaimCheck check;
+  SourceLocation where;
+};
+
+enum class DataKind { Unique, Random };
+enum class RowPlacement { Contiguous, Pitch, Scattered };
+
+struct CaseSpec {
+  std::string name, description;
+  DataKind data = DataKind::Unique;
+  RowPlacement rows = RowPlacement::Contiguous;
+  int pitch = 0;
+  std::uint64_t seed = 0;
+  bool poison_unused = false;
+};
+
+struct CaseSet {
+  int warps = 4, tile_bytes = 4096, regions = 2;
+  std::vector<CaseSpec> cases;
+};
+
+struct TargetInfo {
+  std::string name;
+  int arch = 0;
+  std::string suffix;  // "", "a", "f"
+  PtxVersion ptx;      // first PTX ISA version that knows it
+};
+
+struct TargetCatalog {
+  std::vector<PtxVersion> ptx_versions;
+  std::map<std::string, PtxVersion> toolkits;  // CUDA release -> PTX ISA version
+  std::vector<TargetInfo> targets;
+
+  const TargetInfo* find(const std::string& name) const;
+  bool contains(const TargetSet& set, const TargetInfo& t) const;
+  std::optional<PtxVersion> previous(PtxVersion v) const;  // the version before v, if known
+};
+
+struct SpecSet {
+  TargetCatalog targets;
+  CaseSet cases;
+  std::vector<Variant> variants;
+  std::vector<Claim> claims;
+
+  const Variant* find_variant(const std::string& name) const;
+  const CaseSpec* find_case(const std::string& name) const;
+};
+
+}  // namespace ptxcts

@@ -1,0 +1,78 @@
+#include "subprocess.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+extern char** environ;
+
+namespace ptxcts {
+
+ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds) {
+  ProcessResult result;
+  int pipefd[2];
+  if (pipe2(pipefd, O_CLOEXEC) != 0) {
+    result.exit_code = 127;
+    result.output = std::string("pipe: ") + std::strerror(errno);
+    return result;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipefd[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, pipefd[1], STDERR_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);  // so a timeout can end its children too
+  posix_spawnattr_setpgroup(&attr, 0);
+  std::vector<char*> args;
+  for (auto const& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  close(pipefd[1]);
+  if (rc != 0) {
+    close(pipefd[0]);
+    result.exit_code = 127;
+    result.output = "cannot start " + argv[0] + ": " + std::strerror(rc);
+    return result;
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  char buf[65536];
+  for (;;) {
+    int wait_ms = -1;
+    if (timeout_seconds > 0) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+      if (left <= 0) {
+        result.timed_out = true;
+        kill(-pid, SIGKILL);
+        break;
+      }
+      wait_ms = static_cast<int>(left);
+    }
+    pollfd p{pipefd[0], POLLIN, 0};
+    int n = poll(&p, 1, wait_ms);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) continue;  // deadline check at the top
+    ssize_t got = read(pipefd[0], buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    result.output.append(buf, static_cast<std::size_t>(got));
+  }
+  close(pipefd[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  return result;
+}
+
+}  // namespace ptxcts

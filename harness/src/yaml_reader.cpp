@@ -1,0 +1,107 @@
+#include "yaml_reader.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace ptxcts {
+
+static const char* kind_name(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Scalar: return "a scalar";
+    case YAML::NodeType::Null: return "nothing (null)";
+    default: return "nothing";
+  }
+}
+
+SourceLocation YamlReader::where() const {
+  YAML::Mark m = node_.Mark();
+  if (m.is_null()) return {file_, 0, 0};
+  return {file_, m.line + 1, m.column + 1};
+}
+
+void YamlReader::fail(const std::string& message) const { throw SpecError(where(), message); }
+
+YamlReader& YamlReader::expect_map(std::initializer_list<const char*> keys) {
+  if (!node_.IsMap()) fail(fmt::format("expected {} (a map) but found {}", what_, kind_name(node_)));
+  for (auto const& kv : node_) {
+    YamlReader key(file_, kv.first, what_ + " key");
+    if (!kv.first.IsScalar()) key.fail(fmt::format("expected a plain key in {}", what_));
+    std::string k = kv.first.Scalar();
+    bool known = false;
+    for (const char* allowed : keys) known = known || k == allowed;
+    if (!known)
+      key.fail(fmt::format("unknown key '{}' in {}; expected one of: {}", k, what_,
+                           fmt::join(std::vector<const char*>(keys), ", ")));
+  }
+  return *this;
+}
+
+bool YamlReader::has(const char* key) const { return node_.IsMap() && node_[key].IsDefined(); }
+
+YamlReader YamlReader::at(const char* key) const {
+  if (!node_.IsMap()) fail(fmt::format("expected {} (a map) but found {}", what_, kind_name(node_)));
+  YAML::Node child = node_[key];
+  if (!child.IsDefined()) fail(fmt::format("{} is missing required key '{}'", what_, key));
+  return YamlReader(file_, child, fmt::format("'{}' of {}", key, what_));
+}
+
+std::vector<std::pair<YamlReader, YamlReader>> YamlReader::entries(const std::string& what) const {
+  if (!node_.IsMap()) fail(fmt::format("expected {} (a map) but found {}", what, kind_name(node_)));
+  std::vector<std::pair<YamlReader, YamlReader>> out;
+  for (auto const& kv : node_) {
+    YamlReader key(file_, kv.first, what + " key");
+    if (!kv.first.IsScalar()) key.fail(fmt::format("expected a plain key in {}", what));
+    out.emplace_back(key, YamlReader(file_, kv.second, fmt::format("'{}' of {}", kv.first.Scalar(), what)));
+  }
+  return out;
+}
+
+std::vector<YamlReader> YamlReader::items(const std::string& what) const {
+  if (!node_.IsSequence()) fail(fmt::format("expected {} (a list) but found {}", what, kind_name(node_)));
+  std::vector<YamlReader> out;
+  std::size_t index = 0;
+  for (auto const& item : node_) out.emplace_back(file_, item, fmt::format("item {} of {}", index++, what));
+  return out;
+}
+
+std::string YamlReader::str() const {
+  if (!node_.IsScalar()) fail(fmt::format("expected {} (a string) but found {}", what_, kind_name(node_)));
+  return node_.Scalar();
+}
+
+std::int64_t YamlReader::integer(std::int64_t min, std::int64_t max) const {
+  std::string s = str();
+  std::int64_t v = 0;
+  bool ok = !s.empty() && s.size() <= 12;
+  for (std::size_t k = 0; ok && k < s.size(); ++k) ok = (s[k] >= '0' && s[k] <= '9') || (k == 0 && s[k] == '-' && s.size() > 1);
+  if (ok) v = std::stoll(s);
+  if (!ok || v < min || v > max)
+    fail(fmt::format("expected {} to be an integer from {} to {} but found '{}'", what_, min, max, s));
+  return v;
+}
+
+bool YamlReader::boolean() const {
+  std::string s = str();
+  if (s == "true") return true;
+  if (s == "false") return false;
+  fail(fmt::format("expected {} to be true or false but found '{}'", what_, s));
+}
+
+SourceLocation YamlReader::where_in_scalar(std::size_t offset) const {
+  SourceLocation w = where();
+  bool quoted = node_.Tag() == "!";
+  w.column += static_cast<int>(offset) + (quoted ? 1 : 0);
+  return w;
+}
+
+YAML::Node parse_yaml(const std::string& file, const std::string& text) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw SpecError({file, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+  }
+}
+
+}  // namespace ptxcts

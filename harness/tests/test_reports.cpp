@@ -1,0 +1,336 @@
+// The report writers and the JSON reader: round trip, error positions, and what each view shows.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <pugixml.hpp>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <unistd.h>
+
+#include "report_files.hpp"
+#include "report_json.hpp"
+#include "report_junit.hpp"
+#include "report_markdown.hpp"
+
+namespace ptxcts {
+namespace {
+
+// Every field, by structured binding: adding a field to a struct stops this compiling, so no new
+// field can slip past the round-trip test.
+auto fields(const RunInfo& x) {
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
+}
+auto fields(const CaseResult& x) {
+  auto const& [a, b, c, d, e, f, g, h, i, j] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j);
+}
+auto fields(const ClaimVerdict& x) {
+  auto const& [a, b, c, d, e, f, g, h] = x;
+  return std::tie(a, b, c, d, e, f, g, h);
+}
+
+// Every status and every verdict, two families, and text that needs escaping in every format.
+RunReport sample_report() {
+  RunReport r;
+  r.info = {"NVIDIA H100 80GB HBM3", "9.0", "sm_90", "580.159.04", "13.0", "13.0", "13.0.88", "9.0",
+            "precompiled cubin (ptxas)", "node-7", "2025-06-01T12:00:00Z", "0.1.0", "0123abcd"};
+  r.results.push_back({"ldmatrix_x1", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x1.shared.b16", "identity", "sm_90",
+                       "8.7", Status::Pass, "", {}, 0});
+  r.results.push_back({"ldmatrix_x4_trans", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "random",
+                       "sm_90", "8.7", Status::Fail, "2 of 128 elements differ | first at lane 3",
+                       {"lane 3 r0: expected 0x0001 got 0x0100", "lane 7 r1: expected `x` got \"y\" \\ <z>"}, 2});
+  r.results.push_back({"ldmatrix_b8", "ldmatrix", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", "identity", "",
+                       "8.7", Status::Skip, "sm_100a is not supported by this GPU", {}, 0});
+  r.results.push_back({"stmatrix_x2", "stmatrix", "stmatrix.sync.aligned.m8n8.x2.shared.b16", "identity", "sm_90",
+                       "8.7", Status::Error, "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX", {}, 0});
+  r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16\nbar.sync 0;", "µ-case",
+                       "sm_90", "8.7", Status::Crash, "CUDA_ERROR_ILLEGAL_ADDRESS\nsecond line", {}, 0});
+  r.claims.push_back({"ldmatrix-x1-layout", "ldmatrix", "Thread i holds row i/4", "PTX ISA 9.0 §9.7.14.5.15",
+                      "", Verdict::Confirmed, "ldmatrix_x1/identity passed", {"ldmatrix_x1/identity"}});
+  r.claims.push_back({"ldmatrix-trans", "ldmatrix", "With .trans the matrix is | transposed", "PTX ISA 9.0, figure 110",
+                      "figure only", Verdict::Contradicted, "ldmatrix_x4_trans/random failed",
+                      {"ldmatrix_x4_trans/random", "ldmatrix_x1/identity"}});
+  r.claims.push_back({"stmatrix-b8", "stmatrix", "b8 needs sm_100a", "PTX ISA 9.0 §9.7.14.5.16", "", Verdict::NotCheckable,
+                      "no sm_100a GPU in this run", {}});
+  return r;
+}
+
+TEST(ReportJson, RoundTripPreservesEveryField) {
+  RunReport original = sample_report();
+  RunReport back = parse_report_json(report_json(original), "r.json");
+  EXPECT_EQ(fields(back.info), fields(original.info));
+  ASSERT_EQ(back.results.size(), original.results.size());
+  for (std::size_t i = 0; i < original.results.size(); ++i)
+    EXPECT_EQ(fields(back.results[i]), fields(original.results[i])) << "results[" << i << "]";
+  ASSERT_EQ(back.claims.size(), original.claims.size());
+  for (std::size_t i = 0; i < original.claims.size(); ++i)
+    EXPECT_EQ(fields(back.claims[i]), fields(original.claims[i])) << "claims[" << i << "]";
+}
+
+TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
+  std::string text = report_json(sample_report());
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 1,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
+  EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": 1\n }"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"status\": \"crash\""), std::string::npos);
+  EXPECT_NE(text.find("\"verdict\": \"not-checkable\""), std::string::npos);
+  EXPECT_NE(text.find("\"case\": \"identity\""), std::string::npos);
+}
+
+// A complete, valid report whose line and column numbers can be read off the text.
+const std::string kMinimal = R"json({
+ "schema_version": 1,
+ "run": {
+  "gpu_name": "NVIDIA H100 80GB HBM3",
+  "compute_capability": "9.0",
+  "sm": "sm_90",
+  "driver_version": "580.159.04",
+  "driver_cuda": "13.0",
+  "cuda_release": "13.0",
+  "ptxas_version": "13.0.88",
+  "ptx_isa": "9.0",
+  "toolchain": "precompiled cubin (ptxas)",
+  "host": "node-7",
+  "date": "2025-06-01T12:00:00Z",
+  "suite_version": "0.1.0",
+  "suite_commit": "0123abcd"
+ },
+ "totals": {"pass": 1, "fail": 0, "skip": 0, "error": 0, "crash": 0},
+ "results": [
+  {"kernel": "ldmatrix_x1", "family": "ldmatrix", "instruction": "ldmatrix.sync.aligned.m8n8.x1.shared.b16",
+   "case": "identity", "status": "pass", "target": "sm_90", "ptx_isa": "8.7", "reason": "",
+   "mismatches": 0, "diff": []}
+ ],
+ "claims": [
+  {"id": "c1", "family": "ldmatrix", "text": "t", "source": "s", "note": "",
+   "verdict": "confirmed", "evidence": "e", "checked": ["ldmatrix_x1/identity"]}
+ ]
+}
+)json";
+
+// kMinimal with `from` (which must occur exactly once) replaced by `to`.
+std::string variant(const std::string& from, const std::string& to) {
+  auto at = kMinimal.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  EXPECT_EQ(kMinimal.find(from, at + 1), std::string::npos) << from;
+  std::string s = kMinimal;
+  return s.replace(at, from.size(), to);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_report_json(text, "r.json");
+  } catch (const ReportError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(ReportJson, MinimalReportParses) {
+  RunReport r = parse_report_json(kMinimal, "r.json");
+  EXPECT_EQ(r.info.suite_commit, "0123abcd");
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_EQ(r.results[0].status, Status::Pass);
+  ASSERT_EQ(r.claims.size(), 1u);
+  EXPECT_EQ(r.claims[0].verdict, Verdict::Confirmed);
+}
+
+TEST(ReportJson, InvalidJsonNamesThePosition) {
+  EXPECT_EQ(error_of(variant(R"({"pass": 1,)", R"({"pass": 1;)")),
+            "r.json:18:22: invalid JSON: syntax error while parsing object - invalid literal; last read: '1;'; "
+            "expected '}'");
+  EXPECT_EQ(error_of("{\n \"schema_version\": 1,"),
+            "r.json:2:22: invalid JSON: syntax error while parsing object key - unexpected end of input; "
+            "expected string literal");
+}
+
+TEST(ReportJson, MissingResults) {
+  auto results = kMinimal.substr(kMinimal.find(" \"results\""),
+                                 kMinimal.find(" \"claims\"") - kMinimal.find(" \"results\""));
+  EXPECT_EQ(error_of(variant(results, "")), "r.json:1:1: top level: missing key \"results\"");
+}
+
+TEST(ReportJson, UnknownStatus) {
+  EXPECT_EQ(error_of(variant(R"("status": "pass")", R"("status": "passed")")),
+            "r.json:21:34: results[0].status: unknown status 'passed'; expected pass, fail, skip, error or crash");
+}
+
+TEST(ReportJson, WrongSchemaVersion) {
+  EXPECT_EQ(error_of(variant(R"("schema_version": 1,)", R"("schema_version": 2,)")),
+            "r.json:2:20: schema_version: expected 1 (the schema version this build reads), got 2");
+}
+
+TEST(ReportJson, StructuralErrorsPointAtTheValue) {
+  EXPECT_EQ(error_of(variant(R"("verdict": "confirmed")", R"("verdict": "refuted")")),
+            "r.json:26:15: claims[0].verdict: unknown verdict 'refuted'; expected confirmed, contradicted or "
+            "not-checkable");
+  EXPECT_EQ(error_of(variant(R"("mismatches": 0)", R"("mismatches": "0")")),
+            "r.json:22:18: results[0].mismatches: expected an integer, got string \"0\"");
+  EXPECT_EQ(error_of(variant(R"("mismatches": 0)", R"("mismatches": -1)")),
+            "r.json:22:18: results[0].mismatches: expected an integer from 0 to 2147483647, got -1");
+  // A missing key points at the object that lacks it.
+  EXPECT_EQ(error_of(variant(R"("case": "identity", )", "")), "r.json:20:3: results[0]: missing key \"case\"");
+  EXPECT_EQ(error_of(variant(R"("host": "node-7",)", R"("hostname": "node-7",)")),
+            "r.json:13:15: run.hostname: unknown key \"hostname\"; expected one of gpu_name, compute_capability, sm, "
+            "driver_version, driver_cuda, cuda_release, ptxas_version, ptx_isa, toolchain, host, date, "
+            "suite_version, suite_commit");
+  EXPECT_EQ(error_of(variant(R"("pass": 1,)", R"("pass": 2,)")),
+            "r.json:18:21: totals.pass: expected 1 (the number of results with status pass), got 2");
+  // Scalars inside arrays have no recorded position: the array's is the nearest.
+  EXPECT_EQ(error_of(variant(R"(["ldmatrix_x1/identity"])", "[7]")),
+            "r.json:26:56: claims[0].checked[0]: expected a string, got number 7");
+  EXPECT_EQ(error_of(variant(R"("text": "t",)", R"("text": "t", "text": "u",)")),
+            "r.json:25:59: claims[0].text: duplicate key \"text\"");
+  EXPECT_EQ(error_of("[1]"), "r.json:1:1: top level: expected an object, got array");
+}
+
+TEST(ReportJson, ColumnsCountCharactersNotBytes) {
+  EXPECT_EQ(error_of(variant(R"("host": "node-7",)", R"("host": "nœud", "x": 1,)")),
+            "r.json:13:24: run.x: unknown key \"x\"; expected one of gpu_name, compute_capability, sm, "
+            "driver_version, driver_cuda, cuda_release, ptxas_version, ptx_isa, toolchain, host, date, "
+            "suite_version, suite_commit");
+}
+
+TEST(ReportMarkdown, ClaimsBeforeResultsContradictedFirst) {
+  std::string md = report_markdown(sample_report());
+  EXPECT_EQ(md.rfind("# ptxcts report: NVIDIA H100 80GB HBM3 (sm_90), driver 580.159.04, CUDA 13.0\n", 0), 0u);
+  auto claims = md.find("## Claims");
+  auto results = md.find("## Results");
+  ASSERT_NE(claims, std::string::npos);
+  ASSERT_NE(results, std::string::npos);
+  EXPECT_LT(claims, results);
+  auto contradicted = md.find("| ldmatrix-trans |");
+  auto confirmed = md.find("| ldmatrix-x1-layout |");
+  ASSERT_NE(contradicted, std::string::npos);
+  ASSERT_NE(confirmed, std::string::npos);
+  EXPECT_LT(contradicted, confirmed);
+  EXPECT_LT(confirmed, results);
+  EXPECT_NE(md.find("**Totals:** 1 pass, 1 fail, 1 skip, 1 error, 1 crash (5 cases)"), std::string::npos);
+  EXPECT_NE(md.find("| suite_commit | 0123abcd |"), std::string::npos);
+  EXPECT_LT(md.find("### ldmatrix"), md.find("### stmatrix"));
+}
+
+TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
+  std::string md = report_markdown(sample_report());
+  EXPECT_NE(md.find("2 of 128 elements differ \\| first at lane 3"), std::string::npos);
+  EXPECT_NE(md.find("With .trans the matrix is \\| transposed"), std::string::npos);
+  EXPECT_NE(md.find("CUDA_ERROR_ILLEGAL_ADDRESS<br>second line"), std::string::npos);
+  // Every table row has as many unescaped '|' as its table has columns + 1.
+  std::istringstream in(md);
+  int rows = 0, pipes_per_row = 3;  // the run table: field, value
+  for (std::string line; std::getline(in, line);) {
+    if (line == "## Claims") pipes_per_row = 6;
+    if (line == "## Results") pipes_per_row = 7;
+    if (line.rfind("| ", 0) != 0) continue;
+    int pipes = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) pipes += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+    EXPECT_EQ(pipes, pipes_per_row) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, (1 + 14) + (1 + 3) + (2 + 5));  // header + rows: run (13 fields + schema), claims, results
+}
+
+TEST(ReportMarkdown, FailureDiffInCodeBlock) {
+  std::string md = report_markdown(sample_report());
+  EXPECT_NE(md.find("```text\nlane 3 r0: expected 0x0001 got 0x0100\nlane 7 r1: expected `x` got \"y\" \\ <z>\n```"),
+            std::string::npos)
+      << md;
+}
+
+int count_children(pugi::xml_node suite, const char* child) {
+  int n = 0;
+  for (auto tc : suite.children("testcase")) n += !tc.child(child).empty();
+  return n;
+}
+
+TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
+  std::string xml = report_junit(sample_report());
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(xml.c_str())) << xml;
+  auto suites = doc.child("testsuites");
+  ASSERT_FALSE(suites.empty());
+  EXPECT_EQ(suites.attribute("tests").as_int(), 5);
+  EXPECT_EQ(suites.attribute("errors").as_int(), 2);
+
+  struct Expected { const char* name; int tests, failures, errors, skipped; };
+  Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 2, 0, 2, 0}, {"claims", 3, 1, 0, 1}};
+  auto suite = suites.child("testsuite");
+  for (auto const& e : expected) {
+    ASSERT_FALSE(suite.empty()) << e.name;
+    EXPECT_STREQ(suite.attribute("name").as_string(), e.name);
+    EXPECT_EQ(suite.attribute("tests").as_int(), e.tests) << e.name;
+    EXPECT_EQ(suite.attribute("failures").as_int(), e.failures) << e.name;
+    EXPECT_EQ(suite.attribute("errors").as_int(), e.errors) << e.name;
+    EXPECT_EQ(suite.attribute("skipped").as_int(), e.skipped) << e.name;
+    // The counts agree with the testcases themselves.
+    EXPECT_EQ(std::distance(suite.children("testcase").begin(), suite.children("testcase").end()), e.tests);
+    EXPECT_EQ(count_children(suite, "failure"), e.failures) << e.name;
+    EXPECT_EQ(count_children(suite, "error"), e.errors) << e.name;
+    EXPECT_EQ(count_children(suite, "skipped"), e.skipped) << e.name;
+    suite = suite.next_sibling("testsuite");
+  }
+  EXPECT_TRUE(suite.empty());
+
+  auto failed = suites.find_node([](pugi::xml_node n) { return n.child("failure") && n.attribute("name").as_string() == std::string("random"); });
+  ASSERT_FALSE(failed.empty());
+  EXPECT_STREQ(failed.attribute("classname").as_string(), "ptxcts.ldmatrix.ldmatrix_x4_trans");
+  EXPECT_STREQ(failed.child("failure").attribute("message").as_string(), "2 of 128 elements differ | first at lane 3");
+  EXPECT_NE(std::string(failed.child("failure").text().as_string()).find("lane 7 r1: expected `x` got \"y\" \\ <z>"),
+            std::string::npos);
+  auto crashed = suites.find_node([](pugi::xml_node n) { return n.attribute("classname").as_string() == std::string("ptxcts.stmatrix.stmatrix_x4"); });
+  EXPECT_STREQ(crashed.child("error").attribute("type").as_string(), "crash");
+  EXPECT_STREQ(crashed.attribute("name").as_string(), "µ-case");
+}
+
+TEST(ReportJunit, DropsControlCharactersXmlCannotHold) {
+  RunReport r = sample_report();
+  r.results[3].reason = std::string("bad\x01 byte");
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(report_junit(r).c_str()));
+  auto errored = doc.find_node([](pugi::xml_node n) { return n.name() == std::string("error"); });
+  EXPECT_STREQ(errored.attribute("message").as_string(), "bad byte");
+}
+
+TEST(ReportFiles, Basename) {
+  RunInfo info;
+  info.gpu_name = "NVIDIA H100 80GB HBM3";
+  info.sm = "sm_90";
+  info.driver_version = "580.159.04";
+  info.cuda_release = "13.0";
+  EXPECT_EQ(report_basename(info), "nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0");
+}
+
+TEST(ReportFiles, BasenameCannotNameAnotherDirectory) {
+  RunInfo info;
+  info.gpu_name = "../../etc/NVIDIA  H100/";
+  info.sm = "sm_90/..";
+  info.driver_version = "..\\..";
+  info.cuda_release = "";
+  std::string base = report_basename(info);
+  EXPECT_EQ(base, "etc-nvidia-h100-sm_90-..-driver..-..-cudaunknown");
+  EXPECT_EQ(base.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-"), std::string::npos) << base;
+  EXPECT_EQ((std::filesystem::path("reports") / (base + ".json")).parent_path(), "reports");
+}
+
+TEST(ReportFiles, WritesAllThreeFormats) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("ptxcts_test_reports_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  RunReport report = sample_report();
+  write_reports(report, dir / "sub");
+  std::string base = (dir / "sub" / "nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0").string();
+  for (const char* ext : {".json", ".md", ".xml"}) EXPECT_TRUE(std::filesystem::is_regular_file(base + ext)) << ext;
+  std::ifstream in(base + ".json");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(parse_report_json(text.str(), base + ".json").results.size(), report.results.size());
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "sub"), std::filesystem::directory_iterator()), 3);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ptxcts
