@@ -112,6 +112,7 @@ std::string report_markdown(const RunReport& report) {
       if (r.family == family) results.push_back(&r);
     family_section(out, family, results);
   }
+  while (out.ends_with("\n\n")) out.pop_back();
   return out;
 }
 
