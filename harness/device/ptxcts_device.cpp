@@ -7,11 +7,13 @@
 // with status 3, and `ptxcts run` starts a fresh runner from the next job.
 #include <cuda.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "device_protocol.hpp"
@@ -36,17 +38,21 @@ void check(CUresult r, const char* where) {
   if (r != CUDA_SUCCESS) throw CudaFailure{std::string(where) + ": " + error_text(r)};
 }
 
-// The kernel driver's version (e.g. 580.159.04), which the CUDA API does not report.
+// The kernel driver's version (e.g. 580.159.04), which the CUDA API does not report: the first
+// dotted number on the first line of /proc/driver/nvidia/version.
 std::string kernel_driver_version() {
   std::ifstream in("/proc/driver/nvidia/version");
-  std::string line;
-  std::getline(in, line);
-  auto at = line.find("Kernel Module");
-  if (at == std::string::npos) return "unknown";
-  std::string rest = line.substr(at + 13);
-  auto b = rest.find_first_not_of(' ');
-  if (b == std::string::npos) return "unknown";
-  return rest.substr(b, rest.find(' ', b) - b);
+  std::string word;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    while (words >> word) {
+      bool dotted = word.find('.') != std::string::npos && std::isdigit(static_cast<unsigned char>(word[0]));
+      for (char c : word) dotted = dotted && (std::isdigit(static_cast<unsigned char>(c)) || c == '.');
+      if (dotted) return word;
+    }
+    break;
+  }
+  return "unknown";
 }
 
 int info() {

@@ -87,10 +87,17 @@ std::string host_name() {
   return buf;
 }
 
-int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_assemble) {
+// CTest's code for a skipped test (SKIP_RETURN_CODE).
+constexpr int kExitSkipped = 77;
+
+int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_assemble, bool require_gpu) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   Catalog cat = no_assemble ? load_catalog(p.catalog) : make_catalog(suite, p);
   DeviceQuery q = query_devices(p.runner);
+  if (q.devices.empty() && require_gpu) {
+    fmt::print("SKIPPED: {}; the conformance cases need a GPU\n", q.reason);
+    return kExitSkipped;
+  }
   if (q.devices.empty()) {
     fmt::print("No GPU: {}.\nRunning the toolkit side only: the catalog above, and the claims it can judge.\n", q.reason);
     print_toolkit_side(suite, cat);
@@ -163,7 +170,7 @@ int main(int argc, char** argv) {
   catalog->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
 
   std::vector<std::string> families;
-  bool no_assemble = false;
+  bool no_assemble = false, require_gpu = false;
   auto* run = app.add_subcommand("run", "Run the suite on every GPU (or, with none, the toolkit side)");
   run->add_option("--catalog", p.catalog, "Catalog directory");
   run->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
@@ -172,6 +179,7 @@ int main(int argc, char** argv) {
   run->add_option("--runner", p.runner, "The device runner program");
   run->add_option("--ptxas", p.ptxas, "ptxas to use");
   run->add_flag("--no-assemble", no_assemble, "Use the catalog as it is (no toolkit needed)");
+  run->add_flag("--require-gpu", require_gpu, "With no GPU, skip (exit 77, for CTest) instead of running the toolkit side");
   run->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
 
   auto* list = app.add_subcommand("list", "List kernels, cases and claims");
@@ -188,7 +196,7 @@ int main(int argc, char** argv) {
       make_catalog(suite, p);
       return 0;
     }
-    if (*run) return cmd_run(p, families, no_assemble);
+    if (*run) return cmd_run(p, families, no_assemble, require_gpu);
     if (*list) return cmd_list(p);
     if (*check) {
       SpecSet s = load_spec_dir(p.specs);
