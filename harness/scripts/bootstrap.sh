@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the build needs (Debian/Ubuntu packages) if it is missing, then configures and
+# builds ptxcts, the device runner, the tests and the kernel catalog into build/.
+# With CI=true the build treats warnings as errors.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+packages=(cmake ninja-build g++ libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libpugixml-dev
+          libxxhash-dev libgtest-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The CUDA toolkit (ptxas, driver API headers and stubs) is not a Debian package here.
+if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+command -v ptxas >/dev/null 2>&1 || { echo "bootstrap: the CUDA toolkit (ptxas) is required" >&2; exit 1; }
+
+preset=default
+[ "${CI:-}" = "true" ] && preset=ci
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset"

@@ -1,0 +1,45 @@
+// Test helpers: the real specs (optionally with one textual edit) and instance lookup.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "spec_loader.hpp"
+#include "suite.hpp"
+
+namespace ptxcts::test {
+
+inline std::string read_spec(const std::string& name) {
+  std::ifstream in(std::string(PTXCTS_SOURCE_DIR) + "/specs/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The real spec files, with `from` replaced by `to` in `file` (which must contain it once).
+inline std::vector<SpecFile> spec_files(const std::string& file = "", const std::string& from = "", const std::string& to = "") {
+  std::vector<SpecFile> files;
+  for (const char* name : {"targets.yaml", "cases.yaml", "ldmatrix.yaml", "stmatrix.yaml"}) {
+    std::string text = read_spec(name);
+    if (name == file) {
+      auto at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << from << " not in " << file;
+      EXPECT_EQ(text.find(from, at + 1), std::string::npos) << from << " occurs twice in " << file;
+      if (at != std::string::npos) text.replace(at, from.size(), to);
+    }
+    files.push_back({std::string("specs/") + name, text});
+  }
+  return files;
+}
+
+inline const Instance& find_instance(const Suite& s, const std::string& id) {
+  for (auto const& i : s.instances)
+    if (i.id() == id) return i;
+  throw std::runtime_error("no instance " + id);
+}
+
+}  // namespace ptxcts::test

@@ -1,0 +1,88 @@
+// `ptxcts run`'s orchestration against a fake device runner: skip reasons, fault isolation,
+// a runner that dies mid-launch, and comparison producing readable diffs.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "runner.hpp"
+#include "spec_fixture.hpp"
+
+using namespace ptxcts;
+using namespace ptxcts::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct FakeRun {
+  Suite suite = build_suite(load_specs(spec_files()));
+  Catalog catalog;
+  fs::path work = fs::temp_directory_path() / ("ptxcts-runner-test-" + std::to_string(::getpid()));
+
+  FakeRun() {
+    catalog.cuda_release = "13.0";
+    catalog.targets = {"sm_86", "sm_90"};
+    for (auto const& k : suite.kernels)
+      for (auto const& t : catalog.targets) catalog.assemblies.push_back({k.name, t, {7, 8}, true, true, "", "cache/fake.cubin", "", ""});
+  }
+  ~FakeRun() { fs::remove_all(work); }
+
+  DeviceRun run(const std::string& mode, int major, int minor, std::set<std::string> families) {
+    setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
+    RunOptions opt{PTXCTS_FAKE_RUNNER, work, work, std::move(families), {}};
+    return run_on_device(suite, catalog, {0, "Fake GPU", major, minor, "13.0", "0.0"}, opt);
+  }
+};
+
+int count(const DeviceRun& r, Status s) {
+  int n = 0;
+  for (auto const& c : r.results) n += c.status == s;
+  return n;
+}
+
+}  // namespace
+
+TEST(Runner, SkipsWhatTheDeviceCannotRunWithTheReason) {
+  FakeRun f;
+  DeviceRun r = f.run("echo", 8, 6, {"stmatrix"});
+  ASSERT_EQ(r.results.size(), 60u * 6u);  // 30 stmatrix forms and 30 round trips, 6 cases each
+  EXPECT_EQ(count(r, Status::Skip), 360);
+  EXPECT_EQ(r.results.front().reason, "stmatrix.sync.aligned.m8n8.x1.b16 requires PTX ISA 7.8, >= sm_90; device is sm_86");
+}
+
+TEST(Runner, EchoedInputsFailWithALaneRegisterElementDiff) {
+  FakeRun f;
+  DeviceRun r = f.run("echo", 9, 0, {"ldmatrix"});
+  EXPECT_EQ(count(r, Status::Fail), 180);
+  const CaseResult& first = r.results.front();
+  ASSERT_FALSE(first.diff.empty());
+  EXPECT_EQ(first.diff.front().rfind("warp 0 lane 0 register 0 element 0 (matrix 0 row 0 col 0): expected 0x", 0), 0u) << first.diff.front();
+}
+
+TEST(Runner, ADeviceFaultCostsOnlyItsOwnCase) {
+  FakeRun f;
+  DeviceRun r = f.run("echo,fault:7", 9, 0, {"ldmatrix"});
+  EXPECT_EQ(count(r, Status::Crash), 1);
+  EXPECT_EQ(count(r, Status::Fail), 179);
+  EXPECT_EQ(r.results[7].status, Status::Crash);
+  EXPECT_EQ(r.results[7].reason, "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address");
+}
+
+TEST(Runner, ARunnerThatDiesMidLaunchIsRestartedAfterIt) {
+  FakeRun f;
+  fs::create_directories(f.work);
+  fs::path starts = f.work / "starts";
+  setenv("PTXCTS_FAKE_STARTS", starts.c_str(), 1);
+  DeviceRun r = f.run("echo,abort:12", 9, 0, {"ldmatrix"});
+  unsetenv("PTXCTS_FAKE_STARTS");
+  EXPECT_EQ(count(r, Status::Crash), 1);
+  EXPECT_EQ(r.results[12].status, Status::Crash);
+  EXPECT_EQ(r.results[12].reason, "the device runner died with signal 6 during this launch");
+  EXPECT_EQ(count(r, Status::Fail), 179);
+  std::ifstream in(starts);
+  std::string a, b;
+  in >> a >> b;
+  EXPECT_EQ(a, "0");
+  EXPECT_EQ(b, "13");
+}
