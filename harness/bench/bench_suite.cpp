@@ -1,0 +1,75 @@
+// What a run costs on the host: loading specs, the reference model and case data for every
+// (kernel, case), one ptxas assembly, and a warm catalog rebuild (every assembly from the cache).
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "case_data.hpp"
+#include "catalog.hpp"
+#include "ptx_emitter.hpp"
+#include "spec_loader.hpp"
+
+using namespace ptxcts;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kSpecs = PTXCTS_SOURCE_DIR "/specs";
+std::string skeleton() {
+  std::ifstream in(PTXCTS_SOURCE_DIR "/kernels/warp_matrix.ptx.in");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+static void BM_LoadSpecsAndBuildSuite(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(build_suite(load_spec_dir(kSpecs)).kernels.size());
+}
+BENCHMARK(BM_LoadSpecsAndBuildSuite)->Unit(benchmark::kMillisecond);
+
+// Everything the host does per launch except the device: case data plus expected state.
+static void BM_CaseDataAndReferenceModel_AllKernelsAndCases(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  std::size_t launches = 0;
+  for (auto _ : state) {
+    for (auto const& k : suite.kernels) {
+      auto steps = k.model_steps();
+      for (auto const& c : suite.specs.cases.cases) {
+        LaunchInput in = make_case_input(suite.specs.cases, c, steps);
+        benchmark::DoNotOptimize(expected_state(steps, in).smem.data());
+        ++launches;
+      }
+    }
+  }
+  state.counters["launches/s"] = benchmark::Counter(static_cast<double>(launches), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_CaseDataAndReferenceModel_AllKernelsAndCases)->Unit(benchmark::kMillisecond);
+
+// One ptxas process on one kernel: the unit cost of a cold catalog.
+static void BM_AssembleOneKernelWithPtxas(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  fs::path dir = fs::temp_directory_path() / "ptxcts-bench-assemble";
+  fs::create_directories(dir);
+  std::ofstream(dir / "k.ptx") << emit_ptx(skeleton(), suite.kernels.front(), "sm_90", {7, 8});
+  for (auto _ : state) benchmark::DoNotOptimize(assemble(tc, dir / "k.ptx", "sm_90", dir / "k.cubin").accepted);
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_AssembleOneKernelWithPtxas)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A rebuild with nothing changed: every (kernel, target) emitted, hashed and found in the cache.
+static void BM_WarmCatalogRebuild(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  fs::path dir = fs::temp_directory_path() / "ptxcts-bench-catalog";
+  std::string sk = skeleton();
+  build_catalog(suite, tc, sk, dir, 2);  // cold, outside the timing
+  CatalogStats stats;
+  for (auto _ : state) build_catalog(suite, tc, sk, dir, 2, &stats);
+  state.counters["assembled"] = stats.assembled;
+  state.counters["cached"] = stats.cached;
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_WarmCatalogRebuild)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
