@@ -146,6 +146,8 @@ int run(int device, const char* jobs_file, const char* results_file, unsigned st
       result.error = f.what;
     }
     ptxcts::write_result(out, result);
+    std::printf("done %u %s\n", result.id, result.ok ? "ok" : "fault");  // progress, after the record is on disk
+    std::fflush(stdout);
     if (!result.ok) {
       // A sticky error poisons the context; anything else (a module that fails to load) does not.
       if (cuCtxSynchronize() != CUDA_SUCCESS) return kExitFault;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -62,10 +63,20 @@ void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
   }
 }
 
-void run_parallel(std::vector<Job*>& jobs, int threads, const Toolchain& tc, const fs::path& dir) {
-  std::atomic<std::size_t> next{0};
+void run_parallel(std::vector<Job*>& jobs, int threads, const Toolchain& tc, const fs::path& dir,
+                  const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::atomic<std::size_t> next{0}, done{0};
+  std::mutex report;
+  const std::size_t step = std::max<std::size_t>(1, jobs.size() / 10);
   auto worker = [&] {
-    for (std::size_t k; (k = next++) < jobs.size();) run_job(tc, dir, *jobs[k]);
+    for (std::size_t k; (k = next++) < jobs.size();) {
+      run_job(tc, dir, *jobs[k]);
+      std::size_t d = ++done;
+      if (progress && (d % step == 0 || d == jobs.size())) {
+        std::lock_guard lock(report);
+        progress(d, jobs.size());
+      }
+    }
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
@@ -86,7 +97,7 @@ std::string instruction_text(const KernelPlan& k) {
 }  // namespace
 
 Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string& skeleton, const fs::path& dir, int jobs,
-                      CatalogStats* stats) {
+                      CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress) {
   Catalog cat;
   cat.ptxas_version = tc.version;
   cat.cuda_release = tc.release;
@@ -151,7 +162,7 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
 
   std::vector<Job*> todo;
   for (auto& j : all) todo.push_back(&j);
-  run_parallel(todo, std::max(1, jobs), tc, dir);
+  run_parallel(todo, std::max(1, jobs), tc, dir, progress);
 
   CatalogStats s;
   for (std::size_t n = 0; n < all.size(); ++n) {

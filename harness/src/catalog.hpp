@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,8 +51,10 @@ struct CatalogStats {
 };
 
 // Builds (or brings up to date) the catalog in `dir`, writing dir/manifest.json.
+// `progress`, if given, hears (done, total) now and then while assembling.
 Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string& skeleton, const std::filesystem::path& dir,
-                      int jobs, CatalogStats* stats = nullptr);
+                      int jobs, CatalogStats* stats = nullptr,
+                      const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 Catalog load_catalog(const std::filesystem::path& dir);  // throws std::runtime_error naming the file
 void save_catalog(const Catalog& c, const std::filesystem::path& dir);

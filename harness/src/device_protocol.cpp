@@ -85,17 +85,24 @@ void write_result(std::ostream& out, const DeviceResult& r) {
   out.flush();
 }
 
+std::optional<DeviceResult> read_result(std::istream& in) {
+  std::streampos at = in.tellg();
+  char magic[4];
+  DeviceResult r;
+  std::uint8_t ok = 0;
+  if (in.read(magic, 4) && std::memcmp(magic, kResultMagic, 4) == 0 && get(in, r.id) && get(in, ok) && get_str(in, r.error) &&
+      get_vec(in, r.state.smem) && get_vec(in, r.state.regs)) {
+    r.ok = ok != 0;
+    return r;
+  }
+  in.clear();
+  if (at != std::streampos(-1)) in.seekg(at);
+  return std::nullopt;
+}
+
 std::vector<DeviceResult> read_results(std::istream& in) {
   std::vector<DeviceResult> out;
-  for (;;) {
-    char magic[4];
-    if (!in.read(magic, 4) || std::memcmp(magic, kResultMagic, 4) != 0) break;
-    DeviceResult r;
-    std::uint8_t ok = 0;
-    if (!(get(in, r.id) && get(in, ok) && get_str(in, r.error) && get_vec(in, r.state.smem) && get_vec(in, r.state.regs))) break;
-    r.ok = ok != 0;
-    out.push_back(std::move(r));
-  }
+  while (auto r = read_result(in)) out.push_back(std::move(*r));
   return out;
 }
 

@@ -32,6 +32,8 @@ void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs);
 std::vector<DeviceJob> read_jobs(std::istream& in);  // throws std::runtime_error
 
 void write_result(std::ostream& out, const DeviceResult& r);
+// Reads the next complete result; on a truncated record, leaves the stream where it was.
+std::optional<DeviceResult> read_result(std::istream& in);
 // Reads every complete result; a truncated last record (the runner died mid-write) is dropped.
 std::vector<DeviceResult> read_results(std::istream& in);
 

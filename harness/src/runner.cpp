@@ -98,7 +98,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
   }
 
   // Hand the launches to the device runner; after a fault it exits and a fresh one goes on from
-  // the next launch, so that one bad case never costs another.
+  // the next launch, so that one bad case never costs another. Results are compared as they arrive.
   fs::create_directories(opt.work_dir);
   fs::path jobs_file = opt.work_dir / fmt::format("device{}-jobs.bin", device.ordinal);
   fs::path results_file = opt.work_dir / fmt::format("device{}-results.bin", device.ordinal);
@@ -106,68 +106,72 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
     std::ofstream out(jobs_file, std::ios::binary | std::ios::trunc);
     write_jobs(out, jobs);
   }
-  fs::remove(results_file);
+  { std::ofstream truncate(results_file, std::ios::binary | std::ios::trunc); }
+
+  std::vector<bool> finished(pending.size(), false);
+  std::map<const KernelPlan*, int> left;  // cases of each kernel still to finish
+  for (auto const& p : pending) ++left[p.kernel];
+  std::size_t kernels_done = 0;
+  auto finish = [&](std::size_t n, const DeviceResult* got, const std::string& lost_reason) {
+    if (n >= pending.size() || finished[n]) return;
+    finished[n] = true;
+    Pending& p = pending[n];
+    CaseResult& r = run.results[p.result];
+    if (!got) {
+      r.status = Status::Crash;
+      r.reason = lost_reason;
+    } else if (!got->ok) {
+      r.status = Status::Crash;
+      r.reason = got->error;
+    } else {
+      try {
+        LaunchState expected = expected_state(p.steps, p.input);
+        Comparison cmp = compare_states(p.steps, p.input, expected, got->state);
+        r.mismatches = cmp.mismatches;
+        r.diff = cmp.diff;
+        r.status = cmp.mismatches == 0 ? Status::Pass : Status::Fail;
+        if (cmp.mismatches) r.reason = fmt::format("{} element(s) differ from the reference model", cmp.mismatches);
+        if (!p.kernel->claim.empty())
+          run.observations.roundtrip_identity[r.kernel + "/" + r.case_name] = roundtrip_identity(p, got->state);
+      } catch (const std::exception& e) {
+        r.status = Status::Error;
+        r.reason = fmt::format("reference model: {}", e.what());
+      }
+    }
+    if (--left[p.kernel] == 0 && opt.progress) {
+      int pass = 0, total = 0;
+      for (auto const& q : pending)
+        if (q.kernel == p.kernel) { ++total; pass += run.results[q.result].status == Status::Pass; }
+      opt.progress(fmt::format("[{:>3}/{}] {:<5} {} ({}/{} cases pass)", ++kernels_done, left.size(),
+                               pass == total ? "pass" : "FAIL", p.kernel->name, pass, total));
+    }
+  };
+
+  std::ifstream results_in(results_file, std::ios::binary);
+  auto drain = [&] {
+    while (auto g = read_result(results_in)) finish(g->id, &*g, "");
+  };
   // Runner exit codes: 0 all done, 3 stopped after recording a device fault, 2/4 cannot run at all;
   // anything else (a signal, an abort) means it died inside the launch after its last record.
-  std::vector<DeviceResult> got;
-  std::map<std::uint32_t, std::string> lost;  // launches with no record, and why
   std::size_t next = 0;
   while (next < jobs.size()) {
     ProcessResult pr = run_process({opt.runner, "--device", std::to_string(device.ordinal), "--jobs", jobs_file.string(),
-                                    "--results", results_file.string(), "--start", std::to_string(next)});
-    std::ifstream in(results_file, std::ios::binary);
-    got = read_results(in);
+                                    "--results", results_file.string(), "--start", std::to_string(next)},
+                                   0, [&](const std::string& line) { if (line.rfind("done ", 0) == 0) drain(); });
+    drain();
     std::size_t after = next;
-    for (auto const& g : got) after = std::max<std::size_t>(after, g.id + 1u);
-    if (pr.exit_code == 0 && pr.signal == 0) {
-      after = jobs.size();
-    } else if (pr.exit_code == 2 || pr.exit_code == 4 || pr.exit_code == 127) {
-      for (std::size_t k = after; k < jobs.size(); ++k) lost[static_cast<std::uint32_t>(k)] = "the device runner could not run: " + pr.output;
-      after = jobs.size();
-    } else if (pr.exit_code != 3 || after == next) {
-      std::string why = pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
-                                  : fmt::format("the device runner exited with {} during this launch: {}", pr.exit_code, pr.output);
-      lost[static_cast<std::uint32_t>(after)] = why;
+    while (after < jobs.size() && finished[after]) ++after;
+    if (pr.exit_code == 0 && pr.signal == 0 && after == jobs.size()) break;
+    if (pr.exit_code == 2 || pr.exit_code == 4 || pr.exit_code == 127 || (pr.exit_code == 0 && pr.signal == 0)) {
+      for (std::size_t k = after; k < jobs.size(); ++k) finish(k, nullptr, "the device runner could not run: " + pr.output);
+      break;
+    }
+    if (pr.exit_code != 3 || after == next) {
+      finish(after, nullptr, pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
+                                       : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
       ++after;
     }
     next = after;
-    if (opt.progress) opt.progress(fmt::format("  device runner: {} of {} launches done", next, jobs.size()));
-  }
-
-  std::map<std::uint32_t, const DeviceResult*> by_id;
-  for (auto const& g : got) by_id[g.id] = &g;
-  for (std::size_t n = 0; n < pending.size(); ++n) {
-    Pending& p = pending[n];
-    CaseResult& r = run.results[p.result];
-    if (auto d = lost.find(static_cast<std::uint32_t>(n)); d != lost.end()) {
-      r.status = Status::Crash;
-      r.reason = d->second;
-      continue;
-    }
-    auto it = by_id.find(static_cast<std::uint32_t>(n));
-    if (it == by_id.end()) {
-      r.status = Status::Error;
-      r.reason = "the device runner returned no result";
-      continue;
-    }
-    if (!it->second->ok) {
-      r.status = Status::Crash;
-      r.reason = it->second->error;
-      continue;
-    }
-    try {
-      LaunchState expected = expected_state(p.steps, p.input);
-      Comparison cmp = compare_states(p.steps, p.input, expected, it->second->state);
-      r.mismatches = cmp.mismatches;
-      r.diff = cmp.diff;
-      r.status = cmp.mismatches == 0 ? Status::Pass : Status::Fail;
-      if (cmp.mismatches) r.reason = fmt::format("{} element(s) differ from the reference model", cmp.mismatches);
-      if (!p.kernel->claim.empty())
-        run.observations.roundtrip_identity[r.kernel + "/" + r.case_name] = roundtrip_identity(p, it->second->state);
-    } catch (const std::exception& e) {
-      r.status = Status::Error;
-      r.reason = fmt::format("reference model: {}", e.what());
-    }
   }
   return run;
 }

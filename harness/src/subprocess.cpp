@@ -15,7 +15,8 @@ extern char** environ;
 
 namespace ptxcts {
 
-ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds) {
+ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds,
+                          const std::function<void(const std::string&)>& on_line) {
   ProcessResult result;
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) {
@@ -65,7 +66,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     ssize_t got = read(pipefd[0], buf, sizeof buf);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
+    std::size_t before = result.output.size();
     result.output.append(buf, static_cast<std::size_t>(got));
+    if (on_line) {
+      std::size_t line_start = result.output.rfind('\n', before == 0 ? 0 : before - 1);
+      line_start = (line_start == std::string::npos || before == 0) ? 0 : line_start + 1;
+      for (std::size_t nl; (nl = result.output.find('\n', line_start)) != std::string::npos; line_start = nl + 1)
+        if (nl >= before) on_line(result.output.substr(line_start, nl - line_start));
+    }
   }
   close(pipefd[0]);
   int status = 0;

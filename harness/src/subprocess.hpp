@@ -1,6 +1,7 @@
 // Runs a program with an argument vector (never through a shell) and captures what it prints.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct ProcessResult {
 
 // `timeout_seconds` <= 0: no limit. A program that cannot be started gives exit_code 127
 // and says why in `output`.
-ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds = 0);
+// `on_line`, if given, sees each line of output as it arrives (for progress).
+ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds = 0,
+                          const std::function<void(const std::string&)>& on_line = {});
 
 }  // namespace ptxcts
