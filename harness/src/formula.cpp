@@ -1,6 +1,8 @@
 #include "formula.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace ptxcts {
@@ -23,6 +25,8 @@ class FormulaParser {
   explicit FormulaParser(Formula& f) : f_(f), s_(f.text_) {}
 
   void parse() {
+    if (s_.size() > 1000)  // keeps evaluation, which recurses per operator, far from the stack's end
+      throw FormulaSyntaxError(1000, fmt::format("formula of {} characters; at most 1000 are allowed", s_.size()));
     skip_space();
     if (pos_ >= s_.size()) throw FormulaSyntaxError(0, "expected a formula, found nothing");
     f_.root_ = parse_binary(0);
@@ -86,7 +90,7 @@ class FormulaParser {
       int inner = parse_binary(0);
       skip_space();
       if (pos_ >= s_.size() || s_[pos_] != ')')
-        throw FormulaSyntaxError(pos_, fmt::format("expected ')' to close the '(' at column {}", open + 1));
+        throw FormulaSyntaxError(pos_, fmt::format("expected ')' to close the '(' before '{}'", s_.substr(open + 1, std::min<std::size_t>(12, pos_ - open - 1))));
       ++pos_;
       return inner;
     }
@@ -143,25 +147,33 @@ std::int64_t Formula::eval_node(int index, const Bindings& b) const {
       if (const std::int64_t* v = b.find(n.name)) return *v;
       throw FormulaEvalError(fmt::format("'{}' uses '{}', which has no value here", text_, n.name));
     }
-    case Op::Neg: return -eval_node(n.lhs, b);
+    case Op::Neg: {
+      std::int64_t v = eval_node(n.lhs, b), out = 0;
+      if (__builtin_sub_overflow(std::int64_t{0}, v, &out)) throw FormulaEvalError(fmt::format("'{}' overflows", text_));
+      return out;
+    }
     case Op::Not: return eval_node(n.lhs, b) == 0;
     case Op::LAnd: return eval_node(n.lhs, b) != 0 && eval_node(n.rhs, b) != 0;
     case Op::LOr: return eval_node(n.lhs, b) != 0 || eval_node(n.rhs, b) != 0;
     default: break;
   }
-  std::int64_t l = eval_node(n.lhs, b), r = eval_node(n.rhs, b);
+  std::int64_t l = eval_node(n.lhs, b), r = eval_node(n.rhs, b), out = 0;
+  auto overflow = [&] { return FormulaEvalError(fmt::format("'{}' overflows", text_)); };
   switch (n.op) {
-    case Op::Add: return l + r;
-    case Op::Sub: return l - r;
-    case Op::Mul: return l * r;
+    case Op::Add: if (__builtin_add_overflow(l, r, &out)) throw overflow(); return out;
+    case Op::Sub: if (__builtin_sub_overflow(l, r, &out)) throw overflow(); return out;
+    case Op::Mul: if (__builtin_mul_overflow(l, r, &out)) throw overflow(); return out;
     case Op::Div:
     case Op::Mod:
       if (r == 0) throw FormulaEvalError(fmt::format("'{}' divides by zero", text_));
+      if (l == INT64_MIN && r == -1) throw overflow();
       return n.op == Op::Div ? l / r : l % r;
     case Op::Shl:
     case Op::Shr:
       if (r < 0 || r > 62) throw FormulaEvalError(fmt::format("'{}' shifts by {}, outside 0..62", text_, r));
-      return n.op == Op::Shl ? (l << r) : (l >> r);
+      if (n.op == Op::Shr) return l >> r;
+      if (l < 0 || (r > 0 && l > (INT64_MAX >> r))) throw overflow();
+      return l << r;
     case Op::And: return l & r;
     case Op::Or: return l | r;
     case Op::Xor: return l ^ r;

@@ -4,10 +4,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <regex>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "layout.hpp"
 #include "layout_check.hpp"
 #include "yaml_reader.hpp"
 
@@ -114,7 +116,10 @@ QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
       r.at("space").fail(fmt::format("unknown state space '{}'; expected generic or shared", o.space));
   }
   if (r.has("fragment")) o.fragment = read_identifier(r.at("fragment"), "a fragment layout name");
-  if (r.has("requires")) o.requires_ = read_requirement(r.at("requires"), targets, false);
+  if (r.has("requires")) {
+    o.requires_ = read_requirement(r.at("requires"), targets, false);
+    if (!o.requires_.ptx && !o.requires_.targets) r.at("requires").fail("a qualifier value's 'requires' needs 'ptx' or 'targets'");
+  }
   return o;
 }
 
@@ -134,6 +139,12 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   v.requires_ = read_requirement(r.at("requires"), targets, true);
 
   std::set<std::string> bound;
+  std::map<std::string, std::string> setter;  // variable, state space or fragment -> the qualifier that decides it
+  auto decide = [&](const std::string& what, const std::string& axis, const YamlReader& at) {
+    auto [it, fresh] = setter.emplace(what, axis);
+    if (!fresh && it->second != axis)
+      at.fail(fmt::format("{} is decided by qualifier '{}' and by qualifier '{}'; only one qualifier may decide it", what, it->second, axis));
+  };
   for (auto& [k, opts] : r.at("qualifiers").entries("'qualifiers'")) {
     QualifierAxis axis;
     axis.name = read_identifier(k, "a qualifier name");
@@ -143,6 +154,9 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
     std::optional<std::set<std::string>> axis_vars;
     for (auto const& item : opts.items(fmt::format("values of qualifier '{}'", axis.name))) {
       QualifierOption o = read_option(item, targets);
+      for (auto const& [n, val] : o.set) decide(fmt::format("variable '{}'", n), k.str(), item);
+      if (!o.space.empty()) decide("the state space", k.str(), item);
+      if (!o.fragment.empty()) decide("the fragment layout", k.str(), item);
       if (!texts.insert(o.text).second) item.fail(fmt::format("duplicate value '{}' of qualifier '{}'", o.text, axis.name));
       std::set<std::string> vars;
       for (auto const& [n, val] : o.set) vars.insert(n);
@@ -189,6 +203,8 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
       item.expect_map({"when", "reason"});
       Exclusion e;
       e.reason = item.at("reason").str();
+      if (item.at("when").node().IsMap() && item.at("when").node().size() == 0)
+        item.at("when").fail("an exclusion needs at least one condition in 'when'");
       for (auto& [k, val] : item.at("when").entries("'when' of an exclusion")) {
         std::string axis = k.str();
         std::string text = val.str();
@@ -256,8 +272,11 @@ Claim read_claim(YamlReader r, const std::string& family) {
     c.check.kind = ClaimCheckKind::Cases;
     c.check.variant = ck.at("variant").str();
     if (ck.has("where"))
-      for (auto& [k, vals] : ck.at("where").entries("'where' of a claim check"))
-        for (auto const& v : vals.items("qualifier values")) c.check.where[k.str()].push_back(v.str());
+      for (auto& [k, vals] : ck.at("where").entries("'where' of a claim check")) {
+        auto items = vals.items("qualifier values");
+        if (items.empty()) vals.fail(fmt::format("claim '{}' selects no value of qualifier '{}'", c.id, k.str()));
+        for (auto const& v : items) c.check.where[k.str()].push_back(v.str());
+      }
     if (ck.has("cases"))
       for (auto const& v : ck.at("cases").items("'cases' of a claim check")) c.check.cases.push_back(v.str());
     std::string expect = ck.at("expect").str();
@@ -287,7 +306,12 @@ TargetCatalog read_targets(YamlReader r) {
       v.fail(fmt::format("ptx_isa_versions must be in increasing order; {} comes after {}", p.str(), t.ptx_versions.back().str()));
     t.ptx_versions.push_back(p);
   }
-  for (auto& [k, v] : r.at("toolkits").entries("'toolkits'")) t.toolkits[k.str()] = read_ptx(v, &t);
+  for (auto& [k, v] : r.at("toolkits").entries("'toolkits'")) {
+    std::string release = k.str();
+    static const std::regex cuda_release(R"(\d{1,2}\.\d{1,2})");
+    if (!std::regex_match(release, cuda_release)) k.fail(fmt::format("expected a CUDA release like \"12.0\" but found '{}'", release));
+    t.toolkits[release] = read_ptx(v, &t);
+  }
   std::set<std::string> names;
   for (auto item : r.at("targets").items("'targets'")) {
     item.expect_map({"name", "arch", "ptx", "suffix"});
@@ -297,8 +321,8 @@ TargetCatalog read_targets(YamlReader r) {
     info.ptx = read_ptx(item.at("ptx"), &t);
     if (item.has("suffix")) {
       info.suffix = item.at("suffix").str();
-      if (info.suffix != "a" && info.suffix != "f")
-        item.at("suffix").fail(fmt::format("unknown target suffix '{}'; expected a or f", info.suffix));
+      if (info.suffix != "" && info.suffix != "a" && info.suffix != "f")
+        item.at("suffix").fail(fmt::format("unknown target suffix '{}'; expected \"\" (portable), a or f", info.suffix));
     }
     std::string expected_name = fmt::format("sm_{}{}", info.arch, info.suffix);
     if (info.name != expected_name)
@@ -329,6 +353,7 @@ CaseSet read_cases(YamlReader r) {
     else if (data == "random") c.data = DataKind::Random;
     else item.at("data").fail(fmt::format("unknown data kind '{}'; expected unique or random", data));
     YamlReader rows = item.at("rows");
+    c.where = rows.where();
     if (rows.node().IsMap()) {
       rows.expect_map({"pitch"});
       c.rows = RowPlacement::Pitch;
@@ -378,6 +403,26 @@ void check_claim_refs(const SpecSet& specs, const Claim& c) {
     if (!specs.find_case(name)) throw SpecError(c.where, fmt::format("claim '{}' names unknown case '{}'", c.id, name));
 }
 
+// Every case must place every instance's rows inside one region of the tile.
+void check_rows_fit(const Variant& v, const CaseSet& set) {
+  const int region = set.tile_bytes / set.regions;
+  const int stride = (v.row_bytes() + v.row_alignment - 1) / v.row_alignment * v.row_alignment;
+  for (auto const& inst : expand(v)) {
+    const Layout L = compute_layout(inst);
+    const int rows = L.matrices * L.rows;
+    for (auto const& c : set.cases) {
+      const int pitch = c.rows == RowPlacement::Pitch ? c.pitch : stride;
+      if (c.rows == RowPlacement::Pitch && (pitch < v.row_bytes() || pitch % v.row_alignment != 0))
+        throw SpecError(c.where, fmt::format("case '{}': a pitch of {} bytes cannot hold the {}-byte rows of {} aligned to {}", c.name, pitch,
+                                             v.row_bytes(), inst.id(), v.row_alignment));
+      const int need = c.rows == RowPlacement::Scattered ? rows * stride : (rows - 1) * pitch + v.row_bytes();
+      if (need > region)
+        throw SpecError(c.where, fmt::format("case '{}': the {} rows of {} need {} bytes; a region has {} (tile_bytes / regions)", c.name,
+                                             rows, inst.id(), need, region));
+    }
+  }
+}
+
 }  // namespace
 
 SpecSet load_specs(const std::vector<SpecFile>& files) {
@@ -419,6 +464,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   }
   for (auto const& c : specs.claims) check_claim_refs(specs, c);
   for (auto const& v : specs.variants) check_layouts(v);
+  for (auto const& v : specs.variants) check_rows_fit(v, specs.cases);
   return specs;
 }
 

@@ -111,6 +111,7 @@ struct CaseSpec {
   int pitch = 0;
   std::uint64_t seed = 0;
   bool poison_unused = false;
+  SourceLocation where;  // of its 'rows'
 };
 
 struct CaseSet {

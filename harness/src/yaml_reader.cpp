@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <map>
+
 namespace ptxcts {
 
 static const char* kind_name(const YAML::Node& n) {
@@ -25,6 +27,7 @@ void YamlReader::fail(const std::string& message) const { throw SpecError(where(
 
 YamlReader& YamlReader::expect_map(std::initializer_list<const char*> keys) {
   if (!node_.IsMap()) fail(fmt::format("expected {} (a map) but found {}", what_, kind_name(node_)));
+  check_unique_keys();
   for (auto const& kv : node_) {
     YamlReader key(file_, kv.first, what_ + " key");
     if (!kv.first.IsScalar()) key.fail(fmt::format("expected a plain key in {}", what_));
@@ -38,6 +41,17 @@ YamlReader& YamlReader::expect_map(std::initializer_list<const char*> keys) {
   return *this;
 }
 
+// yaml-cpp keeps a repeated key and answers lookups with the first: refuse it instead.
+void YamlReader::check_unique_keys() const {
+  std::map<std::string, SourceLocation> seen;
+  for (auto const& kv : node_) {
+    if (!kv.first.IsScalar()) continue;
+    YamlReader key(file_, kv.first, what_ + " key");
+    auto [it, fresh] = seen.emplace(kv.first.Scalar(), key.where());
+    if (!fresh) key.fail(fmt::format("duplicate key '{}' in {} (first at {})", kv.first.Scalar(), what_, it->second.str()));
+  }
+}
+
 bool YamlReader::has(const char* key) const { return node_.IsMap() && node_[key].IsDefined(); }
 
 YamlReader YamlReader::at(const char* key) const {
@@ -49,6 +63,7 @@ YamlReader YamlReader::at(const char* key) const {
 
 std::vector<std::pair<YamlReader, YamlReader>> YamlReader::entries(const std::string& what) const {
   if (!node_.IsMap()) fail(fmt::format("expected {} (a map) but found {}", what, kind_name(node_)));
+  check_unique_keys();
   std::vector<std::pair<YamlReader, YamlReader>> out;
   for (auto const& kv : node_) {
     YamlReader key(file_, kv.first, what + " key");
@@ -98,7 +113,12 @@ SourceLocation YamlReader::where_in_scalar(std::size_t offset) const {
 
 YAML::Node parse_yaml(const std::string& file, const std::string& text) {
   try {
-    return YAML::Load(text);
+    std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.size() > 1) {
+      YAML::Mark m = docs[1].Mark();
+      throw SpecError({file, m.line + 1, 1}, "a spec file must hold one YAML document; found another here");
+    }
+    return docs.empty() ? YAML::Node() : docs[0];
   } catch (const YAML::Exception& e) {
     throw SpecError({file, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
   }

@@ -41,6 +41,7 @@ class YamlReader {
   SourceLocation where_in_scalar(std::size_t offset) const;
 
  private:
+  void check_unique_keys() const;
   std::string file_;
   YAML::Node node_;
   std::string what_;
