@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 
 #include "atomic_file.hpp"
 #include "ptx_emitter.hpp"
@@ -84,16 +85,6 @@ void run_parallel(std::vector<Job*>& jobs, int threads, const Toolchain& tc, con
   for (auto& t : pool) t.join();
 }
 
-std::string instruction_text(const KernelPlan& k) {
-  std::string out;
-  for (auto const* s : k.steps) {
-    std::string regs = "{";
-    for (int r = 0; r < s->registers(); ++r) regs += fmt::format("{}%frag{}", r ? ", " : "", r);
-    out += (out.empty() ? "" : " ; ") + s->instruction(regs + "}", fmt::format("%addr{}", s->address_width()));
-  }
-  return out;
-}
-
 }  // namespace
 
 Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string& skeleton, const fs::path& dir, int jobs,
@@ -112,7 +103,8 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
 
   std::vector<Job> all;
   all.reserve(suite.kernels.size() * cat.targets.size() * 2);
-  struct Slot { std::size_t job; bool probe; };
+  enum class SlotKind { Assembly, Probe, Form };
+  struct Slot { std::size_t job; SlotKind kind; };
   std::vector<Slot> slots;
   for (auto const& k : suite.kernels) {
     PtxVersion kernel_ptx{};
@@ -123,7 +115,7 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
       a.kernel = k.name;
       a.target = tname;
       a.ptx = std::max(kernel_ptx, t.ptx);
-      a.instruction = instruction_text(k);
+      a.instruction = instruction_text(emit_steps(k));
       if (cat.toolkit_ptx < a.ptx) {
         a.attempted = false;
         a.message = fmt::format("needs PTX ISA {}; this toolkit speaks {}", a.ptx.str(), cat.toolkit_ptx.str());
@@ -136,18 +128,23 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
       j.key = content_key(j.ptx_text, tname, tc.version);
       a.ptx_file = "cache/" + j.key + ".ptx";
       all.push_back(std::move(j));
-      slots.push_back({cat.assemblies.size(), false});
+      slots.push_back({cat.assemblies.size(), SlotKind::Assembly});
       cat.assemblies.push_back(a);
     }
     // Version probe: single-instruction kernels, at one version below the documented minimum, on
-    // the oldest portable target the specs say supports them.
+    // a supporting target that the version below still knows if there is one (portable first).
     if (k.steps.size() != 1) continue;
     auto below = suite.specs.targets.previous(kernel_ptx);
     if (!below) continue;
     const TargetInfo* lowest = nullptr;
+    auto better = [&](const TargetInfo& t) {
+      if (!lowest) return true;
+      auto key = [&](const TargetInfo& x) { return std::tuple(*below < x.ptx, !x.suffix.empty(), x.ptx, x.arch); };
+      return key(t) < key(*lowest);
+    };
     for (auto const& tname : cat.targets) {
       const TargetInfo& t = *suite.specs.targets.find(tname);
-      if (t.suffix.empty() && supports(suite.specs.targets, *k.steps[0], t) && (!lowest || t.arch < lowest->arch)) lowest = &t;
+      if (supports(suite.specs.targets, *k.steps[0], t) && better(t)) lowest = &t;
     }
     if (!lowest) continue;
     VersionProbe p{k.name, lowest->name, *below, kernel_ptx, false, ""};
@@ -156,8 +153,24 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
     j.ptx_text = emit_ptx(skeleton, k, lowest->name, *below);
     j.key = content_key(j.ptx_text, lowest->name, tc.version);
     all.push_back(std::move(j));
-    slots.push_back({cat.probes.size(), true});
+    slots.push_back({cat.probes.size(), SlotKind::Probe});
     cat.probes.push_back(p);
+  }
+
+  // Documented-invalid forms and undocumented spellings, each on its target, at the version the
+  // spec gives or else the newest this toolkit speaks (so that the version is never the reason).
+  for (auto const& f : suite.specs.forms) {
+    if (std::find(cat.targets.begin(), cat.targets.end(), f.target) == cat.targets.end()) continue;
+    FormAssembly fa{f.name, f.target, f.ptx.value_or(cat.toolkit_ptx), false, "", ""};
+    std::vector<EmitStep> steps{emit_step(f)};
+    fa.instruction = instruction_text(steps);
+    Job j;
+    j.target = f.target;
+    j.ptx_text = emit_ptx(skeleton, file_safe(f.name), steps, f.target, fa.ptx);
+    j.key = content_key(j.ptx_text, f.target, tc.version);
+    all.push_back(std::move(j));
+    slots.push_back({cat.forms.size(), SlotKind::Form});
+    cat.forms.push_back(fa);
   }
 
   std::vector<Job*> todo;
@@ -168,10 +181,14 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
   for (std::size_t n = 0; n < all.size(); ++n) {
     const Job& j = all[n];
     (j.cached ? s.cached : s.assembled)++;
-    if (slots[n].probe) {
+    if (slots[n].kind == SlotKind::Probe) {
       VersionProbe& p = cat.probes[slots[n].job];
       p.accepted = j.outcome.accepted;
       p.message = j.outcome.message;
+    } else if (slots[n].kind == SlotKind::Form) {
+      FormAssembly& f = cat.forms[slots[n].job];
+      f.accepted = j.outcome.accepted;
+      f.message = j.outcome.message;
     } else {
       Assembly& a = cat.assemblies[slots[n].job];
       a.accepted = j.outcome.accepted;
@@ -201,6 +218,10 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
   for (auto const& p : c.probes)
     ps.push_back({{"kernel", p.kernel}, {"target", p.target}, {"ptx_isa", p.ptx.str()}, {"documented_minimum", p.documented.str()},
                   {"accepted", p.accepted}, {"message", p.message}});
+  auto& fs_ = j["forms"] = nlohmann::ordered_json::array();
+  for (auto const& f : c.forms)
+    fs_.push_back({{"form", f.form}, {"target", f.target}, {"ptx_isa", f.ptx.str()}, {"accepted", f.accepted}, {"message", f.message},
+                   {"instruction", f.instruction}});
   write_file_atomically(dir / "manifest.json", j.dump(1) + "\n");
 }
 
@@ -227,6 +248,8 @@ Catalog load_catalog(const fs::path& dir) {
                               a.at("message"), a.at("cubin"), a.at("ptx"), a.at("instruction")});
     for (auto const& p : j.at("version_probes"))
       c.probes.push_back({p.at("kernel"), p.at("target"), ver(p.at("ptx_isa")), ver(p.at("documented_minimum")), p.at("accepted"), p.at("message")});
+    for (auto const& f : j.at("forms"))
+      c.forms.push_back({f.at("form"), f.at("target"), ver(f.at("ptx_isa")), f.at("accepted"), f.at("message"), f.at("instruction")});
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
   } catch (const std::runtime_error& e) {

@@ -35,6 +35,14 @@ struct VersionProbe {
   std::string message;
 };
 
+// A documented-invalid form or an undocumented spelling, assembled on its target.
+struct FormAssembly {
+  std::string form, target;
+  PtxVersion ptx;
+  bool accepted = false;
+  std::string message, instruction;
+};
+
 struct Catalog {
   static constexpr int kSchemaVersion = 1;
   std::string ptxas_version, cuda_release;
@@ -42,6 +50,7 @@ struct Catalog {
   std::vector<std::string> targets;   // the real targets used, in ptxas's order
   std::vector<Assembly> assemblies;
   std::vector<VersionProbe> probes;
+  std::vector<FormAssembly> forms;
 
   const Assembly* find(const std::string& kernel, const std::string& target) const;
 };

@@ -38,44 +38,22 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, bool
   v.evidence = tally + (expect_pass ? "" : "; the claim holds only if these cases fail");
 }
 
-void judge_requirements(ClaimVerdict& v, const Suite& suite, const Catalog& cat, const std::string& variant) {
-  std::vector<std::string> wrong, accepted_on, rejected_on;
-  std::string reject_example;
-  int checked = 0;
-  for (auto const& k : suite.kernels) {
-    if (k.steps.size() != 1 || k.steps[0]->variant().name != variant) continue;
-    for (auto const& a : cat.assemblies) {
-      if (a.kernel != k.name || !a.attempted) continue;
-      const TargetInfo* t = suite.specs.targets.find(a.target);
-      bool documented = t && supports(suite.specs.targets, *k.steps[0], *t);
-      ++checked;
-      v.checked.push_back(fmt::format("{} for {} at PTX ISA {}", a.kernel, a.target, a.ptx.str()));
-      auto& side = a.accepted ? accepted_on : rejected_on;
-      if (std::find(side.begin(), side.end(), a.target) == side.end()) side.push_back(a.target);
-      if (!a.accepted && reject_example.empty()) reject_example = a.message.substr(0, a.message.find('\n'));
-      if (documented != a.accepted)
-        wrong.push_back(fmt::format("{} for {}: documented {}, ptxas {} ({})", a.kernel, a.target, documented ? "supported" : "unsupported",
-                                    a.accepted ? "accepted" : "rejected", a.message.substr(0, a.message.find('\n'))));
-    }
-    for (auto const& p : cat.probes) {
-      if (p.kernel != k.name) continue;
-      ++checked;
-      v.checked.push_back(fmt::format("{} for {} at PTX ISA {} (one below {})", p.kernel, p.target, p.ptx.str(), p.documented.str()));
-      if (p.accepted)
-        wrong.push_back(fmt::format("{} assembled at PTX ISA {}, below the documented minimum {}", p.kernel, p.ptx.str(), p.documented.str()));
-    }
+// A requirements claim rests on the audit's verdicts for the variant's documented requirements.
+void judge_requirements(ClaimVerdict& v, const Audit& audit, const std::string& variant) {
+  int confirmed = 0, contradicted = 0, total = 0;
+  std::string evidence;
+  for (auto const& r : audit.requirements) {
+    if (r.variant != variant) continue;
+    ++total;
+    confirmed += r.verdict == Verdict::Confirmed;
+    contradicted += r.verdict == Verdict::Contradicted;
+    v.checked.push_back(fmt::format("{} {}: {}", r.variant, r.requirement, to_string(r.verdict)));
+    evidence += fmt::format("{}{} ({}): {}", evidence.empty() ? "" : "; ", r.requirement, r.documented, r.evidence);
   }
-  if (checked == 0) {
-    v.verdict = Verdict::NotCheckable;
-    v.evidence = "the catalog holds no assembly of this variant";
-    return;
-  }
-  v.verdict = wrong.empty() ? Verdict::Confirmed : Verdict::Contradicted;
-  v.evidence = wrong.empty()
-                   ? fmt::format("ptxas {} accepted every form on {} and rejected it on {}{}; every form was rejected one PTX ISA version below its documented minimum",
-                                 cat.ptxas_version, fmt::join(accepted_on, ", "), rejected_on.empty() ? "none" : fmt::format("{}", fmt::join(rejected_on, ", ")),
-                                 reject_example.empty() ? "" : fmt::format(" ('{}')", reject_example))
-                   : fmt::format("{} of {} assemblies disagree with the documented requirements; first: {}", wrong.size(), checked, wrong.front());
+  v.verdict = total == 0 ? Verdict::NotCheckable
+              : contradicted ? Verdict::Contradicted
+              : confirmed == total ? Verdict::Confirmed : Verdict::NotCheckable;
+  v.evidence = total == 0 ? "the audit judged no requirement of this variant" : evidence;
 }
 
 }  // namespace
@@ -83,10 +61,11 @@ void judge_requirements(ClaimVerdict& v, const Suite& suite, const Catalog& cat,
 std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& catalog, const std::vector<CaseResult>& results,
                                           const Observations& obs, const std::string& no_gpu) {
   std::vector<ClaimVerdict> out;
+  const Audit audit = run_audit(suite, catalog);
   for (auto const& c : suite.specs.claims) {
     ClaimVerdict v{c.id, c.family, c.text, c.source, c.note, Verdict::NotCheckable, "", {}};
     if (c.check.kind == ClaimCheckKind::Requirements) {
-      judge_requirements(v, suite, catalog, c.check.variant);
+      judge_requirements(v, audit, c.check.variant);
     } else if (c.check.kind == ClaimCheckKind::Cases) {
       std::vector<const CaseResult*> rs;
       for (auto const& r : results) {

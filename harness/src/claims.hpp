@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "audit.hpp"
 #include "catalog.hpp"
 #include "results.hpp"
 #include "runner.hpp"

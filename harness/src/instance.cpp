@@ -28,8 +28,8 @@ std::string Instance::fill(const std::string& regs, const std::string& addr) con
     if (s[p] != '{') { out += s[p]; continue; }
     std::size_t close = s.find('}', p);
     std::string name = s.substr(p + 1, close - p - 1);
-    if (name == "regs") out += regs;
-    else if (name == "addr") out += addr;
+    if (name == "regs" || name == "dst") out += regs;
+    else if (name == "addr" || name == "src") out += addr;
     else out += option(name).text;
     p = close;
   }
@@ -41,7 +41,9 @@ std::string Instance::mnemonic() const {
   return full.substr(0, full.find(' '));
 }
 
-std::string Instance::id() const { return fmt::format("{}@a{}", mnemonic(), address_width_); }
+std::string Instance::id() const {
+  return address_width_ ? fmt::format("{}@a{}", mnemonic(), address_width_) : mnemonic();
+}
 
 std::string Instance::instruction(const std::string& regs, const std::string& addr) const { return fill(regs, addr); }
 
@@ -90,8 +92,9 @@ std::string Instance::requirement_text() const {
 std::vector<Instance> expand(const Variant& v) {
   std::vector<Instance> out;
   std::vector<std::size_t> pick(v.axes.size(), 0);
+  const std::vector<int> widths = v.address_widths.empty() ? std::vector<int>{0} : v.address_widths;  // 0: no address
   for (;;) {
-    for (int width : v.address_widths) {
+    for (int width : widths) {
       std::vector<const QualifierOption*> opts;
       for (std::size_t k = 0; k < v.axes.size(); ++k) opts.push_back(&v.axes[k].options[pick[k]]);
       Instance inst(v, opts, width);

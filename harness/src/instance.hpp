@@ -19,7 +19,8 @@ class Instance {
   bool has_option(const std::string& axis, const std::string& text) const;
 
   std::string mnemonic() const;   // the instruction name with every qualifier filled in
-  std::string id() const;         // mnemonic plus "@a32"/"@a64": unique per instance
+  std::string id() const;         // mnemonic plus "@a32"/"@a64" (none for moves): unique per instance
+  // The instruction with its operands; for a move, `regs` fills {dst} and `addr` fills {src}.
   std::string instruction(const std::string& regs, const std::string& addr) const;
   Bindings bindings() const;      // the variables its qualifiers set
   std::string space() const;      // "generic" or "shared"

@@ -4,12 +4,15 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <thread>
 
+#include "audit.hpp"
+#include "audit_report.hpp"
 #include "catalog.hpp"
 #include "claims.hpp"
 #include "device_query.hpp"
@@ -144,6 +147,32 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
   return (all.fail + all.error + all.crash) ? 1 : 0;
 }
 
+int cmd_audit(const Paths& p) {
+  Suite suite = build_suite(load_spec_dir(p.specs));
+  Catalog cat = make_catalog(suite, p);
+  Audit audit = run_audit(suite, cat);
+  fs::path json = write_audit_reports(audit, suite, cat, {host_name(), utc_now(), PTXCTS_VERSION, PTXCTS_SUITE_COMMIT}, p.reports);
+  int confirmed = 0, not_checkable = 0;
+  for (auto const& r : audit.requirements) {
+    confirmed += r.verdict == Verdict::Confirmed;
+    not_checkable += r.verdict == Verdict::NotCheckable;
+    if (r.verdict == Verdict::Contradicted) fmt::print("FINDING  {} {}: {}\n", r.variant, r.requirement, r.evidence);
+  }
+  int invalid_ok = 0, spellings_accepted = 0;
+  for (auto const& f : audit.forms) {
+    if (f.verdict == Verdict::Contradicted) fmt::print("FINDING  {}: {}\n", f.form->name, f.evidence);
+    invalid_ok += f.verdict == Verdict::Confirmed;
+    if (f.form->kind == AuditForm::Kind::Spelling) {
+      spellings_accepted += f.assembly && f.assembly->accepted;
+      fmt::print("observed {}: {}\n", f.form->name, f.evidence);
+    }
+  }
+  fmt::print("audit: {} requirements: {} confirmed, {} contradicted, {} not checkable; {} documented-invalid forms rejected as documented; "
+             "{} undocumented spellings accepted -> {} (and .md)\n",
+             audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable, invalid_ok, spellings_accepted, json.string());
+  return audit.contradictions() ? 1 : 0;
+}
+
 int cmd_list(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   for (auto const& k : suite.kernels) {
@@ -186,6 +215,13 @@ int main(int argc, char** argv) {
   run->add_flag("--require-gpu", require_gpu, "With no GPU, skip (exit 77, for CTest) instead of running the toolkit side");
   run->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
 
+  auto* audit = app.add_subcommand("audit", "Judge every documented requirement and invalid form against ptxas, for every target");
+  audit->add_option("--catalog", p.catalog, "Catalog directory");
+  audit->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
+  audit->add_option("--reports", p.reports, "Where the audit report is written");
+  audit->add_option("--ptxas", p.ptxas, "ptxas to use");
+  audit->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
+
   auto* list = app.add_subcommand("list", "List kernels, cases and claims");
   auto* check = app.add_subcommand("check-specs", "Validate the specs and say so");
 
@@ -202,6 +238,7 @@ int main(int argc, char** argv) {
     }
     if (*run) return cmd_run(p, families, no_assemble, require_gpu);
     if (*list) return cmd_list(p);
+    if (*audit) return cmd_audit(p);
     if (*check) {
       SpecSet s = load_spec_dir(p.specs);
       fmt::print("{}: {} variants, {} claims, {} cases: valid\n", p.specs, s.variants.size(), s.claims.size(), s.cases.cases.size());

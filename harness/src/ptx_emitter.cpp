@@ -16,46 +16,86 @@ std::string register_list(int count) {
   return out + "}";
 }
 
+std::string address_register(int width, int step) { return width ? fmt::format("%addr{}_{}", width, step) : ""; }
+
 // Per step: read this thread's offset, add the tile address, widen or convert as the form needs.
-std::string address_code(const Instance& inst, int step) {
+std::string address_code(const EmitStep& st, int step) {
+  if (st.address_width == 0) return "";
   std::string code = fmt::format(
       "    ld.global.u32       %t10, [%q5];\n"
       "    add.u64             %q5, %q5, %q7;\n"
       "    add.u32             %addr32_{0}, %t9, %t10;\n", step);
-  if (inst.space() == "generic") {
+  if (st.space == "generic") {
     code += fmt::format(
         "    cvt.u64.u32         %addr64_{0}, %addr32_{0};\n"
         "    cvta.shared.u64     %addr64_{0}, %addr64_{0};   // generic address of the row\n", step);
-    if (inst.address_width() == 32) code += fmt::format("    cvt.u32.u64         %addr32_{0}, %addr64_{0};\n", step);
-  } else if (inst.address_width() == 64) {
+    if (st.address_width == 32) code += fmt::format("    cvt.u32.u64         %addr32_{0}, %addr64_{0};\n", step);
+  } else if (st.address_width == 64) {
     code += fmt::format("    cvt.u64.u32         %addr64_{0}, %addr32_{0};\n", step);
   }
   return code;
 }
 
+// Operands for {regs}/{addr} (or, for a move, {dst}/{src}: both the first fragment register).
+std::string fill_operands(std::string text, int registers, int width, int step) {
+  auto put = [&](const std::string& field, const std::string& value) {
+    for (std::size_t p; (p = text.find(field)) != std::string::npos;) text.replace(p, field.size(), value);
+  };
+  put("{regs}", register_list(registers));
+  put("{addr}", address_register(width, step));
+  put("{dst}", "%frag0");
+  put("{src}", "%frag0");
+  return text;
+}
+
 }  // namespace
 
-std::string emit_ptx(const std::string& skeleton, const KernelPlan& kernel, const std::string& target, PtxVersion ptx) {
+std::vector<EmitStep> emit_steps(const KernelPlan& kernel) {
+  std::vector<EmitStep> out;
+  for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
+    const Instance& inst = *kernel.steps[k];
+    const int step = static_cast<int>(k);
+    std::string text = inst.variant().operation == Operation::Move
+                           ? inst.instruction("%frag0", "%frag0")
+                           : inst.instruction(register_list(inst.registers()), address_register(inst.address_width(), step));
+    out.push_back({text, inst.registers(), inst.address_width(), inst.space()});
+  }
+  return out;
+}
+
+EmitStep emit_step(const AuditForm& form) {
+  std::string space = form.text.find(".shared") != std::string::npos ? "shared" : "generic";
+  bool move = form.text.find("{src}") != std::string::npos;
+  int width = move ? 0 : form.address_width;
+  return {fill_operands(form.text, form.registers, width, 0), form.registers, width, space};
+}
+
+std::string instruction_text(const std::vector<EmitStep>& steps) {
+  std::string out;
+  for (auto const& s : steps) out += (out.empty() ? "" : " ; ") + s.instruction;
+  return out;
+}
+
+std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name, const std::vector<EmitStep>& steps,
+                     const std::string& target, PtxVersion ptx) {
   int regs = 0;
-  for (auto const* s : kernel.steps) regs = std::max(regs, s->registers());
+  for (auto const& s : steps) regs = std::max(regs, s.registers);
   std::string load, store, addresses, body;
   for (int r = 0; r < regs; ++r) {
     load += fmt::format("    ld.global.u32       %frag{0}, [%q3+{1}];\n", r, 4 * r);
     store += fmt::format("    st.global.u32       [%q8+{1}], %frag{0};\n", r, 4 * r);
   }
-  for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
-    const Instance& inst = *kernel.steps[k];
-    addresses += address_code(inst, static_cast<int>(k));
-    std::string addr = fmt::format("%addr{}_{}", inst.address_width(), k);
-    body += "    " + inst.instruction(register_list(inst.registers()), addr) + "\n";
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    addresses += address_code(steps[k], static_cast<int>(k));
+    body += "    " + steps[k].instruction + "\n";
   }
   const std::map<std::string, std::string> fields = {
-      {"KERNEL_NAME", kernel.name},
+      {"KERNEL_NAME", kernel_name},
       {"PTX_VERSION", ptx.str()},
       {"TARGET", target},
       {"REGS", std::to_string(regs)},
       {"REGS_BYTES", std::to_string(4 * regs)},
-      {"STEPS", std::to_string(kernel.steps.size())},
+      {"STEPS", std::to_string(steps.size())},
       {"LOAD_FRAGMENT", load},
       {"STORE_FRAGMENT", store},
       {"ADDRESSES", addresses},

@@ -63,6 +63,8 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
         if (skip.empty() && !supports(suite.specs.targets, *s, *tinfo))
           skip = fmt::format("{} requires {}; device is {}", s->mnemonic(), s->requirement_text(), target);
     }
+    if (skip.empty() && !k.runnable())
+      skip = "the spec gives this form's syntax and requirements but no layout yet, so nothing can check its result";
     if (skip.empty() && !toolkit_has_target) skip = fmt::format("this toolkit (CUDA {}) cannot assemble for {}", catalog.cuda_release, target);
     if (skip.empty() && !a) error = fmt::format("the catalog has no {} assembly of this kernel (rebuild the catalog)", target);
     if (skip.empty() && error.empty() && !a->attempted) skip = a->message;

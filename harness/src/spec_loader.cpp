@@ -36,32 +36,49 @@ PtxVersion read_ptx(const YamlReader& r, const TargetCatalog* targets) {
   return *v;
 }
 
-TargetSet read_target_set(const YamlReader& r, const TargetCatalog& targets) {
-  TargetSet set;
-  if (r.node().IsSequence()) {
-    for (auto const& item : r.items("a list of target names")) {
-      std::string name = item.str();
-      if (!targets.find(name)) item.fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", name));
-      set.names.push_back(name);
-    }
-    set.text = fmt::format("{}", fmt::join(set.names, ", "));
-    if (set.names.empty()) r.fail("expected at least one target in the list");
-    return set;
-  }
-  std::string s = r.str();
-  set.text = s;
-  const std::string prefix = ">= sm_";
-  if (s.rfind(prefix, 0) == 0) {
-    std::string num = s.substr(prefix.size());
+TargetSetItem read_target_item(const YamlReader& r, const std::string& s, const TargetCatalog& targets) {
+  TargetSetItem item;
+  const std::string at_least = ">= sm_";
+  if (s.rfind(at_least, 0) == 0) {
+    std::string num = s.substr(at_least.size());
     bool digits = !num.empty() && num.size() <= 3 && std::all_of(num.begin(), num.end(), ::isdigit);
     if (!digits) r.fail(fmt::format("expected '>= sm_XY' with XY a number but found '{}'", s));
-    int arch = std::stoi(num);
-    bool known = std::any_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == arch; });
+    item.kind = TargetSetItem::Kind::AtLeast;
+    item.arch = std::stoi(num);
+    bool known = std::any_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == item.arch; });
     if (!known) r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
-    set.min_arch = arch;
-    return set;
+    return item;
   }
-  r.fail(fmt::format("expected targets as '>= sm_XY' or a list of target names but found '{}'", s));
+  item.name = s;
+  item.kind = TargetSetItem::Kind::Exact;
+  if (!s.empty() && s.back() == '+') {
+    item.name = s.substr(0, s.size() - 1);
+    item.kind = TargetSetItem::Kind::FamilyFrom;
+  }
+  const TargetInfo* t = targets.find(item.name);
+  if (!t) r.fail(fmt::format("unknown target '{}'; expected '>= sm_XY', a target name from targets.yaml, or 'sm_XYf+'", s));
+  if (item.kind == TargetSetItem::Kind::FamilyFrom && (t->suffix != "f" || t->family == 0))
+    r.fail(fmt::format("'{}': only a family-specific target (sm_XYf, with a family in targets.yaml) can start a family", s));
+  item.arch = t->arch;
+  return item;
+}
+
+// A target set: one item as a string, or a list of items (their union).
+TargetSet read_target_set(const YamlReader& r, const TargetCatalog& targets) {
+  TargetSet set;
+  std::vector<std::string> texts;
+  if (r.node().IsSequence()) {
+    for (auto const& item : r.items("a list of targets")) {
+      texts.push_back(item.str());
+      set.items.push_back(read_target_item(item, texts.back(), targets));
+    }
+    if (set.items.empty()) r.fail("expected at least one target in the list");
+  } else {
+    texts.push_back(r.str());
+    set.items.push_back(read_target_item(r, texts.back(), targets));
+  }
+  set.text = fmt::format("{}", fmt::join(texts, ", "));
+  return set;
 }
 
 Requirement read_requirement(YamlReader r, const TargetCatalog& targets, bool need_all) {
@@ -135,7 +152,8 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   std::string op = r.at("operation").str();
   if (op == "load") v.operation = Operation::Load;
   else if (op == "store") v.operation = Operation::Store;
-  else r.at("operation").fail(fmt::format("unknown operation '{}'; expected load or store", op));
+  else if (op == "move") v.operation = Operation::Move;
+  else r.at("operation").fail(fmt::format("unknown operation '{}'; expected load, store or move", op));
   v.requires_ = read_requirement(r.at("requires"), targets, true);
 
   std::set<std::string> bound;
@@ -145,10 +163,13 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
     if (!fresh && it->second != axis)
       at.fail(fmt::format("{} is decided by qualifier '{}' and by qualifier '{}'; only one qualifier may decide it", what, it->second, axis));
   };
-  for (auto& [k, opts] : r.at("qualifiers").entries("'qualifiers'")) {
+  auto qualifier_entries = r.at("qualifiers").node().IsMap() && r.at("qualifiers").node().size() == 0
+                               ? std::vector<std::pair<YamlReader, YamlReader>>{}
+                               : r.at("qualifiers").entries("'qualifiers'");
+  for (auto& [k, opts] : qualifier_entries) {
     QualifierAxis axis;
     axis.name = read_identifier(k, "a qualifier name");
-    if (axis.name == "regs" || axis.name == "addr" || axis.name == "address_width")
+    if (axis.name == "regs" || axis.name == "addr" || axis.name == "dst" || axis.name == "src" || axis.name == "address_width")
       k.fail(fmt::format("'{}' is reserved and cannot name a qualifier", axis.name));
     std::set<std::string> texts;
     std::optional<std::set<std::string>> axis_vars;
@@ -181,22 +202,28 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
     if (close == std::string::npos) throw SpecError(syn.where_in_scalar(p), "unclosed '{' in syntax");
     std::string name = v.syntax.substr(p + 1, close - p - 1);
     bool is_axis = std::any_of(v.axes.begin(), v.axes.end(), [&](auto const& a) { return a.name == name; });
-    if (!is_axis && name != "regs" && name != "addr")
-      throw SpecError(syn.where_in_scalar(p + 1), fmt::format("unknown placeholder '{{{}}}' in syntax; expected a qualifier name, {{regs}} or {{addr}}", name));
+    const bool operand = v.operation == Operation::Move ? (name == "dst" || name == "src") : (name == "regs" || name == "addr");
+    if (!is_axis && !operand)
+      throw SpecError(syn.where_in_scalar(p + 1), v.operation == Operation::Move
+                          ? fmt::format("unknown placeholder '{{{}}}' in syntax; expected a qualifier name, {{dst}} or {{src}}", name)
+                          : fmt::format("unknown placeholder '{{{}}}' in syntax; expected a qualifier name, {{regs}} or {{addr}}", name));
     ++used[name];
     p = close;
   }
   for (auto const& a : v.axes)
     if (used[a.name] != 1) syn.fail(fmt::format("syntax must use {{{}}} exactly once", a.name));
-  if (used["regs"] != 1 || used["addr"] != 1) syn.fail("syntax must use {regs} and {addr} exactly once each");
+  if (v.operation == Operation::Move && (used["dst"] != 1 || used["src"] != 1)) syn.fail("syntax must use {dst} and {src} exactly once each");
+  if (v.operation != Operation::Move && (used["regs"] != 1 || used["addr"] != 1)) syn.fail("syntax must use {regs} and {addr} exactly once each");
 
+  if (v.operation == Operation::Move && r.has("address_widths")) r.at("address_widths").fail("a move has no address: drop 'address_widths'");
+  if (v.operation != Operation::Move)
   for (auto const& w : r.at("address_widths").items("'address_widths'")) {
     int width = static_cast<int>(w.integer(32, 64));
     if (width != 32 && width != 64) w.fail(fmt::format("expected an address width of 32 or 64 but found {}", width));
     if (std::count(v.address_widths.begin(), v.address_widths.end(), width)) w.fail(fmt::format("duplicate address width {}", width));
     v.address_widths.push_back(width);
   }
-  if (v.address_widths.empty()) r.at("address_widths").fail("expected at least one address width");
+  if (v.operation != Operation::Move && v.address_widths.empty()) r.at("address_widths").fail("expected at least one address width");
 
   if (r.has("exclude"))
     for (auto item : r.at("exclude").items("'exclude'")) {
@@ -221,37 +248,47 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
       v.exclusions.push_back(std::move(e));
     }
 
-  YamlReader m = r.at("matrix");
-  m.expect_map({"rows", "cols", "element_bits"});
-  v.rows = static_cast<int>(m.at("rows").integer(1, 64));
-  v.cols = static_cast<int>(m.at("cols").integer(1, 64));
-  v.element_bits = static_cast<int>(m.at("element_bits").integer(1, 32));
-  if (32 % v.element_bits != 0 || v.element_bits < 8)
-    m.at("element_bits").fail(fmt::format("expected element_bits of 8, 16 or 32 (a whole number of bytes dividing a 32-bit register) but found {}", v.element_bits));
-  if (v.row_bytes() % 4 != 0) m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
-
   v.registers = read_formula(r.at("registers"), bound, "registers");
-  v.row_alignment = static_cast<int>(r.at("row_alignment").integer(1, 4096));
-  if ((v.row_alignment & (v.row_alignment - 1)) != 0)
-    r.at("row_alignment").fail(fmt::format("expected a power of two but found {}", v.row_alignment));
 
-  std::set<std::string> addr_vars = bound, frag_vars = bound;
-  addr_vars.insert(kAddressBuiltins.begin(), kAddressBuiltins.end());
-  frag_vars.insert(kFragmentBuiltins.begin(), kFragmentBuiltins.end());
-  YamlReader al = r.at("address_lanes");
-  al.expect_map({"active", "matrix", "row"});
-  v.address_lanes = {read_formula(al.at("active"), addr_vars, "address_lanes active"),
-                     read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
-                     read_formula(al.at("row"), addr_vars, "address_lanes row")};
-  v.fragment = read_layout(r.at("fragment"), frag_vars, "fragment");
-  if (r.has("fragments"))
-    for (auto& [k, layout] : r.at("fragments").entries("'fragments'")) {
-      std::string name = read_identifier(k, "a fragment layout name");
-      v.fragments[name] = read_layout(layout, frag_vars, "fragment '" + name + "'");
-    }
+  // The layout keys come together, or not at all (a form specified by syntax and requirements only).
+  const char* layout_keys[] = {"matrix", "row_alignment", "address_lanes", "fragment"};
+  int present = 0;
+  for (const char* k : layout_keys) present += r.has(k);
+  if (present != 0 && present != 4)
+    for (const char* k : layout_keys)
+      if (!r.has(k)) r.fail(fmt::format("variant '{}' gives part of a layout; it also needs '{}' (or none of matrix, row_alignment, address_lanes, fragment)", v.name, k));
+  if (!present && r.has("fragments")) r.at("fragments").fail("'fragments' needs the rest of a layout (matrix, row_alignment, address_lanes, fragment)");
+  v.has_layout = present == 4;
+  if (v.has_layout) {
+    YamlReader m = r.at("matrix");
+    m.expect_map({"rows", "cols", "element_bits"});
+    v.rows = static_cast<int>(m.at("rows").integer(1, 64));
+    v.cols = static_cast<int>(m.at("cols").integer(1, 64));
+    v.element_bits = static_cast<int>(m.at("element_bits").integer(1, 32));
+    if (32 % v.element_bits != 0 || v.element_bits < 8)
+      m.at("element_bits").fail(fmt::format("expected element_bits of 8, 16 or 32 (a whole number of bytes dividing a 32-bit register) but found {}", v.element_bits));
+    if (v.row_bytes() % 4 != 0) m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
+    v.row_alignment = static_cast<int>(r.at("row_alignment").integer(1, 4096));
+    if ((v.row_alignment & (v.row_alignment - 1)) != 0)
+      r.at("row_alignment").fail(fmt::format("expected a power of two but found {}", v.row_alignment));
+    std::set<std::string> addr_vars = bound, frag_vars = bound;
+    addr_vars.insert(kAddressBuiltins.begin(), kAddressBuiltins.end());
+    frag_vars.insert(kFragmentBuiltins.begin(), kFragmentBuiltins.end());
+    YamlReader al = r.at("address_lanes");
+    al.expect_map({"active", "matrix", "row"});
+    v.address_lanes = {read_formula(al.at("active"), addr_vars, "address_lanes active"),
+                       read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
+                       read_formula(al.at("row"), addr_vars, "address_lanes row")};
+    v.fragment = read_layout(r.at("fragment"), frag_vars, "fragment");
+    if (r.has("fragments"))
+      for (auto& [k, layout] : r.at("fragments").entries("'fragments'")) {
+        std::string name = read_identifier(k, "a fragment layout name");
+        v.fragments[name] = read_layout(layout, frag_vars, "fragment '" + name + "'");
+      }
+  }
   for (auto const& a : v.axes)
     for (auto const& o : a.options)
-      if (!o.fragment.empty() && !v.fragments.count(o.fragment))
+      if (!o.fragment.empty() && v.has_layout && !v.fragments.count(o.fragment))
         throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' selects fragment layout '{}', which 'fragments' does not define", o.text, a.name, o.fragment));
   return v;
 }
@@ -297,6 +334,65 @@ Claim read_claim(YamlReader r, const std::string& family) {
   return c;
 }
 
+AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kind, const SpecSet& specs) {
+  const bool invalid = kind == AuditForm::Kind::Invalid;
+  if (invalid) r.expect_map({"name", "text", "registers", "address_width", "target", "ptx", "diagnostic", "reason", "source"});
+  else r.expect_map({"name", "text", "registers", "address_width", "target", "ptx", "source"});
+  AuditForm f;
+  f.kind = kind;
+  f.family = family;
+  f.where = r.where();
+  f.name = read_identifier(r.at("name"), "a form name");
+  f.text = r.at("text").str();
+  bool regs = f.text.find("{regs}") != std::string::npos && f.text.find("{addr}") != std::string::npos;
+  bool move = f.text.find("{dst}") != std::string::npos && f.text.find("{src}") != std::string::npos;
+  if (!regs && !move) r.at("text").fail("expected the instruction with {regs} and {addr} (or {dst} and {src}) for its operands");
+  f.registers = static_cast<int>(r.at("registers").integer(1, 16));
+  if (r.has("address_width")) {
+    f.address_width = static_cast<int>(r.at("address_width").integer(32, 64));
+    if (f.address_width != 32 && f.address_width != 64) r.at("address_width").fail(fmt::format("expected an address width of 32 or 64 but found {}", f.address_width));
+  }
+  f.target = r.at("target").str();
+  if (!specs.targets.find(f.target)) r.at("target").fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", f.target));
+  if (r.has("ptx")) f.ptx = read_ptx(r.at("ptx"), &specs.targets);
+  if (invalid) {
+    f.diagnostic = r.at("diagnostic").str();
+    if (!specs.find_diagnostic(f.diagnostic)) {
+      std::vector<std::string> names;
+      for (auto const& d : specs.diagnostics) names.push_back(d.name);
+      r.at("diagnostic").fail(fmt::format("unknown diagnostic class '{}'; expected one of: {}", f.diagnostic, fmt::join(names, ", ")));
+    }
+    f.reason = r.at("reason").str();
+  }
+  f.source = r.at("source").str();
+  return f;
+}
+
+std::vector<DiagnosticClass> read_diagnostics(YamlReader r) {
+  r.expect_map({"classes"});
+  std::vector<DiagnosticClass> out;
+  for (auto item : r.at("classes").items("'classes'")) {
+    item.expect_map({"name", "description", "patterns"});
+    DiagnosticClass d;
+    d.name = read_identifier(item.at("name"), "a diagnostic class name");
+    for (auto const& prev : out)
+      if (prev.name == d.name) item.at("name").fail(fmt::format("duplicate diagnostic class '{}'", d.name));
+    d.description = item.at("description").str();
+    for (auto const& p : item.at("patterns").items("'patterns'")) {
+      std::string pattern = p.str();
+      try {
+        std::regex check(pattern);
+      } catch (const std::regex_error& e) {
+        p.fail(fmt::format("malformed regular expression '{}': {}", pattern, e.what()));
+      }
+      d.patterns.push_back(pattern);
+    }
+    if (d.patterns.empty()) item.at("patterns").fail("expected at least one pattern");
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 TargetCatalog read_targets(YamlReader r) {
   r.expect_map({"ptx_isa_versions", "toolkits", "targets"});
   TargetCatalog t;
@@ -314,7 +410,7 @@ TargetCatalog read_targets(YamlReader r) {
   }
   std::set<std::string> names;
   for (auto item : r.at("targets").items("'targets'")) {
-    item.expect_map({"name", "arch", "ptx", "suffix"});
+    item.expect_map({"name", "arch", "ptx", "suffix", "family"});
     TargetInfo info;
     info.name = item.at("name").str();
     info.arch = static_cast<int>(item.at("arch").integer(10, 999));
@@ -324,6 +420,7 @@ TargetCatalog read_targets(YamlReader r) {
       if (info.suffix != "" && info.suffix != "a" && info.suffix != "f")
         item.at("suffix").fail(fmt::format("unknown target suffix '{}'; expected \"\" (portable), a or f", info.suffix));
     }
+    if (item.has("family")) info.family = static_cast<int>(item.at("family").integer(10, 999));
     std::string expected_name = fmt::format("sm_{}{}", info.arch, info.suffix);
     if (info.name != expected_name)
       item.at("name").fail(fmt::format("target name '{}' does not match arch {} and suffix '{}' (expected '{}')", info.name, info.arch, info.suffix, expected_name));
@@ -429,21 +526,25 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   SpecSet specs;
   const SpecFile* targets = nullptr;
   const SpecFile* cases = nullptr;
+  const SpecFile* diagnostics = nullptr;
   for (auto const& f : files) {
     std::string base = std::filesystem::path(f.path).filename().string();
     if (base == "targets.yaml") targets = &f;
     if (base == "cases.yaml") cases = &f;
+    if (base == "diagnostics.yaml") diagnostics = &f;
   }
   if (!targets) throw SpecError({"specs", 0, 0}, "no targets.yaml among the spec files");
   if (!cases) throw SpecError({"specs", 0, 0}, "no cases.yaml among the spec files");
   specs.targets = read_targets(YamlReader(targets->path, parse_yaml(targets->path, targets->text), "targets.yaml"));
   specs.cases = read_cases(YamlReader(cases->path, parse_yaml(cases->path, cases->text), "cases.yaml"));
+  if (diagnostics)  // optional: without it, no documented-invalid form can be declared
+    specs.diagnostics = read_diagnostics(YamlReader(diagnostics->path, parse_yaml(diagnostics->path, diagnostics->text), "diagnostics.yaml"));
 
   std::map<std::string, SourceLocation> families;
   for (auto const& f : files) {
-    if (&f == targets || &f == cases) continue;
+    if (&f == targets || &f == cases || &f == diagnostics) continue;
     YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
-    doc.expect_map({"family", "variants", "claims"});
+    doc.expect_map({"family", "variants", "claims", "invalid", "spellings"});
     std::string family = read_identifier(doc.at("family"), "a family name");
     if (auto it = families.find(family); it != families.end())
       doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
@@ -461,10 +562,20 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
           if (prev.id == c.id) item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
         specs.claims.push_back(std::move(c));
       }
+    for (auto [key, kind] : {std::pair{"invalid", AuditForm::Kind::Invalid}, std::pair{"spellings", AuditForm::Kind::Spelling}})
+      if (doc.has(key))
+        for (auto const& item : doc.at(key).items(fmt::format("'{}'", key))) {
+          AuditForm form = read_form(item, family, kind, specs);
+          for (auto const& prev : specs.forms)
+            if (prev.name == form.name) item.at("name").fail(fmt::format("duplicate form '{}' (first defined at {})", form.name, prev.where.str()));
+          specs.forms.push_back(std::move(form));
+        }
   }
   for (auto const& c : specs.claims) check_claim_refs(specs, c);
-  for (auto const& v : specs.variants) check_layouts(v);
-  for (auto const& v : specs.variants) check_rows_fit(v, specs.cases);
+  for (auto const& v : specs.variants)
+    if (v.has_layout) check_layouts(v);
+  for (auto const& v : specs.variants)
+    if (v.runnable()) check_rows_fit(v, specs.cases);
   return specs;
 }
 

@@ -16,8 +16,23 @@ const TargetInfo* TargetCatalog::find(const std::string& name) const {
 }
 
 bool TargetCatalog::contains(const TargetSet& set, const TargetInfo& t) const {
-  if (set.min_arch) return t.arch >= *set.min_arch;
-  return std::find(set.names.begin(), set.names.end(), t.name) != set.names.end();
+  for (auto const& item : set.items) {
+    switch (item.kind) {
+      case TargetSetItem::Kind::AtLeast:
+        if (t.arch >= item.arch) return true;
+        break;
+      case TargetSetItem::Kind::Exact:
+        if (t.name == item.name) return true;
+        break;
+      case TargetSetItem::Kind::FamilyFrom: {
+        const TargetInfo* base = find(item.name);
+        if (base && base->family != 0 && t.family == base->family && t.arch >= base->arch && (t.suffix == "f" || t.suffix == "a"))
+          return true;
+        break;
+      }
+    }
+  }
+  return false;
 }
 
 std::optional<PtxVersion> TargetCatalog::previous(PtxVersion v) const {
@@ -29,6 +44,12 @@ std::optional<PtxVersion> TargetCatalog::previous(PtxVersion v) const {
 const Variant* SpecSet::find_variant(const std::string& name) const {
   for (auto const& v : variants)
     if (v.name == name) return &v;
+  return nullptr;
+}
+
+const DiagnosticClass* SpecSet::find_diagnostic(const std::string& name) const {
+  for (auto const& d : diagnostics)
+    if (d.name == name) return &d;
   return nullptr;
 }
 

@@ -19,11 +19,18 @@ struct SourceLocation {
   std::string str() const;
 };
 
-// A set of targets as the manual writes it: ">= sm_75", or an explicit list of names.
+// A set of targets as the manual writes it: a union of items, each ">= sm_XY" (every target of
+// that architecture or later, any suffix), "sm_XYa" (exactly that target) or "sm_XYf+" (that
+// family-specific target or higher in the same family, and the arch-specific targets among them).
+struct TargetSetItem {
+  enum class Kind { AtLeast, Exact, FamilyFrom } kind = Kind::Exact;
+  int arch = 0;
+  std::string name;
+};
+
 struct TargetSet {
-  std::optional<int> min_arch;        // ">= sm_XY": every target with arch >= XY, any suffix
-  std::vector<std::string> names;     // explicit list
-  std::string text;                   // as written, for messages and reports
+  std::vector<TargetSetItem> items;
+  std::string text;  // as written, for messages and reports
 };
 
 struct Requirement {
@@ -62,7 +69,7 @@ struct FragmentLayout {
   Formula matrix, row, col;
 };
 
-enum class Operation { Load, Store };
+enum class Operation { Load, Store, Move };  // memory to registers, registers to memory, registers to registers
 
 struct Variant {
   std::string name, family;
@@ -70,16 +77,19 @@ struct Variant {
   std::string syntax;  // with {axis}, {regs}, {addr} placeholders
   Requirement requires_;
   std::vector<QualifierAxis> axes;
-  std::vector<int> address_widths;
+  std::vector<int> address_widths;   // empty for moves (no address)
   std::vector<Exclusion> exclusions;
-  int rows = 0, cols = 0, element_bits = 0;
   Formula registers;
+  // The semantics: absent for variants specified so far by syntax and requirements only.
+  bool has_layout = false;
+  int rows = 0, cols = 0, element_bits = 0;
   int row_alignment = 0;
   AddressLanes address_lanes;
   FragmentLayout fragment;
   std::map<std::string, FragmentLayout> fragments;  // alternatives (e.g. "trans")
   SourceLocation where;
 
+  bool runnable() const { return has_layout && operation != Operation::Move; }
   int row_bytes() const { return cols * element_bits / 8; }
   int elements_per_register() const { return 32 / element_bits; }
 };
@@ -104,6 +114,27 @@ struct Claim {
 enum class DataKind { Unique, Random };
 enum class RowPlacement { Contiguous, Pitch, Scattered };
 
+// A form that is not a documented variant, assembled to see what the toolkit does with it:
+// a documented-invalid form (must be rejected, for the documented reason) or an undocumented
+// spelling seen in the wild (an observation either way).
+struct AuditForm {
+  enum class Kind { Invalid, Spelling } kind = Kind::Invalid;
+  std::string name, family, text;  // text with {regs} and {addr} (or {dst}, {src})
+  int registers = 1, address_width = 64;
+  std::string target;
+  std::optional<PtxVersion> ptx;   // default: what the target and toolkit allow
+  std::string diagnostic;          // invalid: the class of ptxas message expected
+  std::string reason, source;
+  SourceLocation where;
+};
+
+// A class of assembler diagnostic (wrong target, PTX version too old, ...), recognised in ptxas's
+// messages by patterns.
+struct DiagnosticClass {
+  std::string name, description;
+  std::vector<std::string> patterns;  // ECMAScript regular expressions
+};
+
 struct CaseSpec {
   std::string name, description;
   DataKind data = DataKind::Unique;
@@ -124,6 +155,7 @@ struct TargetInfo {
   int arch = 0;
   std::string suffix;  // "", "a", "f"
   PtxVersion ptx;      // first PTX ISA version that knows it
+  int family = 0;      // 0: none given
 };
 
 struct TargetCatalog {
@@ -141,9 +173,12 @@ struct SpecSet {
   CaseSet cases;
   std::vector<Variant> variants;
   std::vector<Claim> claims;
+  std::vector<AuditForm> forms;
+  std::vector<DiagnosticClass> diagnostics;
 
   const Variant* find_variant(const std::string& name) const;
   const CaseSpec* find_case(const std::string& name) const;
+  const DiagnosticClass* find_diagnostic(const std::string& name) const;
 };
 
 }  // namespace ptxcts

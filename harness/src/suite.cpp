@@ -13,6 +13,12 @@ std::vector<ModelStep> KernelPlan::model_steps() const {
   return out;
 }
 
+bool KernelPlan::runnable() const {
+  for (auto const* s : steps)
+    if (!s->variant().runnable()) return false;
+  return true;
+}
+
 const KernelPlan* Suite::find_kernel(const std::string& name) const {
   for (auto const& k : kernels)
     if (k.name == name) return &k;

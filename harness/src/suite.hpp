@@ -19,6 +19,7 @@ struct KernelPlan {
   std::vector<const Instance*> steps;
   std::string claim;                    // for kernels that exist for a claim (round trips)
   std::vector<ModelStep> model_steps() const;
+  bool runnable() const;                // every step has the semantics to run and check it
 };
 
 struct Suite {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -20,10 +22,15 @@ inline std::string read_spec(const std::string& name) {
   return ss.str();
 }
 
-// The real spec files, with `from` replaced by `to` in `file` (which must contain it once).
+// The real spec files (every specs/*.yaml), with `from` replaced by `to` in `file` (which must
+// contain it once).
 inline std::vector<SpecFile> spec_files(const std::string& file = "", const std::string& from = "", const std::string& to = "") {
   std::vector<SpecFile> files;
-  for (const char* name : {"targets.yaml", "cases.yaml", "ldmatrix.yaml", "stmatrix.yaml"}) {
+  std::vector<std::string> names;
+  for (auto const& e : std::filesystem::directory_iterator(std::string(PTXCTS_SOURCE_DIR) + "/specs"))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  for (auto const& name : names) {
     std::string text = read_spec(name);
     if (name == file) {
       auto at = text.find(from);

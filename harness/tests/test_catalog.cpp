@@ -47,7 +47,8 @@ TEST_F(SmallCatalog, EveryKernelIsAssembledForEveryTarget) {
   ASSERT_EQ(suite.kernels.size(), 2u);
   EXPECT_GE(cat.targets.size(), 20u);
   EXPECT_EQ(cat.assemblies.size(), 2 * cat.targets.size());
-  EXPECT_EQ(first.assembled + first.cached, static_cast<int>(cat.assemblies.size() + cat.probes.size()));
+  EXPECT_EQ(first.assembled + first.cached, static_cast<int>(cat.assemblies.size() + cat.probes.size() + cat.forms.size()));
+  EXPECT_EQ(cat.forms.size(), suite.specs.forms.size());
 }
 
 TEST_F(SmallCatalog, ARebuildWithNothingChangedAssemblesNothing) {

@@ -1,0 +1,173 @@
+#include "audit.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace ptxcts {
+namespace {
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// ptxas says so when a feature needs a newer PTX ISA version (as opposed to a target the version
+// does not know yet).
+bool names_version_requirement(const std::string& message) { return message.find("requires PTX ISA") != std::string::npos; }
+
+std::vector<const KernelPlan*> kernels_of(const Suite& suite, const Variant& v) {
+  std::vector<const KernelPlan*> out;
+  for (auto const& k : suite.kernels)
+    if (k.steps.size() == 1 && &k.steps[0]->variant() == &v) out.push_back(&k);
+  return out;
+}
+
+RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const Variant& v) {
+  RequirementVerdict rv{v.name, v.family, "targets", v.requires_.targets->text, v.requires_.source, Verdict::NotCheckable, "", {}};
+  std::set<std::string> accepted_on, rejected_on;
+  int checked = 0;
+  for (auto const* k : kernels_of(suite, v)) {
+    for (auto const& a : cat.assemblies) {
+      if (a.kernel != k->name || !a.attempted) continue;
+      const TargetInfo* t = suite.specs.targets.find(a.target);
+      const bool documented = t && supports(suite.specs.targets, *k->steps[0], *t);
+      ++checked;
+      (a.accepted ? accepted_on : rejected_on).insert(a.target);
+      if (documented != a.accepted)
+        rv.mismatches.push_back(fmt::format("{} on {}: documented {}, ptxas {}{}", k->steps[0]->id(), a.target,
+                                            documented ? "supported" : "unsupported", a.accepted ? "accepted it" : "rejected it",
+                                            a.accepted ? "" : " (" + first_line(a.message) + ")"));
+    }
+  }
+  auto in_order = [&](const std::set<std::string>& s) {
+    std::vector<std::string> out;
+    for (auto const& t : cat.targets)
+      if (s.count(t)) out.push_back(t);
+    return out.empty() ? std::string("none") : fmt::format("{}", fmt::join(out, ", "));
+  };
+  if (checked == 0) {
+    rv.evidence = "no assembly of this variant in the catalog";
+  } else if (rv.mismatches.empty()) {
+    rv.verdict = Verdict::Confirmed;
+    rv.evidence = fmt::format("{} assemblies agree: accepted on {}; rejected on {}", checked, in_order(accepted_on), in_order(rejected_on));
+  } else {
+    rv.verdict = Verdict::Contradicted;
+    rv.evidence = fmt::format("{} of {} assemblies disagree with the documented targets; first: {}", rv.mismatches.size(), checked,
+                              rv.mismatches.front());
+  }
+  return rv;
+}
+
+// One verdict per documented minimum PTX ISA version: accepted at it (on a supporting target
+// that version knows), rejected one version below with ptxas naming the version requirement.
+std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog& cat, const Variant& v) {
+  std::map<PtxVersion, std::vector<const KernelPlan*>> by_min;
+  for (auto const* k : kernels_of(suite, v)) by_min[k->steps[0]->min_ptx()].push_back(k);
+  std::vector<RequirementVerdict> out;
+  for (auto const& [min, kernels] : by_min) {
+    // What the spec says this minimum comes from: the variant, or a qualifier value's requirement.
+    std::string documented = fmt::format("PTX ISA {}", min.str()), source = v.requires_.source;
+    for (auto const& a : v.axes)
+      for (auto const& o : a.options)
+        if (o.requires_.ptx && *o.requires_.ptx == min && !(v.requires_.ptx && *v.requires_.ptx == min)) {
+          documented += fmt::format(" ({})", o.text);
+          source = o.requires_.source;
+        }
+    RequirementVerdict rv{v.name, v.family, "ptx " + min.str(), documented, source, Verdict::NotCheckable, "", {}};
+    int at_min_ok = 0, at_min_bad = 0, below_ok = 0, below_inconclusive = 0;
+    for (auto const* k : kernels) {
+      for (auto const& a : cat.assemblies) {
+        if (a.kernel != k->name || !a.attempted || a.ptx != min) continue;
+        const TargetInfo* t = suite.specs.targets.find(a.target);
+        if (!t || !supports(suite.specs.targets, *k->steps[0], *t)) continue;
+        if (a.accepted) ++at_min_ok;
+        else {
+          ++at_min_bad;
+          rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: rejected ({})", k->steps[0]->id(), a.target, min.str(), first_line(a.message)));
+        }
+      }
+      for (auto const& p : cat.probes) {
+        if (p.kernel != k->name) continue;
+        if (p.accepted) rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum", k->steps[0]->id(), p.target, p.ptx.str()));
+        else if (names_version_requirement(p.message)) ++below_ok;
+        else ++below_inconclusive;
+      }
+    }
+    if (!rv.mismatches.empty()) {
+      rv.verdict = Verdict::Contradicted;
+      rv.evidence = fmt::format("{} disagreement(s); first: {}", rv.mismatches.size(), rv.mismatches.front());
+    } else if (at_min_ok && below_ok) {
+      rv.verdict = Verdict::Confirmed;
+      rv.evidence = fmt::format("{} form(s) accepted at PTX ISA {} on a supporting target; {} rejected at the version below, ptxas naming the version requirement",
+                                at_min_ok, min.str(), below_ok);
+    } else {
+      rv.evidence = at_min_ok == 0 ? fmt::format("no supporting target that PTX ISA {} knows, so the minimum cannot be tried", min.str())
+                                   : fmt::format("the version below could not be tried on a supporting target ({} probe(s) rejected for the target, not the version)", below_inconclusive);
+    }
+    out.push_back(std::move(rv));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string classify_diagnostic(const SpecSet& specs, const std::string& message) {
+  for (auto const& d : specs.diagnostics)
+    for (auto const& p : d.patterns)
+      if (std::regex_search(message, std::regex(p))) return d.name;
+  return "";
+}
+
+int Audit::contradictions() const {
+  int n = 0;
+  for (auto const& r : requirements) n += r.verdict == Verdict::Contradicted;
+  for (auto const& f : forms) n += f.verdict == Verdict::Contradicted;
+  return n;
+}
+
+Audit run_audit(const Suite& suite, const Catalog& cat) {
+  Audit audit;
+  for (auto const& v : suite.specs.variants) {
+    audit.requirements.push_back(judge_targets(suite, cat, v));
+    for (auto& r : judge_versions(suite, cat, v)) audit.requirements.push_back(std::move(r));
+  }
+  for (auto const& f : suite.specs.forms) {
+    FormVerdict fv;
+    fv.form = &f;
+    for (auto const& a : cat.forms)
+      if (a.form == f.name) fv.assembly = &a;
+    if (!fv.assembly) {
+      fv.evidence = fmt::format("this toolkit cannot assemble for {}", f.target);
+    } else if (f.kind == AuditForm::Kind::Spelling) {
+      fv.evidence = fv.assembly->accepted ? "ptxas accepts this undocumented spelling"
+                                          : "ptxas rejects it: " + first_line(fv.assembly->message);
+    } else if (fv.assembly->accepted) {
+      fv.verdict = Verdict::Contradicted;
+      fv.evidence = fmt::format("accepted by ptxas {} for {}, although documented invalid: {}", cat.ptxas_version, f.target, f.reason);
+    } else {
+      // Every class that one of ptxas's lines falls in; the documented one must be among them.
+      std::set<std::string> seen;
+      std::string msg = fv.assembly->message;
+      for (std::size_t at = 0; at < msg.size();) {
+        std::size_t nl = msg.find('\n', at);
+        std::string line = msg.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+        if (std::string c = classify_diagnostic(suite.specs, line); !c.empty()) seen.insert(c);
+        at = nl == std::string::npos ? msg.size() : nl + 1;
+      }
+      fv.diagnostic_seen = fmt::format("{}", fmt::join(seen, ", "));
+      if (seen.count(f.diagnostic)) {
+        fv.verdict = Verdict::Confirmed;
+        fv.evidence = "rejected as documented: " + first_line(msg);
+      } else {
+        fv.verdict = Verdict::Contradicted;
+        fv.evidence = fmt::format("rejected, but not for the documented reason ({}): {}", f.diagnostic, first_line(msg));
+      }
+    }
+    audit.forms.push_back(std::move(fv));
+  }
+  return audit;
+}
+
+}  // namespace ptxcts

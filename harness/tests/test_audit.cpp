@@ -1,0 +1,156 @@
+// The audit's judgement on an in-memory catalog: agreement, a target contradiction, a version
+// accepted below the documented minimum, documented-invalid forms accepted or rejected for
+// another reason, and target-set semantics.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "audit.hpp"
+#include "audit_report.hpp"
+
+#include <nlohmann/json.hpp>
+#include "spec_fixture.hpp"
+
+using namespace ptxcts;
+using namespace ptxcts::test;
+
+namespace {
+
+// A catalog in which ptxas did exactly what the specs document.
+Catalog documented_catalog(const Suite& s) {
+  Catalog c;
+  c.cuda_release = "13.0";
+  c.ptxas_version = "13.0.88";
+  c.toolkit_ptx = {9, 0};
+  for (auto const& t : s.specs.targets.targets) c.targets.push_back(t.name);
+  for (auto const& k : s.kernels) {
+    if (k.steps.size() != 1) continue;
+    const Instance& inst = *k.steps[0];
+    for (auto const& t : s.specs.targets.targets) {
+      bool ok = supports(s.specs.targets, inst, t);
+      c.assemblies.push_back({k.name, t.name, std::max(inst.min_ptx(), t.ptx), ok, true, ok ? "" : "error   : Feature requires .target sm_XY", "", "", inst.id()});
+    }
+    c.probes.push_back({k.name, "sm_x", *s.specs.targets.previous(inst.min_ptx()), inst.min_ptx(), false, "error   : Feature 'x' requires PTX ISA .version 9.9 or later"});
+  }
+  // A ptxas 13.0 message of each class, as seen when probing it.
+  const std::map<std::string, std::string> sample = {
+      {"wrong-target", "Feature '.m16n16' not supported on .target 'sm_90'"},
+      {"ptx-too-old", "Feature 'ldmatrix' requires PTX ISA .version 6.5 or later"},
+      {"missing-trans", "Modifier '.trans' require for instruction ldmatrix with shape '.m16n16'"},
+      {"trans-not-allowed", "Modifier .trans not allowed for shape '.m8n16'"},
+      {"wrong-num", "Incorrect no. of matrix: 4 for ldmatrix with shape '.m16n16'"},
+      {"wrong-type", "Incorrect instruction type specified for ldmatrix with shape '.m8n8'"},
+      {"wrong-register-count", "Vector of size 1 is expected for argument 0 of instruction 'ldmatrix'"},
+      {"state-space", "State space incorrect for instruction 'ldmatrix'"},
+      {"missing-qualifier", ".aligned modifier required for instruction 'ldmatrix'"}};
+  for (auto const& f : s.specs.forms) {
+    std::string msg = f.kind == AuditForm::Kind::Invalid ? sample.at(f.diagnostic) : "";
+    c.forms.push_back({f.name, f.target, {9, 0}, f.kind == AuditForm::Kind::Spelling, "ptxas kernel.ptx, line 74; error   : " + msg, f.text});
+  }
+  return c;
+}
+
+const RequirementVerdict& find(const Audit& a, const std::string& variant, const std::string& requirement) {
+  for (auto const& r : a.requirements)
+    if (r.variant == variant && r.requirement == requirement) return r;
+  throw std::runtime_error("no verdict " + variant + " " + requirement);
+}
+
+}  // namespace
+
+TEST(Audit, DocumentedBehaviourConfirmsEveryRequirementAndInvalidForm) {
+  Suite s = build_suite(load_specs(spec_files()));
+  Audit a = run_audit(s, documented_catalog(s));
+  EXPECT_EQ(a.contradictions(), 0);
+  for (auto const& r : a.requirements) EXPECT_EQ(r.verdict, Verdict::Confirmed) << r.variant << " " << r.requirement << ": " << r.evidence;
+  for (auto const& f : a.forms)
+    EXPECT_EQ(f.verdict, f.form->kind == AuditForm::Kind::Invalid ? Verdict::Confirmed : Verdict::NotCheckable) << f.form->name << ": " << f.evidence;
+  // .shared::cta raises ldmatrix's minimum to 7.8: a verdict of its own.
+  EXPECT_EQ(find(a, "ldmatrix.m8n8.b16", "ptx 7.8").documented, "PTX ISA 7.8 (.shared::cta)");
+}
+
+TEST(Audit, AToolkitThatAcceptsAnUndocumentedTargetIsAFinding) {
+  Suite s = build_suite(load_specs(spec_files()));
+  Catalog c = documented_catalog(s);
+  for (auto& a : c.assemblies)
+    if (a.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32" && a.target == "sm_89") a.accepted = true;
+  Audit a = run_audit(s, c);
+  const RequirementVerdict& r = find(a, "stmatrix.m8n8.b16", "targets");
+  EXPECT_EQ(r.verdict, Verdict::Contradicted);
+  ASSERT_EQ(r.mismatches.size(), 1u);
+  EXPECT_EQ(r.mismatches[0], "stmatrix.sync.aligned.m8n8.x1.shared.b16@a32 on sm_89: documented unsupported, ptxas accepted it");
+  EXPECT_EQ(a.contradictions(), 1);
+}
+
+TEST(Audit, AcceptanceBelowTheDocumentedVersionIsAFinding) {
+  Suite s = build_suite(load_specs(spec_files()));
+  Catalog c = documented_catalog(s);
+  for (auto& p : c.probes)
+    if (p.kernel == "movmatrix.sync.aligned.m8n8.trans.b16") p.accepted = true;
+  Audit a = run_audit(s, c);
+  EXPECT_EQ(find(a, "movmatrix.m8n8.b16", "ptx 7.8").verdict, Verdict::Contradicted);
+}
+
+TEST(Audit, InvalidFormsAcceptedOrRejectedForAnotherReasonAreFindings) {
+  Suite s = build_suite(load_specs(spec_files()));
+  Catalog c = documented_catalog(s);
+  for (auto& f : c.forms) {
+    if (f.form == "ldmatrix-m16n16-without-trans") f.accepted = true;
+    if (f.form == "stmatrix-m16n8-b16") f.message = "error   : something else entirely";
+  }
+  Audit a = run_audit(s, c);
+  for (auto const& f : a.forms) {
+    if (f.form->name == "ldmatrix-m16n16-without-trans") {
+      EXPECT_EQ(f.verdict, Verdict::Contradicted);
+      EXPECT_NE(f.evidence.find("although documented invalid: .trans is mandatory for 16x16 matrices"), std::string::npos) << f.evidence;
+    }
+    if (f.form->name == "stmatrix-m16n8-b16") {
+      EXPECT_EQ(f.verdict, Verdict::Contradicted);
+      EXPECT_NE(f.evidence.find("not for the documented reason (wrong-type)"), std::string::npos) << f.evidence;
+    }
+  }
+  EXPECT_EQ(a.contradictions(), 2);
+}
+
+TEST(Audit, ClassifiesPtxasMessages) {
+  SpecSet specs = load_specs(spec_files());
+  EXPECT_EQ(classify_diagnostic(specs, "ptxas kernel.ptx, line 78; error   : Feature 'stmatrix' requires .target sm_90 or higher"), "wrong-target");
+  EXPECT_EQ(classify_diagnostic(specs, "error   : Modifier '.trans' require for instruction ldmatrix with shape '.m16n16'"), "missing-trans");
+  EXPECT_EQ(classify_diagnostic(specs, "error   : Incorrect no. of matrix: 4 for ldmatrix with shape '.m16n16'"), "wrong-num");
+  EXPECT_EQ(classify_diagnostic(specs, "error   : Vector of size 1 is expected for argument 0 of instruction 'ldmatrix'"), "wrong-register-count");
+  EXPECT_EQ(classify_diagnostic(specs, "error   : something new"), "");
+}
+
+TEST(TargetSets, FamilyFromMeansTheFamilysLaterSpecificTargets) {
+  SpecSet specs = load_specs(spec_files());
+  const Variant* v = specs.find_variant("stmatrix.m16n8.b8");
+  ASSERT_NE(v, nullptr);
+  const TargetSet& set = *v->requires_.targets;
+  auto in = [&](const char* t) { return specs.targets.contains(set, *specs.targets.find(t)); };
+  for (const char* yes : {"sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f", "sm_120a", "sm_120f", "sm_121a", "sm_121f"}) EXPECT_TRUE(in(yes)) << yes;
+  for (const char* no : {"sm_90", "sm_90a", "sm_100", "sm_103", "sm_110", "sm_120", "sm_121", "sm_89"}) EXPECT_FALSE(in(no)) << no;
+  const TargetSet& at_least = *specs.find_variant("stmatrix.m8n8.b16")->requires_.targets;
+  EXPECT_TRUE(specs.targets.contains(at_least, *specs.targets.find("sm_90a")));
+  EXPECT_TRUE(specs.targets.contains(at_least, *specs.targets.find("sm_121f")));
+  EXPECT_FALSE(specs.targets.contains(at_least, *specs.targets.find("sm_89")));
+}
+
+TEST(AuditReport, ListsEveryAssemblyWithItsTextAndFindingsFirst) {
+  Suite s = build_suite(load_specs(spec_files()));
+  Catalog c = documented_catalog(s);
+  c.forms[0].accepted = true;  // a finding
+  Audit a = run_audit(s, c);
+  AuditRun run{"host", "2026-11-22T00:00:00Z", "0.1.0", "abc"};
+  auto j = nlohmann::json::parse(audit_json(a, s, c, run));
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["assemblies"].size(), c.assemblies.size());
+  EXPECT_EQ(j["assemblies"][0]["instruction"], c.assemblies[0].instruction);
+  EXPECT_TRUE(j["assemblies"][0].contains("ptx_isa"));
+  EXPECT_EQ(j["summary"]["contradictions"], 1);
+  std::string md = audit_markdown(a, s, c, run);
+  auto findings = md.find("## Findings"), reqs = md.find("## Documented requirements"), grid = md.find("## Assemblies");
+  ASSERT_NE(findings, std::string::npos);
+  EXPECT_LT(findings, reqs);
+  EXPECT_LT(reqs, grid);
+  EXPECT_NE(md.find(c.forms[0].form, findings), std::string::npos);
+}
