@@ -100,7 +100,7 @@ std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog
       rv.evidence = fmt::format("{} disagreement(s); first: {}", rv.mismatches.size(), rv.mismatches.front());
     } else if (at_min_ok && below_ok) {
       rv.verdict = Verdict::Confirmed;
-      rv.evidence = fmt::format("{} form(s) accepted at PTX ISA {} on a supporting target; {} rejected at the version below, ptxas naming the version requirement",
+      rv.evidence = fmt::format("{} assemblies accepted at PTX ISA {} on a supporting target; {} rejected at the version below, ptxas naming the version requirement",
                                 at_min_ok, min.str(), below_ok);
     } else {
       rv.evidence = at_min_ok == 0 ? fmt::format("no supporting target that PTX ISA {} knows, so the minimum cannot be tried", min.str())
