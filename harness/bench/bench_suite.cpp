@@ -1,5 +1,6 @@
 // What a run costs on the host: loading specs, the reference model and case data for every
-// (kernel, case), one ptxas assembly, and a warm catalog rebuild (every assembly from the cache).
+// (kernel, case), one ptxas assembly, a warm catalog rebuild (every assembly from the cache), cold
+// catalogs by number of targets, and the whole audit cold and warm.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <sstream>
 
 #include "case_data.hpp"
+#include "audit.hpp"
 #include "catalog.hpp"
 #include "ptx_emitter.hpp"
 #include "spec_loader.hpp"
@@ -35,6 +37,7 @@ static void BM_CaseDataAndReferenceModel_AllKernelsAndCases(benchmark::State& st
   std::size_t launches = 0;
   for (auto _ : state) {
     for (auto const& k : suite.kernels) {
+      if (!k.runnable()) continue;
       auto steps = k.model_steps();
       for (auto const& c : suite.specs.cases.cases) {
         LaunchInput in = make_case_input(suite.specs.cases, c, steps);
@@ -73,3 +76,60 @@ static void BM_WarmCatalogRebuild(benchmark::State& state) {
   fs::remove_all(dir);
 }
 BENCHMARK(BM_WarmCatalogRebuild)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
+
+// Cold catalogs of the first 12 kernels for the first N targets: how the cost grows with targets.
+static void BM_ColdCatalogByTargets(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  suite.kernels.resize(12);
+  suite.specs.forms.clear();
+  Toolchain tc = Toolchain::discover();
+  tc.real_targets.resize(static_cast<std::size_t>(state.range(0)));
+  std::string sk = skeleton();
+  CatalogStats stats;
+  for (auto _ : state) {
+    fs::path dir = fs::temp_directory_path() / "ptxcts-bench-cold";
+    fs::remove_all(dir);
+    build_catalog(suite, tc, sk, dir, 2, &stats);
+    fs::remove_all(dir);
+  }
+  state.counters["assemblies/s"] = benchmark::Counter(static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()),
+                                                      benchmark::Counter::kIsRate);
+  state.counters["assembled"] = stats.assembled;
+}
+BENCHMARK(BM_ColdCatalogByTargets)->Arg(1)->Arg(6)->Arg(12)->Arg(23)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+
+// The whole audit from nothing (every kernel, form and probe for every target) and warm.
+static void BM_AuditCold(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  std::string sk = skeleton();
+  CatalogStats stats;
+  for (auto _ : state) {
+    fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit";
+    fs::remove_all(dir);
+    Catalog c = build_catalog(suite, tc, sk, dir, 2, &stats);
+    benchmark::DoNotOptimize(run_audit(suite, c).requirements.size());
+    fs::remove_all(dir);
+  }
+  state.counters["assembled"] = stats.assembled;
+  state.counters["assemblies/s"] = benchmark::Counter(static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()),
+                                                      benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_AuditCold)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+static void BM_AuditWarm(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  std::string sk = skeleton();
+  fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit-warm";
+  build_catalog(suite, tc, sk, dir, 2);
+  CatalogStats stats;
+  for (auto _ : state) {
+    Catalog c = build_catalog(suite, tc, sk, dir, 2, &stats);
+    benchmark::DoNotOptimize(run_audit(suite, c).requirements.size());
+  }
+  state.counters["assembled"] = stats.assembled;
+  state.counters["cached"] = stats.cached;
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_AuditWarm)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);

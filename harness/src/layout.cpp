@@ -6,6 +6,7 @@ namespace ptxcts {
 
 Layout compute_layout(const Instance& inst) {
   const Variant& v = inst.variant();
+  if (!v.has_layout) throw LayoutError(fmt::format("{}: the spec gives no layout for this form", inst.id()));
   Layout L;
   L.registers = inst.registers();
   L.elements_per_register = v.elements_per_register();
