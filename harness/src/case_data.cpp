@@ -103,6 +103,9 @@ LaunchInput make_case_input(const CaseSet& set, const CaseSpec& c, const std::ve
           const ElementPos& p = L.lane_row[static_cast<std::size_t>(active_lanes[static_cast<std::size_t>(lane) % active_lanes.size()])];
           off = base + rows[static_cast<std::size_t>(p.matrix * L.rows + p.row)];
         }
+        // Fault cases: row addresses 8 bytes off their 16-byte alignment, or far outside shared memory.
+        if (c.fault == Fault::Misaligned && L.active[static_cast<std::size_t>(lane)]) off += 8;
+        if (c.fault == Fault::OutsideShared) off = kPoisonOffset;
         in.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(w * kWarpLanes + lane)] = off;
       }
     }

@@ -16,26 +16,44 @@ bool selected(const ClaimCheck& ck, const KernelPlan& k) {
   return true;
 }
 
-void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, bool expect_pass, const std::string& no_gpu) {
-  int pass = 0, bad = 0;
+void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, const std::string& expect, const std::string& no_gpu) {
+  int pass = 0, fail = 0, fault = 0;
   const CaseResult* first_bad = nullptr;
   const CaseResult* first_other = nullptr;
+  std::set<std::string> errors;
   for (auto const* r : rs) {
     v.checked.push_back(r->kernel + "/" + r->case_name);
     if (r->status == Status::Pass) ++pass;
-    else if (r->status == Status::Fail || r->status == Status::Crash) { ++bad; if (!first_bad) first_bad = r; }
-    else if (!first_other) first_other = r;
+    else if (r->status == Status::Fail) { ++fail; if (!first_bad) first_bad = r; }
+    else if (r->status == Status::Crash || r->status == Status::Timeout) {
+      ++fault;
+      if (!first_bad) first_bad = r;
+      errors.insert(r->reason.substr(r->reason.find(": ") == std::string::npos ? 0 : r->reason.find(": ") + 2));
+    } else if (!first_other) first_other = r;
   }
-  if (pass + bad == 0) {
+  const int ran = pass + fail + fault;
+  if (ran == 0) {
     v.verdict = Verdict::NotCheckable;
     v.evidence = !no_gpu.empty() ? no_gpu : first_other ? fmt::format("no case ran: {}", first_other->reason) : "no case selected";
     return;
   }
-  std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed or crashed", pass + bad, rs.size(), pass, bad);
-  if (first_bad) tally += fmt::format(" (first: {} / {}: {})", first_bad->kernel, first_bad->case_name, first_bad->reason);
-  const bool holds = expect_pass ? bad == 0 : bad > 0;
+  std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed, {} faulted or hung", ran, rs.size(), pass, fail, fault);
+  if (!errors.empty()) tally += fmt::format(" ({})", fmt::join(errors, "; "));
+  if (first_bad && fail) tally += fmt::format(" (first difference: {} / {}: {})", first_bad->kernel, first_bad->case_name, first_bad->reason);
+  if (expect == "observe") {  // undefined behaviour: what happened is the record, not a verdict
+    v.verdict = Verdict::NotCheckable;
+    v.evidence = "undefined behaviour, observed: " + tally;
+    return;
+  }
+  if (expect == "fault") {
+    v.verdict = fault == ran ? Verdict::Confirmed : Verdict::NotCheckable;
+    v.evidence = tally + (fault == ran ? "; the GPU enforces the rule" : "; the GPU does not enforce the rule in every case (the behaviour is undefined, so this is an observation)");
+    return;
+  }
+  const int bad = fail + fault;
+  const bool holds = expect == "pass" ? bad == 0 : bad > 0;
   v.verdict = holds ? Verdict::Confirmed : Verdict::Contradicted;
-  v.evidence = tally + (expect_pass ? "" : "; the claim holds only if these cases fail");
+  v.evidence = tally + (expect == "pass" ? "" : "; the claim holds only if these cases fail");
 }
 
 // A requirements claim rests on the audit's verdicts for the variant's documented requirements.
@@ -70,10 +88,11 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& cat
       std::vector<const CaseResult*> rs;
       for (auto const& r : results) {
         const KernelPlan* k = suite.find_kernel(r.kernel);
-        bool case_ok = c.check.cases.empty() || std::count(c.check.cases.begin(), c.check.cases.end(), r.case_name);
+        // Fault cases speak only for the claims that name them.
+        bool case_ok = c.check.cases.empty() ? !r.fault_case : std::count(c.check.cases.begin(), c.check.cases.end(), r.case_name) > 0;
         if (k && case_ok && selected(c.check, *k)) rs.push_back(&r);
       }
-      judge_cases(v, rs, c.check.expect_pass, results.empty() ? no_gpu : "");
+      judge_cases(v, rs, c.check.expect, results.empty() ? no_gpu : "");
     } else {  // round trip: the stored rows must equal the loaded rows
       int held = 0, broke = 0;
       std::string first;

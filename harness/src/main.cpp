@@ -129,7 +129,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     rep.results = std::move(run.results);
     rep.claims = evaluate_claims(suite, cat, rep.results, run.observations);
     for (auto const& r : rep.results)
-      if (r.status == Status::Fail || r.status == Status::Error || r.status == Status::Crash) {
+      if (!r.fault_case && r.status != Status::Pass && r.status != Status::Skip) {
         fmt::print("  {:<5} {} / {}: {}\n", to_string(r.status), r.kernel, r.case_name, r.reason);
         for (auto const& d : r.diff) fmt::print("          {}\n", d);
       }
@@ -138,13 +138,16 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
       write_reports(rep, p.reports);
       fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", p.reports, report_basename(rep.info), secs);
     }
-    Totals t = rep.totals();
-    fmt::print("  GPU {}: {} passed, {} failed, {} skipped, {} errors, {} crashed\n", dev.ordinal, t.pass, t.fail, t.skip, t.error, t.crash);
-    all.pass += t.pass; all.fail += t.fail; all.skip += t.skip; all.error += t.error; all.crash += t.crash;
+    Totals t = rep.totals(), ft = rep.fault_totals();
+    fmt::print("  GPU {}: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out\n", dev.ordinal, t.pass, t.fail, t.skip,
+               t.error, t.crash, t.timeout);
+    fmt::print("  GPU {} fault cases (observations, never failures): {} faulted, {} timed out, {} ran without a fault, {} skipped\n",
+               dev.ordinal, ft.crash, ft.timeout, ft.pass + ft.fail, ft.skip);
+    all.pass += t.pass; all.fail += t.fail; all.skip += t.skip; all.error += t.error; all.crash += t.crash; all.timeout += t.timeout;
   }
-  if (all.error + all.crash) fmt::print("{} errors, {} crashed\n", all.error, all.crash);
+  if (all.error + all.crash + all.timeout) fmt::print("{} errors, {} crashed, {} timed out\n", all.error, all.crash, all.timeout);
   fmt::print("{} passed, {} failed, {} skipped\n", all.pass, all.fail, all.skip);
-  return (all.fail + all.error + all.crash) ? 1 : 0;
+  return (all.fail + all.error + all.crash + all.timeout) ? 1 : 0;
 }
 
 int cmd_audit(const Paths& p) {

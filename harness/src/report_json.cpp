@@ -43,7 +43,7 @@ Json to_json(const CaseResult& r) {
   return {{"kernel", r.kernel},   {"family", r.family},   {"instruction", r.instruction},
           {"case", r.case_name},  {"target", r.target},   {"ptx_isa", r.ptx_isa},
           {"status", to_string(r.status)}, {"reason", r.reason}, {"mismatches", r.mismatches},
-          {"diff", r.diff}};
+          {"diff", r.diff},       {"fault_case", r.fault_case}};
 }
 
 Json to_json(const ClaimVerdict& c) {
@@ -203,6 +203,10 @@ class Node {
     if (!j_.is_string()) fail("expected a string, got " + describe(j_));
     return j_.get<std::string>();
   }
+  bool boolean() const {
+    if (!j_.is_boolean()) fail("expected true or false, got " + describe(j_));
+    return j_.get<bool>();
+  }
   std::int64_t integer(std::int64_t min, std::int64_t max) const {
     if (!j_.is_number_integer()) fail("expected an integer, got " + describe(j_));
     bool in_range = j_.is_number_unsigned()
@@ -240,7 +244,7 @@ class Node {
 
 CaseResult read_result(const Node& n) {
   n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason",
-            "mismatches", "diff"});
+            "mismatches", "diff", "fault_case"});
   CaseResult r;
   r.kernel = n.at("kernel").str();
   r.family = n.at("family").str();
@@ -252,6 +256,7 @@ CaseResult read_result(const Node& n) {
   r.reason = n.at("reason").str();
   r.mismatches = static_cast<int>(n.at("mismatches").integer(0, INT32_MAX));
   r.diff = n.at("diff").strings();
+  r.fault_case = n.at("fault_case").boolean();
   return r;
 }
 
@@ -271,9 +276,9 @@ ClaimVerdict read_claim(const Node& n) {
 
 // The totals are derived data; a file whose totals disagree with its results was edited or broken.
 void check_totals(const Node& n, const Totals& t) {
-  n.object({"pass", "fail", "skip", "error", "crash"});
+  n.object({"pass", "fail", "skip", "error", "crash", "timeout"});
   for (auto [key, count] : {std::pair{"pass", t.pass}, {"fail", t.fail}, {"skip", t.skip},
-                            {"error", t.error}, {"crash", t.crash}}) {
+                            {"error", t.error}, {"crash", t.crash}, {"timeout", t.timeout}}) {
     Node v = n.at(key);
     if (v.integer(0, INT32_MAX) != count)
       v.fail(fmt::format("expected {} (the number of results with status {}), got {}", count, key,
@@ -297,7 +302,7 @@ std::string report_json(const RunReport& report) {
   Json j;
   j["schema_version"] = RunReport::kSchemaVersion;
   j["run"] = to_json(report.info);
-  j["totals"] = {{"pass", t.pass}, {"fail", t.fail}, {"skip", t.skip}, {"error", t.error}, {"crash", t.crash}};
+  j["totals"] = {{"pass", t.pass}, {"fail", t.fail}, {"skip", t.skip}, {"error", t.error}, {"crash", t.crash}, {"timeout", t.timeout}};
   j["results"] = Json::array();
   for (auto const& r : report.results) j["results"].push_back(to_json(r));
   j["claims"] = Json::array();

@@ -38,7 +38,7 @@ std::string fence_for(const std::vector<std::string>& lines) {
 }
 
 std::string status_cell(Status s) {
-  bool bad = s == Status::Fail || s == Status::Error || s == Status::Crash;
+  bool bad = s == Status::Fail || s == Status::Error || s == Status::Crash || s == Status::Timeout;
   return bad ? fmt::format("**{}**", to_string(s)) : to_string(s);
 }
 
@@ -95,8 +95,15 @@ std::string report_markdown(const RunReport& report) {
   fmt::format_to(std::back_inserter(out), "| schema_version | {} |\n\n", RunReport::kSchemaVersion);
 
   Totals t = report.totals();
-  fmt::format_to(std::back_inserter(out), "**Totals:** {} pass, {} fail, {} skip, {} error, {} crash ({} cases)\n\n",
-                 t.pass, t.fail, t.skip, t.error, t.crash, report.results.size());
+  Totals ft = report.fault_totals();
+  fmt::format_to(std::back_inserter(out), "**Totals:** {} pass, {} fail, {} skip, {} error, {} crash, {} timeout ({} cases)\n\n",
+                 t.pass, t.fail, t.skip, t.error, t.crash, t.timeout, report.results.size() - static_cast<std::size_t>(
+                     ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout));
+  if (ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout)
+    fmt::format_to(std::back_inserter(out),
+                   "**Fault cases** (documented rules broken on purpose; what the GPU did is an observation): {} faulted, "
+                   "{} timed out, {} ran without a fault and matched the reference, {} ran and differed, {} skipped, {} errors\n\n",
+                   ft.crash, ft.timeout, ft.pass, ft.fail, ft.skip, ft.error);
 
   claims_section(out, report);
 

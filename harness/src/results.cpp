@@ -11,14 +11,15 @@ const char* to_string(Status s) {
     case Status::Skip: return "skip";
     case Status::Error: return "error";
     case Status::Crash: return "crash";
+    case Status::Timeout: return "timeout";
   }
   return "error";
 }
 
 Status status_from_string(const std::string& s) {
-  for (Status v : {Status::Pass, Status::Fail, Status::Skip, Status::Error, Status::Crash})
+  for (Status v : {Status::Pass, Status::Fail, Status::Skip, Status::Error, Status::Crash, Status::Timeout})
     if (s == to_string(v)) return v;
-  throw std::invalid_argument("unknown status '" + s + "'; expected pass, fail, skip, error or crash");
+  throw std::invalid_argument("unknown status '" + s + "'; expected pass, fail, skip, error, crash or timeout");
 }
 
 const char* to_string(Verdict v) {
@@ -36,18 +37,25 @@ Verdict verdict_from_string(const std::string& s) {
   throw std::invalid_argument("unknown verdict '" + s + "'; expected confirmed, contradicted or not-checkable");
 }
 
-Totals RunReport::totals() const {
+namespace {
+Totals count(const std::vector<CaseResult>& results, bool fault_cases) {
   Totals t;
   for (auto const& r : results) {
+    if (r.fault_case != fault_cases) continue;
     switch (r.status) {
       case Status::Pass: ++t.pass; break;
       case Status::Fail: ++t.fail; break;
       case Status::Skip: ++t.skip; break;
       case Status::Error: ++t.error; break;
       case Status::Crash: ++t.crash; break;
+      case Status::Timeout: ++t.timeout; break;
     }
   }
   return t;
 }
+}  // namespace
+
+Totals RunReport::totals() const { return count(results, false); }
+Totals RunReport::fault_totals() const { return count(results, true); }
 
 }  // namespace ptxcts

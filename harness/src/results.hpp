@@ -7,7 +7,7 @@
 
 namespace ptxcts {
 
-enum class Status { Pass, Fail, Skip, Error, Crash };
+enum class Status { Pass, Fail, Skip, Error, Crash, Timeout };
 const char* to_string(Status s);
 Status status_from_string(const std::string& s);  // throws std::invalid_argument
 
@@ -22,6 +22,8 @@ struct CaseResult {
   std::string reason;                 // skip/error/crash: why; fail: a summary
   std::vector<std::string> diff;      // fail: the first mismatches, readable
   int mismatches = 0;
+  bool fault_case = false;            // a case that breaks a documented rule on purpose: what the GPU
+                                      // did is an observation, never a failure of the run
 };
 
 enum class Verdict { Confirmed, Contradicted, NotCheckable };
@@ -52,15 +54,16 @@ struct RunInfo {
 };
 
 struct Totals {
-  int pass = 0, fail = 0, skip = 0, error = 0, crash = 0;
+  int pass = 0, fail = 0, skip = 0, error = 0, crash = 0, timeout = 0;
 };
 
 struct RunReport {
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;  // 2: status timeout, fault_case
   RunInfo info;
   std::vector<CaseResult> results;
   std::vector<ClaimVerdict> claims;
-  Totals totals() const;
+  Totals totals() const;        // of the cases that are not fault cases
+  Totals fault_totals() const;  // of the fault cases
 };
 
 }  // namespace ptxcts

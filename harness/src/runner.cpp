@@ -71,7 +71,9 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
     if (skip.empty() && error.empty() && !a->accepted) error = fmt::format("ptxas rejected a documented form for {}: {}", target, a->message);
 
     for (auto const& c : suite.specs.cases.cases) {
+      if (!k.takes(c)) continue;
       CaseResult r;
+      r.fault_case = c.fault != Fault::None;
       r.kernel = k.name;
       r.family = k.family;
       r.instruction = instruction;
@@ -114,13 +116,13 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
   std::map<const KernelPlan*, int> left;  // cases of each kernel still to finish
   for (auto const& p : pending) ++left[p.kernel];
   std::size_t kernels_done = 0;
-  auto finish = [&](std::size_t n, const DeviceResult* got, const std::string& lost_reason) {
+  auto finish = [&](std::size_t n, const DeviceResult* got, const std::string& lost_reason, Status lost_status = Status::Crash) {
     if (n >= pending.size() || finished[n]) return;
     finished[n] = true;
     Pending& p = pending[n];
     CaseResult& r = run.results[p.result];
     if (!got) {
-      r.status = Status::Crash;
+      r.status = lost_status;
       r.reason = lost_reason;
     } else if (!got->ok) {
       r.status = Status::Crash;
@@ -136,8 +138,9 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
         if (!p.kernel->claim.empty())
           run.observations.roundtrip_identity[r.kernel + "/" + r.case_name] = roundtrip_identity(p, got->state);
       } catch (const std::exception& e) {
-        r.status = Status::Error;
-        r.reason = fmt::format("reference model: {}", e.what());
+        r.status = r.fault_case ? Status::Fail : Status::Error;
+        r.reason = r.fault_case ? fmt::format("the GPU did not fault, and the reference model cannot say what it should give: {}", e.what())
+                                : fmt::format("reference model: {}", e.what());
       }
     }
     if (--left[p.kernel] == 0 && opt.progress) {
@@ -159,7 +162,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
   while (next < jobs.size()) {
     ProcessResult pr = run_process({opt.runner, "--device", std::to_string(device.ordinal), "--jobs", jobs_file.string(),
                                     "--results", results_file.string(), "--start", std::to_string(next)},
-                                   0, [&](const std::string& line) { if (line.rfind("done ", 0) == 0) drain(); });
+                                   0, [&](const std::string& line) { if (line.rfind("done ", 0) == 0) drain(); }, opt.case_timeout);
     drain();
     std::size_t after = next;
     while (after < jobs.size() && finished[after]) ++after;
@@ -168,7 +171,10 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
       for (std::size_t k = after; k < jobs.size(); ++k) finish(k, nullptr, "the device runner could not run: " + pr.output);
       break;
     }
-    if (pr.exit_code != 3 || after == next) {
+    if (pr.went_quiet) {  // the watchdog: the launch in flight hung
+      finish(after, nullptr, fmt::format("no result within {} s; the device runner was killed", opt.case_timeout), Status::Timeout);
+      ++after;
+    } else if (pr.exit_code != 3 || after == next) {
       finish(after, nullptr, pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
                                        : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
       ++after;

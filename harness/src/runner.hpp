@@ -22,6 +22,7 @@ struct RunOptions {
   std::filesystem::path work_dir;       // job and result files
   std::set<std::string> families;       // empty: all
   std::function<void(const std::string&)> progress;  // one line per kernel
+  double case_timeout = 30;             // seconds a launch may take before it is killed (timeout)
 };
 
 // Facts a claim needs beyond pass/fail, observed while comparing.

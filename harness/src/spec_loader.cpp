@@ -317,8 +317,9 @@ Claim read_claim(YamlReader r, const std::string& family) {
     if (ck.has("cases"))
       for (auto const& v : ck.at("cases").items("'cases' of a claim check")) c.check.cases.push_back(v.str());
     std::string expect = ck.at("expect").str();
-    if (expect != "pass" && expect != "fail") ck.at("expect").fail(fmt::format("expected 'pass' or 'fail' but found '{}'", expect));
-    c.check.expect_pass = expect == "pass";
+    if (expect != "pass" && expect != "fail" && expect != "fault" && expect != "observe")
+      ck.at("expect").fail(fmt::format("expected 'pass', 'fail', 'fault' or 'observe' but found '{}'", expect));
+    c.check.expect = expect;
   } else if (kind == "roundtrip") {
     ck.expect_map({"kind", "load", "store"});
     c.check.kind = ClaimCheckKind::Roundtrip;
@@ -440,7 +441,7 @@ CaseSet read_cases(YamlReader r) {
   if (s.warps * s.tile_bytes > 48 * 1024) r.fail("warps x tile_bytes must fit in 48 KiB of shared memory");
   std::set<std::string> names;
   for (auto item : r.at("cases").items("'cases'")) {
-    item.expect_map({"name", "description", "data", "rows", "seed", "unused_lanes"});
+    item.expect_map({"name", "description", "data", "rows", "seed", "unused_lanes", "fault", "where"});
     CaseSpec c;
     c.name = read_identifier(item.at("name"), "a case name");
     if (!names.insert(c.name).second) item.at("name").fail(fmt::format("duplicate case '{}'", c.name));
@@ -470,6 +471,18 @@ CaseSet read_cases(YamlReader r) {
       if (u == "poison") c.poison_unused = true;
       else if (u != "repeat") item.at("unused_lanes").fail(fmt::format("unknown unused_lanes '{}'; expected poison or repeat", u));
     }
+    if (item.has("fault")) {
+      std::string f = item.at("fault").str();
+      if (f == "misaligned") c.fault = Fault::Misaligned;
+      else if (f == "outside-shared") c.fault = Fault::OutsideShared;
+      else item.at("fault").fail(fmt::format("unknown fault '{}'; expected misaligned or outside-shared", f));
+    }
+    if (item.has("where"))
+      for (auto& [k, vals] : item.at("where").entries("'where' of a case")) {
+        auto items = vals.items("qualifier values");
+        if (items.empty()) vals.fail(fmt::format("case '{}' selects no value of qualifier '{}'", c.name, k.str()));
+        for (auto const& v : items) c.only[k.str()].push_back(v.str());
+      }
     s.cases.push_back(c);
   }
   return s;
@@ -572,6 +585,17 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
         }
   }
   for (auto const& c : specs.claims) check_claim_refs(specs, c);
+  // A case's 'where' must name qualifier values that some variant has.
+  for (auto const& c : specs.cases.cases)
+    for (auto const& [axis, texts] : c.only)
+      for (auto const& t : texts) {
+        bool known = false;
+        for (auto const& v : specs.variants)
+          for (auto const& a : v.axes)
+            if (a.name == axis)
+              for (auto const& o : a.options) known = known || o.text == t;
+        if (!known) throw SpecError(c.where, fmt::format("case '{}' selects value '{}' of qualifier '{}', which no variant has", c.name, t, axis));
+      }
   for (auto const& v : specs.variants)
     if (v.has_layout) check_layouts(v);
   for (auto const& v : specs.variants)

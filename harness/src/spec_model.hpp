@@ -101,7 +101,9 @@ struct ClaimCheck {
   std::string variant;                                   // cases, requirements
   std::map<std::string, std::vector<std::string>> where; // cases: axis -> allowed option texts
   std::vector<std::string> cases;                        // cases: empty = every case
-  bool expect_pass = true;                               // cases: what the GPU does if the claim holds
+  // cases: what the GPU does if the claim holds: pass, fail, fault (a device error), or observe
+  // (no prediction: the claim says the behaviour is undefined; what happened is recorded)
+  std::string expect = "pass";
   std::string load, store;                               // roundtrip
 };
 
@@ -135,8 +137,13 @@ struct DiagnosticClass {
   std::vector<std::string> patterns;  // ECMAScript regular expressions
 };
 
+// Fault cases break a documented rule on purpose; what the GPU does is recorded, never failed.
+enum class Fault { None, Misaligned, OutsideShared };
+
 struct CaseSpec {
   std::string name, description;
+  Fault fault = Fault::None;
+  std::map<std::string, std::vector<std::string>> only;  // YAML 'where': only instances with these qualifier values
   DataKind data = DataKind::Unique;
   RowPlacement rows = RowPlacement::Contiguous;
   int pitch = 0;

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <algorithm>
 #include <cstring>
 
 extern char** environ;
@@ -16,7 +17,7 @@ extern char** environ;
 namespace ptxcts {
 
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds,
-                          const std::function<void(const std::string&)>& on_line) {
+                          const std::function<void(const std::string&)>& on_line, double idle_seconds) {
   ProcessResult result;
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) {
@@ -46,18 +47,34 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     result.output = "cannot start " + argv[0] + ": " + std::strerror(rc);
     return result;
   }
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  using clock = std::chrono::steady_clock;
+  auto after = [](double seconds) {
+    return clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(seconds));
+  };
+  clock::time_point deadline = after(timeout_seconds), quiet_deadline = after(idle_seconds);
   char buf[65536];
   for (;;) {
     int wait_ms = -1;
+    auto ms_to = [](clock::time_point t) {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(t - clock::now()).count();
+    };
     if (timeout_seconds > 0) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+      auto left = ms_to(deadline);
       if (left <= 0) {
         result.timed_out = true;
         kill(-pid, SIGKILL);
         break;
       }
       wait_ms = static_cast<int>(left);
+    }
+    if (idle_seconds > 0) {
+      auto left = ms_to(quiet_deadline);
+      if (left <= 0) {
+        result.went_quiet = true;
+        kill(-pid, SIGKILL);
+        break;
+      }
+      wait_ms = wait_ms < 0 ? static_cast<int>(left) : std::min(wait_ms, static_cast<int>(left));
     }
     pollfd p{pipefd[0], POLLIN, 0};
     int n = poll(&p, 1, wait_ms);
@@ -66,6 +83,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     ssize_t got = read(pipefd[0], buf, sizeof buf);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
+    quiet_deadline = after(idle_seconds);
     std::size_t before = result.output.size();
     result.output.append(buf, static_cast<std::size_t>(got));
     if (on_line) {

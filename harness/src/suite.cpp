@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -16,6 +17,16 @@ std::vector<ModelStep> KernelPlan::model_steps() const {
 bool KernelPlan::runnable() const {
   for (auto const* s : steps)
     if (!s->variant().runnable()) return false;
+  return true;
+}
+
+bool KernelPlan::takes(const CaseSpec& c) const {
+  if (c.fault != Fault::None && steps.size() != 1) return false;
+  for (auto const& [axis, texts] : c.only) {
+    bool has_axis = false;
+    for (auto const& a : steps.front()->variant().axes) has_axis = has_axis || a.name == axis;
+    if (!has_axis || std::find(texts.begin(), texts.end(), steps.front()->option(axis).text) == texts.end()) return false;
+  }
   return true;
 }
 

@@ -20,6 +20,7 @@ struct KernelPlan {
   std::string claim;                    // for kernels that exist for a claim (round trips)
   std::vector<ModelStep> model_steps() const;
   bool runnable() const;                // every step has the semantics to run and check it
+  bool takes(const CaseSpec& c) const;  // the case applies (fault cases: single instructions, per 'where')
 };
 
 struct Suite {

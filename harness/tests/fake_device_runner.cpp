@@ -1,8 +1,11 @@
 // A stand-in for ptxcts-device, for testing `ptxcts run`'s orchestration without a GPU.
 // PTXCTS_FAKE_MODE: "echo" returns every launch's input state unchanged; "echo,abort:K" dies with
 // SIGABRT in launch K; "echo,fault:K" records launch K as a device fault and exits 3, as the real
-// runner does. Each start is counted in the file named by PTXCTS_FAKE_STARTS, if set.
+// runner does; "echo,hang:K" never finishes launch K. Each start is counted in the file named by PTXCTS_FAKE_STARTS, if set.
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -20,7 +23,8 @@ int main(int argc, char** argv) {
   if (!jobs_file || !results_file) return 2;
   if (const char* starts = std::getenv("PTXCTS_FAKE_STARTS")) std::ofstream(starts, std::ios::app) << start << "\n";
   std::string mode = std::getenv("PTXCTS_FAKE_MODE") ? std::getenv("PTXCTS_FAKE_MODE") : "echo";
-  long abort_at = -1, fault_at = -1;
+  long abort_at = -1, fault_at = -1, hang_at = -1;
+  if (auto p = mode.find("hang:"); p != std::string::npos) hang_at = std::atol(mode.c_str() + p + 5);
   if (auto p = mode.find("abort:"); p != std::string::npos) abort_at = std::atol(mode.c_str() + p + 6);
   if (auto p = mode.find("fault:"); p != std::string::npos) fault_at = std::atol(mode.c_str() + p + 6);
   std::ifstream in(jobs_file, std::ios::binary);
@@ -28,6 +32,7 @@ int main(int argc, char** argv) {
   std::ofstream out(results_file, std::ios::binary | std::ios::app);
   for (std::size_t k = start; k < jobs.size(); ++k) {
     if (static_cast<long>(k) == abort_at) std::abort();
+    if (static_cast<long>(k) == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
     ptxcts::DeviceResult r;
     r.id = jobs[k].id;
     if (static_cast<long>(k) == fault_at) {
@@ -38,6 +43,8 @@ int main(int argc, char** argv) {
     r.ok = true;
     r.state = jobs[k].input.state;
     ptxcts::write_result(out, r);
+    std::printf("done %u ok\n", r.id);  // as the real runner does: the watchdog hears progress
+    std::fflush(stdout);
   }
   return 0;
 }

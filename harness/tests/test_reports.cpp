@@ -24,8 +24,8 @@ auto fields(const RunInfo& x) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
 }
 auto fields(const CaseResult& x) {
-  auto const& [a, b, c, d, e, f, g, h, i, j] = x;
-  return std::tie(a, b, c, d, e, f, g, h, i, j);
+  auto const& [a, b, c, d, e, f, g, h, i, j, k] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k);
 }
 auto fields(const ClaimVerdict& x) {
   auto const& [a, b, c, d, e, f, g, h] = x;
@@ -48,6 +48,10 @@ RunReport sample_report() {
                        "8.7", Status::Error, "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX", {}, 0});
   r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16\nbar.sync 0;", "µ-case",
                        "sm_90", "8.7", Status::Crash, "CUDA_ERROR_ILLEGAL_ADDRESS\nsecond line", {}, 0});
+  r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16", "hang", "sm_90", "7.8",
+                       Status::Timeout, "no result within 30 s; the device runner was killed", {}, 0});
+  r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16", "fault-misaligned-rows", "sm_90",
+                       "7.8", Status::Crash, "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address", {}, 0, true});
   r.claims.push_back({"ldmatrix-x1-layout", "ldmatrix", "Thread i holds row i/4", "PTX ISA 9.0 §9.7.14.5.15",
                       "", Verdict::Confirmed, "ldmatrix_x1/identity passed", {"ldmatrix_x1/identity"}});
   r.claims.push_back({"ldmatrix-trans", "ldmatrix", "With .trans the matrix is | transposed", "PTX ISA 9.0, figure 110",
@@ -72,8 +76,8 @@ TEST(ReportJson, RoundTripPreservesEveryField) {
 
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   std::string text = report_json(sample_report());
-  EXPECT_EQ(text.rfind("{\n \"schema_version\": 1,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
-  EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": 1\n }"),
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 2,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
+  EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1\n }"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("\"status\": \"crash\""), std::string::npos);
@@ -83,7 +87,7 @@ TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
 
 // A complete, valid report whose line and column numbers can be read off the text.
 const std::string kMinimal = R"json({
- "schema_version": 1,
+ "schema_version": 2,
  "run": {
   "gpu_name": "NVIDIA H100 80GB HBM3",
   "compute_capability": "9.0",
@@ -99,11 +103,11 @@ const std::string kMinimal = R"json({
   "suite_version": "0.1.0",
   "suite_commit": "0123abcd"
  },
- "totals": {"pass": 1, "fail": 0, "skip": 0, "error": 0, "crash": 0},
+ "totals": {"pass": 1, "fail": 0, "skip": 0, "error": 0, "crash": 0, "timeout": 0},
  "results": [
   {"kernel": "ldmatrix_x1", "family": "ldmatrix", "instruction": "ldmatrix.sync.aligned.m8n8.x1.shared.b16",
    "case": "identity", "status": "pass", "target": "sm_90", "ptx_isa": "8.7", "reason": "",
-   "mismatches": 0, "diff": []}
+   "mismatches": 0, "diff": [], "fault_case": false}
  ],
  "claims": [
   {"id": "c1", "family": "ldmatrix", "text": "t", "source": "s", "note": "",
@@ -143,7 +147,7 @@ TEST(ReportJson, InvalidJsonNamesThePosition) {
   EXPECT_EQ(error_of(variant(R"({"pass": 1,)", R"({"pass": 1;)")),
             "r.json:18:22: invalid JSON: syntax error while parsing object - invalid literal; last read: '1;'; "
             "expected '}'");
-  EXPECT_EQ(error_of("{\n \"schema_version\": 1,"),
+  EXPECT_EQ(error_of("{\n \"schema_version\": 2,"),
             "r.json:2:22: invalid JSON: syntax error while parsing object key - unexpected end of input; "
             "expected string literal");
 }
@@ -156,12 +160,12 @@ TEST(ReportJson, MissingResults) {
 
 TEST(ReportJson, UnknownStatus) {
   EXPECT_EQ(error_of(variant(R"("status": "pass")", R"("status": "passed")")),
-            "r.json:21:34: results[0].status: unknown status 'passed'; expected pass, fail, skip, error or crash");
+            "r.json:21:34: results[0].status: unknown status 'passed'; expected pass, fail, skip, error, crash or timeout");
 }
 
 TEST(ReportJson, WrongSchemaVersion) {
-  EXPECT_EQ(error_of(variant(R"("schema_version": 1,)", R"("schema_version": 2,)")),
-            "r.json:2:20: schema_version: expected 1 (the schema version this build reads), got 2");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 1,)")),
+            "r.json:2:20: schema_version: expected 2 (the schema version this build reads), got 1");
 }
 
 TEST(ReportJson, StructuralErrorsPointAtTheValue) {
@@ -209,7 +213,7 @@ TEST(ReportMarkdown, ClaimsBeforeResultsContradictedFirst) {
   ASSERT_NE(confirmed, std::string::npos);
   EXPECT_LT(contradicted, confirmed);
   EXPECT_LT(confirmed, results);
-  EXPECT_NE(md.find("**Totals:** 1 pass, 1 fail, 1 skip, 1 error, 1 crash (5 cases)"), std::string::npos);
+  EXPECT_NE(md.find("**Totals:** 1 pass, 1 fail, 1 skip, 1 error, 1 crash, 1 timeout (6 cases)"), std::string::npos);
   EXPECT_NE(md.find("| suite_commit | 0123abcd |"), std::string::npos);
   EXPECT_LT(md.find("### ldmatrix"), md.find("### stmatrix"));
 }
@@ -231,7 +235,7 @@ TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
     EXPECT_EQ(pipes, pipes_per_row) << line;
     ++rows;
   }
-  EXPECT_EQ(rows, (1 + 14) + (1 + 3) + (2 + 5));  // header + rows: run (13 fields + schema), claims, results
+  EXPECT_EQ(rows, (1 + 14) + (1 + 3) + (2 + 7));  // header + rows: run (13 fields + schema), claims, results
 }
 
 TEST(ReportMarkdown, FailureDiffInCodeBlock) {
@@ -253,11 +257,11 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
   ASSERT_TRUE(doc.load_string(xml.c_str())) << xml;
   auto suites = doc.child("testsuites");
   ASSERT_FALSE(suites.empty());
-  EXPECT_EQ(suites.attribute("tests").as_int(), 5);
-  EXPECT_EQ(suites.attribute("errors").as_int(), 2);
+  EXPECT_EQ(suites.attribute("tests").as_int(), 7);
+  EXPECT_EQ(suites.attribute("errors").as_int(), 3);  // error, crash, timeout; the fault case's crash is an observation
 
   struct Expected { const char* name; int tests, failures, errors, skipped; };
-  Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 2, 0, 2, 0}, {"claims", 3, 1, 0, 1}};
+  Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 4, 0, 3, 0}, {"claims", 3, 1, 0, 1}};
   auto suite = suites.child("testsuite");
   for (auto const& e : expected) {
     ASSERT_FALSE(suite.empty()) << e.name;

@@ -35,9 +35,9 @@ struct FakeRun {
   }
 };
 
-int count(const DeviceRun& r, Status s) {
+int count(const DeviceRun& r, Status s, bool fault_cases = false) {
   int n = 0;
-  for (auto const& c : r.results) n += c.status == s;
+  for (auto const& c : r.results) n += c.status == s && c.fault_case == fault_cases;
   return n;
 }
 
@@ -46,8 +46,10 @@ int count(const DeviceRun& r, Status s) {
 TEST(Runner, SkipsWhatTheDeviceCannotRunWithTheReason) {
   FakeRun f;
   DeviceRun r = f.run("echo", 8, 6, {"stmatrix"});
-  ASSERT_EQ(r.results.size(), 75u * 6u);  // 30 .m8n8 and 15 .m16n8 stmatrix forms, 30 round trips; 6 cases each
+  // 30 .m8n8 and 15 .m16n8 stmatrix forms, 30 round trips; 6 cases each, and fault cases for the .x4 forms
+  ASSERT_EQ(r.results.size(), 75u * 6u + 18u);
   EXPECT_EQ(count(r, Status::Skip), 450);
+  EXPECT_EQ(count(r, Status::Skip, true), 18);
   EXPECT_EQ(r.results.front().reason, "stmatrix.sync.aligned.m8n8.x1.b16 requires PTX ISA 7.8, >= sm_90; device is sm_86");
 }
 
@@ -85,4 +87,29 @@ TEST(Runner, ARunnerThatDiesMidLaunchIsRestartedAfterIt) {
   in >> a >> b;
   EXPECT_EQ(a, "0");
   EXPECT_EQ(b, "13");
+}
+
+TEST(Runner, AHungLaunchTimesOutAndTheRunGoesOn) {
+  FakeRun f;
+  setenv("PTXCTS_FAKE_MODE", "echo,hang:3", 1);
+  RunOptions opt{PTXCTS_FAKE_RUNNER, f.work, f.work, {"ldmatrix"}, {}, 1.0};
+  DeviceRun r = run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
+  EXPECT_EQ(r.results[3].status, Status::Timeout);
+  EXPECT_EQ(r.results[3].reason, "no result within 1 s; the device runner was killed");
+  EXPECT_EQ(count(r, Status::Timeout), 1);
+  EXPECT_EQ(count(r, Status::Fail), 179);
+}
+
+TEST(Runner, FaultCasesAreMarkedAndKeptApart) {
+  FakeRun f;
+  DeviceRun r = f.run("echo", 9, 0, {"ldmatrix"});
+  int fault_cases = 0;
+  for (auto const& c : r.results) fault_cases += c.fault_case;
+  // .m8n8 and .m8n16 .x4 forms: ten and ten misaligned, two and two generic ones outside shared memory
+  EXPECT_EQ(fault_cases, 24);
+  EXPECT_EQ(count(r, Status::Fail), 180);        // the other cases are untouched by them
+  // Echoed, none faults: the misaligned .m8n8 loads differ from the model, and addresses outside the
+  // tile leave the model nothing to compare with.
+  EXPECT_EQ(count(r, Status::Fail, true), 12);
+  EXPECT_EQ(count(r, Status::Skip, true), 12);   // .m8n16 needs Blackwell
 }

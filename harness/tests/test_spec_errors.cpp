@@ -178,7 +178,7 @@ TEST(SpecErrors, UnknownKeyInCase) {
   edit(s.cases, "    unused_lanes: poison", "    unused_lane: poison");
   EXPECT_EQ(load_error(s),
             "specs/cases.yaml:42:5: unknown key 'unused_lane' in item 5 of 'cases'; expected one of: name, "
-            "description, data, rows, seed, unused_lanes");
+            "description, data, rows, seed, unused_lanes, fault, where");
 }
 
 TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
@@ -963,7 +963,7 @@ TEST(SpecErrors, UnknownClaimCheckKind) {
 TEST(SpecErrors, ClaimExpectNeitherPassNorFail) {
   Specs s;
   edit(s.ldmatrix, "where: {trans: [.trans]}, expect: pass}", "where: {trans: [.trans]}, expect: maybe}");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:72:88: expected 'pass' or 'fail' but found 'maybe'");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:72:88: expected 'pass', 'fail', 'fault' or 'observe' but found 'maybe'");
 }
 
 // ---------------------------------------------------------------------------------------------
