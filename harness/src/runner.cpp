@@ -144,11 +144,16 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
       }
     }
     if (--left[p.kernel] == 0 && opt.progress) {
-      int pass = 0, total = 0;
-      for (auto const& q : pending)
-        if (q.kernel == p.kernel) { ++total; pass += run.results[q.result].status == Status::Pass; }
-      opt.progress(fmt::format("[{:>3}/{}] {:<5} {} ({}/{} cases pass)", ++kernels_done, left.size(),
-                               pass == total ? "pass" : "FAIL", p.kernel->name, pass, total));
+      int pass = 0, total = 0, faults = 0, faulted = 0;
+      for (auto const& q : pending) {
+        if (q.kernel != p.kernel) continue;
+        const CaseResult& qr = run.results[q.result];
+        if (qr.fault_case) { ++faults; faulted += qr.status == Status::Crash || qr.status == Status::Timeout; continue; }
+        ++total;
+        pass += qr.status == Status::Pass;
+      }
+      opt.progress(fmt::format("[{:>3}/{}] {:<5} {} ({}/{} cases pass{})", ++kernels_done, left.size(), pass == total ? "pass" : "FAIL",
+                               p.kernel->name, pass, total, faults ? fmt::format("; fault cases: {} of {} faulted", faulted, faults) : ""));
     }
   };
 
