@@ -16,6 +16,7 @@
 #include "catalog.hpp"
 #include "claims.hpp"
 #include "device_query.hpp"
+#include "journal.hpp"
 #include "report_files.hpp"
 #include "runner.hpp"
 #include "spec_loader.hpp"
@@ -97,7 +98,7 @@ std::string host_name() {
 // CTest's code for a skipped test (SKIP_RETURN_CODE).
 constexpr int kExitSkipped = 77;
 
-int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_assemble, bool require_gpu) {
+int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_assemble, bool require_gpu, bool resume) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   Catalog cat = no_assemble ? load_catalog(p.catalog) : make_catalog(suite, p);
   DeviceQuery q = query_devices(p.runner);
@@ -119,13 +120,25 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     opt.work_dir = fs::path(p.catalog) / "run";
     opt.families.insert(families.begin(), families.end());
     opt.progress = [](const std::string& line) { fmt::print("{}\n", line); std::fflush(stdout); };
-    auto t0 = std::chrono::steady_clock::now();
-    DeviceRun run = run_on_device(suite, cat, dev, opt);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     RunReport rep;
     rep.info = {dev.name, fmt::format("{}.{}", dev.major, dev.minor), dev.sm(), dev.driver_version, dev.driver_cuda,
                 cat.cuda_release, cat.ptxas_version, cat.toolkit_ptx.str(), "precompiled cubin (ptxas, ahead of time)",
                 host_name(), utc_now(), PTXCTS_VERSION, PTXCTS_SUITE_COMMIT};
+    // The journal: every result on disk as soon as it is known; --resume goes on from it.
+    Journal journal;
+    fs::path journal_path = fs::path(p.reports) / (report_basename(rep.info) + ".journal.jsonl");
+    if (families.empty()) {
+      if (resume) {
+        auto done = read_journal(journal_path);
+        opt.done = by_kernel_and_case(done);
+        fmt::print("  resuming: {} results from {}\n", done.size(), journal_path.string());
+      }
+      journal = Journal(journal_path, !resume);
+      opt.journal = &journal;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    DeviceRun run = run_on_device(suite, cat, dev, opt);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.results = std::move(run.results);
     rep.claims = evaluate_claims(suite, cat, rep.results, run.observations);
     for (auto const& r : rep.results)
@@ -136,6 +149,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     for (auto const& v : rep.claims) fmt::print("  claim {:<13} {}\n", to_string(v.verdict), v.id);
     if (families.empty()) {
       write_reports(rep, p.reports);
+      fs::remove(journal_path);  // the reports now hold everything it did
       fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", p.reports, report_basename(rep.info), secs);
     }
     Totals t = rep.totals(), ft = rep.fault_totals();
@@ -206,7 +220,7 @@ int main(int argc, char** argv) {
   catalog->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
 
   std::vector<std::string> families;
-  bool no_assemble = false, require_gpu = false;
+  bool no_assemble = false, require_gpu = false, resume = false;
   auto* run = app.add_subcommand("run", "Run the suite on every GPU (or, with none, the toolkit side)");
   run->add_option("--catalog", p.catalog, "Catalog directory");
   run->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
@@ -215,6 +229,7 @@ int main(int argc, char** argv) {
   run->add_option("--runner", p.runner, "The device runner program");
   run->add_option("--ptxas", p.ptxas, "ptxas to use");
   run->add_flag("--no-assemble", no_assemble, "Use the catalog as it is (no toolkit needed)");
+  run->add_flag("--resume", resume, "Go on from the journal a run that was cut short left in the reports directory");
   run->add_flag("--require-gpu", require_gpu, "With no GPU, skip (exit 77, for CTest) instead of running the toolkit side");
   run->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
 
@@ -239,7 +254,7 @@ int main(int argc, char** argv) {
       make_catalog(suite, p);
       return 0;
     }
-    if (*run) return cmd_run(p, families, no_assemble, require_gpu);
+    if (*run) return cmd_run(p, families, no_assemble, require_gpu, resume);
     if (*list) return cmd_list(p);
     if (*audit) return cmd_audit(p);
     if (*check) {

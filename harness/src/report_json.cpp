@@ -295,6 +295,27 @@ std::string syntax_message(const std::string& what) {
 
 }  // namespace
 
+std::string case_result_json_line(const CaseResult& r) { return to_json(r).dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number) {
+  Json j;
+  try {
+    j = Json::parse(line);
+  } catch (const Json::parse_error& e) {
+    throw ReportError(fmt::format("{}:{}:{}: {}", file, line_number, e.byte, syntax_message(e.what())));
+  }
+  const std::map<std::string, std::size_t> no_positions;
+  const std::string here = fmt::format("{}:{}", file, line_number);
+  Source src{here, line, no_positions};
+  try {
+    return read_result(Node(src, j, "result"));
+  } catch (const ReportError& e) {  // "file:line:1:column: ..." (a one-line text) -> "file:line:column: ..."
+    std::string what = e.what();
+    if (what.rfind(here + ":1:", 0) == 0) what.replace(0, here.size() + 3, here + ":");
+    throw ReportError(what);
+  }
+}
+
 std::span<const RunInfoField> run_info_fields() { return kRunInfoFields; }
 
 std::string report_json(const RunReport& report) {

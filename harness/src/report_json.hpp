@@ -16,6 +16,10 @@ struct ReportError : std::runtime_error {
 };
 
 std::string report_json(const RunReport& report);
+
+// One result as a line of JSON, and back (for the run's journal); errors name file:line.
+std::string case_result_json_line(const CaseResult& r);
+CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number);
 RunReport parse_report_json(const std::string& text, const std::string& file);  // throws ReportError
 
 // RunInfo's fields under their JSON names, in report order: every writer lists the run the same way.

@@ -72,6 +72,10 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
 
     for (auto const& c : suite.specs.cases.cases) {
       if (!k.takes(c)) continue;
+      if (auto d = opt.done.find({k.name, c.name}); d != opt.done.end()) {  // resumed: already known
+        run.results.push_back(d->second);
+        continue;
+      }
       CaseResult r;
       r.fault_case = c.fault != Fault::None;
       r.kernel = k.name;
@@ -81,6 +85,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
       if (!skip.empty() || !error.empty()) {
         r.status = skip.empty() ? Status::Error : Status::Skip;
         r.reason = skip.empty() ? error : skip;
+        if (opt.journal) opt.journal->append(r);
         run.results.push_back(r);
         continue;
       }
@@ -92,6 +97,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
       } catch (const std::exception& e) {
         r.status = Status::Error;
         r.reason = fmt::format("cannot build the case's data: {}", e.what());
+        if (opt.journal) opt.journal->append(r);
         run.results.push_back(r);
         continue;
       }
@@ -143,6 +149,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
                                 : fmt::format("reference model: {}", e.what());
       }
     }
+    if (opt.journal) opt.journal->append(r);
     if (--left[p.kernel] == 0 && opt.progress) {
       int pass = 0, total = 0, faults = 0, faulted = 0;
       for (auto const& q : pending) {

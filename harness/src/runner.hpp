@@ -10,6 +10,7 @@
 #include <string>
 
 #include "catalog.hpp"
+#include "journal.hpp"
 #include "device_query.hpp"
 #include "results.hpp"
 #include "suite.hpp"
@@ -23,6 +24,8 @@ struct RunOptions {
   std::set<std::string> families;       // empty: all
   std::function<void(const std::string&)> progress;  // one line per kernel
   double case_timeout = 30;             // seconds a launch may take before it is killed (timeout)
+  Journal* journal = nullptr;           // every result is appended here as soon as it is known
+  std::map<std::pair<std::string, std::string>, CaseResult> done;  // resumed: not run again
 };
 
 // Facts a claim needs beyond pass/fail, observed while comparing.
