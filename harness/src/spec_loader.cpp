@@ -502,7 +502,9 @@ void check_claim_refs(const SpecSet& specs, const Claim& c) {
     return;
   }
   const Variant& v = need_variant(c.check.variant);
-  for (auto const& [axis, texts] : c.check.where) {
+  for (auto const& filter : c.check.where) {
+    const std::string& axis = filter.first;
+    const std::vector<std::string>& texts = filter.second;
     auto a = std::find_if(v.axes.begin(), v.axes.end(), [&](auto const& x) { return x.name == axis; });
     if (a == v.axes.end()) throw SpecError(c.where, fmt::format("claim '{}' filters on unknown qualifier '{}' of '{}'", c.id, axis, v.name));
     for (auto const& t : texts)

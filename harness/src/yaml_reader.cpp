@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <map>
+#include <string_view>
 
 namespace ptxcts {
 
@@ -112,13 +113,30 @@ SourceLocation YamlReader::where_in_scalar(std::size_t offset) const {
 }
 
 YAML::Node parse_yaml(const std::string& file, const std::string& text) {
-  try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.size() > 1) {
-      YAML::Mark m = docs[1].Mark();
-      throw SpecError({file, m.line + 1, 1}, "a spec file must hold one YAML document; found another here");
+  // yaml-cpp parses nested flow collections recursively: refuse absurd depth before it does.
+  int depth = 0, line = 1, column = 0;
+  for (char c : text) {
+    ++column;
+    if (c == '\n') { ++line; column = 0; }
+    if (c == '[' || c == '{') {
+      if (++depth > 64) throw SpecError({file, line, column}, "flow collections nested more than 64 deep");
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
     }
-    return docs.empty() ? YAML::Node() : docs[0];
+  }
+  // One document per file. (Found by line rather than with YAML::LoadAll, which loops forever on
+  // some inputs in yaml-cpp 0.7, e.g. a top-level '"a",' — found by the fuzzer.)
+  line = 1;
+  for (std::size_t at = 0; at < text.size(); ++line) {
+    std::size_t nl = text.find('\n', at);
+    std::string_view l(text.data() + at, (nl == std::string::npos ? text.size() : nl) - at);
+    bool marker = l.substr(0, 3) == "---" && (l.size() == 3 || l[3] == ' ' || l[3] == '\r' || l[3] == '\t');
+    if (marker && line > 1) throw SpecError({file, line, 1}, "a spec file must hold one YAML document; found another here");
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  try {
+    return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw SpecError({file, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
   }

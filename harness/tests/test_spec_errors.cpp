@@ -922,7 +922,7 @@ TEST(SpecErrors, SecondYamlDocument) {
 
   Specs s;
   edit(s.ldmatrix, "\nclaims:\n", "\n---\nclaims:\n");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:53:1: a spec file must hold one YAML document; found another here");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:52:1: a spec file must hold one YAML document; found another here");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1087,5 +1087,17 @@ TEST(SpecErrors, RegionTooSmallForRows) {
             "need 352 bytes; a region has 128 (tile_bytes / regions)");
 }
 
+}  // namespace
+}  // namespace ptxcts
+
+namespace ptxcts {
+namespace {
+// Found by the fuzzer: yaml-cpp 0.7's LoadAll loops forever on a top-level quoted scalar followed
+// by a comma. The loader must answer, quickly.
+TEST(SpecErrors, FuzzerFoundHangInYamlCpp) {
+  std::vector<SpecFile> files = Specs().files();
+  files.back().text = "                   \"8.0\", \"8.1\",\n";
+  EXPECT_NE(load_error(files), "(no error)");
+}
 }  // namespace
 }  // namespace ptxcts
