@@ -212,6 +212,16 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   }
   for (auto const& a : v.axes)
     if (used[a.name] != 1) syn.fail(fmt::format("syntax must use {{{}}} exactly once", a.name));
+  // The instruction's name becomes kernel and file names: nothing that could climb out of a directory.
+  {
+    std::string name = v.syntax.substr(0, v.syntax.find(' '));
+    for (std::size_t p = 0; p < name.size(); ++p) {
+      if (name[p] == '{') { p = name.find('}', p); if (p == std::string::npos) break; continue; }
+      char c = name[p];
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':'))
+        throw SpecError(syn.where_in_scalar(p), fmt::format("the instruction name in the syntax may hold only letters, digits, '.', '_' and ':' but has '{}'", c));
+    }
+  }
   if (v.operation == Operation::Move && (used["dst"] != 1 || used["src"] != 1)) syn.fail("syntax must use {dst} and {src} exactly once each");
   if (v.operation != Operation::Move && (used["regs"] != 1 || used["addr"] != 1)) syn.fail("syntax must use {regs} and {addr} exactly once each");
 

@@ -1101,3 +1101,24 @@ TEST(SpecErrors, FuzzerFoundHangInYamlCpp) {
 }
 }  // namespace
 }  // namespace ptxcts
+
+namespace ptxcts {
+namespace {
+// Names from specs reach file names (kernels, reports): a spec that tries to climb out of a
+// directory is refused at load time.
+TEST(SpecErrors, PathTraversalInTheInstructionNameIsRefused) {
+  Specs s;
+  edit(s.ldmatrix, "syntax: \"ldmatrix.sync.aligned.m8n8{num}", "syntax: \"../../etc/ldmatrix{num}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:9:16: the instruction name in the syntax may hold only letters, digits, '.', '_' and ':' "
+            "but has '/'");
+}
+TEST(SpecErrors, PathTraversalInAVariantNameIsRefused) {
+  Specs s;
+  edit(s.ldmatrix, "  - name: ldmatrix.m8n8.b16\n", "  - name: ldmatrix/../../x\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:7:11: expected a variant name made of letters, digits, '.', '-' and '_' (at most 64) but "
+            "found 'ldmatrix/../../x'");
+}
+}  // namespace
+}  // namespace ptxcts
