@@ -17,6 +17,8 @@
 #include "claims.hpp"
 #include "device_query.hpp"
 #include "journal.hpp"
+#include "report_diff.hpp"
+#include "report_json.hpp"
 #include "report_files.hpp"
 #include "runner.hpp"
 #include "spec_loader.hpp"
@@ -190,6 +192,19 @@ int cmd_audit(const Paths& p) {
   return audit.contradictions() ? 1 : 0;
 }
 
+int cmd_diff(const std::string& before, const std::string& after) {
+  auto load = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ReportError(path + ": cannot read this report");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_report_json(ss.str(), path);
+  };
+  ReportDiff d = diff_reports(load(before), load(after));
+  fmt::print("{}", format_diff(d));
+  return d.regressions() ? 1 : 0;
+}
+
 int cmd_list(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   for (auto const& k : suite.kernels) {
@@ -240,6 +255,11 @@ int main(int argc, char** argv) {
   audit->add_option("--ptxas", p.ptxas, "ptxas to use");
   audit->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
 
+  std::string diff_before, diff_after;
+  auto* diff = app.add_subcommand("diff", "Compare two run reports (JSON); exit 1 if anything got worse");
+  diff->add_option("before", diff_before, "The earlier report")->required();
+  diff->add_option("after", diff_after, "The later report")->required();
+
   auto* list = app.add_subcommand("list", "List kernels, cases and claims");
   auto* check = app.add_subcommand("check-specs", "Validate the specs and say so");
 
@@ -257,12 +277,16 @@ int main(int argc, char** argv) {
     if (*run) return cmd_run(p, families, no_assemble, require_gpu, resume);
     if (*list) return cmd_list(p);
     if (*audit) return cmd_audit(p);
+    if (*diff) return cmd_diff(diff_before, diff_after);
     if (*check) {
       SpecSet s = load_spec_dir(p.specs);
       fmt::print("{}: {} variants, {} claims, {} cases: valid\n", p.specs, s.variants.size(), s.claims.size(), s.cases.cases.size());
       return 0;
     }
   } catch (const SpecError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const ReportError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {
