@@ -7,13 +7,12 @@
 
 #include "case_data.hpp"
 #include "compare.hpp"
+#include "cubin_selection.hpp"
 #include "device_protocol.hpp"
 #include "subprocess.hpp"
 
 namespace ptxcts {
 namespace fs = std::filesystem;
-
-std::string target_for_device(const DeviceInfo& d) { return d.sm(); }
 
 namespace {
 
@@ -44,9 +43,6 @@ bool roundtrip_identity(const Pending& p, const LaunchState& actual) {
 
 DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& opt) {
   DeviceRun run;
-  const std::string target = target_for_device(device);
-  const TargetInfo* tinfo = suite.specs.targets.find(target);
-  const bool toolkit_has_target = std::find(catalog.targets.begin(), catalog.targets.end(), target) != catalog.targets.end();
   std::vector<Pending> pending;
   std::vector<DeviceJob> jobs;
 
@@ -54,22 +50,11 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
     if (!opt.families.empty() && !opt.families.count(k.family)) continue;
     std::string instruction;
     for (auto const* s : k.steps) instruction += (instruction.empty() ? "" : " ; ") + s->mnemonic();
-    std::string skip, error;
-    const Assembly* a = catalog.find(k.name, target);
-    if (!tinfo) {
-      skip = fmt::format("device is {}, which specs/targets.yaml does not know", target);
-    } else {
-      for (auto const* s : k.steps)
-        if (skip.empty() && !supports(suite.specs.targets, *s, *tinfo))
-          skip = fmt::format("{} requires {}; device is {}", s->mnemonic(), s->requirement_text(), target);
-    }
-    if (skip.empty() && !k.runnable())
+    CubinChoice choice = select_cubin(suite.specs.targets, catalog, k, device.major, device.minor);
+    std::string skip = choice.skip, error = choice.error;
+    if (skip.empty() && error.empty() && !k.runnable())
       skip = "the spec gives this form's syntax and requirements but no layout yet, so nothing can check its result";
-    if (skip.empty() && !toolkit_has_target) skip = fmt::format("this toolkit (CUDA {}) cannot assemble for {}", catalog.cuda_release, target);
-    if (skip.empty() && !a) error = fmt::format("the catalog has no {} assembly of this kernel (rebuild the catalog)", target);
-    if (skip.empty() && error.empty() && !a->attempted) skip = a->message;
-    if (skip.empty() && error.empty() && !a->accepted) error = fmt::format("ptxas rejected a documented form for {}: {}", target, a->message);
-
+    const Assembly* a = choice.assembly;
     for (auto const& c : suite.specs.cases.cases) {
       if (!k.takes(c)) continue;
       if (auto d = opt.done.find({k.name, c.name}); d != opt.done.end()) {  // resumed: already known
@@ -89,7 +74,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
         run.results.push_back(r);
         continue;
       }
-      r.target = target;
+      r.target = a->target;
       r.ptx_isa = a->ptx.str();
       Pending p{run.results.size(), &k, k.model_steps(), {}};
       try {

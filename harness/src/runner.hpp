@@ -40,7 +40,4 @@ struct DeviceRun {
 
 DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& options);
 
-// Which cubin (target) of the catalog a device runs: the portable target of its exact architecture.
-std::string target_for_device(const DeviceInfo& device);
-
 }  // namespace ptxcts
