@@ -48,7 +48,7 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
   // Registers, element by element, named by the last step that writes registers (a load).
   const ModelStep* load = nullptr;
   for (auto const& st : steps)
-    if (st.instance->variant().operation == Operation::Load) load = &st;
+    if (st.instance->variant().operation != Operation::Store) load = &st;
   const int ebits = load ? load->layout.element_bits : 32;
   const int per_reg = 32 / ebits;
   const std::uint32_t emask = ebits == 32 ? 0xFFFFFFFFu : ((1u << ebits) - 1);
@@ -69,7 +69,7 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
       }
     }
   // Shared memory, at the element size of the last step.
-  const int mbytes = steps.back().layout.element_bits / 8;
+  const int mbytes = steps.back().layout.element_bits / 8;  // (moves leave memory as it was)
   auto where = addressed_elements(steps, input);
   for (std::size_t at = 0; at + static_cast<std::size_t>(mbytes) <= expected.smem.size(); at += static_cast<std::size_t>(mbytes)) {
     std::uint32_t ev = 0, av = 0;

@@ -23,6 +23,8 @@ Layout compute_layout(const Instance& inst) {
   Bindings b = inst.bindings();
   L.active.assign(kWarpLanes, false);
   L.lane_row.assign(kWarpLanes, {});
+  const bool move = v.operation == Operation::Move;
+  if (!move) {
   L.row_lane.assign(static_cast<std::size_t>(L.matrices * v.rows), -1);
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     b.set("lane", lane);
@@ -41,33 +43,43 @@ Layout compute_layout(const Instance& inst) {
   for (int k = 0; k < L.matrices * v.rows; ++k)
     if (L.row_lane[static_cast<std::size_t>(k)] < 0)
       throw LayoutError(fmt::format("{}: no lane supplies row {} of matrix {}", inst.id(), k % v.rows, k / v.rows));
+  }
 
-  const FragmentLayout& f = inst.layout();
-  std::vector<int> seen(static_cast<std::size_t>(elements), -1);
-  L.element.resize(static_cast<std::size_t>(elements));
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    b.set("lane", lane);
-    for (int r = 0; r < L.registers; ++r) {
-      b.set("r", r);
-      for (int i = 0; i < L.elements_per_register; ++i) {
-        b.set("i", i);
-        ElementPos p{static_cast<int>(f.matrix.eval(b)), static_cast<int>(f.row.eval(b)), static_cast<int>(f.col.eval(b))};
-        if (p.matrix < 0 || p.matrix >= L.matrices || p.row < 0 || p.row >= v.rows || p.col < 0 || p.col >= v.cols)
-          throw LayoutError(fmt::format("{}: lane {} register {} element {} maps to matrix {} row {} col {}, outside {} matrices of {}x{}",
-                                        inst.id(), lane, r, i, p.matrix, p.row, p.col, L.matrices, v.rows, v.cols));
-        int key = (p.matrix * v.rows + p.row) * v.cols + p.col;
-        int flat = (lane * L.registers + r) * L.elements_per_register + i;
-        if (seen[static_cast<std::size_t>(key)] >= 0) {
-          int other = seen[static_cast<std::size_t>(key)];
-          int per_lane = L.registers * L.elements_per_register;
-          throw LayoutError(fmt::format("{}: lane {} register {} element {} and lane {} register {} element {} both map to matrix {} row {} col {}",
-                                        inst.id(), other / per_lane, (other % per_lane) / L.elements_per_register,
-                                        other % L.elements_per_register, lane, r, i, p.matrix, p.row, p.col));
+  // Every (lane, register, element) of a fragment layout, each matrix element exactly once.
+  auto positions = [&](const FragmentLayout& f, const char* which) {
+    std::vector<int> seen(static_cast<std::size_t>(elements), -1);
+    std::vector<ElementPos> out(static_cast<std::size_t>(elements));
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      b.set("lane", lane);
+      for (int r = 0; r < L.registers; ++r) {
+        b.set("r", r);
+        for (int i = 0; i < L.elements_per_register; ++i) {
+          b.set("i", i);
+          ElementPos p{static_cast<int>(f.matrix.eval(b)), static_cast<int>(f.row.eval(b)), static_cast<int>(f.col.eval(b))};
+          if (p.matrix < 0 || p.matrix >= L.matrices || p.row < 0 || p.row >= v.rows || p.col < 0 || p.col >= v.cols)
+            throw LayoutError(fmt::format("{}: {}lane {} register {} element {} maps to matrix {} row {} col {}, outside {} matrices of {}x{}",
+                                          inst.id(), which, lane, r, i, p.matrix, p.row, p.col, L.matrices, v.rows, v.cols));
+          int key = (p.matrix * v.rows + p.row) * v.cols + p.col;
+          int flat = (lane * L.registers + r) * L.elements_per_register + i;
+          if (seen[static_cast<std::size_t>(key)] >= 0) {
+            int other = seen[static_cast<std::size_t>(key)];
+            int per_lane = L.registers * L.elements_per_register;
+            throw LayoutError(fmt::format("{}: {}lane {} register {} element {} and lane {} register {} element {} both map to matrix {} row {} col {}",
+                                          inst.id(), which, other / per_lane, (other % per_lane) / L.elements_per_register,
+                                          other % L.elements_per_register, lane, r, i, p.matrix, p.row, p.col));
+          }
+          seen[static_cast<std::size_t>(key)] = flat;
+          out[static_cast<std::size_t>(flat)] = p;
         }
-        seen[static_cast<std::size_t>(key)] = flat;
-        L.element[static_cast<std::size_t>(flat)] = p;
       }
     }
+    return out;
+  };
+  if (move) {
+    L.source = positions(v.fragment, "source: ");
+    L.element = positions(v.fragments.at("result"), "result: ");
+  } else {
+    L.element = positions(inst.layout(), "");
   }
   return L;
 }

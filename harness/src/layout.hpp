@@ -26,6 +26,8 @@ struct Layout {
   std::vector<ElementPos> lane_row;  // [lane]: the (matrix, row) an active lane supplies (col = 0)
   std::vector<int> row_lane;         // [matrix * rows + row] -> lane supplying it
   std::vector<ElementPos> element;   // [(lane * registers + r) * elements_per_register + i]
+  // Moves: `element` is the destination's layout, `source` the source's, both in source coordinates.
+  std::vector<ElementPos> source;
 
   const ElementPos& at(int lane, int r, int i) const {
     return element[static_cast<std::size_t>((lane * registers + r) * elements_per_register + i)];

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 namespace ptxcts {
 namespace {
@@ -17,6 +19,25 @@ void write_bits(std::vector<std::uint8_t>& mem, std::size_t at, int bytes, std::
   for (int b = 0; b < bytes; ++b) mem[at + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(v >> (8 * b));
 }
 
+// A move: destination element (lane, r, i) takes the source element at the same matrix position.
+void apply_move(const Layout& L, const LaunchShape& shape, LaunchState& s) {
+  std::map<std::tuple<int, int, int>, std::size_t> source_at;
+  for (std::size_t q = 0; q < L.source.size(); ++q) source_at[{L.source[q].matrix, L.source[q].row, L.source[q].col}] = q;
+  const std::vector<std::uint32_t> before = s.regs;
+  const int per_reg = L.elements_per_register;
+  const std::uint32_t emask = L.element_bits == 32 ? 0xFFFFFFFFu : ((1u << L.element_bits) - 1);
+  for (int w = 0; w < shape.warps; ++w)
+    for (std::size_t d = 0; d < L.element.size(); ++d) {
+      const ElementPos& p = L.element[d];
+      const std::size_t q = source_at.at({p.matrix, p.row, p.col});
+      const int dl = static_cast<int>(d) / (L.registers * per_reg), dr = static_cast<int>(d) / per_reg % L.registers, di = static_cast<int>(d) % per_reg;
+      const int sl = static_cast<int>(q) / (L.registers * per_reg), sr = static_cast<int>(q) / per_reg % L.registers, si = static_cast<int>(q) % per_reg;
+      const std::uint32_t v = (before[static_cast<std::size_t>((w * kWarpLanes + sl) * shape.regs + sr)] >> (si * L.element_bits)) & emask;
+      std::uint32_t& reg = s.regs[static_cast<std::size_t>((w * kWarpLanes + dl) * shape.regs + dr)];
+      reg = (reg & ~(emask << (di * L.element_bits))) | (v << (di * L.element_bits));
+    }
+}
+
 }  // namespace
 
 LaunchState expected_state(const std::vector<ModelStep>& steps, const LaunchInput& input) {
@@ -25,6 +46,10 @@ LaunchState expected_state(const std::vector<ModelStep>& steps, const LaunchInpu
   const int threads = shape.threads();
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const Layout& L = steps[k].layout;
+    if (steps[k].instance->variant().operation == Operation::Move) {
+      apply_move(L, shape, s);
+      continue;
+    }
     const bool load = steps[k].instance->variant().operation == Operation::Load;
     const int ebytes = L.element_bits / 8;
     const std::uint32_t emask = L.element_bits == 32 ? 0xFFFFFFFFu : ((1u << L.element_bits) - 1);

@@ -261,14 +261,20 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   v.registers = read_formula(r.at("registers"), bound, "registers");
 
   // The layout keys come together, or not at all (a form specified by syntax and requirements only).
-  const char* layout_keys[] = {"matrix", "row_alignment", "address_lanes", "fragment"};
+  // A move has no addresses: its layout is the source fragment and the 'result' fragment.
+  const bool move = v.operation == Operation::Move;
+  const std::vector<const char*> layout_keys = move ? std::vector<const char*>{"matrix", "fragment", "fragments"}
+                                                    : std::vector<const char*>{"matrix", "row_alignment", "address_lanes", "fragment"};
+  const std::string key_list = move ? "matrix, fragment, fragments" : "matrix, row_alignment, address_lanes, fragment";
   int present = 0;
   for (const char* k : layout_keys) present += r.has(k);
-  if (present != 0 && present != 4)
+  if (present != 0 && present != static_cast<int>(layout_keys.size()))
     for (const char* k : layout_keys)
-      if (!r.has(k)) r.fail(fmt::format("variant '{}' gives part of a layout; it also needs '{}' (or none of matrix, row_alignment, address_lanes, fragment)", v.name, k));
-  if (!present && r.has("fragments")) r.at("fragments").fail("'fragments' needs the rest of a layout (matrix, row_alignment, address_lanes, fragment)");
-  v.has_layout = present == 4;
+      if (!r.has(k)) r.fail(fmt::format("variant '{}' gives part of a layout; it also needs '{}' (or none of {})", v.name, k, key_list));
+  if (move && (r.has("row_alignment") || r.has("address_lanes")))
+    r.fail(fmt::format("variant '{}' is a move: it has no addresses, so no row_alignment or address_lanes", v.name));
+  if (!present && r.has("fragments")) r.at("fragments").fail("'fragments' needs the rest of a layout (" + key_list + ")");
+  v.has_layout = present == static_cast<int>(layout_keys.size());
   if (v.has_layout) {
     YamlReader m = r.at("matrix");
     m.expect_map({"rows", "cols", "element_bits"});
@@ -278,23 +284,27 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
     if (32 % v.element_bits != 0 || v.element_bits < 8)
       m.at("element_bits").fail(fmt::format("expected element_bits of 8, 16 or 32 (a whole number of bytes dividing a 32-bit register) but found {}", v.element_bits));
     if (v.row_bytes() % 4 != 0) m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
-    v.row_alignment = static_cast<int>(r.at("row_alignment").integer(1, 4096));
-    if ((v.row_alignment & (v.row_alignment - 1)) != 0)
-      r.at("row_alignment").fail(fmt::format("expected a power of two but found {}", v.row_alignment));
     std::set<std::string> addr_vars = bound, frag_vars = bound;
     addr_vars.insert(kAddressBuiltins.begin(), kAddressBuiltins.end());
     frag_vars.insert(kFragmentBuiltins.begin(), kFragmentBuiltins.end());
-    YamlReader al = r.at("address_lanes");
-    al.expect_map({"active", "matrix", "row"});
-    v.address_lanes = {read_formula(al.at("active"), addr_vars, "address_lanes active"),
-                       read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
-                       read_formula(al.at("row"), addr_vars, "address_lanes row")};
+    if (!move) {
+      v.row_alignment = static_cast<int>(r.at("row_alignment").integer(1, 4096));
+      if ((v.row_alignment & (v.row_alignment - 1)) != 0)
+        r.at("row_alignment").fail(fmt::format("expected a power of two but found {}", v.row_alignment));
+      YamlReader al = r.at("address_lanes");
+      al.expect_map({"active", "matrix", "row"});
+      v.address_lanes = {read_formula(al.at("active"), addr_vars, "address_lanes active"),
+                         read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
+                         read_formula(al.at("row"), addr_vars, "address_lanes row")};
+    }
     v.fragment = read_layout(r.at("fragment"), frag_vars, "fragment");
     if (r.has("fragments"))
       for (auto& [k, layout] : r.at("fragments").entries("'fragments'")) {
         std::string name = read_identifier(k, "a fragment layout name");
         v.fragments[name] = read_layout(layout, frag_vars, "fragment '" + name + "'");
       }
+    if (move && !v.fragments.count("result"))
+      r.at("fragments").fail("a move needs the layout of its destination as fragments: {result: ...}");
   }
   for (auto const& a : v.axes)
     for (auto const& o : a.options)
@@ -611,7 +621,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   for (auto const& v : specs.variants)
     if (v.has_layout) check_layouts(v);
   for (auto const& v : specs.variants)
-    if (v.runnable()) check_rows_fit(v, specs.cases);
+    if (v.runnable() && v.operation != Operation::Move) check_rows_fit(v, specs.cases);
   return specs;
 }
 

@@ -89,7 +89,7 @@ struct Variant {
   std::map<std::string, FragmentLayout> fragments;  // alternatives (e.g. "trans")
   SourceLocation where;
 
-  bool runnable() const { return has_layout && operation != Operation::Move; }
+  bool runnable() const { return has_layout; }
   int row_bytes() const { return cols * element_bits / 8; }
   int elements_per_register() const { return 32 / element_bits; }
 };

@@ -178,3 +178,31 @@ TEST(ReferenceOracles, WrongColumnFormulaFailsEveryLdmatrixOracle) {
 }
 TEST(ReferenceOracles, WrongColumnFormulaFailsTheStmatrixOracle) { EXPECT_GT(mismatches_stmatrix_x1(wrong_col_suite("stmatrix.yaml")), 0); }
 TEST(ReferenceOracles, MissingTransposeFailsTheTransOracle) { EXPECT_GT(mismatches_x4_trans(wrong_trans_suite()), 0); }
+
+// movmatrix, lane by lane: with A[row][col] = 8 * row + col + 1 in the source fragment (row
+// lane / 4, columns (lane % 4) * 2 + i), the transpose T = A^T in the same arrangement gives lane L
+// element i the value T[L / 4][(L % 4) * 2 + i] = A[(L % 4) * 2 + i][L / 4]. Applying it twice and
+// getting A back is not enough (a no-op passes that): every lane's value is checked.
+TEST(ReferenceOracles, MovmatrixPerLaneTranspose) {
+  auto mismatches = [](const Suite& s) {
+    const Instance& inst = find_instance(s, "movmatrix.sync.aligned.m8n8.trans.b16");
+    LaunchInput in;
+    in.shape = {1, 256, 1, 1};
+    in.state.smem.assign(256, 0);
+    in.offsets.assign(32, 0);
+    for (int l = 0; l < 32; ++l) {
+      std::uint32_t lo = static_cast<std::uint32_t>(8 * (l / 4) + (l % 4) * 2 + 0 + 1), hi = lo + 1;
+      in.state.regs.push_back(lo | hi << 16);
+    }
+    LaunchState out = expected_state({{&inst, compute_layout(inst)}}, in);
+    int bad = 0;
+    for (int l = 0; l < 32; ++l)
+      for (int i = 0; i < 2; ++i) bad += half(out.regs[static_cast<std::size_t>(l)], i) != 8 * ((l % 4) * 2 + i) + l / 4 + 1;
+    return bad;
+  };
+  EXPECT_EQ(mismatches(real_suite()), 0);
+  // A spec whose result is the source layout (no transpose) fails the oracle.
+  Suite noop = build_suite(load_specs(spec_files("movmatrix.yaml", "      result:\n        matrix: r\n        row: (lane % 4) * 2 + i\n        col: lane / 4\n",
+                                                 "      result:\n        matrix: r\n        row: lane / 4\n        col: (lane % 4) * 2 + i\n")));
+  EXPECT_EQ(mismatches(noop), 56);  // all but the 8 diagonal elements
+}
