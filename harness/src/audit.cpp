@@ -24,7 +24,13 @@ std::vector<const KernelPlan*> kernels_of(const Suite& suite, const Variant& v) 
   return out;
 }
 
-RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const Variant& v) {
+const KnownDiscrepancy* known_for(const SpecSet& specs, const std::string& variant, const std::string& target, bool accepted) {
+  for (auto const& k : specs.known_discrepancies)
+    if (k.form.empty() && k.variant == variant && k.target == target && k.observed_accepted == accepted) return &k;
+  return nullptr;
+}
+
+RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const Variant& v, std::set<const KnownDiscrepancy*>& used) {
   RequirementVerdict rv{v.name, v.family, "targets", v.requires_.targets->text, v.requires_.source, Verdict::NotCheckable, "", {}};
   std::set<std::string> accepted_on, rejected_on;
   int checked = 0;
@@ -35,10 +41,17 @@ RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const V
       const bool documented = t && supports(suite.specs.targets, *k->steps[0], *t);
       ++checked;
       (a.accepted ? accepted_on : rejected_on).insert(a.target);
-      if (documented != a.accepted)
-        rv.mismatches.push_back(fmt::format("{} on {}: documented {}, ptxas {}{}", k->steps[0]->id(), a.target,
-                                            documented ? "supported" : "unsupported", a.accepted ? "accepted it" : "rejected it",
-                                            a.accepted ? "" : " (" + first_line(a.message) + ")"));
+      if (documented != a.accepted) {
+        std::string m = fmt::format("{} on {}: documented {}, ptxas {}{}", k->steps[0]->id(), a.target,
+                                    documented ? "supported" : "unsupported", a.accepted ? "accepted it" : "rejected it",
+                                    a.accepted ? "" : " (" + first_line(a.message) + ")");
+        if (const KnownDiscrepancy* kd = known_for(suite.specs, v.name, a.target, a.accepted)) {
+          used.insert(kd);
+          rv.known.push_back(m + " [known: " + kd->source + "]");
+        } else {
+          rv.mismatches.push_back(m);
+        }
+      }
     }
   }
   auto in_order = [&](const std::set<std::string>& s) {
@@ -49,6 +62,9 @@ RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const V
   };
   if (checked == 0) {
     rv.evidence = "no assembly of this variant in the catalog";
+  } else if (rv.mismatches.empty() && !rv.known.empty()) {
+    rv.verdict = Verdict::Contradicted;
+    rv.evidence = fmt::format("{} of {} assemblies disagree, each a known discrepancy; first: {}", rv.known.size(), checked, rv.known.front());
   } else if (rv.mismatches.empty()) {
     rv.verdict = Verdict::Confirmed;
     rv.evidence = fmt::format("{} assemblies agree: accepted on {}; rejected on {}", checked, in_order(accepted_on), in_order(rejected_on));
@@ -122,15 +138,16 @@ std::string classify_diagnostic(const SpecSet& specs, const std::string& message
 
 int Audit::contradictions() const {
   int n = 0;
-  for (auto const& r : requirements) n += r.verdict == Verdict::Contradicted;
-  for (auto const& f : forms) n += f.verdict == Verdict::Contradicted;
+  for (auto const& r : requirements) n += r.verdict == Verdict::Contradicted && !r.explained();
+  for (auto const& f : forms) n += f.verdict == Verdict::Contradicted && !f.known;
   return n;
 }
 
 Audit run_audit(const Suite& suite, const Catalog& cat) {
   Audit audit;
+  std::set<const KnownDiscrepancy*> used;
   for (auto const& v : suite.specs.variants) {
-    audit.requirements.push_back(judge_targets(suite, cat, v));
+    audit.requirements.push_back(judge_targets(suite, cat, v, used));
     for (auto& r : judge_versions(suite, cat, v)) audit.requirements.push_back(std::move(r));
   }
   for (auto const& f : suite.specs.forms) {
@@ -165,8 +182,16 @@ Audit run_audit(const Suite& suite, const Catalog& cat) {
         fv.evidence = fmt::format("rejected, but not for the documented reason ({}): {}", f.diagnostic, first_line(msg));
       }
     }
+    if (fv.verdict == Verdict::Contradicted)
+      for (auto const& k : suite.specs.known_discrepancies)
+        if (k.form == f.name && fv.assembly && k.observed_accepted == fv.assembly->accepted) {
+          fv.known = &k;
+          used.insert(&k);
+        }
     audit.forms.push_back(std::move(fv));
   }
+  for (auto const& k : suite.specs.known_discrepancies)
+    if (!used.count(&k)) audit.unused_known.push_back(&k);
   return audit;
 }
 

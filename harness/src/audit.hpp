@@ -20,6 +20,8 @@ struct RequirementVerdict {
   Verdict verdict = Verdict::NotCheckable;
   std::string evidence;
   std::vector<std::string> mismatches;  // "form on target: documented X, ptxas Y (message)"
+  std::vector<std::string> known;       // mismatches a known discrepancy explains (with its source)
+  bool explained() const { return verdict == Verdict::Contradicted && mismatches.empty() && !known.empty(); }
 };
 
 struct FormVerdict {
@@ -28,12 +30,14 @@ struct FormVerdict {
   Verdict verdict = Verdict::NotCheckable;  // spellings: always not-checkable (an observation)
   std::string diagnostic_seen;              // the class ptxas's message fell in, if any
   std::string evidence;
+  const KnownDiscrepancy* known = nullptr;  // a contradiction the specs record as known
 };
 
 struct Audit {
   std::vector<RequirementVerdict> requirements;
   std::vector<FormVerdict> forms;
-  int contradictions() const;  // requirement and invalid-form contradictions
+  int contradictions() const;  // requirement and invalid-form contradictions not explained by a known discrepancy
+  std::vector<const KnownDiscrepancy*> unused_known;  // recorded, but no longer observed
 };
 
 Audit run_audit(const Suite& suite, const Catalog& catalog);

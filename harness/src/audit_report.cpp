@@ -34,7 +34,8 @@ std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& ca
   auto& reqs = j["requirements"] = nlohmann::ordered_json::array();
   for (auto const& r : audit.requirements)
     reqs.push_back({{"variant", r.variant}, {"family", r.family}, {"requirement", r.requirement}, {"documented", r.documented},
-                    {"source", r.source}, {"verdict", to_string(r.verdict)}, {"evidence", r.evidence}, {"mismatches", r.mismatches}});
+                    {"source", r.source}, {"verdict", to_string(r.verdict)}, {"evidence", r.evidence}, {"mismatches", r.mismatches},
+                    {"known_discrepancies", r.known}});
   auto& forms = j["forms"] = nlohmann::ordered_json::array();
   for (auto const& f : audit.forms) {
     nlohmann::ordered_json o = {{"name", f.form->name}, {"kind", kind_name(f.form->kind)}, {"family", f.form->family},
@@ -44,6 +45,7 @@ std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& ca
       o["diagnostic_expected"] = f.form->diagnostic;
       o["diagnostic_seen"] = f.diagnostic_seen;
       o["verdict"] = to_string(f.verdict);
+      o["known_discrepancy"] = f.known ? f.known->source : "";
     }
     if (f.assembly) {
       o["instruction"] = f.assembly->instruction;
@@ -76,19 +78,29 @@ std::string audit_markdown(const Audit& audit, const Suite& suite, const Catalog
   md += "## Findings\n\n";
   int findings = 0;
   for (auto const& r : audit.requirements)
-    if (r.verdict == Verdict::Contradicted) {
+    if (r.verdict == Verdict::Contradicted && !r.explained()) {
       ++findings;
       md += fmt::format("- **{} {}**: documented {} ({}). {}\n", r.variant, r.requirement, r.documented, r.source, r.evidence);
       for (std::size_t k = 0; k < r.mismatches.size() && k < 10; ++k) md += fmt::format("  - {}\n", r.mismatches[k]);
       if (r.mismatches.size() > 10) md += fmt::format("  - ... and {} more (see the JSON report)\n", r.mismatches.size() - 10);
     }
   for (auto const& f : audit.forms)
-    if (f.verdict == Verdict::Contradicted) {
+    if (f.verdict == Verdict::Contradicted && !f.known) {
       ++findings;
       md += fmt::format("- **{}** (`{}`): {} Documented: {} ({}).\n", f.form->name, f.assembly ? f.assembly->instruction : f.form->text,
                         f.evidence, f.form->reason, f.form->source);
     }
   if (!findings) md += "None: every documented requirement and every documented-invalid form agrees with this toolkit.\n";
+
+  md += "\n## Known discrepancies\n\nRecorded in the specs (`known_discrepancies:`): still reported, they do not fail the audit.\n\n";
+  int known = 0;
+  for (auto const& r : audit.requirements)
+    for (auto const& k : r.known) md += fmt::format("- {} {}: {}\n", r.variant, r.requirement, k), ++known;
+  for (auto const& f : audit.forms)
+    if (f.known) md += fmt::format("- {}: {} [known: {}]\n", f.form->name, f.evidence, f.known->source), ++known;
+  for (auto const* k : audit.unused_known)
+    md += fmt::format("- no longer observed: {} ({})\n", k->form.empty() ? k->variant + " on " + k->target : k->form, k->source), ++known;
+  if (!known) md += "None recorded or observed.\n";
 
   md += "\n## Documented requirements\n\n| Variant | Requirement | Documented | Verdict | Evidence |\n|---|---|---|---|---|\n";
   for (auto const& r : audit.requirements)

@@ -175,20 +175,22 @@ int cmd_audit(const Paths& p) {
   for (auto const& r : audit.requirements) {
     confirmed += r.verdict == Verdict::Confirmed;
     not_checkable += r.verdict == Verdict::NotCheckable;
-    if (r.verdict == Verdict::Contradicted) fmt::print("FINDING  {} {}: {}\n", r.variant, r.requirement, r.evidence);
+    if (r.verdict == Verdict::Contradicted) fmt::print("{} {} {}: {}\n", r.explained() ? "known   " : "FINDING ", r.variant, r.requirement, r.evidence);
   }
   int invalid_ok = 0, spellings_accepted = 0;
   for (auto const& f : audit.forms) {
-    if (f.verdict == Verdict::Contradicted) fmt::print("FINDING  {}: {}\n", f.form->name, f.evidence);
+    if (f.verdict == Verdict::Contradicted) fmt::print("{} {}: {}\n", f.known ? "known   " : "FINDING ", f.form->name, f.evidence);
     invalid_ok += f.verdict == Verdict::Confirmed;
     if (f.form->kind == AuditForm::Kind::Spelling) {
       spellings_accepted += f.assembly && f.assembly->accepted;
       fmt::print("observed {}: {}\n", f.form->name, f.evidence);
     }
   }
+  for (auto const* k : audit.unused_known)
+    fmt::print("note     known discrepancy no longer observed: {} ({})\n", k->form.empty() ? k->variant + " on " + k->target : k->form, k->source);
   fmt::print("audit: {} requirements: {} confirmed, {} contradicted, {} not checkable; {} documented-invalid forms rejected as documented; "
-             "{} undocumented spellings accepted -> {} (and .md)\n",
-             audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable, invalid_ok, spellings_accepted, json.string());
+             "{} undocumented spellings accepted; {} unexplained contradictions -> {} (and .md)\n",
+             audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable, invalid_ok, spellings_accepted, audit.contradictions(), json.string());
   return audit.contradictions() ? 1 : 0;
 }
 

@@ -579,7 +579,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   for (auto const& f : files) {
     if (&f == targets || &f == cases || &f == diagnostics) continue;
     YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
-    doc.expect_map({"family", "variants", "claims", "invalid", "spellings"});
+    doc.expect_map({"family", "variants", "claims", "invalid", "spellings", "known_discrepancies"});
     std::string family = read_identifier(doc.at("family"), "a family name");
     if (auto it = families.find(family); it != families.end())
       doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
@@ -597,6 +597,26 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
           if (prev.id == c.id) item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
         specs.claims.push_back(std::move(c));
       }
+    if (doc.has("known_discrepancies"))
+      for (auto item : doc.at("known_discrepancies").items("'known_discrepancies'")) {
+        item.expect_map({"variant", "target", "form", "observed", "source", "note"});
+        KnownDiscrepancy k;
+        k.where = item.where();
+        if (item.has("form")) {
+          k.form = item.at("form").str();
+          if (item.has("variant") || item.has("target")) item.fail("a known discrepancy names a form, or a variant and a target, not both");
+        } else {
+          k.variant = item.at("variant").str();
+          k.target = item.at("target").str();
+          if (!specs.targets.find(k.target)) item.at("target").fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", k.target));
+        }
+        std::string observed = item.at("observed").str();
+        if (observed != "accepted" && observed != "rejected") item.at("observed").fail(fmt::format("expected accepted or rejected but found '{}'", observed));
+        k.observed_accepted = observed == "accepted";
+        k.source = item.at("source").str();
+        if (item.has("note")) k.note = item.at("note").str();
+        specs.known_discrepancies.push_back(std::move(k));
+      }
     for (auto [key, kind] : {std::pair{"invalid", AuditForm::Kind::Invalid}, std::pair{"spellings", AuditForm::Kind::Spelling}})
       if (doc.has(key))
         for (auto const& item : doc.at(key).items(fmt::format("'{}'", key))) {
@@ -607,6 +627,12 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
         }
   }
   for (auto const& c : specs.claims) check_claim_refs(specs, c);
+  for (auto const& k : specs.known_discrepancies) {
+    if (!k.form.empty() && std::none_of(specs.forms.begin(), specs.forms.end(), [&](auto const& f) { return f.name == k.form; }))
+      throw SpecError(k.where, fmt::format("known discrepancy names unknown form '{}'", k.form));
+    if (k.form.empty() && !specs.find_variant(k.variant))
+      throw SpecError(k.where, fmt::format("known discrepancy names unknown variant '{}'", k.variant));
+  }
   // A case's 'where' must name qualifier values that some variant has.
   for (auto const& c : specs.cases.cases)
     for (auto const& [axis, texts] : c.only)

@@ -130,6 +130,15 @@ struct AuditForm {
   SourceLocation where;
 };
 
+// A known documentation error or toolkit deviation: the audit still reports it, but it does not
+// fail the audit. It names a variant and target (and what ptxas does there), or an invalid form.
+struct KnownDiscrepancy {
+  std::string variant, target, form;
+  bool observed_accepted = false;
+  std::string source, note;
+  SourceLocation where;
+};
+
 // A class of assembler diagnostic (wrong target, PTX version too old, ...), recognised in ptxas's
 // messages by patterns.
 struct DiagnosticClass {
@@ -181,6 +190,7 @@ struct SpecSet {
   std::vector<Variant> variants;
   std::vector<Claim> claims;
   std::vector<AuditForm> forms;
+  std::vector<KnownDiscrepancy> known_discrepancies;
   std::vector<DiagnosticClass> diagnostics;
 
   const Variant* find_variant(const std::string& name) const;

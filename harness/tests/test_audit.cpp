@@ -154,3 +154,26 @@ TEST(AuditReport, ListsEveryAssemblyWithItsTextAndFindingsFirst) {
   EXPECT_LT(reqs, grid);
   EXPECT_NE(md.find(c.forms[0].form, findings), std::string::npos);
 }
+
+TEST(Audit, AKnownDiscrepancyStaysVisibleButDoesNotFail) {
+  Suite s = build_suite(load_specs(spec_files("stmatrix.yaml", "\nspellings:\n",
+                                              "\nknown_discrepancies:\n  - variant: stmatrix.m8n8.b16\n    target: sm_89\n    observed: accepted\n"
+                                              "    source: \"an erratum\"\n  - form: stmatrix-m16n8-b16\n    observed: accepted\n"
+                                              "    source: \"another erratum\"\n\nspellings:\n")));
+  Catalog c = documented_catalog(s);
+  for (auto& a : c.assemblies)
+    if (a.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32" && a.target == "sm_89") a.accepted = true;
+  Audit a = run_audit(s, c);
+  const RequirementVerdict& r = find(a, "stmatrix.m8n8.b16", "targets");
+  EXPECT_EQ(r.verdict, Verdict::Contradicted);
+  EXPECT_TRUE(r.explained());
+  ASSERT_EQ(r.known.size(), 1u);
+  EXPECT_NE(r.known[0].find("[known: an erratum]"), std::string::npos);
+  EXPECT_EQ(a.contradictions(), 0);
+  // The form's discrepancy did not happen (ptxas rejected it as documented): said, not hidden.
+  ASSERT_EQ(a.unused_known.size(), 1u);
+  EXPECT_EQ(a.unused_known[0]->form, "stmatrix-m16n8-b16");
+  std::string md = audit_markdown(a, s, c, {"h", "d", "v", "c"});
+  EXPECT_NE(md.find("## Known discrepancies"), std::string::npos);
+  EXPECT_NE(md.find("no longer observed: stmatrix-m16n8-b16 (another erratum)"), std::string::npos);
+}

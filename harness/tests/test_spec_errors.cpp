@@ -185,7 +185,7 @@ TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
   Specs s;
   edit(s.ldmatrix, "family: ldmatrix\n", "family: ldmatrix\nversion: 1\n");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, variants, claims, invalid, spellings");
+            "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, variants, claims, invalid, spellings, known_discrepancies");
 }
 
 TEST(SpecErrors, UnknownKeyInClaimCheck) {
