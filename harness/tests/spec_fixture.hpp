@@ -43,6 +43,14 @@ inline std::vector<SpecFile> spec_files(const std::string& file = "", const std:
   return files;
 }
 
+// The kernel skeleton, as the catalog reads it.
+inline std::string read_skeleton() {
+  std::ifstream in(std::string(PTXCTS_SOURCE_DIR) + "/kernels/warp_matrix.ptx.in");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 inline const Instance& find_instance(const Suite& s, const std::string& id) {
   for (auto const& i : s.instances)
     if (i.id() == id) return i;

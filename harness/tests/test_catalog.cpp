@@ -15,12 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string skeleton() {
-  std::ifstream in(std::string(PTXCTS_SOURCE_DIR) + "/kernels/warp_matrix.ptx.in");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string skeleton() { return read_skeleton(); }
 
 struct SmallCatalog : ::testing::Test {
   static inline Suite suite;

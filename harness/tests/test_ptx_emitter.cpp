@@ -10,12 +10,7 @@ using namespace ptxcts;
 using namespace ptxcts::test;
 
 namespace {
-std::string skeleton() {
-  std::ifstream in(std::string(PTXCTS_SOURCE_DIR) + "/kernels/warp_matrix.ptx.in");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string skeleton() { return read_skeleton(); }
 }  // namespace
 
 TEST(PtxEmitter, FillsTheInstructionTargetAndVersion) {
