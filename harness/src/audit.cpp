@@ -31,7 +31,7 @@ const KnownDiscrepancy* known_for(const SpecSet& specs, const std::string& varia
 }
 
 RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const Variant& v, std::set<const KnownDiscrepancy*>& used) {
-  RequirementVerdict rv{v.name, v.family, "targets", v.requires_.targets->text, v.requires_.source, Verdict::NotCheckable, "", {}};
+  RequirementVerdict rv{v.name, v.family, "targets", v.requires_.targets->text, v.requires_.source, Verdict::NotCheckable, "", {}, {}};
   std::set<std::string> accepted_on, rejected_on;
   int checked = 0;
   for (auto const* k : kernels_of(suite, v)) {
@@ -91,7 +91,7 @@ std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog
           documented += fmt::format(" ({})", o.text);
           source = o.requires_.source;
         }
-    RequirementVerdict rv{v.name, v.family, "ptx " + min.str(), documented, source, Verdict::NotCheckable, "", {}};
+    RequirementVerdict rv{v.name, v.family, "ptx " + min.str(), documented, source, Verdict::NotCheckable, "", {}, {}};
     int at_min_ok = 0, at_min_bad = 0, below_ok = 0, below_inconclusive = 0;
     for (auto const* k : kernels) {
       for (auto const& a : cat.assemblies) {

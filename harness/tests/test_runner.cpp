@@ -30,7 +30,7 @@ struct FakeRun {
 
   DeviceRun run(const std::string& mode, int major, int minor, std::set<std::string> families) {
     setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
-    RunOptions opt{PTXCTS_FAKE_RUNNER, work, work, std::move(families), {}};
+    RunOptions opt{PTXCTS_FAKE_RUNNER, work, work, std::move(families), {}, 30, nullptr, {}};
     return run_on_device(suite, catalog, {0, "Fake GPU", major, minor, "13.0", "0.0"}, opt);
   }
 };
@@ -92,7 +92,7 @@ TEST(Runner, ARunnerThatDiesMidLaunchIsRestartedAfterIt) {
 TEST(Runner, AHungLaunchTimesOutAndTheRunGoesOn) {
   FakeRun f;
   setenv("PTXCTS_FAKE_MODE", "echo,hang:3", 1);
-  RunOptions opt{PTXCTS_FAKE_RUNNER, f.work, f.work, {"ldmatrix"}, {}, 1.0};
+  RunOptions opt{PTXCTS_FAKE_RUNNER, f.work, f.work, {"ldmatrix"}, {}, 1.0, nullptr, {}};
   DeviceRun r = run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   EXPECT_EQ(r.results[3].status, Status::Timeout);
   EXPECT_EQ(r.results[3].reason, "no result within 1 s; the device runner was killed");
