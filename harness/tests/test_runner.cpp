@@ -92,10 +92,10 @@ TEST(Runner, ARunnerThatDiesMidLaunchIsRestartedAfterIt) {
 TEST(Runner, AHungLaunchTimesOutAndTheRunGoesOn) {
   FakeRun f;
   setenv("PTXCTS_FAKE_MODE", "echo,hang:3", 1);
-  RunOptions opt{PTXCTS_FAKE_RUNNER, f.work, f.work, {"ldmatrix"}, {}, 1.0, nullptr, {}};
+  RunOptions opt{PTXCTS_FAKE_RUNNER, f.work, f.work, {"ldmatrix"}, {}, 3.0, nullptr, {}};
   DeviceRun r = run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   EXPECT_EQ(r.results[3].status, Status::Timeout);
-  EXPECT_EQ(r.results[3].reason, "no result within 1 s; the device runner was killed");
+  EXPECT_EQ(r.results[3].reason, "no result within 3 s; the device runner was killed");
   EXPECT_EQ(count(r, Status::Timeout), 1);
   EXPECT_EQ(count(r, Status::Fail), 179);
 }
