@@ -21,31 +21,28 @@ bool Instance::has_option(const std::string& axis, const std::string& text) cons
   return false;
 }
 
-std::string Instance::fill(const std::string& regs, const std::string& addr) const {
+std::string Instance::text() const {
   std::string out;
   const std::string& s = variant_->syntax;
   for (std::size_t p = 0; p < s.size(); ++p) {
     if (s[p] != '{') { out += s[p]; continue; }
     std::size_t close = s.find('}', p);
     std::string name = s.substr(p + 1, close - p - 1);
-    if (name == "regs" || name == "dst") out += regs;
-    else if (name == "addr" || name == "src") out += addr;
-    else out += option(name).text;
+    const bool operand = name == "regs" || name == "addr" || name == "dst" || name == "src";
+    out += operand ? s.substr(p, close - p + 1) : option(name).text;
     p = close;
   }
   return out;
 }
 
 std::string Instance::mnemonic() const {
-  std::string full = fill("", "");
+  std::string full = text();
   return full.substr(0, full.find(' '));
 }
 
 std::string Instance::id() const {
   return address_width_ ? fmt::format("{}@a{}", mnemonic(), address_width_) : mnemonic();
 }
-
-std::string Instance::instruction(const std::string& regs, const std::string& addr) const { return fill(regs, addr); }
 
 Bindings Instance::bindings() const {
   Bindings b;

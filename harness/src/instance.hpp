@@ -20,8 +20,9 @@ class Instance {
 
   std::string mnemonic() const;   // the instruction name with every qualifier filled in
   std::string id() const;         // mnemonic plus "@a32"/"@a64" (none for moves): unique per instance
-  // The instruction with its operands; for a move, `regs` fills {dst} and `addr` fills {src}.
-  std::string instruction(const std::string& regs, const std::string& addr) const;
+  // The instruction with every qualifier filled in and its operand placeholders ({regs}, {addr},
+  // {dst}, {src}) left for the emitter.
+  std::string text() const;
   Bindings bindings() const;      // the variables its qualifiers set
   std::string space() const;      // "generic" or "shared"
   const FragmentLayout& layout() const;
@@ -31,7 +32,6 @@ class Instance {
   std::string requirement_text() const;      // e.g. "PTX ISA 7.8, >= sm_90"
 
  private:
-  std::string fill(const std::string& regs, const std::string& addr) const;
   const Variant* variant_;
   std::vector<const QualifierOption*> options_;  // one per axis, in axis order
   int address_width_;

@@ -51,20 +51,19 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
-Catalog make_catalog(const Suite& suite, const Paths& p, bool quiet = false) {
+Catalog make_catalog(const Suite& suite, const Paths& p) {
   Toolchain tc = Toolchain::discover(p.ptxas);
   CatalogStats stats;
   auto t0 = std::chrono::steady_clock::now();
   auto progress = [&](std::size_t done, std::size_t total) {  // only for builds slow enough to wonder about
-    if (!quiet && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
       fmt::print("catalog: {}/{} assemblies done or found in the cache\n", done, total), std::fflush(stdout);
   };
   Catalog c = build_catalog(suite, tc, read_text(fs::path(p.kernels) / "warp_matrix.ptx.in"), p.catalog, p.jobs, &stats, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!quiet)
-    fmt::print("catalog: {} kernels x {} targets (ptxas {}): {} assembled, {} from cache, {} beyond this toolkit's PTX ISA {}, in {:.1f} s -> {}\n",
-               suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.cached, stats.not_attempted,
-               c.toolkit_ptx.str(), secs, p.catalog);
+  fmt::print("catalog: {} kernels x {} targets (ptxas {}): {} assembled, {} from cache, {} beyond this toolkit's PTX ISA {}, in {:.1f} s -> {}\n",
+             suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.cached, stats.not_attempted,
+             c.toolkit_ptx.str(), secs, p.catalog);
   return c;
 }
 

@@ -55,10 +55,8 @@ std::vector<EmitStep> emit_steps(const KernelPlan& kernel) {
   for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
     const Instance& inst = *kernel.steps[k];
     const int step = static_cast<int>(k);
-    std::string text = inst.variant().operation == Operation::Move
-                           ? inst.instruction("%frag0", "%frag0")
-                           : inst.instruction(register_list(inst.registers()), address_register(inst.address_width(), step));
-    out.push_back({text, inst.registers(), inst.address_width(), inst.space()});
+    out.push_back({fill_operands(inst.text(), inst.registers(), inst.address_width(), step), inst.registers(), inst.address_width(),
+                   inst.space()});
   }
   return out;
 }

@@ -53,28 +53,28 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   };
   clock::time_point deadline = after(timeout_seconds), quiet_deadline = after(idle_seconds);
   char buf[65536];
+  // Each limit in force either has passed (kill, say which) or bounds how long poll may wait.
+  struct Limit {
+    bool on;
+    const clock::time_point* at;
+    bool* flag;
+  };
+  const Limit limits[] = {{timeout_seconds > 0, &deadline, &result.timed_out}, {idle_seconds > 0, &quiet_deadline, &result.went_quiet}};
   for (;;) {
     int wait_ms = -1;
-    auto ms_to = [](clock::time_point t) {
-      return std::chrono::duration_cast<std::chrono::milliseconds>(t - clock::now()).count();
-    };
-    if (timeout_seconds > 0) {
-      auto left = ms_to(deadline);
+    bool killed = false;
+    for (auto const& l : limits) {
+      if (!l.on) continue;
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*l.at - clock::now()).count();
       if (left <= 0) {
-        result.timed_out = true;
-        kill(-pid, SIGKILL);
-        break;
-      }
-      wait_ms = static_cast<int>(left);
-    }
-    if (idle_seconds > 0) {
-      auto left = ms_to(quiet_deadline);
-      if (left <= 0) {
-        result.went_quiet = true;
-        kill(-pid, SIGKILL);
+        *l.flag = killed = true;
         break;
       }
       wait_ms = wait_ms < 0 ? static_cast<int>(left) : std::min(wait_ms, static_cast<int>(left));
+    }
+    if (killed) {
+      kill(-pid, SIGKILL);
+      break;
     }
     pollfd p{pipefd[0], POLLIN, 0};
     int n = poll(&p, 1, wait_ms);
