@@ -28,7 +28,8 @@ std::string Instance::text() const {
     if (s[p] != '{') { out += s[p]; continue; }
     std::size_t close = s.find('}', p);
     std::string name = s.substr(p + 1, close - p - 1);
-    const bool operand = name == "regs" || name == "addr" || name == "dst" || name == "src";
+    const bool operand = name == "regs" || name == "addr" || name == "dst" || name == "src" || name == "d" || name == "a" || name == "b" ||
+                         name == "c";
     out += operand ? s.substr(p, close - p + 1) : option(name).text;
     p = close;
   }
@@ -41,7 +42,11 @@ std::string Instance::mnemonic() const {
 }
 
 std::string Instance::id() const {
-  return address_width_ ? fmt::format("{}@a{}", mnemonic(), address_width_) : mnemonic();
+  // Operands that a qualifier adds (wmma's stride) are not in the mnemonic: name them.
+  std::string operands;
+  for (auto const* o : options_)
+    if (o->text == ", {stride}") operands += "+stride";
+  return address_width_ ? fmt::format("{}{}@a{}", mnemonic(), operands, address_width_) : mnemonic() + operands;
 }
 
 Bindings Instance::bindings() const {

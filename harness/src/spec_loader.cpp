@@ -11,6 +11,7 @@
 
 #include "layout.hpp"
 #include "layout_check.hpp"
+#include "spec_wmma.hpp"
 #include "yaml_reader.hpp"
 
 namespace ptxcts {
@@ -18,14 +19,6 @@ namespace {
 
 const std::set<std::string> kFragmentBuiltins = {"lane", "r", "i"};
 const std::set<std::string> kAddressBuiltins = {"lane"};
-
-std::string read_identifier(const YamlReader& r, const std::string& what) {
-  std::string s = r.str();
-  bool ok = !s.empty() && s.size() <= 64;
-  for (char c : s) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
-  if (!ok) r.fail(fmt::format("expected {} made of letters, digits, '.', '-' and '_' (at most 64) but found '{}'", what, s));
-  return s;
-}
 
 PtxVersion read_ptx(const YamlReader& r, const TargetCatalog* targets) {
   std::string s = r.str();
@@ -116,7 +109,8 @@ QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
   QualifierOption o;
   o.where = r.where();
   o.text = r.at("text").str();
-  if (!o.text.empty()) {
+  if (o.text == ", {stride}") {  // wmma: the optional stride operand, written as a qualifier value
+  } else if (!o.text.empty()) {
     bool ok = o.text[0] == '.' && o.text.size() > 1;
     for (char c : o.text) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == '_');
     if (!ok) r.at("text").fail(fmt::format("expected a qualifier like '.x1' (a dot, then letters, digits, '_' or '::') or \"\" but found '{}'", o.text));
@@ -129,8 +123,8 @@ QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
     }
   if (r.has("space")) {
     o.space = r.at("space").str();
-    if (o.space != "generic" && o.space != "shared")
-      r.at("space").fail(fmt::format("unknown state space '{}'; expected generic or shared", o.space));
+    if (o.space != "generic" && o.space != "shared" && o.space != "global")
+      r.at("space").fail(fmt::format("unknown state space '{}'; expected generic, shared or global", o.space));
   }
   if (r.has("fragment")) o.fragment = read_identifier(r.at("fragment"), "a fragment layout name");
   if (r.has("requires")) {
@@ -142,7 +136,7 @@ QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
 
 Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets) {
   r.expect_map({"name", "operation", "syntax", "requires", "qualifiers", "address_widths", "exclude", "matrix",
-                "registers", "row_alignment", "address_lanes", "fragment", "fragments"});
+                "registers", "row_alignment", "address_lanes", "fragment", "fragments", "wmma"});
   Variant v;
   v.family = family;
   v.where = r.where();
@@ -153,7 +147,12 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   if (op == "load") v.operation = Operation::Load;
   else if (op == "store") v.operation = Operation::Store;
   else if (op == "move") v.operation = Operation::Move;
-  else r.at("operation").fail(fmt::format("unknown operation '{}'; expected load, store or move", op));
+  else if (op == "wmma-load") v.operation = Operation::WmmaLoad;
+  else if (op == "wmma-store") v.operation = Operation::WmmaStore;
+  else if (op == "wmma-mma") v.operation = Operation::WmmaMma;
+  else r.at("operation").fail(fmt::format("unknown operation '{}'; expected load, store, move, wmma-load, wmma-store or wmma-mma", op));
+  const bool mma = v.operation == Operation::WmmaMma;
+  const bool addressless = v.operation == Operation::Move || mma;
   v.requires_ = read_requirement(r.at("requires"), targets, true);
 
   std::set<std::string> bound;
@@ -169,7 +168,8 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   for (auto& [k, opts] : qualifier_entries) {
     QualifierAxis axis;
     axis.name = read_identifier(k, "a qualifier name");
-    if (axis.name == "regs" || axis.name == "addr" || axis.name == "dst" || axis.name == "src" || axis.name == "address_width")
+    if (axis.name == "regs" || axis.name == "addr" || axis.name == "dst" || axis.name == "src" || axis.name == "address_width" ||
+        axis.name == "a" || axis.name == "b" || axis.name == "c" || axis.name == "d")
       k.fail(fmt::format("'{}' is reserved and cannot name a qualifier", axis.name));
     std::set<std::string> texts;
     std::optional<std::set<std::string>> axis_vars;
@@ -202,11 +202,13 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
     if (close == std::string::npos) throw SpecError(syn.where_in_scalar(p), "unclosed '{' in syntax");
     std::string name = v.syntax.substr(p + 1, close - p - 1);
     bool is_axis = std::any_of(v.axes.begin(), v.axes.end(), [&](auto const& a) { return a.name == name; });
-    const bool operand = v.operation == Operation::Move ? (name == "dst" || name == "src") : (name == "regs" || name == "addr");
-    if (!is_axis && !operand)
-      throw SpecError(syn.where_in_scalar(p + 1), v.operation == Operation::Move
-                          ? fmt::format("unknown placeholder '{{{}}}' in syntax; expected a qualifier name, {{dst}} or {{src}}", name)
-                          : fmt::format("unknown placeholder '{{{}}}' in syntax; expected a qualifier name, {{regs}} or {{addr}}", name));
+    const std::set<std::string> operands = v.operation == Operation::Move ? std::set<std::string>{"dst", "src"}
+                                           : mma                           ? std::set<std::string>{"d", "a", "b", "c"}
+                                                                           : std::set<std::string>{"regs", "addr"};
+    if (!is_axis && !operands.count(name))
+      throw SpecError(syn.where_in_scalar(p + 1),
+                      fmt::format("unknown placeholder '{{{}}}' in syntax; expected a qualifier name, {}", name,
+                                  v.operation == Operation::Move ? "{dst} or {src}" : mma ? "{d}, {a}, {b} or {c}" : "{regs} or {addr}"));
     ++used[name];
     p = close;
   }
@@ -223,17 +225,18 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
     }
   }
   if (v.operation == Operation::Move && (used["dst"] != 1 || used["src"] != 1)) syn.fail("syntax must use {dst} and {src} exactly once each");
-  if (v.operation != Operation::Move && (used["regs"] != 1 || used["addr"] != 1)) syn.fail("syntax must use {regs} and {addr} exactly once each");
+  if (mma && (used["d"] != 1 || used["a"] != 1 || used["b"] != 1 || used["c"] != 1)) syn.fail("syntax must use {d}, {a}, {b} and {c} exactly once each");
+  if (!addressless && (used["regs"] != 1 || used["addr"] != 1)) syn.fail("syntax must use {regs} and {addr} exactly once each");
 
-  if (v.operation == Operation::Move && r.has("address_widths")) r.at("address_widths").fail("a move has no address: drop 'address_widths'");
-  if (v.operation != Operation::Move)
+  if (addressless && r.has("address_widths")) r.at("address_widths").fail(fmt::format("{} has no address: drop 'address_widths'", mma ? "wmma.mma" : "a move"));
+  if (!addressless)
   for (auto const& w : r.at("address_widths").items("'address_widths'")) {
     int width = static_cast<int>(w.integer(32, 64));
     if (width != 32 && width != 64) w.fail(fmt::format("expected an address width of 32 or 64 but found {}", width));
     if (std::count(v.address_widths.begin(), v.address_widths.end(), width)) w.fail(fmt::format("duplicate address width {}", width));
     v.address_widths.push_back(width);
   }
-  if (v.operation != Operation::Move && v.address_widths.empty()) r.at("address_widths").fail("expected at least one address width");
+  if (!addressless && v.address_widths.empty()) r.at("address_widths").fail("expected at least one address width");
 
   if (r.has("exclude"))
     for (auto item : r.at("exclude").items("'exclude'")) {
@@ -259,6 +262,13 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
     }
 
   v.registers = read_formula(r.at("registers"), bound, "registers");
+  if (v.is_wmma()) {  // WMMA semantics: the 'wmma' block instead of a fragment layout
+    for (const char* k : {"matrix", "row_alignment", "address_lanes", "fragment", "fragments"})
+      if (r.has(k)) r.at(k).fail(fmt::format("a wmma variant has no '{}': its fragments' register layout is unspecified; give 'wmma'", k));
+    read_wmma_semantics(r.at("wmma"), v, bound);
+    return v;
+  }
+  if (r.has("wmma")) r.at("wmma").fail("'wmma' belongs to wmma-load, wmma-store and wmma-mma variants only");
 
   // The layout keys come together, or not at all (a form specified by syntax and requirements only).
   // A move has no addresses: its layout is the source fragment and the 'result' fragment.
@@ -367,8 +377,19 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
   f.text = r.at("text").str();
   bool regs = f.text.find("{regs}") != std::string::npos && f.text.find("{addr}") != std::string::npos;
   bool move = f.text.find("{dst}") != std::string::npos && f.text.find("{src}") != std::string::npos;
-  if (!regs && !move) r.at("text").fail("expected the instruction with {regs} and {addr} (or {dst} and {src}) for its operands");
-  f.registers = static_cast<int>(r.at("registers").integer(1, 16));
+  bool mma = f.text.find("{d}") != std::string::npos && f.text.find("{c}") != std::string::npos;
+  if (!regs && !move && !mma) r.at("text").fail("expected the instruction with {regs} and {addr} (or {dst} and {src}; or {d}, {a}, {b}, {c}) for its operands");
+  if (mma) {  // wmma.mma: registers per operand
+    for (auto& [k, n] : r.at("registers").entries("'registers' of a wmma.mma form (d, a, b, c)")) {
+      std::string op = k.str();
+      if (op != "d" && op != "a" && op != "b" && op != "c") k.fail(fmt::format("expected an operand d, a, b or c but found '{}'", op));
+      f.operand_registers[op] = static_cast<int>(n.integer(1, 16));
+    }
+    for (const char* op : {"d", "a", "b", "c"})
+      if (!f.operand_registers.count(op)) r.at("registers").fail(fmt::format("registers of operand '{}' missing", op));
+  } else {
+    f.registers = static_cast<int>(r.at("registers").integer(1, 16));
+  }
   if (r.has("address_width")) {
     f.address_width = static_cast<int>(r.at("address_width").integer(32, 64));
     if (f.address_width != 32 && f.address_width != 64) r.at("address_width").fail(fmt::format("expected an address width of 32 or 64 but found {}", f.address_width));
@@ -452,7 +473,7 @@ TargetCatalog read_targets(YamlReader r) {
 }
 
 CaseSet read_cases(YamlReader r) {
-  r.expect_map({"warps", "tile_bytes", "regions", "cases"});
+  r.expect_map({"warps", "tile_bytes", "regions", "cases", "wmma"});
   CaseSet s;
   s.warps = static_cast<int>(r.at("warps").integer(1, 32));
   s.tile_bytes = static_cast<int>(r.at("tile_bytes").integer(256, 16384));
@@ -505,6 +526,7 @@ CaseSet read_cases(YamlReader r) {
       }
     s.cases.push_back(c);
   }
+  if (r.has("wmma")) read_wmma_cases(r.at("wmma"), s, names);
   return s;
 }
 
@@ -543,6 +565,7 @@ void check_rows_fit(const Variant& v, const CaseSet& set) {
     const Layout L = compute_layout(inst);
     const int rows = L.matrices * L.rows;
     for (auto const& c : set.cases) {
+      if (c.wmma) continue;
       const int pitch = c.rows == RowPlacement::Pitch ? c.pitch : stride;
       if (c.rows == RowPlacement::Pitch && (pitch < v.row_bytes() || pitch % v.row_alignment != 0))
         throw SpecError(c.where, fmt::format("case '{}': a pitch of {} bytes cannot hold the {}-byte rows of {} aligned to {}", c.name, pitch,
@@ -579,7 +602,8 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   for (auto const& f : files) {
     if (&f == targets || &f == cases || &f == diagnostics) continue;
     YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
-    doc.expect_map({"family", "variants", "claims", "invalid", "spellings", "known_discrepancies"});
+    // 'definitions' holds YAML anchors that the rest of the file refers to; nothing reads it directly.
+    doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies"});
     std::string family = read_identifier(doc.at("family"), "a family name");
     if (auto it = families.find(family); it != families.end())
       doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
@@ -647,7 +671,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   for (auto const& v : specs.variants)
     if (v.has_layout) check_layouts(v);
   for (auto const& v : specs.variants)
-    if (v.runnable() && v.operation != Operation::Move) check_rows_fit(v, specs.cases);
+    if (v.has_layout && v.operation != Operation::Move) check_rows_fit(v, specs.cases);
   return specs;
 }
 

@@ -43,7 +43,7 @@ struct Requirement {
 struct QualifierOption {
   std::string text;
   std::vector<std::pair<std::string, std::int64_t>> set;  // variables bound for formulas
-  std::string space;                                      // state space: "generic" / "shared"
+  std::string space;                                      // state space: "generic" / "shared" / "global"
   std::string fragment;                                   // selects an alternative fragment layout
   Requirement requires_;                                  // extra requirement of this value
   SourceLocation where;
@@ -69,7 +69,35 @@ struct FragmentLayout {
   Formula matrix, row, col;
 };
 
-enum class Operation { Load, Store, Move };  // memory to registers, registers to memory, registers to registers
+// memory to registers, registers to memory, registers to registers; and the WMMA instructions,
+// whose fragments have no specified register layout (specs/wmma.yaml says how they are checked).
+enum class Operation { Load, Store, Move, WmmaLoad, WmmaStore, WmmaMma };
+
+// A property of a wmma instance that is either a qualifier's value (the axis named) or fixed by the
+// variant ("f16", ".row").
+struct AxisOrFixed {
+  std::string axis, fixed;
+};
+
+// wmma.load / wmma.store: which matrix, its shape and element type, and its layout in memory.
+struct WmmaMatrix {
+  std::string matrix;  // "a", "b", "c", "d"
+  Formula rows, cols;
+  AxisOrFixed element, layout;
+};
+
+// One operand of wmma.mma.
+struct WmmaOperand {
+  AxisOrFixed element, layout;  // layout: a and b only
+  Formula registers;
+};
+
+struct WmmaMma {
+  WmmaOperand a, b, c, d;
+  std::string saturate;  // the qualifier whose ".satfinite" clamps ("" if none)
+  std::string rounding;  // the qualifier giving the rounding mode of .f64 ("" if none)
+  AxisOrFixed product;   // "multiply", or the qualifier with .xor.popc / .and.popc
+};
 
 struct Variant {
   std::string name, family;
@@ -87,9 +115,12 @@ struct Variant {
   AddressLanes address_lanes;
   FragmentLayout fragment;
   std::map<std::string, FragmentLayout> fragments;  // alternatives (e.g. "trans")
+  std::optional<WmmaMatrix> wmma_matrix;             // wmma.load / wmma.store
+  std::optional<WmmaMma> wmma_mma;                   // wmma.mma
   SourceLocation where;
 
-  bool runnable() const { return has_layout; }
+  bool is_wmma() const { return operation == Operation::WmmaLoad || operation == Operation::WmmaStore || operation == Operation::WmmaMma; }
+  bool runnable() const { return has_layout || is_wmma(); }
   int row_bytes() const { return cols * element_bits / 8; }
   int elements_per_register() const { return 32 / element_bits; }
 };
@@ -121,8 +152,9 @@ enum class RowPlacement { Contiguous, Pitch, Scattered };
 // spelling seen in the wild (an observation either way).
 struct AuditForm {
   enum class Kind { Invalid, Spelling } kind = Kind::Invalid;
-  std::string name, family, text;  // text with {regs} and {addr} (or {dst}, {src})
+  std::string name, family, text;  // text with {regs} and {addr} (or {dst}, {src}; or {d}, {a}, {b}, {c})
   int registers = 1, address_width = 64;
+  std::map<std::string, int> operand_registers;  // wmma.mma forms: registers of d, a, b, c
   std::string target;
   std::optional<PtxVersion> ptx;   // default: what the target and toolkit allow
   std::string diagnostic;          // invalid: the class of ptxas message expected
@@ -147,7 +179,7 @@ struct DiagnosticClass {
 };
 
 // Fault cases break a documented rule on purpose; what the GPU does is recorded, never failed.
-enum class Fault { None, Misaligned, OutsideShared };
+enum class Fault { None, Misaligned, OutsideShared, MisalignedStride };
 
 struct CaseSpec {
   std::string name, description;
@@ -158,12 +190,18 @@ struct CaseSpec {
   int pitch = 0;
   std::uint64_t seed = 0;
   bool poison_unused = false;
-  SourceLocation where;  // of its 'rows'
+  // wmma cases (cases.yaml 'wmma'): matrices at the default stride or inside a wider matrix, and
+  // accumulators chosen so that integer accumulation overflows.
+  bool wmma = false;
+  bool wide_stride = false;
+  bool overflow = false;
+  SourceLocation where;  // of its 'rows' (wmma: of its 'stride')
 };
 
 struct CaseSet {
   int warps = 4, tile_bytes = 4096, regions = 2;
-  std::vector<CaseSpec> cases;
+  int wmma_warps = 4, wmma_tile_bytes = 10240, wmma_regions = 5;
+  std::vector<CaseSpec> cases;  // ldmatrix/stmatrix/movmatrix cases, then the wmma cases
 };
 
 struct TargetInfo {

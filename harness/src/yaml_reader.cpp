@@ -142,4 +142,12 @@ YAML::Node parse_yaml(const std::string& file, const std::string& text) {
   }
 }
 
+std::string read_identifier(const YamlReader& r, const std::string& what) {
+  std::string s = r.str();
+  bool ok = !s.empty() && s.size() <= 64;
+  for (char c : s) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
+  if (!ok) r.fail(fmt::format("expected {} made of letters, digits, '.', '-' and '_' (at most 64) but found '{}'", what, s));
+  return s;
+}
+
 }  // namespace ptxcts

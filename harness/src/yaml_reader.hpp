@@ -50,4 +50,7 @@ class YamlReader {
 // Parses YAML text; a syntax error becomes a SpecError at the parser's position.
 YAML::Node parse_yaml(const std::string& file, const std::string& text);
 
+// A name in a spec (variant, case, claim, ...): letters, digits, '.', '-' and '_', at most 64.
+std::string read_identifier(const YamlReader& r, const std::string& what);
+
 }  // namespace ptxcts

@@ -138,7 +138,7 @@ TEST(SpecErrors, UnknownKeyInVariant) {
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:35:5: unknown key 'alignment' in item 0 of 'variants'; expected one of: name, "
             "operation, syntax, requires, qualifiers, address_widths, exclude, matrix, registers, row_alignment, "
-            "address_lanes, fragment, fragments");
+            "address_lanes, fragment, fragments, wmma");
 }
 
 TEST(SpecErrors, UnknownKeyInQualifierValue) {
@@ -170,7 +170,7 @@ TEST(SpecErrors, UnknownKeyInCasesYaml) {
   edit(s.cases, "regions: 2\n", "regions: 2\nlanes: 32\n");
   EXPECT_EQ(load_error(s),
             "specs/cases.yaml:8:1: unknown key 'lanes' in cases.yaml; expected one of: warps, tile_bytes, regions, "
-            "cases");
+            "cases, wmma");
 }
 
 TEST(SpecErrors, UnknownKeyInCase) {
@@ -185,7 +185,7 @@ TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
   Specs s;
   edit(s.ldmatrix, "family: ldmatrix\n", "family: ldmatrix\nversion: 1\n");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, variants, claims, invalid, spellings, known_discrepancies");
+            "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, definitions, variants, claims, invalid, spellings, known_discrepancies");
 }
 
 TEST(SpecErrors, UnknownKeyInClaimCheck) {
@@ -332,7 +332,7 @@ TEST(SpecErrors, KeyWithoutValue) {
 TEST(SpecErrors, UnknownOperation) {
   Specs s;
   edit(s.ldmatrix, "    operation: load\n", "    operation: read\n");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:8:16: unknown operation 'read'; expected load, store or move");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:8:16: unknown operation 'read'; expected load, store, move, wmma-load, wmma-store or wmma-mma");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -438,8 +438,8 @@ TEST(SpecErrors, QualifierWithoutValues) {
 
 TEST(SpecErrors, UnknownStateSpace) {
   Specs s;
-  edit(s.ldmatrix, "space: generic}", "space: global}");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:23:29: unknown state space 'global'; expected generic or shared");
+  edit(s.ldmatrix, "space: generic}", "space: local}");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:23:29: unknown state space 'local'; expected generic, shared or global");
 }
 
 TEST(SpecErrors, QualifierSelectsUndefinedFragmentLayout) {
