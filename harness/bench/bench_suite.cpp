@@ -18,12 +18,13 @@ namespace fs = std::filesystem;
 
 namespace {
 const std::string kSpecs = PTXCTS_SOURCE_DIR "/specs";
-std::string skeleton() {
-  std::ifstream in(PTXCTS_SOURCE_DIR "/kernels/warp_matrix.ptx.in");
+std::string read_kernel(const char* name) {
+  std::ifstream in(std::string(PTXCTS_SOURCE_DIR "/kernels/") + name);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
+KernelSkeletons skeleton() { return {read_kernel("warp_matrix.ptx.in"), read_kernel("wmma.ptx.in")}; }
 }  // namespace
 
 static void BM_LoadSpecsAndBuildSuite(benchmark::State& state) {
@@ -57,7 +58,7 @@ static void BM_AssembleOneKernelWithPtxas(benchmark::State& state) {
   Toolchain tc = Toolchain::discover();
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-assemble";
   fs::create_directories(dir);
-  std::ofstream(dir / "k.ptx") << emit_ptx(skeleton(), suite.kernels.front(), "sm_90", {7, 8});
+  std::ofstream(dir / "k.ptx") << emit_kernel_ptx(skeleton(), suite.kernels.front(), "sm_90", {7, 8});
   for (auto _ : state) benchmark::DoNotOptimize(assemble(tc, dir / "k.ptx", "sm_90", dir / "k.cubin").accepted);
   fs::remove_all(dir);
 }
@@ -68,7 +69,7 @@ static void BM_WarmCatalogRebuild(benchmark::State& state) {
   Suite suite = build_suite(load_spec_dir(kSpecs));
   Toolchain tc = Toolchain::discover();
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-catalog";
-  std::string sk = skeleton();
+  KernelSkeletons sk = skeleton();
   build_catalog(suite, tc, sk, dir, 2);  // cold, outside the timing
   CatalogStats stats;
   for (auto _ : state) build_catalog(suite, tc, sk, dir, 2, &stats);
@@ -85,7 +86,7 @@ static void BM_ColdCatalogByTargets(benchmark::State& state) {
   suite.specs.forms.clear();
   Toolchain tc = Toolchain::discover();
   tc.real_targets.resize(static_cast<std::size_t>(state.range(0)));
-  std::string sk = skeleton();
+  KernelSkeletons sk = skeleton();
   CatalogStats stats;
   for (auto _ : state) {
     fs::path dir = fs::temp_directory_path() / "ptxcts-bench-cold";
@@ -103,7 +104,7 @@ BENCHMARK(BM_ColdCatalogByTargets)->Arg(1)->Arg(6)->Arg(12)->Arg(23)->Unit(bench
 static void BM_AuditCold(benchmark::State& state) {
   Suite suite = build_suite(load_spec_dir(kSpecs));
   Toolchain tc = Toolchain::discover();
-  std::string sk = skeleton();
+  KernelSkeletons sk = skeleton();
   CatalogStats stats;
   for (auto _ : state) {
     fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit";
@@ -121,7 +122,7 @@ BENCHMARK(BM_AuditCold)->Unit(benchmark::kMillisecond)->UseRealTime()->Iteration
 static void BM_AuditWarm(benchmark::State& state) {
   Suite suite = build_suite(load_spec_dir(kSpecs));
   Toolchain tc = Toolchain::discover();
-  std::string sk = skeleton();
+  KernelSkeletons sk = skeleton();
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit-warm";
   build_catalog(suite, tc, sk, dir, 2);
   CatalogStats stats;

@@ -20,7 +20,7 @@ bool names_version_requirement(const std::string& message) { return message.find
 std::vector<const KernelPlan*> kernels_of(const Suite& suite, const Variant& v) {
   std::vector<const KernelPlan*> out;
   for (auto const& k : suite.kernels)
-    if (k.steps.size() == 1 && &k.steps[0]->variant() == &v) out.push_back(&k);
+    if (k.audited && &k.subject_instance().variant() == &v) out.push_back(&k);
   return out;
 }
 
@@ -38,11 +38,11 @@ RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const V
     for (auto const& a : cat.assemblies) {
       if (a.kernel != k->name || !a.attempted) continue;
       const TargetInfo* t = suite.specs.targets.find(a.target);
-      const bool documented = t && supports(suite.specs.targets, *k->steps[0], *t);
+      const bool documented = t && supports(suite.specs.targets, k->subject_instance(), *t);
       ++checked;
       (a.accepted ? accepted_on : rejected_on).insert(a.target);
       if (documented != a.accepted) {
-        std::string m = fmt::format("{} on {}: documented {}, ptxas {}{}", k->steps[0]->id(), a.target,
+        std::string m = fmt::format("{} on {}: documented {}, ptxas {}{}", k->subject_instance().id(), a.target,
                                     documented ? "supported" : "unsupported", a.accepted ? "accepted it" : "rejected it",
                                     a.accepted ? "" : " (" + first_line(a.message) + ")");
         if (const KnownDiscrepancy* kd = known_for(suite.specs, v.name, a.target, a.accepted)) {
@@ -80,7 +80,7 @@ RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const V
 // that version knows), rejected one version below with ptxas naming the version requirement.
 std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog& cat, const Variant& v) {
   std::map<PtxVersion, std::vector<const KernelPlan*>> by_min;
-  for (auto const* k : kernels_of(suite, v)) by_min[k->steps[0]->min_ptx()].push_back(k);
+  for (auto const* k : kernels_of(suite, v)) by_min[k->subject_instance().min_ptx()].push_back(k);
   std::vector<RequirementVerdict> out;
   for (auto const& [min, kernels] : by_min) {
     // What the spec says this minimum comes from: the variant, or a qualifier value's requirement.
@@ -97,16 +97,16 @@ std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog
       for (auto const& a : cat.assemblies) {
         if (a.kernel != k->name || !a.attempted || a.ptx != min) continue;
         const TargetInfo* t = suite.specs.targets.find(a.target);
-        if (!t || !supports(suite.specs.targets, *k->steps[0], *t)) continue;
+        if (!t || !supports(suite.specs.targets, k->subject_instance(), *t)) continue;
         if (a.accepted) ++at_min_ok;
         else {
           ++at_min_bad;
-          rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: rejected ({})", k->steps[0]->id(), a.target, min.str(), first_line(a.message)));
+          rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: rejected ({})", k->subject_instance().id(), a.target, min.str(), first_line(a.message)));
         }
       }
       for (auto const& p : cat.probes) {
         if (p.kernel != k->name) continue;
-        if (p.accepted) rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum", k->steps[0]->id(), p.target, p.ptx.str()));
+        if (p.accepted) rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum", k->subject_instance().id(), p.target, p.ptx.str()));
         else if (names_version_requirement(p.message)) ++below_ok;
         else ++below_inconclusive;
       }

@@ -87,7 +87,7 @@ void run_parallel(std::vector<Job*>& jobs, int threads, const Toolchain& tc, con
 
 }  // namespace
 
-Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string& skeleton, const fs::path& dir, int jobs,
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, const fs::path& dir, int jobs,
                       CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress) {
   Catalog cat;
   cat.ptxas_version = tc.version;
@@ -115,7 +115,7 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
       a.kernel = k.name;
       a.target = tname;
       a.ptx = std::max(kernel_ptx, t.ptx);
-      a.instruction = instruction_text(emit_steps(k));
+      a.instruction = kernel_instruction_text(k);
       if (cat.toolkit_ptx < a.ptx) {
         a.attempted = false;
         a.message = fmt::format("needs PTX ISA {}; this toolkit speaks {}", a.ptx.str(), cat.toolkit_ptx.str());
@@ -124,7 +124,7 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
       }
       Job j;
       j.target = tname;
-      j.ptx_text = emit_ptx(skeleton, k, tname, a.ptx);
+      j.ptx_text = emit_kernel_ptx(skeleton, k, tname, a.ptx);
       j.key = content_key(j.ptx_text, tname, tc.version);
       a.ptx_file = "cache/" + j.key + ".ptx";
       all.push_back(std::move(j));
@@ -133,7 +133,7 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
     }
     // Version probe: single-instruction kernels, at one version below the documented minimum, on
     // a supporting target that the version below still knows if there is one (portable first).
-    if (k.steps.size() != 1) continue;
+    if (!k.audited) continue;
     auto below = suite.specs.targets.previous(kernel_ptx);
     if (!below) continue;
     const TargetInfo* lowest = nullptr;
@@ -144,13 +144,13 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
     };
     for (auto const& tname : cat.targets) {
       const TargetInfo& t = *suite.specs.targets.find(tname);
-      if (supports(suite.specs.targets, *k.steps[0], t) && better(t)) lowest = &t;
+      if (supports(suite.specs.targets, k.subject_instance(), t) && better(t)) lowest = &t;
     }
     if (!lowest) continue;
     VersionProbe p{k.name, lowest->name, *below, kernel_ptx, false, ""};
     Job j;
     j.target = lowest->name;
-    j.ptx_text = emit_ptx(skeleton, k, lowest->name, *below);
+    j.ptx_text = emit_kernel_ptx(skeleton, k, lowest->name, *below);
     j.key = content_key(j.ptx_text, lowest->name, tc.version);
     all.push_back(std::move(j));
     slots.push_back({cat.probes.size(), SlotKind::Probe});
@@ -162,11 +162,10 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string
   for (auto const& f : suite.specs.forms) {
     if (std::find(cat.targets.begin(), cat.targets.end(), f.target) == cat.targets.end()) continue;
     FormAssembly fa{f.name, f.target, f.ptx.value_or(cat.toolkit_ptx), false, "", ""};
-    std::vector<EmitStep> steps{emit_step(f)};
-    fa.instruction = instruction_text(steps);
+    fa.instruction = form_instruction_text(f);
     Job j;
     j.target = f.target;
-    j.ptx_text = emit_ptx(skeleton, file_safe(f.name), steps, f.target, fa.ptx);
+    j.ptx_text = emit_form_ptx(skeleton, f, f.target, fa.ptx);
     j.key = content_key(j.ptx_text, f.target, tc.version);
     all.push_back(std::move(j));
     slots.push_back({cat.forms.size(), SlotKind::Form});

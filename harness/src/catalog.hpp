@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ptx_emitter.hpp"
 #include "suite.hpp"
 #include "toolchain.hpp"
 
@@ -61,7 +62,7 @@ struct CatalogStats {
 
 // Builds (or brings up to date) the catalog in `dir`, writing dir/manifest.json.
 // `progress`, if given, hears (done, total) now and then while assembling.
-Catalog build_catalog(const Suite& suite, const Toolchain& tc, const std::string& skeleton, const std::filesystem::path& dir,
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeletons, const std::filesystem::path& dir,
                       int jobs, CatalogStats* stats = nullptr,
                       const std::function<void(std::size_t, std::size_t)>& progress = {});
 

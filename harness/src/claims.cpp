@@ -9,11 +9,18 @@
 namespace ptxcts {
 namespace {
 
-bool selected(const ClaimCheck& ck, const KernelPlan& k) {
-  if (k.steps.size() != 1 || k.steps[0]->variant().name != ck.variant) return false;
+bool step_selected(const ClaimCheck& ck, const Instance& step) {
+  if (step.variant().name != ck.variant) return false;
   for (auto const& [axis, texts] : ck.where)
-    if (std::find(texts.begin(), texts.end(), k.steps[0]->option(axis).text) == texts.end()) return false;
+    if (std::find(texts.begin(), texts.end(), step.option(axis).text) == texts.end()) return false;
   return true;
+}
+
+// Single-instruction kernels of the variant; for wmma, whose instructions are checked through
+// round trips and products, every kernel with a step of the variant.
+bool selected(const ClaimCheck& ck, const KernelPlan& k) {
+  if (k.is_wmma()) return std::any_of(k.steps.begin(), k.steps.end(), [&](auto const* s) { return step_selected(ck, *s); });
+  return k.steps.size() == 1 && step_selected(ck, *k.steps[0]);
 }
 
 void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, const std::string& expect, const std::string& no_gpu) {

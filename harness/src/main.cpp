@@ -59,7 +59,7 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
     if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
       fmt::print("catalog: {}/{} assemblies done or found in the cache\n", done, total), std::fflush(stdout);
   };
-  Catalog c = build_catalog(suite, tc, read_text(fs::path(p.kernels) / "warp_matrix.ptx.in"), p.catalog, p.jobs, &stats, progress);
+  Catalog c = build_catalog(suite, tc, KernelSkeletons{read_text(fs::path(p.kernels) / "warp_matrix.ptx.in"), read_text(fs::path(p.kernels) / "wmma.ptx.in")}, p.catalog, p.jobs, &stats, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("catalog: {} kernels x {} targets (ptxas {}): {} assembled, {} from cache, {} beyond this toolkit's PTX ISA {}, in {:.1f} s -> {}\n",
              suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.cached, stats.not_attempted,

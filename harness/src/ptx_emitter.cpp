@@ -1,5 +1,7 @@
 #include "ptx_emitter.hpp"
 
+#include "wmma_emitter.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -87,7 +89,7 @@ std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name
     addresses += address_code(steps[k], static_cast<int>(k));
     body += "    " + steps[k].instruction + "\n";
   }
-  const std::map<std::string, std::string> fields = {
+  return fill_skeleton(skeleton, {
       {"KERNEL_NAME", kernel_name},
       {"PTX_VERSION", ptx.str()},
       {"TARGET", target},
@@ -98,7 +100,10 @@ std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name
       {"STORE_FRAGMENT", store},
       {"ADDRESSES", addresses},
       {"BODY", body},
-  };
+  });
+}
+
+std::string fill_skeleton(const std::string& skeleton, const std::map<std::string, std::string>& fields) {
   std::string out;
   std::size_t pos = 0;
   std::set<std::string> used;
@@ -121,6 +126,26 @@ std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name
   for (auto const& [name, value] : fields)
     if (!used.count(name)) throw std::runtime_error(fmt::format("kernel skeleton: field {{{{{}}}}} is missing", name));
   return out;
+}
+
+std::string emit_kernel_ptx(const KernelSkeletons& sk, const KernelPlan& kernel, const std::string& target, PtxVersion ptx) {
+  if (kernel.is_wmma()) return emit_wmma_ptx(sk.wmma, kernel.name, wmma_program(kernel), target, ptx);
+  return emit_ptx(sk.matrix, kernel, target, ptx);
+}
+
+std::string emit_form_ptx(const KernelSkeletons& sk, const AuditForm& form, const std::string& target, PtxVersion ptx) {
+  if (form.text.rfind("wmma.", 0) == 0) return emit_wmma_ptx(sk.wmma, file_safe(form.name), wmma_program(form), target, ptx);
+  return emit_ptx(sk.matrix, file_safe(form.name), {emit_step(form)}, target, ptx);
+}
+
+std::string kernel_instruction_text(const KernelPlan& kernel) {
+  if (kernel.is_wmma()) return wmma_program(kernel).instruction_text();
+  return instruction_text(emit_steps(kernel));
+}
+
+std::string form_instruction_text(const AuditForm& form) {
+  if (form.text.rfind("wmma.", 0) == 0) return wmma_program(form).instruction_text();
+  return instruction_text({emit_step(form)});
 }
 
 }  // namespace ptxcts

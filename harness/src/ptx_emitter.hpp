@@ -1,6 +1,7 @@
 // Fills the kernel skeleton (kernels/warp_matrix.ptx.in) with the instruction(s) under test.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,20 @@ inline std::string emit_ptx(const std::string& skeleton, const KernelPlan& kerne
 
 // The instruction text(s) of a kernel as emitted, joined by " ; ".
 std::string instruction_text(const std::vector<EmitStep>& steps);
+
+// Replaces every {{FIELD}} of a skeleton. Throws std::runtime_error if the skeleton lacks a field
+// or has one not in `fields`.
+std::string fill_skeleton(const std::string& skeleton, const std::map<std::string, std::string>& fields);
+
+// The skeletons of kernels/: warp_matrix.ptx.in (ldmatrix, stmatrix, movmatrix) and wmma.ptx.in.
+struct KernelSkeletons {
+  std::string matrix, wmma;
+};
+
+// A kernel or an audit form, emitted with the skeleton of its kind; and its instruction text(s).
+std::string emit_kernel_ptx(const KernelSkeletons& skeletons, const KernelPlan& kernel, const std::string& target, PtxVersion ptx);
+std::string emit_form_ptx(const KernelSkeletons& skeletons, const AuditForm& form, const std::string& target, PtxVersion ptx);
+std::string kernel_instruction_text(const KernelPlan& kernel);
+std::string form_instruction_text(const AuditForm& form);
 
 }  // namespace ptxcts

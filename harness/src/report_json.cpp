@@ -43,7 +43,7 @@ Json to_json(const CaseResult& r) {
   return {{"kernel", r.kernel},   {"family", r.family},   {"instruction", r.instruction},
           {"case", r.case_name},  {"target", r.target},   {"ptx_isa", r.ptx_isa},
           {"status", to_string(r.status)}, {"reason", r.reason}, {"mismatches", r.mismatches},
-          {"diff", r.diff},       {"fault_case", r.fault_case}};
+          {"diff", r.diff},       {"fault_case", r.fault_case}, {"observed_layout", r.observed_layout}};
 }
 
 Json to_json(const ClaimVerdict& c) {
@@ -184,16 +184,20 @@ class Node {
   [[noreturn]] void fail(const std::string& what) const { src_.fail(path_, what); }
 
   // An object with exactly these keys (each required).
-  const Node& object(const std::vector<const char*>& keys) const {
+  // Every key in `keys` must be there; those in `optional` may be.
+  const Node& object(const std::vector<const char*>& keys, const std::vector<const char*>& optional = {}) const {
     if (!j_.is_object()) fail("expected an object, got " + describe(j_));
+    std::vector<const char*> all = keys;
+    all.insert(all.end(), optional.begin(), optional.end());
     for (auto const& [k, v] : j_.items())
-      if (std::none_of(keys.begin(), keys.end(), [&](const char* key) { return k == key; }))
+      if (std::none_of(all.begin(), all.end(), [&](const char* key) { return k == key; }))
         src_.fail(PositionRecorder::member_path(path_, k),
-                  fmt::format("unknown key \"{}\"; expected one of {}", k, fmt::join(keys, ", ")));
+                  fmt::format("unknown key \"{}\"; expected one of {}", k, fmt::join(all, ", ")));
     for (const char* k : keys)
       if (!j_.contains(k)) fail(fmt::format("missing key \"{}\"", k));
     return *this;
   }
+  bool has(const char* key) const { return j_.is_object() && j_.contains(key); }
   Node at(const char* key) const {
     if (!j_.is_object()) fail("expected an object, got " + describe(j_));
     if (!j_.contains(key)) fail(fmt::format("missing key \"{}\"", key));
@@ -244,7 +248,7 @@ class Node {
 
 CaseResult read_result(const Node& n) {
   n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason",
-            "mismatches", "diff", "fault_case"});
+            "mismatches", "diff", "fault_case"}, {"observed_layout"});
   CaseResult r;
   r.kernel = n.at("kernel").str();
   r.family = n.at("family").str();
@@ -257,6 +261,7 @@ CaseResult read_result(const Node& n) {
   r.mismatches = static_cast<int>(n.at("mismatches").integer(0, INT32_MAX));
   r.diff = n.at("diff").strings();
   r.fault_case = n.at("fault_case").boolean();
+  if (n.has("observed_layout")) r.observed_layout = n.at("observed_layout").str();  // from schema 3 on
   return r;
 }
 
@@ -350,7 +355,8 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
 
   Node root(src, j, "");
   Node version = root.at("schema_version");
-  if (version.integer(INT32_MIN, INT32_MAX) != RunReport::kSchemaVersion)
+  const auto v = version.integer(INT32_MIN, INT32_MAX);
+  if (v != RunReport::kSchemaVersion && v != 2)  // 2 lacks observed_layout only
     version.fail(fmt::format("expected {} (the schema version this build reads), got {}", RunReport::kSchemaVersion,
                              version.integer(INT32_MIN, INT32_MAX)));
   root.object({"schema_version", "run", "totals", "results", "claims"});

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <iterator>
 #include <string_view>
 
@@ -82,6 +83,25 @@ void family_section(std::string& out, const std::string& family, const std::vect
   }
 }
 
+// wmma fragments' register layouts are unspecified: what this GPU did is recorded, grouped by
+// layout so that forms sharing one (every state space and stride of a shape/type/layout) show as one.
+void layouts_section(std::string& out, const RunReport& report) {
+  std::map<std::string, std::vector<std::string>> kernels_by_layout;
+  for (auto const& r : report.results)
+    if (!r.observed_layout.empty()) kernels_by_layout[r.observed_layout].push_back(r.kernel);
+  if (kernels_by_layout.empty()) return;
+  fmt::format_to(std::back_inserter(out), "## Observed wmma fragment layouts\n\n"
+                 "The manual leaves the register layout of wmma fragments unspecified; these are what this GPU did "
+                 "(element (row, col) of the matrix in each lane's register r, or its low/high half), {} distinct layouts. "
+                 "The JSON report has every lane; here the first four lanes.\n\n", kernels_by_layout.size());
+  for (auto const& [layout, kernels] : kernels_by_layout) {
+    std::size_t at = 0;
+    for (int l = 0; l < 4 && at != std::string::npos; ++l) at = layout.find('\n', at + 1);
+    fmt::format_to(std::back_inserter(out), "- {} kernel(s), e.g. `{}`{}\n\n```text\n{}\n```\n\n", kernels.size(), kernels.front(),
+                   kernels.size() > 1 ? fmt::format(" and `{}`", kernels.back()) : "", layout.substr(0, at));
+  }
+}
+
 }  // namespace
 
 std::string report_markdown(const RunReport& report) {
@@ -106,6 +126,7 @@ std::string report_markdown(const RunReport& report) {
                    ft.crash, ft.timeout, ft.pass, ft.fail, ft.skip, ft.error);
 
   claims_section(out, report);
+  layouts_section(out, report);
 
   out += "## Results\n\n";
   if (report.results.empty()) out += "No cases ran.\n\n";

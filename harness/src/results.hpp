@@ -24,6 +24,8 @@ struct CaseResult {
   int mismatches = 0;
   bool fault_case = false;            // a case that breaks a documented rule on purpose: what the GPU
                                       // did is an observation, never a failure of the run
+  std::string observed_layout;        // wmma: where the matrix's elements sat in warp 0's fragment
+                                      // registers (unspecified by the manual; an observation)
 };
 
 enum class Verdict { Confirmed, Contradicted, NotCheckable };
@@ -58,7 +60,7 @@ struct Totals {
 };
 
 struct RunReport {
-  static constexpr int kSchemaVersion = 2;  // 2: status timeout, fault_case
+  static constexpr int kSchemaVersion = 3;  // 2: status timeout, fault_case; 3: observed_layout
   RunInfo info;
   std::vector<CaseResult> results;
   std::vector<ClaimVerdict> claims;

@@ -10,6 +10,7 @@
 #include "cubin_selection.hpp"
 #include "device_protocol.hpp"
 #include "subprocess.hpp"
+#include "wmma_model.hpp"
 
 namespace ptxcts {
 namespace fs = std::filesystem;
@@ -21,6 +22,7 @@ struct Pending {
   const KernelPlan* kernel;
   std::vector<ModelStep> steps;
   LaunchInput input;
+  const CaseSpec* spec = nullptr;
 };
 
 // Region 1's rows equal region 0's input rows: what a load/store round trip must give.
@@ -76,9 +78,9 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
       }
       r.target = a->target;
       r.ptx_isa = a->ptx.str();
-      Pending p{run.results.size(), &k, k.model_steps(), {}};
+      Pending p{run.results.size(), &k, k.model_steps(), {}, &c};
       try {
-        p.input = make_case_input(suite.specs.cases, c, p.steps);
+        p.input = k.is_wmma() ? make_wmma_input(suite.specs.cases, c, k) : make_case_input(suite.specs.cases, c, p.steps);
       } catch (const std::exception& e) {
         r.status = Status::Error;
         r.reason = fmt::format("cannot build the case's data: {}", e.what());
@@ -120,13 +122,19 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
       r.reason = got->error;
     } else {
       try {
-        LaunchState expected = expected_state(p.steps, p.input);
-        Comparison cmp = compare_states(p.steps, p.input, expected, got->state);
+        Comparison cmp;
+        if (p.kernel->is_wmma()) {
+          cmp = check_wmma(*p.kernel, p.input, got->state);
+          if (p.spec->data == DataKind::Unique && !p.spec->wide_stride && p.spec->fault == Fault::None)
+            r.observed_layout = observe_wmma_layout(*p.kernel, p.input, got->state);
+        } else {
+          cmp = compare_states(p.steps, p.input, expected_state(p.steps, p.input), got->state);
+        }
         r.mismatches = cmp.mismatches;
         r.diff = cmp.diff;
         r.status = cmp.mismatches == 0 ? Status::Pass : Status::Fail;
         if (cmp.mismatches) r.reason = fmt::format("{} element(s) differ from the reference model", cmp.mismatches);
-        if (!p.kernel->claim.empty())
+        if (!p.kernel->claim.empty() && !p.kernel->is_wmma())
           run.observations.roundtrip_identity[r.kernel + "/" + r.case_name] = roundtrip_identity(p, got->state);
       } catch (const std::exception& e) {
         r.status = r.fault_case ? Status::Fail : Status::Error;

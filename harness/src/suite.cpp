@@ -1,5 +1,7 @@
 #include "suite.hpp"
 
+#include "wmma_suite.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@ namespace ptxcts {
 
 std::vector<ModelStep> KernelPlan::model_steps() const {
   std::vector<ModelStep> out;
+  if (is_wmma()) return out;  // wmma kernels have their own model (wmma_model)
   for (auto const* s : steps) out.push_back({s, compute_layout(*s)});
   return out;
 }
@@ -21,6 +24,8 @@ bool KernelPlan::runnable() const {
 }
 
 bool KernelPlan::takes(const CaseSpec& c) const {
+  if (is_wmma()) return wmma_takes(*this, c);
+  if (c.wmma) return false;
   if (c.fault != Fault::None && steps.size() != 1) return false;
   for (auto const& [axis, texts] : c.only) {
     bool has_axis = false;
@@ -55,8 +60,10 @@ Suite build_suite(SpecSet specs) {
     for (auto& inst : expand(v)) {
       suite.instances.push_back(std::move(inst));
       const Instance* p = &suite.instances.back();
+      if (v.is_wmma()) continue;  // planned below
       add_kernel({file_safe(p->id()), v.family, {p}, ""});
     }
+  for (auto& k : plan_wmma_kernels(suite.instances)) add_kernel(std::move(k));
   // Round trips: each store instance after the load instance with the same qualifier texts.
   for (auto const& c : suite.specs.claims) {
     if (c.check.kind != ClaimCheckKind::Roundtrip) continue;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "spec_loader.hpp"
+#include "ptx_emitter.hpp"
 #include "suite.hpp"
 
 namespace ptxcts::test {
@@ -43,13 +44,14 @@ inline std::vector<SpecFile> spec_files(const std::string& file = "", const std:
   return files;
 }
 
-// The kernel skeleton, as the catalog reads it.
-inline std::string read_skeleton() {
-  std::ifstream in(std::string(PTXCTS_SOURCE_DIR) + "/kernels/warp_matrix.ptx.in");
+// The kernel skeletons, as the catalog reads them.
+inline std::string read_skeleton(const std::string& name = "warp_matrix.ptx.in") {
+  std::ifstream in(std::string(PTXCTS_SOURCE_DIR) + "/kernels/" + name);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
+inline KernelSkeletons read_skeletons() { return {read_skeleton("warp_matrix.ptx.in"), read_skeleton("wmma.ptx.in")}; }
 
 inline const Instance& find_instance(const Suite& s, const std::string& id) {
   for (auto const& i : s.instances)

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string skeleton() { return read_skeleton(); }
+KernelSkeletons skeleton() { return read_skeletons(); }
 
 struct SmallCatalog : ::testing::Test {
   static inline Suite suite;

@@ -1,0 +1,386 @@
+#include "wmma_model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cfenv>
+#include <limits>
+#include <map>
+#include <random>
+#include <stdexcept>
+
+#include "layout.hpp"
+#include "wmma_info.hpp"
+
+namespace ptxcts {
+namespace {
+
+struct Matrix {
+  int rows = 0, cols = 0;
+  const ElementFormat* format = nullptr;
+  std::vector<std::uint64_t> bits;  // row-major
+  std::uint64_t& at(int r, int c) { return bits[static_cast<std::size_t>(r * cols + c)]; }
+  std::uint64_t at(int r, int c) const { return bits[static_cast<std::size_t>(r * cols + c)]; }
+};
+
+std::uint64_t read_bits(const std::vector<std::uint8_t>& mem, std::size_t base, long long bit, int width) {
+  std::uint64_t v = 0;
+  for (int b = 0; b < width; ++b) {
+    const long long at = bit + b;
+    v |= static_cast<std::uint64_t>((mem.at(base + static_cast<std::size_t>(at / 8)) >> (at % 8)) & 1) << b;
+  }
+  return v;
+}
+
+void write_bits(std::vector<std::uint8_t>& mem, std::size_t base, long long bit, int width, std::uint64_t v) {
+  for (int b = 0; b < width; ++b) {
+    const long long at = bit + b;
+    std::uint8_t& byte = mem.at(base + static_cast<std::size_t>(at / 8));
+    byte = static_cast<std::uint8_t>((byte & ~(1u << (at % 8))) | (((v >> b) & 1) << (at % 8)));
+  }
+}
+
+int region_bytes(const CaseSet& set) { return set.wmma_tile_bytes / set.wmma_regions; }
+
+// Where step k's matrix starts in a warp's tile, and its stride in elements.
+struct Placement {
+  std::uint32_t offset = 0;
+  std::uint32_t stride = 0;
+};
+
+Placement place(const CaseSet& set, const CaseSpec& c, const KernelPlan& k, std::size_t step) {
+  const Instance& inst = *k.steps[step];
+  if (inst.variant().wmma_mma) return {};
+  WmmaMatrixInfo m = wmma_matrix_info(inst);
+  const int bits = m.format->bits;
+  const int default_bytes = m.default_stride() * bits / 8;
+  int stride_bytes = default_bytes;
+  if (c.wide_stride) stride_bytes = (default_bytes + m.alignment() - 1) / m.alignment() * m.alignment() + m.alignment();
+  if (c.fault == Fault::MisalignedStride) stride_bytes = default_bytes + m.alignment() / 2;
+  Placement p;
+  p.offset = static_cast<std::uint32_t>(k.bindings[step].region * region_bytes(set));
+  if (c.fault == Fault::Misaligned) p.offset += static_cast<std::uint32_t>(m.alignment() / 2);
+  p.stride = static_cast<std::uint32_t>(stride_bytes * 8 / bits);
+  const long long extent = (static_cast<long long>(m.leading_count() - 1) * p.stride + m.default_stride()) * bits / 8;
+  if (p.offset % static_cast<std::uint32_t>(region_bytes(set)) + extent > region_bytes(set))
+    throw std::runtime_error(fmt::format("step {} ({}): the matrix needs {} bytes at stride {}; a region has {}", step, inst.id(), extent,
+                                         p.stride, region_bytes(set)));
+  return p;
+}
+
+// A value every format holds exactly and products and sums of which stay exact.
+std::uint64_t random_value(const ElementFormat& f, std::mt19937_64& rng, bool overflow) {
+  auto pick = [&](int lo, int hi) { return static_cast<double>(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  if (f.kind == ElementKind::Float) return element_encode(f, f.bits == 64 ? pick(-16, 16) / 4.0 : pick(-3, 3));
+  if (f.name == "s32") {
+    if (!overflow) return element_encode(f, pick(-1000, 1000));
+    const double near = 2147483647.0 - pick(0, 4000);  // within reach of the limits
+    return element_encode(f, std::uniform_int_distribution<int>(0, 1)(rng) ? near : -near - 1);
+  }
+  const std::uint64_t mask = (std::uint64_t{1} << f.bits) - 1;
+  return rng() & mask;
+}
+
+// Unique bit patterns of finite numbers (16 bits and wider); narrower elements get unique 32-bit words.
+std::uint64_t unique_value(const ElementFormat& f, std::uint64_t n) {
+  switch (f.bits) {
+    case 16: return 0x2000 + n;
+    case 32: return 0x3F800000u + (n << 13);
+    case 64: return 0x3FF0000000000000ull + (n << 32);
+    default: return 0;
+  }
+}
+
+// The format each region holds: that of the first step working there.
+const ElementFormat* region_format(const KernelPlan& k, int region) {
+  for (std::size_t s = 0; s < k.steps.size(); ++s)
+    if (k.bindings[s].region == region && k.steps[s]->variant().wmma_matrix) return wmma_matrix_info(*k.steps[s]).format;
+  return nullptr;
+}
+
+Matrix load_matrix(const WmmaMatrixInfo& m, const std::vector<std::uint8_t>& mem, std::size_t base, std::uint32_t stride) {
+  Matrix out{m.rows, m.cols, m.format, std::vector<std::uint64_t>(static_cast<std::size_t>(m.rows * m.cols))};
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.cols; ++c) out.at(r, c) = read_bits(mem, base, m.bit_offset(r, c, stride), m.format->bits);
+  return out;
+}
+
+void store_matrix(const WmmaMatrixInfo& m, const Matrix& x, std::vector<std::uint8_t>& mem, std::size_t base, std::uint32_t stride) {
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.cols; ++c) write_bits(mem, base, m.bit_offset(r, c, stride), m.format->bits, x.at(r, c));
+}
+
+// D = A * B + C, exact for the case data; integers wrap or (.satfinite) clamp, .f64 rounds as asked.
+Matrix multiply(const WmmaMmaInfo& x, const Matrix& a, const Matrix& b, const Matrix& c) {
+  Matrix d{x.m, x.n, x.d.format, std::vector<std::uint64_t>(static_cast<std::size_t>(x.m * x.n))};
+  const bool integer = x.d.format->kind != ElementKind::Float;
+  for (int i = 0; i < x.m; ++i)
+    for (int j = 0; j < x.n; ++j) {
+      if (integer) {
+        long long acc = static_cast<long long>(element_value(*c.format, c.at(i, j)));
+        for (int q = 0; q < x.k; ++q) {
+          const long long av = static_cast<long long>(element_value(*a.format, a.at(i, q)));
+          const long long bv = static_cast<long long>(element_value(*b.format, b.at(q, j)));
+          acc += x.product == "xor" ? (av ^ bv) : x.product == "and" ? (av & bv) : av * bv;
+        }
+        if (x.satfinite) acc = std::clamp<long long>(acc, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
+        d.at(i, j) = static_cast<std::uint64_t>(acc) & 0xFFFFFFFFu;
+      } else {
+        // The case data keeps every product and partial sum exact in double, so one rounding at the end.
+        double acc = element_value(*c.format, c.at(i, j));
+        for (int q = 0; q < x.k; ++q) acc += element_value(*a.format, a.at(i, q)) * element_value(*b.format, b.at(q, j));
+        d.at(i, j) = element_encode(*x.d.format, acc);
+      }
+    }
+  return d;
+}
+
+struct StoredMatrix {
+  int step, warp;
+  WmmaMatrixInfo info;
+  std::size_t base;
+  std::uint32_t stride;
+  bool known;      // the model knows its values (else: any of the fragment's values)
+  Matrix values;
+};
+
+struct ModelRun {
+  std::vector<std::uint8_t> memory;
+  std::vector<StoredMatrix> stored;
+};
+
+ModelRun run_model(const KernelPlan& k, const LaunchInput& in) {
+  const std::size_t steps = k.steps.size();
+  const int threads = in.shape.threads();
+  ModelRun out{in.state.smem, {}};
+  for (int w = 0; w < in.shape.warps; ++w) {
+    const std::size_t tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes);
+    std::vector<Matrix> frag(k.fragments.size());
+    std::vector<bool> known(k.fragments.size(), false);
+    for (std::size_t s = 0; s < steps; ++s) {
+      const Instance& inst = *k.steps[s];
+      const WmmaBinding& bind = k.bindings[s];
+      const std::size_t lane0 = static_cast<std::size_t>(w * kWarpLanes);
+      const std::uint32_t off = in.offsets[s * static_cast<std::size_t>(threads) + lane0];
+      const std::uint32_t stride = in.offsets[(steps + s) * static_cast<std::size_t>(threads) + lane0];
+      if (inst.variant().wmma_mma) {
+        const std::size_t d = static_cast<std::size_t>(bind.fragments[0]);
+        frag[d] = multiply(wmma_mma_info(inst), frag[static_cast<std::size_t>(bind.fragments[1])], frag[static_cast<std::size_t>(bind.fragments[2])],
+                           frag[static_cast<std::size_t>(bind.fragments[3])]);
+        known[d] = true;
+        continue;
+      }
+      WmmaMatrixInfo m = wmma_matrix_info(inst);
+      const std::size_t f = static_cast<std::size_t>(bind.fragments[0]);
+      if (inst.variant().operation == Operation::WmmaLoad) {
+        frag[f] = load_matrix(m, out.memory, tile + off, stride);
+        known[f] = true;
+      } else {
+        out.stored.push_back({static_cast<int>(s), w, m, tile + off, stride, known[f], frag[f]});
+        if (known[f]) store_matrix(m, frag[f], out.memory, tile + off, stride);
+      }
+    }
+  }
+  return out;
+}
+
+std::string hex(std::uint64_t v, int bits) { return fmt::format("0x{:0{}x}", v, std::max(1, (bits + 3) / 4)); }
+
+// The values of a warp's fragment registers, as elements of `f` (registers of `register_bits`).
+std::vector<std::uint64_t> register_elements(const LaunchState& s, const LaunchShape& shape, int warp, int first_word, int words,
+                                             const ElementFormat& f) {
+  std::vector<std::uint64_t> out;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    const std::size_t at = static_cast<std::size_t>((warp * kWarpLanes + lane) * shape.regs + first_word);
+    if (f.bits == 64) {
+      for (int r = 0; r + 1 < words; r += 2) out.push_back(s.regs[at + static_cast<std::size_t>(r)] | (std::uint64_t{s.regs[at + static_cast<std::size_t>(r) + 1]} << 32));
+    } else {
+      for (int r = 0; r < words; ++r)
+        for (int i = 0; i < 32 / f.bits; ++i) out.push_back((s.regs[at + static_cast<std::size_t>(r)] >> (i * f.bits)) & ((std::uint64_t{1} << f.bits) - 1));
+    }
+  }
+  return out;
+}
+
+// First 32-bit word of each fragment in the register dump (.b32 fragments, then .b64 ones).
+std::vector<int> fragment_words(const KernelPlan& k) {
+  int words32 = 0;
+  for (auto const& f : k.fragments) words32 += f.wide ? 0 : f.registers;
+  std::vector<int> out;
+  int next32 = 0, next64 = 0;
+  for (auto const& f : k.fragments) {
+    out.push_back(f.wide ? words32 + 2 * next64 : next32);
+    (f.wide ? next64 : next32) += f.registers;
+  }
+  return out;
+}
+
+}  // namespace
+
+LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) {
+  LaunchInput in;
+  const int steps = static_cast<int>(k.steps.size());
+  in.shape.warps = set.wmma_warps;
+  in.shape.tile_bytes = set.wmma_tile_bytes;
+  in.shape.steps = 2 * steps;  // a row of addresses, then a row of strides, per step
+  for (auto const& f : k.fragments) in.shape.regs += f.registers * (f.wide ? 2 : 1);
+  const int threads = in.shape.threads();
+  std::mt19937_64 rng(c.seed * 1000003u + 17);
+  in.state.smem.resize(static_cast<std::size_t>(set.wmma_warps * set.wmma_tile_bytes));
+  for (auto& b : in.state.smem) b = static_cast<std::uint8_t>(rng());  // background: whatever is not a matrix stays as it was
+
+  std::vector<Placement> where;
+  for (int s = 0; s < steps; ++s) where.push_back(place(set, c, k, static_cast<std::size_t>(s)));
+  in.offsets.assign(static_cast<std::size_t>(in.shape.steps * threads), 0);
+  for (int s = 0; s < steps; ++s)
+    for (int t = 0; t < threads; ++t) {
+      in.offsets[static_cast<std::size_t>(s * threads + t)] = where[static_cast<std::size_t>(s)].offset;
+      in.offsets[static_cast<std::size_t>((steps + s) * threads + t)] = where[static_cast<std::size_t>(s)].stride;
+    }
+
+  // Matrix data where the loads read: whole regions, in the format of the step that reads them.
+  const int rb = region_bytes(set);
+  for (int w = 0; w < set.wmma_warps; ++w)
+    for (int region = 0; region < set.wmma_regions; ++region) {
+      const ElementFormat* f = region_format(k, region);
+      bool loaded = false;
+      for (int s = 0; s < steps; ++s)
+        loaded = loaded || (k.bindings[static_cast<std::size_t>(s)].region == region && k.steps[static_cast<std::size_t>(s)]->variant().operation == Operation::WmmaLoad);
+      if (!f || !loaded) continue;
+      const std::size_t base = static_cast<std::size_t>(w * set.wmma_tile_bytes + region * rb);
+      const bool unique = c.data == DataKind::Unique;
+      if (unique && f->bits < 16) {  // unique words
+        for (int word = 0; word < rb / 4; ++word)
+          write_bits(in.state.smem, base, word * 32LL, 32, (static_cast<std::uint64_t>(w * 16 + region) << 24) | static_cast<std::uint64_t>(word + 1));
+        continue;
+      }
+      const int n = rb * 8 / f->bits;
+      for (int e = 0; e < n; ++e)
+        write_bits(in.state.smem, base, static_cast<long long>(e) * f->bits, f->bits,
+                   unique ? unique_value(*f, static_cast<std::uint64_t>(e)) : random_value(*f, rng, c.overflow && region == 2));
+    }
+
+  // Fragment registers in (what a store with no load before it writes): unique or random elements.
+  in.state.regs.assign(static_cast<std::size_t>(threads * in.shape.regs), 0);
+  const std::vector<int> first = fragment_words(k);
+  for (std::size_t fi = 0; fi < k.fragments.size(); ++fi) {
+    const ElementFormat* f = nullptr;
+    for (std::size_t s = 0; s < k.steps.size(); ++s)
+      if (k.bindings[s].fragments[0] == static_cast<int>(fi) && k.steps[s]->variant().wmma_matrix) f = wmma_matrix_info(*k.steps[s]).format;
+    if (!f) continue;
+    const int words = k.fragments[fi].registers * (k.fragments[fi].wide ? 2 : 1);
+    std::uint64_t n = 0;
+    for (int t = 0; t < threads; ++t) {
+      const std::size_t at = static_cast<std::size_t>(t * in.shape.regs + first[fi]);
+      if (f->bits == 64) {
+        for (int r = 0; r + 1 < words; r += 2) {
+          const std::uint64_t v = c.data == DataKind::Unique ? unique_value(*f, n++) : random_value(*f, rng, false);
+          in.state.regs[at + static_cast<std::size_t>(r)] = static_cast<std::uint32_t>(v);
+          in.state.regs[at + static_cast<std::size_t>(r) + 1] = static_cast<std::uint32_t>(v >> 32);
+        }
+      } else {
+        for (int r = 0; r < words; ++r) {
+          std::uint32_t word = 0;
+          for (int i = 0; i < 32 / f->bits; ++i)
+            word |= static_cast<std::uint32_t>((c.data == DataKind::Unique ? unique_value(*f, n++) : random_value(*f, rng, false)) << (i * f->bits));
+          in.state.regs[at + static_cast<std::size_t>(r)] = word;
+        }
+      }
+    }
+  }
+  return in;
+}
+
+Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchState& actual, std::size_t max_lines) {
+  ModelRun model = run_model(k, in);
+  Comparison cmp;
+  auto note = [&](std::string line) {
+    ++cmp.mismatches;
+    if (cmp.diff.size() < max_lines) cmp.diff.push_back(std::move(line));
+  };
+  std::vector<bool> covered(in.state.smem.size(), false);
+  const std::vector<int> first = fragment_words(k);
+  for (auto const& st : model.stored) {
+    const WmmaMatrixInfo& m = st.info;
+    std::multiset<std::uint64_t> allowed;
+    if (!st.known) {  // any of the fragment's values, each as often as the registers hold it
+      const std::size_t f = static_cast<std::size_t>(k.bindings[static_cast<std::size_t>(st.step)].fragments[0]);
+      const int words = k.fragments[f].registers * (k.fragments[f].wide ? 2 : 1);
+      for (auto v : register_elements(in.state, in.shape, st.warp, first[f], words, *m.format)) allowed.insert(v);
+    }
+    for (int r = 0; r < m.rows; ++r)
+      for (int c = 0; c < m.cols; ++c) {
+        const long long bit = m.bit_offset(r, c, st.stride);
+        for (int b = 0; b < m.format->bits / 8; ++b) covered[st.base + static_cast<std::size_t>(bit / 8 + b)] = true;
+        const std::uint64_t got = read_bits(actual.smem, st.base, bit, m.format->bits);
+        if (st.known) {
+          const std::uint64_t want = st.values.at(r, c);
+          if (got != want)
+            note(fmt::format("warp {}: step {} ({}) D[{}][{}]: expected {} ({}), got {} ({})", st.warp, st.step, k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c,
+                             hex(want, m.format->bits), element_value(*m.format, want), hex(got, m.format->bits), element_value(*m.format, got)));
+        } else if (auto it = allowed.find(got); it != allowed.end()) {
+          allowed.erase(it);
+        } else {
+          note(fmt::format("warp {}: step {} ({}) D[{}][{}]: got {}, which is not one of the fragment's values (or is written twice)", st.warp, st.step,
+                           k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c, hex(got, m.format->bits)));
+        }
+      }
+  }
+  for (std::size_t b = 0; b < in.state.smem.size(); ++b)
+    if (!covered[b] && actual.smem[b] != model.memory[b])
+      note(fmt::format("warp {} byte +{} of its tile: expected 0x{:02x} (untouched), got 0x{:02x}", b / static_cast<std::size_t>(in.shape.tile_bytes),
+                       b % static_cast<std::size_t>(in.shape.tile_bytes), model.memory[b], actual.smem[b]));
+  // A single load: its registers must hold the matrix's elements and nothing else (16 bits and wider).
+  if (k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad) {
+    WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
+    if (m.format->bits >= 16)
+      for (int w = 0; w < in.shape.warps; ++w) {
+        const std::size_t tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes);
+        Matrix x = load_matrix(m, in.state.smem, tile + in.offsets[static_cast<std::size_t>(w * kWarpLanes)],
+                               in.offsets[static_cast<std::size_t>(in.shape.threads() + w * kWarpLanes)]);
+        std::set<std::uint64_t> elems(x.bits.begin(), x.bits.end()), held;
+        for (auto v : register_elements(actual, in.shape, w, 0, in.shape.regs, *m.format)) {
+          held.insert(v);
+          if (!elems.count(v)) { note(fmt::format("warp {}: a fragment register holds {}, which is no element of the matrix", w, hex(v, m.format->bits))); break; }
+        }
+        for (int r = 0; r < m.rows; ++r)
+          for (int c = 0; c < m.cols; ++c)
+            if (!held.count(x.at(r, c))) {
+              note(fmt::format("warp {}: element [{}][{}] = {} is in no fragment register", w, r, c, hex(x.at(r, c), m.format->bits)));
+              r = m.rows;
+              break;
+            }
+      }
+  }
+  return cmp;
+}
+
+std::string observe_wmma_layout(const KernelPlan& k, const LaunchInput& in, const LaunchState& actual) {
+  if (k.steps.size() != 1) return "";
+  WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
+  if (m.format->bits < 16) return "";
+  const bool load = k.steps[0]->variant().operation == Operation::WmmaLoad;
+  const LaunchState& regs_from = load ? actual : in.state;
+  const LaunchState& mem_from = load ? in.state : actual;
+  Matrix x = load_matrix(m, mem_from.smem, in.offsets[0], in.offsets[static_cast<std::size_t>(in.shape.threads())]);
+  std::map<std::uint64_t, std::pair<int, int>> at;
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.cols; ++c) at.emplace(x.at(r, c), std::pair{r, c});
+  const std::vector<std::uint64_t> held = register_elements(regs_from, in.shape, 0, 0, in.shape.regs, *m.format);
+  const std::size_t per_lane = held.size() / kWarpLanes;
+  const int per_reg = m.format->bits == 64 ? 1 : 32 / m.format->bits;
+  std::string out;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    out += fmt::format("lane {}:", lane);
+    for (std::size_t e = 0; e < per_lane; ++e) {
+      auto it = at.find(held[static_cast<std::size_t>(lane) * per_lane + e]);
+      const std::string reg = per_reg == 2 ? fmt::format("r{}.{}", e / 2, e % 2 ? "hi" : "lo") : fmt::format("r{}", e);
+      out += it == at.end() ? fmt::format(" {}=?", reg) : fmt::format(" {}=({},{})", reg, it->second.first, it->second.second);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace ptxcts
