@@ -1,18 +1,19 @@
 #include "catalog.hpp"
 
 #include <fmt/format.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
 
+#include "assembly_batch.hpp"
+#include "assembly_cache.hpp"
 #include "atomic_file.hpp"
 #include "ptx_emitter.hpp"
 
@@ -27,55 +28,32 @@ const Assembly* Catalog::find(const std::string& kernel, const std::string& targ
 
 namespace {
 
-std::string content_key(const std::string& ptx, const std::string& target, const std::string& ptxas_version) {
-  std::string all = ptx + '\0' + target + '\0' + ptxas_version;
-  XXH128_hash_t h = XXH3_128bits(all.data(), all.size());
-  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
-}
+// Kernels per batch module: past a few dozen, ptxas's cost per entry no longer falls (about 8 ms),
+// and smaller batches keep every worker busy and make a batch's rounds cheaper.
+constexpr std::size_t kBatchKernels = 128;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Job {
-  std::string ptx_text, target, key;
-  AssemblyOutcome outcome;
-  bool cached = false;
+// One unit of work for a thread: a module alone, or a batch; `weight` assemblies for progress.
+struct Work {
+  Job* job = nullptr;
+  Batch* batch = nullptr;
+  std::size_t weight = 1;
 };
 
-// Assembles one job through the cache: cache/<key>.cubin (accepted) or cache/<key>.rejected (message).
-void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
-  fs::path cache = dir / "cache";
-  fs::path cubin = cache / (job.key + ".cubin"), rejected = cache / (job.key + ".rejected"), ptx = cache / (job.key + ".ptx");
-  if (fs::exists(cubin)) { job.outcome = {true, read_file(cache / (job.key + ".log"))}; job.cached = true; return; }
-  if (fs::exists(rejected)) { job.outcome = {false, read_file(rejected)}; job.cached = true; return; }
-  write_file_atomically(ptx, job.ptx_text);
-  fs::path tmp = cache / (job.key + ".cubin.tmp");
-  job.outcome = assemble(tc, ptx, job.target, tmp);
-  if (job.outcome.accepted) {
-    write_file_atomically(cache / (job.key + ".log"), job.outcome.message);
-    fs::rename(tmp, cubin);
-  } else {
-    fs::remove(tmp);
-    write_file_atomically(rejected, job.outcome.message);
-  }
-}
-
-void run_parallel(std::vector<Job*>& jobs, int threads, const Toolchain& tc, const fs::path& dir,
+void run_parallel(std::vector<Work>& work, int threads, const Toolchain& tc, const fs::path& dir,
                   const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::size_t total = 0;
+  for (auto const& w : work) total += w.weight;
   std::atomic<std::size_t> next{0}, done{0};
   std::mutex report;
-  const std::size_t step = std::max<std::size_t>(1, jobs.size() / 10);
+  const std::size_t step = std::max<std::size_t>(1, total / 10);
   auto worker = [&] {
-    for (std::size_t k; (k = next++) < jobs.size();) {
-      run_job(tc, dir, *jobs[k]);
-      std::size_t d = ++done;
-      if (progress && (d % step == 0 || d == jobs.size())) {
+    for (std::size_t k; (k = next++) < work.size();) {
+      if (work[k].batch) run_batch(tc, dir, *work[k].batch);
+      else run_job(tc, dir, *work[k].job);
+      std::size_t before = done.fetch_add(work[k].weight), d = before + work[k].weight;
+      if (progress && (d / step != before / step || d == total)) {
         std::lock_guard lock(report);
-        progress(d, jobs.size());
+        progress(d, total);
       }
     }
   };
@@ -101,12 +79,21 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
     if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end()) cat.targets.push_back(t.name);
   fs::create_directories(dir / "cache");
 
+  // Version probes, forms and kernels that cannot share a module are assembled alone; the other
+  // kernels go in batches of one target and one module header, in suite order.
   std::vector<Job> all;
-  all.reserve(suite.kernels.size() * cat.targets.size() * 2);
+  all.reserve(suite.kernels.size() * 2 + suite.specs.forms.size());
   enum class SlotKind { Assembly, Probe, Form };
   struct Slot { std::size_t job; SlotKind kind; };
   std::vector<Slot> slots;
+  std::vector<Batch> batches;
+  std::vector<std::vector<std::size_t>> batch_slots;                // per batch: its assemblies
+  std::map<std::pair<std::string, std::string>, std::size_t> filling;  // (target, header) -> batch
+  std::map<std::string, std::string> entries;                        // entry name -> kernel
   for (auto const& k : suite.kernels) {
+    const std::string entry = entry_name(k.name);
+    if (auto [at, fresh] = entries.emplace(entry, k.name); !fresh)
+      throw std::runtime_error(fmt::format("kernels {} and {} would have the same entry name {}", at->second, k.name, entry));
     PtxVersion kernel_ptx{};
     for (auto const* s : k.steps) kernel_ptx = std::max(kernel_ptx, s->min_ptx());
     for (auto const& tname : cat.targets) {
@@ -127,8 +114,21 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
       j.ptx_text = emit_kernel_ptx(skeleton, k, tname, a.ptx);
       j.key = content_key(j.ptx_text, tname, tc.version);
       a.ptx_file = "cache/" + j.key + ".ptx";
-      all.push_back(std::move(j));
-      slots.push_back({cat.assemblies.size(), SlotKind::Assembly});
+      auto parts = split_module(j.ptx_text);
+      if (!parts) {
+        all.push_back(std::move(j));
+        slots.push_back({cat.assemblies.size(), SlotKind::Assembly});
+        cat.assemblies.push_back(a);
+        continue;
+      }
+      auto [at, fresh] = filling.try_emplace({tname, parts->header}, 0);
+      if (fresh || batches[at->second].kernels.size() == kBatchKernels) {
+        at->second = batches.size();
+        batches.push_back({tname, parts->header, {}, 0});
+        batch_slots.emplace_back();
+      }
+      batches[at->second].kernels.push_back({std::move(j), parts->entry_offset, parts->entry_line, entry, false, "", "", ""});
+      batch_slots[at->second].push_back(cat.assemblies.size());
       cat.assemblies.push_back(a);
     }
     // Version probe: single-instruction kernels, at one version below the documented minimum, on
@@ -172,14 +172,31 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
     cat.forms.push_back(fa);
   }
 
-  std::vector<Job*> todo;
-  for (auto& j : all) todo.push_back(&j);
-  run_parallel(todo, std::max(1, jobs), tc, dir, progress);
+  // Batches first, the largest first, so that no long one starts last.
+  std::vector<Work> work;
+  for (auto& b : batches) work.push_back({nullptr, &b, b.kernels.size()});
+  std::stable_sort(work.begin(), work.end(), [](const Work& x, const Work& y) { return x.weight > y.weight; });
+  for (auto& j : all) work.push_back({&j, nullptr, 1});
+  run_parallel(work, std::max(1, jobs), tc, dir, progress);
 
   CatalogStats s;
+  for (std::size_t n = 0; n < batches.size(); ++n) {
+    const Batch& b = batches[n];
+    s.ptxas_runs += b.ptxas_runs;
+    for (std::size_t m = 0; m < b.kernels.size(); ++m) {
+      const BatchKernel& bk = b.kernels[m];
+      (b.ptxas_runs ? s.assembled : s.cached)++;
+      Assembly& a = cat.assemblies[batch_slots[n][m]];
+      a.accepted = bk.accepted;
+      a.message = bk.message;
+      a.cubin = bk.cubin;
+      a.entry = bk.cubin_entry;
+    }
+  }
   for (std::size_t n = 0; n < all.size(); ++n) {
     const Job& j = all[n];
     (j.cached ? s.cached : s.assembled)++;
+    s.ptxas_runs += !j.cached;
     if (slots[n].kind == SlotKind::Probe) {
       VersionProbe& p = cat.probes[slots[n].job];
       p.accepted = j.outcome.accepted;
@@ -192,7 +209,10 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
       Assembly& a = cat.assemblies[slots[n].job];
       a.accepted = j.outcome.accepted;
       a.message = j.outcome.message;
-      if (a.accepted) a.cubin = "cache/" + j.key + ".cubin";
+      if (a.accepted) {
+        a.cubin = "cache/" + j.key + ".cubin";
+        a.entry = kSkeletonEntry;
+      }
     }
   }
   for (auto const& a : cat.assemblies) s.not_attempted += !a.attempted;
@@ -211,8 +231,8 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
   auto& as = j["assemblies"] = nlohmann::ordered_json::array();
   for (auto const& a : c.assemblies)
     as.push_back({{"kernel", a.kernel}, {"target", a.target}, {"ptx_isa", a.ptx.str()}, {"attempted", a.attempted},
-                  {"accepted", a.accepted}, {"message", a.message}, {"cubin", a.cubin}, {"ptx", a.ptx_file},
-                  {"instruction", a.instruction}});
+                  {"accepted", a.accepted}, {"message", a.message}, {"cubin", a.cubin}, {"entry", a.entry},
+                  {"ptx", a.ptx_file}, {"instruction", a.instruction}});
   auto& ps = j["version_probes"] = nlohmann::ordered_json::array();
   for (auto const& p : c.probes)
     ps.push_back({{"kernel", p.kernel}, {"target", p.target}, {"ptx_isa", p.ptx.str()}, {"documented_minimum", p.documented.str()},
@@ -228,11 +248,14 @@ Catalog load_catalog(const fs::path& dir) {
   fs::path file = dir / "manifest.json";
   std::ifstream in(file);
   if (!in) throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
+  // A manifest of another schema is one to rebuild, not a corrupt one.
+  struct OtherSchema : std::runtime_error { using std::runtime_error::runtime_error; };
   Catalog c;
   try {
     nlohmann::json j = nlohmann::json::parse(in);
-    if (j.at("schema_version").get<int>() != Catalog::kSchemaVersion)
-      throw std::runtime_error(fmt::format("schema_version {} is not {}", j.at("schema_version").dump(), Catalog::kSchemaVersion));
+    if (j.at("schema_version") != Catalog::kSchemaVersion)
+      throw OtherSchema(fmt::format("{}: catalog manifest of schema_version {}; this ptxcts reads schema_version {} (rebuild the catalog "
+                                    "with 'ptxcts catalog')", file.string(), j.at("schema_version").dump(), Catalog::kSchemaVersion));
     auto ver = [](const nlohmann::json& v) {
       auto p = PtxVersion::parse(v.get<std::string>());
       if (!p) throw std::runtime_error("bad PTX ISA version " + v.dump());
@@ -244,11 +267,13 @@ Catalog load_catalog(const fs::path& dir) {
     c.targets = j.at("targets").get<std::vector<std::string>>();
     for (auto const& a : j.at("assemblies"))
       c.assemblies.push_back({a.at("kernel"), a.at("target"), ver(a.at("ptx_isa")), a.at("accepted"), a.at("attempted"),
-                              a.at("message"), a.at("cubin"), a.at("ptx"), a.at("instruction")});
+                              a.at("message"), a.at("cubin"), a.at("ptx"), a.at("instruction"), a.at("entry")});
     for (auto const& p : j.at("version_probes"))
       c.probes.push_back({p.at("kernel"), p.at("target"), ver(p.at("ptx_isa")), ver(p.at("documented_minimum")), p.at("accepted"), p.at("message")});
     for (auto const& f : j.at("forms"))
       c.forms.push_back({f.at("form"), f.at("target"), ver(f.at("ptx_isa")), f.at("accepted"), f.at("message"), f.at("instruction")});
+  } catch (const OtherSchema&) {
+    throw;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
   } catch (const std::runtime_error& e) {

@@ -1,7 +1,8 @@
 // The kernel catalog: every kernel of the suite assembled ahead of time for every real target the
-// toolkit knows, with what ptxas said. Content-addressed (PTX text + target + ptxas version), so a
-// rebuild with nothing changed assembles nothing, and relocatable: a catalog directory can be copied
-// to another machine and run there.
+// toolkit knows, with what ptxas said. Kernels of one target go many to a module (one ptxas process
+// each; see assembly_batch.hpp), so a cubin holds many entries. Content-addressed (PTX text +
+// target + ptxas version), so a rebuild with nothing changed assembles nothing, and relocatable: a
+// catalog directory can be copied to another machine and run there.
 #pragma once
 
 #include <filesystem>
@@ -23,8 +24,10 @@ struct Assembly {
   bool attempted = true;       // false: the toolkit's PTX ISA version cannot express this target/form
   std::string message;         // ptxas's output, or why it was not attempted
   std::string cubin;           // relative to the catalog directory (accepted only)
-  std::string ptx_file;        // relative to the catalog directory
+  std::string ptx_file;        // relative to the catalog directory: the kernel's own module, which
+                               // the line numbers in `message` refer to
   std::string instruction;     // the instruction text(s) under test, as emitted
+  std::string entry;           // the kernel's entry in `cubin` (accepted only)
 };
 
 // An assembly that checks the documented minimum PTX ISA version: one version below must fail.
@@ -45,7 +48,7 @@ struct FormAssembly {
 };
 
 struct Catalog {
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
   std::string ptxas_version, cuda_release;
   PtxVersion toolkit_ptx;
   std::vector<std::string> targets;   // the real targets used, in ptxas's order
@@ -57,7 +60,8 @@ struct Catalog {
 };
 
 struct CatalogStats {
-  int assembled = 0, cached = 0, not_attempted = 0;
+  int assembled = 0, cached = 0, not_attempted = 0;  // (kernel, target) pairs, probes and forms
+  int ptxas_runs = 0;                                 // ptxas processes started
 };
 
 // Builds (or brings up to date) the catalog in `dir`, writing dir/manifest.json.

@@ -61,8 +61,9 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
   };
   Catalog c = build_catalog(suite, tc, KernelSkeletons{read_text(fs::path(p.kernels) / "warp_matrix.ptx.in"), read_text(fs::path(p.kernels) / "wmma.ptx.in")}, p.catalog, p.jobs, &stats, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print("catalog: {} kernels x {} targets (ptxas {}): {} assembled, {} from cache, {} beyond this toolkit's PTX ISA {}, in {:.1f} s -> {}\n",
-             suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.cached, stats.not_attempted,
+  fmt::print("catalog: {} kernels x {} targets (ptxas {}): {} assembled in {} ptxas runs, {} from cache, {} beyond this toolkit's PTX ISA {}, "
+             "in {:.1f} s -> {}\n",
+             suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.ptxas_runs, stats.cached, stats.not_attempted,
              c.toolkit_ptx.str(), secs, p.catalog);
   return c;
 }

@@ -88,7 +88,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
         run.results.push_back(r);
         continue;
       }
-      jobs.push_back({static_cast<std::uint32_t>(jobs.size()), fs::absolute(opt.catalog_dir / a->cubin).string(), "ptxcts_kernel", p.input});
+      jobs.push_back({static_cast<std::uint32_t>(jobs.size()), fs::absolute(opt.catalog_dir / a->cubin).string(), a->entry, p.input});
       run.results.push_back(r);
       pending.push_back(std::move(p));
     }

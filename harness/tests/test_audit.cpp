@@ -28,7 +28,7 @@ Catalog documented_catalog(const Suite& s) {
     const Instance& inst = k.subject_instance();
     for (auto const& t : s.specs.targets.targets) {
       bool ok = supports(s.specs.targets, inst, t);
-      c.assemblies.push_back({k.name, t.name, std::max(inst.min_ptx(), t.ptx), ok, true, ok ? "" : "error   : Feature requires .target sm_XY", "", "", inst.id()});
+      c.assemblies.push_back({k.name, t.name, std::max(inst.min_ptx(), t.ptx), ok, true, ok ? "" : "error   : Feature requires .target sm_XY", "", "", inst.id(), ""});
     }
     if (auto below = s.specs.targets.previous(inst.min_ptx()))  // none below the first version there is
       c.probes.push_back({k.name, "sm_x", *below, inst.min_ptx(), false, "error   : Feature 'x' requires PTX ISA .version 9.9 or later"});

@@ -48,6 +48,7 @@ TEST_F(SmallCatalog, EveryKernelIsAssembledForEveryTarget) {
 
 TEST_F(SmallCatalog, ARebuildWithNothingChangedAssemblesNothing) {
   EXPECT_EQ(second.assembled, 0);
+  EXPECT_EQ(second.ptxas_runs, 0);
   EXPECT_EQ(second.cached, first.assembled + first.cached);
 }
 
@@ -82,7 +83,7 @@ TEST_F(SmallCatalog, ManifestRoundTripsAndCorruptionIsNamed) {
   EXPECT_EQ(back.probes.size(), cat.probes.size());
   fs::path bad = dir / "bad";
   fs::create_directories(bad);
-  std::ofstream(bad / "manifest.json") << "{\"schema_version\": 1, \"ptxas_version\": ";
+  std::ofstream(bad / "manifest.json") << "{\"schema_version\": 2, \"ptxas_version\": ";
   try {
     load_catalog(bad);
     FAIL() << "a corrupt manifest loaded";

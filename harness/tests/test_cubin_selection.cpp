@@ -23,7 +23,7 @@ struct Fixture {
         const TargetInfo& t = *suite.specs.targets.find(name);
         bool ok = true;
         for (auto const* s : k.steps) ok = ok && supports(suite.specs.targets, *s, t);
-        cat.assemblies.push_back({k.name, name, {9, 0}, ok, true, ok ? "" : "rejected", ok ? "cache/x.cubin" : "", "", ""});
+        cat.assemblies.push_back({k.name, name, {9, 0}, ok, true, ok ? "" : "rejected", ok ? "cache/x.cubin" : "", "", "", ok ? "x" : ""});
       }
   }
   std::string chosen(const std::string& kernel, int major, int minor) {

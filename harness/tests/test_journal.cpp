@@ -70,7 +70,7 @@ TEST(Journal, AResumedRunRedoesNothingDone) {
   Catalog cat;
   cat.cuda_release = "13.0";
   cat.targets = {"sm_90"};
-  for (auto const& k : suite.kernels) cat.assemblies.push_back({k.name, "sm_90", {7, 8}, true, true, "", "cache/fake.cubin", "", ""});
+  for (auto const& k : suite.kernels) cat.assemblies.push_back({k.name, "sm_90", {7, 8}, true, true, "", "cache/fake.cubin", "", "", "ptxcts_kernel"});
   fs::path work = temp("journal-run"), jpath = work / "run.journal.jsonl";
   setenv("PTXCTS_FAKE_MODE", "echo,abort:20", 1);  // the runner dies in launch 20...
   fs::create_directories(work);

@@ -1,11 +1,12 @@
 // `ptxcts run`'s orchestration against a fake device runner: skip reasons, fault isolation,
-// a runner that dies mid-launch, and comparison producing readable diffs.
+// a runner that dies mid-launch, comparison producing readable diffs, and which entry is launched.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
+#include "device_protocol.hpp"
 #include "runner.hpp"
 #include "spec_fixture.hpp"
 
@@ -24,7 +25,8 @@ struct FakeRun {
     catalog.cuda_release = "13.0";
     catalog.targets = {"sm_86", "sm_90"};
     for (auto const& k : suite.kernels)
-      for (auto const& t : catalog.targets) catalog.assemblies.push_back({k.name, t, {7, 8}, true, true, "", "cache/fake.cubin", "", ""});
+      for (auto const& t : catalog.targets)
+        catalog.assemblies.push_back({k.name, t, {7, 8}, true, true, "", "cache/fake.cubin", "", "", "entry_" + t + "_" + k.name});
   }
   ~FakeRun() { fs::remove_all(work); }
 
@@ -112,4 +114,13 @@ TEST(Runner, FaultCasesAreMarkedAndKeptApart) {
   // tile leave the model nothing to compare with.
   EXPECT_EQ(count(r, Status::Fail, true), 12);
   EXPECT_EQ(count(r, Status::Skip, true), 12);   // .m8n16 needs Blackwell
+}
+
+TEST(Runner, LaunchesEachKernelsEntryInItsCubin) {
+  FakeRun f;
+  DeviceRun r = f.run("echo", 9, 0, {"movmatrix"});
+  std::ifstream in(f.work / "device0-jobs.bin", std::ios::binary);
+  auto jobs = read_jobs(in);
+  ASSERT_FALSE(jobs.empty());
+  for (auto const& j : jobs) EXPECT_EQ(j.kernel_name.rfind("entry_sm_90_movmatrix", 0), 0u) << j.kernel_name;
 }
