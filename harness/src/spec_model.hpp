@@ -179,7 +179,9 @@ struct DiagnosticClass {
 };
 
 // Fault cases break a documented rule on purpose; what the GPU does is recorded, never failed.
-enum class Fault { None, Misaligned, OutsideShared, MisalignedStride };
+// MinimalAlignment*: not a broken rule but its edge (wmma): rows aligned exactly as the manual
+// requires and no more; isolated like faults, because a GPU that wants more faults.
+enum class Fault { None, Misaligned, OutsideShared, MisalignedStride, MinimalAlignmentAddress, MinimalAlignmentStride };
 
 struct CaseSpec {
   std::string name, description;

@@ -140,7 +140,9 @@ void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
       std::string f = item.at("fault").str();
       if (f == "misaligned-address") c.fault = Fault::Misaligned;
       else if (f == "misaligned-stride") c.fault = Fault::MisalignedStride;
-      else item.at("fault").fail(fmt::format("unknown wmma fault '{}'; expected misaligned-address or misaligned-stride", f));
+      else if (f == "minimal-alignment-address") c.fault = Fault::MinimalAlignmentAddress;
+      else if (f == "minimal-alignment-stride") c.fault = Fault::MinimalAlignmentStride;
+      else item.at("fault").fail(fmt::format("unknown wmma fault '{}'; expected misaligned-address, misaligned-stride, minimal-alignment-address or minimal-alignment-stride", f));
     }
     if (item.has("where"))
       for (auto& [k, vals] : item.at("where").entries("'where' of a case")) {

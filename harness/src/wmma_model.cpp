@@ -56,11 +56,15 @@ Placement place(const CaseSet& set, const CaseSpec& c, const KernelPlan& k, std:
   const int bits = m.format->bits;
   const int default_bytes = m.default_stride() * bits / 8;
   int stride_bytes = default_bytes;
-  if (c.wide_stride) stride_bytes = (default_bytes + m.alignment() - 1) / m.alignment() * m.alignment() + m.alignment();
+  // Wider than the default by at least 16 bytes, keeping rows (or columns) 16-byte aligned.
+  const int unit = std::max(m.alignment(), 16);
+  if (c.wide_stride) stride_bytes = (default_bytes + unit - 1) / unit * unit + unit;
   if (c.fault == Fault::MisalignedStride) stride_bytes = default_bytes + m.alignment() / 2;
+  if (c.fault == Fault::MinimalAlignmentStride) stride_bytes = default_bytes + m.alignment();
   Placement p;
   p.offset = static_cast<std::uint32_t>(k.bindings[step].region * region_bytes(set));
   if (c.fault == Fault::Misaligned) p.offset += static_cast<std::uint32_t>(m.alignment() / 2);
+  if (c.fault == Fault::MinimalAlignmentAddress) p.offset += static_cast<std::uint32_t>(m.alignment());
   p.stride = static_cast<std::uint32_t>(stride_bytes * 8 / bits);
   const long long extent = (static_cast<long long>(m.leading_count() - 1) * p.stride + m.default_stride()) * bits / 8;
   if (p.offset % static_cast<std::uint32_t>(region_bytes(set)) + extent > region_bytes(set))
@@ -127,9 +131,16 @@ Matrix multiply(const WmmaMmaInfo& x, const Matrix& a, const Matrix& b, const Ma
         if (x.satfinite) acc = std::clamp<long long>(acc, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
         d.at(i, j) = static_cast<std::uint64_t>(acc) & 0xFFFFFFFFu;
       } else {
-        // The case data keeps every product and partial sum exact in double, so one rounding at the end.
-        double acc = element_value(*c.format, c.at(i, j));
-        for (int q = 0; q < x.k; ++q) acc += element_value(*a.format, a.at(i, q)) * element_value(*b.format, b.at(q, j));
+        // The case data keeps every product and partial sum exact in double, so one rounding at the
+        // end; the rounding mode still decides the sign of an exact zero (x + -x is -0 under .rm).
+        const int saved = std::fegetround();
+        std::fesetround(x.rounding == "rz" ? FE_TOWARDZERO : x.rounding == "rm" ? FE_DOWNWARD : x.rounding == "rp" ? FE_UPWARD : FE_TONEAREST);
+        volatile double acc = element_value(*c.format, c.at(i, j));
+        for (int q = 0; q < x.k; ++q) {
+          volatile double p = element_value(*a.format, a.at(i, q)) * element_value(*b.format, b.at(q, j));
+          acc = acc + p;
+        }
+        std::fesetround(saved);
         d.at(i, j) = element_encode(*x.d.format, acc);
       }
     }

@@ -121,6 +121,11 @@ bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
     const int half = m.alignment() / 2;
     if (half < 1) return false;
     if (c.fault == Fault::MisalignedStride && (!m.stride_operand || (half * 8) % m.format->bits != 0)) return false;
+    // The edge of the rule: only where the manual allows rows less than 16-byte aligned.
+    const int default_bytes = m.default_stride() * m.format->bits / 8;
+    if (c.fault == Fault::MinimalAlignmentAddress && m.alignment() % 16 == 0) return false;
+    if (c.fault == Fault::MinimalAlignmentStride && (!m.stride_operand || (default_bytes + m.alignment()) % 16 == 0 || (m.alignment() * 8) % m.format->bits != 0))
+      return false;
   }
   return true;
 }

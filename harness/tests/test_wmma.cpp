@@ -346,3 +346,27 @@ TEST(WmmaPtx, SampleKernelsAssemble) {
   }
   fs::remove_all(dir);
 }
+
+// IEEE 754: an exact zero sum of opposite terms is -0 when rounding towards negative, +0 otherwise.
+TEST(WmmaModel, F64RoundingDecidesTheSignOfAnExactZero) {
+  for (const char* name : {"wmma.mma.sync.aligned.row.col.m8n8k4.rm.f64.f64.f64.f64", "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64"}) {
+    const KernelPlan& k = kernel(name);
+    LaunchInput in = make_wmma_input(suite().specs.cases, *suite().specs.find_case("wmma-random-default-stride"), k);
+    auto bits = [](double d) { std::uint64_t u; std::memcpy(&u, &d, 8); return u; };
+    for (int w = 0; w < in.shape.warps; ++w)
+      for (int i = 0; i < 8; ++i)
+        for (int q = 0; q < 4; ++q) {
+          set(in.state, step_base(in, w, 0), i * step_stride(in, w, 0, 5) + q, 64, bits(q == 0 ? 1.0 : 0.0));  // A: row i is e0
+          set(in.state, step_base(in, w, 1), i * step_stride(in, w, 1, 5) + q, 64, bits(q == 0 ? 1.0 : 0.0));  // B (col): column i is e0
+          for (int j = 0; j < 8; ++j) set(in.state, step_base(in, w, 2), i * step_stride(in, w, 2, 5) + j, 64, bits(-1.0));
+        }
+    const bool down = std::string(name).find(".rm.") != std::string::npos;
+    LaunchState dev = in.state;
+    for (int w = 0; w < in.shape.warps; ++w)
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) set(dev, step_base(in, w, 4), i * step_stride(in, w, 4, 5) + j, 64, bits(down ? -0.0 : 0.0));
+    EXPECT_EQ(check_wmma(k, in, dev).mismatches, 0) << name;
+    set(dev, step_base(in, 0, 4), 0, 64, bits(down ? 0.0 : -0.0));
+    EXPECT_EQ(check_wmma(k, in, dev).mismatches, 1) << name;
+  }
+}
