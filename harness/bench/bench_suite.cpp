@@ -1,6 +1,7 @@
 // What a run costs on the host: loading specs, the reference model and case data for every
-// (kernel, case), one ptxas assembly, a warm catalog rebuild (every assembly from the cache), cold
-// catalogs by number of targets, and the whole audit cold and warm.
+// (kernel, case), one ptxas assembly of one kernel and of a batch of kernels, a warm catalog
+// rebuild (every assembly from the cache), cold catalogs by number of targets, and the whole audit
+// cold and warm. Catalog builds count their ptxas processes (ptxas_runs): kernels go in batches.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "case_data.hpp"
+#include "assembly_batch.hpp"
 #include "audit.hpp"
 #include "catalog.hpp"
 #include "ptx_emitter.hpp"
@@ -64,6 +66,37 @@ static void BM_AssembleOneKernelWithPtxas(benchmark::State& state) {
 }
 BENCHMARK(BM_AssembleOneKernelWithPtxas)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// One ptxas process on N kernels as entries of one module (those PTX ISA 7.8 can express, for
+// sm_90, where ptxas accepts them all): what a catalog batch costs, per kernel.
+static void BM_AssembleOneBatchWithPtxas(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  std::vector<std::string> texts;
+  for (auto const& k : suite.kernels) {
+    bool expressible = true;
+    for (auto const* s : k.steps) expressible = expressible && !(PtxVersion{7, 8} < s->min_ptx());
+    if (!expressible) continue;
+    texts.push_back(emit_ptx(skeleton(), k, "sm_90", {7, 8}));
+    if (texts.size() == static_cast<std::size_t>(state.range(0))) break;
+  }
+  std::vector<ModuleParts> parts;
+  std::vector<BatchMember> members;
+  for (auto const& t : texts) parts.push_back(*split_module(t));
+  for (std::size_t k = 0; k < texts.size(); ++k)
+    members.push_back({std::string_view(texts[k]).substr(parts[k].entry_offset), parts[k].entry_line, "k" + std::to_string(k)});
+  fs::path dir = fs::temp_directory_path() / "ptxcts-bench-batch";
+  fs::create_directories(dir);
+  std::ofstream(dir / "b.ptx") << compose_batch(parts.front().header, members).text;
+  bool accepted = false;
+  for (auto _ : state) accepted = assemble(tc, dir / "b.ptx", "sm_90", dir / "b.cubin").accepted;
+  if (!accepted) state.SkipWithError("ptxas rejected the batch");
+  state.counters["kernels"] = static_cast<double>(members.size());
+  state.counters["kernels/s"] = benchmark::Counter(static_cast<double>(members.size()) * static_cast<double>(state.iterations()),
+                                                   benchmark::Counter::kIsRate);
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_AssembleOneBatchWithPtxas)->Arg(8)->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // A rebuild with nothing changed: every (kernel, target) emitted, hashed and found in the cache.
 static void BM_WarmCatalogRebuild(benchmark::State& state) {
   Suite suite = build_suite(load_spec_dir(kSpecs));
@@ -75,6 +108,7 @@ static void BM_WarmCatalogRebuild(benchmark::State& state) {
   for (auto _ : state) build_catalog(suite, tc, sk, dir, 2, &stats);
   state.counters["assembled"] = stats.assembled;
   state.counters["cached"] = stats.cached;
+  state.counters["ptxas_runs"] = stats.ptxas_runs;
   fs::remove_all(dir);
 }
 BENCHMARK(BM_WarmCatalogRebuild)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
@@ -97,6 +131,7 @@ static void BM_ColdCatalogByTargets(benchmark::State& state) {
   state.counters["assemblies/s"] = benchmark::Counter(static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()),
                                                       benchmark::Counter::kIsRate);
   state.counters["assembled"] = stats.assembled;
+  state.counters["ptxas_runs"] = stats.ptxas_runs;
 }
 BENCHMARK(BM_ColdCatalogByTargets)->Arg(1)->Arg(6)->Arg(12)->Arg(23)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 
@@ -114,6 +149,7 @@ static void BM_AuditCold(benchmark::State& state) {
     fs::remove_all(dir);
   }
   state.counters["assembled"] = stats.assembled;
+  state.counters["ptxas_runs"] = stats.ptxas_runs;
   state.counters["assemblies/s"] = benchmark::Counter(static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()),
                                                       benchmark::Counter::kIsRate);
 }
@@ -132,6 +168,7 @@ static void BM_AuditWarm(benchmark::State& state) {
   }
   state.counters["assembled"] = stats.assembled;
   state.counters["cached"] = stats.cached;
+  state.counters["ptxas_runs"] = stats.ptxas_runs;
   fs::remove_all(dir);
 }
 BENCHMARK(BM_AuditWarm)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
