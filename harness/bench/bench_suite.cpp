@@ -76,7 +76,7 @@ static void BM_AssembleOneBatchWithPtxas(benchmark::State& state) {
     bool expressible = true;
     for (auto const* s : k.steps) expressible = expressible && !(PtxVersion{7, 8} < s->min_ptx());
     if (!expressible) continue;
-    texts.push_back(emit_ptx(skeleton(), k, "sm_90", {7, 8}));
+    texts.push_back(emit_kernel_ptx(skeleton(), k, "sm_90", {7, 8}));
     if (texts.size() == static_cast<std::size_t>(state.range(0))) break;
   }
   std::vector<ModuleParts> parts;
