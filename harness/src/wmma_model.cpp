@@ -26,6 +26,12 @@ struct Matrix {
 
 std::uint64_t read_bits(const std::vector<std::uint8_t>& mem, std::size_t base, long long bit, int width) {
   std::uint64_t v = 0;
+  if (bit % 8 == 0 && width % 8 == 0) {  // whole bytes (all but the sub-byte formats): little-endian
+    const std::size_t at = base + static_cast<std::size_t>(bit / 8);
+    if (at + static_cast<std::size_t>(width / 8) > mem.size()) throw std::out_of_range("wmma model: read outside the tiles");
+    for (int b = width / 8 - 1; b >= 0; --b) v = (v << 8) | mem[at + static_cast<std::size_t>(b)];
+    return v;
+  }
   for (int b = 0; b < width; ++b) {
     const long long at = bit + b;
     v |= static_cast<std::uint64_t>((mem.at(base + static_cast<std::size_t>(at / 8)) >> (at % 8)) & 1) << b;
@@ -34,6 +40,12 @@ std::uint64_t read_bits(const std::vector<std::uint8_t>& mem, std::size_t base, 
 }
 
 void write_bits(std::vector<std::uint8_t>& mem, std::size_t base, long long bit, int width, std::uint64_t v) {
+  if (bit % 8 == 0 && width % 8 == 0) {
+    const std::size_t at = base + static_cast<std::size_t>(bit / 8);
+    if (at + static_cast<std::size_t>(width / 8) > mem.size()) throw std::out_of_range("wmma model: write outside the tiles");
+    for (int b = 0; b < width / 8; ++b) mem[at + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(v >> (8 * b));
+    return;
+  }
   for (int b = 0; b < width; ++b) {
     const long long at = bit + b;
     std::uint8_t& byte = mem.at(base + static_cast<std::size_t>(at / 8));

@@ -370,3 +370,12 @@ TEST(WmmaModel, F64RoundingDecidesTheSignOfAnExactZero) {
     EXPECT_EQ(check_wmma(k, in, dev).mismatches, 1) << name;
   }
 }
+
+// The audit judges each instruction by the kernels made for it: single instructions, and for
+// wmma.mma its product kernel; round trips are not among them.
+TEST(WmmaSuite, AuditedKernelsAreThoseOfTheirSubject) {
+  for (auto const& k : suite().kernels) {
+    if (k.name.rfind("roundtrip.", 0) == 0) EXPECT_FALSE(k.audited) << k.name;
+    else if (k.steps.size() == 1) EXPECT_TRUE(k.audited) << k.name;
+  }
+}
