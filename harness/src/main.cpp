@@ -177,11 +177,12 @@ int cmd_audit(const Paths& p) {
     not_checkable += r.verdict == Verdict::NotCheckable;
     if (r.verdict == Verdict::Contradicted) fmt::print("{} {} {}: {}\n", r.explained() ? "known   " : "FINDING ", r.variant, r.requirement, r.evidence);
   }
-  int invalid_ok = 0, spellings_accepted = 0;
+  int invalid_ok = 0, spellings = 0, spellings_accepted = 0;
   for (auto const& f : audit.forms) {
     if (f.verdict == Verdict::Contradicted) fmt::print("{} {}: {}\n", f.known ? "known   " : "FINDING ", f.form->name, f.evidence);
     invalid_ok += f.verdict == Verdict::Confirmed;
     if (f.form->kind == AuditForm::Kind::Spelling) {
+      ++spellings;
       spellings_accepted += f.assembly && f.assembly->accepted;
       fmt::print("observed {}: {}\n", f.form->name, f.evidence);
     }
@@ -189,8 +190,8 @@ int cmd_audit(const Paths& p) {
   for (auto const* k : audit.unused_known)
     fmt::print("note     known discrepancy no longer observed: {} ({})\n", k->form.empty() ? k->variant + " on " + k->target : k->form, k->source);
   fmt::print("audit: {} requirements: {} confirmed, {} contradicted, {} not checkable; {} documented-invalid forms rejected as documented; "
-             "{} undocumented spellings accepted; {} unexplained contradictions -> {} (and .md)\n",
-             audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable, invalid_ok, spellings_accepted, audit.contradictions(), json.string());
+             "{} of {} undocumented spellings accepted; {} unexplained contradictions -> {} (and .md)\n",
+             audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable, invalid_ok, spellings_accepted, spellings, audit.contradictions(), json.string());
   return audit.contradictions() ? 1 : 0;
 }
 
