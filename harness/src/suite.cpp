@@ -35,6 +35,15 @@ bool KernelPlan::takes(const CaseSpec& c) const {
   return true;
 }
 
+KernelPlan KernelPlan::of(std::string name, std::string family, std::vector<const Instance*> steps, std::string claim) {
+  KernelPlan k;
+  k.name = std::move(name);
+  k.family = std::move(family);
+  k.steps = std::move(steps);
+  k.claim = std::move(claim);
+  return k;
+}
+
 const KernelPlan* Suite::find_kernel(const std::string& name) const {
   for (auto const& k : kernels)
     if (k.name == name) return &k;
@@ -61,7 +70,7 @@ Suite build_suite(SpecSet specs) {
       suite.instances.push_back(std::move(inst));
       const Instance* p = &suite.instances.back();
       if (v.is_wmma()) continue;  // planned below
-      add_kernel({file_safe(p->id()), v.family, {p}, ""});
+      add_kernel(KernelPlan::of(file_safe(p->id()), v.family, {p}));
     }
   for (auto& k : plan_wmma_kernels(suite.instances)) add_kernel(std::move(k));
   // Round trips: each store instance after the load instance with the same qualifier texts.
@@ -77,7 +86,7 @@ Suite build_suite(SpecSet specs) {
         if (same) match = &ld;
       }
       if (!match) continue;  // the load variant has no such form; nothing to pair
-      KernelPlan k{file_safe("roundtrip." + st.id()), st.variant().family, {match, &st}, c.id};
+      KernelPlan k = KernelPlan::of(file_safe("roundtrip." + st.id()), st.variant().family, {match, &st}, c.id);
       k.audited = false;  // two instructions: the audit judges each by its own kernel
       add_kernel(std::move(k));
     }

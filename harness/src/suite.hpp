@@ -37,6 +37,8 @@ struct KernelPlan {
   std::vector<WmmaFragment> fragments;
   std::vector<WmmaBinding> bindings;    // one per step
 
+  // A kernel of these steps, the last being the instruction under test unless `subject` says otherwise.
+  static KernelPlan of(std::string name, std::string family, std::vector<const Instance*> steps, std::string claim = "");
   bool is_wmma() const { return !bindings.empty(); }
   const Instance& subject_instance() const { return *steps[static_cast<std::size_t>(subject)]; }
   std::vector<ModelStep> model_steps() const;

@@ -375,7 +375,10 @@ TEST(WmmaModel, F64RoundingDecidesTheSignOfAnExactZero) {
 // wmma.mma its product kernel; round trips are not among them.
 TEST(WmmaSuite, AuditedKernelsAreThoseOfTheirSubject) {
   for (auto const& k : suite().kernels) {
-    if (k.name.rfind("roundtrip.", 0) == 0) EXPECT_FALSE(k.audited) << k.name;
-    else if (k.steps.size() == 1) EXPECT_TRUE(k.audited) << k.name;
+    if (k.name.rfind("roundtrip.", 0) == 0) {
+      EXPECT_FALSE(k.audited) << k.name;
+    } else if (k.steps.size() == 1) {
+      EXPECT_TRUE(k.audited) << k.name;
+    }
   }
 }
