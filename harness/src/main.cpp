@@ -24,6 +24,7 @@
 #include "spec_loader.hpp"
 #include "suite.hpp"
 
+#include "suite_commit.hpp"  // generated at build time
 #ifndef PTXCTS_SUITE_COMMIT
 #define PTXCTS_SUITE_COMMIT "unknown"
 #endif
