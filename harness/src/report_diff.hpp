@@ -19,6 +19,8 @@ struct ReportChange {
 struct ReportDiff {
   std::vector<std::string> run_changes;  // "driver_version: 580.1 -> 585.2"
   std::vector<ReportChange> cases, claims;
+  // wmma fragment layouts that differ (both runs observed one): an observation, never a regression.
+  std::vector<std::string> layouts;  // "kernel / case"
   int regressions() const;
 };
 

@@ -42,3 +42,18 @@ TEST(ReportDiff, IdenticalReportsHaveNoChanges) {
   EXPECT_TRUE(d.cases.empty());
   EXPECT_EQ(d.regressions(), 0);
 }
+
+// A wmma fragment that another driver or GPU lays out differently is shown, and is no regression.
+TEST(ReportDiff, ChangedFragmentLayoutsAreObservationsNotRegressions) {
+  RunReport a, b;
+  a.results = {result("wmma.load.c", "u", Status::Pass), result("wmma.load.a", "u", Status::Pass)};
+  b.results = a.results;
+  a.results[0].observed_layout = "lane 0: r0=(0,0) r1=(0,1)\n";
+  b.results[0].observed_layout = "lane 0: r0=(0,1) r1=(0,0)\n";
+  a.results[1].observed_layout = b.results[1].observed_layout = "lane 0: r0=(0,0)\n";
+  ReportDiff d = diff_reports(a, b);
+  ASSERT_EQ(d.layouts.size(), 1u);
+  EXPECT_EQ(d.layouts[0], "wmma.load.c / u");
+  EXPECT_EQ(d.regressions(), 0);
+  EXPECT_NE(format_diff(d).find("1 fragment layouts changed (observations)"), std::string::npos) << format_diff(d);
+}
