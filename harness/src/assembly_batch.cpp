@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <functional>
 #include <regex>
 
 namespace ptxcts {
@@ -28,33 +30,37 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-int count_lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+// memchr, not std::count: a warm rebuild composes every batch (megabytes) just to find its key.
+int count_lines(std::string_view text) {
+  int n = 0;
+  for (const char *p = text.data(), *end = p + text.size(); (p = static_cast<const char*>(std::memchr(p, '\n', end - p))); ++p) ++n;
+  return n;
+}
 
 void add_line(std::string& message, const std::string& line) { message += (message.empty() ? "" : "\n") + line; }
 
 }  // namespace
 
 std::optional<ModuleParts> split_module(const std::string& ptx) {
+  // The entry line, at the start of a line, once. (Horspool: PTX is full of the needle's '.'.)
+  static const std::boyer_moore_horspool_searcher needle(kEntryLine.begin(), kEntryLine.end());
+  auto find_entry = [&](std::size_t from) {
+    for (auto at = ptx.begin() + static_cast<std::ptrdiff_t>(from); (at = std::search(at, ptx.end(), needle)) != ptx.end(); ++at)
+      if (at == ptx.begin() || at[-1] == '\n') return static_cast<std::size_t>(at - ptx.begin());
+    return std::string::npos;
+  };
+  const std::size_t entry_at = find_entry(0);
+  if (entry_at == std::string::npos || find_entry(entry_at + 1) != std::string::npos) return std::nullopt;
   ModuleParts parts;
-  std::size_t pos = 0, entry_at = std::string::npos;
-  int line = 1;
-  while (pos < ptx.size()) {
-    std::size_t end = ptx.find('\n', pos);
-    end = end == std::string::npos ? ptx.size() : end + 1;
-    if (ptx.compare(pos, kEntryLine.size(), kEntryLine) == 0) {
-      if (entry_at != std::string::npos) return std::nullopt;  // two entries: not this skeleton's shape
-      entry_at = pos;
-      parts.entry_line = line;
-    } else if (entry_at == std::string::npos) {
-      std::size_t text = ptx.find_first_not_of(" \t", pos);
-      bool comment = text < end && ptx.compare(text, 2, "//") == 0;
-      if (!comment) parts.header.append(ptx, pos, end - pos);
-    }
-    pos = end;
-    ++line;
-  }
-  if (entry_at == std::string::npos) return std::nullopt;
   parts.entry_offset = entry_at;
+  parts.entry_line = 1;
+  for (std::size_t pos = 0; pos < entry_at; ++parts.entry_line) {
+    std::size_t end = ptx.find('\n', pos) + 1;  // the entry follows, so every header line ends
+    std::size_t text = ptx.find_first_not_of(" \t", pos);
+    bool comment = text < end && ptx.compare(text, 2, "//") == 0;
+    if (!comment) parts.header.append(ptx, pos, end - pos);
+    pos = end;
+  }
   return parts;
 }
 
@@ -68,16 +74,18 @@ std::string entry_name(const std::string& kernel_name) {
 
 BatchModule compose_batch(const std::string& header, const std::vector<BatchMember>& members) {
   BatchModule m;
+  std::size_t size = header.size() + 1;
+  for (auto const& member : members) size += member.entry.size() + member.name.size() + 1;
+  m.text.reserve(size);  // batches run to megabytes: one allocation, no copies on the way
   m.text = header;
   if (!m.text.empty() && m.text.back() != '\n') m.text += '\n';
   int lines = count_lines(m.text);
   for (auto const& member : members) {
     m.first_line.push_back(lines + 1);
-    std::string entry = fmt::format(".visible .entry {}(", member.name);
-    entry += member.entry.substr(kEntryLine.size());
-    if (entry.back() != '\n') entry += '\n';
-    lines += count_lines(entry);
-    m.text += entry;
+    std::string_view rest = member.entry.substr(kEntryLine.size());
+    m.text.append(".visible .entry ").append(member.name).append("(").append(rest);
+    if (m.text.back() != '\n') m.text += '\n';
+    lines += count_lines(rest) + (rest.empty() || rest.back() != '\n');
   }
   m.line_count = lines;
   return m;

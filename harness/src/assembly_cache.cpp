@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <xxhash.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 
 #include "assembly_batch.hpp"
@@ -34,34 +36,43 @@ std::vector<BatchMember> members_of(const Batch& b, const std::vector<std::size_
   return out;
 }
 
-// The record of a batch's outcome, trusted only if every part of it fits this batch.
+// "cache/<32 hex digits>.cubin": a record names nothing else.
+bool is_cubin_name(const std::string& s) {
+  const std::string head = "cache/", tail = ".cubin";
+  if (s.size() != head.size() + 32 + tail.size() || s.compare(0, head.size(), head) || s.compare(s.size() - tail.size(), tail.size(), tail))
+    return false;
+  return std::all_of(s.begin() + 6, s.end() - 6, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); });
+}
+
+// The record of a batch's outcome, trusted only if every part of it fits this batch. Parallel
+// arrays, one element per kernel: a warm rebuild reads every record, and objects parse slowly.
 bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
   if (!fs::exists(record)) return false;
-  static const std::regex cubin_name(R"(cache/[0-9a-f]{32}\.cubin)");
   try {
     nlohmann::json j = nlohmann::json::parse(read_file(record));
-    if (j.at("format").get<int>() != kRecordFormat) return false;
-    auto const& ks = j.at("kernels");
-    if (!ks.is_array() || ks.size() != b.kernels.size()) return false;
-    struct Outcome { bool accepted; std::string message, cubin, entry; };
-    std::vector<Outcome> got;
-    for (std::size_t n = 0; n < ks.size(); ++n) {
-      Outcome o{ks[n].at("accepted").get<bool>(), ks[n].at("message").get<std::string>(), ks[n].at("cubin").get<std::string>(),
-                ks[n].at("entry").get<std::string>()};
-      if (o.accepted) {
-        if (o.entry != b.kernels[n].entry && o.entry != kSkeletonEntry) return false;
-        if (!std::regex_match(o.cubin, cubin_name) || !fs::exists(dir / o.cubin)) return false;
-      } else if (!o.cubin.empty() || !o.entry.empty()) {
+    if (j.at("format") != kRecordFormat) return false;
+    auto entries = j.at("entries").get<std::vector<std::string>>(), messages = j.at("messages").get<std::vector<std::string>>(),
+         cubins = j.at("cubins").get<std::vector<std::string>>();
+    auto accepted = j.at("accepted").get<std::vector<bool>>();
+    const std::size_t n = b.kernels.size();
+    if (entries.size() != n || messages.size() != n || cubins.size() != n || accepted.size() != n) return false;
+    std::string present;  // the last cubin found on disk (most kernels share one)
+    for (std::size_t k = 0; k < n; ++k) {
+      if (accepted[k]) {
+        if (entries[k] != b.kernels[k].entry && entries[k] != kSkeletonEntry) return false;
+        if (!is_cubin_name(cubins[k])) return false;
+        if (cubins[k] != present && !fs::exists(dir / cubins[k])) return false;
+        present = cubins[k];
+      } else if (!cubins[k].empty() || !entries[k].empty()) {
         return false;
       }
-      got.push_back(std::move(o));
     }
-    for (std::size_t n = 0; n < got.size(); ++n) {
-      BatchKernel& k = b.kernels[n];
-      k.accepted = got[n].accepted;
-      k.message = std::move(got[n].message);
-      k.cubin = std::move(got[n].cubin);
-      k.cubin_entry = std::move(got[n].entry);
+    for (std::size_t k = 0; k < n; ++k) {
+      BatchKernel& bk = b.kernels[k];
+      bk.accepted = accepted[k];
+      bk.message = std::move(messages[k]);
+      bk.cubin = std::move(cubins[k]);
+      bk.cubin_entry = std::move(entries[k]);
     }
     return true;
   } catch (const nlohmann::json::exception&) {
@@ -70,19 +81,33 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
 }
 
 void save_record(const fs::path& record, const Batch& b) {
+  auto entries = nlohmann::ordered_json::array(), accepted = entries, messages = entries, cubins = entries;
+  for (auto const& k : b.kernels) {
+    entries.push_back(k.cubin_entry);
+    accepted.push_back(k.accepted);
+    messages.push_back(k.message);
+    cubins.push_back(k.cubin);
+  }
   nlohmann::ordered_json j;
   j["format"] = kRecordFormat;
-  auto& ks = j["kernels"] = nlohmann::ordered_json::array();
-  for (auto const& k : b.kernels)
-    ks.push_back({{"entry", k.cubin_entry}, {"accepted", k.accepted}, {"message", k.message}, {"cubin", k.cubin}});
-  write_file_atomically(record, j.dump(1) + "\n");
+  j["entries"] = std::move(entries);
+  j["accepted"] = std::move(accepted);
+  j["messages"] = std::move(messages);
+  j["cubins"] = std::move(cubins);
+  write_file_atomically(record, j.dump() + "\n");
 }
 
 }  // namespace
 
 std::string content_key(const std::string& ptx, const std::string& target, const std::string& ptxas_version) {
-  std::string all = ptx + '\0' + target + '\0' + ptxas_version;
-  XXH128_hash_t h = XXH3_128bits(all.data(), all.size());
+  // The hash of ptx '\0' target '\0' version, streamed: batch modules run to megabytes.
+  std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(), &XXH3_freeState);
+  if (!state || XXH3_128bits_reset(state.get()) != XXH_OK) throw std::bad_alloc();
+  const char zero = '\0';
+  for (auto const& [data, size] : {std::pair{ptx.data(), ptx.size()}, {&zero, 1}, {target.data(), target.size()}, {&zero, 1},
+                                   {ptxas_version.data(), ptxas_version.size()}})
+    XXH3_128bits_update(state.get(), data, size);
+  XXH128_hash_t h = XXH3_128bits_digest(state.get());
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 

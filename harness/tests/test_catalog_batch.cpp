@@ -1,8 +1,10 @@
 // Batched assembly with the real ptxas: the same verdicts and messages as assembling each kernel
 // alone, one cubin holding every accepted entry, no ptxas at all on a warm rebuild, corrupt batch
 // records rebuilt, and the rounds and fallbacks of a batch that ptxas rejects.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <filesystem>
 #include <fstream>
@@ -147,7 +149,9 @@ TEST_F(BatchedCatalog, CorruptBatchRecordsAreRebuiltNotTrusted) {
     std::string text = read_bytes(e.path());
     switch (n++ % 3) {
       case 0: std::ofstream(e.path(), std::ios::trunc) << text.substr(0, text.size() / 2); break;  // cut short
-      case 1: std::ofstream(e.path(), std::ios::trunc) << "{\"format\": 1, \"kernels\": []}"; break;  // wrong count
+      case 1:  // a record of no kernels
+        std::ofstream(e.path(), std::ios::trunc) << R"({"format": 1, "entries": [], "accepted": [], "messages": [], "cubins": []})";
+        break;
       default: std::ofstream(e.path(), std::ios::trunc) << "\x01garbage"; break;
     }
   }
@@ -166,6 +170,12 @@ TEST_F(BatchedCatalog, CorruptBatchRecordsAreRebuiltNotTrusted) {
   build_catalog(suite, *tc, read_skeletons(), copy, 2, &after);  // and the records are whole again
   EXPECT_EQ(after.ptxas_runs, 0);
   fs::remove_all(copy);
+}
+
+TEST(ContentKey, IsTheHashOfTextTargetAndVersionSoOldCachesStayValid) {
+  std::string ptx(100000, 'x'), all = ptx + '\0' + "sm_90" + '\0' + "13.0.88";
+  XXH128_hash_t h = XXH3_128bits(all.data(), all.size());
+  EXPECT_EQ(content_key(ptx, "sm_90", "13.0.88"), fmt::format("{:016x}{:016x}", h.high64, h.low64));
 }
 
 namespace {
