@@ -11,6 +11,7 @@
 
 #include "layout.hpp"
 #include "layout_check.hpp"
+#include "spec_fields.hpp"
 #include "spec_wmma.hpp"
 #include "yaml_reader.hpp"
 
@@ -83,20 +84,6 @@ Requirement read_requirement(YamlReader r, const TargetCatalog& targets, bool ne
   return req;
 }
 
-Formula read_formula(const YamlReader& r, const std::set<std::string>& allowed, const std::string& what) {
-  std::string text = r.str();
-  Formula f;
-  try {
-    f = Formula::parse(text);
-  } catch (const FormulaSyntaxError& e) {
-    throw SpecError(r.where_in_scalar(e.column), fmt::format("malformed formula '{}' for {}: {}", text, what, e.what()));
-  }
-  for (auto const& v : f.variables())
-    if (!allowed.count(v))
-      r.fail(fmt::format("formula '{}' for {} uses unknown variable '{}'; expected one of: {}", text, what, v,
-                         fmt::join(allowed, ", ")));
-  return f;
-}
 
 FragmentLayout read_layout(YamlReader r, const std::set<std::string>& vars, const std::string& what) {
   r.expect_map({"matrix", "row", "col"});
@@ -483,14 +470,7 @@ CaseSet read_cases(YamlReader r) {
   std::set<std::string> names;
   for (auto item : r.at("cases").items("'cases'")) {
     item.expect_map({"name", "description", "data", "rows", "seed", "unused_lanes", "fault", "where"});
-    CaseSpec c;
-    c.name = read_identifier(item.at("name"), "a case name");
-    if (!names.insert(c.name).second) item.at("name").fail(fmt::format("duplicate case '{}'", c.name));
-    c.description = item.at("description").str();
-    std::string data = item.at("data").str();
-    if (data == "unique") c.data = DataKind::Unique;
-    else if (data == "random") c.data = DataKind::Random;
-    else item.at("data").fail(fmt::format("unknown data kind '{}'; expected unique or random", data));
+    CaseSpec c = read_case_basics(item, names);
     YamlReader rows = item.at("rows");
     c.where = rows.where();
     if (rows.node().IsMap()) {
@@ -518,12 +498,7 @@ CaseSet read_cases(YamlReader r) {
       else if (f == "outside-shared") c.fault = Fault::OutsideShared;
       else item.at("fault").fail(fmt::format("unknown fault '{}'; expected misaligned or outside-shared", f));
     }
-    if (item.has("where"))
-      for (auto& [k, vals] : item.at("where").entries("'where' of a case")) {
-        auto items = vals.items("qualifier values");
-        if (items.empty()) vals.fail(fmt::format("case '{}' selects no value of qualifier '{}'", c.name, k.str()));
-        for (auto const& v : items) c.only[k.str()].push_back(v.str());
-      }
+    read_case_where(item, c);
     s.cases.push_back(c);
   }
   if (r.has("wmma")) read_wmma_cases(r.at("wmma"), s, names);

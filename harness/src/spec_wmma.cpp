@@ -7,6 +7,7 @@
 
 #include "element_format.hpp"
 #include "spec_error.hpp"
+#include "spec_fields.hpp"
 
 namespace ptxcts {
 namespace {
@@ -55,18 +56,6 @@ std::string read_axis_name(const YamlReader& r, const Variant& v, const std::vec
   return name;
 }
 
-Formula formula(const YamlReader& r, const std::set<std::string>& bound, const std::string& what) {
-  Formula f;
-  try {
-    f = Formula::parse(r.str());
-  } catch (const FormulaSyntaxError& e) {
-    throw SpecError(r.where_in_scalar(e.column), fmt::format("{} in formula for {}", e.what(), what));
-  }
-  for (auto const& var : f.variables())
-    if (!bound.count(var))
-      r.fail(fmt::format("formula '{}' for {} uses unknown variable '{}'; expected one of: {}", r.str(), what, var, fmt::join(bound, ", ")));
-  return f;
-}
 
 }  // namespace
 
@@ -78,8 +67,8 @@ void read_wmma_semantics(YamlReader r, Variant& v, const std::set<std::string>& 
     const bool load = v.operation == Operation::WmmaLoad;
     if (load ? (m.matrix != "a" && m.matrix != "b" && m.matrix != "c") : m.matrix != "d")
       r.at("matrix").fail(fmt::format("expected matrix {} but found '{}'", load ? "a, b or c (wmma.load)" : "d (wmma.store)", m.matrix));
-    m.rows = formula(r.at("rows"), bound, "rows");
-    m.cols = formula(r.at("cols"), bound, "cols");
+    m.rows = read_formula(r.at("rows"), bound, "rows");
+    m.cols = read_formula(r.at("cols"), bound, "cols");
     m.element = read_element(r.at("element"), v);
     m.layout = read_layout_source(r.at("layout"), v);
     v.wmma_matrix = std::move(m);
@@ -94,7 +83,7 @@ void read_wmma_semantics(YamlReader r, Variant& v, const std::set<std::string>& 
     WmmaOperand out;
     out.element = read_element(o.at("element"), v);
     if (with_layout) out.layout = read_layout_source(o.at("layout"), v);
-    out.registers = formula(o.at("registers"), bound, fmt::format("the registers of operand {}", name));
+    out.registers = read_formula(o.at("registers"), bound, fmt::format("the registers of operand {}", name));
     return out;
   };
   mma.a = operand("a", true);
@@ -120,15 +109,8 @@ void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
   if (s.wmma_warps * s.wmma_tile_bytes > 48 * 1024) r.fail("warps x tile_bytes must fit in 48 KiB of shared memory");
   for (auto item : r.at("cases").items("'cases' of wmma")) {
     item.expect_map({"name", "description", "data", "stride", "seed", "overflow", "fault", "where"});
-    CaseSpec c;
+    CaseSpec c = read_case_basics(item, names);
     c.wmma = true;
-    c.name = read_identifier(item.at("name"), "a case name");
-    if (!names.insert(c.name).second) item.at("name").fail(fmt::format("duplicate case '{}'", c.name));
-    c.description = item.at("description").str();
-    std::string data = item.at("data").str();
-    if (data == "unique") c.data = DataKind::Unique;
-    else if (data == "random") c.data = DataKind::Random;
-    else item.at("data").fail(fmt::format("unknown data kind '{}'; expected unique or random", data));
     c.where = item.at("stride").where();
     std::string stride = item.at("stride").str();
     if (stride == "wide") c.wide_stride = true;
@@ -144,12 +126,7 @@ void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
       else if (f == "minimal-alignment-stride") c.fault = Fault::MinimalAlignmentStride;
       else item.at("fault").fail(fmt::format("unknown wmma fault '{}'; expected misaligned-address, misaligned-stride, minimal-alignment-address or minimal-alignment-stride", f));
     }
-    if (item.has("where"))
-      for (auto& [k, vals] : item.at("where").entries("'where' of a case")) {
-        auto items = vals.items("qualifier values");
-        if (items.empty()) vals.fail(fmt::format("case '{}' selects no value of qualifier '{}'", c.name, k.str()));
-        for (auto const& v : items) c.only[k.str()].push_back(v.str());
-      }
+    read_case_where(item, c);
     s.cases.push_back(c);
   }
 }
