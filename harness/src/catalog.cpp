@@ -96,13 +96,14 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
       throw std::runtime_error(fmt::format("kernels {} and {} would have the same entry name {}", at->second, k.name, entry));
     PtxVersion kernel_ptx{};
     for (auto const* s : k.steps) kernel_ptx = std::max(kernel_ptx, s->min_ptx());
+    const std::string instruction = kernel_instruction_text(k);  // the same for every target
     for (auto const& tname : cat.targets) {
       const TargetInfo& t = *suite.specs.targets.find(tname);
       Assembly a;
       a.kernel = k.name;
       a.target = tname;
       a.ptx = std::max(kernel_ptx, t.ptx);
-      a.instruction = kernel_instruction_text(k);
+      a.instruction = instruction;
       if (cat.toolkit_ptx < a.ptx) {
         a.attempted = false;
         a.message = fmt::format("needs PTX ISA {}; this toolkit speaks {}", a.ptx.str(), cat.toolkit_ptx.str());
