@@ -13,7 +13,7 @@
 #include "audit.hpp"
 #include "catalog.hpp"
 #include "ptx_emitter.hpp"
-#include "wmma_model.hpp"
+#include "case_check.hpp"
 #include "spec_loader.hpp"
 
 using namespace ptxcts;
@@ -45,13 +45,8 @@ static void BM_CaseDataAndReferenceModel_AllKernelsAndCases(benchmark::State& st
       auto steps = k.model_steps();
       for (auto const& c : suite.specs.cases.cases) {
         if (!k.takes(c) || c.fault != Fault::None) continue;  // fault cases have no expected state
-        if (k.is_wmma()) {  // wmma: the model checks a result; the input itself stands in for one
-          LaunchInput in = make_wmma_input(suite.specs.cases, c, k);
-          benchmark::DoNotOptimize(check_wmma(k, in, in.state).mismatches);
-        } else {
-          LaunchInput in = make_case_input(suite.specs.cases, c, steps);
-          benchmark::DoNotOptimize(expected_state(steps, in).smem.data());
-        }
+        LaunchInput in = case_input(suite.specs.cases, c, k, steps);
+        benchmark::DoNotOptimize(check_case(k, steps, in, in.state).mismatches);  // the input stands in for a result
         ++launches;
       }
     }

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "case_data.hpp"
+#include "case_check.hpp"
 #include "compare.hpp"
 #include "cubin_selection.hpp"
 #include "device_protocol.hpp"
@@ -80,7 +80,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
       r.ptx_isa = a->ptx.str();
       Pending p{run.results.size(), &k, k.model_steps(), {}, &c};
       try {
-        p.input = k.is_wmma() ? make_wmma_input(suite.specs.cases, c, k) : make_case_input(suite.specs.cases, c, p.steps);
+        p.input = case_input(suite.specs.cases, c, k, p.steps);
       } catch (const std::exception& e) {
         r.status = Status::Error;
         r.reason = fmt::format("cannot build the case's data: {}", e.what());
@@ -122,14 +122,9 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
       r.reason = got->error;
     } else {
       try {
-        Comparison cmp;
-        if (p.kernel->is_wmma()) {
-          cmp = check_wmma(*p.kernel, p.input, got->state);
-          if (p.spec->data == DataKind::Unique && !p.spec->wide_stride && p.spec->fault == Fault::None)
-            r.observed_layout = observe_wmma_layout(*p.kernel, p.input, got->state);
-        } else {
-          cmp = compare_states(p.steps, p.input, expected_state(p.steps, p.input), got->state);
-        }
+        Comparison cmp = check_case(*p.kernel, p.steps, p.input, got->state);
+        if (p.kernel->is_wmma() && p.spec->data == DataKind::Unique && !p.spec->wide_stride && p.spec->fault == Fault::None)
+          r.observed_layout = observe_wmma_layout(*p.kernel, p.input, got->state);
         r.mismatches = cmp.mismatches;
         r.diff = cmp.diff;
         r.status = cmp.mismatches == 0 ? Status::Pass : Status::Fail;
