@@ -53,6 +53,14 @@ Catalog documented_catalog(const Suite& s) {
   return c;
 }
 
+// The documented catalog, but for one undocumented acceptance: stmatrix on sm_89.
+Catalog stmatrix_accepted_on_sm89(const Suite& s) {
+  Catalog c = documented_catalog(s);
+  for (auto& a : c.assemblies)
+    if (a.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32" && a.target == "sm_89") a.accepted = true;
+  return c;
+}
+
 const RequirementVerdict& find(const Audit& a, const std::string& variant, const std::string& requirement) {
   for (auto const& r : a.requirements)
     if (r.variant == variant && r.requirement == requirement) return r;
@@ -75,9 +83,7 @@ TEST(Audit, DocumentedBehaviourConfirmsEveryRequirementAndInvalidForm) {
 
 TEST(Audit, AToolkitThatAcceptsAnUndocumentedTargetIsAFinding) {
   Suite s = build_suite(load_specs(spec_files()));
-  Catalog c = documented_catalog(s);
-  for (auto& a : c.assemblies)
-    if (a.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32" && a.target == "sm_89") a.accepted = true;
+  Catalog c = stmatrix_accepted_on_sm89(s);
   Audit a = run_audit(s, c);
   const RequirementVerdict& r = find(a, "stmatrix.m8n8.b16", "targets");
   EXPECT_EQ(r.verdict, Verdict::Contradicted);
@@ -164,9 +170,7 @@ TEST(Audit, AKnownDiscrepancyStaysVisibleButDoesNotFail) {
                                               "\nknown_discrepancies:\n  - variant: stmatrix.m8n8.b16\n    target: sm_89\n    observed: accepted\n"
                                               "    source: \"an erratum\"\n  - form: stmatrix-m16n8-b16\n    observed: accepted\n"
                                               "    source: \"another erratum\"\n\nspellings:\n")));
-  Catalog c = documented_catalog(s);
-  for (auto& a : c.assemblies)
-    if (a.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32" && a.target == "sm_89") a.accepted = true;
+  Catalog c = stmatrix_accepted_on_sm89(s);
   Audit a = run_audit(s, c);
   const RequirementVerdict& r = find(a, "stmatrix.m8n8.b16", "targets");
   EXPECT_EQ(r.verdict, Verdict::Contradicted);
