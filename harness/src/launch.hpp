@@ -1,6 +1,7 @@
 // What one kernel launch consumes and produces, in the layout the device kernel uses:
 // per warp a shared-memory tile; per step and thread a byte offset into the warp's tile;
-// per thread `regs` 32-bit fragment registers.
+// per thread `regs` 32-bit fragment registers. wmma kernels have two offset rows per step: the
+// step's byte offset, then (in rows steps/2..) its stride in elements.
 #pragma once
 
 #include <cstdint>

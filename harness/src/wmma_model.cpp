@@ -263,6 +263,15 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
     }
 
   // Matrix data where the loads read: whole regions, in the format of the step that reads them.
+  // Overflow cases put their large values where wmma.mma's C operand is loaded from.
+  int c_region = -1;
+  for (int s = 0; s < steps; ++s) {
+    const WmmaBinding& mma = k.bindings[static_cast<std::size_t>(s)];
+    if (!k.steps[static_cast<std::size_t>(s)]->variant().wmma_mma) continue;
+    for (int l = 0; l < steps; ++l)
+      if (k.bindings[static_cast<std::size_t>(l)].fragments[0] == mma.fragments[3] && k.steps[static_cast<std::size_t>(l)]->variant().operation == Operation::WmmaLoad)
+        c_region = k.bindings[static_cast<std::size_t>(l)].region;
+  }
   const int rb = region_bytes(set);
   for (int w = 0; w < set.wmma_warps; ++w)
     for (int region = 0; region < set.wmma_regions; ++region) {
@@ -281,7 +290,7 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
       const int n = rb * 8 / f->bits;
       for (int e = 0; e < n; ++e)
         write_bits(in.state.smem, base, static_cast<long long>(e) * f->bits, f->bits,
-                   unique ? unique_value(*f, static_cast<std::uint64_t>(e)) : random_value(*f, rng, c.overflow && region == 2));
+                   unique ? unique_value(*f, static_cast<std::uint64_t>(e)) : random_value(*f, rng, c.overflow && region == c_region));
     }
 
   // Fragment registers in (what a store with no load before it writes): unique or random elements.
