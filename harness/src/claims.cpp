@@ -84,7 +84,7 @@ void judge_requirements(ClaimVerdict& v, const Audit& audit, const std::string& 
 }  // namespace
 
 std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& catalog, const std::vector<CaseResult>& results,
-                                          const Observations& obs, const std::string& no_gpu) {
+                                          const std::string& no_gpu) {
   std::vector<ClaimVerdict> out;
   const Audit audit = run_audit(suite, catalog);
   for (auto const& c : suite.specs.claims) {
@@ -108,13 +108,12 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& cat
         const KernelPlan* k = suite.find_kernel(r.kernel);
         if (!k || k->claim != c.id) continue;
         v.checked.push_back(r.kernel + "/" + r.case_name);
-        auto it = obs.roundtrip_identity.find(r.kernel + "/" + r.case_name);
-        if (it == obs.roundtrip_identity.end()) {
+        if (!r.roundtrip_identity) {
           if (r.status == Status::Crash) { ++broke; if (first.empty()) first = r.kernel + "/" + r.case_name + ": " + r.reason; }
           else if (!other) other = &r;
           continue;
         }
-        if (it->second) ++held;
+        if (*r.roundtrip_identity) ++held;
         else { ++broke; if (first.empty()) first = r.kernel + "/" + r.case_name; }
       }
       if (held + broke == 0) {

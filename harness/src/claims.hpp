@@ -14,6 +14,6 @@ namespace ptxcts {
 
 // `results` may be empty (no GPU): case-based claims are then not checkable, with `no_gpu_reason`.
 std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& catalog, const std::vector<CaseResult>& results,
-                                          const Observations& obs, const std::string& no_gpu_reason = "");
+                                          const std::string& no_gpu_reason = "");
 
 }  // namespace ptxcts

@@ -77,7 +77,7 @@ void print_toolkit_side(const Suite& suite, const Catalog& c) {
       if (a.target == t) (a.attempted ? (a.accepted ? acc : rej) : na)++;
     fmt::print("  {:<8} {:>4} accepted  {:>4} rejected  {:>4} not attempted\n", t, acc, rej, na);
   }
-  auto verdicts = evaluate_claims(suite, c, {}, {}, "no GPU on this machine");
+  auto verdicts = evaluate_claims(suite, c, {}, "no GPU on this machine");
   fmt::print("\nClaims the toolkit alone can judge:\n");
   for (auto const& v : verdicts)
     if (v.verdict != Verdict::NotCheckable) fmt::print("  {:<13} {}: {}\n", to_string(v.verdict), v.id, v.evidence);
@@ -143,7 +143,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     DeviceRun run = run_on_device(suite, cat, dev, opt);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.results = std::move(run.results);
-    rep.claims = evaluate_claims(suite, cat, rep.results, run.observations);
+    rep.claims = evaluate_claims(suite, cat, rep.results);
     for (auto const& r : rep.results)
       if (!r.fault_case && r.status != Status::Pass && r.status != Status::Skip) {
         fmt::print("  {:<5} {} / {}: {}\n", to_string(r.status), r.kernel, r.case_name, r.reason);

@@ -43,7 +43,8 @@ Json to_json(const CaseResult& r) {
   return {{"kernel", r.kernel},   {"family", r.family},   {"instruction", r.instruction},
           {"case", r.case_name},  {"target", r.target},   {"ptx_isa", r.ptx_isa},
           {"status", to_string(r.status)}, {"reason", r.reason}, {"mismatches", r.mismatches},
-          {"diff", r.diff},       {"fault_case", r.fault_case}, {"observed_layout", r.observed_layout}};
+          {"diff", r.diff},       {"fault_case", r.fault_case}, {"observed_layout", r.observed_layout},
+          {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)}};
 }
 
 Json to_json(const ClaimVerdict& c) {
@@ -198,6 +199,7 @@ class Node {
     return *this;
   }
   bool has(const char* key) const { return j_.is_object() && j_.contains(key); }
+  bool is_null() const { return j_.is_null(); }
   Node at(const char* key) const {
     if (!j_.is_object()) fail("expected an object, got " + describe(j_));
     if (!j_.contains(key)) fail(fmt::format("missing key \"{}\"", key));
@@ -248,7 +250,7 @@ class Node {
 
 CaseResult read_result(const Node& n) {
   n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason",
-            "mismatches", "diff", "fault_case"}, {"observed_layout"});
+            "mismatches", "diff", "fault_case"}, {"observed_layout", "roundtrip_identity"});
   CaseResult r;
   r.kernel = n.at("kernel").str();
   r.family = n.at("family").str();
@@ -262,6 +264,8 @@ CaseResult read_result(const Node& n) {
   r.diff = n.at("diff").strings();
   r.fault_case = n.at("fault_case").boolean();
   if (n.has("observed_layout")) r.observed_layout = n.at("observed_layout").str();  // from schema 3 on
+  if (n.has("roundtrip_identity") && !n.at("roundtrip_identity").is_null())      // from schema 4 on
+    r.roundtrip_identity = n.at("roundtrip_identity").boolean();
   return r;
 }
 
@@ -356,7 +360,7 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   Node root(src, j, "");
   Node version = root.at("schema_version");
   const auto v = version.integer(INT32_MIN, INT32_MAX);
-  if (v != RunReport::kSchemaVersion && v != 2)  // 2 lacks observed_layout only
+  if (v != RunReport::kSchemaVersion && v != 3 && v != 2)  // 2 lacks observed_layout, 3 roundtrip_identity
     version.fail(fmt::format("expected {} (the schema version this build reads), got {}", RunReport::kSchemaVersion,
                              version.integer(INT32_MIN, INT32_MAX)));
   root.object({"schema_version", "run", "totals", "results", "claims"});

@@ -2,6 +2,7 @@
 // Reports (JSON, Markdown, JUnit XML) are written from this alone.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct CaseResult {
                                       // did is an observation, never a failure of the run
   std::string observed_layout;        // wmma: where the matrix's elements sat in warp 0's fragment
                                       // registers (unspecified by the manual; an observation)
+  // Round-trip kernels of fragment instructions: whether region 1's rows came out equal to region
+  // 0's input rows (what a round-trip claim rests on); absent when nothing was compared. Kept with
+  // the result so that the journal, and so a resumed run, has everything a report is made of.
+  std::optional<bool> roundtrip_identity;
 };
 
 enum class Verdict { Confirmed, Contradicted, NotCheckable };
@@ -60,7 +65,7 @@ struct Totals {
 };
 
 struct RunReport {
-  static constexpr int kSchemaVersion = 3;  // 2: status timeout, fault_case; 3: observed_layout
+  static constexpr int kSchemaVersion = 4;  // 2: status timeout, fault_case; 3: observed_layout; 4: roundtrip_identity
   RunInfo info;
   std::vector<CaseResult> results;
   std::vector<ClaimVerdict> claims;

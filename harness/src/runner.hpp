@@ -28,14 +28,8 @@ struct RunOptions {
   std::map<std::pair<std::string, std::string>, CaseResult> done;  // resumed: not run again
 };
 
-// Facts a claim needs beyond pass/fail, observed while comparing.
-struct Observations {
-  std::map<std::string, bool> roundtrip_identity;  // "kernel/case" -> region 1 rows equal region 0 rows
-};
-
 struct DeviceRun {
-  std::vector<CaseResult> results;
-  Observations observations;
+  std::vector<CaseResult> results;  // with what was observed beyond pass/fail (CaseResult::roundtrip_identity)
 };
 
 DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& options);

@@ -24,8 +24,8 @@ auto fields(const RunInfo& x) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
 }
 auto fields(const CaseResult& x) {
-  auto const& [a, b, c, d, e, f, g, h, i, j, k, l] = x;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l);
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
 }
 auto fields(const ClaimVerdict& x) {
   auto const& [a, b, c, d, e, f, g, h] = x;
@@ -41,7 +41,7 @@ RunReport sample_report() {
                        "8.7", Status::Pass, "", {}, 0, false, "lane 0: r0.lo=(0,0) r0.hi=(0,1)\nlane 1: r0.lo=(0,2) r0.hi=(0,3)\n"});
   r.results.push_back({"ldmatrix_x4_trans", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "random",
                        "sm_90", "8.7", Status::Fail, "2 of 128 elements differ | first at lane 3",
-                       {"lane 3 r0: expected 0x0001 got 0x0100", "lane 7 r1: expected `x` got \"y\" \\ <z>"}, 2, false, ""});
+                       {"lane 3 r0: expected 0x0001 got 0x0100", "lane 7 r1: expected `x` got \"y\" \\ <z>"}, 2, false, "", false});
   r.results.push_back({"ldmatrix_b8", "ldmatrix", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", "identity", "",
                        "8.7", Status::Skip, "sm_100a is not supported by this GPU", {}, 0, false, ""});
   r.results.push_back({"stmatrix_x2", "stmatrix", "stmatrix.sync.aligned.m8n8.x2.shared.b16", "identity", "sm_90",
@@ -76,7 +76,7 @@ TEST(ReportJson, RoundTripPreservesEveryField) {
 
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   std::string text = report_json(sample_report());
-  EXPECT_EQ(text.rfind("{\n \"schema_version\": 3,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 4,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
   EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1\n }"),
             std::string::npos)
       << text;
@@ -165,7 +165,7 @@ TEST(ReportJson, UnknownStatus) {
 
 TEST(ReportJson, WrongSchemaVersion) {
   EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 1,)")),
-            "r.json:2:20: schema_version: expected 3 (the schema version this build reads), got 1");
+            "r.json:2:20: schema_version: expected 4 (the schema version this build reads), got 1");
 }
 
 TEST(ReportJson, StructuralErrorsPointAtTheValue) {
