@@ -6,7 +6,7 @@
 namespace ptxcts {
 namespace {
 
-constexpr char kJobMagic[8] = {'P', 'T', 'X', 'C', 'T', 'S', 'J', '1'};
+constexpr char kJobMagic[8] = {'P', 'T', 'X', 'C', 'T', 'S', 'J', '2'};  // 2: the job's label
 constexpr char kResultMagic[4] = {'P', 'C', 'R', '1'};
 
 template <class T>
@@ -46,6 +46,7 @@ void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs) {
     put(out, j.id);
     put_str(out, j.cubin);
     put_str(out, j.kernel_name);
+    put_str(out, j.label);
     const LaunchShape& s = j.input.shape;
     for (int v : {s.warps, s.tile_bytes, s.steps, s.regs}) put<std::int32_t>(out, v);
     put_vec(out, j.input.offsets);
@@ -62,7 +63,7 @@ std::vector<DeviceJob> read_jobs(std::istream& in) {
   std::vector<DeviceJob> jobs(n);
   for (auto& j : jobs) {
     std::int32_t w, t, st, r;
-    bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get(in, w) && get(in, t) && get(in, st) &&
+    bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get_str(in, j.label) && get(in, w) && get(in, t) && get(in, st) &&
               get(in, r) && get_vec(in, j.input.offsets) && get_vec(in, j.input.state.smem) && get_vec(in, j.input.state.regs);
     if (!ok) throw std::runtime_error("truncated job file");
     j.input.shape = {w, t, st, r};

@@ -18,6 +18,7 @@ struct DeviceJob {
   std::uint32_t id = 0;
   std::string cubin;        // absolute path
   std::string kernel_name;  // entry point in the cubin
+  std::string label;        // "suite kernel/case", for messages (and for the fake device runner)
   LaunchInput input;
 };
 

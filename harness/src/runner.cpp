@@ -88,7 +88,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
         run.results.push_back(r);
         continue;
       }
-      jobs.push_back({static_cast<std::uint32_t>(jobs.size()), fs::absolute(opt.catalog_dir / a->cubin).string(), a->entry, p.input});
+      jobs.push_back({static_cast<std::uint32_t>(jobs.size()), fs::absolute(opt.catalog_dir / a->cubin).string(), a->entry, k.name + "/" + c.name, p.input});
       run.results.push_back(r);
       pending.push_back(std::move(p));
     }
@@ -130,7 +130,7 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
         r.status = cmp.mismatches == 0 ? Status::Pass : Status::Fail;
         if (cmp.mismatches) r.reason = fmt::format("{} element(s) differ from the reference model", cmp.mismatches);
         if (!p.kernel->claim.empty() && !p.kernel->is_wmma())
-          run.observations.roundtrip_identity[r.kernel + "/" + r.case_name] = roundtrip_identity(p, got->state);
+          r.roundtrip_identity = roundtrip_identity(p, got->state);
       } catch (const std::exception& e) {
         r.status = r.fault_case ? Status::Fail : Status::Error;
         r.reason = r.fault_case ? fmt::format("the GPU did not fault, and the reference model cannot say what it should give: {}", e.what())

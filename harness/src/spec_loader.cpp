@@ -459,8 +459,33 @@ TargetCatalog read_targets(YamlReader r) {
   return t;
 }
 
+// cases.yaml 'mutants': the wrong devices, and what each may pass (with why).
+void read_mutants(YamlReader r, CaseSet& s) {
+  r.expect_map({"devices", "may_pass"});
+  static const std::set<std::string> known{"echo", "zero", "shuffled", "off-by-one", "stale"};
+  for (auto d : r.at("devices").items("'devices'")) {
+    if (!known.count(d.str())) d.fail(fmt::format("unknown device '{}'; expected echo, zero, shuffled, off-by-one or stale", d.str()));
+    s.mutants.push_back(d.str());
+  }
+  if (!r.has("may_pass")) return;
+  for (auto item : r.at("may_pass").items("'may_pass'")) {
+    item.expect_map({"mutant", "variants", "alone", "cases", "reason"});
+    MutantException e;
+    e.where = item.where();
+    e.mutant = item.at("mutant").str();
+    if (std::find(s.mutants.begin(), s.mutants.end(), e.mutant) == s.mutants.end())
+      item.at("mutant").fail(fmt::format("'{}' is not one of the devices listed above", e.mutant));
+    for (auto v : item.at("variants").items("'variants'")) e.variants.push_back(v.str());
+    if (item.has("alone")) e.alone = item.at("alone").boolean();
+    if (item.has("cases"))
+      for (auto c : item.at("cases").items("'cases'")) e.cases.push_back(c.str());
+    e.reason = item.at("reason").str();
+    s.mutant_exceptions.push_back(std::move(e));
+  }
+}
+
 CaseSet read_cases(YamlReader r) {
-  r.expect_map({"warps", "tile_bytes", "regions", "cases", "wmma"});
+  r.expect_map({"warps", "tile_bytes", "regions", "cases", "wmma", "mutants"});
   CaseSet s;
   s.warps = static_cast<int>(r.at("warps").integer(1, 32));
   s.tile_bytes = static_cast<int>(r.at("tile_bytes").integer(256, 16384));
@@ -502,6 +527,7 @@ CaseSet read_cases(YamlReader r) {
     s.cases.push_back(c);
   }
   if (r.has("wmma")) read_wmma_cases(r.at("wmma"), s, names);
+  if (r.has("mutants")) read_mutants(r.at("mutants"), s);
   return s;
 }
 

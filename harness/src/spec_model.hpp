@@ -200,7 +200,21 @@ struct CaseSpec {
   SourceLocation where;  // of its 'rows' (wmma: of its 'stride')
 };
 
+// A wrong device (the fake device runner's modes) that the suite's checks must catch: every
+// non-fault case must fail on it, except the cases named here, for the reason given
+// (cases.yaml 'mutants').
+struct MutantException {
+  std::string mutant;                  // echo, zero, shuffled, off-by-one, stale
+  std::vector<std::string> variants;   // variant names; a trailing '*' matches any ending
+  bool alone = false;                  // only kernels of that one instruction
+  std::vector<std::string> cases;      // empty: every case
+  std::string reason;
+  SourceLocation where;
+};
+
 struct CaseSet {
+  std::vector<std::string> mutants;              // the wrong devices the checks are tried against
+  std::vector<MutantException> mutant_exceptions;
   int warps = 4, tile_bytes = 4096, regions = 2;
   int wmma_warps = 4, wmma_tile_bytes = 10240, wmma_regions = 5;
   std::vector<CaseSpec> cases;  // ldmatrix/stmatrix/movmatrix cases, then the wmma cases

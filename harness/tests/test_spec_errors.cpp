@@ -170,7 +170,7 @@ TEST(SpecErrors, UnknownKeyInCasesYaml) {
   edit(s.cases, "regions: 2\n", "regions: 2\nlanes: 32\n");
   EXPECT_EQ(load_error(s),
             "specs/cases.yaml:8:1: unknown key 'lanes' in cases.yaml; expected one of: warps, tile_bytes, regions, "
-            "cases, wmma");
+            "cases, wmma, mutants");
 }
 
 TEST(SpecErrors, UnknownKeyInCase) {
