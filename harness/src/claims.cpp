@@ -63,6 +63,29 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, cons
   v.evidence = tally + (expect == "pass" ? "" : "; the claim holds only if these cases fail");
 }
 
+// A claim that predicts a failure or a fault is confirmed only if its control cases (on the kernels
+// the claim was judged by, with data the claim does not speak of) passed: otherwise the device may fail everything.
+void judge_controls(ClaimVerdict& v, const ClaimCheck& ck, const std::vector<const CaseResult*>& judged, const std::vector<CaseResult>& results) {
+  std::set<std::string> kernels;
+  for (auto const* r : judged) kernels.insert(r->kernel);
+  int passed = 0;
+  for (auto const& r : results) {
+    if (!kernels.count(r.kernel) || std::find(ck.controls.begin(), ck.controls.end(), r.case_name) == ck.controls.end()) continue;
+    v.checked.push_back(r.kernel + "/" + r.case_name + " (control)");
+    if (r.status == Status::Pass) { ++passed; continue; }
+    v.verdict = Verdict::NotCheckable;
+    v.evidence = fmt::format("control case {} / {} did not pass ({}: {}), so the predicted {} says nothing; {}", r.kernel, r.case_name,
+                             to_string(r.status), r.reason, ck.expect == "fail" ? "failure" : "fault", v.evidence);
+    return;
+  }
+  if (passed == 0) {
+    v.verdict = Verdict::NotCheckable;
+    v.evidence = "no control case ran; " + v.evidence;
+    return;
+  }
+  v.evidence += fmt::format("; {} control cases passed", passed);
+}
+
 // A requirements claim rests on the audit's verdicts for the variant's documented requirements.
 void judge_requirements(ClaimVerdict& v, const Audit& audit, const std::string& variant) {
   int confirmed = 0, contradicted = 0, total = 0;
@@ -100,6 +123,7 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& cat
         if (k && case_ok && selected(c.check, *k)) rs.push_back(&r);
       }
       judge_cases(v, rs, c.check.expect, results.empty() ? no_gpu : "");
+      if (!c.check.controls.empty() && v.verdict == Verdict::Confirmed) judge_controls(v, c.check, rs, results);
     } else {  // round trip: the stored rows must equal the loaded rows
       int held = 0, broke = 0;
       std::string first;

@@ -322,7 +322,7 @@ Claim read_claim(YamlReader r, const std::string& family) {
   YamlReader ck = r.at("check");
   std::string kind = ck.at("kind").str();
   if (kind == "cases") {
-    ck.expect_map({"kind", "variant", "where", "cases", "expect"});
+    ck.expect_map({"kind", "variant", "where", "cases", "expect", "controls"});
     c.check.kind = ClaimCheckKind::Cases;
     c.check.variant = ck.at("variant").str();
     if (ck.has("where"))
@@ -337,6 +337,13 @@ Claim read_claim(YamlReader r, const std::string& family) {
     if (expect != "pass" && expect != "fail" && expect != "fault" && expect != "observe")
       ck.at("expect").fail(fmt::format("expected 'pass', 'fail', 'fault' or 'observe' but found '{}'", expect));
     c.check.expect = expect;
+    if (ck.has("controls")) {
+      if (expect != "fail" && expect != "fault") ck.at("controls").fail("controls belong to claims that predict a failure or a fault (expect: fail or fault)");
+      for (auto const& v : ck.at("controls").items("'controls' of a claim check")) c.check.controls.push_back(v.str());
+    } else if (expect == "fail" || expect == "fault") {
+      ck.at("expect").fail(fmt::format("a claim that predicts a {} needs 'controls': cases of the same kernels that must pass, so that a device that "
+                                       "fails everything does not confirm it", expect == "fail" ? "failure" : "fault"));
+    }
   } else if (kind == "roundtrip") {
     ck.expect_map({"kind", "load", "store"});
     c.check.kind = ClaimCheckKind::Roundtrip;
@@ -556,6 +563,8 @@ void check_claim_refs(const SpecSet& specs, const Claim& c) {
   }
   for (auto const& name : c.check.cases)
     if (!specs.find_case(name)) throw SpecError(c.where, fmt::format("claim '{}' names unknown case '{}'", c.id, name));
+  for (auto const& name : c.check.controls)
+    if (!specs.find_case(name)) throw SpecError(c.where, fmt::format("claim '{}' names unknown control case '{}'", c.id, name));
 }
 
 // Every case must place every instance's rows inside one region of the tile.

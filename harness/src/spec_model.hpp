@@ -135,6 +135,9 @@ struct ClaimCheck {
   // cases: what the GPU does if the claim holds: pass, fail, fault (a device error), or observe
   // (no prediction: the claim says the behaviour is undefined; what happened is recorded)
   std::string expect = "pass";
+  // cases with expect fail or fault: cases of the same kernels that must pass for the predicted
+  // failure to mean anything (a device that fails everything confirms nothing)
+  std::vector<std::string> controls;
   std::string load, store;                               // roundtrip
 };
 
