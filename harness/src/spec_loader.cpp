@@ -91,6 +91,27 @@ FragmentLayout read_layout(YamlReader r, const std::set<std::string>& vars, cons
           read_formula(r.at("col"), vars, what + " col")};
 }
 
+// The placeholders of a syntax or a form's text, counted. Braces must pair up around a name in
+// `known`: a stray one would reach ptxas, and the audit would blame ptxas for it.
+std::map<std::string, int> read_placeholders(const YamlReader& r, const std::string& text, const std::string& what,
+                                             const std::set<std::string>& known, const std::string& expected) {
+  std::map<std::string, int> used;
+  for (std::size_t p = 0; p < text.size(); ++p) {
+    if (text[p] == '}')
+      throw SpecError(r.where_in_scalar(p), fmt::format("'}}' without its '{{' in {}; expected placeholders written {{name}}", what));
+    if (text[p] != '{') continue;
+    std::size_t close = text.find_first_of("{}", p + 1);
+    if (close == std::string::npos || text[close] == '{')
+      throw SpecError(r.where_in_scalar(p), fmt::format("unclosed '{{' in {}; expected '}}' after the placeholder's name", what));
+    std::string name = text.substr(p + 1, close - p - 1);
+    if (!known.count(name))
+      throw SpecError(r.where_in_scalar(p + 1), fmt::format("unknown placeholder '{{{}}}' in {}; expected {}", name, what, expected));
+    ++used[name];
+    p = close;
+  }
+  return used;
+}
+
 QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
   r.expect_map({"text", "set", "space", "fragment", "requires"});
   QualifierOption o;
@@ -162,6 +183,8 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
     std::optional<std::set<std::string>> axis_vars;
     for (auto const& item : opts.items(fmt::format("values of qualifier '{}'", axis.name))) {
       QualifierOption o = read_option(item, targets);
+      if (o.text == ", {stride}" && v.operation != Operation::WmmaLoad && v.operation != Operation::WmmaStore)  // only wmma's emitter fills it
+        item.at("text").fail("the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; expected a qualifier like '.x1' or \"\"");
       for (auto const& [n, val] : o.set) decide(fmt::format("variable '{}'", n), k.str(), item);
       if (!o.space.empty()) decide("the state space", k.str(), item);
       if (!o.fragment.empty()) decide("the fragment layout", k.str(), item);
@@ -182,23 +205,13 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   // The syntax must name every qualifier once, plus {regs} and {addr}, and nothing else.
   YamlReader syn = r.at("syntax");
   v.syntax = syn.str();
-  std::map<std::string, int> used;
-  for (std::size_t p = 0; p < v.syntax.size(); ++p) {
-    if (v.syntax[p] != '{' ) continue;
-    std::size_t close = v.syntax.find('}', p);
-    if (close == std::string::npos) throw SpecError(syn.where_in_scalar(p), "unclosed '{' in syntax");
-    std::string name = v.syntax.substr(p + 1, close - p - 1);
-    bool is_axis = std::any_of(v.axes.begin(), v.axes.end(), [&](auto const& a) { return a.name == name; });
-    const std::set<std::string> operands = v.operation == Operation::Move ? std::set<std::string>{"dst", "src"}
-                                           : mma                           ? std::set<std::string>{"d", "a", "b", "c"}
-                                                                           : std::set<std::string>{"regs", "addr"};
-    if (!is_axis && !operands.count(name))
-      throw SpecError(syn.where_in_scalar(p + 1),
-                      fmt::format("unknown placeholder '{{{}}}' in syntax; expected a qualifier name, {}", name,
-                                  v.operation == Operation::Move ? "{dst} or {src}" : mma ? "{d}, {a}, {b} or {c}" : "{regs} or {addr}"));
-    ++used[name];
-    p = close;
-  }
+  std::set<std::string> known = v.operation == Operation::Move ? std::set<std::string>{"dst", "src"}
+                                : mma                           ? std::set<std::string>{"d", "a", "b", "c"}
+                                                                : std::set<std::string>{"regs", "addr"};
+  for (auto const& a : v.axes) known.insert(a.name);
+  std::map<std::string, int> used =
+      read_placeholders(syn, v.syntax, "syntax", known,
+                        fmt::format("a qualifier name, {}", v.operation == Operation::Move ? "{dst} or {src}" : mma ? "{d}, {a}, {b} or {c}" : "{regs} or {addr}"));
   for (auto const& a : v.axes)
     if (used[a.name] != 1) syn.fail(fmt::format("syntax must use {{{}}} exactly once", a.name));
   // The instruction's name becomes kernel and file names: nothing that could climb out of a directory.
@@ -366,6 +379,11 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
   bool move = f.text.find("{dst}") != std::string::npos && f.text.find("{src}") != std::string::npos;
   bool mma = f.text.find("{d}") != std::string::npos && f.text.find("{c}") != std::string::npos;
   if (!regs && !move && !mma) r.at("text").fail("expected the instruction with {regs} and {addr} (or {dst} and {src}; or {d}, {a}, {b}, {c}) for its operands");
+  const bool wmma = f.text.rfind("wmma.", 0) == 0;  // the emitter that assembles it fills these
+  const std::set<std::string> known = wmma ? std::set<std::string>{"regs", "addr", "stride", "d", "a", "b", "c"}
+                                           : std::set<std::string>{"regs", "addr", "dst", "src"};
+  read_placeholders(r.at("text"), f.text, "the form's text", known,
+                    wmma ? "{regs}, {addr}, {stride}, {d}, {a}, {b} or {c}" : "{regs}, {addr}, {dst} or {src}");
   if (mma) {  // wmma.mma: registers per operand
     for (auto& [k, n] : r.at("registers").entries("'registers' of a wmma.mma form (d, a, b, c)")) {
       std::string op = k.str();

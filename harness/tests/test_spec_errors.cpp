@@ -512,7 +512,7 @@ TEST(SpecErrors, SyntaxMissesRegs) {
 TEST(SpecErrors, SyntaxUnclosedBrace) {
   Specs s;
   edit(s.ldmatrix, "[{addr}];", "[{addr];");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:70: unclosed '{' in syntax");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:70: unclosed '{' in syntax; expected '}' after the placeholder's name");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1120,5 +1120,52 @@ TEST(SpecErrors, PathTraversalInAVariantNameIsRefused) {
             "specs/ldmatrix.yaml:7:11: expected a variant name made of letters, digits, '.', '-' and '_' (at most 64) but "
             "found 'ldmatrix/../../x'");
 }
+}  // namespace
+}  // namespace ptxcts
+
+// ---------------------------------------------------------------------------------------------
+// Broken specs that loaded anyway: each of these used to pass check-specs.
+
+namespace ptxcts {
+namespace {
+
+// Braces in a syntax pair up around a placeholder; a stray one reached ptxas, which got the blame.
+TEST(SpecErrors, SyntaxStrayClosingBrace) {
+  Specs s;
+  edit(s.ldmatrix, "[{addr}];", "[{addr}]};");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:77: '}' without its '{' in syntax; expected placeholders written {name}");
+}
+
+TEST(SpecErrors, SyntaxBraceInsidePlaceholder) {
+  Specs s;
+  edit(s.ldmatrix, "{num}{trans}{ss}.b16 {regs}", "{num{trans}{ss}.b16 {regs}");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:40: unclosed '{' in syntax; expected '}' after the placeholder's name");
+}
+
+// Only wmma's emitter fills {stride}: elsewhere it would reach ptxas as written.
+TEST(SpecErrors, StrideOperandOutsideWmma) {
+  Specs s;
+  edit(s.ldmatrix, "        - {text: \"\"}\n", "        - {text: \", {stride}\"}\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:20:18: the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; "
+            "expected a qualifier like '.x1' or \"\"");
+}
+
+// An undocumented spelling is never judged: a stray brace in it was recorded as ptxas rejecting it.
+TEST(SpecErrors, FormTextStrayClosingBrace) {
+  Specs s;
+  s.ldmatrix += "\nspellings:\n  - name: x1-spelled\n    text: \"ldmatrix.sync.aligned.x1.m8n8.b16 {regs}}, [{addr}];\"\n"
+                "    registers: 1\n    target: sm_75\n    source: test\n";
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:81:52: '}' without its '{' in the form's text; expected placeholders written {name}");
+}
+
+TEST(SpecErrors, FormTextStrideOutsideWmma) {
+  Specs s;
+  s.ldmatrix += "\nspellings:\n  - name: x1-spelled\n    text: \"ldmatrix.sync.aligned.x1.m8n8.b16 {regs}, [{addr}]{stride};\"\n"
+                "    registers: 1\n    target: sm_75\n    source: test\n";
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:81:63: unknown placeholder '{stride}' in the form's text; expected {regs}, {addr}, {dst} or {src}");
+}
+
 }  // namespace
 }  // namespace ptxcts
