@@ -1167,5 +1167,29 @@ TEST(SpecErrors, FormTextStrideOutsideWmma) {
             "specs/ldmatrix.yaml:81:63: unknown placeholder '{stride}' in the form's text; expected {regs}, {addr}, {dst} or {src}");
 }
 
+// YAML::Load reads the first document: after a '...' the rest of the file (here every ldmatrix
+// claim) was silently dropped.
+TEST(SpecErrors, ContentAfterDocumentEnd) {
+  Specs s;
+  edit(s.ldmatrix, "\nclaims:\n", "\n...\nclaims:\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:53:1: a spec file must hold one YAML document; this line comes after its end ('...' on line 52)");
+}
+
+TEST(SpecErrors, SecondDocumentAfterDocumentEnd) {
+  Specs s;
+  edit(s.ldmatrix, "\nclaims:\n", "\n...\n# the claims\n---\nclaims:\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:54:1: a spec file must hold one YAML document; this line comes after its end ('...' on line 52)");
+}
+
+// One document, marked as such: a '---' after the header comment, a '...' with only comments after it.
+TEST(SpecErrors, OneDocumentWithMarkers) {
+  Specs s;
+  edit(s.ldmatrix, "family: ldmatrix\n", "---\nfamily: ldmatrix\n");
+  s.ldmatrix += "...\n# nothing more\n\n";
+  EXPECT_EQ(load_error(s), "(no error)");
+}
+
 }  // namespace
 }  // namespace ptxcts
