@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <fstream>
 #include <set>
@@ -673,12 +674,26 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
     throw SpecError({dir.string(), 0, 0}, "expected a directory of spec files (*.yaml)");
-  std::vector<std::filesystem::path> paths;
-  for (auto const& e : std::filesystem::directory_iterator(dir))
+  // Spec files end in ".yaml". Any other name with .yaml or .yml in it (stmatrix.yml,
+  // LDMATRIX.YAML, ldmatrix.yaml.bak, an editor's backup) looks like a spec but would not be read:
+  // refuse it rather than run without it.
+  std::vector<std::filesystem::path> paths, misnamed;
+  for (auto const& e : std::filesystem::directory_iterator(dir)) {
+    std::string lower = e.path().filename().string();
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (e.path().extension() == ".yaml") paths.push_back(e.path());
+    else if (lower.find(".yaml") != std::string::npos || lower.find(".yml") != std::string::npos) misnamed.push_back(e.path());
+  }
   std::sort(paths.begin(), paths.end());
+  std::sort(misnamed.begin(), misnamed.end());
+  if (!misnamed.empty())
+    throw SpecError({misnamed.front().string(), 0, 0},
+                    "this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, "
+                    "or moved out of the specs directory");
   for (auto const& p : paths) {
     std::ifstream in(p, std::ios::binary);
+    if (!std::filesystem::is_regular_file(p, ec) || !in)  // a directory, a broken link (an editor's lock file), no permission
+      throw SpecError({p.string(), 0, 0}, "cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
     std::stringstream ss;
     ss << in.rdbuf();
     files.push_back({p.string(), ss.str()});

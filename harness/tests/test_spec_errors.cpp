@@ -4,6 +4,7 @@
 // yet, because yaml-cpp does not give the position; their bodies are the intended behaviour.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -1190,6 +1191,55 @@ TEST(SpecErrors, OneDocumentWithMarkers) {
   s.ldmatrix += "...\n# nothing more\n\n";
   EXPECT_EQ(load_error(s), "(no error)");
 }
+
+// The spec directory: a file that looks like a spec but is not NAME.yaml was silently not read.
+// Returns what loading a directory of the frozen specs plus the file `name` says, the directory
+// shown as "specs".
+std::string dir_error(const std::string& name, const std::string& text, bool dangling_link = false) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) /
+                       (std::string("ptxcts-specs-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (auto const& f : Specs().files()) std::ofstream(dir / fs::path(f.path).filename(), std::ios::binary) << f.text;
+  if (dangling_link) fs::create_symlink("nobody@nowhere.1234:5678", dir / name);
+  else std::ofstream(dir / name, std::ios::binary) << text;
+  std::string message = "(no error)";
+  try {
+    load_spec_dir(dir);
+  } catch (const SpecError& e) {
+    message = e.what();
+  } catch (const std::exception& e) {
+    message = std::string("(not a SpecError) ") + e.what();
+  }
+  fs::remove_all(dir);
+  if (auto at = message.find(dir.string()); at != std::string::npos) message.replace(at, dir.string().size(), "specs");
+  return message;
+}
+
+const char* const kNotRead =
+    ": this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, or moved out of the "
+    "specs directory";
+
+TEST(SpecErrors, SpecDirYmlFile) {
+  std::string movmatrix = "family: movmatrix\nvariants: []\n";
+  EXPECT_EQ(dir_error("movmatrix.yml", movmatrix), std::string("specs/movmatrix.yml") + kNotRead);
+}
+
+TEST(SpecErrors, SpecDirUpperCaseName) { EXPECT_EQ(dir_error("LDMATRIX.YAML", "family: x\n"), std::string("specs/LDMATRIX.YAML") + kNotRead); }
+
+TEST(SpecErrors, SpecDirBackupFile) {
+  EXPECT_EQ(dir_error("ldmatrix.yaml.bak", Specs().ldmatrix), std::string("specs/ldmatrix.yaml.bak") + kNotRead);
+  EXPECT_EQ(dir_error("ldmatrix.yaml~", Specs().ldmatrix), std::string("specs/ldmatrix.yaml~") + kNotRead);
+}
+
+// An editor's lock file (emacs: a link to nowhere named .#FILE) is an error, not a crash.
+TEST(SpecErrors, SpecDirLockFile) {
+  EXPECT_EQ(dir_error(".#ldmatrix.yaml", "", true),
+            "specs/.#ldmatrix.yaml: cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
+}
+
+TEST(SpecErrors, SpecDirOtherFilesAreNotSpecs) { EXPECT_EQ(dir_error("README.md", "# the specs\n"), "(no error)"); }
 
 }  // namespace
 }  // namespace ptxcts
