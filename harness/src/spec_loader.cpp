@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "instance.hpp"
 #include "layout.hpp"
 #include "layout_check.hpp"
 #include "spec_fields.hpp"
@@ -551,6 +552,33 @@ void check_claim_refs(const SpecSet& specs, const Claim& c) {
     if (!specs.find_case(name)) throw SpecError(c.where, fmt::format("claim '{}' names unknown case '{}'", c.id, name));
 }
 
+// Each instruction form must come from one variant and one choice of its qualifier values: two
+// would share a kernel name, results and claims. `seen`: every instance id so far, with its variant
+// and that variant's syntax.
+void check_distinct_instances(const Variant& v, const YamlReader& syntax, std::map<std::string, std::pair<std::string, SourceLocation>>& seen) {
+  const std::vector<Instance> all = expand(v);
+  std::map<std::string, const Instance*> mine;
+  for (auto const& inst : all) {
+    const std::string id = inst.id();
+    if (auto [it, fresh] = mine.emplace(id, &inst); !fresh) {
+      std::vector<std::string> first, second;  // the qualifier values that differ
+      for (auto const& a : v.axes)
+        if (it->second->option(a.name).text != inst.option(a.name).text) {
+          first.push_back(fmt::format("{}: \"{}\"", a.name, it->second->option(a.name).text));
+          second.push_back(fmt::format("{}: \"{}\"", a.name, inst.option(a.name).text));
+        }
+      syntax.fail(fmt::format("variant '{}' gives instance '{}' twice, with {{{}}} and with {{{}}}; expected each choice of qualifier "
+                              "values to give a different instruction",
+                              v.name, id, fmt::join(first, ", "), fmt::join(second, ", ")));
+    }
+    if (auto it = seen.find(id); it != seen.end())
+      syntax.fail(fmt::format("instance '{}' of variant '{}' is also an instance of variant '{}' (syntax at {}); expected each "
+                              "instruction form in one variant only",
+                              id, v.name, it->second.first, it->second.second.str()));
+  }
+  for (auto const& [id, inst] : mine) seen.emplace(id, std::pair{v.name, syntax.where()});
+}
+
 // Every case must place every instance's rows inside one region of the tile.
 void check_rows_fit(const Variant& v, const CaseSet& set) {
   const int region = set.tile_bytes / set.regions;
@@ -593,6 +621,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     specs.diagnostics = read_diagnostics(YamlReader(diagnostics->path, parse_yaml(diagnostics->path, diagnostics->text), "diagnostics.yaml"));
 
   std::map<std::string, SourceLocation> families;
+  std::map<std::string, std::pair<std::string, SourceLocation>> instances;  // id -> variant, its syntax
   for (auto const& f : files) {
     if (&f == targets || &f == cases || &f == diagnostics) continue;
     YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
@@ -606,6 +635,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
       Variant v = read_variant(item, family, specs.targets);
       if (const Variant* prev = specs.find_variant(v.name))
         item.at("name").fail(fmt::format("duplicate variant '{}' (first defined at {})", v.name, prev->where.str()));
+      check_distinct_instances(v, item.at("syntax"), instances);
       specs.variants.push_back(std::move(v));
     }
     if (doc.has("claims"))

@@ -1192,6 +1192,34 @@ TEST(SpecErrors, OneDocumentWithMarkers) {
   EXPECT_EQ(load_error(s), "(no error)");
 }
 
+// Two variants that give one instruction form: `list` said "two kernels would share the name ...",
+// with no position, and check-specs nothing.
+TEST(SpecErrors, InstanceOfTwoVariants) {
+  Specs s;
+  edit(s.ldmatrix, "\nclaims:\n",
+       "  - name: ldmatrix.x1-shared\n"
+       "    operation: load\n"
+       "    syntax: \"ldmatrix.sync.aligned.m8n8.x1.shared.b16 {regs}, [{addr}];\"\n"
+       "    requires: {ptx: \"6.5\", targets: \">= sm_75\", source: test}\n"
+       "    qualifiers: {}\n"
+       "    address_widths: [64]\n"
+       "    registers: \"1\"\n"
+       "\nclaims:\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:53:13: instance 'ldmatrix.sync.aligned.m8n8.x1.shared.b16@a64' of variant 'ldmatrix.x1-shared' is also "
+            "an instance of variant 'ldmatrix.m8n8.b16' (syntax at specs/ldmatrix.yaml:9:13); expected each instruction form in one "
+            "variant only");
+}
+
+TEST(SpecErrors, InstanceTwiceInOneVariant) {
+  Specs s;
+  edit(s.ldmatrix, "- {text: .trans, fragment: trans}", "- {text: .shared, fragment: trans}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:9:13: variant 'ldmatrix.m8n8.b16' gives instance 'ldmatrix.sync.aligned.m8n8.x1.shared.b16@a64' twice, "
+            "with {trans: \".shared\", ss: \"\"} and with {trans: \"\", ss: \".shared\"}; expected each choice of qualifier values to "
+            "give a different instruction");
+}
+
 // The spec directory: a file that looks like a spec but is not NAME.yaml was silently not read.
 // Returns what loading a directory of the frozen specs plus the file `name` says, the directory
 // shown as "specs".
