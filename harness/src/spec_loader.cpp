@@ -325,7 +325,11 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   return v;
 }
 
-Claim read_claim(YamlReader r, const std::string& family) {
+// A fault case breaks a documented rule on purpose; the wmma cases at the edge of a rule
+// (MinimalAlignment*) keep it, and are isolated only in case a GPU wants more.
+bool breaks_a_rule(Fault f) { return f != Fault::None && f != Fault::MinimalAlignmentAddress && f != Fault::MinimalAlignmentStride; }
+
+Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) {
   r.expect_map({"id", "text", "source", "note", "check"});
   Claim c;
   c.family = family;
@@ -346,12 +350,32 @@ Claim read_claim(YamlReader r, const std::string& family) {
         if (items.empty()) vals.fail(fmt::format("claim '{}' selects no value of qualifier '{}'", c.id, k.str()));
         for (auto const& v : items) c.check.where[k.str()].push_back(v.str());
       }
-    if (ck.has("cases"))
-      for (auto const& v : ck.at("cases").items("'cases' of a claim check")) c.check.cases.push_back(v.str());
+    std::vector<YamlReader> case_items;
+    if (ck.has("cases")) case_items = ck.at("cases").items("'cases' of a claim check");
+    for (auto const& v : case_items) c.check.cases.push_back(v.str());
     std::string expect = ck.at("expect").str();
     if (expect != "pass" && expect != "fail" && expect != "fault" && expect != "observe")
       ck.at("expect").fail(fmt::format("expected 'pass', 'fail', 'fault' or 'observe' but found '{}'", expect));
     c.check.expect = expect;
+    // What a claim predicts must fit its cases: a fault only where a case breaks a rule, and no
+    // pass or fail where one does (a claim without 'cases' judges every case that is not a fault case).
+    if (expect == "fault" && case_items.empty())
+      ck.at("expect").fail(fmt::format("claim '{}' expects a fault but names no cases, so it would judge only cases that are not fault "
+                                       "cases; expected 'cases' naming fault cases",
+                                       c.id));
+    for (auto const& item : case_items) {
+      const std::string name = item.str();
+      auto cs = std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == name; });
+      if (cs == cases.cases.end()) continue;  // an unknown case: check_claim_refs says so
+      if (expect == "fault" && cs->fault == Fault::None)
+        ck.at("expect").fail(fmt::format("claim '{}' expects a fault, but case '{}' is not a fault case (no 'fault:' in cases.yaml); "
+                                         "expected only fault cases, or expect: pass, fail or observe",
+                                         c.id, cs->name));
+      if ((expect == "pass" || expect == "fail") && breaks_a_rule(cs->fault))
+        item.fail(fmt::format("claim '{}' expects '{}', but case '{}' is a fault case (it breaks a documented rule on purpose); "
+                              "expected expect: fault or observe",
+                              c.id, expect, cs->name));
+    }
   } else if (kind == "roundtrip") {
     ck.expect_map({"kind", "load", "store"});
     c.check.kind = ClaimCheckKind::Roundtrip;
@@ -640,7 +664,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     }
     if (doc.has("claims"))
       for (auto const& item : doc.at("claims").items("'claims'")) {
-        Claim c = read_claim(item, family);
+        Claim c = read_claim(item, family, specs.cases);
         for (auto const& prev : specs.claims)
           if (prev.id == c.id) item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
         specs.claims.push_back(std::move(c));

@@ -1220,6 +1220,32 @@ TEST(SpecErrors, InstanceTwiceInOneVariant) {
             "give a different instruction");
 }
 
+// A claim's expectation must fit its cases: claims.cpp judges 'fault' by faults, and a fault case
+// named by a 'pass' claim turned the GPU's refusal of a broken rule into a contradiction.
+TEST(SpecErrors, ClaimExpectsFaultOfCaseThatIsNoFaultCase) {
+  Specs s;
+  edit(s.ldmatrix, "cases: [unique-poisoned-unused], expect: pass}", "cases: [unique-poisoned-unused], expect: fault}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:67:121: claim 'ldmatrix-unused-lane-addresses-ignored' expects a fault, but case 'unique-poisoned-unused' "
+            "is not a fault case (no 'fault:' in cases.yaml); expected only fault cases, or expect: pass, fail or observe");
+}
+
+TEST(SpecErrors, ClaimExpectsFaultWithoutCases) {
+  Specs s;
+  edit(s.ldmatrix, "where: {trans: [.trans]}, expect: pass}", "where: {trans: [.trans]}, expect: fault}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:72:88: claim 'ldmatrix-trans-delivers-transpose' expects a fault but names no cases, so it would judge "
+            "only cases that are not fault cases; expected 'cases' naming fault cases");
+}
+
+TEST(SpecErrors, ClaimExpectsPassOfFaultCase) {
+  Specs s;
+  edit(s.cases, "    unused_lanes: poison\n", "    unused_lanes: poison\n    fault: misaligned\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:67:88: claim 'ldmatrix-unused-lane-addresses-ignored' expects 'pass', but case 'unique-poisoned-unused' "
+            "is a fault case (it breaks a documented rule on purpose); expected expect: fault or observe");
+}
+
 // The spec directory: a file that looks like a spec but is not NAME.yaml was silently not read.
 // Returns what loading a directory of the frozen specs plus the file `name` says, the directory
 // shown as "specs".
