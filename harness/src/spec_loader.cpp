@@ -655,6 +655,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     if (auto it = families.find(family); it != families.end())
       doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
     families[family] = doc.at("family").where();
+    specs.families.push_back(family);
     for (auto const& item : doc.at("variants").items("'variants'")) {
       Variant v = read_variant(item, family, specs.targets);
       if (const Variant* prev = specs.find_variant(v.name))
