@@ -2,6 +2,7 @@
 // or the toolkit side where there is none), list, check-specs.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -101,8 +102,26 @@ std::string host_name() {
 // CTest's code for a skipped test (SKIP_RETURN_CODE).
 constexpr int kExitSkipped = 77;
 
+// Wrong use of the command line found after parsing: said on stderr, exit 2 (as for bad specs).
+int usage_error(const std::string& message) {
+  fmt::print(stderr, "error: {}\n", message);
+  return 2;
+}
+
 int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_assemble, bool require_gpu, bool resume) {
+  // Only a run of every family keeps a journal (a run of some writes no reports), so there would
+  // be nothing of theirs to go on from.
+  if (resume && !families.empty())
+    return usage_error("--resume and --family cannot be combined: only a run of every family keeps a journal to resume; "
+                       "expected --resume alone, or --family alone (a fresh run of those families)");
   Suite suite = build_suite(load_spec_dir(p.specs));
+  // A family the specs do not define would select nothing, and a run of nothing passes.
+  for (auto const& f : families)
+    if (std::find(suite.specs.families.begin(), suite.specs.families.end(), f) == suite.specs.families.end()) {
+      std::vector<std::string> known = suite.specs.families;
+      std::sort(known.begin(), known.end());
+      return usage_error(fmt::format("unknown family '{}'; the specs define {}", f, fmt::join(known, ", ")));
+    }
   Catalog cat = no_assemble ? load_catalog(p.catalog) : make_catalog(suite, p);
   DeviceQuery q = query_devices(p.runner);
   if (q.devices.empty() && require_gpu) {

@@ -4,11 +4,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "instance.hpp"
 #include "layout.hpp"
 #include "layout_check.hpp"
 #include "spec_fields.hpp"
@@ -91,6 +93,27 @@ FragmentLayout read_layout(YamlReader r, const std::set<std::string>& vars, cons
           read_formula(r.at("col"), vars, what + " col")};
 }
 
+// The placeholders of a syntax or a form's text, counted. Braces must pair up around a name in
+// `known`: a stray one would reach ptxas, and the audit would blame ptxas for it.
+std::map<std::string, int> read_placeholders(const YamlReader& r, const std::string& text, const std::string& what,
+                                             const std::set<std::string>& known, const std::string& expected) {
+  std::map<std::string, int> used;
+  for (std::size_t p = 0; p < text.size(); ++p) {
+    if (text[p] == '}')
+      throw SpecError(r.where_in_scalar(p), fmt::format("'}}' without its '{{' in {}; expected placeholders written {{name}}", what));
+    if (text[p] != '{') continue;
+    std::size_t close = text.find_first_of("{}", p + 1);
+    if (close == std::string::npos || text[close] == '{')
+      throw SpecError(r.where_in_scalar(p), fmt::format("unclosed '{{' in {}; expected '}}' after the placeholder's name", what));
+    std::string name = text.substr(p + 1, close - p - 1);
+    if (!known.count(name))
+      throw SpecError(r.where_in_scalar(p + 1), fmt::format("unknown placeholder '{{{}}}' in {}; expected {}", name, what, expected));
+    ++used[name];
+    p = close;
+  }
+  return used;
+}
+
 QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
   r.expect_map({"text", "set", "space", "fragment", "requires"});
   QualifierOption o;
@@ -162,6 +185,8 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
     std::optional<std::set<std::string>> axis_vars;
     for (auto const& item : opts.items(fmt::format("values of qualifier '{}'", axis.name))) {
       QualifierOption o = read_option(item, targets);
+      if (o.text == ", {stride}" && v.operation != Operation::WmmaLoad && v.operation != Operation::WmmaStore)  // only wmma's emitter fills it
+        item.at("text").fail("the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; expected a qualifier like '.x1' or \"\"");
       for (auto const& [n, val] : o.set) decide(fmt::format("variable '{}'", n), k.str(), item);
       if (!o.space.empty()) decide("the state space", k.str(), item);
       if (!o.fragment.empty()) decide("the fragment layout", k.str(), item);
@@ -182,23 +207,13 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   // The syntax must name every qualifier once, plus {regs} and {addr}, and nothing else.
   YamlReader syn = r.at("syntax");
   v.syntax = syn.str();
-  std::map<std::string, int> used;
-  for (std::size_t p = 0; p < v.syntax.size(); ++p) {
-    if (v.syntax[p] != '{' ) continue;
-    std::size_t close = v.syntax.find('}', p);
-    if (close == std::string::npos) throw SpecError(syn.where_in_scalar(p), "unclosed '{' in syntax");
-    std::string name = v.syntax.substr(p + 1, close - p - 1);
-    bool is_axis = std::any_of(v.axes.begin(), v.axes.end(), [&](auto const& a) { return a.name == name; });
-    const std::set<std::string> operands = v.operation == Operation::Move ? std::set<std::string>{"dst", "src"}
-                                           : mma                           ? std::set<std::string>{"d", "a", "b", "c"}
-                                                                           : std::set<std::string>{"regs", "addr"};
-    if (!is_axis && !operands.count(name))
-      throw SpecError(syn.where_in_scalar(p + 1),
-                      fmt::format("unknown placeholder '{{{}}}' in syntax; expected a qualifier name, {}", name,
-                                  v.operation == Operation::Move ? "{dst} or {src}" : mma ? "{d}, {a}, {b} or {c}" : "{regs} or {addr}"));
-    ++used[name];
-    p = close;
-  }
+  std::set<std::string> known = v.operation == Operation::Move ? std::set<std::string>{"dst", "src"}
+                                : mma                           ? std::set<std::string>{"d", "a", "b", "c"}
+                                                                : std::set<std::string>{"regs", "addr"};
+  for (auto const& a : v.axes) known.insert(a.name);
+  std::map<std::string, int> used =
+      read_placeholders(syn, v.syntax, "syntax", known,
+                        fmt::format("a qualifier name, {}", v.operation == Operation::Move ? "{dst} or {src}" : mma ? "{d}, {a}, {b} or {c}" : "{regs} or {addr}"));
   for (auto const& a : v.axes)
     if (used[a.name] != 1) syn.fail(fmt::format("syntax must use {{{}}} exactly once", a.name));
   // The instruction's name becomes kernel and file names: nothing that could climb out of a directory.
@@ -310,7 +325,11 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   return v;
 }
 
-Claim read_claim(YamlReader r, const std::string& family) {
+// A fault case breaks a documented rule on purpose; the wmma cases at the edge of a rule
+// (MinimalAlignment*) keep it, and are isolated only in case a GPU wants more.
+bool breaks_a_rule(Fault f) { return f != Fault::None && f != Fault::MinimalAlignmentAddress && f != Fault::MinimalAlignmentStride; }
+
+Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) {
   r.expect_map({"id", "text", "source", "note", "check"});
   Claim c;
   c.family = family;
@@ -331,15 +350,40 @@ Claim read_claim(YamlReader r, const std::string& family) {
         if (items.empty()) vals.fail(fmt::format("claim '{}' selects no value of qualifier '{}'", c.id, k.str()));
         for (auto const& v : items) c.check.where[k.str()].push_back(v.str());
       }
-    if (ck.has("cases"))
-      for (auto const& v : ck.at("cases").items("'cases' of a claim check")) c.check.cases.push_back(v.str());
+    std::vector<YamlReader> case_items;
+    if (ck.has("cases")) case_items = ck.at("cases").items("'cases' of a claim check");
+    for (auto const& v : case_items) c.check.cases.push_back(v.str());
     std::string expect = ck.at("expect").str();
     if (expect != "pass" && expect != "fail" && expect != "fault" && expect != "observe")
       ck.at("expect").fail(fmt::format("expected 'pass', 'fail', 'fault' or 'observe' but found '{}'", expect));
     c.check.expect = expect;
+    // What a claim predicts must fit its cases: a fault only where a case breaks a rule, and no
+    // pass or fail where one does (a claim without 'cases' judges every case that is not a fault case).
+    if (expect == "fault" && case_items.empty())
+      ck.at("expect").fail(fmt::format("claim '{}' expects a fault but names no cases, so it would judge only cases that are not fault "
+                                       "cases; expected 'cases' naming fault cases",
+                                       c.id));
+    for (auto const& item : case_items) {
+      const std::string name = item.str();
+      auto cs = std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == name; });
+      if (cs == cases.cases.end()) continue;  // an unknown case: check_claim_refs says so
+      if (expect == "fault" && cs->fault == Fault::None)
+        ck.at("expect").fail(fmt::format("claim '{}' expects a fault, but case '{}' is not a fault case (no 'fault:' in cases.yaml); "
+                                         "expected only fault cases, or expect: pass, fail or observe",
+                                         c.id, cs->name));
+      if ((expect == "pass" || expect == "fail") && breaks_a_rule(cs->fault))
+        item.fail(fmt::format("claim '{}' expects '{}', but case '{}' is a fault case (it breaks a documented rule on purpose); "
+                              "expected expect: fault or observe",
+                              c.id, expect, cs->name));
+    }
     if (ck.has("controls")) {
       if (expect != "fail" && expect != "fault") ck.at("controls").fail("controls belong to claims that predict a failure or a fault (expect: fail or fault)");
-      for (auto const& v : ck.at("controls").items("'controls' of a claim check")) c.check.controls.push_back(v.str());
+      for (auto const& v : ck.at("controls").items("'controls' of a claim check")) {
+        auto cs = std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == v.str(); });
+        if (cs != cases.cases.end() && cs->fault != Fault::None)
+          v.fail(fmt::format("control case '{}' is a fault case; expected a case that keeps every documented rule", cs->name));
+        c.check.controls.push_back(v.str());
+      }
     } else if (expect == "fail" || expect == "fault") {
       ck.at("expect").fail(fmt::format("a claim that predicts a {} needs 'controls': cases of the same kernels that must pass, so that a device that "
                                        "fails everything does not confirm it", expect == "fail" ? "failure" : "fault"));
@@ -373,6 +417,11 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
   bool move = f.text.find("{dst}") != std::string::npos && f.text.find("{src}") != std::string::npos;
   bool mma = f.text.find("{d}") != std::string::npos && f.text.find("{c}") != std::string::npos;
   if (!regs && !move && !mma) r.at("text").fail("expected the instruction with {regs} and {addr} (or {dst} and {src}; or {d}, {a}, {b}, {c}) for its operands");
+  const bool wmma = f.text.rfind("wmma.", 0) == 0;  // the emitter that assembles it fills these
+  const std::set<std::string> known = wmma ? std::set<std::string>{"regs", "addr", "stride", "d", "a", "b", "c"}
+                                           : std::set<std::string>{"regs", "addr", "dst", "src"};
+  read_placeholders(r.at("text"), f.text, "the form's text", known,
+                    wmma ? "{regs}, {addr}, {stride}, {d}, {a}, {b} or {c}" : "{regs}, {addr}, {dst} or {src}");
   if (mma) {  // wmma.mma: registers per operand
     for (auto& [k, n] : r.at("registers").entries("'registers' of a wmma.mma form (d, a, b, c)")) {
       std::string op = k.str();
@@ -567,6 +616,33 @@ void check_claim_refs(const SpecSet& specs, const Claim& c) {
     if (!specs.find_case(name)) throw SpecError(c.where, fmt::format("claim '{}' names unknown control case '{}'", c.id, name));
 }
 
+// Each instruction form must come from one variant and one choice of its qualifier values: two
+// would share a kernel name, results and claims. `seen`: every instance id so far, with its variant
+// and that variant's syntax.
+void check_distinct_instances(const Variant& v, const YamlReader& syntax, std::map<std::string, std::pair<std::string, SourceLocation>>& seen) {
+  const std::vector<Instance> all = expand(v);
+  std::map<std::string, const Instance*> mine;
+  for (auto const& inst : all) {
+    const std::string id = inst.id();
+    if (auto [it, fresh] = mine.emplace(id, &inst); !fresh) {
+      std::vector<std::string> first, second;  // the qualifier values that differ
+      for (auto const& a : v.axes)
+        if (it->second->option(a.name).text != inst.option(a.name).text) {
+          first.push_back(fmt::format("{}: \"{}\"", a.name, it->second->option(a.name).text));
+          second.push_back(fmt::format("{}: \"{}\"", a.name, inst.option(a.name).text));
+        }
+      syntax.fail(fmt::format("variant '{}' gives instance '{}' twice, with {{{}}} and with {{{}}}; expected each choice of qualifier "
+                              "values to give a different instruction",
+                              v.name, id, fmt::join(first, ", "), fmt::join(second, ", ")));
+    }
+    if (auto it = seen.find(id); it != seen.end())
+      syntax.fail(fmt::format("instance '{}' of variant '{}' is also an instance of variant '{}' (syntax at {}); expected each "
+                              "instruction form in one variant only",
+                              id, v.name, it->second.first, it->second.second.str()));
+  }
+  for (auto const& [id, inst] : mine) seen.emplace(id, std::pair{v.name, syntax.where()});
+}
+
 // Every case must place every instance's rows inside one region of the tile.
 void check_rows_fit(const Variant& v, const CaseSet& set) {
   const int region = set.tile_bytes / set.regions;
@@ -609,6 +685,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     specs.diagnostics = read_diagnostics(YamlReader(diagnostics->path, parse_yaml(diagnostics->path, diagnostics->text), "diagnostics.yaml"));
 
   std::map<std::string, SourceLocation> families;
+  std::map<std::string, std::pair<std::string, SourceLocation>> instances;  // id -> variant, its syntax
   for (auto const& f : files) {
     if (&f == targets || &f == cases || &f == diagnostics) continue;
     YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
@@ -618,15 +695,17 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     if (auto it = families.find(family); it != families.end())
       doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
     families[family] = doc.at("family").where();
+    specs.families.push_back(family);
     for (auto const& item : doc.at("variants").items("'variants'")) {
       Variant v = read_variant(item, family, specs.targets);
       if (const Variant* prev = specs.find_variant(v.name))
         item.at("name").fail(fmt::format("duplicate variant '{}' (first defined at {})", v.name, prev->where.str()));
+      check_distinct_instances(v, item.at("syntax"), instances);
       specs.variants.push_back(std::move(v));
     }
     if (doc.has("claims"))
       for (auto const& item : doc.at("claims").items("'claims'")) {
-        Claim c = read_claim(item, family);
+        Claim c = read_claim(item, family, specs.cases);
         for (auto const& prev : specs.claims)
           if (prev.id == c.id) item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
         specs.claims.push_back(std::move(c));
@@ -690,12 +769,26 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
     throw SpecError({dir.string(), 0, 0}, "expected a directory of spec files (*.yaml)");
-  std::vector<std::filesystem::path> paths;
-  for (auto const& e : std::filesystem::directory_iterator(dir))
+  // Spec files end in ".yaml". Any other name with .yaml or .yml in it (stmatrix.yml,
+  // LDMATRIX.YAML, ldmatrix.yaml.bak, an editor's backup) looks like a spec but would not be read:
+  // refuse it rather than run without it.
+  std::vector<std::filesystem::path> paths, misnamed;
+  for (auto const& e : std::filesystem::directory_iterator(dir)) {
+    std::string lower = e.path().filename().string();
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (e.path().extension() == ".yaml") paths.push_back(e.path());
+    else if (lower.find(".yaml") != std::string::npos || lower.find(".yml") != std::string::npos) misnamed.push_back(e.path());
+  }
   std::sort(paths.begin(), paths.end());
+  std::sort(misnamed.begin(), misnamed.end());
+  if (!misnamed.empty())
+    throw SpecError({misnamed.front().string(), 0, 0},
+                    "this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, "
+                    "or moved out of the specs directory");
   for (auto const& p : paths) {
     std::ifstream in(p, std::ios::binary);
+    if (!std::filesystem::is_regular_file(p, ec) || !in)  // a directory, a broken link (an editor's lock file), no permission
+      throw SpecError({p.string(), 0, 0}, "cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
     std::stringstream ss;
     ss << in.rdbuf();
     files.push_back({p.string(), ss.str()});

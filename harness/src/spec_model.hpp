@@ -244,6 +244,7 @@ struct TargetCatalog {
 struct SpecSet {
   TargetCatalog targets;
   CaseSet cases;
+  std::vector<std::string> families;  // as the family files name them, in file order
   std::vector<Variant> variants;
   std::vector<Claim> claims;
   std::vector<AuditForm> forms;

@@ -124,14 +124,29 @@ YAML::Node parse_yaml(const std::string& file, const std::string& text) {
       --depth;
     }
   }
-  // One document per file. (Found by line rather than with YAML::LoadAll, which loops forever on
-  // some inputs in yaml-cpp 0.7, e.g. a top-level '"a",' — found by the fuzzer.)
+  // One document per file, and nothing after its end: YAML::Load reads the first document and drops
+  // the rest silently. (Found by line rather than with YAML::LoadAll, which loops forever on some
+  // inputs in yaml-cpp 0.7, e.g. a top-level '"a",' — found by the fuzzer.)
+  bool started = false;  // the document has begun: a '---' or a line of content
+  int ended = 0;         // the line of the '...' that ended it
   line = 1;
-  for (std::size_t at = 0; at < text.size(); ++line) {
+  for (std::size_t at = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; at < text.size(); ++line) {
     std::size_t nl = text.find('\n', at);
     std::string_view l(text.data() + at, (nl == std::string::npos ? text.size() : nl) - at);
-    bool marker = l.substr(0, 3) == "---" && (l.size() == 3 || l[3] == ' ' || l[3] == '\r' || l[3] == '\t');
-    if (marker && line > 1) throw SpecError({file, line, 1}, "a spec file must hold one YAML document; found another here");
+    auto marker = [&](std::string_view m) { return l.substr(0, 3) == m && (l.size() == 3 || l[3] == ' ' || l[3] == '\r' || l[3] == '\t'); };
+    std::size_t first = l.find_first_not_of(" \t\r");
+    bool blank = first == std::string_view::npos || l[first] == '#';
+    if (ended && !blank)
+      throw SpecError({file, line, static_cast<int>(first) + 1},
+                      fmt::format("a spec file must hold one YAML document; this line comes after its end ('...' on line {})", ended));
+    if (marker("---")) {
+      if (started) throw SpecError({file, line, 1}, "a spec file must hold one YAML document; found another here");
+      started = true;
+    } else if (marker("...")) {
+      ended = line;
+    } else if (!blank && !(l[0] == '%' && !started)) {  // directives (%YAML) come before the document
+      started = true;
+    }
     if (nl == std::string::npos) break;
     at = nl + 1;
   }

@@ -4,6 +4,7 @@
 // yet, because yaml-cpp does not give the position; their bodies are the intended behaviour.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -512,7 +513,7 @@ TEST(SpecErrors, SyntaxMissesRegs) {
 TEST(SpecErrors, SyntaxUnclosedBrace) {
   Specs s;
   edit(s.ldmatrix, "[{addr}];", "[{addr];");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:70: unclosed '{' in syntax");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:70: unclosed '{' in syntax; expected '}' after the placeholder's name");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1120,5 +1121,179 @@ TEST(SpecErrors, PathTraversalInAVariantNameIsRefused) {
             "specs/ldmatrix.yaml:7:11: expected a variant name made of letters, digits, '.', '-' and '_' (at most 64) but "
             "found 'ldmatrix/../../x'");
 }
+}  // namespace
+}  // namespace ptxcts
+
+// ---------------------------------------------------------------------------------------------
+// Broken specs that loaded anyway: each of these used to pass check-specs.
+
+namespace ptxcts {
+namespace {
+
+// Braces in a syntax pair up around a placeholder; a stray one reached ptxas, which got the blame.
+TEST(SpecErrors, SyntaxStrayClosingBrace) {
+  Specs s;
+  edit(s.ldmatrix, "[{addr}];", "[{addr}]};");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:77: '}' without its '{' in syntax; expected placeholders written {name}");
+}
+
+TEST(SpecErrors, SyntaxBraceInsidePlaceholder) {
+  Specs s;
+  edit(s.ldmatrix, "{num}{trans}{ss}.b16 {regs}", "{num{trans}{ss}.b16 {regs}");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:40: unclosed '{' in syntax; expected '}' after the placeholder's name");
+}
+
+// Only wmma's emitter fills {stride}: elsewhere it would reach ptxas as written.
+TEST(SpecErrors, StrideOperandOutsideWmma) {
+  Specs s;
+  edit(s.ldmatrix, "        - {text: \"\"}\n", "        - {text: \", {stride}\"}\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:20:18: the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; "
+            "expected a qualifier like '.x1' or \"\"");
+}
+
+// An undocumented spelling is never judged: a stray brace in it was recorded as ptxas rejecting it.
+TEST(SpecErrors, FormTextStrayClosingBrace) {
+  Specs s;
+  s.ldmatrix += "\nspellings:\n  - name: x1-spelled\n    text: \"ldmatrix.sync.aligned.x1.m8n8.b16 {regs}}, [{addr}];\"\n"
+                "    registers: 1\n    target: sm_75\n    source: test\n";
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:81:52: '}' without its '{' in the form's text; expected placeholders written {name}");
+}
+
+TEST(SpecErrors, FormTextStrideOutsideWmma) {
+  Specs s;
+  s.ldmatrix += "\nspellings:\n  - name: x1-spelled\n    text: \"ldmatrix.sync.aligned.x1.m8n8.b16 {regs}, [{addr}]{stride};\"\n"
+                "    registers: 1\n    target: sm_75\n    source: test\n";
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:81:63: unknown placeholder '{stride}' in the form's text; expected {regs}, {addr}, {dst} or {src}");
+}
+
+// YAML::Load reads the first document: after a '...' the rest of the file (here every ldmatrix
+// claim) was silently dropped.
+TEST(SpecErrors, ContentAfterDocumentEnd) {
+  Specs s;
+  edit(s.ldmatrix, "\nclaims:\n", "\n...\nclaims:\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:53:1: a spec file must hold one YAML document; this line comes after its end ('...' on line 52)");
+}
+
+TEST(SpecErrors, SecondDocumentAfterDocumentEnd) {
+  Specs s;
+  edit(s.ldmatrix, "\nclaims:\n", "\n...\n# the claims\n---\nclaims:\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:54:1: a spec file must hold one YAML document; this line comes after its end ('...' on line 52)");
+}
+
+// One document, marked as such: a '---' after the header comment, a '...' with only comments after it.
+TEST(SpecErrors, OneDocumentWithMarkers) {
+  Specs s;
+  edit(s.ldmatrix, "family: ldmatrix\n", "---\nfamily: ldmatrix\n");
+  s.ldmatrix += "...\n# nothing more\n\n";
+  EXPECT_EQ(load_error(s), "(no error)");
+}
+
+// Two variants that give one instruction form: `list` said "two kernels would share the name ...",
+// with no position, and check-specs nothing.
+TEST(SpecErrors, InstanceOfTwoVariants) {
+  Specs s;
+  edit(s.ldmatrix, "\nclaims:\n",
+       "  - name: ldmatrix.x1-shared\n"
+       "    operation: load\n"
+       "    syntax: \"ldmatrix.sync.aligned.m8n8.x1.shared.b16 {regs}, [{addr}];\"\n"
+       "    requires: {ptx: \"6.5\", targets: \">= sm_75\", source: test}\n"
+       "    qualifiers: {}\n"
+       "    address_widths: [64]\n"
+       "    registers: \"1\"\n"
+       "\nclaims:\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:53:13: instance 'ldmatrix.sync.aligned.m8n8.x1.shared.b16@a64' of variant 'ldmatrix.x1-shared' is also "
+            "an instance of variant 'ldmatrix.m8n8.b16' (syntax at specs/ldmatrix.yaml:9:13); expected each instruction form in one "
+            "variant only");
+}
+
+TEST(SpecErrors, InstanceTwiceInOneVariant) {
+  Specs s;
+  edit(s.ldmatrix, "- {text: .trans, fragment: trans}", "- {text: .shared, fragment: trans}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:9:13: variant 'ldmatrix.m8n8.b16' gives instance 'ldmatrix.sync.aligned.m8n8.x1.shared.b16@a64' twice, "
+            "with {trans: \".shared\", ss: \"\"} and with {trans: \"\", ss: \".shared\"}; expected each choice of qualifier values to "
+            "give a different instruction");
+}
+
+// A claim's expectation must fit its cases: claims.cpp judges 'fault' by faults, and a fault case
+// named by a 'pass' claim turned the GPU's refusal of a broken rule into a contradiction.
+TEST(SpecErrors, ClaimExpectsFaultOfCaseThatIsNoFaultCase) {
+  Specs s;
+  edit(s.ldmatrix, "cases: [unique-poisoned-unused], expect: pass}", "cases: [unique-poisoned-unused], expect: fault}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:67:121: claim 'ldmatrix-unused-lane-addresses-ignored' expects a fault, but case 'unique-poisoned-unused' "
+            "is not a fault case (no 'fault:' in cases.yaml); expected only fault cases, or expect: pass, fail or observe");
+}
+
+TEST(SpecErrors, ClaimExpectsFaultWithoutCases) {
+  Specs s;
+  edit(s.ldmatrix, "where: {trans: [.trans]}, expect: pass}", "where: {trans: [.trans]}, expect: fault}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:72:88: claim 'ldmatrix-trans-delivers-transpose' expects a fault but names no cases, so it would judge "
+            "only cases that are not fault cases; expected 'cases' naming fault cases");
+}
+
+TEST(SpecErrors, ClaimExpectsPassOfFaultCase) {
+  Specs s;
+  edit(s.cases, "    unused_lanes: poison\n", "    unused_lanes: poison\n    fault: misaligned\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:67:88: claim 'ldmatrix-unused-lane-addresses-ignored' expects 'pass', but case 'unique-poisoned-unused' "
+            "is a fault case (it breaks a documented rule on purpose); expected expect: fault or observe");
+}
+
+// The spec directory: a file that looks like a spec but is not NAME.yaml was silently not read.
+// Returns what loading a directory of the frozen specs plus the file `name` says, the directory
+// shown as "specs".
+std::string dir_error(const std::string& name, const std::string& text, bool dangling_link = false) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) /
+                       (std::string("ptxcts-specs-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (auto const& f : Specs().files()) std::ofstream(dir / fs::path(f.path).filename(), std::ios::binary) << f.text;
+  if (dangling_link) fs::create_symlink("nobody@nowhere.1234:5678", dir / name);
+  else std::ofstream(dir / name, std::ios::binary) << text;
+  std::string message = "(no error)";
+  try {
+    load_spec_dir(dir);
+  } catch (const SpecError& e) {
+    message = e.what();
+  } catch (const std::exception& e) {
+    message = std::string("(not a SpecError) ") + e.what();
+  }
+  fs::remove_all(dir);
+  if (auto at = message.find(dir.string()); at != std::string::npos) message.replace(at, dir.string().size(), "specs");
+  return message;
+}
+
+const char* const kNotRead =
+    ": this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, or moved out of the "
+    "specs directory";
+
+TEST(SpecErrors, SpecDirYmlFile) {
+  std::string movmatrix = "family: movmatrix\nvariants: []\n";
+  EXPECT_EQ(dir_error("movmatrix.yml", movmatrix), std::string("specs/movmatrix.yml") + kNotRead);
+}
+
+TEST(SpecErrors, SpecDirUpperCaseName) { EXPECT_EQ(dir_error("LDMATRIX.YAML", "family: x\n"), std::string("specs/LDMATRIX.YAML") + kNotRead); }
+
+TEST(SpecErrors, SpecDirBackupFile) {
+  EXPECT_EQ(dir_error("ldmatrix.yaml.bak", Specs().ldmatrix), std::string("specs/ldmatrix.yaml.bak") + kNotRead);
+  EXPECT_EQ(dir_error("ldmatrix.yaml~", Specs().ldmatrix), std::string("specs/ldmatrix.yaml~") + kNotRead);
+}
+
+// An editor's lock file (emacs: a link to nowhere named .#FILE) is an error, not a crash.
+TEST(SpecErrors, SpecDirLockFile) {
+  EXPECT_EQ(dir_error(".#ldmatrix.yaml", "", true),
+            "specs/.#ldmatrix.yaml: cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
+}
+
+TEST(SpecErrors, SpecDirOtherFilesAreNotSpecs) { EXPECT_EQ(dir_error("README.md", "# the specs\n"), "(no error)"); }
+
 }  // namespace
 }  // namespace ptxcts
