@@ -119,8 +119,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version, dev.driver_cuda);
     RunOptions opt;
     opt.runner = p.runner;
-    opt.catalog_dir = p.catalog;
-    opt.work_dir = fs::path(p.catalog) / "run";
+    opt.catalog_dir = p.catalog;  // read only: each run's job and result files go to a fresh directory of its own (work_dir)
     opt.families.insert(families.begin(), families.end());
     opt.progress = [](const std::string& line) { fmt::print("{}\n", line); std::fflush(stdout); };
     RunReport rep;
