@@ -1,6 +1,7 @@
 // Only verdicts ptxas was seen to give are cached. Stand-in ptxas scripts that are killed, hang,
 // run out of memory, exit 0 without a cubin or exit non-zero without a word give an error: never a
-// rejection, never cached, tried again by the next build, and reported (the catalog, its manifest). One that rejects properly is cached as before, with how the verdict was obtained.
+// rejection, never cached, tried again by the next build, and reported (the catalog, its manifest,
+// the runner). One that rejects properly is cached as before, with how the verdict was obtained.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 
 #include "assembly_cache.hpp"
 #include "catalog.hpp"
+#include "runner.hpp"
 #include "spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -226,4 +228,23 @@ TEST(PtxasFailures, ACatalogBuildCachesRealRejections) {
   build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &second);
   EXPECT_EQ(second.ptxas_runs, 0);
   EXPECT_EQ(ptxas.runs(), 7);
+}
+
+TEST(PtxasFailures, TheRunnerReportsAKernelPtxasFailedOnAsAnErrorWithWhy) {
+  Suite suite = build_suite(load_specs(spec_files()));
+  Catalog cat;
+  cat.cuda_release = "13.0";
+  cat.targets = {"sm_75"};
+  const KernelPlan& k = *suite.find_kernel("movmatrix.sync.aligned.m8n8.trans.b16");
+  cat.assemblies.push_back({k.name, "sm_75", {7, 8}, false, true, "", "", "", "", "", "ptxas killed by signal 9 (Killed), on a batch of 128 kernels"});
+  RunOptions opt;
+  opt.runner = PTXCTS_FAKE_RUNNER;
+  opt.families = {"movmatrix"};
+  DeviceRun run = run_on_device(suite, cat, {0, "Fake GPU", 7, 5, "13.0", "0.0"}, opt);
+  ASSERT_FALSE(run.results.empty());
+  for (auto const& r : run.results) {
+    EXPECT_EQ(r.status, Status::Error) << r.case_name;
+    EXPECT_EQ(r.reason, "ptxas failed on this kernel for sm_75, so there is no cubin (the next catalog build tries again): "
+                        "ptxas killed by signal 9 (Killed), on a batch of 128 kernels");
+  }
 }
