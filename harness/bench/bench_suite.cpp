@@ -62,7 +62,7 @@ static void BM_AssembleOneKernelWithPtxas(benchmark::State& state) {
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-assemble";
   fs::create_directories(dir);
   std::ofstream(dir / "k.ptx") << emit_kernel_ptx(skeleton(), suite.kernels.front(), "sm_90", {7, 8});
-  for (auto _ : state) benchmark::DoNotOptimize(assemble(tc, dir / "k.ptx", "sm_90", dir / "k.cubin").accepted);
+  for (auto _ : state) benchmark::DoNotOptimize(assemble(tc, dir / "k.ptx", "sm_90", dir / "k.cubin").accepted());
   fs::remove_all(dir);
 }
 BENCHMARK(BM_AssembleOneKernelWithPtxas)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -89,7 +89,7 @@ static void BM_AssembleOneBatchWithPtxas(benchmark::State& state) {
   fs::create_directories(dir);
   std::ofstream(dir / "b.ptx") << compose_batch(parts.front().header, members).text;
   bool accepted = false;
-  for (auto _ : state) accepted = assemble(tc, dir / "b.ptx", "sm_90", dir / "b.cubin").accepted;
+  for (auto _ : state) accepted = assemble(tc, dir / "b.ptx", "sm_90", dir / "b.cubin").accepted();
   if (!accepted) state.SkipWithError("ptxas rejected the batch");
   state.counters["kernels"] = static_cast<double>(members.size());
   state.counters["kernels/s"] = benchmark::Counter(static_cast<double>(members.size()) * static_cast<double>(state.iterations()),

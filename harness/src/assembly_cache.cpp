@@ -6,25 +6,52 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "assembly_batch.hpp"
 #include "atomic_file.hpp"
+
+#include <unistd.h>
 
 namespace ptxcts {
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kRecordFormat = 1;
+// 2: each kernel's verdict says how it was obtained (1 did not, and may hold ptxas failures as
+// rejections).
+constexpr int kRecordFormat = 2;
+// The first line of a .log or .rejected record; ptxas's message follows.
+constexpr std::string_view kObtained = "obtained: ";
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// A module's cached verdict: its record, if it says how the verdict was obtained. Older records
+// do not, and may be a failed ptxas taken for a rejection: those are assembled again.
+std::optional<AssemblyOutcome> read_verdict(const fs::path& record, AssemblyState state) {
+  std::string text = read_file(record);  // "" when there is none
+  if (text.compare(0, kObtained.size(), kObtained) != 0) return std::nullopt;
+  const std::size_t nl = text.find('\n');
+  AssemblyOutcome o;
+  o.state = state;
+  o.obtained = text.substr(kObtained.size(), nl == std::string::npos ? std::string::npos : nl - kObtained.size());
+  if (nl != std::string::npos) o.message = text.substr(nl + 1);
+  if (o.obtained.empty()) return std::nullopt;
+  return o;
+}
+
+void write_verdict(const fs::path& record, const AssemblyOutcome& o) {
+  write_file_atomically(record, std::string(kObtained) + o.obtained + "\n" + o.message);
 }
 
 std::vector<BatchMember> members_of(const Batch& b, const std::vector<std::size_t>& live) {
@@ -54,8 +81,9 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
     auto entries = j.at("entries").get<std::vector<std::string>>(), messages = j.at("messages").get<std::vector<std::string>>(),
          cubins = j.at("cubins").get<std::vector<std::string>>();
     auto accepted = j.at("accepted").get<std::vector<bool>>();
+    auto obtained = j.at("obtained").get<std::vector<std::string>>();
     const std::size_t n = b.kernels.size();
-    if (entries.size() != n || messages.size() != n || cubins.size() != n || accepted.size() != n) return false;
+    if (entries.size() != n || messages.size() != n || cubins.size() != n || accepted.size() != n || obtained.size() != n) return false;
     std::string present;  // the last cubin found on disk (most kernels share one)
     for (std::size_t k = 0; k < n; ++k) {
       if (accepted[k]) {
@@ -66,11 +94,11 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
       } else if (!cubins[k].empty() || !entries[k].empty()) {
         return false;
       }
+      if (obtained[k].empty()) return false;
     }
     for (std::size_t k = 0; k < n; ++k) {
       BatchKernel& bk = b.kernels[k];
-      bk.accepted = accepted[k];
-      bk.message = std::move(messages[k]);
+      bk.outcome = {accepted[k] ? AssemblyState::Accepted : AssemblyState::Rejected, std::move(messages[k]), std::move(obtained[k])};
       bk.cubin = std::move(cubins[k]);
       bk.cubin_entry = std::move(entries[k]);
     }
@@ -81,12 +109,13 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
 }
 
 void save_record(const fs::path& record, const Batch& b) {
-  auto entries = nlohmann::ordered_json::array(), accepted = entries, messages = entries, cubins = entries;
+  auto entries = nlohmann::ordered_json::array(), accepted = entries, messages = entries, cubins = entries, obtained = entries;
   for (auto const& k : b.kernels) {
     entries.push_back(k.cubin_entry);
-    accepted.push_back(k.accepted);
-    messages.push_back(k.message);
+    accepted.push_back(k.outcome.accepted());
+    messages.push_back(k.outcome.message);
     cubins.push_back(k.cubin);
+    obtained.push_back(k.outcome.obtained);
   }
   nlohmann::ordered_json j;
   j["format"] = kRecordFormat;
@@ -94,6 +123,7 @@ void save_record(const fs::path& record, const Batch& b) {
   j["accepted"] = std::move(accepted);
   j["messages"] = std::move(messages);
   j["cubins"] = std::move(cubins);
+  j["obtained"] = std::move(obtained);
   write_file_atomically(record, j.dump() + "\n");
 }
 
@@ -113,18 +143,30 @@ std::string content_key(const std::string& ptx, const std::string& target, const
 
 void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
   fs::path cache = dir / "cache";
-  fs::path cubin = cache / (job.key + ".cubin"), rejected = cache / (job.key + ".rejected"), ptx = cache / (job.key + ".ptx");
-  if (fs::exists(cubin)) { job.outcome = {true, read_file(cache / (job.key + ".log"))}; job.cached = true; return; }
-  if (fs::exists(rejected)) { job.outcome = {false, read_file(rejected)}; job.cached = true; return; }
+  fs::path cubin = cache / (job.key + ".cubin"), log = cache / (job.key + ".log"), rejected = cache / (job.key + ".rejected"),
+           ptx = cache / (job.key + ".ptx");
+  if (auto o = read_verdict(log, AssemblyState::Accepted); o && fs::exists(cubin)) { job.outcome = std::move(*o); job.cached = true; return; }
+  if (auto o = read_verdict(rejected, AssemblyState::Rejected)) { job.outcome = std::move(*o); job.cached = true; return; }
   write_file_atomically(ptx, job.ptx_text);
-  fs::path tmp = cache / (job.key + ".cubin.tmp");
+  // Named for this process and thread: another ptxcts may be assembling the same module now.
+  fs::path tmp = cache / fmt::format("{}.cubin.tmp{}-{:x}", job.key, ::getpid(), std::hash<std::thread::id>{}(std::this_thread::get_id()));
   job.outcome = assemble(tc, ptx, job.target, tmp);
-  if (job.outcome.accepted) {
-    write_file_atomically(cache / (job.key + ".log"), job.outcome.message);
-    fs::rename(tmp, cubin);
-  } else {
-    fs::remove(tmp);
-    write_file_atomically(rejected, job.outcome.message);
+  std::error_code ec;
+  switch (job.outcome.state) {
+    case AssemblyState::Accepted:
+      write_verdict(log, job.outcome);
+      fs::rename(tmp, cubin);
+      fs::remove(rejected, ec);
+      break;
+    case AssemblyState::Rejected:
+      fs::remove(tmp, ec);
+      fs::remove(cubin, ec);
+      fs::remove(log, ec);
+      write_verdict(rejected, job.outcome);
+      break;
+    case AssemblyState::Error:  // no verdict: nothing is recorded, so the next build tries again
+      fs::remove(tmp, ec);
+      break;
   }
 }
 
@@ -141,25 +183,32 @@ void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
     fs::path own = dir / "cache" / (k.alone.key + ".ptx");
     if (!fs::exists(own)) write_file_atomically(own, k.alone.ptx_text);
   }
+  bool failed = false;  // ptxas failed somewhere: the batch's outcome is not recorded
   for (int round = 0; round < kBatchRounds && !live.empty(); ++round) {
     std::vector<BatchMember> members = members_of(b, live);
     if (round > 0) module = compose_batch(b.header, members);
     Job job{module.text, b.target, round == 0 ? first_key : content_key(module.text, b.target, tc.version), {}, false};
     run_job(tc, dir, job);
     b.ptxas_runs += !job.cached;
-    BatchVerdict v = judge_batch(module, members, job.outcome.accepted, job.outcome.message);
+    AssemblyOutcome how = job.outcome;
+    how.obtained += fmt::format(", on a batch of {} kernels", live.size());
+    if (job.outcome.error()) {  // says nothing about any kernel in it: each gets the error, none a verdict
+      for (std::size_t n : live) b.kernels[n].outcome = how;
+      live.clear();
+      failed = true;
+      break;
+    }
+    BatchVerdict v = judge_batch(module, members, job.outcome.accepted(), job.outcome.message);
     if (v.kind == BatchVerdict::Kind::Fallback) break;
     std::vector<std::size_t> rest;
     for (std::size_t n = 0; n < live.size(); ++n) {
       BatchKernel& k = b.kernels[live[n]];
       if (v.kind == BatchVerdict::Kind::Accepted) {
-        k.accepted = true;
-        k.message = v.messages[n];
+        k.outcome = {AssemblyState::Accepted, v.messages[n], how.obtained};
         k.cubin = "cache/" + job.key + ".cubin";
         k.cubin_entry = k.entry;
       } else if (v.rejected[n]) {
-        k.accepted = false;
-        k.message = v.messages[n];
+        k.outcome = {AssemblyState::Rejected, v.messages[n], how.obtained};
       } else {
         rest.push_back(live[n]);
       }
@@ -171,14 +220,15 @@ void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
     BatchKernel& k = b.kernels[n];
     run_job(tc, dir, k.alone);
     b.ptxas_runs += !k.alone.cached;
-    k.accepted = k.alone.outcome.accepted;
-    k.message = k.alone.outcome.message;
-    if (k.accepted) {
+    k.outcome = k.alone.outcome;
+    k.outcome.obtained += ", alone";
+    failed = failed || k.outcome.error();
+    if (k.outcome.accepted()) {
       k.cubin = "cache/" + k.alone.key + ".cubin";
       k.cubin_entry = kSkeletonEntry;
     }
   }
-  save_record(record, b);
+  if (!failed) save_record(record, b);
 }
 
 }  // namespace ptxcts

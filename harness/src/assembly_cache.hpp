@@ -15,7 +15,9 @@ namespace ptxcts {
 // Hash of module text + target + ptxas version: the name of everything cached about the module.
 std::string content_key(const std::string& ptx, const std::string& target, const std::string& ptxas_version);
 
-// One module assembled alone: cache/<key>.cubin (+ .log) if accepted, cache/<key>.rejected if not.
+// One module assembled alone: cache/<key>.cubin (+ .log) if accepted, cache/<key>.rejected if
+// rejected, nothing if ptxas failed (an error is tried again next time). The .log and .rejected
+// records start with a line "obtained: <how>" (AssemblyOutcome::obtained); one without is not trusted.
 struct Job {
   std::string ptx_text, target, key;
   AssemblyOutcome outcome;
@@ -30,9 +32,8 @@ struct BatchKernel {
   std::size_t entry_offset = 0;
   int entry_line = 0;
   std::string entry;       // its entry name in the batch module
-  // The outcome:
-  bool accepted = false;
-  std::string message;
+  // The outcome (its `obtained` says whether the batch or the kernel alone gave it):
+  AssemblyOutcome outcome;
   std::string cubin;       // "cache/<key>.cubin" when accepted
   std::string cubin_entry; // the entry to launch in it: `entry`, or the skeleton's if assembled alone
 };
@@ -42,7 +43,10 @@ struct BatchKernel {
 inline constexpr int kBatchRounds = 4;
 
 // Kernels of one target whose modules have the same header. The outcome is cached as
-// cache/<key of the first module>.batch.json; a record that does not fit is rebuilt.
+// cache/<key of the first module>.batch.json; a record that does not fit is rebuilt. If ptxas
+// fails on the batch module (see AssemblyState::Error), the kernels still in it get that error,
+// not a verdict; a batch with any error is not recorded, so the next build tries again (its runs
+// that did give verdicts come from the cache).
 struct Batch {
   std::string target, header;
   std::vector<BatchKernel> kernels;

@@ -33,10 +33,17 @@ const KnownDiscrepancy* known_for(const SpecSet& specs, const std::string& varia
 RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const Variant& v, std::set<const KnownDiscrepancy*>& used) {
   RequirementVerdict rv{v.name, v.family, "targets", v.requires_.targets->text, v.requires_.source, Verdict::NotCheckable, "", {}, {}};
   std::set<std::string> accepted_on, rejected_on;
+  std::vector<std::string> failed;  // assemblies ptxas gave no verdict on
   int checked = 0;
   for (auto const* k : kernels_of(suite, v)) {
     for (auto const& a : cat.assemblies) {
       if (a.kernel != k->name || !a.attempted) continue;
+      if (!a.error.empty()) {
+        failed.push_back(fmt::format("{} on {}: {}", k->subject_instance().id(), a.target, a.error));
+        for (bool accepted : {true, false})  // unknown either way, so not "no longer observed"
+          if (const KnownDiscrepancy* kd = known_for(suite.specs, v.name, a.target, accepted)) used.insert(kd);
+        continue;
+      }
       const TargetInfo* t = suite.specs.targets.find(a.target);
       const bool documented = t && supports(suite.specs.targets, k->subject_instance(), *t);
       ++checked;
@@ -60,8 +67,10 @@ RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const V
       if (s.count(t)) out.push_back(t);
     return out.empty() ? std::string("none") : fmt::format("{}", fmt::join(out, ", "));
   };
-  if (checked == 0) {
+  if (checked == 0 && failed.empty()) {
     rv.evidence = "no assembly of this variant in the catalog";
+  } else if (rv.mismatches.empty() && !failed.empty()) {
+    rv.evidence = fmt::format("ptxas failed: {} ({} of {} assemblies gave no verdict)", failed.front(), failed.size(), checked + failed.size());
   } else if (rv.mismatches.empty() && !rv.known.empty()) {
     rv.verdict = Verdict::Contradicted;
     rv.evidence = fmt::format("{} of {} assemblies disagree, each a known discrepancy; first: {}", rv.known.size(), checked, rv.known.front());
@@ -93,12 +102,14 @@ std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog
         }
     RequirementVerdict rv{v.name, v.family, "ptx " + min.str(), documented, source, Verdict::NotCheckable, "", {}, {}};
     int at_min_ok = 0, at_min_bad = 0, below_ok = 0, below_inconclusive = 0;
+    std::vector<std::string> failed;  // assemblies ptxas gave no verdict on
     for (auto const* k : kernels) {
       for (auto const& a : cat.assemblies) {
         if (a.kernel != k->name || !a.attempted || a.ptx != min) continue;
         const TargetInfo* t = suite.specs.targets.find(a.target);
         if (!t || !supports(suite.specs.targets, k->subject_instance(), *t)) continue;
-        if (a.accepted) ++at_min_ok;
+        if (!a.error.empty()) failed.push_back(fmt::format("{} on {} at PTX ISA {}: {}", k->subject_instance().id(), a.target, min.str(), a.error));
+        else if (a.accepted) ++at_min_ok;
         else {
           ++at_min_bad;
           rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: rejected ({})", k->subject_instance().id(), a.target, min.str(), first_line(a.message)));
@@ -106,7 +117,8 @@ std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog
       }
       for (auto const& p : cat.probes) {
         if (p.kernel != k->name) continue;
-        if (p.accepted) rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum", k->subject_instance().id(), p.target, p.ptx.str()));
+        if (!p.error.empty()) failed.push_back(fmt::format("{} on {} at PTX ISA {}: {}", k->subject_instance().id(), p.target, p.ptx.str(), p.error));
+        else if (p.accepted) rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum", k->subject_instance().id(), p.target, p.ptx.str()));
         else if (names_version_requirement(p.message)) ++below_ok;
         else ++below_inconclusive;
       }
@@ -114,6 +126,8 @@ std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog
     if (!rv.mismatches.empty()) {
       rv.verdict = Verdict::Contradicted;
       rv.evidence = fmt::format("{} disagreement(s); first: {}", rv.mismatches.size(), rv.mismatches.front());
+    } else if (!failed.empty()) {
+      rv.evidence = fmt::format("ptxas failed: {} ({} assemblies gave no verdict)", failed.front(), failed.size());
     } else if (at_min_ok && below_ok) {
       rv.verdict = Verdict::Confirmed;
       rv.evidence = fmt::format("{} assemblies accepted at PTX ISA {} on a supporting target; {} rejected at the version below, ptxas naming the version requirement",
@@ -157,6 +171,10 @@ Audit run_audit(const Suite& suite, const Catalog& cat) {
       if (a.form == f.name) fv.assembly = &a;
     if (!fv.assembly) {
       fv.evidence = fmt::format("this toolkit cannot assemble for {}", f.target);
+    } else if (!fv.assembly->error.empty()) {  // no verdict, so neither a rejection nor an acceptance
+      fv.evidence = "ptxas failed: " + fv.assembly->error;
+      for (auto const& k : suite.specs.known_discrepancies)
+        if (k.form == f.name) used.insert(&k);
     } else if (f.kind == AuditForm::Kind::Spelling) {
       fv.evidence = fv.assembly->accepted ? "ptxas accepts this undocumented spelling"
                                           : "ptxas rejects it: " + first_line(fv.assembly->message);

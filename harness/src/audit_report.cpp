@@ -31,6 +31,9 @@ std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& ca
   for (auto const& a : cat.assemblies) accepted += a.accepted;
   j["summary"] = {{"assemblies", cat.assemblies.size()}, {"accepted", accepted}, {"requirements", audit.requirements.size()},
                   {"contradictions", audit.contradictions()}};
+  // Where ptxas failed (no verdict), an "error" beside "accepted" (false) says how; absent otherwise.
+  const auto errors = cat.errors();
+  if (!errors.empty()) j["summary"]["ptxas_failures"] = errors.size();
   auto& reqs = j["requirements"] = nlohmann::ordered_json::array();
   for (auto const& r : audit.requirements)
     reqs.push_back({{"variant", r.variant}, {"family", r.family}, {"requirement", r.requirement}, {"documented", r.documented},
@@ -52,6 +55,7 @@ std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& ca
       o["ptx_isa"] = f.assembly->ptx.str();
       o["accepted"] = f.assembly->accepted;
       o["message"] = f.assembly->message;
+      if (!f.assembly->error.empty()) o["error"] = f.assembly->error;
     }
     o["evidence"] = f.evidence;
     forms.push_back(o);
@@ -62,12 +66,16 @@ std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& ca
     nlohmann::ordered_json o = {{"kernel", a.kernel}, {"variant", k ? k->steps.back()->variant().name : ""}, {"instruction", a.instruction},
                                 {"target", a.target}, {"ptx_isa", a.ptx.str()}, {"attempted", a.attempted}, {"accepted", a.accepted},
                                 {"message", a.message}};
+    if (!a.error.empty()) o["error"] = a.error;
     as.push_back(o);
   }
   auto& ps = j["version_probes"] = nlohmann::ordered_json::array();
-  for (auto const& p : cat.probes)
-    ps.push_back({{"kernel", p.kernel}, {"target", p.target}, {"ptx_isa", p.ptx.str()}, {"documented_minimum", p.documented.str()},
-                  {"accepted", p.accepted}, {"message", p.message}});
+  for (auto const& p : cat.probes) {
+    nlohmann::ordered_json o = {{"kernel", p.kernel}, {"target", p.target}, {"ptx_isa", p.ptx.str()}, {"documented_minimum", p.documented.str()},
+                                {"accepted", p.accepted}, {"message", p.message}};
+    if (!p.error.empty()) o["error"] = p.error;
+    ps.push_back(o);
+  }
   return j.dump(1) + "\n";
 }
 
@@ -116,10 +124,10 @@ std::string audit_markdown(const Audit& audit, const Suite& suite, const Catalog
   for (auto const& f : audit.forms)
     if (f.form->kind == AuditForm::Kind::Spelling)
       md += fmt::format("| {} | `{}` | {} | {} | {} |\n", f.form->name, f.assembly ? cell(f.assembly->instruction) : "", f.form->target,
-                        f.assembly ? (f.assembly->accepted ? "accepted" : "rejected") : "not assembled", cell(f.form->source));
+                        !f.assembly ? "not assembled" : !f.assembly->error.empty() ? "ptxas failed" : f.assembly->accepted ? "accepted" : "rejected", cell(f.form->source));
 
   // The matrix: one row per form (instance), one column per target.
-  md += "\n## Assemblies: form x target\n\n`+` accepted, `-` rejected, `.` beyond this toolkit's PTX ISA. Messages are in the JSON report.\n";
+  md += "\n## Assemblies: form x target\n\n`+` accepted, `-` rejected, `!` ptxas failed (no verdict), `.` beyond this toolkit's PTX ISA. Messages are in the JSON report.\n";
   std::map<std::string, std::map<std::string, const Assembly*>> grid;
   for (auto const& a : cat.assemblies) grid[a.kernel][a.target] = &a;
   std::string family;
@@ -137,7 +145,7 @@ std::string audit_markdown(const Audit& audit, const Suite& suite, const Catalog
     md += fmt::format("| {} |", cell(label));
     for (auto const& t : cat.targets) {
       const Assembly* a = grid[k.name][t];
-      md += !a ? " |" : !a->attempted ? " . |" : a->accepted ? " + |" : " - |";
+      md += !a ? " |" : !a->attempted ? " . |" : !a->error.empty() ? " ! |" : a->accepted ? " + |" : " - |";
     }
     md += "\n";
   }

@@ -26,6 +26,17 @@ const Assembly* Catalog::find(const std::string& kernel, const std::string& targ
   return nullptr;
 }
 
+std::vector<std::string> Catalog::errors() const {
+  std::vector<std::string> out;
+  for (auto const& a : assemblies)
+    if (!a.error.empty()) out.push_back(fmt::format("{} on {}: {}", a.kernel, a.target, a.error));
+  for (auto const& p : probes)
+    if (!p.error.empty()) out.push_back(fmt::format("{} at PTX ISA {} on {} (version probe): {}", p.kernel, p.ptx.str(), p.target, p.error));
+  for (auto const& f : forms)
+    if (!f.error.empty()) out.push_back(fmt::format("{} on {} (form): {}", f.form, f.target, f.error));
+  return out;
+}
+
 namespace {
 
 // Kernels per batch module: past a few dozen, ptxas's cost per entry no longer falls (about 8 ms),
@@ -128,7 +139,7 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
         batches.push_back({tname, parts->header, {}, 0});
         batch_slots.emplace_back();
       }
-      batches[at->second].kernels.push_back({std::move(j), parts->entry_offset, parts->entry_line, entry, false, "", "", ""});
+      batches[at->second].kernels.push_back({std::move(j), parts->entry_offset, parts->entry_line, entry, {}, "", ""});
       batch_slots[at->second].push_back(cat.assemblies.size());
       cat.assemblies.push_back(a);
     }
@@ -188,28 +199,34 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
       const BatchKernel& bk = b.kernels[m];
       (b.ptxas_runs ? s.assembled : s.cached)++;
       Assembly& a = cat.assemblies[batch_slots[n][m]];
-      a.accepted = bk.accepted;
-      a.message = bk.message;
+      a.accepted = bk.outcome.accepted();
+      a.message = bk.outcome.message;
       a.cubin = bk.cubin;
       a.entry = bk.cubin_entry;
+      if (bk.outcome.error()) a.error = bk.outcome.why(), ++s.errors;
     }
   }
   for (std::size_t n = 0; n < all.size(); ++n) {
     const Job& j = all[n];
     (j.cached ? s.cached : s.assembled)++;
     s.ptxas_runs += !j.cached;
+    const std::string error = j.outcome.error() ? j.outcome.why() : "";
+    s.errors += !error.empty();
     if (slots[n].kind == SlotKind::Probe) {
       VersionProbe& p = cat.probes[slots[n].job];
-      p.accepted = j.outcome.accepted;
+      p.accepted = j.outcome.accepted();
       p.message = j.outcome.message;
+      p.error = error;
     } else if (slots[n].kind == SlotKind::Form) {
       FormAssembly& f = cat.forms[slots[n].job];
-      f.accepted = j.outcome.accepted;
+      f.accepted = j.outcome.accepted();
       f.message = j.outcome.message;
+      f.error = error;
     } else {
       Assembly& a = cat.assemblies[slots[n].job];
-      a.accepted = j.outcome.accepted;
+      a.accepted = j.outcome.accepted();
       a.message = j.outcome.message;
+      a.error = error;
       if (a.accepted) {
         a.cubin = "cache/" + j.key + ".cubin";
         a.entry = kSkeletonEntry;
@@ -233,15 +250,15 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
   for (auto const& a : c.assemblies)
     as.push_back({{"kernel", a.kernel}, {"target", a.target}, {"ptx_isa", a.ptx.str()}, {"attempted", a.attempted},
                   {"accepted", a.accepted}, {"message", a.message}, {"cubin", a.cubin}, {"entry", a.entry},
-                  {"ptx", a.ptx_file}, {"instruction", a.instruction}});
+                  {"ptx", a.ptx_file}, {"instruction", a.instruction}, {"error", a.error}});
   auto& ps = j["version_probes"] = nlohmann::ordered_json::array();
   for (auto const& p : c.probes)
     ps.push_back({{"kernel", p.kernel}, {"target", p.target}, {"ptx_isa", p.ptx.str()}, {"documented_minimum", p.documented.str()},
-                  {"accepted", p.accepted}, {"message", p.message}});
+                  {"accepted", p.accepted}, {"message", p.message}, {"error", p.error}});
   auto& fs_ = j["forms"] = nlohmann::ordered_json::array();
   for (auto const& f : c.forms)
     fs_.push_back({{"form", f.form}, {"target", f.target}, {"ptx_isa", f.ptx.str()}, {"accepted", f.accepted}, {"message", f.message},
-                   {"instruction", f.instruction}});
+                   {"instruction", f.instruction}, {"error", f.error}});
   write_file_atomically(dir / "manifest.json", j.dump(1) + "\n");
 }
 
@@ -268,11 +285,11 @@ Catalog load_catalog(const fs::path& dir) {
     c.targets = j.at("targets").get<std::vector<std::string>>();
     for (auto const& a : j.at("assemblies"))
       c.assemblies.push_back({a.at("kernel"), a.at("target"), ver(a.at("ptx_isa")), a.at("accepted"), a.at("attempted"),
-                              a.at("message"), a.at("cubin"), a.at("ptx"), a.at("instruction"), a.at("entry")});
+                              a.at("message"), a.at("cubin"), a.at("ptx"), a.at("instruction"), a.at("entry"), a.at("error")});
     for (auto const& p : j.at("version_probes"))
-      c.probes.push_back({p.at("kernel"), p.at("target"), ver(p.at("ptx_isa")), ver(p.at("documented_minimum")), p.at("accepted"), p.at("message")});
+      c.probes.push_back({p.at("kernel"), p.at("target"), ver(p.at("ptx_isa")), ver(p.at("documented_minimum")), p.at("accepted"), p.at("message"), p.at("error")});
     for (auto const& f : j.at("forms"))
-      c.forms.push_back({f.at("form"), f.at("target"), ver(f.at("ptx_isa")), f.at("accepted"), f.at("message"), f.at("instruction")});
+      c.forms.push_back({f.at("form"), f.at("target"), ver(f.at("ptx_isa")), f.at("accepted"), f.at("message"), f.at("instruction"), f.at("error")});
   } catch (const OtherSchema&) {
     throw;
   } catch (const nlohmann::json::exception& e) {

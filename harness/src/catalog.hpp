@@ -28,6 +28,7 @@ struct Assembly {
                                // the line numbers in `message` refer to
   std::string instruction;     // the instruction text(s) under test, as emitted
   std::string entry;           // the kernel's entry in `cubin` (accepted only)
+  std::string error{};         // non-empty: ptxas failed and gave no verdict (accepted is false): how, and what it said
 };
 
 // An assembly that checks the documented minimum PTX ISA version: one version below must fail.
@@ -37,6 +38,7 @@ struct VersionProbe {
   PtxVersion documented;       // the documented minimum
   bool accepted = false;
   std::string message;
+  std::string error{};         // as Assembly::error
 };
 
 // A documented-invalid form or an undocumented spelling, assembled on its target.
@@ -45,10 +47,11 @@ struct FormAssembly {
   PtxVersion ptx;
   bool accepted = false;
   std::string message, instruction;
+  std::string error{};         // as Assembly::error
 };
 
 struct Catalog {
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;  // 3: each assembly, probe and form says if ptxas failed on it
   std::string ptxas_version, cuda_release;
   PtxVersion toolkit_ptx;
   std::vector<std::string> targets;   // the real targets used, in ptxas's order
@@ -57,14 +60,18 @@ struct Catalog {
   std::vector<FormAssembly> forms;
 
   const Assembly* find(const std::string& kernel, const std::string& target) const;
+  // "<what> on <target>: <error>" for every assembly, probe and form ptxas failed on (no verdict).
+  std::vector<std::string> errors() const;
 };
 
 struct CatalogStats {
   int assembled = 0, cached = 0, not_attempted = 0;  // (kernel, target) pairs, probes and forms
   int ptxas_runs = 0;                                 // ptxas processes started
+  int errors = 0;                                     // of them, ptxas failed on (no verdict; never cached)
 };
 
-// Builds (or brings up to date) the catalog in `dir`, writing dir/manifest.json.
+// Builds (or brings up to date) the catalog in `dir`, writing dir/manifest.json. Only verdicts
+// are cached: what ptxas failed on is in the manifest as an error and tried again next time.
 // `progress`, if given, hears (done, total) now and then while assembling.
 Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeletons, const std::filesystem::path& dir,
                       int jobs, CatalogStats* stats = nullptr,

@@ -47,6 +47,8 @@ CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, c
   const Assembly* a = catalog.find(kernel.name, documented.front()->name);
   if (!a) choice.error = fmt::format("the catalog has no {} assembly of this kernel (rebuild the catalog)", documented.front()->name);
   else if (!a->attempted) choice.skip = a->message;
+  else if (!a->error.empty())
+    choice.error = fmt::format("ptxas failed on this kernel for {}, so there is no cubin (the next catalog build tries again): {}", a->target, a->error);
   else if (!a->accepted) choice.error = fmt::format("ptxas rejected a documented form for {}: {}", a->target, a->message);
   else choice.assembly = a;
   return choice;

@@ -67,16 +67,21 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
              "in {:.1f} s -> {}\n",
              suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.ptxas_runs, stats.cached, stats.not_attempted,
              c.toolkit_ptx.str(), secs, p.catalog);
+  if (auto errors = c.errors(); !errors.empty()) {
+    fmt::print("catalog: ptxas failed on {} assemblies: no verdict, nothing cached, the next build tries them again:\n", errors.size());
+    for (auto const& e : errors) fmt::print("  ptxas failed: {}\n", e);
+  }
   return c;
 }
 
 void print_toolkit_side(const Suite& suite, const Catalog& c) {
-  fmt::print("\nWhat ptxas {} assembled, per target (kernels accepted / rejected / beyond its PTX ISA):\n", c.ptxas_version);
+  fmt::print("\nWhat ptxas {} assembled, per target (kernels accepted / rejected / beyond its PTX ISA / ptxas failed):\n", c.ptxas_version);
   for (auto const& t : c.targets) {
-    int acc = 0, rej = 0, na = 0;
+    int acc = 0, rej = 0, na = 0, failed = 0;
     for (auto const& a : c.assemblies)
-      if (a.target == t) (a.attempted ? (a.accepted ? acc : rej) : na)++;
-    fmt::print("  {:<8} {:>4} accepted  {:>4} rejected  {:>4} not attempted\n", t, acc, rej, na);
+      if (a.target == t) (!a.attempted ? na : !a.error.empty() ? failed : a.accepted ? acc : rej)++;
+    fmt::print("  {:<8} {:>4} accepted  {:>4} rejected  {:>4} not attempted{}\n", t, acc, rej, na,
+               failed ? fmt::format("  {:>4} ptxas failed", failed) : "");
   }
   auto verdicts = evaluate_claims(suite, c, {}, "no GPU on this machine");
   fmt::print("\nClaims the toolkit alone can judge:\n");
@@ -99,7 +104,10 @@ std::string host_name() {
   return buf;
 }
 
-// CTest's code for a skipped test (SKIP_RETURN_CODE).
+// Exit statuses (see --help): 0 all well; 1 a case failed (run), a contradiction (audit), a
+// regression (diff); 2 an error (bad specs, unreadable files); 3 ptxas failed on some assembly
+// (no verdict: catalog, audit, run without a GPU); 77 skipped (CTest's SKIP_RETURN_CODE).
+constexpr int kExitPtxasFailed = 3;
 constexpr int kExitSkipped = 77;
 
 // Wrong use of the command line found after parsing: said on stderr, exit 2 (as for bad specs).
@@ -131,15 +139,14 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
   if (q.devices.empty()) {
     fmt::print("No GPU: {}.\nRunning the toolkit side only: the catalog above, and the claims it can judge.\n", q.reason);
     print_toolkit_side(suite, cat);
-    return 0;
+    return cat.errors().empty() ? 0 : kExitPtxasFailed;
   }
   Totals all;
   for (auto const& dev : q.devices) {
     fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version, dev.driver_cuda);
     RunOptions opt;
     opt.runner = p.runner;
-    opt.catalog_dir = p.catalog;
-    opt.work_dir = fs::path(p.catalog) / "run";
+    opt.catalog_dir = p.catalog;  // read only: each run's job and result files go to a fresh directory of its own (work_dir)
     opt.families.insert(families.begin(), families.end());
     opt.progress = [](const std::string& line) { fmt::print("{}\n", line); std::fflush(stdout); };
     RunReport rep;
@@ -212,7 +219,9 @@ int cmd_audit(const Paths& p) {
   fmt::print("audit: {} requirements: {} confirmed, {} contradicted, {} not checkable; {} documented-invalid forms rejected as documented; "
              "{} of {} undocumented spellings accepted; {} unexplained contradictions -> {} (and .md)\n",
              audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable, invalid_ok, spellings_accepted, spellings, audit.contradictions(), json.string());
-  return audit.contradictions() ? 1 : 0;
+  if (auto errors = cat.errors(); !errors.empty())
+    fmt::print("audit: ptxas failed on {} assemblies, so what they would show is not checkable (listed above)\n", errors.size());
+  return audit.contradictions() ? 1 : cat.errors().empty() ? 0 : kExitPtxasFailed;
 }
 
 int cmd_diff(const std::string& before, const std::string& after) {
@@ -248,6 +257,9 @@ int cmd_list(const Paths& p) {
 int main(int argc, char** argv) {
   CLI::App app{"ptxcts: conformance tests for PTX warp-level matrix data-movement instructions"};
   app.require_subcommand(1);
+  app.footer("Exit status: 0 all well; 1 a case failed, errored or crashed (run), an unexplained contradiction (audit), a regression "
+             "(diff); 2 an error (bad specs, unreadable files); 3 ptxas failed on some assembly, so it has no verdict (catalog, audit, "
+             "run without a GPU; the next build tries it again); 77 skipped (run --require-gpu without a GPU).");
   Paths p;
   app.add_option("--specs", p.specs, "Directory of spec files")->check(CLI::ExistingDirectory);
 
@@ -294,8 +306,7 @@ int main(int argc, char** argv) {
   try {
     if (*catalog) {
       Suite suite = build_suite(load_spec_dir(p.specs));
-      make_catalog(suite, p);
-      return 0;
+      return make_catalog(suite, p).errors().empty() ? 0 : kExitPtxasFailed;
     }
     if (*run) return cmd_run(p, families, no_assemble, require_gpu, resume);
     if (*list) return cmd_list(p);

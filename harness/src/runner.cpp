@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <stdexcept>
 
 #include "case_check.hpp"
 #include "compare.hpp"
@@ -40,6 +45,27 @@ bool roundtrip_identity(const Pending& p, const LaunchState& actual) {
     }
   return true;
 }
+
+// A run's own directory for its job and result files: runs at the same time (ctest -j, two
+// shells) never share one, and the catalog may be read-only. Removed when the run ends, failed or
+// not: every result is in the run's results and journal, and the job file is made again from the
+// suite and the catalog.
+struct ScratchDir {
+  fs::path path;
+  explicit ScratchDir(const fs::path& parent) {
+    fs::create_directories(parent);
+    std::string name = (parent / "ptxcts-run-XXXXXX").string();
+    if (!mkdtemp(name.data()))
+      throw std::runtime_error(fmt::format("{}: cannot make the run's scratch directory: {}", name, std::strerror(errno)));
+    path = name;
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
 
 }  // namespace
 
@@ -96,9 +122,9 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
 
   // Hand the launches to the device runner; after a fault it exits and a fresh one goes on from
   // the next launch, so that one bad case never costs another. Results are compared as they arrive.
-  fs::create_directories(opt.work_dir);
-  fs::path jobs_file = opt.work_dir / fmt::format("device{}-jobs.bin", device.ordinal);
-  fs::path results_file = opt.work_dir / fmt::format("device{}-results.bin", device.ordinal);
+  const ScratchDir scratch(opt.work_dir.empty() ? fs::temp_directory_path() : opt.work_dir);
+  fs::path jobs_file = scratch.path / fmt::format("device{}-jobs.bin", device.ordinal);
+  fs::path results_file = scratch.path / fmt::format("device{}-results.bin", device.ordinal);
   {
     std::ofstream out(jobs_file, std::ios::binary | std::ios::trunc);
     write_jobs(out, jobs);

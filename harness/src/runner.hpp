@@ -20,7 +20,8 @@ namespace ptxcts {
 struct RunOptions {
   std::string runner;                   // the device runner program
   std::filesystem::path catalog_dir;
-  std::filesystem::path work_dir;       // job and result files
+  std::filesystem::path work_dir;       // where each run makes a fresh directory of its own for its job and
+                                        // result files, removed when it ends (empty: the system's temp directory)
   std::set<std::string> families;       // empty: all
   std::function<void(const std::string&)> progress;  // one line per kernel
   double case_timeout = 30;             // seconds a launch may take before it is killed (timeout)

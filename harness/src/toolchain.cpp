@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstdlib>
+#include <cstring>
 #include <regex>
 #include <stdexcept>
 
@@ -51,16 +53,56 @@ Toolchain Toolchain::discover(const std::string& explicit_ptxas) {
   return tc;
 }
 
+namespace {
+
+// ptxas saying that it failed, not that the PTX is wrong (case-insensitive). The one place these live.
+constexpr std::array kPtxasFailurePatterns = {
+    "out of memory",    "bad_alloc",       "cannot allocate",      "memory allocation fail", "internal (compiler )?error",
+    "segmentation fault", "core dumped",   "assertion .*failed",   "terminate called",       "bus error",
+    "stack overflow",
+};
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+}  // namespace
+
+bool says_ptxas_failed(const std::string& message) {
+  static const std::regex any = [] {
+    std::string alternatives;
+    for (const char* p : kPtxasFailurePatterns) alternatives += (alternatives.empty() ? "(" : "|(") + std::string(p) + ")";
+    return std::regex(alternatives, std::regex::icase);
+  }();
+  return std::regex_search(message, any);
+}
+
+std::string AssemblyOutcome::why() const {
+  return message.empty() ? obtained : obtained + ": " + first_line(message);
+}
+
 AssemblyOutcome assemble(const Toolchain& tc, const std::filesystem::path& ptx_file, const std::string& target,
                          const std::filesystem::path& cubin_file) {
-  ProcessResult r = run_process({tc.ptxas, "-arch=" + target, "-o", cubin_file.string(), ptx_file.string()}, 300);
+  std::error_code ec;
+  std::filesystem::remove(cubin_file, ec);  // whatever is there afterwards, this ptxas wrote
+  ProcessResult r = run_process({tc.ptxas, "-arch=" + target, "-o", cubin_file.string(), ptx_file.string()}, tc.timeout_seconds);
   AssemblyOutcome out;
-  out.accepted = r.exit_code == 0 && !r.timed_out;
-  out.message = r.timed_out ? "ptxas did not finish within 300 s" : r.output;
+  out.message = r.output;
   // Drop the temporary file's name from messages, so that they read the same on every machine.
   for (std::size_t p; (p = out.message.find(ptx_file.string())) != std::string::npos;)
     out.message.replace(p, ptx_file.string().size(), "kernel.ptx");
   while (!out.message.empty() && (out.message.back() == '\n' || out.message.back() == ' ')) out.message.pop_back();
+  const auto size = std::filesystem::file_size(cubin_file, ec);
+  const bool wrote = !ec && size > 0;
+  // Only what ptxas was seen to decide is a verdict; every other ending is an error.
+  using S = AssemblyState;
+  auto say = [&](S state, std::string how) { out.state = state, out.obtained = std::move(how); };
+  if (r.timed_out) say(S::Error, fmt::format("ptxas ran past the {} s limit and was killed", tc.timeout_seconds));
+  else if (r.signal) say(S::Error, fmt::format("ptxas killed by signal {} ({})", r.signal, strsignal(r.signal)));
+  else if (r.exit_code == 126 || r.exit_code == 127) say(S::Error, fmt::format("ptxas could not be run (exit {})", r.exit_code));
+  else if (r.exit_code == 0 && wrote) say(S::Accepted, "ptxas exit 0");
+  else if (r.exit_code == 0) say(S::Error, "ptxas exit 0 without writing the cubin");
+  else if (out.message.empty()) say(S::Error, fmt::format("ptxas exit {} without a message", r.exit_code));
+  else if (says_ptxas_failed(out.message)) say(S::Error, fmt::format("ptxas exit {} with a message that says ptxas failed", r.exit_code));
+  else say(S::Rejected, fmt::format("ptxas exit {} with a message", r.exit_code));
   return out;
 }
 

@@ -13,19 +13,35 @@ struct Toolchain {
   std::string version;                     // "13.0.88"
   std::string release;                     // "13.0"
   std::vector<std::string> real_targets;   // sm_* names from `ptxas --help`, in its order
+  double timeout_seconds = 300;            // one ptxas run; past it, ptxas is killed (an error, not a verdict)
 
   // Finds ptxas (explicit path, else $PTXCTS_PTXAS, else the build's toolkit, else PATH) and asks it.
   static Toolchain discover(const std::string& explicit_ptxas = "");
 };
 
+// What one ptxas run said about a module. Accepted and Rejected are verdicts ptxas was seen to
+// give (exit 0 with the cubin written; a non-zero exit with its diagnostics). Error is ptxas
+// failing without one: killed by a signal, past the time limit, out of memory, an internal
+// error, a non-zero exit with nothing said, exit 0 without the cubin. An error says nothing
+// about the PTX, so it is never cached and the next build tries again.
+enum class AssemblyState { Accepted, Rejected, Error };
+
 struct AssemblyOutcome {
-  bool accepted = false;
-  std::string message;  // what ptxas printed
+  AssemblyState state = AssemblyState::Error;
+  std::string message;   // what ptxas printed
+  std::string obtained;  // how the state was obtained: "ptxas exit 255 with a message", "ptxas killed by signal 9 (Killed)"
+  bool accepted() const { return state == AssemblyState::Accepted; }
+  bool error() const { return state == AssemblyState::Error; }
+  std::string why() const;  // for an error: `obtained` and the message's first line
 };
 
 // Assembles `ptx_file` for `target` into `cubin_file`.
 AssemblyOutcome assemble(const Toolchain& tc, const std::filesystem::path& ptx_file, const std::string& target,
                          const std::filesystem::path& cubin_file);
+
+// Whether ptxas's message says that ptxas itself failed (out of memory, an internal error, a
+// crash) rather than that the PTX is wrong: the patterns are kPtxasFailurePatterns in toolchain.cpp.
+bool says_ptxas_failed(const std::string& message);
 
 // Parses `ptxas --version` / `ptxas --help` output (exposed for tests).
 std::string parse_ptxas_version(const std::string& version_output);

@@ -185,3 +185,34 @@ TEST(Audit, AKnownDiscrepancyStaysVisibleButDoesNotFail) {
   EXPECT_NE(md.find("## Known discrepancies"), std::string::npos);
   EXPECT_NE(md.find("no longer observed: stmatrix-m16n8-b16 (another erratum)"), std::string::npos);
 }
+
+TEST(Audit, AnAssemblyPtxasFailedOnIsNotCheckableNeverARejection) {
+  Suite s = build_suite(load_specs(spec_files()));
+  Catalog c = documented_catalog(s);
+  // ptxas killed on stmatrix for sm_90 (documented: accepted), on its version probe, and on an invalid form.
+  const std::string failed = "ptxas killed by signal 9 (Killed), on a batch of 128 kernels";
+  for (auto& a : c.assemblies)
+    if (a.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32" && a.target == "sm_90") a.accepted = false, a.message.clear(), a.error = failed;
+  for (auto& p : c.probes)
+    if (p.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32") p.message.clear(), p.error = failed;
+  for (auto& f : c.forms)
+    if (f.form == "ldmatrix-m16n16-without-trans") f.message.clear(), f.error = failed;
+  Audit a = run_audit(s, c);
+  EXPECT_EQ(a.contradictions(), 0);
+  const RequirementVerdict& targets = find(a, "stmatrix.m8n8.b16", "targets");
+  EXPECT_EQ(targets.verdict, Verdict::NotCheckable);
+  EXPECT_EQ(targets.evidence.rfind("ptxas failed: stmatrix.sync.aligned.m8n8.x1.shared.b16@a32 on sm_90: " + failed + " (1 of ", 0), 0u)
+      << targets.evidence;
+  const RequirementVerdict& version = find(a, "stmatrix.m8n8.b16", "ptx 7.8");
+  EXPECT_EQ(version.verdict, Verdict::NotCheckable);
+  EXPECT_EQ(version.evidence.rfind("ptxas failed: ", 0), 0u) << version.evidence;
+  for (auto const& f : a.forms)
+    if (f.form->name == "ldmatrix-m16n16-without-trans") {
+      EXPECT_EQ(f.verdict, Verdict::NotCheckable);
+      EXPECT_EQ(f.evidence, "ptxas failed: " + failed);
+    }
+  // The report says so too: the assembly's error, and `!` in the matrix.
+  nlohmann::json j = nlohmann::json::parse(audit_json(a, s, c, {"host", "date", "1.0", "abc"}));
+  EXPECT_EQ(j["summary"]["ptxas_failures"], 3);
+  EXPECT_NE(audit_markdown(a, s, c, {"host", "date", "1.0", "abc"}).find(" ! |"), std::string::npos);
+}

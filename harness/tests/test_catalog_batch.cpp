@@ -82,7 +82,7 @@ TEST_F(BatchedCatalog, SameVerdictsAndMessagesAsAssemblingEachKernelAlone) {
   for (auto const& a : cat.assemblies) {
     ASSERT_TRUE(a.attempted);
     AssemblyOutcome one = assemble(*tc, dir / a.ptx_file, a.target, alone);
-    EXPECT_EQ(a.accepted, one.accepted) << a.kernel << " on " << a.target;
+    EXPECT_EQ(a.accepted, one.accepted()) << a.kernel << " on " << a.target;
     EXPECT_EQ(classify_diagnostic(suite.specs, a.message), classify_diagnostic(suite.specs, one.message)) << a.kernel << " on " << a.target;
     EXPECT_EQ(a.message, one.message) << a.kernel << " on " << a.target;
     (a.accepted ? accepted : rejected)++;
@@ -134,7 +134,7 @@ TEST_F(BatchedCatalog, ManifestKeepsEntriesAndRefusesAnotherSchema) {
     FAIL() << "a manifest of schema 1 loaded";
   } catch (const std::runtime_error& e) {
     std::string what = e.what();
-    EXPECT_EQ(what.rfind((old / "manifest.json").string() + ": catalog manifest of schema_version 1; this ptxcts reads schema_version 2", 0), 0u)
+    EXPECT_EQ(what.rfind((old / "manifest.json").string() + ": catalog manifest of schema_version 1; this ptxcts reads schema_version 3", 0), 0u)
         << what;
   }
 }
@@ -202,7 +202,7 @@ struct HandBatch : ::testing::Test {
     if (batch.kernels.empty()) batch = {target, parts->header, {}, 0};
     ASSERT_EQ(parts->header, batch.header);
     Job alone{ptx, target, content_key(ptx, target, tc->version), {}, false};
-    batch.kernels.push_back({alone, parts->entry_offset, parts->entry_line, entry_name(name), false, "", "", ""});
+    batch.kernels.push_back({alone, parts->entry_offset, parts->entry_line, entry_name(name), {}, "", ""});
   }
 
   // Each kernel's outcome equals its module's assembled alone.
@@ -211,9 +211,9 @@ struct HandBatch : ::testing::Test {
       fs::path own = dir / "alone.ptx";
       std::ofstream(own, std::ios::trunc) << k.alone.ptx_text;
       AssemblyOutcome one = assemble(*tc, own, batch.target, dir / "alone.cubin");
-      EXPECT_EQ(k.accepted, one.accepted) << k.entry;
-      EXPECT_EQ(k.message, one.message) << k.entry;
-      EXPECT_EQ(k.accepted, !k.cubin.empty()) << k.entry;
+      EXPECT_EQ(k.outcome.state, one.state) << k.entry;
+      EXPECT_EQ(k.outcome.message, one.message) << k.entry;
+      EXPECT_EQ(k.outcome.accepted(), !k.cubin.empty()) << k.entry;
     }
   }
 };
@@ -235,18 +235,18 @@ TEST_F(HandBatch, SyntaxErrorsShowOneARunAndEachKernelGetsItsOwnVerdict) {
   run_batch(*tc, dir, batch);
   EXPECT_EQ(batch.ptxas_runs, 4);
   std::vector<bool> accepted;
-  for (auto const& k : batch.kernels) accepted.push_back(k.accepted);
+  for (auto const& k : batch.kernels) accepted.push_back(k.outcome.accepted());
   EXPECT_EQ(accepted, (std::vector<bool>{true, false, false, false, true}));
   EXPECT_EQ(batch.kernels[0].cubin, batch.kernels[4].cubin);
   EXPECT_EQ(batch.kernels[0].cubin_entry, batch.kernels[0].entry);
   expect_same_as_alone();
   // The outcome is recorded: the same batch again runs nothing.
   Batch again = batch;
-  for (auto& k : again.kernels) k = {k.alone, k.entry_offset, k.entry_line, k.entry, false, "", "", ""};
+  for (auto& k : again.kernels) k = {k.alone, k.entry_offset, k.entry_line, k.entry, {}, "", ""};
   again.ptxas_runs = 0;
   run_batch(*tc, dir, again);
   EXPECT_EQ(again.ptxas_runs, 0);
-  for (std::size_t n = 0; n < batch.kernels.size(); ++n) EXPECT_EQ(again.kernels[n].message, batch.kernels[n].message);
+  for (std::size_t n = 0; n < batch.kernels.size(); ++n) EXPECT_EQ(again.kernels[n].outcome.message, batch.kernels[n].outcome.message);
 }
 
 TEST_F(HandBatch, WhenTheRoundsRunOutTheRestIsAssembledAlone) {
@@ -257,7 +257,7 @@ TEST_F(HandBatch, WhenTheRoundsRunOutTheRestIsAssembledAlone) {
   add(kLdT, "sm_75", {7, 8});
   run_batch(*tc, dir, batch);
   EXPECT_EQ(batch.ptxas_runs, kBatchRounds + 1);
-  EXPECT_TRUE(batch.kernels[4].accepted);
+  EXPECT_TRUE(batch.kernels[4].outcome.accepted());
   EXPECT_EQ(batch.kernels[4].cubin_entry, kSkeletonEntry);  // its own module, as assembled alone
   EXPECT_EQ(batch.kernels[4].cubin, "cache/" + batch.kernels[4].alone.key + ".cubin");
   expect_same_as_alone();
@@ -271,8 +271,8 @@ TEST_F(HandBatch, AnErrorInTheHeaderSendsEveryKernelToBeAssembledAlone) {
   run_batch(*tc, dir, batch);
   EXPECT_EQ(batch.ptxas_runs, 1 + 3);
   for (auto const& k : batch.kernels) {
-    EXPECT_FALSE(k.accepted);
-    EXPECT_NE(k.message.find("PTX .version 6.5 does not support .target sm_90"), std::string::npos) << k.message;
+    EXPECT_FALSE(k.outcome.accepted());
+    EXPECT_NE(k.outcome.message.find("PTX .version 6.5 does not support .target sm_90"), std::string::npos) << k.outcome.message;
   }
   expect_same_as_alone();
 }

@@ -90,3 +90,13 @@ TEST(CubinSelection, ARejectedDocumentedFormIsAnError) {
   EXPECT_EQ(c.assembly, nullptr);
   EXPECT_EQ(c.error, "ptxas rejected a documented form for sm_90: rejected");
 }
+
+TEST(CubinSelection, AnAssemblyPtxasFailedOnIsAnErrorWithWhyNotARejection) {
+  Fixture f;
+  for (auto& a : f.cat.assemblies)
+    if (a.kernel == kM8n8 && a.target == "sm_90") a.accepted = false, a.cubin.clear(), a.error = "ptxas killed by signal 9 (Killed)";
+  CubinChoice c = select_cubin(f.suite.specs.targets, f.cat, *f.suite.find_kernel(kM8n8), 9, 0);
+  EXPECT_EQ(c.assembly, nullptr);
+  EXPECT_EQ(c.error, "ptxas failed on this kernel for sm_90, so there is no cubin (the next catalog build tries again): "
+                     "ptxas killed by signal 9 (Killed)");
+}

@@ -8,6 +8,7 @@
 
 #include "device_protocol.hpp"
 #include "runner.hpp"
+#include "runner_spy.hpp"
 #include "spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -118,8 +119,11 @@ TEST(Runner, FaultCasesAreMarkedAndKeptApart) {
 
 TEST(Runner, LaunchesEachKernelsEntryInItsCubin) {
   FakeRun f;
-  DeviceRun r = f.run("echo", 9, 0, {"movmatrix"});
-  std::ifstream in(f.work / "device0-jobs.bin", std::ios::binary);
+  RunnerSpy spy(f.work / "spy");
+  setenv("PTXCTS_FAKE_MODE", "echo", 1);
+  RunOptions opt{spy.script.string(), f.work, f.work, {"movmatrix"}, {}, 30, nullptr, {}};
+  run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
+  std::ifstream in(spy.dir / "jobs.bin", std::ios::binary);
   auto jobs = read_jobs(in);
   ASSERT_FALSE(jobs.empty());
   for (auto const& j : jobs) EXPECT_EQ(j.kernel_name.rfind("entry_sm_90_movmatrix", 0), 0u) << j.kernel_name;

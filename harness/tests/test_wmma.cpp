@@ -342,7 +342,7 @@ TEST(WmmaPtx, SampleKernelsAssemble) {
     const KernelPlan& k = kernel(name);
     std::ofstream(dir / "k.ptx") << emit_kernel_ptx(sk, k, "sm_90", {7, 8});
     AssemblyOutcome out = assemble(tc, dir / "k.ptx", "sm_90", dir / "k.cubin");
-    EXPECT_TRUE(out.accepted) << name << ":\n" << out.message;
+    EXPECT_TRUE(out.accepted()) << name << ":\n" << out.message;
   }
   fs::remove_all(dir);
 }
