@@ -23,17 +23,16 @@ DeviceQuery parse_device_info(const std::string& text) {
 }
 
 DeviceQuery query_devices(const std::string& runner) {
-  // Check for the driver library first: a runner that cannot load it dies before it can explain.
-  if (void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL); !lib) {
-    DeviceQuery q;
-    q.reason = "no CUDA driver on this machine (libcuda.so.1 not found)";
-    return q;
-  } else {
-    dlclose(lib);
-  }
   ProcessResult r = run_process({runner, "--info"}, 120);
   if (r.exit_code != 0) {
     DeviceQuery q;
+    // A runner that cannot load the driver dies before it can explain: say what is missing.
+    if (void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL); !lib) {
+      q.reason = "no CUDA driver on this machine (libcuda.so.1 not found)";
+      return q;
+    } else {
+      dlclose(lib);
+    }
     std::string out = r.output;
     while (!out.empty() && out.back() == '\n') out.pop_back();
     q.reason = fmt::format("no usable GPU: {}", out.empty() ? fmt::format("the device runner exited with {}", r.exit_code) : out);

@@ -81,7 +81,10 @@ int main(int argc, char** argv) {
   for (std::size_t k = start; k < jobs.size(); ++k) {
     if (static_cast<long>(k) == abort_at) std::abort();
     if (static_cast<long>(k) == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
-    if (static_cast<long>(k) == kill_at) kill(getppid(), SIGKILL);
+    if (static_cast<long>(k) == kill_at) {
+      kill(getppid(), SIGKILL);
+      return 0;
+    }
     DeviceResult r;
     r.id = jobs[k].id;
     if (static_cast<long>(k) == fault_at) {
