@@ -164,6 +164,7 @@ struct Source {
       path.resize(cut == std::string::npos ? 0 : cut);
     }
   }
+  std::string where(const std::string& path) const { return fmt::format("{}:{}", file, line_column(text, offset(path))); }
   [[noreturn]] void fail(const std::string& path, const std::string& what) const { fail_at(offset(path), path, what); }
   [[noreturn]] void fail_at(std::size_t at, const std::string& path, const std::string& what) const {
     throw ReportError(
@@ -182,6 +183,7 @@ class Node {
   Node(const Source& src, const Json& j, std::string path) : src_(src), j_(j), path_(std::move(path)) {}
 
   [[noreturn]] void fail(const std::string& what) const { src_.fail(path_, what); }
+  const std::string& path() const { return path_; }
 
   // An object with exactly these keys (each required).
   // Every key in `keys` must be there; those in `optional` may be.
@@ -279,6 +281,18 @@ ClaimVerdict read_claim(const Node& n) {
   return c;
 }
 
+// Each of `nodes` named by `name`: a second one with the name of an earlier one is an error at the
+// second, naming the first (which of two results for one case the run meant is unknowable).
+template <class T, class Name>
+void refuse_duplicates(const Source& src, const std::vector<Node>& nodes, const std::vector<T>& values, const char* noun,
+                       Name&& name) {
+  std::map<std::string, std::size_t> first;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (auto [it, fresh] = first.emplace(name(values[i]), i); !fresh)
+      nodes[i].fail(fmt::format("duplicate {} {} (first at {}, {})", noun, it->first, src.where(nodes[it->second].path()),
+                                nodes[it->second].path()));
+}
+
 // The totals are derived data; a file whose totals disagree with its results was edited or broken.
 void check_totals(const Node& n, const Totals& t) {
   n.object({"pass", "fail", "skip", "error", "crash", "timeout"});
@@ -368,8 +382,12 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   run.object(run_keys);
   for (auto const& f : kRunInfoFields) report.info.*f.member = run.at(f.key).str();
 
-  for (auto const& n : root.at("results").items()) report.results.push_back(read_result(n));
-  for (auto const& n : root.at("claims").items()) report.claims.push_back(read_claim(n));
+  auto results = root.at("results").items();
+  for (auto const& n : results) report.results.push_back(read_result(n));
+  refuse_duplicates(src, results, report.results, "result for", [](const CaseResult& r) { return r.kernel + " / " + r.case_name; });
+  auto claims = root.at("claims").items();
+  for (auto const& n : claims) report.claims.push_back(read_claim(n));
+  refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
   check_totals(root.at("totals"), report.totals());
   return report;
 }

@@ -168,6 +168,24 @@ TEST(ReportJson, WrongSchemaVersion) {
             "r.json:2:20: schema_version: expected 3 (the schema version this build reads), got 1");
 }
 
+// Two results for one (kernel, case), or two verdicts for one claim: which one the run meant is
+// unknowable, so the second is an error that names the first.
+TEST(ReportJson, DuplicateResultOrClaim) {
+  const std::string result = kMinimal.substr(kMinimal.find("  {\"kernel\""), kMinimal.find(" ],\n \"claims\"") - kMinimal.find("  {\"kernel\""));
+  std::string twice = variant(result, result.substr(0, result.size() - 1) + ",\n" + result);
+  twice.replace(twice.find(R"("pass": 1,)"), 10, R"("pass": 2,)");
+  EXPECT_EQ(error_of(twice),
+            "r.json:23:3: results[1]: duplicate result for ldmatrix_x1 / identity (first at r.json:20:3, results[0])");
+  // The same kernel with another case is no duplicate.
+  std::string other = twice;
+  other.replace(other.rfind(R"("case": "identity")"), 18, R"("case": "random")");
+  EXPECT_EQ(error_of(other), "(no error)");
+
+  const std::string claim = kMinimal.substr(kMinimal.find("  {\"id\""), kMinimal.find(" ]\n}") - kMinimal.find("  {\"id\""));
+  EXPECT_EQ(error_of(variant(claim, claim.substr(0, claim.size() - 1) + ",\n" + claim)),
+            "r.json:27:3: claims[1]: duplicate claim c1 (first at r.json:25:3, claims[0])");
+}
+
 TEST(ReportJson, StructuralErrorsPointAtTheValue) {
   EXPECT_EQ(error_of(variant(R"("verdict": "confirmed")", R"("verdict": "refuted")")),
             "r.json:26:15: claims[0].verdict: unknown verdict 'refuted'; expected confirmed, contradicted or "
