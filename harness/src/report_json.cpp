@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 namespace ptxcts {
@@ -51,6 +52,8 @@ Json to_json(const ClaimVerdict& c) {
           {"source", c.source}, {"note", c.note},   {"verdict", to_string(c.verdict)},
           {"evidence", c.evidence}, {"checked", c.checked}};
 }
+
+Json to_json(const Withdrawal& w) { return {{"what", w.what}, {"reason", w.reason}}; }
 
 // ---- Reading -------------------------------------------------------------------------------
 
@@ -281,6 +284,23 @@ ClaimVerdict read_claim(const Node& n) {
   return c;
 }
 
+// "KERNEL / CASE", "claim ID" or "layout KERNEL / CASE": the names `ptxcts diff` gives what it compares.
+bool names_something(std::string_view what) {
+  if (what.starts_with("claim ")) return what.size() > 6;
+  if (what.starts_with("layout ")) what.remove_prefix(7);
+  auto sep = what.find(" / ");
+  return sep != std::string_view::npos && sep > 0 && sep + 3 < what.size();
+}
+
+Withdrawal read_withdrawal(const Node& n) {
+  n.object({"what", "reason"});
+  Withdrawal w{n.at("what").str(), n.at("reason").str()};
+  if (!names_something(w.what))
+    n.at("what").fail(fmt::format("expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got \"{}\"", w.what));
+  if (w.reason.empty()) n.at("reason").fail("expected why it was withdrawn, got an empty string");
+  return w;
+}
+
 // Each of `nodes` named by `name`: a second one with the name of an earlier one is an error at the
 // second, naming the first (which of two results for one case the run meant is unknowable).
 template <class T, class Name>
@@ -347,6 +367,8 @@ std::string report_json(const RunReport& report) {
   for (auto const& r : report.results) j["results"].push_back(to_json(r));
   j["claims"] = Json::array();
   for (auto const& c : report.claims) j["claims"].push_back(to_json(c));
+  j["withdrawn"] = Json::array();
+  for (auto const& w : report.withdrawn) j["withdrawn"].push_back(to_json(w));
   // A toolkit message with stray bytes must not cost the report: invalid UTF-8 becomes U+FFFD.
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -369,11 +391,15 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
 
   Node root(src, j, "");
   Node version = root.at("schema_version");
+  // 2 lacks observed_layout, 3 lacks withdrawn; nothing else differs.
+  constexpr int kOldest = 2;
   const auto v = version.integer(INT32_MIN, INT32_MAX);
-  if (v != RunReport::kSchemaVersion && v != 2)  // 2 lacks observed_layout only
-    version.fail(fmt::format("expected {} (the schema version this build reads), got {}", RunReport::kSchemaVersion,
-                             version.integer(INT32_MIN, INT32_MAX)));
-  root.object({"schema_version", "run", "totals", "results", "claims"});
+  if (v < kOldest || v > RunReport::kSchemaVersion)
+    version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest, RunReport::kSchemaVersion, v));
+  if (v >= 4)
+    root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
+  else
+    root.object({"schema_version", "run", "totals", "results", "claims"});
 
   RunReport report;
   std::vector<const char*> run_keys;
@@ -389,6 +415,27 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   for (auto const& n : claims) report.claims.push_back(read_claim(n));
   refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
   check_totals(root.at("totals"), report.totals());
+  if (v < 4) return report;
+
+  // What a report withdraws it must lack: withdrawing what it has would hide nothing, and says the
+  // writer was confused about what the run did.
+  auto withdrawn = root.at("withdrawn").items();
+  for (auto const& n : withdrawn) report.withdrawn.push_back(read_withdrawal(n));
+  refuse_duplicates(src, withdrawn, report.withdrawn, "withdrawal of", [](const Withdrawal& w) { return w.what; });
+  for (std::size_t i = 0; i < withdrawn.size(); ++i) {
+    const std::string& what = report.withdrawn[i].what;
+    std::string present;
+    for (std::size_t k = 0; k < report.results.size() && present.empty(); ++k) {
+      auto const& r = report.results[k];
+      std::string name = r.kernel + " / " + r.case_name;
+      if (what == name || (what == "layout " + name && !r.observed_layout.empty())) present = results[k].path();
+    }
+    for (std::size_t k = 0; k < report.claims.size() && present.empty(); ++k)
+      if (what == "claim " + report.claims[k].id) present = claims[k].path();
+    if (!present.empty())
+      withdrawn[i].at("what").fail(fmt::format("\"{}\" is withdrawn but present ({} at {}); expected only what this report lacks",
+                                               what, present, src.where(present)));
+  }
   return report;
 }
 
