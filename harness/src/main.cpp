@@ -104,9 +104,12 @@ std::string host_name() {
   return buf;
 }
 
-// Exit statuses (see --help): 0 all well; 1 a case failed (run), a contradiction (audit), a
-// regression (diff); 2 an error (bad specs, unreadable files); 3 ptxas failed on some assembly
-// (no verdict: catalog, audit, run without a GPU); 77 skipped (CTest's SKIP_RETURN_CODE).
+// Exit codes (README.md lists them): 0 all well; 1 something found: a case failed, a report
+// regressed, the audit found a contradiction; 2 trouble: a bad command line, an input that cannot be
+// read, a harness error; 3 ptxas failed on some assembly (no verdict: catalog, audit, run without a
+// GPU); 77 skipped (CTest's SKIP_RETURN_CODE).
+constexpr int kExitFound = 1;
+constexpr int kExitTrouble = 2;
 constexpr int kExitPtxasFailed = 3;
 constexpr int kExitSkipped = 77;
 
@@ -190,7 +193,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
   }
   if (all.error + all.crash + all.timeout) fmt::print("{} errors, {} crashed, {} timed out\n", all.error, all.crash, all.timeout);
   fmt::print("{} passed, {} failed, {} skipped\n", all.pass, all.fail, all.skip);
-  return (all.fail + all.error + all.crash + all.timeout) ? 1 : 0;
+  return (all.fail + all.error + all.crash + all.timeout) ? kExitFound : 0;
 }
 
 int cmd_audit(const Paths& p) {
@@ -221,7 +224,7 @@ int cmd_audit(const Paths& p) {
              audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable, invalid_ok, spellings_accepted, spellings, audit.contradictions(), json.string());
   if (auto errors = cat.errors(); !errors.empty())
     fmt::print("audit: ptxas failed on {} assemblies, so what they would show is not checkable (listed above)\n", errors.size());
-  return audit.contradictions() ? 1 : cat.errors().empty() ? 0 : kExitPtxasFailed;
+  return audit.contradictions() ? kExitFound : cat.errors().empty() ? 0 : kExitPtxasFailed;
 }
 
 int cmd_diff(const std::string& before, const std::string& after) {
@@ -234,7 +237,7 @@ int cmd_diff(const std::string& before, const std::string& after) {
   };
   ReportDiff d = diff_reports(load(before), load(after));
   fmt::print("{}", format_diff(d));
-  return d.regressions() ? 1 : 0;
+  return d.regressions() ? kExitFound : 0;
 }
 
 int cmd_list(const Paths& p) {
@@ -291,7 +294,7 @@ int main(int argc, char** argv) {
   audit->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
 
   std::string diff_before, diff_after;
-  auto* diff = app.add_subcommand("diff", "Compare two run reports (JSON); exit 1 if anything got worse");
+  auto* diff = app.add_subcommand("diff", "Compare two run reports (JSON); exit 1 if anything got worse or went missing");
   diff->add_option("before", diff_before, "The earlier report")->required();
   diff->add_option("after", diff_after, "The later report")->required();
 
@@ -301,7 +304,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the message; its codes differ by kind of error (105, 106, 109, ...): one will do.
+    return app.exit(e) == 0 ? 0 : kExitTrouble;  // 0: --help
   }
   try {
     if (*catalog) {
@@ -317,15 +321,9 @@ int main(int argc, char** argv) {
       fmt::print("{}: {} variants, {} claims, {} cases: valid\n", p.specs, s.variants.size(), s.claims.size(), s.cases.cases.size());
       return 0;
     }
-  } catch (const SpecError& e) {
+  } catch (const std::exception& e) {  // SpecError, ReportError, a harness error
     fmt::print(stderr, "error: {}\n", e.what());
-    return 2;
-  } catch (const ReportError& e) {
-    fmt::print(stderr, "error: {}\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "error: {}\n", e.what());
-    return 2;
+    return kExitTrouble;
   }
   return 0;
 }

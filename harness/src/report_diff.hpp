@@ -1,5 +1,5 @@
 // Compares two run reports (after a driver or toolkit upgrade, or between GPUs): which cases and
-// claims changed, and whether anything got worse.
+// claims changed, what went missing, and whether anything got worse.
 #pragma once
 
 #include <string>
@@ -10,10 +10,13 @@
 namespace ptxcts {
 
 struct ReportChange {
-  std::string what;    // "kernel / case" or "claim id"
+  std::string what;    // "kernel / case", "claim id" or (for a layout) "kernel / case"
   std::string before;  // status or verdict; "" if absent
   std::string after;
-  bool worse = false;  // a regression: passed (or confirmed) before, not now
+  bool worse = false;     // a regression: passed (or confirmed) before, something else now
+  bool lost = false;      // there before, absent now
+  std::string withdrawn;  // lost, and the later report says why: then no regression
+  bool regression() const { return worse || (lost && withdrawn.empty()); }
 };
 
 struct ReportDiff {
@@ -21,6 +24,9 @@ struct ReportDiff {
   std::vector<ReportChange> cases, claims;
   // wmma fragment layouts that differ (both runs observed one): an observation, never a regression.
   std::vector<std::string> layouts;  // "kernel / case"
+  // Layouts observed before and not now: a regression unless withdrawn. A result that went missing
+  // or got worse (a crash observes nothing) takes its layout with it and counts once, not here.
+  std::vector<ReportChange> lost_layouts;
   int regressions() const;
 };
 

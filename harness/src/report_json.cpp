@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 namespace ptxcts {
@@ -52,6 +53,8 @@ Json to_json(const ClaimVerdict& c) {
           {"source", c.source}, {"note", c.note},   {"verdict", to_string(c.verdict)},
           {"evidence", c.evidence}, {"checked", c.checked}};
 }
+
+Json to_json(const Withdrawal& w) { return {{"what", w.what}, {"reason", w.reason}}; }
 
 // ---- Reading -------------------------------------------------------------------------------
 
@@ -165,6 +168,7 @@ struct Source {
       path.resize(cut == std::string::npos ? 0 : cut);
     }
   }
+  std::string where(const std::string& path) const { return fmt::format("{}:{}", file, line_column(text, offset(path))); }
   [[noreturn]] void fail(const std::string& path, const std::string& what) const { fail_at(offset(path), path, what); }
   [[noreturn]] void fail_at(std::size_t at, const std::string& path, const std::string& what) const {
     throw ReportError(
@@ -183,6 +187,7 @@ class Node {
   Node(const Source& src, const Json& j, std::string path) : src_(src), j_(j), path_(std::move(path)) {}
 
   [[noreturn]] void fail(const std::string& what) const { src_.fail(path_, what); }
+  const std::string& path() const { return path_; }
 
   // An object with exactly these keys (each required).
   // Every key in `keys` must be there; those in `optional` may be.
@@ -283,6 +288,35 @@ ClaimVerdict read_claim(const Node& n) {
   return c;
 }
 
+// "KERNEL / CASE", "claim ID" or "layout KERNEL / CASE": the names `ptxcts diff` gives what it compares.
+bool names_something(std::string_view what) {
+  if (what.starts_with("claim ")) return what.size() > 6;
+  if (what.starts_with("layout ")) what.remove_prefix(7);
+  auto sep = what.find(" / ");
+  return sep != std::string_view::npos && sep > 0 && sep + 3 < what.size();
+}
+
+Withdrawal read_withdrawal(const Node& n) {
+  n.object({"what", "reason"});
+  Withdrawal w{n.at("what").str(), n.at("reason").str()};
+  if (!names_something(w.what))
+    n.at("what").fail(fmt::format("expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got \"{}\"", w.what));
+  if (w.reason.empty()) n.at("reason").fail("expected why it was withdrawn, got an empty string");
+  return w;
+}
+
+// Each of `nodes` named by `name`: a second one with the name of an earlier one is an error at the
+// second, naming the first (which of two results for one case the run meant is unknowable).
+template <class T, class Name>
+void refuse_duplicates(const Source& src, const std::vector<Node>& nodes, const std::vector<T>& values, const char* noun,
+                       Name&& name) {
+  std::map<std::string, std::size_t> first;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (auto [it, fresh] = first.emplace(name(values[i]), i); !fresh)
+      nodes[i].fail(fmt::format("duplicate {} {} (first at {}, {})", noun, it->first, src.where(nodes[it->second].path()),
+                                nodes[it->second].path()));
+}
+
 // The totals are derived data; a file whose totals disagree with its results was edited or broken.
 void check_totals(const Node& n, const Totals& t) {
   n.object({"pass", "fail", "skip", "error", "crash", "timeout"});
@@ -337,6 +371,8 @@ std::string report_json(const RunReport& report) {
   for (auto const& r : report.results) j["results"].push_back(to_json(r));
   j["claims"] = Json::array();
   for (auto const& c : report.claims) j["claims"].push_back(to_json(c));
+  j["withdrawn"] = Json::array();
+  for (auto const& w : report.withdrawn) j["withdrawn"].push_back(to_json(w));
   // A toolkit message with stray bytes must not cost the report: invalid UTF-8 becomes U+FFFD.
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -359,11 +395,15 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
 
   Node root(src, j, "");
   Node version = root.at("schema_version");
+  // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity; nothing else differs.
+  constexpr int kOldest = 2;
   const auto v = version.integer(INT32_MIN, INT32_MAX);
-  if (v != RunReport::kSchemaVersion && v != 3 && v != 2)  // 2 lacks observed_layout, 3 roundtrip_identity
-    version.fail(fmt::format("expected {} (the schema version this build reads), got {}", RunReport::kSchemaVersion,
-                             version.integer(INT32_MIN, INT32_MAX)));
-  root.object({"schema_version", "run", "totals", "results", "claims"});
+  if (v < kOldest || v > RunReport::kSchemaVersion)
+    version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest, RunReport::kSchemaVersion, v));
+  if (v >= 4)
+    root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
+  else
+    root.object({"schema_version", "run", "totals", "results", "claims"});
 
   RunReport report;
   std::vector<const char*> run_keys;
@@ -372,9 +412,34 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   run.object(run_keys);
   for (auto const& f : kRunInfoFields) report.info.*f.member = run.at(f.key).str();
 
-  for (auto const& n : root.at("results").items()) report.results.push_back(read_result(n));
-  for (auto const& n : root.at("claims").items()) report.claims.push_back(read_claim(n));
+  auto results = root.at("results").items();
+  for (auto const& n : results) report.results.push_back(read_result(n));
+  refuse_duplicates(src, results, report.results, "result for", [](const CaseResult& r) { return r.kernel + " / " + r.case_name; });
+  auto claims = root.at("claims").items();
+  for (auto const& n : claims) report.claims.push_back(read_claim(n));
+  refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
   check_totals(root.at("totals"), report.totals());
+  if (v < 4) return report;
+
+  // What a report withdraws it must lack: withdrawing what it has would hide nothing, and says the
+  // writer was confused about what the run did.
+  auto withdrawn = root.at("withdrawn").items();
+  for (auto const& n : withdrawn) report.withdrawn.push_back(read_withdrawal(n));
+  refuse_duplicates(src, withdrawn, report.withdrawn, "withdrawal of", [](const Withdrawal& w) { return w.what; });
+  for (std::size_t i = 0; i < withdrawn.size(); ++i) {
+    const std::string& what = report.withdrawn[i].what;
+    std::string present;
+    for (std::size_t k = 0; k < report.results.size() && present.empty(); ++k) {
+      auto const& r = report.results[k];
+      std::string name = r.kernel + " / " + r.case_name;
+      if (what == name || (what == "layout " + name && !r.observed_layout.empty())) present = results[k].path();
+    }
+    for (std::size_t k = 0; k < report.claims.size() && present.empty(); ++k)
+      if (what == "claim " + report.claims[k].id) present = claims[k].path();
+    if (!present.empty())
+      withdrawn[i].at("what").fail(fmt::format("\"{}\" is withdrawn but present ({} at {}); expected only what this report lacks",
+                                               what, present, src.where(present)));
+  }
   return report;
 }
 

@@ -1,4 +1,5 @@
-// The JSON report: the machine-readable record of a run (reports/README.md describes the format).
+// The JSON report: the machine-readable record of a run (reports/README.md describes the format as
+// of schema 3; README.md, under Results, the `withdrawn` list schema 4 adds).
 // The Markdown and JUnit reports are views of the same RunReport.
 #pragma once
 

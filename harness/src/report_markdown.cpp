@@ -102,6 +102,14 @@ void layouts_section(std::string& out, const RunReport& report) {
   }
 }
 
+// What this run leaves out on purpose, that an earlier one reported (`ptxcts diff` names it so).
+void withdrawn_section(std::string& out, const RunReport& report) {
+  if (report.withdrawn.empty()) return;
+  out += "## Withdrawn\n\n| What | Why |\n|---|---|\n";
+  for (auto const& w : report.withdrawn) fmt::format_to(std::back_inserter(out), "| {} | {} |\n", cell(w.what), cell(w.reason));
+  out += "\n";
+}
+
 }  // namespace
 
 std::string report_markdown(const RunReport& report) {
@@ -127,6 +135,7 @@ std::string report_markdown(const RunReport& report) {
 
   claims_section(out, report);
   layouts_section(out, report);
+  withdrawn_section(out, report);
 
   out += "## Results\n\n";
   if (report.results.empty()) out += "No cases ran.\n\n";

@@ -64,11 +64,22 @@ struct Totals {
   int pass = 0, fail = 0, skip = 0, error = 0, crash = 0, timeout = 0;
 };
 
+// Something an earlier run reported that this run leaves out on purpose, and why. `ptxcts diff`
+// counts anything that went missing as a regression unless the later report withdraws it here.
+// JSON: {"what": ..., "reason": ...} in the report's "withdrawn" list (schema 4 on).
+struct Withdrawal {
+  std::string what;    // as `ptxcts diff` names it: "KERNEL / CASE" (a result, and its observed
+                       // layout with it), "claim ID", or "layout KERNEL / CASE" (the layout alone)
+  std::string reason;  // never empty
+};
+
 struct RunReport {
-  static constexpr int kSchemaVersion = 4;  // 2: status timeout, fault_case; 3: observed_layout; 4: roundtrip_identity
+  // 2: status timeout, fault_case; 3: observed_layout; 4: withdrawn, roundtrip_identity. Reads 4, 3 and 2.
+  static constexpr int kSchemaVersion = 4;
   RunInfo info;
   std::vector<CaseResult> results;
   std::vector<ClaimVerdict> claims;
+  std::vector<Withdrawal> withdrawn;  // `ptxcts run` withdraws nothing (yet): always empty from it
   Totals totals() const;        // of the cases that are not fault cases
   Totals fault_totals() const;  // of the fault cases
 };

@@ -31,6 +31,10 @@ auto fields(const ClaimVerdict& x) {
   auto const& [a, b, c, d, e, f, g, h] = x;
   return std::tie(a, b, c, d, e, f, g, h);
 }
+auto fields(const Withdrawal& x) {
+  auto const& [a, b] = x;
+  return std::tie(a, b);
+}
 
 // Every status and every verdict, two families, and text that needs escaping in every format.
 RunReport sample_report() {
@@ -38,20 +42,20 @@ RunReport sample_report() {
   r.info = {"NVIDIA H100 80GB HBM3", "9.0", "sm_90", "580.159.04", "13.0", "13.0", "13.0.88", "9.0",
             "precompiled cubin (ptxas)", "node-7", "2025-06-01T12:00:00Z", "0.1.0", "0123abcd"};
   r.results.push_back({"ldmatrix_x1", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x1.shared.b16", "identity", "sm_90",
-                       "8.7", Status::Pass, "", {}, 0, false, "lane 0: r0.lo=(0,0) r0.hi=(0,1)\nlane 1: r0.lo=(0,2) r0.hi=(0,3)\n"});
+                       "8.7", Status::Pass, "", {}, 0, false, "lane 0: r0.lo=(0,0) r0.hi=(0,1)\nlane 1: r0.lo=(0,2) r0.hi=(0,3)\n", true});
   r.results.push_back({"ldmatrix_x4_trans", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "random",
                        "sm_90", "8.7", Status::Fail, "2 of 128 elements differ | first at lane 3",
                        {"lane 3 r0: expected 0x0001 got 0x0100", "lane 7 r1: expected `x` got \"y\" \\ <z>"}, 2, false, "", false});
   r.results.push_back({"ldmatrix_b8", "ldmatrix", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", "identity", "",
-                       "8.7", Status::Skip, "sm_100a is not supported by this GPU", {}, 0, false, ""});
+                       "8.7", Status::Skip, "sm_100a is not supported by this GPU", {}, 0, false, "", std::nullopt});
   r.results.push_back({"stmatrix_x2", "stmatrix", "stmatrix.sync.aligned.m8n8.x2.shared.b16", "identity", "sm_90",
-                       "8.7", Status::Error, "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX", {}, 0, false, ""});
+                       "8.7", Status::Error, "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX", {}, 0, false, "", std::nullopt});
   r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16\nbar.sync 0;", "µ-case",
-                       "sm_90", "8.7", Status::Crash, "CUDA_ERROR_ILLEGAL_ADDRESS\nsecond line", {}, 0, false, ""});
+                       "sm_90", "8.7", Status::Crash, "CUDA_ERROR_ILLEGAL_ADDRESS\nsecond line", {}, 0, false, "", std::nullopt});
   r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16", "hang", "sm_90", "7.8",
-                       Status::Timeout, "no result within 30 s; the device runner was killed", {}, 0, false, ""});
+                       Status::Timeout, "no result within 30 s; the device runner was killed", {}, 0, false, "", std::nullopt});
   r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16", "fault-misaligned-rows", "sm_90",
-                       "7.8", Status::Crash, "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address", {}, 0, true, ""});
+                       "7.8", Status::Crash, "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address", {}, 0, true, "", std::nullopt});
   r.claims.push_back({"ldmatrix-x1-layout", "ldmatrix", "Thread i holds row i/4", "PTX ISA 9.0 §9.7.14.5.15",
                       "", Verdict::Confirmed, "ldmatrix_x1/identity passed", {"ldmatrix_x1/identity"}});
   r.claims.push_back({"ldmatrix-trans", "ldmatrix", "With .trans the matrix is | transposed", "PTX ISA 9.0, figure 110",
@@ -59,6 +63,8 @@ RunReport sample_report() {
                       {"ldmatrix_x4_trans/random", "ldmatrix_x1/identity"}});
   r.claims.push_back({"stmatrix-b8", "stmatrix", "b8 needs sm_100a", "PTX ISA 9.0 §9.7.14.5.16", "", Verdict::NotCheckable,
                       "no sm_100a GPU in this run", {}});
+  r.withdrawn.push_back({"ldmatrix_x2 / identity", "the x2 form | is covered by x4"});
+  r.withdrawn.push_back({"claim ldmatrix-old", "merged into ldmatrix-x1-layout"});
   return r;
 }
 
@@ -72,6 +78,9 @@ TEST(ReportJson, RoundTripPreservesEveryField) {
   ASSERT_EQ(back.claims.size(), original.claims.size());
   for (std::size_t i = 0; i < original.claims.size(); ++i)
     EXPECT_EQ(fields(back.claims[i]), fields(original.claims[i])) << "claims[" << i << "]";
+  ASSERT_EQ(back.withdrawn.size(), original.withdrawn.size());
+  for (std::size_t i = 0; i < original.withdrawn.size(); ++i)
+    EXPECT_EQ(fields(back.withdrawn[i]), fields(original.withdrawn[i])) << "withdrawn[" << i << "]";
 }
 
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
@@ -83,6 +92,9 @@ TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   EXPECT_NE(text.find("\"status\": \"crash\""), std::string::npos);
   EXPECT_NE(text.find("\"verdict\": \"not-checkable\""), std::string::npos);
   EXPECT_NE(text.find("\"case\": \"identity\""), std::string::npos);
+  EXPECT_NE(text.find("\"withdrawn\": [\n  {\n   \"what\": \"ldmatrix_x2 / identity\",\n   \"reason\": \"the x2 form | is covered by x4\"\n  },"),
+            std::string::npos)
+      << text;
 }
 
 // A complete, valid report whose line and column numbers can be read off the text.
@@ -165,7 +177,78 @@ TEST(ReportJson, UnknownStatus) {
 
 TEST(ReportJson, WrongSchemaVersion) {
   EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 1,)")),
-            "r.json:2:20: schema_version: expected 4 (the schema version this build reads), got 1");
+            "r.json:2:20: schema_version: expected 2 to 4 (the schema versions this build reads), got 1");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 5,)")),
+            "r.json:2:20: schema_version: expected 2 to 4 (the schema versions this build reads), got 5");
+}
+
+// kMinimal as schema 4: with its `withdrawn` list, `withdrawn` (which must name what the report lacks).
+std::string schema4(const std::string& withdrawn) {
+  std::string s = variant(R"("schema_version": 2,)", R"("schema_version": 4,)");
+  std::string end = " ]\n}\n";
+  EXPECT_EQ(s.substr(s.size() - end.size()), end);
+  return s.substr(0, s.size() - 3) + ",\n \"withdrawn\": [" + withdrawn + "]\n}\n";
+}
+
+// Schemas 2 and 3 have no `withdrawn`; 4 must have it. Each version reads with exactly its keys.
+TEST(ReportJson, ReadsSchemas2To4) {
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 3,)")), "(no error)");
+  RunReport r = parse_report_json(schema4(R"(
+  {"what": "ldmatrix_x2 / identity", "reason": "renamed"},
+  {"what": "claim c0", "reason": "merged into c1"},
+  {"what": "layout ldmatrix_x1 / identity", "reason": "not a wmma form"})"), "r.json");
+  ASSERT_EQ(r.withdrawn.size(), 3u);
+  EXPECT_EQ(r.withdrawn[1].what, "claim c0");
+  EXPECT_EQ(r.withdrawn[1].reason, "merged into c1");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 4,)")), "r.json:1:1: top level: missing key \"withdrawn\"");
+  std::string v2 = schema4("");
+  v2.replace(v2.find("4,"), 1, "2");
+  EXPECT_EQ(error_of(v2), "r.json:28:15: withdrawn: unknown key \"withdrawn\"; expected one of schema_version, run, totals, results, claims");
+}
+
+TEST(ReportJson, WithdrawnErrors) {
+  EXPECT_EQ(error_of(schema4(R"({"what": "ldmatrix_x2", "reason": "r"})")),
+            "r.json:28:25: withdrawn[0].what: expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got "
+            "\"ldmatrix_x2\"");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim ", "reason": "r"})")),
+            "r.json:28:25: withdrawn[0].what: expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got \"claim \"");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim c0", "reason": ""})")),
+            "r.json:28:47: withdrawn[0].reason: expected why it was withdrawn, got an empty string");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim c0", "why": "r"})")),
+            "r.json:28:44: withdrawn[0].why: unknown key \"why\"; expected one of what, reason");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim c0", "reason": "a"},
+  {"what": "claim c0", "reason": "b"})")),
+            "r.json:29:3: withdrawn[1]: duplicate withdrawal of claim c0 (first at r.json:28:16, withdrawn[0])");
+  // What a report withdraws, it must lack.
+  EXPECT_EQ(error_of(schema4(R"({"what": "ldmatrix_x1 / identity", "reason": "r"})")),
+            "r.json:28:25: withdrawn[0].what: \"ldmatrix_x1 / identity\" is withdrawn but present (results[0] at r.json:20:3); "
+            "expected only what this report lacks");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim c1", "reason": "r"})")),
+            "r.json:28:25: withdrawn[0].what: \"claim c1\" is withdrawn but present (claims[0] at r.json:25:3); "
+            "expected only what this report lacks");
+  std::string with_layout = schema4(R"({"what": "layout ldmatrix_x1 / identity", "reason": "r"})");
+  with_layout.replace(with_layout.find(R"("fault_case": false)"), 19, R"("fault_case": false, "observed_layout": "lane 0: r0=(0,0)\n")");
+  EXPECT_EQ(error_of(with_layout),
+            "r.json:28:25: withdrawn[0].what: \"layout ldmatrix_x1 / identity\" is withdrawn but present (results[0] at r.json:20:3); "
+            "expected only what this report lacks");
+}
+
+// Two results for one (kernel, case), or two verdicts for one claim: which one the run meant is
+// unknowable, so the second is an error that names the first.
+TEST(ReportJson, DuplicateResultOrClaim) {
+  const std::string result = kMinimal.substr(kMinimal.find("  {\"kernel\""), kMinimal.find(" ],\n \"claims\"") - kMinimal.find("  {\"kernel\""));
+  std::string twice = variant(result, result.substr(0, result.size() - 1) + ",\n" + result);
+  twice.replace(twice.find(R"("pass": 1,)"), 10, R"("pass": 2,)");
+  EXPECT_EQ(error_of(twice),
+            "r.json:23:3: results[1]: duplicate result for ldmatrix_x1 / identity (first at r.json:20:3, results[0])");
+  // The same kernel with another case is no duplicate.
+  std::string other = twice;
+  other.replace(other.rfind(R"("case": "identity")"), 18, R"("case": "random")");
+  EXPECT_EQ(error_of(other), "(no error)");
+
+  const std::string claim = kMinimal.substr(kMinimal.find("  {\"id\""), kMinimal.find(" ]\n}") - kMinimal.find("  {\"id\""));
+  EXPECT_EQ(error_of(variant(claim, claim.substr(0, claim.size() - 1) + ",\n" + claim)),
+            "r.json:27:3: claims[1]: duplicate claim c1 (first at r.json:25:3, claims[0])");
 }
 
 TEST(ReportJson, StructuralErrorsPointAtTheValue) {
@@ -228,6 +311,7 @@ TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
   int rows = 0, pipes_per_row = 3;  // the run table: field, value
   for (std::string line; std::getline(in, line);) {
     if (line == "## Claims") pipes_per_row = 6;
+    if (line == "## Withdrawn") pipes_per_row = 3;
     if (line == "## Results") pipes_per_row = 7;
     if (line.rfind("| ", 0) != 0) continue;
     int pipes = 0;
@@ -235,7 +319,11 @@ TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
     EXPECT_EQ(pipes, pipes_per_row) << line;
     ++rows;
   }
-  EXPECT_EQ(rows, (1 + 14) + (1 + 3) + (2 + 7));  // header + rows: run (13 fields + schema), claims, results
+  EXPECT_EQ(rows, (1 + 14) + (1 + 3) + (1 + 2) + (2 + 7));  // header + rows: run (13 fields + schema), claims, withdrawn, results
+  EXPECT_NE(md.find("## Withdrawn\n\n| What | Why |\n|---|---|\n| ldmatrix_x2 / identity | the x2 form \\| is covered by x4 |\n"
+                    "| claim ldmatrix-old | merged into ldmatrix-x1-layout |\n"),
+            std::string::npos)
+      << md;
 }
 
 TEST(ReportMarkdown, FailureDiffInCodeBlock) {
