@@ -587,6 +587,19 @@ CaseSet read_cases(YamlReader r) {
   return s;
 }
 
+// A wrong device's excuse names variants (a trailing '*' matches any ending) and cases that exist.
+void check_mutant_exception_refs(const SpecSet& specs, const MutantException& e) {
+  for (auto const& pat : e.variants) {
+    const bool prefix = pat.ends_with("*");
+    const std::string stem = prefix ? pat.substr(0, pat.size() - 1) : pat;
+    if (std::none_of(specs.variants.begin(), specs.variants.end(),
+                     [&](auto const& v) { return prefix ? v.name.starts_with(stem) : v.name == stem; }))
+      throw SpecError(e.where, fmt::format("'{}' may pass variants '{}', which match no variant of the specs", e.mutant, pat));
+  }
+  for (auto const& name : e.cases)
+    if (!specs.find_case(name)) throw SpecError(e.where, fmt::format("'{}' may pass unknown case '{}'", e.mutant, name));
+}
+
 void check_claim_refs(const SpecSet& specs, const Claim& c) {
   auto need_variant = [&](const std::string& name) -> const Variant& {
     const Variant* v = specs.find_variant(name);
@@ -740,6 +753,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
         }
   }
   for (auto const& c : specs.claims) check_claim_refs(specs, c);
+  for (auto const& e : specs.cases.mutant_exceptions) check_mutant_exception_refs(specs, e);
   for (auto const& k : specs.known_discrepancies) {
     if (!k.form.empty() && std::none_of(specs.forms.begin(), specs.forms.end(), [&](auto const& f) { return f.name == k.form; }))
       throw SpecError(k.where, fmt::format("known discrepancy names unknown form '{}'", k.form));

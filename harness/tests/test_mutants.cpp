@@ -108,3 +108,25 @@ TEST_P(WrongDevice, FailsEveryCaseThatIsNotAFaultCase) {
 
 INSTANTIATE_TEST_SUITE_P(Specs, WrongDevice, ::testing::Values("echo", "zero", "shuffled", "off-by-one", "stale"),
                          [](const auto& info) { std::string n = info.param; std::erase(n, '-'); return n; });
+
+namespace {
+std::string mutant_spec_error(const std::string& from, const std::string& to) {
+  try {
+    load_specs(spec_files("cases.yaml", from, to));
+    return "(no error)";
+  } catch (const SpecError& e) {
+    return e.what();
+  }
+}
+}  // namespace
+
+TEST(MutantSpecs, EveryExcuseNamesWhatExists) {
+  EXPECT_EQ(mutant_spec_error("variants: [wmma.load.*, wmma.store.*]", "variants: [wmma.lod.*, wmma.store.*]"),
+            "specs/cases.yaml:15:7: 'shuffled' may pass variants 'wmma.lod.*', which match no variant of the specs");
+  EXPECT_EQ(mutant_spec_error("      alone: true\n", "      alone: true\n      cases: [unique-contiguos]\n"),
+            "specs/cases.yaml:15:7: 'shuffled' may pass unknown case 'unique-contiguos'");
+  EXPECT_EQ(mutant_spec_error("    - mutant: shuffled", "    - mutant: shufled"),
+            "specs/cases.yaml:15:15: 'shufled' is not one of the devices listed above");
+  EXPECT_EQ(mutant_spec_error("devices: [echo, zero,", "devices: [echo, nil,"),
+            "specs/cases.yaml:13:19: unknown device 'nil'; expected echo, zero, shuffled, off-by-one or stale");
+}
