@@ -4,7 +4,8 @@
 //                                             runs jobs K.. of F on GPU N, appending each result
 //                                             to R as soon as it has it.
 // A device fault leaves the CUDA context unusable: the runner records the failing launch and exits
-// with status 3, and `ptxcts run` starts a fresh runner from the next job.
+// with status 3, and `ptxcts run` starts a fresh runner from the next job. The whole contract
+// (files, progress lines, exit codes) is written in device_protocol.hpp.
 #include <cuda.h>
 
 #include <cctype>
@@ -20,7 +21,7 @@
 
 namespace {
 
-constexpr int kExitUsage = 2, kExitFault = 3, kExitNoDevice = 4;
+constexpr int kExitUsage = ptxcts::kDeviceUsage, kExitFault = ptxcts::kDeviceFaulted, kExitNoDevice = ptxcts::kDeviceUnusable;
 
 std::string error_text(CUresult r) {
   const char* name = nullptr;

@@ -182,8 +182,9 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
   auto drain = [&] {
     while (auto g = read_result(results_in)) finish(g->id, &*g, "");
   };
-  // Runner exit codes: 0 all done, 3 stopped after recording a device fault, 2/4 cannot run at all;
-  // anything else (a signal, an abort) means it died inside the launch after its last record.
+  // The runner's exit codes (device_protocol.hpp): done, stopped after recording a device fault, or
+  // cannot run at all; anything else (a signal, an abort) means it died inside the launch after its
+  // last record.
   std::size_t next = 0;
   while (next < jobs.size()) {
     ProcessResult pr = run_process({opt.runner, "--device", std::to_string(device.ordinal), "--jobs", jobs_file.string(),
@@ -192,15 +193,15 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
     drain();
     std::size_t after = next;
     while (after < jobs.size() && finished[after]) ++after;
-    if (pr.exit_code == 0 && pr.signal == 0 && after == jobs.size()) break;
-    if (pr.exit_code == 2 || pr.exit_code == 4 || pr.exit_code == 127 || (pr.exit_code == 0 && pr.signal == 0)) {
+    if (pr.exit_code == kDeviceDone && pr.signal == 0 && after == jobs.size()) break;
+    if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127 || (pr.exit_code == kDeviceDone && pr.signal == 0)) {
       for (std::size_t k = after; k < jobs.size(); ++k) finish(k, nullptr, "the device runner could not run: " + pr.output);
       break;
     }
     if (pr.went_quiet) {  // the watchdog: the launch in flight hung
       finish(after, nullptr, fmt::format("no result within {} s; the device runner was killed", opt.case_timeout), Status::Timeout);
       ++after;
-    } else if (pr.exit_code != 3 || after == next) {
+    } else if (pr.exit_code != kDeviceFaulted || after == next) {
       finish(after, nullptr, pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
                                        : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
       ++after;

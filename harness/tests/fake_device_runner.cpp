@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[k], "--results")) results_file = argv[k + 1];
     if (!std::strcmp(argv[k], "--start")) start = static_cast<unsigned>(std::atoi(argv[k + 1]));
   }
-  if (!jobs_file || !results_file) return 2;
+  if (!jobs_file || !results_file) return kDeviceUsage;
   if (const char* starts = std::getenv("PTXCTS_FAKE_STARTS")) std::ofstream(starts, std::ios::app) << start << "\n";
   const std::string mode = std::getenv("PTXCTS_FAKE_MODE") ? std::getenv("PTXCTS_FAKE_MODE") : "echo";
   const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"), hang_at = modifier(mode, "hang:"),
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     device = test::mutant_from_string(mode.substr(0, mode.find(',')));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fake_device_runner: %s\n", e.what());
-    return 2;
+    return kDeviceUsage;
   }
   std::ifstream in(jobs_file, std::ios::binary);
   auto jobs = read_jobs(in);
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     if (static_cast<long>(k) == fault_at) {
       r.error = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address";
       write_result(out, r);
-      return 3;
+      return kDeviceFaulted;
     }
     if (device == test::Mutant::Echo) {
       r.state = jobs[k].input.state;
@@ -99,14 +99,14 @@ int main(int argc, char** argv) {
       const KernelPlan* plan = suite().find_kernel(label.substr(0, label.rfind('/')));
       if (!plan) {
         std::fprintf(stderr, "fake_device_runner: job %u names no kernel of the specs: '%s'\n", r.id, label.c_str());
-        return 4;
+        return kDeviceUnusable;
       }
       try {
         r.state = emulator.run(*plan, jobs[k].input, device);
       } catch (const std::exception& e) {
         r.error = std::string("kernel: CUDA_ERROR_ILLEGAL_ADDRESS (emulated): ") + e.what();
         write_result(out, r);
-        return 3;
+        return kDeviceFaulted;
       }
     }
     r.ok = true;
