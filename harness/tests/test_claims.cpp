@@ -65,3 +65,15 @@ TEST(ClaimControls, ASpecThatPredictsAFaultWithoutControlsIsRefused) {
               "device that fails everything does not confirm it");
   }
 }
+
+// `expect` is read once into an enum: each word reads back as itself, and the loader keeps it.
+TEST(ClaimExpect, EachWordReadsBackAndTheLoaderKeepsIt) {
+  for (Expect e : {Expect::Pass, Expect::Fail, Expect::Fault, Expect::Observe}) EXPECT_EQ(expect_from_string(to_string(e)), e);
+  EXPECT_THROW(expect_from_string("observed"), std::invalid_argument);
+  SpecSet specs = load_specs(spec_files());
+  std::map<std::string, Expect> by_id;
+  for (auto const& c : specs.claims) by_id[c.id] = c.check.expect;
+  EXPECT_EQ(by_id.at("ldmatrix-rows-must-be-aligned"), Expect::Fault);
+  EXPECT_EQ(by_id.at("ldmatrix-generic-outside-shared-undefined"), Expect::Observe);
+  EXPECT_EQ(by_id.at("blog-consecutive-rows-stored-consecutively"), Expect::Fail);
+}
