@@ -48,12 +48,12 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   if (!errors.empty()) tally += fmt::format(" ({})", fmt::join(errors, "; "));
   if (first_bad && fail) tally += fmt::format(" (first difference: {} / {}: {})", first_bad->kernel, first_bad->case_name, first_bad->reason);
   if (expect == Expect::Observe) {  // undefined behaviour: what happened is the record, not a verdict
-    v.verdict = Verdict::NotCheckable;
+    v.verdict = Verdict::Observed;
     v.evidence = "undefined behaviour, observed: " + tally;
     return;
   }
   if (expect == Expect::Fault) {
-    v.verdict = fault == ran ? Verdict::Confirmed : Verdict::NotCheckable;
+    v.verdict = fault == ran ? Verdict::Confirmed : Verdict::Observed;
     v.evidence = tally + (fault == ran ? "; the GPU enforces the rule" : "; the GPU does not enforce the rule in every case (the behaviour is undefined, so this is an observation)");
     return;
   }
