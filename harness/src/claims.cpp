@@ -23,7 +23,7 @@ bool selected(const ClaimCheck& ck, const KernelPlan& k) {
   return k.steps.size() == 1 && step_selected(ck, *k.steps[0]);
 }
 
-void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, const std::string& expect, const std::string& no_gpu) {
+void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expect expect, const std::string& no_gpu) {
   int pass = 0, fail = 0, fault = 0;
   const CaseResult* first_bad = nullptr;
   const CaseResult* first_other = nullptr;
@@ -47,20 +47,20 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, cons
   std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed, {} faulted or hung", ran, rs.size(), pass, fail, fault);
   if (!errors.empty()) tally += fmt::format(" ({})", fmt::join(errors, "; "));
   if (first_bad && fail) tally += fmt::format(" (first difference: {} / {}: {})", first_bad->kernel, first_bad->case_name, first_bad->reason);
-  if (expect == "observe") {  // undefined behaviour: what happened is the record, not a verdict
-    v.verdict = Verdict::NotCheckable;
+  if (expect == Expect::Observe) {  // undefined behaviour: what happened is the record, not a verdict
+    v.verdict = Verdict::Observed;
     v.evidence = "undefined behaviour, observed: " + tally;
     return;
   }
-  if (expect == "fault") {
-    v.verdict = fault == ran ? Verdict::Confirmed : Verdict::NotCheckable;
+  if (expect == Expect::Fault) {
+    v.verdict = fault == ran ? Verdict::Confirmed : Verdict::Observed;
     v.evidence = tally + (fault == ran ? "; the GPU enforces the rule" : "; the GPU does not enforce the rule in every case (the behaviour is undefined, so this is an observation)");
     return;
   }
   const int bad = fail + fault;
-  const bool holds = expect == "pass" ? bad == 0 : bad > 0;
+  const bool holds = expect == Expect::Pass ? bad == 0 : bad > 0;
   v.verdict = holds ? Verdict::Confirmed : Verdict::Contradicted;
-  v.evidence = tally + (expect == "pass" ? "" : "; the claim holds only if these cases fail");
+  v.evidence = tally + (expect == Expect::Pass ? "" : "; the claim holds only if these cases fail");
 }
 
 // A claim that predicts a failure or a fault is confirmed only if its control cases (on the kernels
@@ -75,7 +75,7 @@ void judge_controls(ClaimVerdict& v, const ClaimCheck& ck, const std::vector<con
     if (r.status == Status::Pass) { ++passed; continue; }
     v.verdict = Verdict::NotCheckable;
     v.evidence = fmt::format("control case {} / {} did not pass ({}: {}), so the predicted {} says nothing; {}", r.kernel, r.case_name,
-                             to_string(r.status), r.reason, ck.expect == "fail" ? "failure" : "fault", v.evidence);
+                             to_string(r.status), r.reason, ck.expect == Expect::Fail ? "failure" : "fault", v.evidence);
     return;
   }
   if (passed == 0) {

@@ -62,6 +62,7 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
   std::map<std::string, std::pair<std::string, std::string>> claims;
   for (auto const& c : a.claims) claims[c.id].first = to_string(c.verdict);
   for (auto const& c : b.claims) claims[c.id].second = to_string(c.verdict);
+  // Only a confirmation can be lost: confirmed -> observed is worse; observed <-> not-checkable is a change.
   for (auto const& [id, v] : claims)
     if (v.first != v.second) d.claims.push_back(change(id, v.first, v.second, "confirmed", "claim " + id));
   return d;

@@ -274,7 +274,7 @@ CaseResult read_result(const Node& n) {
   return r;
 }
 
-ClaimVerdict read_claim(const Node& n) {
+ClaimVerdict read_claim(const Node& n, std::int64_t schema) {
   n.object({"id", "family", "text", "source", "note", "verdict", "evidence", "checked"});
   ClaimVerdict c;
   c.id = n.at("id").str();
@@ -283,6 +283,9 @@ ClaimVerdict read_claim(const Node& n) {
   c.source = n.at("source").str();
   c.note = n.at("note").str();
   c.verdict = n.at("verdict").convert(verdict_from_string);
+  // Before 5, an observation was written not-checkable: an old report that says observed was not written by ptxcts.
+  if (schema < 5 && c.verdict == Verdict::Observed)
+    n.at("verdict").fail(fmt::format("verdict 'observed' is from schema_version 5 on; this report is schema_version {}", schema));
   c.evidence = n.at("evidence").str();
   c.checked = n.at("checked").strings();
   return c;
@@ -395,7 +398,8 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
 
   Node root(src, j, "");
   Node version = root.at("schema_version");
-  // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity; nothing else differs.
+  // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity, 4 lacks the verdict observed;
+  // nothing else differs.
   constexpr int kOldest = 2;
   const auto v = version.integer(INT32_MIN, INT32_MAX);
   if (v < kOldest || v > RunReport::kSchemaVersion)
@@ -416,7 +420,7 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   for (auto const& n : results) report.results.push_back(read_result(n));
   refuse_duplicates(src, results, report.results, "result for", [](const CaseResult& r) { return r.kernel + " / " + r.case_name; });
   auto claims = root.at("claims").items();
-  for (auto const& n : claims) report.claims.push_back(read_claim(n));
+  for (auto const& n : claims) report.claims.push_back(read_claim(n, v));
   refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
   check_totals(root.at("totals"), report.totals());
   if (v < 4) return report;

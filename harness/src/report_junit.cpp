@@ -91,6 +91,8 @@ void add_claim(pugi::xml_node suite, const ClaimVerdict& c) {
       break;
     }
     case Verdict::NotCheckable: set(tc.append_child("skipped"), "message", c.evidence); break;
+    // Undefined behaviour recorded: neither a failure nor a skip (it did run); the record is in system-out.
+    case Verdict::Observed: detail = "observed (undefined or unenforced behaviour, recorded, not judged)\n" + detail; break;
   }
   tc.append_child("system-out").text().set(xml_text(detail + "\nevidence: " + c.evidence).c_str());
 }

@@ -27,14 +27,15 @@ const char* to_string(Verdict v) {
     case Verdict::Confirmed: return "confirmed";
     case Verdict::Contradicted: return "contradicted";
     case Verdict::NotCheckable: return "not-checkable";
+    case Verdict::Observed: return "observed";
   }
   return "not-checkable";
 }
 
 Verdict verdict_from_string(const std::string& s) {
-  for (Verdict v : {Verdict::Confirmed, Verdict::Contradicted, Verdict::NotCheckable})
+  for (Verdict v : {Verdict::Confirmed, Verdict::Contradicted, Verdict::NotCheckable, Verdict::Observed})
     if (s == to_string(v)) return v;
-  throw std::invalid_argument("unknown verdict '" + s + "'; expected confirmed, contradicted or not-checkable");
+  throw std::invalid_argument("unknown verdict '" + s + "'; expected confirmed, contradicted, not-checkable or observed");
 }
 
 namespace {

@@ -33,7 +33,9 @@ struct CaseResult {
   std::optional<bool> roundtrip_identity;
 };
 
-enum class Verdict { Confirmed, Contradicted, NotCheckable };
+// NotCheckable: the run could not check the claim (no GPU, no case ran, a control case failed).
+// Observed: the behaviour is undefined or the rule unenforced, so what happened is recorded, not judged.
+enum class Verdict { Confirmed, Contradicted, NotCheckable, Observed };
 const char* to_string(Verdict v);
 Verdict verdict_from_string(const std::string& s);  // throws std::invalid_argument
 
@@ -74,8 +76,9 @@ struct Withdrawal {
 };
 
 struct RunReport {
-  // 2: status timeout, fault_case; 3: observed_layout; 4: withdrawn, roundtrip_identity. Reads 4, 3 and 2.
-  static constexpr int kSchemaVersion = 4;
+  // 2: status timeout, fault_case; 3: observed_layout; 4: withdrawn, roundtrip_identity; 5: verdict
+  // observed. Reads 5, 4, 3 and 2.
+  static constexpr int kSchemaVersion = 5;
   RunInfo info;
   std::vector<CaseResult> results;
   std::vector<ClaimVerdict> claims;

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <cctype>
 #include <regex>
 #include <fstream>
@@ -353,13 +354,16 @@ Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) 
     std::vector<YamlReader> case_items;
     if (ck.has("cases")) case_items = ck.at("cases").items("'cases' of a claim check");
     for (auto const& v : case_items) c.check.cases.push_back(v.str());
-    std::string expect = ck.at("expect").str();
-    if (expect != "pass" && expect != "fail" && expect != "fault" && expect != "observe")
-      ck.at("expect").fail(fmt::format("expected 'pass', 'fail', 'fault' or 'observe' but found '{}'", expect));
+    Expect expect = Expect::Pass;
+    try {
+      expect = expect_from_string(ck.at("expect").str());
+    } catch (const std::invalid_argument& e) {
+      ck.at("expect").fail(e.what());
+    }
     c.check.expect = expect;
     // What a claim predicts must fit its cases: a fault only where a case breaks a rule, and no
     // pass or fail where one does (a claim without 'cases' judges every case that is not a fault case).
-    if (expect == "fault" && case_items.empty())
+    if (expect == Expect::Fault && case_items.empty())
       ck.at("expect").fail(fmt::format("claim '{}' expects a fault but names no cases, so it would judge only cases that are not fault "
                                        "cases; expected 'cases' naming fault cases",
                                        c.id));
@@ -367,26 +371,26 @@ Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) 
       const std::string name = item.str();
       auto cs = std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == name; });
       if (cs == cases.cases.end()) continue;  // an unknown case: check_claim_refs says so
-      if (expect == "fault" && cs->fault == Fault::None)
+      if (expect == Expect::Fault && cs->fault == Fault::None)
         ck.at("expect").fail(fmt::format("claim '{}' expects a fault, but case '{}' is not a fault case (no 'fault:' in cases.yaml); "
                                          "expected only fault cases, or expect: pass, fail or observe",
                                          c.id, cs->name));
-      if ((expect == "pass" || expect == "fail") && breaks_a_rule(cs->fault))
+      if ((expect == Expect::Pass || expect == Expect::Fail) && breaks_a_rule(cs->fault))
         item.fail(fmt::format("claim '{}' expects '{}', but case '{}' is a fault case (it breaks a documented rule on purpose); "
                               "expected expect: fault or observe",
-                              c.id, expect, cs->name));
+                              c.id, to_string(expect), cs->name));
     }
     if (ck.has("controls")) {
-      if (expect != "fail" && expect != "fault") ck.at("controls").fail("controls belong to claims that predict a failure or a fault (expect: fail or fault)");
+      if (expect != Expect::Fail && expect != Expect::Fault) ck.at("controls").fail("controls belong to claims that predict a failure or a fault (expect: fail or fault)");
       for (auto const& v : ck.at("controls").items("'controls' of a claim check")) {
         auto cs = std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == v.str(); });
         if (cs != cases.cases.end() && cs->fault != Fault::None)
           v.fail(fmt::format("control case '{}' is a fault case; expected a case that keeps every documented rule", cs->name));
         c.check.controls.push_back(v.str());
       }
-    } else if (expect == "fail" || expect == "fault") {
+    } else if (expect == Expect::Fail || expect == Expect::Fault) {
       ck.at("expect").fail(fmt::format("a claim that predicts a {} needs 'controls': cases of the same kernels that must pass, so that a device that "
-                                       "fails everything does not confirm it", expect == "fail" ? "failure" : "fault"));
+                                       "fails everything does not confirm it", expect == Expect::Fail ? "failure" : "fault"));
     }
   } else if (kind == "roundtrip") {
     ck.expect_map({"kind", "load", "store"});

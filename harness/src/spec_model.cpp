@@ -1,8 +1,25 @@
 #include "spec_model.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ptxcts {
+
+const char* to_string(Expect e) {
+  switch (e) {
+    case Expect::Pass: return "pass";
+    case Expect::Fail: return "fail";
+    case Expect::Fault: return "fault";
+    case Expect::Observe: return "observe";
+  }
+  return "pass";
+}
+
+Expect expect_from_string(const std::string& s) {
+  for (Expect e : {Expect::Pass, Expect::Fail, Expect::Fault, Expect::Observe})
+    if (s == to_string(e)) return e;
+  throw std::invalid_argument("expected 'pass', 'fail', 'fault' or 'observe' but found '" + s + "'");
+}
 
 std::string SourceLocation::str() const {
   if (line <= 0) return file;

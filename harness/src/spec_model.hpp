@@ -127,14 +127,19 @@ struct Variant {
 
 enum class ClaimCheckKind { Cases, Roundtrip, Requirements };
 
+// cases: what the GPU does if the claim holds: pass, fail, fault (a device error), or observe
+// (no prediction: the claim says the behaviour is undefined; what happened is recorded)
+enum class Expect { Pass, Fail, Fault, Observe };
+const char* to_string(Expect e);
+// The spec's word; throws std::invalid_argument "expected 'pass', 'fail', 'fault' or 'observe' but found 'X'".
+Expect expect_from_string(const std::string& s);
+
 struct ClaimCheck {
   ClaimCheckKind kind = ClaimCheckKind::Cases;
   std::string variant;                                   // cases, requirements
   std::map<std::string, std::vector<std::string>> where; // cases: axis -> allowed option texts
   std::vector<std::string> cases;                        // cases: empty = every case
-  // cases: what the GPU does if the claim holds: pass, fail, fault (a device error), or observe
-  // (no prediction: the claim says the behaviour is undefined; what happened is recorded)
-  std::string expect = "pass";
+  Expect expect = Expect::Pass;  // cases
   // cases with expect fail or fault: cases of the same kernels that must pass for the predicted
   // failure to mean anything (a device that fails everything confirms nothing)
   std::vector<std::string> controls;

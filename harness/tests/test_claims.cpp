@@ -65,3 +65,37 @@ TEST(ClaimControls, ASpecThatPredictsAFaultWithoutControlsIsRefused) {
               "device that fails everything does not confirm it");
   }
 }
+
+// Undefined behaviour is recorded, not judged: `expect: observe` claims, and `expect: fault` claims
+// whose rule the GPU did not enforce in every case, are observed. Could not check is another verdict.
+TEST(ClaimVerdicts, UndefinedBehaviourIsObservedNotNotCheckable) {
+  auto unenforced = judge(Status::Pass, Status::Pass);  // no fault case faulted
+  const ClaimVerdict& rule = find(unenforced, "ldmatrix-rows-must-be-aligned");
+  EXPECT_EQ(rule.verdict, Verdict::Observed) << rule.evidence;
+  EXPECT_NE(rule.evidence.find("; the GPU does not enforce the rule in every case"), std::string::npos) << rule.evidence;
+  for (Status fault : {Status::Pass, Status::Crash}) {
+    auto vs = judge(fault, Status::Pass);
+    const ClaimVerdict& ub = find(vs, "ldmatrix-generic-outside-shared-undefined");
+    EXPECT_EQ(ub.verdict, Verdict::Observed) << ub.evidence;
+    EXPECT_EQ(ub.evidence.rfind("undefined behaviour, observed: ", 0), 0u) << ub.evidence;
+  }
+  // No GPU: nothing ran, so nothing was observed.
+  Suite suite = build_suite(load_specs(spec_files()));
+  auto none = evaluate_claims(suite, Catalog{}, {}, "no GPU on this machine");
+  for (const char* id : {"ldmatrix-rows-must-be-aligned", "ldmatrix-generic-outside-shared-undefined"}) {
+    EXPECT_EQ(find(none, id).verdict, Verdict::NotCheckable) << id;
+    EXPECT_EQ(find(none, id).evidence, "no GPU on this machine") << id;
+  }
+}
+
+// `expect` is read once into an enum: each word reads back as itself, and the loader keeps it.
+TEST(ClaimExpect, EachWordReadsBackAndTheLoaderKeepsIt) {
+  for (Expect e : {Expect::Pass, Expect::Fail, Expect::Fault, Expect::Observe}) EXPECT_EQ(expect_from_string(to_string(e)), e);
+  EXPECT_THROW(expect_from_string("observed"), std::invalid_argument);
+  SpecSet specs = load_specs(spec_files());
+  std::map<std::string, Expect> by_id;
+  for (auto const& c : specs.claims) by_id[c.id] = c.check.expect;
+  EXPECT_EQ(by_id.at("ldmatrix-rows-must-be-aligned"), Expect::Fault);
+  EXPECT_EQ(by_id.at("ldmatrix-generic-outside-shared-undefined"), Expect::Observe);
+  EXPECT_EQ(by_id.at("blog-consecutive-rows-stored-consecutively"), Expect::Fail);
+}

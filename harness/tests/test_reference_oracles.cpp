@@ -1,6 +1,7 @@
-// The reference model against independent oracles: the printed outputs of seeds 003 and 004
-// (real ldmatrix/stmatrix runs that their authors printed). Each oracle is also run against a
-// deliberately wrong fragment formula, which must make it fail.
+// The reference model against independent oracles: the printed outputs of the study notes
+// "ldmatrix" (in Chinese, no author or address) and of S. Veitner's blog post "Load and store
+// matrices efficiently with PTX instructions" (real ldmatrix/stmatrix runs that their authors
+// printed). Each oracle is also run against a deliberately wrong fragment formula, which must make it fail.
 #include <gtest/gtest.h>
 
 #include "reference_model.hpp"
@@ -11,7 +12,7 @@ using namespace ptxcts::test;
 
 namespace {
 
-// Seed 003, "The logical shape of A" (16x16, fp16 values printed as integers).
+// The study notes, "The logical shape of A" (16x16, fp16 values printed as integers).
 const int kA16[16][16] = {
     {1, 3, 1, 4, 5, 4, 8, 9, 6, 5, 7, 7, 2, 3, 1, 6}, {6, 5, 8, 4, 3, 9, 9, 2, 8, 4, 2, 8, 7, 9, 3, 7},
     {2, 1, 9, 4, 4, 7, 3, 7, 9, 1, 5, 8, 3, 3, 4, 8}, {5, 1, 3, 8, 9, 9, 7, 5, 1, 6, 1, 8, 5, 4, 3, 4},
@@ -22,7 +23,7 @@ const int kA16[16][16] = {
     {1, 8, 4, 2, 4, 2, 8, 6, 6, 7, 6, 2, 5, 8, 8, 3}, {5, 2, 8, 2, 6, 8, 8, 5, 1, 5, 5, 4, 4, 2, 4, 5},
     {7, 5, 4, 1, 6, 2, 7, 2, 6, 3, 3, 8, 9, 8, 1, 4}, {9, 6, 3, 6, 3, 8, 8, 3, 1, 3, 4, 5, 3, 7, 9, 9}};
 
-// Seed 003, ldmatrix x4: "thread=t, val=..." (registers 0..3, low half first).
+// The study notes, ldmatrix x4: "thread=t, val=..." (registers 0..3, low half first).
 const int kX4Lanes[32][8] = {
     {1, 3, 4, 7, 6, 5, 6, 9}, {1, 4, 8, 5, 7, 7, 9, 3}, {5, 4, 7, 4, 2, 3, 7, 1}, {8, 9, 7, 7, 1, 6, 2, 3},
     {6, 5, 2, 9, 8, 4, 1, 4}, {8, 4, 4, 2, 2, 8, 6, 3}, {3, 9, 1, 3, 7, 9, 5, 2}, {9, 2, 2, 5, 3, 7, 4, 6},
@@ -33,7 +34,7 @@ const int kX4Lanes[32][8] = {
     {3, 5, 7, 5, 3, 5, 6, 3}, {2, 5, 4, 1, 3, 3, 3, 8}, {4, 9, 6, 2, 8, 1, 9, 8}, {6, 2, 7, 2, 1, 9, 1, 4},
     {7, 4, 9, 6, 7, 9, 1, 3}, {9, 2, 3, 6, 4, 1, 4, 5}, {9, 2, 3, 8, 3, 2, 3, 7}, {9, 1, 8, 3, 8, 4, 9, 9}};
 
-// Seed 003, ldmatrix x4.trans: "The copy result of B".
+// The study notes, ldmatrix x4.trans: "The copy result of B".
 const int kX4TransB[16][16] = {
     {1, 6, 2, 5, 2, 4, 3, 7, 6, 8, 9, 1, 1, 2, 3, 7}, {3, 5, 1, 1, 9, 9, 5, 4, 5, 4, 1, 6, 3, 5, 5, 9},
     {1, 8, 9, 3, 8, 4, 2, 9, 7, 2, 5, 1, 9, 3, 3, 4}, {4, 4, 4, 8, 6, 1, 5, 2, 7, 8, 8, 8, 2, 4, 3, 1},
@@ -65,8 +66,8 @@ LaunchState run_model(const Suite& s, const std::string& id, const LaunchInput& 
   return expected_state({{&inst, compute_layout(inst)}}, in);
 }
 
-// Seed 003 x4 (and x4.trans): lane l addresses row l % 16 at column (l / 16) * 8 of A.
-LaunchState seed003_x4(const Suite& s, bool trans) {
+// The study notes' x4 (and x4.trans): lane l addresses row l % 16 at column (l / 16) * 8 of A.
+LaunchState study_notes_x4(const Suite& s, bool trans) {
   std::vector<std::uint16_t> a;
   for (auto const& row : kA16)
     for (int v : row) a.push_back(static_cast<std::uint16_t>(v));
@@ -77,17 +78,17 @@ LaunchState seed003_x4(const Suite& s, bool trans) {
 }
 
 int mismatches_x4_lanes(const Suite& s) {
-  LaunchState st = seed003_x4(s, false);
+  LaunchState st = study_notes_x4(s, false);
   int bad = 0;
   for (int l = 0; l < 32; ++l)
     for (int k = 0; k < 8; ++k) bad += half(st.regs[static_cast<std::size_t>(l * 4 + k / 2)], k % 2) != kX4Lanes[l][k];
   return bad;
 }
 
-// Seed 003's kernel writes registers back with row = t / 4, col = t % 4 * 2 (+8 rows for r1 and
+// The study notes' kernel writes registers back with row = t / 4, col = t % 4 * 2 (+8 rows for r1 and
 // r3, +8 columns for r2 and r3); the printed B is that matrix.
 int mismatches_x4_trans(const Suite& s) {
-  LaunchState st = seed003_x4(s, true);
+  LaunchState st = study_notes_x4(s, true);
   int d[16][16] = {};
   for (int t = 0; t < 32; ++t) {
     int row = t / 4, col = t % 4 * 2;
@@ -101,7 +102,7 @@ int mismatches_x4_trans(const Suite& s) {
   return bad;
 }
 
-// Seed 003 x2: A is the first 16 rows of 8 (the 16x8 matrix it prints); lanes 0-15 address row
+// The study notes' x2: A is the first 16 rows of 8 (the 16x8 matrix it prints); lanes 0-15 address row
 // lane % 16; D[row][col] = r0, D[row + 8][col] = r1 and the printed copy equals A.
 int mismatches_x2(const Suite& s) {
   const int a16x8[16][8] = {{1, 3, 1, 4, 5, 4, 8, 9}, {6, 5, 7, 7, 2, 3, 1, 6}, {6, 5, 8, 4, 3, 9, 9, 2}, {8, 4, 2, 8, 7, 9, 3, 7},
@@ -121,7 +122,7 @@ int mismatches_x2(const Suite& s) {
   return bad;
 }
 
-// Seed 004 ldmatrix x1: smem[i] = i, rows 8 elements apart; the printed table gives lane t the
+// The blog post's ldmatrix x1: smem[i] = i, rows 8 elements apart; the printed table gives lane t the
 // values 2t and 2t+1 ("0 -> 0  0   1", ..., "31 -> 62  62   63").
 int mismatches_x1(const Suite& s) {
   std::vector<std::uint16_t> a;
@@ -134,7 +135,7 @@ int mismatches_x1(const Suite& s) {
   return bad;
 }
 
-// Seed 004 stmatrix x1: lane t holds (2t, 2t+1); afterwards smem[2t] == 2t (the printed table).
+// The blog post's stmatrix x1: lane t holds (2t, 2t+1); afterwards smem[2t] == 2t (the printed table).
 int mismatches_stmatrix_x1(const Suite& s) {
   LaunchInput in = seed_input({}, 1, {});
   for (int l = 0; l < 32; ++l) {
@@ -163,11 +164,11 @@ Suite wrong_trans_suite() {
 
 }  // namespace
 
-TEST(ReferenceOracles, Seed003LdmatrixX4PerLaneValues) { EXPECT_EQ(mismatches_x4_lanes(real_suite()), 0); }
-TEST(ReferenceOracles, Seed003LdmatrixX4TransMatrix) { EXPECT_EQ(mismatches_x4_trans(real_suite()), 0); }
-TEST(ReferenceOracles, Seed003LdmatrixX2Matrix) { EXPECT_EQ(mismatches_x2(real_suite()), 0); }
-TEST(ReferenceOracles, Seed004LdmatrixX1LaneTable) { EXPECT_EQ(mismatches_x1(real_suite()), 0); }
-TEST(ReferenceOracles, Seed004StmatrixX1Table) { EXPECT_EQ(mismatches_stmatrix_x1(real_suite()), 0); }
+TEST(ReferenceOracles, StudyNotesLdmatrixX4PerLaneValues) { EXPECT_EQ(mismatches_x4_lanes(real_suite()), 0); }
+TEST(ReferenceOracles, StudyNotesLdmatrixX4TransMatrix) { EXPECT_EQ(mismatches_x4_trans(real_suite()), 0); }
+TEST(ReferenceOracles, StudyNotesLdmatrixX2Matrix) { EXPECT_EQ(mismatches_x2(real_suite()), 0); }
+TEST(ReferenceOracles, BlogPostLdmatrixX1LaneTable) { EXPECT_EQ(mismatches_x1(real_suite()), 0); }
+TEST(ReferenceOracles, BlogPostStmatrixX1Table) { EXPECT_EQ(mismatches_stmatrix_x1(real_suite()), 0); }
 
 // The same oracles catch a wrong formula: each must report mismatches.
 TEST(ReferenceOracles, WrongColumnFormulaFailsEveryLdmatrixOracle) {

@@ -2,6 +2,11 @@
 
 #include "report_diff.hpp"
 
+#include <fstream>
+#include <sstream>
+
+#include "report_json.hpp"
+
 using namespace ptxcts;
 
 namespace {
@@ -119,4 +124,45 @@ TEST(ReportDiff, ChangedFragmentLayoutsAreObservationsNotRegressions) {
   EXPECT_EQ(format_diff(d),
             "layout  wmma.load.c / u: the fragment's register layout differs (see observed_layout)\n"
             "0 case changes, 0 claim changes, 0 regressions (0 lost), 1 fragment layouts changed (observations)\n");
+}
+
+// A confirmed claim that is now only observed lost its confirmation: a regression. Between observed
+// and not-checkable neither side is a confirmation, so it is shown as a change, never a regression.
+TEST(ReportDiff, ConfirmedToObservedIsARegressionObservedToNotCheckableIsNot) {
+  RunReport a, b;
+  a.claims = {claim("c1", Verdict::Confirmed), claim("c2", Verdict::Observed), claim("c3", Verdict::NotCheckable),
+              claim("c4", Verdict::Observed)};
+  b.claims = {claim("c1", Verdict::Observed), claim("c2", Verdict::NotCheckable), claim("c3", Verdict::Observed),
+              claim("c4", Verdict::Confirmed)};
+  ReportDiff d = diff_reports(a, b);
+  EXPECT_EQ(d.regressions(), 1);
+  EXPECT_EQ(format_diff(d),
+            "WORSE   claim c1: confirmed -> observed\n"
+            "changed claim c2: observed -> not-checkable\n"
+            "changed claim c3: not-checkable -> observed\n"
+            "changed claim c4: observed -> confirmed\n"
+            "0 case changes, 4 claim changes, 1 regressions (0 lost)\n");
+}
+
+// The committed H100 report (schema 4, which wrote its observations not-checkable) against the same
+// run as schema 5 would write it: its observations become observed, changes and no regression.
+TEST(ReportDiff, TheCommittedSchema4ReportAgainstObservedVerdicts) {
+  std::ifstream in(PTXCTS_SOURCE_DIR "/reports/nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  RunReport old = parse_report_json(text.str(), "h100.json");
+  RunReport now = old;
+  int observations = 0;
+  for (auto& c : now.claims)
+    if (c.verdict == Verdict::NotCheckable && c.evidence.starts_with("undefined behaviour, observed")) {
+      c.verdict = Verdict::Observed;
+      ++observations;
+    }
+  EXPECT_EQ(observations, 3);
+  ReportDiff d = diff_reports(old, now);
+  EXPECT_EQ(d.claims.size(), 3u);
+  EXPECT_EQ(d.regressions(), 0);
+  // and written as schema 5, it reads back with them
+  RunReport back = parse_report_json(report_json(now), "now.json");
+  EXPECT_EQ(diff_reports(now, back).claims.size(), 0u);
 }

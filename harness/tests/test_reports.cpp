@@ -63,6 +63,8 @@ RunReport sample_report() {
                       {"ldmatrix_x4_trans/random", "ldmatrix_x1/identity"}});
   r.claims.push_back({"stmatrix-b8", "stmatrix", "b8 needs sm_100a", "PTX ISA 9.0 §9.7.14.5.16", "", Verdict::NotCheckable,
                       "no sm_100a GPU in this run", {}});
+  r.claims.push_back({"stmatrix-generic-outside-shared", "stmatrix", "the behaviour is undefined", "PTX ISA 9.0 §9.7.14.5.16", "",
+                      Verdict::Observed, "undefined behaviour, observed: 1 of 1 selected cases ran", {"stmatrix_x4/fault-misaligned-rows"}});
   r.withdrawn.push_back({"ldmatrix_x2 / identity", "the x2 form | is covered by x4"});
   r.withdrawn.push_back({"claim ldmatrix-old", "merged into ldmatrix-x1-layout"});
   return r;
@@ -85,12 +87,13 @@ TEST(ReportJson, RoundTripPreservesEveryField) {
 
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   std::string text = report_json(sample_report());
-  EXPECT_EQ(text.rfind("{\n \"schema_version\": 4,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 5,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
   EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1\n }"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("\"status\": \"crash\""), std::string::npos);
   EXPECT_NE(text.find("\"verdict\": \"not-checkable\""), std::string::npos);
+  EXPECT_NE(text.find("\"verdict\": \"observed\""), std::string::npos);
   EXPECT_NE(text.find("\"case\": \"identity\""), std::string::npos);
   EXPECT_NE(text.find("\"withdrawn\": [\n  {\n   \"what\": \"ldmatrix_x2 / identity\",\n   \"reason\": \"the x2 form | is covered by x4\"\n  },"),
             std::string::npos)
@@ -177,9 +180,9 @@ TEST(ReportJson, UnknownStatus) {
 
 TEST(ReportJson, WrongSchemaVersion) {
   EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 1,)")),
-            "r.json:2:20: schema_version: expected 2 to 4 (the schema versions this build reads), got 1");
-  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 5,)")),
-            "r.json:2:20: schema_version: expected 2 to 4 (the schema versions this build reads), got 5");
+            "r.json:2:20: schema_version: expected 2 to 5 (the schema versions this build reads), got 1");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 6,)")),
+            "r.json:2:20: schema_version: expected 2 to 5 (the schema versions this build reads), got 6");
 }
 
 // kMinimal as schema 4: with its `withdrawn` list, `withdrawn` (which must name what the report lacks).
@@ -204,6 +207,49 @@ TEST(ReportJson, ReadsSchemas2To4) {
   std::string v2 = schema4("");
   v2.replace(v2.find("4,"), 1, "2");
   EXPECT_EQ(error_of(v2), "r.json:28:15: withdrawn: unknown key \"withdrawn\"; expected one of schema_version, run, totals, results, claims");
+}
+
+// 5 is 4 with the verdict observed; before 5 an observation was written not-checkable, so an older
+// report that says observed was not written by ptxcts.
+TEST(ReportJson, TheVerdictObservedIsFromSchema5On) {
+  std::string v5 = schema4("");
+  v5.replace(v5.find("4,"), 1, "5");
+  const std::string confirmed = R"("verdict": "confirmed")", observed = R"("verdict": "observed")";
+  v5.replace(v5.find(confirmed), confirmed.size(), observed);
+  RunReport r = parse_report_json(v5, "r.json");
+  ASSERT_EQ(r.claims.size(), 1u);
+  EXPECT_EQ(r.claims[0].verdict, Verdict::Observed);
+  std::string v4 = v5;
+  v4.replace(v4.find("5,"), 1, "4");
+  EXPECT_EQ(error_of(v4), "r.json:26:15: claims[0].verdict: verdict 'observed' is from schema_version 5 on; this report is schema_version 4");
+  EXPECT_EQ(error_of(variant(R"("verdict": "confirmed")", R"("verdict": "observed")")),
+            "r.json:26:15: claims[0].verdict: verdict 'observed' is from schema_version 5 on; this report is schema_version 2");
+}
+
+// The run reports committed in reports/ (the H100 one is schema 4) still read: `ptxcts diff` compares
+// a new run with them.
+TEST(ReportJson, CommittedRunReportsStillRead) {
+  int read = 0;
+  for (auto const& e : std::filesystem::directory_iterator(PTXCTS_SOURCE_DIR "/reports")) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".json" || name.starts_with("audit-")) continue;
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    RunReport r;
+    EXPECT_NO_THROW(r = parse_report_json(text.str(), name)) << name;
+    EXPECT_FALSE(r.results.empty()) << name;
+    EXPECT_FALSE(r.claims.empty()) << name;
+    ++read;
+  }
+  EXPECT_GE(read, 1);
+  std::ifstream in(PTXCTS_SOURCE_DIR "/reports/nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  RunReport h100 = parse_report_json(text.str(), "h100.json");
+  int not_checkable = 0;
+  for (auto const& c : h100.claims) not_checkable += c.verdict == Verdict::NotCheckable;
+  EXPECT_EQ(not_checkable, 4);  // schema 4: its three observations among them, never "observed"
 }
 
 TEST(ReportJson, WithdrawnErrors) {
@@ -253,8 +299,8 @@ TEST(ReportJson, DuplicateResultOrClaim) {
 
 TEST(ReportJson, StructuralErrorsPointAtTheValue) {
   EXPECT_EQ(error_of(variant(R"("verdict": "confirmed")", R"("verdict": "refuted")")),
-            "r.json:26:15: claims[0].verdict: unknown verdict 'refuted'; expected confirmed, contradicted or "
-            "not-checkable");
+            "r.json:26:15: claims[0].verdict: unknown verdict 'refuted'; expected confirmed, contradicted, "
+            "not-checkable or observed");
   EXPECT_EQ(error_of(variant(R"("mismatches": 0)", R"("mismatches": "0")")),
             "r.json:22:18: results[0].mismatches: expected an integer, got string \"0\"");
   EXPECT_EQ(error_of(variant(R"("mismatches": 0)", R"("mismatches": -1)")),
@@ -319,7 +365,7 @@ TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
     EXPECT_EQ(pipes, pipes_per_row) << line;
     ++rows;
   }
-  EXPECT_EQ(rows, (1 + 14) + (1 + 3) + (1 + 2) + (2 + 7));  // header + rows: run (13 fields + schema), claims, withdrawn, results
+  EXPECT_EQ(rows, (1 + 14) + (1 + 4) + (1 + 2) + (2 + 7));  // header + rows: run (13 fields + schema), claims, withdrawn, results
   EXPECT_NE(md.find("## Withdrawn\n\n| What | Why |\n|---|---|\n| ldmatrix_x2 / identity | the x2 form \\| is covered by x4 |\n"
                     "| claim ldmatrix-old | merged into ldmatrix-x1-layout |\n"),
             std::string::npos)
@@ -349,7 +395,8 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
   EXPECT_EQ(suites.attribute("errors").as_int(), 3);  // error, crash, timeout; the fault case's crash is an observation
 
   struct Expected { const char* name; int tests, failures, errors, skipped; };
-  Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 4, 0, 3, 0}, {"claims", 3, 1, 0, 1}};
+  // An observed claim is neither a failure nor a skip: it ran, and what happened is its record.
+  Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 4, 0, 3, 0}, {"claims", 4, 1, 0, 1}};
   auto suite = suites.child("testsuite");
   for (auto const& e : expected) {
     ASSERT_FALSE(suite.empty()) << e.name;
@@ -376,6 +423,10 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
   auto crashed = suites.find_node([](pugi::xml_node n) { return n.attribute("classname").as_string() == std::string("ptxcts.stmatrix.stmatrix_x4"); });
   EXPECT_STREQ(crashed.child("error").attribute("type").as_string(), "crash");
   EXPECT_STREQ(crashed.attribute("name").as_string(), "µ-case");
+  auto observed = suites.find_node([](pugi::xml_node n) { return n.attribute("name").as_string() == std::string("stmatrix-generic-outside-shared"); });
+  ASSERT_FALSE(observed.empty());
+  EXPECT_TRUE(observed.child("failure").empty() && observed.child("skipped").empty() && observed.child("error").empty());
+  EXPECT_EQ(std::string(observed.child("system-out").text().as_string()).rfind("observed (undefined or unenforced behaviour, recorded, not judged)\n", 0), 0u);
 }
 
 TEST(ReportJunit, DropsControlCharactersXmlCannotHold) {

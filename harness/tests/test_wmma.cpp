@@ -56,7 +56,7 @@ TEST(WmmaSpec, RegisterCountsAreTheManualsFragmentTables) {
       {"wmma.load.c.sync.aligned.row.m16n16k16.f16@a64", 4},  {"wmma.load.c.sync.aligned.col.m32n8k16.f32@a64", 8},
       {"wmma.load.c.sync.aligned.row.m8n32k16.s32@a64", 8},   {"wmma.load.c.sync.aligned.row.m8n8k32.s32@a64", 2},
       {"wmma.store.d.sync.aligned.row.m8n8k128.s32@a64", 2},  {"wmma.store.d.sync.aligned.row.m16n16k8.f32@a64", 8},
-      // f64 C/D: the table says one register; the manual's examples (and seed 001) use two.
+      // f64 C/D: the table says one register; the manual's examples (wmma.store's among them) use two.
       {"wmma.store.d.sync.aligned.row.m8n8k4.f64@a64", 2},
   };
   for (auto const& r : rows) EXPECT_EQ(info(r.id).registers, r.registers) << r.id;
