@@ -58,7 +58,8 @@ std::vector<BatchMember> members_of(const Batch& b, const std::vector<std::size_
   std::vector<BatchMember> out;
   for (std::size_t k : live) {
     const BatchKernel& bk = b.kernels[k];
-    out.push_back({std::string_view(bk.alone.ptx_text).substr(bk.entry_offset), bk.entry_line, bk.entry});
+    out.push_back({.entry = std::string_view(bk.alone.ptx_text).substr(bk.entry_offset), .entry_line = bk.entry_line,
+                   .name = bk.entry});
   }
   return out;
 }

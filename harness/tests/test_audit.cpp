@@ -28,10 +28,14 @@ Catalog documented_catalog(const Suite& s) {
     const Instance& inst = k.subject_instance();
     for (auto const& t : s.specs.targets.targets) {
       bool ok = supports(s.specs.targets, inst, t);
-      c.assemblies.push_back({k.name, t.name, std::max(inst.min_ptx(), t.ptx), ok, true, ok ? "" : "error   : Feature requires .target sm_XY", "", "", inst.id(), ""});
+      c.assemblies.push_back({.kernel = k.name, .target = t.name, .ptx = std::max(inst.min_ptx(), t.ptx),
+                              .accepted = ok, .attempted = true,
+                              .message = ok ? "" : "error   : Feature requires .target sm_XY", .cubin = "",
+                              .ptx_file = "", .instruction = inst.id(), .entry = ""});
     }
     if (auto below = s.specs.targets.previous(inst.min_ptx()))  // none below the first version there is
-      c.probes.push_back({k.name, "sm_x", *below, inst.min_ptx(), false, "error   : Feature 'x' requires PTX ISA .version 9.9 or later"});
+      c.probes.push_back({.kernel = k.name, .target = "sm_x", .ptx = *below, .documented = inst.min_ptx(),
+                          .accepted = false, .message = "error   : Feature 'x' requires PTX ISA .version 9.9 or later"});
   }
   // A ptxas 13.0 message of each class, as seen when probing it.
   const std::map<std::string, std::string> sample = {
@@ -48,7 +52,9 @@ Catalog documented_catalog(const Suite& s) {
       {"removed-feature", "Instruction ''wmma.mma' with floating point type' with '.satfinite' is not supported starting from PTX ISA version 6.5"}};
   for (auto const& f : s.specs.forms) {
     std::string msg = f.kind == AuditForm::Kind::Invalid ? sample.at(f.diagnostic) : "";
-    c.forms.push_back({f.name, f.target, {9, 0}, f.kind == AuditForm::Kind::Spelling, "ptxas kernel.ptx, line 74; error   : " + msg, f.text});
+    c.forms.push_back({.form = f.name, .target = f.target, .ptx = {9, 0},
+                       .accepted = f.kind == AuditForm::Kind::Spelling,
+                       .message = "ptxas kernel.ptx, line 74; error   : " + msg, .instruction = f.text});
   }
   return c;
 }

@@ -26,13 +26,18 @@ struct WholeSuite {
   explicit WholeSuite(const std::string& mode) : work(fs::temp_directory_path() / fmt::format("ptxcts-mutant-{}-{}", mode, ::getpid())) {
     catalog.cuda_release = "13.0";
     catalog.targets = {"sm_100a"};
-    for (auto const& k : suite.kernels) catalog.assemblies.push_back({k.name, "sm_100a", {8, 8}, true, true, "", "cache/fake.cubin", "", "", "entry"});
+    for (auto const& k : suite.kernels) catalog.assemblies.push_back({.kernel = k.name, .target = "sm_100a",
+                                                                      .ptx = {8, 8}, .accepted = true,
+                                                                      .attempted = true, .message = "",
+                                                                      .cubin = "cache/fake.cubin", .ptx_file = "",
+                                                                      .instruction = "", .entry = "entry"});
   }
   ~WholeSuite() { fs::remove_all(work); }
 
   std::vector<CaseResult> run(const std::string& mode) {
     setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
-    RunOptions opt{PTXCTS_FAKE_RUNNER, work, work, {}, {}, 30, nullptr, {}};
+    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = {}, .progress = {},
+                   .case_timeout = 30, .journal = nullptr, .done = {}};
     return run_on_device(suite, catalog, {0, "Fake GPU", 10, 0, "13.0", "0.0"}, opt).results;
   }
 };
