@@ -6,10 +6,9 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "file_text.hpp"
 #include "instance.hpp"
 #include "layout.hpp"
 #include "layout_check.hpp"
@@ -786,12 +785,11 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
                     "this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, "
                     "or moved out of the specs directory");
   for (auto const& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    if (!std::filesystem::is_regular_file(p, ec) || !in)  // a directory, a broken link (an editor's lock file), no permission
+    std::optional<std::string> text;
+    if (std::filesystem::is_regular_file(p, ec)) text = try_read_file_text(p);
+    if (!text)  // a directory, a broken link (an editor's lock file), no permission
       throw SpecError({p.string(), 0, 0}, "cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    files.push_back({p.string(), ss.str()});
+    files.push_back({p.string(), std::move(*text)});
   }
   return load_specs(files);
 }
