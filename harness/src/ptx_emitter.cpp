@@ -58,8 +58,10 @@ std::vector<EmitStep> emit_steps(const KernelPlan& kernel) {
   for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
     const Instance& inst = *kernel.steps[k];
     const int step = static_cast<int>(k);
-    out.push_back({fill_operands(inst.text(), inst.registers(), inst.address_width(), step), inst.registers(), inst.address_width(),
-                   inst.space()});
+    out.push_back({.instruction = fill_operands(inst.text(), inst.registers(), inst.address_width(), step),
+                   .registers = inst.registers(),
+                   .address_width = inst.address_width(),
+                   .space = inst.space()});
   }
   return out;
 }
@@ -68,7 +70,10 @@ EmitStep emit_step(const AuditForm& form) {
   std::string space = form.text.find(".shared") != std::string::npos ? "shared" : "generic";
   bool move = form.text.find("{src}") != std::string::npos;
   int width = move ? 0 : form.address_width;
-  return {fill_operands(form.text, form.registers, width, 0), form.registers, width, space};
+  return {.instruction = fill_operands(form.text, form.registers, width, 0),
+          .registers = form.registers,
+          .address_width = width,
+          .space = space};
 }
 
 std::string instruction_text(const std::vector<EmitStep>& steps) {

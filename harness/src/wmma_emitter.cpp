@@ -22,7 +22,7 @@ std::vector<RegisterRun> allocate(const std::vector<WmmaFragment>& fragments, Wm
   std::vector<RegisterRun> out;
   for (auto const& f : fragments) {
     int& next = f.wide ? prog.regs64 : prog.regs32;
-    out.push_back({next, f.registers, f.wide});
+    out.push_back({.first = next, .count = f.registers, .wide = f.wide});
     next += f.registers;
   }
   return out;
