@@ -193,7 +193,8 @@ int cmd_audit(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   Catalog cat = make_catalog(suite, p);
   Audit audit = run_audit(suite, cat);
-  fs::path json = write_audit_reports(audit, suite, cat, {host_name(), utc_now(), PTXCTS_VERSION, PTXCTS_SUITE_COMMIT}, p.reports);
+  const AuditRun run{.host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
+  fs::path json = write_audit_reports(audit, suite, cat, run, p.reports);
   int confirmed = 0, not_checkable = 0;
   for (auto const& r : audit.requirements) {
     confirmed += r.verdict == Verdict::Confirmed;

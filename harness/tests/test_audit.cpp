@@ -156,7 +156,7 @@ TEST(AuditReport, ListsEveryAssemblyWithItsTextAndFindingsFirst) {
   Catalog c = documented_catalog(s);
   c.forms[0].accepted = true;  // a finding
   Audit a = run_audit(s, c);
-  AuditRun run{"host", "2026-11-22T00:00:00Z", "0.1.0", "abc"};
+  AuditRun run{.host = "host", .date = "2026-11-22T00:00:00Z", .suite_version = "0.1.0", .suite_commit = "abc"};
   auto j = nlohmann::json::parse(audit_json(a, s, c, run));
   EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["assemblies"].size(), c.assemblies.size());
@@ -187,7 +187,7 @@ TEST(Audit, AKnownDiscrepancyStaysVisibleButDoesNotFail) {
   // The form's discrepancy did not happen (ptxas rejected it as documented): said, not hidden.
   ASSERT_EQ(a.unused_known.size(), 1u);
   EXPECT_EQ(a.unused_known[0]->form, "stmatrix-m16n8-b16");
-  std::string md = audit_markdown(a, s, c, {"h", "d", "v", "c"});
+  std::string md = audit_markdown(a, s, c, {.host = "h", .date = "d", .suite_version = "v", .suite_commit = "c"});
   EXPECT_NE(md.find("## Known discrepancies"), std::string::npos);
   EXPECT_NE(md.find("no longer observed: stmatrix-m16n8-b16 (another erratum)"), std::string::npos);
 }
@@ -218,7 +218,8 @@ TEST(Audit, AnAssemblyPtxasFailedOnIsNotCheckableNeverARejection) {
       EXPECT_EQ(f.evidence, "ptxas failed: " + failed);
     }
   // The report says so too: the assembly's error, and `!` in the matrix.
-  nlohmann::json j = nlohmann::json::parse(audit_json(a, s, c, {"host", "date", "1.0", "abc"}));
+  const AuditRun run{.host = "host", .date = "date", .suite_version = "1.0", .suite_commit = "abc"};
+  nlohmann::json j = nlohmann::json::parse(audit_json(a, s, c, run));
   EXPECT_EQ(j["summary"]["ptxas_failures"], 3);
-  EXPECT_NE(audit_markdown(a, s, c, {"host", "date", "1.0", "abc"}).find(" ! |"), std::string::npos);
+  EXPECT_NE(audit_markdown(a, s, c, run).find(" ! |"), std::string::npos);
 }
