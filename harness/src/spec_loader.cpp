@@ -790,7 +790,7 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
     if (std::filesystem::is_regular_file(p, ec)) text = try_read_file_text(p);
     if (!text)  // a directory, a broken link (an editor's lock file), no permission
       throw SpecError({.file = p.string()}, "cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
-    files.push_back({p.string(), std::move(*text)});
+    files.push_back({.path = p.string(), .text = std::move(*text)});
   }
   return load_specs(files);
 }
