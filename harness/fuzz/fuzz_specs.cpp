@@ -37,7 +37,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    ptxcts::load_specs({{"targets.yaml", g_targets}, {"cases.yaml", g_cases}, {"diagnostics.yaml", g_diagnostics}, {"family.yaml", text}});
+    ptxcts::load_specs({{.path = "targets.yaml", .text = g_targets},
+                        {.path = "cases.yaml", .text = g_cases},
+                        {.path = "diagnostics.yaml", .text = g_diagnostics},
+                        {.path = "family.yaml", .text = text}});
   } catch (const ptxcts::SpecError&) {
   }
   // The formula parser on its own, with every variable bound.

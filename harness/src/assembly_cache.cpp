@@ -5,16 +5,15 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "assembly_batch.hpp"
 #include "atomic_file.hpp"
+#include "file_text.hpp"
 
 #include <unistd.h>
 
@@ -29,12 +28,7 @@ constexpr int kRecordFormat = 2;
 // The first line of a .log or .rejected record; ptxas's message follows.
 constexpr std::string_view kObtained = "obtained: ";
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_file(const fs::path& p) { return try_read_file_text(p).value_or(""); }
 
 // A module's cached verdict: its record, if it says how the verdict was obtained. Older records
 // do not, and may be a failed ptxas taken for a rejection: those are assembled again.
@@ -58,7 +52,8 @@ std::vector<BatchMember> members_of(const Batch& b, const std::vector<std::size_
   std::vector<BatchMember> out;
   for (std::size_t k : live) {
     const BatchKernel& bk = b.kernels[k];
-    out.push_back({std::string_view(bk.alone.ptx_text).substr(bk.entry_offset), bk.entry_line, bk.entry});
+    out.push_back({.entry = std::string_view(bk.alone.ptx_text).substr(bk.entry_offset), .entry_line = bk.entry_line,
+                   .name = bk.entry});
   }
   return out;
 }

@@ -136,10 +136,12 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
       auto [at, fresh] = filling.try_emplace({tname, parts->header}, 0);
       if (fresh || batches[at->second].kernels.size() == kBatchKernels) {
         at->second = batches.size();
-        batches.push_back({tname, parts->header, {}, 0});
+        batches.push_back({.target = tname, .header = parts->header, .kernels = {}, .ptxas_runs = 0});
         batch_slots.emplace_back();
       }
-      batches[at->second].kernels.push_back({std::move(j), parts->entry_offset, parts->entry_line, entry, {}, "", ""});
+      batches[at->second].kernels.push_back(
+          {.alone = std::move(j), .entry_offset = parts->entry_offset, .entry_line = parts->entry_line,
+           .entry = entry, .outcome = {}, .cubin = "", .cubin_entry = ""});
       batch_slots[at->second].push_back(cat.assemblies.size());
       cat.assemblies.push_back(a);
     }
@@ -159,7 +161,8 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
       if (supports(suite.specs.targets, k.subject_instance(), t) && better(t)) lowest = &t;
     }
     if (!lowest) continue;
-    VersionProbe p{k.name, lowest->name, *below, kernel_ptx, false, ""};
+    VersionProbe p{.kernel = k.name, .target = lowest->name, .ptx = *below, .documented = kernel_ptx,
+                   .accepted = false, .message = ""};
     Job j;
     j.target = lowest->name;
     j.ptx_text = emit_kernel_ptx(skeleton, k, lowest->name, *below);
@@ -173,7 +176,8 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
   // spec gives or else the newest this toolkit speaks (so that the version is never the reason).
   for (auto const& f : suite.specs.forms) {
     if (std::find(cat.targets.begin(), cat.targets.end(), f.target) == cat.targets.end()) continue;
-    FormAssembly fa{f.name, f.target, f.ptx.value_or(cat.toolkit_ptx), false, "", ""};
+    FormAssembly fa{.form = f.name, .target = f.target, .ptx = f.ptx.value_or(cat.toolkit_ptx),
+                    .accepted = false, .message = "", .instruction = ""};
     fa.instruction = form_instruction_text(f);
     Job j;
     j.target = f.target;
@@ -283,13 +287,35 @@ Catalog load_catalog(const fs::path& dir) {
     c.cuda_release = j.at("cuda_release");
     c.toolkit_ptx = ver(j.at("toolkit_ptx_isa"));
     c.targets = j.at("targets").get<std::vector<std::string>>();
+    // Every field by its key and by its member's name: the order of neither the JSON nor the struct matters.
     for (auto const& a : j.at("assemblies"))
-      c.assemblies.push_back({a.at("kernel"), a.at("target"), ver(a.at("ptx_isa")), a.at("accepted"), a.at("attempted"),
-                              a.at("message"), a.at("cubin"), a.at("ptx"), a.at("instruction"), a.at("entry"), a.at("error")});
+      c.assemblies.push_back({.kernel = a.at("kernel"),
+                              .target = a.at("target"),
+                              .ptx = ver(a.at("ptx_isa")),
+                              .accepted = a.at("accepted"),
+                              .attempted = a.at("attempted"),
+                              .message = a.at("message"),
+                              .cubin = a.at("cubin"),
+                              .ptx_file = a.at("ptx"),
+                              .instruction = a.at("instruction"),
+                              .entry = a.at("entry"),
+                              .error = a.at("error")});
     for (auto const& p : j.at("version_probes"))
-      c.probes.push_back({p.at("kernel"), p.at("target"), ver(p.at("ptx_isa")), ver(p.at("documented_minimum")), p.at("accepted"), p.at("message"), p.at("error")});
+      c.probes.push_back({.kernel = p.at("kernel"),
+                          .target = p.at("target"),
+                          .ptx = ver(p.at("ptx_isa")),
+                          .documented = ver(p.at("documented_minimum")),
+                          .accepted = p.at("accepted"),
+                          .message = p.at("message"),
+                          .error = p.at("error")});
     for (auto const& f : j.at("forms"))
-      c.forms.push_back({f.at("form"), f.at("target"), ver(f.at("ptx_isa")), f.at("accepted"), f.at("message"), f.at("instruction"), f.at("error")});
+      c.forms.push_back({.form = f.at("form"),
+                         .target = f.at("target"),
+                         .ptx = ver(f.at("ptx_isa")),
+                         .accepted = f.at("accepted"),
+                         .message = f.at("message"),
+                         .instruction = f.at("instruction"),
+                         .error = f.at("error")});
   } catch (const OtherSchema&) {
     throw;
   } catch (const nlohmann::json::exception& e) {

@@ -111,7 +111,8 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& cat
   std::vector<ClaimVerdict> out;
   const Audit audit = run_audit(suite, catalog);
   for (auto const& c : suite.specs.claims) {
-    ClaimVerdict v{c.id, c.family, c.text, c.source, c.note, Verdict::NotCheckable, "", {}};
+    ClaimVerdict v{.id = c.id, .family = c.family, .text = c.text, .source = c.source, .note = c.note, .verdict = Verdict::NotCheckable,
+                   .evidence = "", .checked = {}};
     if (c.check.kind == ClaimCheckKind::Requirements) {
       judge_requirements(v, audit, c.check.variant);
     } else if (c.check.kind == ClaimCheckKind::Cases) {

@@ -13,7 +13,12 @@ DeviceQuery parse_device_info(const std::string& text) {
   DeviceQuery q;
   try {
     for (auto const& d : nlohmann::json::parse(text))
-      q.devices.push_back({d.at("ordinal"), d.at("name"), d.at("major"), d.at("minor"), d.at("driver_cuda"), d.at("driver_version")});
+      q.devices.push_back({.ordinal = d.at("ordinal"),
+                           .name = d.at("name"),
+                           .major = d.at("major"),
+                           .minor = d.at("minor"),
+                           .driver_cuda = d.at("driver_cuda"),
+                           .driver_version = d.at("driver_version")});
   } catch (const nlohmann::json::exception& e) {
     q.devices.clear();
     q.reason = fmt::format("the device runner's answer is not a device list: {}", e.what());

@@ -1,7 +1,8 @@
 #include "journal.hpp"
 
-#include <sstream>
+#include <optional>
 
+#include "file_text.hpp"
 #include "report_json.hpp"
 
 namespace ptxcts {
@@ -19,12 +20,10 @@ void Journal::append(const CaseResult& r) {
 }
 
 std::vector<CaseResult> read_journal(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
   std::vector<CaseResult> out;
-  if (!in) return out;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
+  const std::optional<std::string> read = try_read_file_text(path);
+  if (!read) return out;  // no journal yet: nothing done
+  const std::string& text = *read;
   int number = 0;
   for (std::size_t at = 0; at < text.size();) {
     std::size_t nl = text.find('\n', at);

@@ -7,9 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include "audit.hpp"
@@ -17,6 +15,7 @@
 #include "catalog.hpp"
 #include "claims.hpp"
 #include "device_query.hpp"
+#include "file_text.hpp"
 #include "journal.hpp"
 #include "report_diff.hpp"
 #include "report_json.hpp"
@@ -45,13 +44,7 @@ struct Paths {
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error(p.string() + ": cannot read the kernel skeleton");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_text(const fs::path& p) { return read_file_text(p, "the kernel skeleton"); }
 
 Catalog make_catalog(const Suite& suite, const Paths& p) {
   Toolchain tc = Toolchain::discover(p.ptxas);
@@ -200,7 +193,8 @@ int cmd_audit(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   Catalog cat = make_catalog(suite, p);
   Audit audit = run_audit(suite, cat);
-  fs::path json = write_audit_reports(audit, suite, cat, {host_name(), utc_now(), PTXCTS_VERSION, PTXCTS_SUITE_COMMIT}, p.reports);
+  const AuditRun run{.host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
+  fs::path json = write_audit_reports(audit, suite, cat, run, p.reports);
   int confirmed = 0, not_checkable = 0;
   for (auto const& r : audit.requirements) {
     confirmed += r.verdict == Verdict::Confirmed;
@@ -229,11 +223,9 @@ int cmd_audit(const Paths& p) {
 
 int cmd_diff(const std::string& before, const std::string& after) {
   auto load = [](const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ReportError(path + ": cannot read this report");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_report_json(ss.str(), path);
+    auto text = try_read_file_text(path);
+    if (!text) throw ReportError(path + ": cannot read this report");
+    return parse_report_json(*text, path);
   };
   ReportDiff d = diff_reports(load(before), load(after));
   fmt::print("{}", format_diff(d));

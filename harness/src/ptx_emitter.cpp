@@ -12,12 +12,6 @@
 namespace ptxcts {
 namespace {
 
-std::string register_list(int count) {
-  std::string out = "{";
-  for (int r = 0; r < count; ++r) out += fmt::format("{}%frag{}", r ? ", " : "", r);
-  return out + "}";
-}
-
 std::string address_register(int width, int step) { return width ? fmt::format("%addr{}_{}", width, step) : ""; }
 
 // Per step: read this thread's offset, add the tile address, widen or convert as the form needs.
@@ -40,25 +34,34 @@ std::string address_code(const EmitStep& st, int step) {
 
 // Operands for {regs}/{addr} (or, for a move, {dst}/{src}: both the first fragment register).
 std::string fill_operands(std::string text, int registers, int width, int step) {
-  auto put = [&](const std::string& field, const std::string& value) {
-    for (std::size_t p; (p = text.find(field)) != std::string::npos;) text.replace(p, field.size(), value);
-  };
-  put("{regs}", register_list(registers));
-  put("{addr}", address_register(width, step));
-  put("{dst}", "%frag0");
-  put("{src}", "%frag0");
+  fill_placeholder(text, "{regs}", register_list("frag", 0, registers));
+  fill_placeholder(text, "{addr}", address_register(width, step));
+  fill_placeholder(text, "{dst}", "%frag0");
+  fill_placeholder(text, "{src}", "%frag0");
   return text;
 }
 
 }  // namespace
+
+void fill_placeholder(std::string& text, const std::string& field, const std::string& value) {
+  for (std::size_t p; (p = text.find(field)) != std::string::npos;) text.replace(p, field.size(), value);
+}
+
+std::string register_list(const std::string& prefix, int first, int count) {
+  std::string out = "{";
+  for (int r = 0; r < count; ++r) out += fmt::format("{}%{}{}", r ? ", " : "", prefix, first + r);
+  return out + "}";
+}
 
 std::vector<EmitStep> emit_steps(const KernelPlan& kernel) {
   std::vector<EmitStep> out;
   for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
     const Instance& inst = *kernel.steps[k];
     const int step = static_cast<int>(k);
-    out.push_back({fill_operands(inst.text(), inst.registers(), inst.address_width(), step), inst.registers(), inst.address_width(),
-                   inst.space()});
+    out.push_back({.instruction = fill_operands(inst.text(), inst.registers(), inst.address_width(), step),
+                   .registers = inst.registers(),
+                   .address_width = inst.address_width(),
+                   .space = inst.space()});
   }
   return out;
 }
@@ -67,7 +70,10 @@ EmitStep emit_step(const AuditForm& form) {
   std::string space = form.text.find(".shared") != std::string::npos ? "shared" : "generic";
   bool move = form.text.find("{src}") != std::string::npos;
   int width = move ? 0 : form.address_width;
-  return {fill_operands(form.text, form.registers, width, 0), form.registers, width, space};
+  return {.instruction = fill_operands(form.text, form.registers, width, 0),
+          .registers = form.registers,
+          .address_width = width,
+          .space = space};
 }
 
 std::string instruction_text(const std::vector<EmitStep>& steps) {

@@ -36,6 +36,12 @@ std::string instruction_text(const std::vector<EmitStep>& steps);
 // or has one not in `fields`.
 std::string fill_skeleton(const std::string& skeleton, const std::map<std::string, std::string>& fields);
 
+// The operand placeholders of an instruction's text ({regs}, {addr}, ...), shared by both emitters:
+// every occurrence of `field` in `text` becomes `value`.
+void fill_placeholder(std::string& text, const std::string& field, const std::string& value);
+// A vector operand of numbered registers: "{%<prefix><first>, %<prefix><first + 1>, ...}".
+std::string register_list(const std::string& prefix, int first, int count);
+
 // The skeletons of kernels/: warp_matrix.ptx.in (ldmatrix, stmatrix, movmatrix) and wmma.ptx.in.
 struct KernelSkeletons {
   std::string matrix, wmma;

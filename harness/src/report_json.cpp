@@ -301,7 +301,7 @@ bool names_something(std::string_view what) {
 
 Withdrawal read_withdrawal(const Node& n) {
   n.object({"what", "reason"});
-  Withdrawal w{n.at("what").str(), n.at("reason").str()};
+  Withdrawal w{.what = n.at("what").str(), .reason = n.at("reason").str()};
   if (!names_something(w.what))
     n.at("what").fail(fmt::format("expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got \"{}\"", w.what));
   if (w.reason.empty()) n.at("reason").fail("expected why it was withdrawn, got an empty string");

@@ -114,7 +114,11 @@ DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const Device
         run.results.push_back(r);
         continue;
       }
-      jobs.push_back({static_cast<std::uint32_t>(jobs.size()), fs::absolute(opt.catalog_dir / a->cubin).string(), a->entry, k.name + "/" + c.name, p.input});
+      jobs.push_back({.id = static_cast<std::uint32_t>(jobs.size()),
+                      .cubin = fs::absolute(opt.catalog_dir / a->cubin).string(),
+                      .kernel_name = a->entry,
+                      .label = k.name + "/" + c.name,
+                      .input = p.input});
       run.results.push_back(r);
       pending.push_back(std::move(p));
     }

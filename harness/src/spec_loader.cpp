@@ -7,10 +7,9 @@
 #include <stdexcept>
 #include <cctype>
 #include <regex>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "file_text.hpp"
 #include "instance.hpp"
 #include "layout.hpp"
 #include "layout_check.hpp"
@@ -90,8 +89,9 @@ Requirement read_requirement(YamlReader r, const TargetCatalog& targets, bool ne
 
 FragmentLayout read_layout(YamlReader r, const std::set<std::string>& vars, const std::string& what) {
   r.expect_map({"matrix", "row", "col"});
-  return {read_formula(r.at("matrix"), vars, what + " matrix"), read_formula(r.at("row"), vars, what + " row"),
-          read_formula(r.at("col"), vars, what + " col")};
+  return {.matrix = read_formula(r.at("matrix"), vars, what + " matrix"),
+          .row = read_formula(r.at("row"), vars, what + " row"),
+          .col = read_formula(r.at("col"), vars, what + " col")};
 }
 
 // The placeholders of a syntax or a form's text, counted. Braces must pair up around a name in
@@ -694,8 +694,8 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     if (base == "cases.yaml") cases = &f;
     if (base == "diagnostics.yaml") diagnostics = &f;
   }
-  if (!targets) throw SpecError({"specs", 0, 0}, "no targets.yaml among the spec files");
-  if (!cases) throw SpecError({"specs", 0, 0}, "no cases.yaml among the spec files");
+  if (!targets) throw SpecError({.file = "specs"}, "no targets.yaml among the spec files");
+  if (!cases) throw SpecError({.file = "specs"}, "no cases.yaml among the spec files");
   specs.targets = read_targets(YamlReader(targets->path, parse_yaml(targets->path, targets->text), "targets.yaml"));
   specs.cases = read_cases(YamlReader(cases->path, parse_yaml(cases->path, cases->text), "cases.yaml"));
   if (diagnostics)  // optional: without it, no documented-invalid form can be declared
@@ -786,7 +786,7 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
   std::vector<SpecFile> files;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
-    throw SpecError({dir.string(), 0, 0}, "expected a directory of spec files (*.yaml)");
+    throw SpecError({.file = dir.string()}, "expected a directory of spec files (*.yaml)");
   // Spec files end in ".yaml". Any other name with .yaml or .yml in it (stmatrix.yml,
   // LDMATRIX.YAML, ldmatrix.yaml.bak, an editor's backup) looks like a spec but would not be read:
   // refuse it rather than run without it.
@@ -800,16 +800,15 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
   std::sort(paths.begin(), paths.end());
   std::sort(misnamed.begin(), misnamed.end());
   if (!misnamed.empty())
-    throw SpecError({misnamed.front().string(), 0, 0},
+    throw SpecError({.file = misnamed.front().string()},
                     "this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, "
                     "or moved out of the specs directory");
   for (auto const& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    if (!std::filesystem::is_regular_file(p, ec) || !in)  // a directory, a broken link (an editor's lock file), no permission
-      throw SpecError({p.string(), 0, 0}, "cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    files.push_back({p.string(), ss.str()});
+    std::optional<std::string> text;
+    if (std::filesystem::is_regular_file(p, ec)) text = try_read_file_text(p);
+    if (!text)  // a directory, a broken link (an editor's lock file), no permission
+      throw SpecError({.file = p.string()}, "cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
+    files.push_back({.path = p.string(), .text = std::move(*text)});
   }
   return load_specs(files);
 }

@@ -26,11 +26,11 @@ AxisOrFixed read_element(const YamlReader& r, const Variant& v) {
       if (!find_element_format(o.text))
         throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not an element type; expected one of: {}", o.text, text,
                                              fmt::join(element_format_names(), ", ")));
-    return {text, ""};
+    return {.axis = text, .fixed = ""};
   }
   if (!find_element_format(text))
     r.fail(fmt::format("expected a qualifier of '{}' or an element type ({}) but found '{}'", v.name, fmt::join(element_format_names(), ", "), text));
-  return {"", text};
+  return {.axis = "", .fixed = text};
 }
 
 // A layout: a qualifier whose values are .row and .col, or one of them.
@@ -40,10 +40,10 @@ AxisOrFixed read_layout_source(const YamlReader& r, const Variant& v) {
     for (auto const& o : a->options)
       if (o.text != ".row" && o.text != ".col")
         throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not a layout; expected .row or .col", o.text, text));
-    return {text, ""};
+    return {.axis = text, .fixed = ""};
   }
   if (text != ".row" && text != ".col") r.fail(fmt::format("expected a qualifier of '{}', .row or .col but found '{}'", v.name, text));
-  return {"", text};
+  return {.axis = "", .fixed = text};
 }
 
 std::string read_axis_name(const YamlReader& r, const Variant& v, const std::vector<std::string>& values) {

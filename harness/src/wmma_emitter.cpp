@@ -14,23 +14,15 @@ namespace {
 struct RegisterRun {
   int first = 0, count = 0;
   bool wide = false;
-  std::string list() const {
-    std::string out = "{";
-    for (int r = 0; r < count; ++r) out += fmt::format("{}%{}{}", r ? ", " : "", wide ? 'x' : 'w', first + r);
-    return out + "}";
-  }
+  std::string list() const { return register_list(wide ? "x" : "w", first, count); }
 };
-
-void put(std::string& text, const std::string& field, const std::string& value) {
-  for (std::size_t p; (p = text.find(field)) != std::string::npos;) text.replace(p, field.size(), value);
-}
 
 // Registers for each fragment, .b32 and .b64 numbered separately.
 std::vector<RegisterRun> allocate(const std::vector<WmmaFragment>& fragments, WmmaProgram& prog) {
   std::vector<RegisterRun> out;
   for (auto const& f : fragments) {
     int& next = f.wide ? prog.regs64 : prog.regs32;
-    out.push_back({next, f.registers, f.wide});
+    out.push_back({.first = next, .count = f.registers, .wide = f.wide});
     next += f.registers;
   }
   return out;
@@ -39,14 +31,14 @@ std::vector<RegisterRun> allocate(const std::vector<WmmaFragment>& fragments, Wm
 std::string fill(std::string text, const std::vector<RegisterRun>& runs, int step) {
   if (text.find("{d}") != std::string::npos) {
     if (runs.size() != 4) throw std::logic_error("wmma.mma needs four fragments");
-    put(text, "{d}", runs[0].list());
-    put(text, "{a}", runs[1].list());
-    put(text, "{b}", runs[2].list());
-    put(text, "{c}", runs[3].list());
+    fill_placeholder(text, "{d}", runs[0].list());
+    fill_placeholder(text, "{a}", runs[1].list());
+    fill_placeholder(text, "{b}", runs[2].list());
+    fill_placeholder(text, "{c}", runs[3].list());
   } else {
-    put(text, "{regs}", runs.at(0).list());
-    put(text, "{addr}", fmt::format("%addr{}", step));
-    put(text, "{stride}", fmt::format("%stride{}", step));
+    fill_placeholder(text, "{regs}", runs.at(0).list());
+    fill_placeholder(text, "{addr}", fmt::format("%addr{}", step));
+    fill_placeholder(text, "{stride}", fmt::format("%stride{}", step));
   }
   return text;
 }

@@ -239,7 +239,13 @@ ModelRun run_model(const KernelPlan& k, const LaunchInput& in) {
         frag[f] = wmma_load_matrix(m, out.memory, tile + off, stride);
         known[f] = true;
       } else {
-        out.stored.push_back({static_cast<int>(s), w, m, tile + off, stride, known[f], frag[f]});
+        out.stored.push_back({.step = static_cast<int>(s),
+                              .warp = w,
+                              .info = m,
+                              .base = tile + off,
+                              .stride = stride,
+                              .known = known[f],
+                              .values = frag[f]});
         if (known[f]) wmma_store_matrix(m, frag[f], out.memory, tile + off, stride);
       }
     }

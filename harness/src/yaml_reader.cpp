@@ -20,8 +20,8 @@ static const char* kind_name(const YAML::Node& n) {
 
 SourceLocation YamlReader::where() const {
   YAML::Mark m = node_.Mark();
-  if (m.is_null()) return {file_, 0, 0};
-  return {file_, m.line + 1, m.column + 1};
+  if (m.is_null()) return {.file = file_, .line = 0, .column = 0};
+  return {.file = file_, .line = m.line + 1, .column = m.column + 1};
 }
 
 void YamlReader::fail(const std::string& message) const { throw SpecError(where(), message); }
@@ -119,7 +119,7 @@ YAML::Node parse_yaml(const std::string& file, const std::string& text) {
     ++column;
     if (c == '\n') { ++line; column = 0; }
     if (c == '[' || c == '{') {
-      if (++depth > 64) throw SpecError({file, line, column}, "flow collections nested more than 64 deep");
+      if (++depth > 64) throw SpecError({.file = file, .line = line, .column = column}, "flow collections nested more than 64 deep");
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
@@ -137,10 +137,10 @@ YAML::Node parse_yaml(const std::string& file, const std::string& text) {
     std::size_t first = l.find_first_not_of(" \t\r");
     bool blank = first == std::string_view::npos || l[first] == '#';
     if (ended && !blank)
-      throw SpecError({file, line, static_cast<int>(first) + 1},
+      throw SpecError({.file = file, .line = line, .column = static_cast<int>(first) + 1},
                       fmt::format("a spec file must hold one YAML document; this line comes after its end ('...' on line {})", ended));
     if (marker("---")) {
-      if (started) throw SpecError({file, line, 1}, "a spec file must hold one YAML document; found another here");
+      if (started) throw SpecError({.file = file, .line = line, .column = 1}, "a spec file must hold one YAML document; found another here");
       started = true;
     } else if (marker("...")) {
       ended = line;
@@ -153,7 +153,7 @@ YAML::Node parse_yaml(const std::string& file, const std::string& text) {
   try {
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw SpecError({file, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+    throw SpecError({.file = file, .line = e.mark.line + 1, .column = e.mark.column + 1}, "invalid YAML: " + e.msg);
   }
 }
 

@@ -39,7 +39,7 @@ inline std::vector<SpecFile> spec_files(const std::string& file = "", const std:
       EXPECT_EQ(text.find(from, at + 1), std::string::npos) << from << " occurs twice in " << file;
       if (at != std::string::npos) text.replace(at, from.size(), to);
     }
-    files.push_back({std::string("specs/") + name, text});
+    files.push_back({.path = std::string("specs/") + name, .text = text});
   }
   return files;
 }

@@ -31,7 +31,8 @@ struct Fixture {
     for (std::size_t k = 0; k < bodies.size(); ++k) texts.push_back(module("k" + std::to_string(k), bodies[k]));
     for (auto const& t : texts) parts.push_back(*split_module(t));
     for (std::size_t k = 0; k < texts.size(); ++k)
-      members.push_back({std::string_view(texts[k]).substr(parts[k].entry_offset), parts[k].entry_line, "e" + std::to_string(k)});
+      members.push_back({.entry = std::string_view(texts[k]).substr(parts[k].entry_offset),
+                         .entry_line = parts[k].entry_line, .name = "e" + std::to_string(k)});
     batch = compose_batch(parts[0].header, members);
   }
   // ptxas's line for `line` (1-based) of member k's entry, in the batch module.

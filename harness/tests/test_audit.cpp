@@ -28,10 +28,14 @@ Catalog documented_catalog(const Suite& s) {
     const Instance& inst = k.subject_instance();
     for (auto const& t : s.specs.targets.targets) {
       bool ok = supports(s.specs.targets, inst, t);
-      c.assemblies.push_back({k.name, t.name, std::max(inst.min_ptx(), t.ptx), ok, true, ok ? "" : "error   : Feature requires .target sm_XY", "", "", inst.id(), ""});
+      c.assemblies.push_back({.kernel = k.name, .target = t.name, .ptx = std::max(inst.min_ptx(), t.ptx),
+                              .accepted = ok, .attempted = true,
+                              .message = ok ? "" : "error   : Feature requires .target sm_XY", .cubin = "",
+                              .ptx_file = "", .instruction = inst.id(), .entry = ""});
     }
     if (auto below = s.specs.targets.previous(inst.min_ptx()))  // none below the first version there is
-      c.probes.push_back({k.name, "sm_x", *below, inst.min_ptx(), false, "error   : Feature 'x' requires PTX ISA .version 9.9 or later"});
+      c.probes.push_back({.kernel = k.name, .target = "sm_x", .ptx = *below, .documented = inst.min_ptx(),
+                          .accepted = false, .message = "error   : Feature 'x' requires PTX ISA .version 9.9 or later"});
   }
   // A ptxas 13.0 message of each class, as seen when probing it.
   const std::map<std::string, std::string> sample = {
@@ -48,7 +52,9 @@ Catalog documented_catalog(const Suite& s) {
       {"removed-feature", "Instruction ''wmma.mma' with floating point type' with '.satfinite' is not supported starting from PTX ISA version 6.5"}};
   for (auto const& f : s.specs.forms) {
     std::string msg = f.kind == AuditForm::Kind::Invalid ? sample.at(f.diagnostic) : "";
-    c.forms.push_back({f.name, f.target, {9, 0}, f.kind == AuditForm::Kind::Spelling, "ptxas kernel.ptx, line 74; error   : " + msg, f.text});
+    c.forms.push_back({.form = f.name, .target = f.target, .ptx = {9, 0},
+                       .accepted = f.kind == AuditForm::Kind::Spelling,
+                       .message = "ptxas kernel.ptx, line 74; error   : " + msg, .instruction = f.text});
   }
   return c;
 }
@@ -150,7 +156,7 @@ TEST(AuditReport, ListsEveryAssemblyWithItsTextAndFindingsFirst) {
   Catalog c = documented_catalog(s);
   c.forms[0].accepted = true;  // a finding
   Audit a = run_audit(s, c);
-  AuditRun run{"host", "2026-11-22T00:00:00Z", "0.1.0", "abc"};
+  AuditRun run{.host = "host", .date = "2026-11-22T00:00:00Z", .suite_version = "0.1.0", .suite_commit = "abc"};
   auto j = nlohmann::json::parse(audit_json(a, s, c, run));
   EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["assemblies"].size(), c.assemblies.size());
@@ -181,7 +187,7 @@ TEST(Audit, AKnownDiscrepancyStaysVisibleButDoesNotFail) {
   // The form's discrepancy did not happen (ptxas rejected it as documented): said, not hidden.
   ASSERT_EQ(a.unused_known.size(), 1u);
   EXPECT_EQ(a.unused_known[0]->form, "stmatrix-m16n8-b16");
-  std::string md = audit_markdown(a, s, c, {"h", "d", "v", "c"});
+  std::string md = audit_markdown(a, s, c, {.host = "h", .date = "d", .suite_version = "v", .suite_commit = "c"});
   EXPECT_NE(md.find("## Known discrepancies"), std::string::npos);
   EXPECT_NE(md.find("no longer observed: stmatrix-m16n8-b16 (another erratum)"), std::string::npos);
 }
@@ -212,7 +218,8 @@ TEST(Audit, AnAssemblyPtxasFailedOnIsNotCheckableNeverARejection) {
       EXPECT_EQ(f.evidence, "ptxas failed: " + failed);
     }
   // The report says so too: the assembly's error, and `!` in the matrix.
-  nlohmann::json j = nlohmann::json::parse(audit_json(a, s, c, {"host", "date", "1.0", "abc"}));
+  const AuditRun run{.host = "host", .date = "date", .suite_version = "1.0", .suite_commit = "abc"};
+  nlohmann::json j = nlohmann::json::parse(audit_json(a, s, c, run));
   EXPECT_EQ(j["summary"]["ptxas_failures"], 3);
-  EXPECT_NE(audit_markdown(a, s, c, {"host", "date", "1.0", "abc"}).find(" ! |"), std::string::npos);
+  EXPECT_NE(audit_markdown(a, s, c, run).find(" ! |"), std::string::npos);
 }

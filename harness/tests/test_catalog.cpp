@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "catalog.hpp"
 #include "spec_fixture.hpp"
 
@@ -90,4 +92,97 @@ TEST_F(SmallCatalog, ManifestRoundTripsAndCorruptionIsNamed) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find((bad / "manifest.json").string() + ": corrupt catalog manifest"), std::string::npos) << e.what();
   }
+}
+
+// Every field of every manifest record, each with a value no other field of its type has, through
+// save_catalog and load_catalog: a writer or reader that swaps two fields of the same type (two
+// bools, two strings, two versions) fails here. The keys are pinned too, so that a manifest written
+// before still loads.
+TEST(CatalogManifest, EveryFieldRoundTripsUnderItsKey) {
+  Catalog c;
+  c.ptxas_version = "ptxas V9.9.99";
+  c.cuda_release = "9.9";
+  c.toolkit_ptx = {9, 9};
+  c.targets = {"sm_90", "sm_100a"};
+  c.assemblies.push_back({.kernel = "kernel-a",
+                          .target = "target-a",
+                          .ptx = {7, 1},
+                          .accepted = true,
+                          .attempted = false,
+                          .message = "message-a",
+                          .cubin = "cubin-a",
+                          .ptx_file = "ptx-a",
+                          .instruction = "instruction-a",
+                          .entry = "entry-a",
+                          .error = "error-a"});
+  c.probes.push_back({.kernel = "kernel-p",
+                      .target = "target-p",
+                      .ptx = {7, 2},
+                      .documented = {7, 3},
+                      .accepted = true,
+                      .message = "message-p",
+                      .error = "error-p"});
+  c.forms.push_back({.form = "form-f",
+                     .target = "target-f",
+                     .ptx = {7, 4},
+                     .accepted = true,
+                     .message = "message-f",
+                     .instruction = "instruction-f",
+                     .error = "error-f"});
+  const fs::path dir = fs::temp_directory_path() / ("ptxcts-manifest-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  save_catalog(c, dir);
+
+  std::ifstream in(dir / "manifest.json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("schema_version"), Catalog::kSchemaVersion);
+  EXPECT_EQ(j.at("ptxas_version"), "ptxas V9.9.99");
+  EXPECT_EQ(j.at("cuda_release"), "9.9");
+  EXPECT_EQ(j.at("toolkit_ptx_isa"), "9.9");
+  EXPECT_EQ(j.at("targets"), nlohmann::json({"sm_90", "sm_100a"}));
+  EXPECT_EQ(j.at("assemblies"), nlohmann::json::parse(R"([{"kernel": "kernel-a", "target": "target-a", "ptx_isa": "7.1",
+    "attempted": false, "accepted": true, "message": "message-a", "cubin": "cubin-a", "entry": "entry-a", "ptx": "ptx-a",
+    "instruction": "instruction-a", "error": "error-a"}])"));
+  EXPECT_EQ(j.at("version_probes"), nlohmann::json::parse(R"([{"kernel": "kernel-p", "target": "target-p", "ptx_isa": "7.2",
+    "documented_minimum": "7.3", "accepted": true, "message": "message-p", "error": "error-p"}])"));
+  EXPECT_EQ(j.at("forms"), nlohmann::json::parse(R"([{"form": "form-f", "target": "target-f", "ptx_isa": "7.4",
+    "accepted": true, "message": "message-f", "instruction": "instruction-f", "error": "error-f"}])"));
+
+  const Catalog back = load_catalog(dir);
+  fs::remove_all(dir);
+  EXPECT_EQ(back.ptxas_version, c.ptxas_version);
+  EXPECT_EQ(back.cuda_release, c.cuda_release);
+  EXPECT_EQ(back.toolkit_ptx, c.toolkit_ptx);
+  EXPECT_EQ(back.targets, c.targets);
+  ASSERT_EQ(back.assemblies.size(), 1u);
+  const Assembly& a = back.assemblies[0];
+  EXPECT_EQ(a.kernel, "kernel-a");
+  EXPECT_EQ(a.target, "target-a");
+  EXPECT_EQ(a.ptx, (PtxVersion{7, 1}));
+  EXPECT_TRUE(a.accepted);
+  EXPECT_FALSE(a.attempted);
+  EXPECT_EQ(a.message, "message-a");
+  EXPECT_EQ(a.cubin, "cubin-a");
+  EXPECT_EQ(a.ptx_file, "ptx-a");
+  EXPECT_EQ(a.instruction, "instruction-a");
+  EXPECT_EQ(a.entry, "entry-a");
+  EXPECT_EQ(a.error, "error-a");
+  ASSERT_EQ(back.probes.size(), 1u);
+  const VersionProbe& p = back.probes[0];
+  EXPECT_EQ(p.kernel, "kernel-p");
+  EXPECT_EQ(p.target, "target-p");
+  EXPECT_EQ(p.ptx, (PtxVersion{7, 2}));
+  EXPECT_EQ(p.documented, (PtxVersion{7, 3}));
+  EXPECT_TRUE(p.accepted);
+  EXPECT_EQ(p.message, "message-p");
+  EXPECT_EQ(p.error, "error-p");
+  ASSERT_EQ(back.forms.size(), 1u);
+  const FormAssembly& f = back.forms[0];
+  EXPECT_EQ(f.form, "form-f");
+  EXPECT_EQ(f.target, "target-f");
+  EXPECT_EQ(f.ptx, (PtxVersion{7, 4}));
+  EXPECT_TRUE(f.accepted);
+  EXPECT_EQ(f.message, "message-f");
+  EXPECT_EQ(f.instruction, "instruction-f");
+  EXPECT_EQ(f.error, "error-f");
 }

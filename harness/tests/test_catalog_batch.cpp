@@ -202,7 +202,8 @@ struct HandBatch : ::testing::Test {
     if (batch.kernels.empty()) batch = {target, parts->header, {}, 0};
     ASSERT_EQ(parts->header, batch.header);
     Job alone{ptx, target, content_key(ptx, target, tc->version), {}, false};
-    batch.kernels.push_back({alone, parts->entry_offset, parts->entry_line, entry_name(name), {}, "", ""});
+    batch.kernels.push_back({.alone = alone, .entry_offset = parts->entry_offset, .entry_line = parts->entry_line,
+                             .entry = entry_name(name), .outcome = {}, .cubin = "", .cubin_entry = ""});
   }
 
   // Each kernel's outcome equals its module's assembled alone.

@@ -23,7 +23,9 @@ struct Fixture {
         const TargetInfo& t = *suite.specs.targets.find(name);
         bool ok = true;
         for (auto const* s : k.steps) ok = ok && supports(suite.specs.targets, *s, t);
-        cat.assemblies.push_back({k.name, name, {9, 0}, ok, true, ok ? "" : "rejected", ok ? "cache/x.cubin" : "", "", "", ok ? "x" : ""});
+        cat.assemblies.push_back({.kernel = k.name, .target = name, .ptx = {9, 0}, .accepted = ok, .attempted = true,
+                                  .message = ok ? "" : "rejected", .cubin = ok ? "cache/x.cubin" : "", .ptx_file = "",
+                                  .instruction = "", .entry = ok ? "x" : ""});
       }
   }
   std::string chosen(const std::string& kernel, int major, int minor) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "fake_catalog.hpp"
 #include "journal.hpp"
 #include "report_json.hpp"
 #include "runner.hpp"
@@ -67,15 +68,13 @@ TEST(Journal, ACorruptLineIsNamedByFileAndLine) {
 
 TEST(Journal, AResumedRunRedoesNothingDone) {
   Suite suite = build_suite(load_specs(spec_files()));
-  Catalog cat;
-  cat.cuda_release = "13.0";
-  cat.targets = {"sm_90"};
-  for (auto const& k : suite.kernels) cat.assemblies.push_back({k.name, "sm_90", {7, 8}, true, true, "", "cache/fake.cubin", "", "", "ptxcts_kernel"});
+  Catalog cat = fake_catalog(suite, {"sm_90"}, {7, 8}, [](auto const&, auto const&) { return "ptxcts_kernel"; });
   fs::path work = temp("journal-run"), jpath = work / "run.journal.jsonl";
   setenv("PTXCTS_FAKE_MODE", "echo,abort:20", 1);  // the runner dies in launch 20...
   fs::create_directories(work);
   Journal first(jpath, true);
-  RunOptions opt{PTXCTS_FAKE_RUNNER, work, work, {"ldmatrix"}, {}, 30, &first, {}};
+  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = {"ldmatrix"},
+                 .progress = {}, .case_timeout = 30, .journal = &first, .done = {}};
   DeviceRun a = run_on_device(suite, cat, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   // ...and the journal holds every result of that run, as the run found them.
   auto journaled = read_journal(jpath);
@@ -85,7 +84,8 @@ TEST(Journal, AResumedRunRedoesNothingDone) {
   fs::path starts = work / "starts";
   setenv("PTXCTS_FAKE_STARTS", starts.c_str(), 1);
   setenv("PTXCTS_FAKE_MODE", "echo", 1);
-  RunOptions again{PTXCTS_FAKE_RUNNER, work, work, {"ldmatrix"}, {}, 30, nullptr, by_kernel_and_case(kept)};
+  RunOptions again{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = {"ldmatrix"},
+                   .progress = {}, .case_timeout = 30, .journal = nullptr, .done = by_kernel_and_case(kept)};
   DeviceRun b = run_on_device(suite, cat, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, again);
   unsetenv("PTXCTS_FAKE_STARTS");
   ASSERT_EQ(b.results.size(), a.results.size());

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "claims.hpp"
+#include "fake_catalog.hpp"
 #include "runner.hpp"
 #include "spec_fixture.hpp"
 
@@ -24,15 +25,14 @@ struct WholeSuite {
   fs::path work;
 
   explicit WholeSuite(const std::string& mode) : work(fs::temp_directory_path() / fmt::format("ptxcts-mutant-{}-{}", mode, ::getpid())) {
-    catalog.cuda_release = "13.0";
-    catalog.targets = {"sm_100a"};
-    for (auto const& k : suite.kernels) catalog.assemblies.push_back({k.name, "sm_100a", {8, 8}, true, true, "", "cache/fake.cubin", "", "", "entry"});
+    catalog = fake_catalog(suite, {"sm_100a"}, {8, 8}, [](auto const&, auto const&) { return "entry"; });
   }
   ~WholeSuite() { fs::remove_all(work); }
 
   std::vector<CaseResult> run(const std::string& mode) {
     setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
-    RunOptions opt{PTXCTS_FAKE_RUNNER, work, work, {}, {}, 30, nullptr, {}};
+    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = {}, .progress = {},
+                   .case_timeout = 30, .journal = nullptr, .done = {}};
     return run_on_device(suite, catalog, {0, "Fake GPU", 10, 0, "13.0", "0.0"}, opt).results;
   }
 };

@@ -236,7 +236,9 @@ TEST(PtxasFailures, TheRunnerReportsAKernelPtxasFailedOnAsAnErrorWithWhy) {
   cat.cuda_release = "13.0";
   cat.targets = {"sm_75"};
   const KernelPlan& k = *suite.find_kernel("movmatrix.sync.aligned.m8n8.trans.b16");
-  cat.assemblies.push_back({k.name, "sm_75", {7, 8}, false, true, "", "", "", "", "", "ptxas killed by signal 9 (Killed), on a batch of 128 kernels"});
+  cat.assemblies.push_back({.kernel = k.name, .target = "sm_75", .ptx = {7, 8}, .accepted = false, .attempted = true,
+                            .message = "", .cubin = "", .ptx_file = "", .instruction = "", .entry = "",
+                            .error = "ptxas killed by signal 9 (Killed), on a batch of 128 kernels"});
   RunOptions opt;
   opt.runner = PTXCTS_FAKE_RUNNER;
   opt.families = {"movmatrix"};

@@ -18,7 +18,9 @@ CaseResult result(const std::string& kernel, const std::string& c, Status s, con
   r.observed_layout = layout;
   return r;
 }
-ClaimVerdict claim(const std::string& id, Verdict v) { return {id, "", "", "", "", v, "", {}}; }
+ClaimVerdict claim(const std::string& id, Verdict v) {
+  return {.id = id, .family = "", .text = "", .source = "", .note = "", .verdict = v, .evidence = "", .checked = {}};
+}
 }  // namespace
 
 TEST(ReportDiff, NamesRegressionsFixesAndRunChanges) {
@@ -97,8 +99,10 @@ TEST(ReportDiff, WithdrawnIsNoRegression) {
   a.results = {result("k1", "c", Status::Pass), result("k2", "c", Status::Pass), result("wmma", "u", Status::Pass, "lane 0: r0=(0,0)\n")};
   a.claims = {claim("c1", Verdict::Confirmed)};
   b.results = {result("wmma", "u", Status::Pass)};
-  b.withdrawn = {{"k1 / c", "renamed k1 / d"}, {"claim c1", "merged into c2"}, {"layout wmma / u", "observed by wmma / v instead"},
-                 {"claim k2 / c", "misnamed: excuses nothing"}};
+  b.withdrawn = {{.what = "k1 / c", .reason = "renamed k1 / d"},
+                 {.what = "claim c1", .reason = "merged into c2"},
+                 {.what = "layout wmma / u", .reason = "observed by wmma / v instead"},
+                 {.what = "claim k2 / c", .reason = "misnamed: excuses nothing"}};
   ReportDiff d = diff_reports(a, b);
   EXPECT_EQ(d.regressions(), 1);
   EXPECT_EQ(format_diff(d),

@@ -39,34 +39,63 @@ auto fields(const Withdrawal& x) {
 // Every status and every verdict, two families, and text that needs escaping in every format.
 RunReport sample_report() {
   RunReport r;
-  r.info = {"NVIDIA H100 80GB HBM3", "9.0", "sm_90", "580.159.04", "13.0", "13.0", "13.0.88", "9.0",
-            "precompiled cubin (ptxas)", "node-7", "2025-06-01T12:00:00Z", "0.1.0", "0123abcd"};
-  r.results.push_back({"ldmatrix_x1", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x1.shared.b16", "identity", "sm_90",
-                       "8.7", Status::Pass, "", {}, 0, false, "lane 0: r0.lo=(0,0) r0.hi=(0,1)\nlane 1: r0.lo=(0,2) r0.hi=(0,3)\n", true});
-  r.results.push_back({"ldmatrix_x4_trans", "ldmatrix", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "random",
-                       "sm_90", "8.7", Status::Fail, "2 of 128 elements differ | first at lane 3",
-                       {"lane 3 r0: expected 0x0001 got 0x0100", "lane 7 r1: expected `x` got \"y\" \\ <z>"}, 2, false, "", false});
-  r.results.push_back({"ldmatrix_b8", "ldmatrix", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", "identity", "",
-                       "8.7", Status::Skip, "sm_100a is not supported by this GPU", {}, 0, false, "", std::nullopt});
-  r.results.push_back({"stmatrix_x2", "stmatrix", "stmatrix.sync.aligned.m8n8.x2.shared.b16", "identity", "sm_90",
-                       "8.7", Status::Error, "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX", {}, 0, false, "", std::nullopt});
-  r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16\nbar.sync 0;", "µ-case",
-                       "sm_90", "8.7", Status::Crash, "CUDA_ERROR_ILLEGAL_ADDRESS\nsecond line", {}, 0, false, "", std::nullopt});
-  r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16", "hang", "sm_90", "7.8",
-                       Status::Timeout, "no result within 30 s; the device runner was killed", {}, 0, false, "", std::nullopt});
-  r.results.push_back({"stmatrix_x4", "stmatrix", "stmatrix.sync.aligned.m8n8.x4.shared.b16", "fault-misaligned-rows", "sm_90",
-                       "7.8", Status::Crash, "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address", {}, 0, true, "", std::nullopt});
-  r.claims.push_back({"ldmatrix-x1-layout", "ldmatrix", "Thread i holds row i/4", "PTX ISA 9.0 §9.7.14.5.15",
-                      "", Verdict::Confirmed, "ldmatrix_x1/identity passed", {"ldmatrix_x1/identity"}});
-  r.claims.push_back({"ldmatrix-trans", "ldmatrix", "With .trans the matrix is | transposed", "PTX ISA 9.0, figure 110",
-                      "figure only", Verdict::Contradicted, "ldmatrix_x4_trans/random failed",
-                      {"ldmatrix_x4_trans/random", "ldmatrix_x1/identity"}});
-  r.claims.push_back({"stmatrix-b8", "stmatrix", "b8 needs sm_100a", "PTX ISA 9.0 §9.7.14.5.16", "", Verdict::NotCheckable,
-                      "no sm_100a GPU in this run", {}});
-  r.claims.push_back({"stmatrix-generic-outside-shared", "stmatrix", "the behaviour is undefined", "PTX ISA 9.0 §9.7.14.5.16", "",
-                      Verdict::Observed, "undefined behaviour, observed: 1 of 1 selected cases ran", {"stmatrix_x4/fault-misaligned-rows"}});
-  r.withdrawn.push_back({"ldmatrix_x2 / identity", "the x2 form | is covered by x4"});
-  r.withdrawn.push_back({"claim ldmatrix-old", "merged into ldmatrix-x1-layout"});
+  r.info = {.gpu_name = "NVIDIA H100 80GB HBM3", .compute_capability = "9.0", .sm = "sm_90",
+            .driver_version = "580.159.04", .driver_cuda = "13.0", .cuda_release = "13.0", .ptxas_version = "13.0.88",
+            .ptx_isa = "9.0", .toolchain = "precompiled cubin (ptxas)", .host = "node-7",
+            .date = "2025-06-01T12:00:00Z", .suite_version = "0.1.0", .suite_commit = "0123abcd"};
+  r.results.push_back({.kernel = "ldmatrix_x1", .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m8n8.x1.shared.b16", .case_name = "identity",
+                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Pass, .reason = "", .diff = {},
+                       .mismatches = 0, .fault_case = false,
+                       .observed_layout = "lane 0: r0.lo=(0,0) r0.hi=(0,1)\nlane 1: r0.lo=(0,2) r0.hi=(0,3)\n",
+                       .roundtrip_identity = true});
+  r.results.push_back({.kernel = "ldmatrix_x4_trans", .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", .case_name = "random",
+                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Fail,
+                       .reason = "2 of 128 elements differ | first at lane 3",
+                       .diff = {"lane 3 r0: expected 0x0001 got 0x0100", "lane 7 r1: expected `x` got \"y\" \\ <z>"},
+                       .mismatches = 2, .fault_case = false, .observed_layout = "", .roundtrip_identity = false});
+  r.results.push_back({.kernel = "ldmatrix_b8", .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", .case_name = "identity",
+                       .target = "", .ptx_isa = "8.7", .status = Status::Skip,
+                       .reason = "sm_100a is not supported by this GPU", .diff = {}, .mismatches = 0,
+                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x2", .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x2.shared.b16", .case_name = "identity",
+                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Error,
+                       .reason = "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX", .diff = {}, .mismatches = 0,
+                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4", .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16\nbar.sync 0;", .case_name = "µ-case",
+                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Crash,
+                       .reason = "CUDA_ERROR_ILLEGAL_ADDRESS\nsecond line", .diff = {}, .mismatches = 0,
+                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4", .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16", .case_name = "hang",
+                       .target = "sm_90", .ptx_isa = "7.8", .status = Status::Timeout,
+                       .reason = "no result within 30 s; the device runner was killed", .diff = {}, .mismatches = 0,
+                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4", .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16", .case_name = "fault-misaligned-rows",
+                       .target = "sm_90", .ptx_isa = "7.8", .status = Status::Crash,
+                       .reason = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address", .diff = {},
+                       .mismatches = 0, .fault_case = true, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.claims.push_back({.id = "ldmatrix-x1-layout", .family = "ldmatrix", .text = "Thread i holds row i/4",
+                      .source = "PTX ISA 9.0 §9.7.14.5.15", .note = "", .verdict = Verdict::Confirmed,
+                      .evidence = "ldmatrix_x1/identity passed", .checked = {"ldmatrix_x1/identity"}});
+  r.claims.push_back({.id = "ldmatrix-trans", .family = "ldmatrix", .text = "With .trans the matrix is | transposed",
+                      .source = "PTX ISA 9.0, figure 110", .note = "figure only", .verdict = Verdict::Contradicted,
+                      .evidence = "ldmatrix_x4_trans/random failed",
+                      .checked = {"ldmatrix_x4_trans/random", "ldmatrix_x1/identity"}});
+  r.claims.push_back({.id = "stmatrix-b8", .family = "stmatrix", .text = "b8 needs sm_100a",
+                      .source = "PTX ISA 9.0 §9.7.14.5.16", .note = "", .verdict = Verdict::NotCheckable,
+                      .evidence = "no sm_100a GPU in this run", .checked = {}});
+  r.claims.push_back({.id = "stmatrix-generic-outside-shared", .family = "stmatrix", .text = "the behaviour is undefined",
+                      .source = "PTX ISA 9.0 §9.7.14.5.16", .note = "", .verdict = Verdict::Observed,
+                      .evidence = "undefined behaviour, observed: 1 of 1 selected cases ran",
+                      .checked = {"stmatrix_x4/fault-misaligned-rows"}});
+  r.withdrawn.push_back({.what = "ldmatrix_x2 / identity", .reason = "the x2 form | is covered by x4"});
+  r.withdrawn.push_back({.what = "claim ldmatrix-old", .reason = "merged into ldmatrix-x1-layout"});
   return r;
 }
 

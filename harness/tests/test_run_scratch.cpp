@@ -11,6 +11,7 @@
 #include <map>
 #include <thread>
 
+#include "fake_catalog.hpp"
 #include "runner.hpp"
 #include "runner_spy.hpp"
 #include "spec_fixture.hpp"
@@ -30,10 +31,7 @@ struct Scratch : ::testing::Test {
 
   static void SetUpTestSuite() {
     suite = build_suite(load_specs(spec_files()));
-    catalog.cuda_release = "13.0";
-    catalog.targets = {"sm_90"};
-    for (auto const& k : suite.kernels)
-      catalog.assemblies.push_back({k.name, "sm_90", {7, 8}, true, true, "", "cache/fake.cubin", "", "", "entry_" + k.name});
+    catalog = fake_catalog(suite, {"sm_90"}, {7, 8}, [](auto const& k, auto const&) { return "entry_" + k.name; });
   }
   void SetUp() override {
     fs::remove_all(dir);
@@ -45,7 +43,8 @@ struct Scratch : ::testing::Test {
   // One family on "GPU 0" (every run the same device, as the conformance tests have), scratch
   // files under `work` (where each run must make a directory of its own).
   static DeviceRun run(const std::string& family, const fs::path& work, const std::string& runner = PTXCTS_FAKE_RUNNER) {
-    RunOptions opt{runner, "/nonexistent-catalog", work, {family}, {}, 60, nullptr, {}};
+    RunOptions opt{.runner = runner, .catalog_dir = "/nonexistent-catalog", .work_dir = work, .families = {family},
+                   .progress = {}, .case_timeout = 60, .journal = nullptr, .done = {}};
     return run_on_device(suite, catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   }
 };

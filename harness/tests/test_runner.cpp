@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "device_protocol.hpp"
+#include "fake_catalog.hpp"
 #include "runner.hpp"
 #include "runner_spy.hpp"
 #include "spec_fixture.hpp"
@@ -23,17 +24,14 @@ struct FakeRun {
   fs::path work = fs::temp_directory_path() / ("ptxcts-runner-test-" + std::to_string(::getpid()));
 
   FakeRun() {
-    catalog.cuda_release = "13.0";
-    catalog.targets = {"sm_86", "sm_90"};
-    for (auto const& k : suite.kernels)
-      for (auto const& t : catalog.targets)
-        catalog.assemblies.push_back({k.name, t, {7, 8}, true, true, "", "cache/fake.cubin", "", "", "entry_" + t + "_" + k.name});
+    catalog = fake_catalog(suite, {"sm_86", "sm_90"}, {7, 8}, [](auto const& k, auto const& t) { return "entry_" + t + "_" + k.name; });
   }
   ~FakeRun() { fs::remove_all(work); }
 
   DeviceRun run(const std::string& mode, int major, int minor, std::set<std::string> families) {
     setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
-    RunOptions opt{PTXCTS_FAKE_RUNNER, work, work, std::move(families), {}, 30, nullptr, {}};
+    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = std::move(families),
+                   .progress = {}, .case_timeout = 30, .journal = nullptr, .done = {}};
     return run_on_device(suite, catalog, {0, "Fake GPU", major, minor, "13.0", "0.0"}, opt);
   }
 };
@@ -95,7 +93,8 @@ TEST(Runner, ARunnerThatDiesMidLaunchIsRestartedAfterIt) {
 TEST(Runner, AHungLaunchTimesOutAndTheRunGoesOn) {
   FakeRun f;
   setenv("PTXCTS_FAKE_MODE", "echo,hang:3", 1);
-  RunOptions opt{PTXCTS_FAKE_RUNNER, f.work, f.work, {"ldmatrix"}, {}, 3.0, nullptr, {}};
+  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = f.work, .work_dir = f.work, .families = {"ldmatrix"},
+                 .progress = {}, .case_timeout = 3.0, .journal = nullptr, .done = {}};
   DeviceRun r = run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   EXPECT_EQ(r.results[3].status, Status::Timeout);
   EXPECT_EQ(r.results[3].reason, "no result within 3 s; the device runner was killed");
@@ -121,7 +120,8 @@ TEST(Runner, LaunchesEachKernelsEntryInItsCubin) {
   FakeRun f;
   RunnerSpy spy(f.work / "spy");
   setenv("PTXCTS_FAKE_MODE", "echo", 1);
-  RunOptions opt{spy.script.string(), f.work, f.work, {"movmatrix"}, {}, 30, nullptr, {}};
+  RunOptions opt{.runner = spy.script.string(), .catalog_dir = f.work, .work_dir = f.work, .families = {"movmatrix"},
+                 .progress = {}, .case_timeout = 30, .journal = nullptr, .done = {}};
   run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   std::ifstream in(spy.dir / "jobs.bin", std::ios::binary);
   auto jobs = read_jobs(in);

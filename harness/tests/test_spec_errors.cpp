@@ -44,8 +44,8 @@ struct Specs {
   }
 
   std::vector<SpecFile> files() const {
-    return {{"specs/targets.yaml", targets}, {"specs/cases.yaml", cases},
-            {"specs/ldmatrix.yaml", ldmatrix}, {"specs/stmatrix.yaml", stmatrix}};
+    return {{.path = "specs/targets.yaml", .text = targets}, {.path = "specs/cases.yaml", .text = cases},
+            {.path = "specs/ldmatrix.yaml", .text = ldmatrix}, {.path = "specs/stmatrix.yaml", .text = stmatrix}};
   }
 
  private:
@@ -862,7 +862,7 @@ TEST(SpecErrors, DuplicateVariantAcrossFiles) {
   std::string other = s.ldmatrix;
   edit(other, "family: ldmatrix\n", "family: ldmatrix.m8n8\n");
   std::vector<SpecFile> files = s.files();
-  files.push_back({"specs/ldmatrix-m8n8.yaml", other});
+  files.push_back({.path = "specs/ldmatrix-m8n8.yaml", .text = other});
   EXPECT_EQ(load_error(files),
             "specs/ldmatrix-m8n8.yaml:7:11: duplicate variant 'ldmatrix.m8n8.b16' (first defined at "
             "specs/ldmatrix.yaml:7:5)");
