@@ -106,10 +106,9 @@ void judge_requirements(ClaimVerdict& v, const Audit& audit, const std::string& 
 
 }  // namespace
 
-std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Catalog& catalog, const std::vector<CaseResult>& results,
+std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit, const std::vector<CaseResult>& results,
                                           const std::string& no_gpu) {
   std::vector<ClaimVerdict> out;
-  const Audit audit = run_audit(suite, catalog);
   for (auto const& c : suite.specs.claims) {
     ClaimVerdict v{.id = c.id, .family = c.family, .text = c.text, .source = c.source, .note = c.note, .verdict = Verdict::NotCheckable,
                    .evidence = "", .checked = {}};

@@ -76,7 +76,7 @@ void print_toolkit_side(const Suite& suite, const Catalog& c) {
     fmt::print("  {:<8} {:>4} accepted  {:>4} rejected  {:>4} not attempted{}\n", t, acc, rej, na,
                failed ? fmt::format("  {:>4} ptxas failed", failed) : "");
   }
-  auto verdicts = evaluate_claims(suite, c, {}, "no GPU on this machine");
+  auto verdicts = evaluate_claims(suite, run_audit(suite, c), {}, "no GPU on this machine");
   fmt::print("\nClaims the toolkit alone can judge:\n");
   for (auto const& v : verdicts)
     if (v.verdict != Verdict::NotCheckable) fmt::print("  {:<13} {}: {}\n", to_string(v.verdict), v.id, v.evidence);
@@ -137,6 +137,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     print_toolkit_side(suite, cat);
     return cat.errors().empty() ? 0 : kExitPtxasFailed;
   }
+  const Audit audit = run_audit(suite, cat);  // what the requirement claims rest on: the same for every GPU
   Totals all;
   for (auto const& dev : q.devices) {
     fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version, dev.driver_cuda);
@@ -146,9 +147,11 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     opt.families.insert(families.begin(), families.end());
     opt.progress = [](const std::string& line) { fmt::print("{}\n", line); std::fflush(stdout); };
     RunReport rep;
-    rep.info = {dev.name, fmt::format("{}.{}", dev.major, dev.minor), dev.sm(), dev.driver_version, dev.driver_cuda,
-                cat.cuda_release, cat.ptxas_version, cat.toolkit_ptx.str(), "precompiled cubin (ptxas, ahead of time)",
-                host_name(), utc_now(), PTXCTS_VERSION, PTXCTS_SUITE_COMMIT};
+    rep.info = {.gpu_name = dev.name, .compute_capability = fmt::format("{}.{}", dev.major, dev.minor), .sm = dev.sm(),
+                .driver_version = dev.driver_version, .driver_cuda = dev.driver_cuda, .cuda_release = cat.cuda_release,
+                .ptxas_version = cat.ptxas_version, .ptx_isa = cat.toolkit_ptx.str(),
+                .toolchain = "precompiled cubin (ptxas, ahead of time)", .host = host_name(), .date = utc_now(),
+                .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
     // The journal: every result on disk as soon as it is known; --resume goes on from it.
     Journal journal;
     fs::path journal_path = fs::path(p.reports) / (report_basename(rep.info) + ".journal.jsonl");
@@ -165,7 +168,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     DeviceRun run = run_on_device(suite, cat, dev, opt);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rep.results = std::move(run.results);
-    rep.claims = evaluate_claims(suite, cat, rep.results);
+    rep.claims = evaluate_claims(suite, audit, rep.results);
     for (auto const& r : rep.results)
       if (!r.fault_case && r.status != Status::Pass && r.status != Status::Skip) {
         fmt::print("  {:<5} {} / {}: {}\n", to_string(r.status), r.kernel, r.case_name, r.reason);
