@@ -8,13 +8,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "case_data.hpp"
-#include "assembly_batch.hpp"
-#include "audit.hpp"
-#include "catalog.hpp"
-#include "ptx_emitter.hpp"
-#include "case_check.hpp"
-#include "spec_loader.hpp"
+#include "model/case_data.hpp"
+#include "assemble/assembly_batch.hpp"
+#include "judge/audit.hpp"
+#include "assemble/catalog.hpp"
+#include "emit/ptx_emitter.hpp"
+#include "model/case_check.hpp"
+#include "spec/spec_loader.hpp"
 
 using namespace ptxcts;
 namespace fs = std::filesystem;

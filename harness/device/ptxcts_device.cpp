@@ -17,7 +17,7 @@
 #include <sstream>
 #include <string>
 
-#include "device_protocol.hpp"
+#include "run/device_protocol.hpp"
 
 namespace {
 

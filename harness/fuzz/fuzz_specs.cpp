@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
-#include "formula.hpp"
-#include "spec_loader.hpp"
+#include "spec/formula.hpp"
+#include "spec/spec_loader.hpp"
 
 namespace {
 std::string g_targets, g_cases, g_diagnostics;

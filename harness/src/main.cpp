@@ -10,19 +10,19 @@
 #include <iostream>
 #include <thread>
 
-#include "audit.hpp"
-#include "audit_report.hpp"
-#include "catalog.hpp"
-#include "claims.hpp"
-#include "device_query.hpp"
-#include "file_text.hpp"
-#include "journal.hpp"
-#include "report_diff.hpp"
-#include "report_json.hpp"
-#include "report_files.hpp"
-#include "runner.hpp"
-#include "spec_loader.hpp"
-#include "suite.hpp"
+#include "judge/audit.hpp"
+#include "report/audit_report.hpp"
+#include "assemble/catalog.hpp"
+#include "judge/claims.hpp"
+#include "run/device_query.hpp"
+#include "util/file_text.hpp"
+#include "run/journal.hpp"
+#include "report/report_diff.hpp"
+#include "results/report_json.hpp"
+#include "report/report_files.hpp"
+#include "run/runner.hpp"
+#include "spec/spec_loader.hpp"
+#include "plan/suite.hpp"
 
 #include "suite_commit.hpp"  // generated at build time
 #ifndef PTXCTS_SUITE_COMMIT

@@ -1,0 +1,329 @@
+#include "assemble/catalog.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <thread>
+#include <tuple>
+
+#include "assemble/assembly_batch.hpp"
+#include "assemble/assembly_cache.hpp"
+#include "util/atomic_file.hpp"
+#include "emit/ptx_emitter.hpp"
+
+namespace ptxcts {
+namespace fs = std::filesystem;
+
+const Assembly* Catalog::find(const std::string& kernel, const std::string& target) const {
+  for (auto const& a : assemblies)
+    if (a.kernel == kernel && a.target == target) return &a;
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::errors() const {
+  std::vector<std::string> out;
+  for (auto const& a : assemblies)
+    if (!a.error.empty()) out.push_back(fmt::format("{} on {}: {}", a.kernel, a.target, a.error));
+  for (auto const& p : probes)
+    if (!p.error.empty()) out.push_back(fmt::format("{} at PTX ISA {} on {} (version probe): {}", p.kernel, p.ptx.str(), p.target, p.error));
+  for (auto const& f : forms)
+    if (!f.error.empty()) out.push_back(fmt::format("{} on {} (form): {}", f.form, f.target, f.error));
+  return out;
+}
+
+namespace {
+
+// Kernels per batch module: past a few dozen, ptxas's cost per entry no longer falls (about 8 ms),
+// and smaller batches keep every worker busy and make a batch's rounds cheaper.
+constexpr std::size_t kBatchKernels = 128;
+
+// One unit of work for a thread: a module alone, or a batch; `weight` assemblies for progress.
+struct Work {
+  Job* job = nullptr;
+  Batch* batch = nullptr;
+  std::size_t weight = 1;
+};
+
+void run_parallel(std::vector<Work>& work, int threads, const Toolchain& tc, const fs::path& dir,
+                  const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::size_t total = 0;
+  for (auto const& w : work) total += w.weight;
+  std::atomic<std::size_t> next{0}, done{0};
+  std::mutex report;
+  const std::size_t step = std::max<std::size_t>(1, total / 10);
+  auto worker = [&] {
+    for (std::size_t k; (k = next++) < work.size();) {
+      if (work[k].batch) run_batch(tc, dir, *work[k].batch);
+      else run_job(tc, dir, *work[k].job);
+      std::size_t before = done.fetch_add(work[k].weight), d = before + work[k].weight;
+      if (progress && (d / step != before / step || d == total)) {
+        std::lock_guard lock(report);
+        progress(d, total);
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace
+
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, const fs::path& dir, int jobs,
+                      CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress) {
+  Catalog cat;
+  cat.ptxas_version = tc.version;
+  cat.cuda_release = tc.release;
+  auto tk = suite.specs.targets.toolkits.find(tc.release);
+  if (tk == suite.specs.targets.toolkits.end())
+    throw std::runtime_error(fmt::format("specs/targets.yaml does not say which PTX ISA version CUDA {} speaks (toolkits:)", tc.release));
+  cat.toolkit_ptx = tk->second;
+  // In targets.yaml's order (by architecture), keeping those this ptxas knows.
+  for (auto const& t : suite.specs.targets.targets)
+    if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end()) cat.targets.push_back(t.name);
+  fs::create_directories(dir / "cache");
+
+  // Version probes, forms and kernels that cannot share a module are assembled alone; the other
+  // kernels go in batches of one target and one module header, in suite order.
+  std::vector<Job> all;
+  all.reserve(suite.kernels.size() * 2 + suite.specs.forms.size());
+  enum class SlotKind { Assembly, Probe, Form };
+  struct Slot { std::size_t job; SlotKind kind; };
+  std::vector<Slot> slots;
+  std::vector<Batch> batches;
+  std::vector<std::vector<std::size_t>> batch_slots;                // per batch: its assemblies
+  std::map<std::pair<std::string, std::string>, std::size_t> filling;  // (target, header) -> batch
+  std::map<std::string, std::string> entries;                        // entry name -> kernel
+  for (auto const& k : suite.kernels) {
+    const std::string entry = entry_name(k.name);
+    if (auto [at, fresh] = entries.emplace(entry, k.name); !fresh)
+      throw std::runtime_error(fmt::format("kernels {} and {} would have the same entry name {}", at->second, k.name, entry));
+    PtxVersion kernel_ptx{};
+    for (auto const* s : k.steps) kernel_ptx = std::max(kernel_ptx, s->min_ptx());
+    const std::string instruction = kernel_instruction_text(k);  // the same for every target
+    for (auto const& tname : cat.targets) {
+      const TargetInfo& t = *suite.specs.targets.find(tname);
+      Assembly a;
+      a.kernel = k.name;
+      a.target = tname;
+      a.ptx = std::max(kernel_ptx, t.ptx);
+      a.instruction = instruction;
+      if (cat.toolkit_ptx < a.ptx) {
+        a.attempted = false;
+        a.message = fmt::format("needs PTX ISA {}; this toolkit speaks {}", a.ptx.str(), cat.toolkit_ptx.str());
+        cat.assemblies.push_back(a);
+        continue;
+      }
+      Job j;
+      j.target = tname;
+      j.ptx_text = emit_kernel_ptx(skeleton, k, tname, a.ptx);
+      j.key = content_key(j.ptx_text, tname, tc.version);
+      a.ptx_file = "cache/" + j.key + ".ptx";
+      auto parts = split_module(j.ptx_text);
+      if (!parts) {
+        all.push_back(std::move(j));
+        slots.push_back({cat.assemblies.size(), SlotKind::Assembly});
+        cat.assemblies.push_back(a);
+        continue;
+      }
+      auto [at, fresh] = filling.try_emplace({tname, parts->header}, 0);
+      if (fresh || batches[at->second].kernels.size() == kBatchKernels) {
+        at->second = batches.size();
+        batches.push_back({.target = tname, .header = parts->header, .kernels = {}, .ptxas_runs = 0});
+        batch_slots.emplace_back();
+      }
+      batches[at->second].kernels.push_back(
+          {.alone = std::move(j), .entry_offset = parts->entry_offset, .entry_line = parts->entry_line,
+           .entry = entry, .outcome = {}, .cubin = "", .cubin_entry = ""});
+      batch_slots[at->second].push_back(cat.assemblies.size());
+      cat.assemblies.push_back(a);
+    }
+    // Version probe: single-instruction kernels, at one version below the documented minimum, on
+    // a supporting target that the version below still knows if there is one (portable first).
+    if (!k.audited) continue;
+    auto below = suite.specs.targets.previous(kernel_ptx);
+    if (!below) continue;
+    const TargetInfo* lowest = nullptr;
+    auto better = [&](const TargetInfo& t) {
+      if (!lowest) return true;
+      auto key = [&](const TargetInfo& x) { return std::tuple(*below < x.ptx, !x.suffix.empty(), x.ptx, x.arch); };
+      return key(t) < key(*lowest);
+    };
+    for (auto const& tname : cat.targets) {
+      const TargetInfo& t = *suite.specs.targets.find(tname);
+      if (supports(suite.specs.targets, k.subject_instance(), t) && better(t)) lowest = &t;
+    }
+    if (!lowest) continue;
+    VersionProbe p{.kernel = k.name, .target = lowest->name, .ptx = *below, .documented = kernel_ptx,
+                   .accepted = false, .message = ""};
+    Job j;
+    j.target = lowest->name;
+    j.ptx_text = emit_kernel_ptx(skeleton, k, lowest->name, *below);
+    j.key = content_key(j.ptx_text, lowest->name, tc.version);
+    all.push_back(std::move(j));
+    slots.push_back({cat.probes.size(), SlotKind::Probe});
+    cat.probes.push_back(p);
+  }
+
+  // Documented-invalid forms and undocumented spellings, each on its target, at the version the
+  // spec gives or else the newest this toolkit speaks (so that the version is never the reason).
+  for (auto const& f : suite.specs.forms) {
+    if (std::find(cat.targets.begin(), cat.targets.end(), f.target) == cat.targets.end()) continue;
+    FormAssembly fa{.form = f.name, .target = f.target, .ptx = f.ptx.value_or(cat.toolkit_ptx),
+                    .accepted = false, .message = "", .instruction = ""};
+    fa.instruction = form_instruction_text(f);
+    Job j;
+    j.target = f.target;
+    j.ptx_text = emit_form_ptx(skeleton, f, f.target, fa.ptx);
+    j.key = content_key(j.ptx_text, f.target, tc.version);
+    all.push_back(std::move(j));
+    slots.push_back({cat.forms.size(), SlotKind::Form});
+    cat.forms.push_back(fa);
+  }
+
+  // Batches first, the largest first, so that no long one starts last.
+  std::vector<Work> work;
+  for (auto& b : batches) work.push_back({nullptr, &b, b.kernels.size()});
+  std::stable_sort(work.begin(), work.end(), [](const Work& x, const Work& y) { return x.weight > y.weight; });
+  for (auto& j : all) work.push_back({&j, nullptr, 1});
+  run_parallel(work, std::max(1, jobs), tc, dir, progress);
+
+  CatalogStats s;
+  for (std::size_t n = 0; n < batches.size(); ++n) {
+    const Batch& b = batches[n];
+    s.ptxas_runs += b.ptxas_runs;
+    for (std::size_t m = 0; m < b.kernels.size(); ++m) {
+      const BatchKernel& bk = b.kernels[m];
+      (b.ptxas_runs ? s.assembled : s.cached)++;
+      Assembly& a = cat.assemblies[batch_slots[n][m]];
+      a.accepted = bk.outcome.accepted();
+      a.message = bk.outcome.message;
+      a.cubin = bk.cubin;
+      a.entry = bk.cubin_entry;
+      if (bk.outcome.error()) a.error = bk.outcome.why(), ++s.errors;
+    }
+  }
+  for (std::size_t n = 0; n < all.size(); ++n) {
+    const Job& j = all[n];
+    (j.cached ? s.cached : s.assembled)++;
+    s.ptxas_runs += !j.cached;
+    const std::string error = j.outcome.error() ? j.outcome.why() : "";
+    s.errors += !error.empty();
+    if (slots[n].kind == SlotKind::Probe) {
+      VersionProbe& p = cat.probes[slots[n].job];
+      p.accepted = j.outcome.accepted();
+      p.message = j.outcome.message;
+      p.error = error;
+    } else if (slots[n].kind == SlotKind::Form) {
+      FormAssembly& f = cat.forms[slots[n].job];
+      f.accepted = j.outcome.accepted();
+      f.message = j.outcome.message;
+      f.error = error;
+    } else {
+      Assembly& a = cat.assemblies[slots[n].job];
+      a.accepted = j.outcome.accepted();
+      a.message = j.outcome.message;
+      a.error = error;
+      if (a.accepted) {
+        a.cubin = "cache/" + j.key + ".cubin";
+        a.entry = kSkeletonEntry;
+      }
+    }
+  }
+  for (auto const& a : cat.assemblies) s.not_attempted += !a.attempted;
+  if (stats) *stats = s;
+  save_catalog(cat, dir);
+  return cat;
+}
+
+void save_catalog(const Catalog& c, const fs::path& dir) {
+  nlohmann::ordered_json j;
+  j["schema_version"] = Catalog::kSchemaVersion;
+  j["ptxas_version"] = c.ptxas_version;
+  j["cuda_release"] = c.cuda_release;
+  j["toolkit_ptx_isa"] = c.toolkit_ptx.str();
+  j["targets"] = c.targets;
+  auto& as = j["assemblies"] = nlohmann::ordered_json::array();
+  for (auto const& a : c.assemblies)
+    as.push_back({{"kernel", a.kernel}, {"target", a.target}, {"ptx_isa", a.ptx.str()}, {"attempted", a.attempted},
+                  {"accepted", a.accepted}, {"message", a.message}, {"cubin", a.cubin}, {"entry", a.entry},
+                  {"ptx", a.ptx_file}, {"instruction", a.instruction}, {"error", a.error}});
+  auto& ps = j["version_probes"] = nlohmann::ordered_json::array();
+  for (auto const& p : c.probes)
+    ps.push_back({{"kernel", p.kernel}, {"target", p.target}, {"ptx_isa", p.ptx.str()}, {"documented_minimum", p.documented.str()},
+                  {"accepted", p.accepted}, {"message", p.message}, {"error", p.error}});
+  auto& fs_ = j["forms"] = nlohmann::ordered_json::array();
+  for (auto const& f : c.forms)
+    fs_.push_back({{"form", f.form}, {"target", f.target}, {"ptx_isa", f.ptx.str()}, {"accepted", f.accepted}, {"message", f.message},
+                   {"instruction", f.instruction}, {"error", f.error}});
+  write_file_atomically(dir / "manifest.json", j.dump(1) + "\n");
+}
+
+Catalog load_catalog(const fs::path& dir) {
+  fs::path file = dir / "manifest.json";
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
+  // A manifest of another schema is one to rebuild, not a corrupt one.
+  struct OtherSchema : std::runtime_error { using std::runtime_error::runtime_error; };
+  Catalog c;
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    if (j.at("schema_version") != Catalog::kSchemaVersion)
+      throw OtherSchema(fmt::format("{}: catalog manifest of schema_version {}; this ptxcts reads schema_version {} (rebuild the catalog "
+                                    "with 'ptxcts catalog')", file.string(), j.at("schema_version").dump(), Catalog::kSchemaVersion));
+    auto ver = [](const nlohmann::json& v) {
+      auto p = PtxVersion::parse(v.get<std::string>());
+      if (!p) throw std::runtime_error("bad PTX ISA version " + v.dump());
+      return *p;
+    };
+    c.ptxas_version = j.at("ptxas_version");
+    c.cuda_release = j.at("cuda_release");
+    c.toolkit_ptx = ver(j.at("toolkit_ptx_isa"));
+    c.targets = j.at("targets").get<std::vector<std::string>>();
+    // Every field by its key and by its member's name: the order of neither the JSON nor the struct matters.
+    for (auto const& a : j.at("assemblies"))
+      c.assemblies.push_back({.kernel = a.at("kernel"),
+                              .target = a.at("target"),
+                              .ptx = ver(a.at("ptx_isa")),
+                              .accepted = a.at("accepted"),
+                              .attempted = a.at("attempted"),
+                              .message = a.at("message"),
+                              .cubin = a.at("cubin"),
+                              .ptx_file = a.at("ptx"),
+                              .instruction = a.at("instruction"),
+                              .entry = a.at("entry"),
+                              .error = a.at("error")});
+    for (auto const& p : j.at("version_probes"))
+      c.probes.push_back({.kernel = p.at("kernel"),
+                          .target = p.at("target"),
+                          .ptx = ver(p.at("ptx_isa")),
+                          .documented = ver(p.at("documented_minimum")),
+                          .accepted = p.at("accepted"),
+                          .message = p.at("message"),
+                          .error = p.at("error")});
+    for (auto const& f : j.at("forms"))
+      c.forms.push_back({.form = f.at("form"),
+                         .target = f.at("target"),
+                         .ptx = ver(f.at("ptx_isa")),
+                         .accepted = f.at("accepted"),
+                         .message = f.at("message"),
+                         .instruction = f.at("instruction"),
+                         .error = f.at("error")});
+  } catch (const OtherSchema&) {
+    throw;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
+  }
+  return c;
+}
+
+}  // namespace ptxcts

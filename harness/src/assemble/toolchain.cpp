@@ -1,0 +1,109 @@
+#include "assemble/toolchain.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <regex>
+#include <stdexcept>
+
+#include "util/subprocess.hpp"
+
+#ifndef PTXCTS_DEFAULT_PTXAS
+#define PTXCTS_DEFAULT_PTXAS "ptxas"
+#endif
+
+namespace ptxcts {
+
+std::string parse_ptxas_version(const std::string& out) {
+  std::smatch m;
+  static const std::regex re(R"(release \d+\.\d+, V(\d+\.\d+\.\d+))");
+  if (!std::regex_search(out, m, re)) throw std::runtime_error("cannot read the ptxas version from: " + out.substr(0, 200));
+  return m[1];
+}
+
+std::vector<std::string> parse_ptxas_targets(const std::string& help) {
+  // The --gpu-name option lists "Allowed values for this option: 'compute_75',...,'sm_90a'."
+  auto at = help.find("--gpu-name");
+  if (at == std::string::npos) throw std::runtime_error("ptxas --help does not describe --gpu-name");
+  auto allowed = help.find("Allowed values for this option:", at);
+  auto end = help.find("Default value", allowed);
+  if (allowed == std::string::npos || end == std::string::npos) throw std::runtime_error("ptxas --help lists no targets for --gpu-name");
+  std::string list = help.substr(allowed, end - allowed);
+  std::vector<std::string> out;
+  static const std::regex re(R"('(sm_\d+[af]?)')");
+  for (std::sregex_iterator it(list.begin(), list.end(), re), e; it != e; ++it) out.push_back((*it)[1]);
+  if (out.empty()) throw std::runtime_error("ptxas --help lists no sm_* targets");
+  return out;
+}
+
+Toolchain Toolchain::discover(const std::string& explicit_ptxas) {
+  Toolchain tc;
+  if (!explicit_ptxas.empty()) tc.ptxas = explicit_ptxas;
+  else if (const char* env = std::getenv("PTXCTS_PTXAS"); env && *env) tc.ptxas = env;
+  else tc.ptxas = PTXCTS_DEFAULT_PTXAS;
+  ProcessResult v = run_process({tc.ptxas, "--version"}, 60);
+  if (v.exit_code != 0) throw std::runtime_error(fmt::format("cannot run ptxas ('{}'): {}", tc.ptxas, v.output));
+  tc.version = parse_ptxas_version(v.output);
+  tc.release = tc.version.substr(0, tc.version.rfind('.'));
+  ProcessResult h = run_process({tc.ptxas, "--help"}, 60);
+  if (h.exit_code != 0) throw std::runtime_error(fmt::format("'{} --help' failed: {}", tc.ptxas, h.output));
+  tc.real_targets = parse_ptxas_targets(h.output);
+  return tc;
+}
+
+namespace {
+
+// ptxas saying that it failed, not that the PTX is wrong (case-insensitive). The one place these live.
+constexpr std::array kPtxasFailurePatterns = {
+    "out of memory",    "bad_alloc",       "cannot allocate",      "memory allocation fail", "internal (compiler )?error",
+    "segmentation fault", "core dumped",   "assertion .*failed",   "terminate called",       "bus error",
+    "stack overflow",
+};
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+}  // namespace
+
+bool says_ptxas_failed(const std::string& message) {
+  static const std::regex any = [] {
+    std::string alternatives;
+    for (const char* p : kPtxasFailurePatterns) alternatives += (alternatives.empty() ? "(" : "|(") + std::string(p) + ")";
+    return std::regex(alternatives, std::regex::icase);
+  }();
+  return std::regex_search(message, any);
+}
+
+std::string AssemblyOutcome::why() const {
+  return message.empty() ? obtained : obtained + ": " + first_line(message);
+}
+
+AssemblyOutcome assemble(const Toolchain& tc, const std::filesystem::path& ptx_file, const std::string& target,
+                         const std::filesystem::path& cubin_file) {
+  std::error_code ec;
+  std::filesystem::remove(cubin_file, ec);  // whatever is there afterwards, this ptxas wrote
+  ProcessResult r = run_process({tc.ptxas, "-arch=" + target, "-o", cubin_file.string(), ptx_file.string()}, tc.timeout_seconds);
+  AssemblyOutcome out;
+  out.message = r.output;
+  // Drop the temporary file's name from messages, so that they read the same on every machine.
+  for (std::size_t p; (p = out.message.find(ptx_file.string())) != std::string::npos;)
+    out.message.replace(p, ptx_file.string().size(), "kernel.ptx");
+  while (!out.message.empty() && (out.message.back() == '\n' || out.message.back() == ' ')) out.message.pop_back();
+  const auto size = std::filesystem::file_size(cubin_file, ec);
+  const bool wrote = !ec && size > 0;
+  // Only what ptxas was seen to decide is a verdict; every other ending is an error.
+  using S = AssemblyState;
+  auto say = [&](S state, std::string how) { out.state = state, out.obtained = std::move(how); };
+  if (r.timed_out) say(S::Error, fmt::format("ptxas ran past the {} s limit and was killed", tc.timeout_seconds));
+  else if (r.signal) say(S::Error, fmt::format("ptxas killed by signal {} ({})", r.signal, strsignal(r.signal)));
+  else if (r.exit_code == 126 || r.exit_code == 127) say(S::Error, fmt::format("ptxas could not be run (exit {})", r.exit_code));
+  else if (r.exit_code == 0 && wrote) say(S::Accepted, "ptxas exit 0");
+  else if (r.exit_code == 0) say(S::Error, "ptxas exit 0 without writing the cubin");
+  else if (out.message.empty()) say(S::Error, fmt::format("ptxas exit {} without a message", r.exit_code));
+  else if (says_ptxas_failed(out.message)) say(S::Error, fmt::format("ptxas exit {} with a message that says ptxas failed", r.exit_code));
+  else say(S::Rejected, fmt::format("ptxas exit {} with a message", r.exit_code));
+  return out;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,156 @@
+#include "judge/claims.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+namespace ptxcts {
+namespace {
+
+bool step_selected(const ClaimCheck& ck, const Instance& step) {
+  if (step.variant().name != ck.variant) return false;
+  for (auto const& [axis, texts] : ck.where)
+    if (std::find(texts.begin(), texts.end(), step.option(axis).text) == texts.end()) return false;
+  return true;
+}
+
+// Single-instruction kernels of the variant; for wmma, whose instructions are checked through
+// round trips and products, every kernel with a step of the variant.
+bool selected(const ClaimCheck& ck, const KernelPlan& k) {
+  if (k.is_wmma()) return std::any_of(k.steps.begin(), k.steps.end(), [&](auto const* s) { return step_selected(ck, *s); });
+  return k.steps.size() == 1 && step_selected(ck, *k.steps[0]);
+}
+
+void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expect expect, const std::string& no_gpu) {
+  int pass = 0, fail = 0, fault = 0;
+  const CaseResult* first_bad = nullptr;
+  const CaseResult* first_other = nullptr;
+  std::set<std::string> errors;
+  for (auto const* r : rs) {
+    v.checked.push_back(r->kernel + "/" + r->case_name);
+    if (r->status == Status::Pass) ++pass;
+    else if (r->status == Status::Fail) { ++fail; if (!first_bad) first_bad = r; }
+    else if (r->status == Status::Crash || r->status == Status::Timeout) {
+      ++fault;
+      if (!first_bad) first_bad = r;
+      errors.insert(r->reason.substr(r->reason.find(": ") == std::string::npos ? 0 : r->reason.find(": ") + 2));
+    } else if (!first_other) first_other = r;
+  }
+  const int ran = pass + fail + fault;
+  if (ran == 0) {
+    v.verdict = Verdict::NotCheckable;
+    v.evidence = !no_gpu.empty() ? no_gpu : first_other ? fmt::format("no case ran: {}", first_other->reason) : "no case selected";
+    return;
+  }
+  std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed, {} faulted or hung", ran, rs.size(), pass, fail, fault);
+  if (!errors.empty()) tally += fmt::format(" ({})", fmt::join(errors, "; "));
+  if (first_bad && fail) tally += fmt::format(" (first difference: {} / {}: {})", first_bad->kernel, first_bad->case_name, first_bad->reason);
+  if (expect == Expect::Observe) {  // undefined behaviour: what happened is the record, not a verdict
+    v.verdict = Verdict::Observed;
+    v.evidence = "undefined behaviour, observed: " + tally;
+    return;
+  }
+  if (expect == Expect::Fault) {
+    v.verdict = fault == ran ? Verdict::Confirmed : Verdict::Observed;
+    v.evidence = tally + (fault == ran ? "; the GPU enforces the rule" : "; the GPU does not enforce the rule in every case (the behaviour is undefined, so this is an observation)");
+    return;
+  }
+  const int bad = fail + fault;
+  const bool holds = expect == Expect::Pass ? bad == 0 : bad > 0;
+  v.verdict = holds ? Verdict::Confirmed : Verdict::Contradicted;
+  v.evidence = tally + (expect == Expect::Pass ? "" : "; the claim holds only if these cases fail");
+}
+
+// A claim that predicts a failure or a fault is confirmed only if its control cases (on the kernels
+// the claim was judged by, with data the claim does not speak of) passed: otherwise the device may fail everything.
+void judge_controls(ClaimVerdict& v, const ClaimCheck& ck, const std::vector<const CaseResult*>& judged, const std::vector<CaseResult>& results) {
+  std::set<std::string> kernels;
+  for (auto const* r : judged) kernels.insert(r->kernel);
+  int passed = 0;
+  for (auto const& r : results) {
+    if (!kernels.count(r.kernel) || std::find(ck.controls.begin(), ck.controls.end(), r.case_name) == ck.controls.end()) continue;
+    v.checked.push_back(r.kernel + "/" + r.case_name + " (control)");
+    if (r.status == Status::Pass) { ++passed; continue; }
+    v.verdict = Verdict::NotCheckable;
+    v.evidence = fmt::format("control case {} / {} did not pass ({}: {}), so the predicted {} says nothing; {}", r.kernel, r.case_name,
+                             to_string(r.status), r.reason, ck.expect == Expect::Fail ? "failure" : "fault", v.evidence);
+    return;
+  }
+  if (passed == 0) {
+    v.verdict = Verdict::NotCheckable;
+    v.evidence = "no control case ran; " + v.evidence;
+    return;
+  }
+  v.evidence += fmt::format("; {} control cases passed", passed);
+}
+
+// A requirements claim rests on the audit's verdicts for the variant's documented requirements.
+void judge_requirements(ClaimVerdict& v, const Audit& audit, const std::string& variant) {
+  int confirmed = 0, contradicted = 0, total = 0;
+  std::string evidence;
+  for (auto const& r : audit.requirements) {
+    if (r.variant != variant) continue;
+    ++total;
+    confirmed += r.verdict == Verdict::Confirmed;
+    contradicted += r.verdict == Verdict::Contradicted;
+    v.checked.push_back(fmt::format("{} {}: {}", r.variant, r.requirement, to_string(r.verdict)));
+    evidence += fmt::format("{}{} ({}): {}", evidence.empty() ? "" : "; ", r.requirement, r.documented, r.evidence);
+  }
+  v.verdict = total == 0 ? Verdict::NotCheckable
+              : contradicted ? Verdict::Contradicted
+              : confirmed == total ? Verdict::Confirmed : Verdict::NotCheckable;
+  v.evidence = total == 0 ? "the audit judged no requirement of this variant" : evidence;
+}
+
+}  // namespace
+
+std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit, const std::vector<CaseResult>& results,
+                                          const std::string& no_gpu) {
+  std::vector<ClaimVerdict> out;
+  for (auto const& c : suite.specs.claims) {
+    ClaimVerdict v{.id = c.id, .family = c.family, .text = c.text, .source = c.source, .note = c.note, .verdict = Verdict::NotCheckable,
+                   .evidence = "", .checked = {}};
+    if (c.check.kind == ClaimCheckKind::Requirements) {
+      judge_requirements(v, audit, c.check.variant);
+    } else if (c.check.kind == ClaimCheckKind::Cases) {
+      std::vector<const CaseResult*> rs;
+      for (auto const& r : results) {
+        const KernelPlan* k = suite.find_kernel(r.kernel);
+        // Fault cases speak only for the claims that name them.
+        bool case_ok = c.check.cases.empty() ? !r.fault_case : std::count(c.check.cases.begin(), c.check.cases.end(), r.case_name) > 0;
+        if (k && case_ok && selected(c.check, *k)) rs.push_back(&r);
+      }
+      judge_cases(v, rs, c.check.expect, results.empty() ? no_gpu : "");
+      if (!c.check.controls.empty() && v.verdict == Verdict::Confirmed) judge_controls(v, c.check, rs, results);
+    } else {  // round trip: the stored rows must equal the loaded rows
+      int held = 0, broke = 0;
+      std::string first;
+      const CaseResult* other = nullptr;
+      for (auto const& r : results) {
+        const KernelPlan* k = suite.find_kernel(r.kernel);
+        if (!k || k->claim != c.id) continue;
+        v.checked.push_back(r.kernel + "/" + r.case_name);
+        if (!r.roundtrip_identity) {
+          if (r.status == Status::Crash) { ++broke; if (first.empty()) first = r.kernel + "/" + r.case_name + ": " + r.reason; }
+          else if (!other) other = &r;
+          continue;
+        }
+        if (*r.roundtrip_identity) ++held;
+        else { ++broke; if (first.empty()) first = r.kernel + "/" + r.case_name; }
+      }
+      if (held + broke == 0) {
+        v.evidence = results.empty() ? no_gpu : other ? "no round trip ran: " + other->reason : "no round-trip kernel";
+      } else {
+        v.verdict = broke ? Verdict::Contradicted : Verdict::Confirmed;
+        v.evidence = fmt::format("{} round trips wrote back exactly the rows they loaded, {} did not{}", held, broke,
+                                 first.empty() ? "" : " (first: " + first + ")");
+      }
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,566 @@
+#include "kinds/wmma/wmma_model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cfenv>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+#include <stdexcept>
+
+#include "spec/layout.hpp"
+#include "kinds/wmma/wmma_info.hpp"
+
+namespace ptxcts {
+namespace {
+
+std::uint64_t read_bits(const std::vector<std::uint8_t>& mem, std::size_t base, long long bit, int width) {
+  std::uint64_t v = 0;
+  if (bit % 8 == 0 && width % 8 == 0) {  // whole bytes (all but the sub-byte formats): little-endian
+    const std::size_t at = base + static_cast<std::size_t>(bit / 8);
+    if (at + static_cast<std::size_t>(width / 8) > mem.size()) throw std::out_of_range("wmma model: read outside the tiles");
+    for (int b = width / 8 - 1; b >= 0; --b) v = (v << 8) | mem[at + static_cast<std::size_t>(b)];
+    return v;
+  }
+  for (int b = 0; b < width; ++b) {
+    const long long at = bit + b;
+    v |= static_cast<std::uint64_t>((mem.at(base + static_cast<std::size_t>(at / 8)) >> (at % 8)) & 1) << b;
+  }
+  return v;
+}
+
+void write_bits(std::vector<std::uint8_t>& mem, std::size_t base, long long bit, int width, std::uint64_t v) {
+  if (bit % 8 == 0 && width % 8 == 0) {
+    const std::size_t at = base + static_cast<std::size_t>(bit / 8);
+    if (at + static_cast<std::size_t>(width / 8) > mem.size()) throw std::out_of_range("wmma model: write outside the tiles");
+    for (int b = 0; b < width / 8; ++b) mem[at + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(v >> (8 * b));
+    return;
+  }
+  for (int b = 0; b < width; ++b) {
+    const long long at = bit + b;
+    std::uint8_t& byte = mem.at(base + static_cast<std::size_t>(at / 8));
+    byte = static_cast<std::uint8_t>((byte & ~(1u << (at % 8))) | (((v >> b) & 1) << (at % 8)));
+  }
+}
+
+std::uint64_t element_mask(const ElementFormat& f) { return f.bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << f.bits) - 1; }
+
+// The launch's warps and tiles: the case set's, except for single loads of elements narrower than
+// 16 bits, which spread each element's index over the warps as digits (see make_wmma_input) and so
+// may need more warps, with smaller tiles to stay within the 48 KiB of shared memory.
+struct Geometry {
+  int warps = 0, tile_bytes = 0, regions = 0;
+  int region_bytes() const { return tile_bytes / regions; }
+};
+constexpr int kSharedBytes = 48 * 1024;
+
+// Where step k's matrix starts in a warp's tile, and its stride in elements.
+struct Placement {
+  std::uint32_t offset = 0;
+  std::uint32_t stride = 0;
+};
+
+Placement place(const Geometry& g, const CaseSpec& c, const KernelPlan& k, std::size_t step) {
+  const Instance& inst = *k.steps[step];
+  if (inst.variant().wmma_mma) return {};
+  WmmaMatrixInfo m = wmma_matrix_info(inst);
+  const int bits = m.format->bits;
+  const int default_bytes = m.default_stride() * bits / 8;
+  int stride_bytes = default_bytes;
+  // Wider than the default by at least 16 bytes, keeping rows (or columns) 16-byte aligned.
+  const int unit = std::max(m.alignment(), 16);
+  if (c.wide_stride) stride_bytes = (default_bytes + unit - 1) / unit * unit + unit;
+  if (c.fault == Fault::MisalignedStride) stride_bytes = default_bytes + m.alignment() / 2;
+  if (c.fault == Fault::MinimalAlignmentStride) stride_bytes = default_bytes + m.alignment();
+  Placement p;
+  p.offset = static_cast<std::uint32_t>(k.bindings[step].region * g.region_bytes());
+  if (c.fault == Fault::Misaligned) p.offset += static_cast<std::uint32_t>(m.alignment() / 2);
+  if (c.fault == Fault::MinimalAlignmentAddress) p.offset += static_cast<std::uint32_t>(m.alignment());
+  p.stride = static_cast<std::uint32_t>(stride_bytes * 8 / bits);
+  const long long extent = (static_cast<long long>(m.leading_count() - 1) * p.stride + m.default_stride()) * bits / 8;
+  if (p.offset % static_cast<std::uint32_t>(g.region_bytes()) + extent > g.region_bytes())
+    throw std::runtime_error(fmt::format("step {} ({}): the matrix needs {} bytes at stride {}; a region has {}", step, inst.id(), extent,
+                                         p.stride, g.region_bytes()));
+  return p;
+}
+
+// A single wmma.load of elements narrower than 16 bits: its elements cannot all be told apart by
+// value, so each warp's copy of the matrix holds one digit of every element's storage index.
+bool digit_data(const KernelPlan& k) {
+  return k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad && wmma_matrix_info(*k.steps[0]).format->bits < 16;
+}
+
+// Bits of the largest storage index of the matrix's elements (at its stride), plus one, so that the
+// all-ones digits (the poison in the registers) are no element's.
+int index_bits(const WmmaMatrixInfo& m, std::uint32_t stride) {
+  const long long last = m.bit_offset(m.rows - 1, m.cols - 1, stride) / m.format->bits;
+  int b = 0;
+  while ((1LL << b) <= last) ++b;
+  return b + 1;
+}
+
+Geometry geometry(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) {
+  Geometry g{set.wmma_warps, set.wmma_tile_bytes, set.wmma_regions};
+  if (!digit_data(k)) return g;
+  const WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
+  const int bits = m.format->bits;
+  const int warps = (index_bits(m, place(g, c, k, 0).stride) + bits - 1) / bits;
+  if (warps <= g.warps) return g;
+  const int unit = 256 * g.regions;  // regions stay multiples of 256 bytes
+  g.warps = warps;
+  g.tile_bytes = std::min(g.tile_bytes, kSharedBytes / warps / unit * unit);
+  if (g.tile_bytes < unit) throw std::runtime_error(fmt::format("{}: {} warps of digits do not fit in shared memory", k.name, warps));
+  return g;
+}
+
+// A value every format holds exactly and products and sums of which stay exact.
+std::uint64_t random_value(const ElementFormat& f, std::mt19937_64& rng, bool overflow) {
+  auto pick = [&](int lo, int hi) { return static_cast<double>(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  if (f.kind == ElementKind::Float) return element_encode(f, f.bits == 64 ? pick(-16, 16) / 4.0 : pick(-3, 3));
+  if (f.name == "s32") {
+    if (!overflow) return element_encode(f, pick(-1000, 1000));
+    const double near = 2147483647.0 - pick(0, 4000);  // within reach of the limits
+    return element_encode(f, std::uniform_int_distribution<int>(0, 1)(rng) ? near : -near - 1);
+  }
+  return rng() & element_mask(f);
+}
+
+// Unique bit patterns of finite numbers (16 bits and wider), for n < 2^14 (0x2000 + n stays below
+// the f16/bf16 infinities); narrower elements get unique 32-bit words.
+std::uint64_t unique_value(const ElementFormat& f, std::uint64_t n) {
+  switch (f.bits) {
+    case 16: return 0x2000 + n;
+    case 32: return 0x3F800000u + (n << 13);
+    case 64: return 0x3FF0000000000000ull + (n << 32);
+    default: return 0;
+  }
+}
+constexpr std::uint64_t kRegisterValues = 0x5000;  // registers in: unique values above any the tiles hold
+
+// What fragment registers hold before a load fills them: no value the case data uses (NaN for the
+// floats; for s32 far from the random and overflow ranges; all ones for narrow elements, whose
+// digits no element has). A device that does not write the registers is caught by it.
+std::uint64_t poison(const ElementFormat& f) {
+  switch (f.bits) {
+    case 16: return 0x7FFF;
+    case 32: return 0x7FC0DEADu;
+    case 64: return 0x7FF8DEAD7FF8DEADull;
+    default: return element_mask(f);
+  }
+}
+
+// The format each region holds: that of the first step working there.
+const ElementFormat* region_format(const KernelPlan& k, int region) {
+  for (std::size_t s = 0; s < k.steps.size(); ++s)
+    if (k.bindings[s].region == region && k.steps[s]->variant().wmma_matrix) return wmma_matrix_info(*k.steps[s]).format;
+  return nullptr;
+}
+
+// Whether wmma.mma reads what region `region` holds (its data must keep products exact).
+bool feeds_mma(const KernelPlan& k, int region) {
+  for (std::size_t l = 0; l < k.steps.size(); ++l) {
+    if (k.bindings[l].region != region || k.steps[l]->variant().operation != Operation::WmmaLoad) continue;
+    for (std::size_t s = 0; s < k.steps.size(); ++s)
+      if (k.steps[s]->variant().wmma_mma)
+        for (std::size_t o = 1; o < k.bindings[s].fragments.size(); ++o) if (k.bindings[s].fragments[o] == k.bindings[l].fragments[0]) return true;
+  }
+  return false;
+}
+
+// Whether the kernel's first use of fragment `f` writes it (a load, or wmma.mma's D).
+bool written_first(const KernelPlan& k, int f) {
+  for (std::size_t s = 0; s < k.steps.size(); ++s) {
+    const auto& fr = k.bindings[s].fragments;
+    if (std::find(fr.begin(), fr.end(), f) == fr.end()) continue;
+    return fr[0] == f && (k.steps[s]->variant().operation == Operation::WmmaLoad || k.steps[s]->variant().wmma_mma);
+  }
+  return false;
+}
+
+// Distinct values in random order, from a random start (floats: finite, exact).
+class DistinctValues {
+ public:
+  DistinctValues(const ElementFormat& f, std::size_t count, std::mt19937_64& rng) : f_(f), order_(count) {
+    for (std::size_t n = 0; n < count; ++n) order_[n] = n;
+    std::shuffle(order_.begin(), order_.end(), rng);
+    start_ = std::uniform_int_distribution<std::uint64_t>(0, 1024)(rng);
+  }
+  std::uint64_t operator[](std::size_t n) const { return unique_value(f_, start_ + order_[n]); }
+
+ private:
+  const ElementFormat& f_;
+  std::vector<std::uint64_t> order_;
+  std::uint64_t start_ = 0;
+};
+
+using Matrix = WmmaValues;
+
+struct StoredMatrix {
+  int step, warp;
+  WmmaMatrixInfo info;
+  std::size_t base;
+  std::uint32_t stride;
+  bool known;      // the model knows its values (else: any of the fragment's values)
+  Matrix values;
+};
+
+struct ModelRun {
+  std::vector<std::uint8_t> memory;
+  std::vector<StoredMatrix> stored;
+};
+
+ModelRun run_model(const KernelPlan& k, const LaunchInput& in) {
+  const std::size_t steps = k.steps.size();
+  const int threads = in.shape.threads();
+  ModelRun out{in.state.smem, {}};
+  for (int w = 0; w < in.shape.warps; ++w) {
+    const std::size_t tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes);
+    std::vector<Matrix> frag(k.fragments.size());
+    std::vector<bool> known(k.fragments.size(), false);
+    for (std::size_t s = 0; s < steps; ++s) {
+      const Instance& inst = *k.steps[s];
+      const WmmaBinding& bind = k.bindings[s];
+      const std::size_t lane0 = static_cast<std::size_t>(w * kWarpLanes);
+      const std::uint32_t off = in.offsets[s * static_cast<std::size_t>(threads) + lane0];
+      const std::uint32_t stride = in.offsets[(steps + s) * static_cast<std::size_t>(threads) + lane0];
+      if (inst.variant().wmma_mma) {
+        const std::size_t d = static_cast<std::size_t>(bind.fragments[0]);
+        frag[d] = wmma_multiply(wmma_mma_info(inst), frag[static_cast<std::size_t>(bind.fragments[1])], frag[static_cast<std::size_t>(bind.fragments[2])],
+                                frag[static_cast<std::size_t>(bind.fragments[3])]);
+        known[d] = true;
+        continue;
+      }
+      WmmaMatrixInfo m = wmma_matrix_info(inst);
+      const std::size_t f = static_cast<std::size_t>(bind.fragments[0]);
+      if (inst.variant().operation == Operation::WmmaLoad) {
+        frag[f] = wmma_load_matrix(m, out.memory, tile + off, stride);
+        known[f] = true;
+      } else {
+        out.stored.push_back({.step = static_cast<int>(s),
+                              .warp = w,
+                              .info = m,
+                              .base = tile + off,
+                              .stride = stride,
+                              .known = known[f],
+                              .values = frag[f]});
+        if (known[f]) wmma_store_matrix(m, frag[f], out.memory, tile + off, stride);
+      }
+    }
+  }
+  return out;
+}
+
+std::string hex(std::uint64_t v, int bits) { return fmt::format("0x{:0{}x}", v, std::max(1, (bits + 3) / 4)); }
+
+// The values of a warp's fragment registers, as elements of `f`, lane by lane.
+std::vector<std::uint64_t> register_elements(const LaunchState& s, const LaunchShape& shape, int warp, int first_word, int words,
+                                             const ElementFormat& f) {
+  std::vector<std::uint64_t> out;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    const std::size_t at = static_cast<std::size_t>((warp * kWarpLanes + lane) * shape.regs + first_word);
+    if (f.bits == 64) {
+      for (int r = 0; r + 1 < words; r += 2) out.push_back(s.regs[at + static_cast<std::size_t>(r)] | (std::uint64_t{s.regs[at + static_cast<std::size_t>(r) + 1]} << 32));
+    } else {
+      for (int r = 0; r < words; ++r)
+        for (int i = 0; i < 32 / f.bits; ++i) out.push_back((s.regs[at + static_cast<std::size_t>(r)] >> (i * f.bits)) & element_mask(f));
+    }
+  }
+  return out;
+}
+
+// A single-instruction kernel's matrix and fragment, seen across the warps: each register slot's
+// values in warps 0, 1, ... (its signature), and which matrix elements have each signature. Unique
+// data (and, for narrow elements, index digits) makes every element's signature its own.
+struct Signatures {
+  std::vector<std::vector<std::uint64_t>> slot;                                  // [lane * per_lane + e][warp]
+  std::map<std::vector<std::uint64_t>, std::vector<std::pair<int, int>>> element;  // signature -> (row, col)
+  std::size_t per_lane = 0;
+};
+
+Signatures signatures(const KernelPlan& k, const LaunchInput& in, const LaunchState& regs_from, const LaunchState& mem_from) {
+  const WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
+  const int warps = in.shape.warps;
+  Signatures out;
+  std::vector<Matrix> x;
+  for (int w = 0; w < warps; ++w) {
+    const std::size_t tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes);
+    x.push_back(wmma_load_matrix(m, mem_from.smem, tile + in.offsets[static_cast<std::size_t>(w * kWarpLanes)],
+                                 in.offsets[static_cast<std::size_t>(in.shape.threads() + w * kWarpLanes)]));
+    const std::vector<std::uint64_t> held = register_elements(regs_from, in.shape, w, 0, in.shape.regs, *m.format);
+    if (out.slot.empty()) out.slot.assign(held.size(), {});
+    for (std::size_t p = 0; p < held.size(); ++p) out.slot[p].push_back(held[p]);
+  }
+  out.per_lane = out.slot.size() / kWarpLanes;
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.cols; ++c) {
+      std::vector<std::uint64_t> sig;
+      for (auto const& xw : x) sig.push_back(xw.at(r, c));
+      out.element[sig].push_back({r, c});
+    }
+  return out;
+}
+
+std::string slot_name(const ElementFormat& f, std::size_t e) {
+  const std::size_t per_reg = f.bits == 64 ? 1 : static_cast<std::size_t>(32 / f.bits);
+  if (per_reg == 1) return fmt::format("r{}", e);
+  if (per_reg == 2) return fmt::format("r{}.{}", e / 2, e % 2 ? "hi" : "lo");
+  return fmt::format("r{}.{}", e / per_reg, e % per_reg);
+}
+
+std::string values(const std::vector<std::uint64_t>& sig, int bits) {
+  std::string out;
+  for (auto v : sig) out += (out.empty() ? "" : ", ") + hex(v, bits);
+  return out;
+}
+
+}  // namespace
+
+WmmaValues wmma_load_matrix(const WmmaMatrixInfo& m, const std::vector<std::uint8_t>& mem, std::size_t base, std::uint32_t stride) {
+  Matrix out{m.rows, m.cols, m.format, std::vector<std::uint64_t>(static_cast<std::size_t>(m.rows * m.cols))};
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.cols; ++c) out.at(r, c) = read_bits(mem, base, m.bit_offset(r, c, stride), m.format->bits);
+  return out;
+}
+
+void wmma_store_matrix(const WmmaMatrixInfo& m, const WmmaValues& x, std::vector<std::uint8_t>& mem, std::size_t base, std::uint32_t stride) {
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.cols; ++c) write_bits(mem, base, m.bit_offset(r, c, stride), m.format->bits, x.at(r, c));
+}
+
+// D = A * B + C, exact for the case data; integers wrap or (.satfinite) clamp, .f64 rounds as asked.
+WmmaValues wmma_multiply(const WmmaMmaInfo& x, const WmmaValues& a, const WmmaValues& b, const WmmaValues& c) {
+  Matrix d{x.m, x.n, x.d.format, std::vector<std::uint64_t>(static_cast<std::size_t>(x.m * x.n))};
+  const bool integer = x.d.format->kind != ElementKind::Float;
+  for (int i = 0; i < x.m; ++i)
+    for (int j = 0; j < x.n; ++j) {
+      if (integer) {
+        long long acc = static_cast<long long>(element_value(*c.format, c.at(i, j)));
+        for (int q = 0; q < x.k; ++q) {
+          const long long av = static_cast<long long>(element_value(*a.format, a.at(i, q)));
+          const long long bv = static_cast<long long>(element_value(*b.format, b.at(q, j)));
+          acc += x.product == "xor" ? (av ^ bv) : x.product == "and" ? (av & bv) : av * bv;
+        }
+        if (x.satfinite) acc = std::clamp<long long>(acc, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
+        d.at(i, j) = static_cast<std::uint64_t>(acc) & 0xFFFFFFFFu;
+      } else {
+        // The case data keeps every product and partial sum exact in double, so one rounding at the
+        // end; the rounding mode still decides the sign of an exact zero (x + -x is -0 under .rm).
+        const int saved = std::fegetround();
+        std::fesetround(x.rounding == "rz" ? FE_TOWARDZERO : x.rounding == "rm" ? FE_DOWNWARD : x.rounding == "rp" ? FE_UPWARD : FE_TONEAREST);
+        volatile double acc = element_value(*c.format, c.at(i, j));
+        for (int q = 0; q < x.k; ++q) {
+          volatile double p = element_value(*a.format, a.at(i, q)) * element_value(*b.format, b.at(q, j));
+          acc = acc + p;
+        }
+        std::fesetround(saved);
+        d.at(i, j) = element_encode(*x.d.format, acc);
+      }
+    }
+  return d;
+}
+
+std::vector<int> wmma_fragment_words(const KernelPlan& k) {
+  int words32 = 0;
+  for (auto const& f : k.fragments) words32 += f.wide ? 0 : f.registers;
+  std::vector<int> out;
+  int next32 = 0, next64 = 0;
+  for (auto const& f : k.fragments) {
+    out.push_back(f.wide ? words32 + 2 * next64 : next32);
+    (f.wide ? next64 : next32) += f.registers;
+  }
+  return out;
+}
+
+LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) {
+  LaunchInput in;
+  const int steps = static_cast<int>(k.steps.size());
+  const Geometry g = geometry(set, c, k);
+  in.shape.warps = g.warps;
+  in.shape.tile_bytes = g.tile_bytes;
+  in.shape.steps = 2 * steps;  // a row of addresses, then a row of strides, per step
+  for (auto const& f : k.fragments) in.shape.regs += f.registers * (f.wide ? 2 : 1);
+  const int threads = in.shape.threads();
+  std::mt19937_64 rng(c.seed * 1000003u + 17);
+  in.state.smem.resize(static_cast<std::size_t>(g.warps * g.tile_bytes));
+  for (auto& b : in.state.smem) b = static_cast<std::uint8_t>(rng());  // background: whatever is not a matrix stays as it was
+
+  std::vector<Placement> where;
+  for (int s = 0; s < steps; ++s) where.push_back(place(g, c, k, static_cast<std::size_t>(s)));
+  in.offsets.assign(static_cast<std::size_t>(in.shape.steps * threads), 0);
+  for (int s = 0; s < steps; ++s)
+    for (int t = 0; t < threads; ++t) {
+      in.offsets[static_cast<std::size_t>(s * threads + t)] = where[static_cast<std::size_t>(s)].offset;
+      in.offsets[static_cast<std::size_t>((steps + s) * threads + t)] = where[static_cast<std::size_t>(s)].stride;
+    }
+
+  // Matrix data where the loads read: whole regions, in the format of the step that reads them.
+  // Overflow cases put their large values where wmma.mma's C operand is loaded from.
+  int c_region = -1;
+  for (int s = 0; s < steps; ++s) {
+    const WmmaBinding& mma = k.bindings[static_cast<std::size_t>(s)];
+    if (!k.steps[static_cast<std::size_t>(s)]->variant().wmma_mma) continue;
+    for (int l = 0; l < steps; ++l)
+      if (k.bindings[static_cast<std::size_t>(l)].fragments[0] == mma.fragments[3] && k.steps[static_cast<std::size_t>(l)]->variant().operation == Operation::WmmaLoad)
+        c_region = k.bindings[static_cast<std::size_t>(l)].region;
+  }
+  const int rb = g.region_bytes();
+  const bool unique = c.data == DataKind::Unique;
+  // Narrow single loads: digit w (of `bits` bits) of each element's storage index (random cases:
+  // the index scrambled by a seeded mask below its top bit), so that an element is told by its
+  // values across the warps.
+  std::uint64_t scramble = 0;
+  if (digit_data(k)) {
+    const WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
+    if (!unique) scramble = rng() & ((std::uint64_t{1} << (index_bits(m, where[0].stride) - 1)) - 1);
+  }
+  for (int w = 0; w < g.warps; ++w)
+    for (int region = 0; region < g.regions; ++region) {
+      const ElementFormat* f = region_format(k, region);
+      bool loaded = false;
+      for (int s = 0; s < steps; ++s)
+        loaded = loaded || (k.bindings[static_cast<std::size_t>(s)].region == region && k.steps[static_cast<std::size_t>(s)]->variant().operation == Operation::WmmaLoad);
+      if (!f || !loaded) continue;
+      const std::size_t base = static_cast<std::size_t>(w * g.tile_bytes + region * rb);
+      const int n = rb * 8 / f->bits;
+      if (digit_data(k)) {
+        for (int e = 0; e < n; ++e)
+          write_bits(in.state.smem, base, static_cast<long long>(e) * f->bits, f->bits,
+                     ((static_cast<std::uint64_t>(e) ^ scramble) >> (w * f->bits)) & element_mask(*f));
+        continue;
+      }
+      if (unique && f->bits < 16) {  // unique words
+        for (int word = 0; word < rb / 4; ++word)
+          write_bits(in.state.smem, base, word * 32LL, 32, (static_cast<std::uint64_t>(w * 16 + region) << 24) | static_cast<std::uint64_t>(word + 1));
+        continue;
+      }
+      // Random data that no wmma.mma reads is distinct too, so that registers holding the wrong
+      // elements cannot pass for the right ones; what wmma.mma reads keeps its products exact.
+      const bool exact = feeds_mma(k, region) || f->bits < 16;
+      const DistinctValues distinct(*f, exact || unique ? 0 : static_cast<std::size_t>(n), rng);
+      for (int e = 0; e < n; ++e)
+        write_bits(in.state.smem, base, static_cast<long long>(e) * f->bits, f->bits,
+                   unique  ? unique_value(*f, static_cast<std::uint64_t>((w * g.regions + region) * n + e))
+                   : exact ? random_value(*f, rng, c.overflow && region == c_region)
+                           : distinct[static_cast<std::size_t>(e)]);
+    }
+
+  // Fragment registers in: poison where the kernel writes the fragment before reading it; values
+  // (unique, or distinct random) where a store writes registers that came from outside the kernel.
+  in.state.regs.assign(static_cast<std::size_t>(threads * in.shape.regs), 0);
+  const std::vector<int> first = wmma_fragment_words(k);
+  for (std::size_t fi = 0; fi < k.fragments.size(); ++fi) {
+    const ElementFormat* f = nullptr;
+    for (std::size_t s = 0; s < k.steps.size(); ++s)
+      if (k.bindings[s].fragments[0] == static_cast<int>(fi) && k.steps[s]->variant().wmma_matrix) f = wmma_matrix_info(*k.steps[s]).format;
+    if (!f) continue;
+    const bool poisoned = written_first(k, static_cast<int>(fi));
+    const int words = k.fragments[fi].registers * (k.fragments[fi].wide ? 2 : 1);
+    const int per_word = f->bits == 64 ? 1 : 32 / f->bits;
+    const std::size_t count = static_cast<std::size_t>(threads * (f->bits == 64 ? words / 2 : words * per_word));
+    const DistinctValues distinct(*f, poisoned || c.data == DataKind::Unique ? 0 : count, rng);
+    std::uint64_t n = 0;
+    auto next = [&] {
+      const std::uint64_t v = poisoned ? poison(*f) : c.data == DataKind::Unique ? unique_value(*f, kRegisterValues + n) : distinct[static_cast<std::size_t>(n)];
+      ++n;
+      return v;
+    };
+    for (int t = 0; t < threads; ++t) {
+      const std::size_t at = static_cast<std::size_t>(t * in.shape.regs + first[fi]);
+      if (f->bits == 64) {
+        for (int r = 0; r + 1 < words; r += 2) {
+          const std::uint64_t v = next();
+          in.state.regs[at + static_cast<std::size_t>(r)] = static_cast<std::uint32_t>(v);
+          in.state.regs[at + static_cast<std::size_t>(r) + 1] = static_cast<std::uint32_t>(v >> 32);
+        }
+      } else {
+        for (int r = 0; r < words; ++r) {
+          std::uint32_t word = 0;
+          for (int i = 0; i < per_word; ++i) word |= static_cast<std::uint32_t>(next() << (i * f->bits));
+          in.state.regs[at + static_cast<std::size_t>(r)] = word;
+        }
+      }
+    }
+  }
+  return in;
+}
+
+Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchState& actual, std::size_t max_lines) {
+  ModelRun model = run_model(k, in);
+  Comparison cmp;
+  auto note = [&](std::string line) {
+    ++cmp.mismatches;
+    if (cmp.diff.size() < max_lines) cmp.diff.push_back(std::move(line));
+  };
+  std::vector<bool> covered(in.state.smem.size(), false);
+  const std::vector<int> first = wmma_fragment_words(k);
+  for (auto const& st : model.stored) {
+    const WmmaMatrixInfo& m = st.info;
+    std::multiset<std::uint64_t> allowed;
+    if (!st.known) {  // any of the fragment's values, each as often as the registers hold it
+      const std::size_t f = static_cast<std::size_t>(k.bindings[static_cast<std::size_t>(st.step)].fragments[0]);
+      const int words = k.fragments[f].registers * (k.fragments[f].wide ? 2 : 1);
+      for (auto v : register_elements(in.state, in.shape, st.warp, first[f], words, *m.format)) allowed.insert(v);
+    }
+    for (int r = 0; r < m.rows; ++r)
+      for (int c = 0; c < m.cols; ++c) {
+        const long long bit = m.bit_offset(r, c, st.stride);
+        for (int b = 0; b < m.format->bits / 8; ++b) covered[st.base + static_cast<std::size_t>(bit / 8 + b)] = true;
+        const std::uint64_t got = read_bits(actual.smem, st.base, bit, m.format->bits);
+        if (st.known) {
+          const std::uint64_t want = st.values.at(r, c);
+          if (got != want)
+            note(fmt::format("warp {}: step {} ({}) D[{}][{}]: expected {} ({}), got {} ({})", st.warp, st.step, k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c,
+                             hex(want, m.format->bits), element_value(*m.format, want), hex(got, m.format->bits), element_value(*m.format, got)));
+        } else if (auto it = allowed.find(got); it != allowed.end()) {
+          allowed.erase(it);
+        } else {
+          note(fmt::format("warp {}: step {} ({}) D[{}][{}]: got {}, which is not one of the fragment's values (or is written twice)", st.warp, st.step,
+                           k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c, hex(got, m.format->bits)));
+        }
+      }
+  }
+  for (std::size_t b = 0; b < in.state.smem.size(); ++b)
+    if (!covered[b] && actual.smem[b] != model.memory[b])
+      note(fmt::format("warp {} byte +{} of its tile: expected 0x{:02x} (untouched), got 0x{:02x}", b / static_cast<std::size_t>(in.shape.tile_bytes),
+                       b % static_cast<std::size_t>(in.shape.tile_bytes), model.memory[b], actual.smem[b]));
+  // A single load: across the warps, each register slot must hold one element of the matrix (the
+  // same one in every warp), and every element must be in some slot.
+  if (k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad) {
+    const ElementFormat& f = *wmma_matrix_info(*k.steps[0]).format;
+    const Signatures sig = signatures(k, in, actual, in.state);
+    std::set<std::vector<std::uint64_t>> held;
+    for (std::size_t p = 0; p < sig.slot.size(); ++p) {
+      held.insert(sig.slot[p]);
+      if (!sig.element.count(sig.slot[p]))
+        note(fmt::format("lane {} {} holds {} in warps 0..{}, which is no element of the matrix", p / sig.per_lane,
+                         slot_name(f, p % sig.per_lane), values(sig.slot[p], f.bits), in.shape.warps - 1));
+    }
+    for (auto const& [s, at] : sig.element)
+      if (!held.count(s))
+        for (auto const& [r, c] : at) note(fmt::format("element [{}][{}] ({} in warps 0..{}) is in no fragment register", r, c, values(s, f.bits), in.shape.warps - 1));
+  }
+  return cmp;
+}
+
+std::string observe_wmma_layout(const KernelPlan& k, const LaunchInput& in, const LaunchState& actual) {
+  if (k.steps.size() != 1) return "";
+  const bool load = k.steps[0]->variant().operation == Operation::WmmaLoad;
+  const ElementFormat& f = *wmma_matrix_info(*k.steps[0]).format;
+  const Signatures sig = signatures(k, in, load ? actual : in.state, load ? in.state : actual);
+  std::string out;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    out += fmt::format("lane {}:", lane);
+    for (std::size_t e = 0; e < sig.per_lane; ++e) {
+      auto it = sig.element.find(sig.slot[static_cast<std::size_t>(lane) * sig.per_lane + e]);
+      out += it == sig.element.end() || it->second.size() != 1 ? fmt::format(" {}=?", slot_name(f, e))
+                                                                 : fmt::format(" {}=({},{})", slot_name(f, e), it->second[0].first, it->second[0].second);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,134 @@
+#include "kinds/wmma/wmma_suite.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "kinds/wmma/wmma_info.hpp"
+
+namespace ptxcts {
+namespace {
+
+std::string option_text(const Instance& inst, const std::string& axis) {
+  for (auto const& a : inst.variant().axes)
+    if (a.name == axis) return inst.option(axis).text;
+  return "";
+}
+std::string ss_text(const Instance& inst) { return option_text(inst, "ss"); }
+
+// Where the tiles of a kernel live: .global forms need global memory; the others use shared memory,
+// except generic single-instruction kernels, which point into global memory (round trips and
+// products point generic addresses into shared memory, so both are covered).
+std::string memory_for(const Instance& inst, bool single) {
+  if (inst.space() == "global") return "global";
+  if (inst.space() == "generic" && single) return "global";
+  return "shared";
+}
+
+WmmaFragment fragment_of(const WmmaMatrixInfo& m) { return {m.registers, m.register_bits == 64}; }
+
+// The load or store instance of `matrix` with the given shape, type, layout, state space and stride operand.
+const Instance* find_memory_instance(const std::deque<Instance>& all, const std::string& matrix, const std::string& shape, int rows, int cols,
+                                     const ElementFormat* f, bool col_major, const std::string& ss, bool stride) {
+  for (auto const& inst : all) {
+    if (!inst.variant().wmma_matrix || inst.variant().wmma_matrix->matrix != matrix || option_text(inst, "shape") != shape) continue;
+    WmmaMatrixInfo m = wmma_matrix_info(inst);
+    if (m.rows == rows && m.cols == cols && m.format == f && m.col_major == col_major && ss_text(inst) == ss && m.stride_operand == stride)
+      return &inst;
+  }
+  return nullptr;
+}
+
+bool same_except_layout(const Instance& x, const Instance& y) {
+  for (auto const& a : x.variant().axes)
+    if (a.name != "layout" && !y.has_option(a.name, x.option(a.name).text)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<KernelPlan> plan_wmma_kernels(const std::deque<Instance>& instances) {
+  std::vector<KernelPlan> out;
+  // Single instructions.
+  for (auto const& inst : instances) {
+    if (!inst.variant().wmma_matrix) continue;
+    KernelPlan k = KernelPlan::of(file_safe(inst.id()), inst.variant().family, {&inst});
+    k.memory = memory_for(inst, true);
+    k.fragments = {fragment_of(wmma_matrix_info(inst))};
+    k.bindings = {{0, {0}}};
+    out.push_back(std::move(k));
+  }
+  // Round trips: for each wmma.load.c .row instance, its .col twin and the matching stores.
+  for (auto const& c_row : instances) {
+    if (!c_row.variant().wmma_matrix || c_row.variant().wmma_matrix->matrix != "c") continue;
+    WmmaMatrixInfo c = wmma_matrix_info(c_row);
+    if (c.col_major) continue;
+    const std::string ss = ss_text(c_row);
+    const Instance* c_col = find_memory_instance(instances, "c", option_text(c_row, "shape"), c.rows, c.cols, c.format, true, ss, c.stride_operand);
+    const Instance* d_row = find_memory_instance(instances, "d", option_text(c_row, "shape"), c.rows, c.cols, c.format, false, ss, c.stride_operand);
+    const Instance* d_col = find_memory_instance(instances, "d", option_text(c_row, "shape"), c.rows, c.cols, c.format, true, ss, c.stride_operand);
+    if (!c_col || !d_row || !d_col || !same_except_layout(c_row, *c_col))
+      throw std::logic_error("specs: no wmma.load.c .col / wmma.store.d twin for " + c_row.id());
+    // Judged by the spec's claims that select wmma.load.c / wmma.store.d cases, like any other kernel.
+    KernelPlan k = KernelPlan::of(file_safe("roundtrip." + c_row.id()), c_row.variant().family, {&c_row, c_col, d_row, d_col, d_row, d_col});
+    k.audited = false;
+    k.memory = memory_for(c_row, false);
+    k.fragments = {fragment_of(c), fragment_of(c)};
+    k.bindings = {{0, {0}}, {0, {1}}, {1, {0}}, {2, {0}}, {3, {1}}, {4, {1}}};
+    out.push_back(std::move(k));
+  }
+  // Products: state spaces in turn (never ::cta, whose PTX ISA 7.8 would raise the mma's own minimum).
+  const std::vector<std::string> spaces = {".global", ".shared", ""};
+  std::size_t turn = 0;
+  for (auto const& mma : instances) {
+    if (!mma.variant().wmma_mma) continue;
+    WmmaMmaInfo x = wmma_mma_info(mma);
+    const std::string shape = option_text(mma, "shape");
+    const std::string ss = spaces[turn++ % spaces.size()];
+    const Instance* a = find_memory_instance(instances, "a", shape, x.m, x.k, x.a.format, x.a.col_major, ss, true);
+    const Instance* b = find_memory_instance(instances, "b", shape, x.k, x.n, x.b.format, x.b.col_major, ss, true);
+    const Instance* c = find_memory_instance(instances, "c", shape, x.m, x.n, x.c.format, false, ss, true);
+    const Instance* d = find_memory_instance(instances, "d", shape, x.m, x.n, x.d.format, false, ss, true);
+    if (!a || !b || !c || !d) throw std::logic_error("specs: no wmma.load/wmma.store forms to feed " + mma.id());
+    KernelPlan k = KernelPlan::of(file_safe(mma.id()), mma.variant().family, {a, b, c, &mma, d});
+    k.subject = 3;
+    k.memory = memory_for(*a, false);
+    k.fragments = {{x.a.registers, x.a.register_bits == 64}, {x.b.registers, x.b.register_bits == 64},
+                   {x.c.registers, x.c.register_bits == 64}, {x.d.registers, x.d.register_bits == 64}};
+    k.bindings = {{0, {0}}, {1, {1}}, {2, {2}}, {0, {3, 0, 1, 2}}, {3, {3}}};
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
+  if (!c.wmma) return false;
+  for (auto const& [axis, texts] : c.only) {
+    bool seen = false;
+    for (auto const* s : k.steps) {
+      const bool has = std::any_of(s->variant().axes.begin(), s->variant().axes.end(), [&](auto const& a) { return a.name == axis; });
+      if (!has) continue;
+      seen = true;
+      if (std::find(texts.begin(), texts.end(), s->option(axis).text) == texts.end()) return false;
+    }
+    if (!seen) return false;
+  }
+  const bool product = std::any_of(k.steps.begin(), k.steps.end(), [](auto const* s) { return s->variant().wmma_mma.has_value(); });
+  if (product && c.data == DataKind::Unique) return false;  // unique bit patterns make inexact products
+  if (c.overflow && !product) return false;
+  if (c.wide_stride && !wmma_matrix_info(*k.steps[0]).stride_operand) return false;
+  if (c.fault != Fault::None) {
+    if (k.steps.size() != 1) return false;
+    WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
+    const int half = m.alignment() / 2;
+    if (half < 1) return false;
+    if (c.fault == Fault::MisalignedStride && (!m.stride_operand || (half * 8) % m.format->bits != 0)) return false;
+    // The edge of the rule: only where the manual allows rows less than 16-byte aligned.
+    const int default_bytes = m.default_stride() * m.format->bits / 8;
+    if (c.fault == Fault::MinimalAlignmentAddress && m.alignment() % 16 == 0) return false;
+    if (c.fault == Fault::MinimalAlignmentStride && (!m.stride_operand || (default_bytes + m.alignment()) % 16 == 0 || (m.alignment() * 8) % m.format->bits != 0))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,122 @@
+#include "model/case_data.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+namespace ptxcts {
+namespace {
+
+int round_up(int v, int to) { return (v + to - 1) / to * to; }
+
+// Byte offset (within a region) of every row k = matrix * rows + row, for one warp.
+std::vector<std::uint32_t> place_rows(const CaseSpec& c, const Layout& L, const Variant& v, int region_bytes, int warp) {
+  const int count = L.matrices * L.rows;
+  const int stride = round_up(v.row_bytes(), v.row_alignment);
+  std::vector<std::uint32_t> at(static_cast<std::size_t>(count));
+  switch (c.rows) {
+    case RowPlacement::Contiguous:
+    case RowPlacement::Pitch: {
+      const int pitch = c.rows == RowPlacement::Pitch ? c.pitch : stride;
+      if (pitch < v.row_bytes() || pitch % v.row_alignment != 0)
+        throw std::runtime_error(fmt::format("case '{}': pitch {} cannot hold {}-byte rows aligned to {}", c.name, pitch, v.row_bytes(), v.row_alignment));
+      for (int k = 0; k < count; ++k) at[static_cast<std::size_t>(k)] = static_cast<std::uint32_t>(k * pitch);
+      break;
+    }
+    case RowPlacement::Scattered: {
+      std::vector<int> slots(static_cast<std::size_t>(region_bytes / stride));
+      std::iota(slots.begin(), slots.end(), 0);
+      std::mt19937_64 rng(c.seed * 1000003u + static_cast<std::uint64_t>(warp));
+      std::shuffle(slots.begin(), slots.end(), rng);
+      for (int k = 0; k < count; ++k) at[static_cast<std::size_t>(k)] = static_cast<std::uint32_t>(slots[static_cast<std::size_t>(k)] * stride);
+      break;
+    }
+  }
+  for (auto off : at)
+    if (off + static_cast<std::uint32_t>(v.row_bytes()) > static_cast<std::uint32_t>(region_bytes))
+      throw std::runtime_error(fmt::format("case '{}': {} rows do not fit a {}-byte region", c.name, count, region_bytes));
+  return at;
+}
+
+}  // namespace
+
+LaunchInput make_case_input(const CaseSet& set, const CaseSpec& c, const std::vector<ModelStep>& steps) {
+  if (steps.empty() || static_cast<int>(steps.size()) > set.regions)
+    throw std::runtime_error(fmt::format("a kernel needs 1 to {} steps (one region each)", set.regions));
+  LaunchInput in;
+  in.shape.warps = set.warps;
+  in.shape.tile_bytes = set.tile_bytes;
+  in.shape.steps = static_cast<int>(steps.size());
+  for (auto const& s : steps) in.shape.regs = std::max(in.shape.regs, s.layout.registers);
+  const int threads = in.shape.threads();
+  const int region_bytes = set.tile_bytes / set.regions;
+  const Layout& first = steps[0].layout;
+  const Variant& first_variant = steps[0].instance->variant();
+
+  // Data: unique values (memory below the top bit, registers with it set) or seeded random bits.
+  in.state.smem.assign(static_cast<std::size_t>(set.warps * set.tile_bytes), 0);
+  in.state.regs.assign(static_cast<std::size_t>(threads * in.shape.regs), 0);
+  if (c.data == DataKind::Random) {
+    std::mt19937_64 rng(c.seed);
+    for (auto& b : in.state.smem) b = static_cast<std::uint8_t>(rng());
+    for (auto& r : in.state.regs) r = static_cast<std::uint32_t>(rng());
+  } else {
+    const int ebits = first.element_bits, ebytes = ebits / 8;
+    const std::uint64_t half = std::uint64_t{1} << (ebits - 1);
+    const std::uint64_t elems = in.state.smem.size() / static_cast<std::size_t>(ebytes);
+    // Each case starts its values elsewhere, so that no two cases give the same outputs (a device
+    // that returns the previous launch's outputs is caught); never 0, which zeroed memory holds.
+    std::uint64_t salt = 0;
+    while (salt < set.cases.size() && set.cases[salt].name != c.name) ++salt;
+    salt *= 977;
+    for (std::uint64_t e = 0; e < elems; ++e) {
+      std::uint64_t v = 1 + (e + salt) % (half - 1);
+      for (int b = 0; b < ebytes; ++b) in.state.smem[e * static_cast<std::uint64_t>(ebytes) + static_cast<std::uint64_t>(b)] = static_cast<std::uint8_t>(v >> (8 * b));
+    }
+    const int per_reg = 32 / ebits;
+    std::uint64_t n = 0;
+    for (auto& r : in.state.regs) {
+      std::uint32_t word = 0;
+      for (int i = 0; i < per_reg; ++i, ++n) word |= static_cast<std::uint32_t>((half | (n % half)) << (i * ebits));
+      r = word;
+    }
+  }
+
+  // Addresses: every step uses the first step's row placement, in its own region. (A move has none.)
+  in.offsets.assign(static_cast<std::size_t>(in.shape.steps * threads), 0);
+  if (first_variant.operation == Operation::Move) return in;
+  for (int w = 0; w < set.warps; ++w) {
+    std::vector<std::uint32_t> rows = place_rows(c, first, first_variant, region_bytes, w);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      const Layout& L = steps[k].layout;
+      if (L.matrices * L.rows != first.matrices * first.rows)
+        throw std::runtime_error("the steps of one kernel must address the same number of rows");
+      const std::uint32_t base = static_cast<std::uint32_t>(static_cast<int>(k) * region_bytes);
+      std::vector<int> active_lanes;
+      for (int lane = 0; lane < kWarpLanes; ++lane)
+        if (L.active[static_cast<std::size_t>(lane)]) active_lanes.push_back(lane);
+      for (int lane = 0; lane < kWarpLanes; ++lane) {
+        std::uint32_t off;
+        if (L.active[static_cast<std::size_t>(lane)]) {
+          const ElementPos& p = L.lane_row[static_cast<std::size_t>(lane)];
+          off = base + rows[static_cast<std::size_t>(p.matrix * L.rows + p.row)];
+        } else if (c.poison_unused) {
+          off = kPoisonOffset;
+        } else {  // repeat the address of a lane that supplies one, as the manual advises for sm_75
+          const ElementPos& p = L.lane_row[static_cast<std::size_t>(active_lanes[static_cast<std::size_t>(lane) % active_lanes.size()])];
+          off = base + rows[static_cast<std::size_t>(p.matrix * L.rows + p.row)];
+        }
+        // Fault cases: row addresses 8 bytes off their 16-byte alignment, or far outside shared memory.
+        if (c.fault == Fault::Misaligned && L.active[static_cast<std::size_t>(lane)]) off += 8;
+        if (c.fault == Fault::OutsideShared) off = kPoisonOffset;
+        in.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(w * kWarpLanes + lane)] = off;
+      }
+    }
+  }
+  return in;
+}
+
+}  // namespace ptxcts

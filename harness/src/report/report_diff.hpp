@@ -1,0 +1,36 @@
+// Compares two run reports (after a driver or toolkit upgrade, or between GPUs): which cases and
+// claims changed, what went missing, and whether anything got worse.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "results/results.hpp"
+
+namespace ptxcts {
+
+struct ReportChange {
+  std::string what;    // "kernel / case", "claim id" or (for a layout) "kernel / case"
+  std::string before;  // status or verdict; "" if absent
+  std::string after;
+  bool worse = false;     // a regression: passed (or confirmed) before, something else now
+  bool lost = false;      // there before, absent now
+  std::string withdrawn;  // lost, and the later report says why: then no regression
+  bool regression() const { return worse || (lost && withdrawn.empty()); }
+};
+
+struct ReportDiff {
+  std::vector<std::string> run_changes;  // "driver_version: 580.1 -> 585.2"
+  std::vector<ReportChange> cases, claims;
+  // wmma fragment layouts that differ (both runs observed one): an observation, never a regression.
+  std::vector<std::string> layouts;  // "kernel / case"
+  // Layouts observed before and not now: a regression unless withdrawn. A result that went missing
+  // or got worse (a crash observes nothing) takes its layout with it and counts once, not here.
+  std::vector<ReportChange> lost_layouts;
+  int regressions() const;
+};
+
+ReportDiff diff_reports(const RunReport& before, const RunReport& after);
+std::string format_diff(const ReportDiff& d);
+
+}  // namespace ptxcts

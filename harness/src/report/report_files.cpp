@@ -1,0 +1,48 @@
+#include "report/report_files.hpp"
+
+#include <string_view>
+
+#include "util/atomic_file.hpp"
+#include "results/report_json.hpp"
+#include "report/report_junit.hpp"
+#include "report/report_markdown.hpp"
+
+namespace ptxcts {
+
+namespace {
+
+// Lowercases `s` and turns every run of characters outside [a-z0-9] and `keep` into one '-',
+// trimmed at both ends. The fields come from the driver and the toolkit: they must never be able
+// to name another directory.
+std::string slug(std::string_view s, std::string_view keep) {
+  std::string out;
+  bool pending_dash = false;
+  for (char c : s) {
+    char l = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    bool ok = (l >= 'a' && l <= 'z') || (l >= '0' && l <= '9') || keep.find(l) != std::string_view::npos;
+    if (!ok) {
+      pending_dash = true;
+      continue;
+    }
+    if (pending_dash && !out.empty()) out += '-';
+    pending_dash = false;
+    out += l;
+  }
+  return out.empty() ? "unknown" : out;
+}
+
+}  // namespace
+
+std::string report_basename(const RunInfo& info) {
+  return slug(info.gpu_name, "") + "-" + slug(info.sm, "._") + "-driver" + slug(info.driver_version, "._") +
+         "-cuda" + slug(info.cuda_release, "._");
+}
+
+void write_reports(const RunReport& report, const std::filesystem::path& dir) {
+  std::string base = report_basename(report.info);
+  write_file_atomically(dir / (base + ".json"), report_json(report));
+  write_file_atomically(dir / (base + ".md"), report_markdown(report));
+  write_file_atomically(dir / (base + ".xml"), report_junit(report));
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,156 @@
+#include "report/report_markdown.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <iterator>
+#include <string_view>
+
+#include "results/report_json.hpp"
+
+namespace ptxcts {
+
+namespace {
+
+// A table cell: '|' would end the cell, a newline the row, '<' could open an HTML tag.
+std::string cell(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '|': out += "\\|"; break;
+      case '\n': out += "<br>"; break;
+      case '\r': break;
+      case '<': out += "&lt;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// A fence longer than any backtick run in the block, so diff text cannot close it early.
+std::string fence_for(const std::vector<std::string>& lines) {
+  std::size_t longest = 0;
+  for (auto const& line : lines) {
+    std::size_t run = 0;
+    for (char c : line) longest = std::max(longest, run = (c == '`' ? run + 1 : 0));
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+std::string status_cell(Status s) {
+  bool bad = s == Status::Fail || s == Status::Error || s == Status::Crash || s == Status::Timeout;
+  return bad ? fmt::format("**{}**", to_string(s)) : to_string(s);
+}
+
+void claims_section(std::string& out, const RunReport& report) {
+  out += "## Claims\n\n";
+  if (report.claims.empty()) {
+    out += "No claims were checked.\n\n";
+    return;
+  }
+  // Contradicted claims are the news of a run: they come first, otherwise in catalog order.
+  std::vector<const ClaimVerdict*> claims;
+  for (auto const& c : report.claims) claims.push_back(&c);
+  std::stable_partition(claims.begin(), claims.end(),
+                        [](const ClaimVerdict* c) { return c->verdict == Verdict::Contradicted; });
+  out += "| Claim | Verdict | Claim text | Source | Evidence |\n|---|---|---|---|---|\n";
+  for (const ClaimVerdict* c : claims) {
+    std::string verdict = c->verdict == Verdict::Contradicted ? fmt::format("**{}**", to_string(c->verdict))
+                                                              : to_string(c->verdict);
+    std::string text = c->note.empty() ? cell(c->text) : cell(c->text) + "<br>*Note:* " + cell(c->note);
+    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", cell(c->id), verdict, text,
+                   cell(c->source), cell(c->evidence));
+  }
+  out += "\n";
+}
+
+void family_section(std::string& out, const std::string& family, const std::vector<const CaseResult*>& results) {
+  fmt::format_to(std::back_inserter(out), "### {}\n\n", family);
+  out += "| Kernel | Instruction | Case | Target | Status | Reason |\n|---|---|---|---|---|---|\n";
+  for (const CaseResult* r : results)
+    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} |\n", cell(r->kernel),
+                   cell(r->instruction), cell(r->case_name), cell(r->target), status_cell(r->status),
+                   cell(r->reason));
+  out += "\n";
+  for (const CaseResult* r : results) {
+    if (r->status != Status::Fail) continue;
+    fmt::format_to(std::back_inserter(out), "**Failure: {} / {}** ({} mismatches): {}\n\n", r->kernel,
+                   r->case_name, r->mismatches, r->reason);
+    if (r->diff.empty()) continue;
+    std::string fence = fence_for(r->diff);
+    fmt::format_to(std::back_inserter(out), "{}text\n{}\n{}\n\n", fence, fmt::join(r->diff, "\n"), fence);
+  }
+}
+
+// wmma fragments' register layouts are unspecified: what this GPU did is recorded, grouped by
+// layout so that forms sharing one (every state space and stride of a shape/type/layout) show as one.
+void layouts_section(std::string& out, const RunReport& report) {
+  std::map<std::string, std::vector<std::string>> kernels_by_layout;
+  for (auto const& r : report.results)
+    if (!r.observed_layout.empty()) kernels_by_layout[r.observed_layout].push_back(r.kernel);
+  if (kernels_by_layout.empty()) return;
+  fmt::format_to(std::back_inserter(out), "## Observed wmma fragment layouts\n\n"
+                 "The manual leaves the register layout of wmma fragments unspecified; these are what this GPU did "
+                 "(element (row, col) of the matrix in each lane's register r, or its low/high half), {} distinct layouts. "
+                 "The JSON report has every lane; here the first four lanes.\n\n", kernels_by_layout.size());
+  for (auto const& [layout, kernels] : kernels_by_layout) {
+    std::size_t at = 0;
+    for (int l = 0; l < 4 && at != std::string::npos; ++l) at = layout.find('\n', at + 1);
+    fmt::format_to(std::back_inserter(out), "- {} kernel(s), e.g. `{}`{}\n\n```text\n{}\n```\n\n", kernels.size(), kernels.front(),
+                   kernels.size() > 1 ? fmt::format(" and `{}`", kernels.back()) : "", layout.substr(0, at));
+  }
+}
+
+// What this run leaves out on purpose, that an earlier one reported (`ptxcts diff` names it so).
+void withdrawn_section(std::string& out, const RunReport& report) {
+  if (report.withdrawn.empty()) return;
+  out += "## Withdrawn\n\n| What | Why |\n|---|---|\n";
+  for (auto const& w : report.withdrawn) fmt::format_to(std::back_inserter(out), "| {} | {} |\n", cell(w.what), cell(w.reason));
+  out += "\n";
+}
+
+}  // namespace
+
+std::string report_markdown(const RunReport& report) {
+  const RunInfo& info = report.info;
+  std::string out = fmt::format("# ptxcts report: {} ({}), driver {}, CUDA {}\n\n", info.gpu_name, info.sm,
+                                info.driver_version, info.cuda_release);
+
+  out += "| Run | |\n|---|---|\n";
+  for (auto const& f : run_info_fields())
+    fmt::format_to(std::back_inserter(out), "| {} | {} |\n", f.key, cell(info.*f.member));
+  fmt::format_to(std::back_inserter(out), "| schema_version | {} |\n\n", RunReport::kSchemaVersion);
+
+  Totals t = report.totals();
+  Totals ft = report.fault_totals();
+  fmt::format_to(std::back_inserter(out), "**Totals:** {} pass, {} fail, {} skip, {} error, {} crash, {} timeout ({} cases)\n\n",
+                 t.pass, t.fail, t.skip, t.error, t.crash, t.timeout, report.results.size() - static_cast<std::size_t>(
+                     ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout));
+  if (ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout)
+    fmt::format_to(std::back_inserter(out),
+                   "**Fault cases** (documented rules broken on purpose; what the GPU did is an observation): {} faulted, "
+                   "{} timed out, {} ran without a fault and matched the reference, {} ran and differed, {} skipped, {} errors\n\n",
+                   ft.crash, ft.timeout, ft.pass, ft.fail, ft.skip, ft.error);
+
+  claims_section(out, report);
+  layouts_section(out, report);
+  withdrawn_section(out, report);
+
+  out += "## Results\n\n";
+  if (report.results.empty()) out += "No cases ran.\n\n";
+  // Families in the order they first appear, so the report follows the catalog.
+  std::vector<std::string> families;
+  for (auto const& r : report.results)
+    if (std::find(families.begin(), families.end(), r.family) == families.end()) families.push_back(r.family);
+  for (auto const& family : families) {
+    std::vector<const CaseResult*> results;
+    for (auto const& r : report.results)
+      if (r.family == family) results.push_back(&r);
+    family_section(out, family, results);
+  }
+  while (out.ends_with("\n\n")) out.pop_back();
+  return out;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,450 @@
+#include "results/report_json.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string_view>
+#include <vector>
+
+namespace ptxcts {
+
+using Json = nlohmann::ordered_json;  // ordered: the file lists keys in the order written here
+
+namespace {
+
+constexpr RunInfoField kRunInfoFields[] = {
+    {"gpu_name", &RunInfo::gpu_name},
+    {"compute_capability", &RunInfo::compute_capability},
+    {"sm", &RunInfo::sm},
+    {"driver_version", &RunInfo::driver_version},
+    {"driver_cuda", &RunInfo::driver_cuda},
+    {"cuda_release", &RunInfo::cuda_release},
+    {"ptxas_version", &RunInfo::ptxas_version},
+    {"ptx_isa", &RunInfo::ptx_isa},
+    {"toolchain", &RunInfo::toolchain},
+    {"host", &RunInfo::host},
+    {"date", &RunInfo::date},
+    {"suite_version", &RunInfo::suite_version},
+    {"suite_commit", &RunInfo::suite_commit},
+};
+
+Json to_json(const RunInfo& info) {
+  Json j = Json::object();
+  for (auto const& f : kRunInfoFields) j[f.key] = info.*f.member;
+  return j;
+}
+
+Json to_json(const CaseResult& r) {
+  return {{"kernel", r.kernel},   {"family", r.family},   {"instruction", r.instruction},
+          {"case", r.case_name},  {"target", r.target},   {"ptx_isa", r.ptx_isa},
+          {"status", to_string(r.status)}, {"reason", r.reason}, {"mismatches", r.mismatches},
+          {"diff", r.diff},       {"fault_case", r.fault_case}, {"observed_layout", r.observed_layout},
+          {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)}};
+}
+
+Json to_json(const ClaimVerdict& c) {
+  return {{"id", c.id},     {"family", c.family},   {"text", c.text},
+          {"source", c.source}, {"note", c.note},   {"verdict", to_string(c.verdict)},
+          {"evidence", c.evidence}, {"checked", c.checked}};
+}
+
+Json to_json(const Withdrawal& w) { return {{"what", w.what}, {"reason", w.reason}}; }
+
+// ---- Reading -------------------------------------------------------------------------------
+
+// nlohmann's DOM keeps no positions, so a second, SAX pass records where each value starts,
+// by its path ("results[3].status"). At each event the lexer has consumed exactly the token just
+// reported (numbers excepted, which are never containers or keys), so the stream offset is exact.
+class PositionRecorder final : public nlohmann::json_sax<Json> {
+ public:
+  PositionRecorder(const std::string& text, std::istream& in) : text_(text), in_(in) {}
+
+  std::map<std::string, std::size_t> starts;
+  struct Duplicate {
+    std::string path, key;
+    std::size_t offset;
+  };
+  std::optional<Duplicate> duplicate;  // the first key that occurs twice in one object
+
+  bool null() override { return scalar(); }
+  bool boolean(bool) override { return scalar(); }
+  bool number_integer(number_integer_t) override { return scalar(); }
+  bool number_unsigned(number_unsigned_t) override { return scalar(); }
+  bool number_float(number_float_t, const string_t&) override { return scalar(); }
+  bool string(string_t&) override { return scalar(); }
+  bool binary(binary_t&) override { return scalar(); }
+  bool start_object(std::size_t) override { return open(false); }
+  bool start_array(std::size_t) override { return open(true); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    Frame& f = stack_.back();
+    f.key = k;
+    // The value starts after the ':' that follows the key's closing quote.
+    std::size_t pos = text_.find_first_not_of(" \t\r\n", consumed());
+    if (pos != std::string::npos && text_[pos] == ':') pos = text_.find_first_not_of(" \t\r\n", pos + 1);
+    pos = std::min(pos, text_.size());
+    if (!f.keys.insert(k).second && !duplicate) duplicate = Duplicate{member_path(f.path, k), k, pos};
+    starts.emplace(member_path(f.path, k), pos);
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;  // the DOM pass has already accepted this text
+  }
+
+  static std::string member_path(const std::string& object, const std::string& key) {
+    return object.empty() ? key : object + "." + key;
+  }
+
+ private:
+  struct Frame {
+    std::string path;
+    bool array;
+    std::size_t index = 0;
+    std::string key;
+    std::set<std::string> keys;
+  };
+
+  std::size_t consumed() const {
+    return static_cast<std::size_t>(in_.rdbuf()->pubseekoff(0, std::ios::cur, std::ios::in));
+  }
+  // The path of the value now starting; advances the index inside arrays.
+  std::string next_path() {
+    if (stack_.empty()) return "";
+    Frame& f = stack_.back();
+    if (f.array) return fmt::format("{}[{}]", f.path, f.index++);
+    return member_path(f.path, f.key);
+  }
+  bool scalar() {
+    next_path();
+    return true;
+  }
+  bool open(bool array) {
+    std::string path = next_path();
+    starts.emplace(path, consumed() - 1);  // the '{' or '[' just read
+    stack_.push_back(Frame{path, array, 0, "", {}});
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+
+  const std::string& text_;
+  std::istream& in_;
+  std::vector<Frame> stack_;
+};
+
+std::string line_column(const std::string& text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  std::size_t line_start = 0;
+  if (offset > 0)
+    if (auto nl = text.rfind('\n', offset - 1); nl != std::string::npos) line_start = nl + 1;
+  auto begin = text.begin();
+  auto line = 1 + std::count(begin, begin + static_cast<std::ptrdiff_t>(offset), '\n');
+  // Columns count characters, not bytes: skip UTF-8 continuation bytes.
+  auto column = 1 + std::count_if(begin + static_cast<std::ptrdiff_t>(line_start), begin + static_cast<std::ptrdiff_t>(offset),
+                                  [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  return fmt::format("{}:{}", line, column);
+}
+
+struct Source {
+  const std::string& file;
+  const std::string& text;
+  const std::map<std::string, std::size_t>& starts;
+
+  // The nearest recorded position at or above `path`: scalars inside arrays are not recorded.
+  std::size_t offset(std::string path) const {
+    for (;;) {
+      if (auto it = starts.find(path); it != starts.end()) return it->second;
+      if (path.empty()) return 0;
+      auto cut = path.find_last_of(".[");
+      path.resize(cut == std::string::npos ? 0 : cut);
+    }
+  }
+  std::string where(const std::string& path) const { return fmt::format("{}:{}", file, line_column(text, offset(path))); }
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const { fail_at(offset(path), path, what); }
+  [[noreturn]] void fail_at(std::size_t at, const std::string& path, const std::string& what) const {
+    throw ReportError(
+        fmt::format("{}:{}: {}: {}", file, line_column(text, at), path.empty() ? "top level" : path, what));
+  }
+};
+
+std::string describe(const Json& j) {
+  if (j.is_structured()) return j.type_name();
+  return fmt::format("{} {}", j.type_name(), j.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+// One value of the report, with its path: every accessor says what it expected when it fails.
+class Node {
+ public:
+  Node(const Source& src, const Json& j, std::string path) : src_(src), j_(j), path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const std::string& what) const { src_.fail(path_, what); }
+  const std::string& path() const { return path_; }
+
+  // An object with exactly these keys (each required).
+  // Every key in `keys` must be there; those in `optional` may be.
+  const Node& object(const std::vector<const char*>& keys, const std::vector<const char*>& optional = {}) const {
+    if (!j_.is_object()) fail("expected an object, got " + describe(j_));
+    std::vector<const char*> all = keys;
+    all.insert(all.end(), optional.begin(), optional.end());
+    for (auto const& [k, v] : j_.items())
+      if (std::none_of(all.begin(), all.end(), [&](const char* key) { return k == key; }))
+        src_.fail(PositionRecorder::member_path(path_, k),
+                  fmt::format("unknown key \"{}\"; expected one of {}", k, fmt::join(all, ", ")));
+    for (const char* k : keys)
+      if (!j_.contains(k)) fail(fmt::format("missing key \"{}\"", k));
+    return *this;
+  }
+  bool has(const char* key) const { return j_.is_object() && j_.contains(key); }
+  bool is_null() const { return j_.is_null(); }
+  Node at(const char* key) const {
+    if (!j_.is_object()) fail("expected an object, got " + describe(j_));
+    if (!j_.contains(key)) fail(fmt::format("missing key \"{}\"", key));
+    return Node(src_, j_.at(key), PositionRecorder::member_path(path_, key));
+  }
+  std::string str() const {
+    if (!j_.is_string()) fail("expected a string, got " + describe(j_));
+    return j_.get<std::string>();
+  }
+  bool boolean() const {
+    if (!j_.is_boolean()) fail("expected true or false, got " + describe(j_));
+    return j_.get<bool>();
+  }
+  std::int64_t integer(std::int64_t min, std::int64_t max) const {
+    if (!j_.is_number_integer()) fail("expected an integer, got " + describe(j_));
+    bool in_range = j_.is_number_unsigned()
+                        ? j_.get<std::uint64_t>() <= static_cast<std::uint64_t>(max)
+                        : j_.get<std::int64_t>() >= min && j_.get<std::int64_t>() <= max;
+    if (!in_range) fail(fmt::format("expected an integer from {} to {}, got {}", min, max, j_.dump()));
+    return j_.get<std::int64_t>();
+  }
+  std::vector<Node> items() const {
+    if (!j_.is_array()) fail("expected an array, got " + describe(j_));
+    std::vector<Node> out;
+    for (std::size_t i = 0; i < j_.size(); ++i) out.emplace_back(src_, j_[i], fmt::format("{}[{}]", path_, i));
+    return out;
+  }
+  std::vector<std::string> strings() const {
+    std::vector<std::string> out;
+    for (auto const& item : items()) out.push_back(item.str());
+    return out;
+  }
+  template <class F>
+  auto convert(F&& from_string) const {  // from_string throws std::invalid_argument
+    std::string s = str();
+    try {
+      return from_string(s);
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+  }
+
+ private:
+  const Source& src_;
+  const Json& j_;
+  std::string path_;
+};
+
+CaseResult read_result(const Node& n) {
+  n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason",
+            "mismatches", "diff", "fault_case"}, {"observed_layout", "roundtrip_identity"});
+  CaseResult r;
+  r.kernel = n.at("kernel").str();
+  r.family = n.at("family").str();
+  r.instruction = n.at("instruction").str();
+  r.case_name = n.at("case").str();
+  r.target = n.at("target").str();
+  r.ptx_isa = n.at("ptx_isa").str();
+  r.status = n.at("status").convert(status_from_string);
+  r.reason = n.at("reason").str();
+  r.mismatches = static_cast<int>(n.at("mismatches").integer(0, INT32_MAX));
+  r.diff = n.at("diff").strings();
+  r.fault_case = n.at("fault_case").boolean();
+  if (n.has("observed_layout")) r.observed_layout = n.at("observed_layout").str();  // from schema 3 on
+  if (n.has("roundtrip_identity") && !n.at("roundtrip_identity").is_null())      // from schema 4 on
+    r.roundtrip_identity = n.at("roundtrip_identity").boolean();
+  return r;
+}
+
+ClaimVerdict read_claim(const Node& n, std::int64_t schema) {
+  n.object({"id", "family", "text", "source", "note", "verdict", "evidence", "checked"});
+  ClaimVerdict c;
+  c.id = n.at("id").str();
+  c.family = n.at("family").str();
+  c.text = n.at("text").str();
+  c.source = n.at("source").str();
+  c.note = n.at("note").str();
+  c.verdict = n.at("verdict").convert(verdict_from_string);
+  // Before 5, an observation was written not-checkable: an old report that says observed was not written by ptxcts.
+  if (schema < 5 && c.verdict == Verdict::Observed)
+    n.at("verdict").fail(fmt::format("verdict 'observed' is from schema_version 5 on; this report is schema_version {}", schema));
+  c.evidence = n.at("evidence").str();
+  c.checked = n.at("checked").strings();
+  return c;
+}
+
+// "KERNEL / CASE", "claim ID" or "layout KERNEL / CASE": the names `ptxcts diff` gives what it compares.
+bool names_something(std::string_view what) {
+  if (what.starts_with("claim ")) return what.size() > 6;
+  if (what.starts_with("layout ")) what.remove_prefix(7);
+  auto sep = what.find(" / ");
+  return sep != std::string_view::npos && sep > 0 && sep + 3 < what.size();
+}
+
+Withdrawal read_withdrawal(const Node& n) {
+  n.object({"what", "reason"});
+  Withdrawal w{.what = n.at("what").str(), .reason = n.at("reason").str()};
+  if (!names_something(w.what))
+    n.at("what").fail(fmt::format("expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got \"{}\"", w.what));
+  if (w.reason.empty()) n.at("reason").fail("expected why it was withdrawn, got an empty string");
+  return w;
+}
+
+// Each of `nodes` named by `name`: a second one with the name of an earlier one is an error at the
+// second, naming the first (which of two results for one case the run meant is unknowable).
+template <class T, class Name>
+void refuse_duplicates(const Source& src, const std::vector<Node>& nodes, const std::vector<T>& values, const char* noun,
+                       Name&& name) {
+  std::map<std::string, std::size_t> first;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (auto [it, fresh] = first.emplace(name(values[i]), i); !fresh)
+      nodes[i].fail(fmt::format("duplicate {} {} (first at {}, {})", noun, it->first, src.where(nodes[it->second].path()),
+                                nodes[it->second].path()));
+}
+
+// The totals are derived data; a file whose totals disagree with its results was edited or broken.
+void check_totals(const Node& n, const Totals& t) {
+  n.object({"pass", "fail", "skip", "error", "crash", "timeout"});
+  for (auto [key, count] : {std::pair{"pass", t.pass}, {"fail", t.fail}, {"skip", t.skip},
+                            {"error", t.error}, {"crash", t.crash}, {"timeout", t.timeout}}) {
+    Node v = n.at(key);
+    if (v.integer(0, INT32_MAX) != count)
+      v.fail(fmt::format("expected {} (the number of results with status {}), got {}", count, key,
+                         v.integer(0, INT32_MAX)));
+  }
+}
+
+// nlohmann's what() is "[json.exception.parse_error.101] parse error at line L, column C: MESSAGE";
+// we give our own position, so keep only MESSAGE.
+std::string syntax_message(const std::string& what) {
+  auto colon = what.find(": ");
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+}  // namespace
+
+std::string case_result_json_line(const CaseResult& r) { return to_json(r).dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number) {
+  Json j;
+  try {
+    j = Json::parse(line);
+  } catch (const Json::parse_error& e) {
+    throw ReportError(fmt::format("{}:{}:{}: {}", file, line_number, e.byte, syntax_message(e.what())));
+  }
+  const std::map<std::string, std::size_t> no_positions;
+  const std::string here = fmt::format("{}:{}", file, line_number);
+  Source src{here, line, no_positions};
+  try {
+    return read_result(Node(src, j, "result"));
+  } catch (const ReportError& e) {  // "file:line:1:column: ..." (a one-line text) -> "file:line:column: ..."
+    std::string what = e.what();
+    if (what.rfind(here + ":1:", 0) == 0) what.replace(0, here.size() + 3, here + ":");
+    throw ReportError(what);
+  }
+}
+
+std::span<const RunInfoField> run_info_fields() { return kRunInfoFields; }
+
+std::string report_json(const RunReport& report) {
+  Totals t = report.totals();
+  Json j;
+  j["schema_version"] = RunReport::kSchemaVersion;
+  j["run"] = to_json(report.info);
+  j["totals"] = {{"pass", t.pass}, {"fail", t.fail}, {"skip", t.skip}, {"error", t.error}, {"crash", t.crash}, {"timeout", t.timeout}};
+  j["results"] = Json::array();
+  for (auto const& r : report.results) j["results"].push_back(to_json(r));
+  j["claims"] = Json::array();
+  for (auto const& c : report.claims) j["claims"].push_back(to_json(c));
+  j["withdrawn"] = Json::array();
+  for (auto const& w : report.withdrawn) j["withdrawn"].push_back(to_json(w));
+  // A toolkit message with stray bytes must not cost the report: invalid UTF-8 becomes U+FFFD.
+  return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+RunReport parse_report_json(const std::string& text, const std::string& file) {
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // e.byte is the 1-based index of the character the parser stopped at.
+    throw ReportError(fmt::format("{}:{}: invalid JSON: {}", file,
+                                  line_column(text, e.byte == 0 ? 0 : e.byte - 1), syntax_message(e.what())));
+  }
+  std::istringstream in(text);
+  PositionRecorder positions(text, in);
+  Json::sax_parse(in, &positions);
+  Source src{file, text, positions.starts};
+  // The DOM keeps only one of two equal keys; which one the writer meant is unknowable.
+  if (auto const& d = positions.duplicate) src.fail_at(d->offset, d->path, fmt::format("duplicate key \"{}\"", d->key));
+
+  Node root(src, j, "");
+  Node version = root.at("schema_version");
+  // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity, 4 lacks the verdict observed;
+  // nothing else differs.
+  constexpr int kOldest = 2;
+  const auto v = version.integer(INT32_MIN, INT32_MAX);
+  if (v < kOldest || v > RunReport::kSchemaVersion)
+    version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest, RunReport::kSchemaVersion, v));
+  if (v >= 4)
+    root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
+  else
+    root.object({"schema_version", "run", "totals", "results", "claims"});
+
+  RunReport report;
+  std::vector<const char*> run_keys;
+  for (auto const& f : kRunInfoFields) run_keys.push_back(f.key);
+  Node run = root.at("run");
+  run.object(run_keys);
+  for (auto const& f : kRunInfoFields) report.info.*f.member = run.at(f.key).str();
+
+  auto results = root.at("results").items();
+  for (auto const& n : results) report.results.push_back(read_result(n));
+  refuse_duplicates(src, results, report.results, "result for", [](const CaseResult& r) { return r.kernel + " / " + r.case_name; });
+  auto claims = root.at("claims").items();
+  for (auto const& n : claims) report.claims.push_back(read_claim(n, v));
+  refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
+  check_totals(root.at("totals"), report.totals());
+  if (v < 4) return report;
+
+  // What a report withdraws it must lack: withdrawing what it has would hide nothing, and says the
+  // writer was confused about what the run did.
+  auto withdrawn = root.at("withdrawn").items();
+  for (auto const& n : withdrawn) report.withdrawn.push_back(read_withdrawal(n));
+  refuse_duplicates(src, withdrawn, report.withdrawn, "withdrawal of", [](const Withdrawal& w) { return w.what; });
+  for (std::size_t i = 0; i < withdrawn.size(); ++i) {
+    const std::string& what = report.withdrawn[i].what;
+    std::string present;
+    for (std::size_t k = 0; k < report.results.size() && present.empty(); ++k) {
+      auto const& r = report.results[k];
+      std::string name = r.kernel + " / " + r.case_name;
+      if (what == name || (what == "layout " + name && !r.observed_layout.empty())) present = results[k].path();
+    }
+    for (std::size_t k = 0; k < report.claims.size() && present.empty(); ++k)
+      if (what == "claim " + report.claims[k].id) present = claims[k].path();
+    if (!present.empty())
+      withdrawn[i].at("what").fail(fmt::format("\"{}\" is withdrawn but present ({} at {}); expected only what this report lacks",
+                                               what, present, src.where(present)));
+  }
+  return report;
+}
+
+}  // namespace ptxcts

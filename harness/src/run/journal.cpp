@@ -1,0 +1,45 @@
+#include "run/journal.hpp"
+
+#include <optional>
+
+#include "util/file_text.hpp"
+#include "results/report_json.hpp"
+
+namespace ptxcts {
+
+Journal::Journal(const std::filesystem::path& path, bool fresh) : path_(path) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  out_.open(path, fresh ? std::ios::trunc : std::ios::app);
+  if (!out_) throw std::runtime_error("cannot write the journal " + path.string());
+}
+
+void Journal::append(const CaseResult& r) {
+  if (!out_.is_open()) return;
+  out_ << case_result_json_line(r) << '\n';
+  out_.flush();
+}
+
+std::vector<CaseResult> read_journal(const std::filesystem::path& path) {
+  std::vector<CaseResult> out;
+  const std::optional<std::string> read = try_read_file_text(path);
+  if (!read) return out;  // no journal yet: nothing done
+  const std::string& text = *read;
+  int number = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t nl = text.find('\n', at);
+    ++number;
+    if (nl == std::string::npos) break;  // no newline: the run died while writing this line
+    std::string line = text.substr(at, nl - at);
+    at = nl + 1;
+    if (!line.empty()) out.push_back(parse_case_result_line(line, path.string(), number));
+  }
+  return out;
+}
+
+std::map<std::pair<std::string, std::string>, CaseResult> by_kernel_and_case(const std::vector<CaseResult>& results) {
+  std::map<std::pair<std::string, std::string>, CaseResult> out;
+  for (auto const& r : results) out[{r.kernel, r.case_name}] = r;
+  return out;
+}
+
+}  // namespace ptxcts

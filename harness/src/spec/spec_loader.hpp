@@ -1,0 +1,23 @@
+// Loads and validates specs/*.yaml into a SpecSet. Every problem is a SpecError naming
+// file:line:column and what was expected; nothing is defaulted silently.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "spec/spec_error.hpp"
+#include "spec/spec_model.hpp"
+
+namespace ptxcts {
+
+struct SpecFile {
+  std::string path;  // as shown in messages
+  std::string text;
+};
+
+// `targets.yaml` and `cases.yaml` by name; every other file is an instruction family.
+SpecSet load_specs(const std::vector<SpecFile>& files);
+SpecSet load_spec_dir(const std::filesystem::path& dir);
+
+}  // namespace ptxcts

@@ -1,0 +1,264 @@
+// The spec model: what specs/*.yaml say, validated and typed. Nothing here knows a particular
+// instruction; every variant-specific fact comes from the YAML.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/formula.hpp"
+#include "spec/ptx_version.hpp"
+
+namespace ptxcts {
+
+// Where something was written: for messages that point the user at file:line:column.
+struct SourceLocation {
+  std::string file;
+  int line = 0, column = 0;  // 1-based
+  std::string str() const;
+};
+
+// A set of targets as the manual writes it: a union of items, each ">= sm_XY" (every target of
+// that architecture or later, any suffix), "sm_XYa" (exactly that target) or "sm_XYf+" (that
+// family-specific target or higher in the same family, and the arch-specific targets among them).
+struct TargetSetItem {
+  enum class Kind { AtLeast, Exact, FamilyFrom } kind = Kind::Exact;
+  int arch = 0;
+  std::string name;
+};
+
+struct TargetSet {
+  std::vector<TargetSetItem> items;
+  std::string text;  // as written, for messages and reports
+};
+
+struct Requirement {
+  std::optional<PtxVersion> ptx;
+  std::optional<TargetSet> targets;
+  std::string source;
+};
+
+// One value of a qualifier (".x2", ".trans", "" for absent) and what choosing it implies.
+struct QualifierOption {
+  std::string text;
+  std::vector<std::pair<std::string, std::int64_t>> set;  // variables bound for formulas
+  std::string space;                                      // state space: "generic" / "shared" / "global"
+  std::string fragment;                                   // selects an alternative fragment layout
+  Requirement requires_;                                  // extra requirement of this value
+  SourceLocation where;
+};
+
+struct QualifierAxis {
+  std::string name;
+  std::vector<QualifierOption> options;
+};
+
+struct Exclusion {
+  std::map<std::string, std::string> when;  // axis name (or "address_width") -> option text
+  std::string reason;
+};
+
+// Which lanes supply row addresses, and for which matrix and row.
+struct AddressLanes {
+  Formula active, matrix, row;
+};
+
+// Where element i of register r of a lane sits in the matrices.
+struct FragmentLayout {
+  Formula matrix, row, col;
+};
+
+// memory to registers, registers to memory, registers to registers; and the WMMA instructions,
+// whose fragments have no specified register layout (specs/wmma.yaml says how they are checked).
+enum class Operation { Load, Store, Move, WmmaLoad, WmmaStore, WmmaMma };
+
+// A property of a wmma instance that is either a qualifier's value (the axis named) or fixed by the
+// variant ("f16", ".row").
+struct AxisOrFixed {
+  std::string axis, fixed;
+};
+
+// wmma.load / wmma.store: which matrix, its shape and element type, and its layout in memory.
+struct WmmaMatrix {
+  std::string matrix;  // "a", "b", "c", "d"
+  Formula rows, cols;
+  AxisOrFixed element, layout;
+};
+
+// One operand of wmma.mma.
+struct WmmaOperand {
+  AxisOrFixed element, layout;  // layout: a and b only
+  Formula registers;
+};
+
+struct WmmaMma {
+  WmmaOperand a, b, c, d;
+  std::string saturate;  // the qualifier whose ".satfinite" clamps ("" if none)
+  std::string rounding;  // the qualifier giving the rounding mode of .f64 ("" if none)
+  AxisOrFixed product;   // "multiply", or the qualifier with .xor.popc / .and.popc
+};
+
+struct Variant {
+  std::string name, family;
+  Operation operation = Operation::Load;
+  std::string syntax;  // with {axis}, {regs}, {addr} placeholders
+  Requirement requires_;
+  std::vector<QualifierAxis> axes;
+  std::vector<int> address_widths;   // empty for moves (no address)
+  std::vector<Exclusion> exclusions;
+  Formula registers;
+  // The semantics: absent for variants specified so far by syntax and requirements only.
+  bool has_layout = false;
+  int rows = 0, cols = 0, element_bits = 0;
+  int row_alignment = 0;
+  AddressLanes address_lanes;
+  FragmentLayout fragment;
+  std::map<std::string, FragmentLayout> fragments;  // alternatives (e.g. "trans")
+  std::optional<WmmaMatrix> wmma_matrix;             // wmma.load / wmma.store
+  std::optional<WmmaMma> wmma_mma;                   // wmma.mma
+  SourceLocation where;
+
+  bool is_wmma() const { return operation == Operation::WmmaLoad || operation == Operation::WmmaStore || operation == Operation::WmmaMma; }
+  bool runnable() const { return has_layout || is_wmma(); }
+  int row_bytes() const { return cols * element_bits / 8; }
+  int elements_per_register() const { return 32 / element_bits; }
+};
+
+enum class ClaimCheckKind { Cases, Roundtrip, Requirements };
+
+// cases: what the GPU does if the claim holds: pass, fail, fault (a device error), or observe
+// (no prediction: the claim says the behaviour is undefined; what happened is recorded)
+enum class Expect { Pass, Fail, Fault, Observe };
+const char* to_string(Expect e);
+// The spec's word; throws std::invalid_argument "expected 'pass', 'fail', 'fault' or 'observe' but found 'X'".
+Expect expect_from_string(const std::string& s);
+
+struct ClaimCheck {
+  ClaimCheckKind kind = ClaimCheckKind::Cases;
+  std::string variant;                                   // cases, requirements
+  std::map<std::string, std::vector<std::string>> where; // cases: axis -> allowed option texts
+  std::vector<std::string> cases;                        // cases: empty = every case
+  Expect expect = Expect::Pass;  // cases
+  // cases with expect fail or fault: cases of the same kernels that must pass for the predicted
+  // failure to mean anything (a device that fails everything confirms nothing)
+  std::vector<std::string> controls;
+  std::string load, store;                               // roundtrip
+};
+
+struct Claim {
+  std::string id, text, source, note, family;
+  ClaimCheck check;
+  SourceLocation where;
+};
+
+enum class DataKind { Unique, Random };
+enum class RowPlacement { Contiguous, Pitch, Scattered };
+
+// A form that is not a documented variant, assembled to see what the toolkit does with it:
+// a documented-invalid form (must be rejected, for the documented reason) or an undocumented
+// spelling seen in the wild (an observation either way).
+struct AuditForm {
+  enum class Kind { Invalid, Spelling } kind = Kind::Invalid;
+  std::string name, family, text;  // text with {regs} and {addr} (or {dst}, {src}; or {d}, {a}, {b}, {c})
+  int registers = 1, address_width = 64;
+  std::map<std::string, int> operand_registers;  // wmma.mma forms: registers of d, a, b, c
+  std::string target;
+  std::optional<PtxVersion> ptx;   // default: what the target and toolkit allow
+  std::string diagnostic;          // invalid: the class of ptxas message expected
+  std::string reason, source;
+  SourceLocation where;
+};
+
+// A known documentation error or toolkit deviation: the audit still reports it, but it does not
+// fail the audit. It names a variant and target (and what ptxas does there), or an invalid form.
+struct KnownDiscrepancy {
+  std::string variant, target, form;
+  bool observed_accepted = false;
+  std::string source, note;
+  SourceLocation where;
+};
+
+// A class of assembler diagnostic (wrong target, PTX version too old, ...), recognised in ptxas's
+// messages by patterns.
+struct DiagnosticClass {
+  std::string name, description;
+  std::vector<std::string> patterns;  // ECMAScript regular expressions
+};
+
+// Fault cases break a documented rule on purpose; what the GPU does is recorded, never failed.
+// MinimalAlignment*: not a broken rule but its edge (wmma): rows aligned exactly as the manual
+// requires and no more; isolated like faults, because a GPU that wants more faults.
+enum class Fault { None, Misaligned, OutsideShared, MisalignedStride, MinimalAlignmentAddress, MinimalAlignmentStride };
+
+struct CaseSpec {
+  std::string name, description;
+  Fault fault = Fault::None;
+  std::map<std::string, std::vector<std::string>> only;  // YAML 'where': only instances with these qualifier values
+  DataKind data = DataKind::Unique;
+  RowPlacement rows = RowPlacement::Contiguous;
+  int pitch = 0;
+  std::uint64_t seed = 0;
+  bool poison_unused = false;
+  // wmma cases (cases.yaml 'wmma'): matrices at the default stride or inside a wider matrix, and
+  // accumulators chosen so that integer accumulation overflows.
+  bool wmma = false;
+  bool wide_stride = false;
+  bool overflow = false;
+  SourceLocation where;  // of its 'rows' (wmma: of its 'stride')
+};
+
+// A wrong device (the fake device runner's modes) that the suite's checks must catch: every
+// non-fault case must fail on it, except the cases named here, for the reason given
+// (cases.yaml 'mutants').
+struct MutantException {
+  std::string mutant;                  // echo, zero, shuffled, off-by-one, stale
+  std::vector<std::string> variants;   // variant names; a trailing '*' matches any ending
+  bool alone = false;                  // only kernels of that one instruction
+  std::vector<std::string> cases;      // empty: every case
+  std::string reason;
+  SourceLocation where;
+};
+
+struct CaseSet {
+  std::vector<std::string> mutants;              // the wrong devices the checks are tried against
+  std::vector<MutantException> mutant_exceptions;
+  int warps = 4, tile_bytes = 4096, regions = 2;
+  int wmma_warps = 4, wmma_tile_bytes = 10240, wmma_regions = 5;
+  std::vector<CaseSpec> cases;  // ldmatrix/stmatrix/movmatrix cases, then the wmma cases
+};
+
+struct TargetInfo {
+  std::string name;
+  int arch = 0;
+  std::string suffix;  // "", "a", "f"
+  PtxVersion ptx;      // first PTX ISA version that knows it
+  int family = 0;      // 0: none given
+};
+
+struct TargetCatalog {
+  std::vector<PtxVersion> ptx_versions;
+  std::map<std::string, PtxVersion> toolkits;  // CUDA release -> PTX ISA version
+  std::vector<TargetInfo> targets;
+
+  const TargetInfo* find(const std::string& name) const;
+  bool contains(const TargetSet& set, const TargetInfo& t) const;
+  std::optional<PtxVersion> previous(PtxVersion v) const;  // the version before v, if known
+};
+
+struct SpecSet {
+  TargetCatalog targets;
+  CaseSet cases;
+  std::vector<std::string> families;  // as the family files name them, in file order
+  std::vector<Variant> variants;
+  std::vector<Claim> claims;
+  std::vector<AuditForm> forms;
+  std::vector<KnownDiscrepancy> known_discrepancies;
+  std::vector<DiagnosticClass> diagnostics;
+
+  const Variant* find_variant(const std::string& name) const;
+  const CaseSpec* find_case(const std::string& name) const;
+  const DiagnosticClass* find_diagnostic(const std::string& name) const;
+};
+
+}  // namespace ptxcts

@@ -1,0 +1,134 @@
+#include "spec/spec_wmma.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "spec/element_format.hpp"
+#include "spec/spec_error.hpp"
+#include "spec/spec_fields.hpp"
+
+namespace ptxcts {
+namespace {
+
+const QualifierAxis* find_axis(const Variant& v, const std::string& name) {
+  for (auto const& a : v.axes)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+// An element type: a qualifier whose every value names a known type, or a type name.
+AxisOrFixed read_element(const YamlReader& r, const Variant& v) {
+  std::string text = r.str();
+  if (const QualifierAxis* a = find_axis(v, text)) {
+    for (auto const& o : a->options)
+      if (!find_element_format(o.text))
+        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not an element type; expected one of: {}", o.text, text,
+                                             fmt::join(element_format_names(), ", ")));
+    return {.axis = text, .fixed = ""};
+  }
+  if (!find_element_format(text))
+    r.fail(fmt::format("expected a qualifier of '{}' or an element type ({}) but found '{}'", v.name, fmt::join(element_format_names(), ", "), text));
+  return {.axis = "", .fixed = text};
+}
+
+// A layout: a qualifier whose values are .row and .col, or one of them.
+AxisOrFixed read_layout_source(const YamlReader& r, const Variant& v) {
+  std::string text = r.str();
+  if (const QualifierAxis* a = find_axis(v, text)) {
+    for (auto const& o : a->options)
+      if (o.text != ".row" && o.text != ".col")
+        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not a layout; expected .row or .col", o.text, text));
+    return {.axis = text, .fixed = ""};
+  }
+  if (text != ".row" && text != ".col") r.fail(fmt::format("expected a qualifier of '{}', .row or .col but found '{}'", v.name, text));
+  return {.axis = "", .fixed = text};
+}
+
+std::string read_axis_name(const YamlReader& r, const Variant& v, const std::vector<std::string>& values) {
+  std::string name = r.str();
+  const QualifierAxis* a = find_axis(v, name);
+  if (!a) r.fail(fmt::format("expected a qualifier of '{}' but found '{}'", v.name, name));
+  for (auto const& o : a->options)
+    if (std::find(values.begin(), values.end(), o.text) == values.end())
+      throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not one of: \"{}\"", o.text, name, fmt::join(values, "\", \"")));
+  return name;
+}
+
+
+}  // namespace
+
+void read_wmma_semantics(YamlReader r, Variant& v, const std::set<std::string>& bound) {
+  if (v.operation != Operation::WmmaMma) {
+    r.expect_map({"matrix", "rows", "cols", "element", "layout"});
+    WmmaMatrix m;
+    m.matrix = r.at("matrix").str();
+    const bool load = v.operation == Operation::WmmaLoad;
+    if (load ? (m.matrix != "a" && m.matrix != "b" && m.matrix != "c") : m.matrix != "d")
+      r.at("matrix").fail(fmt::format("expected matrix {} but found '{}'", load ? "a, b or c (wmma.load)" : "d (wmma.store)", m.matrix));
+    m.rows = read_formula(r.at("rows"), bound, "rows");
+    m.cols = read_formula(r.at("cols"), bound, "cols");
+    m.element = read_element(r.at("element"), v);
+    m.layout = read_layout_source(r.at("layout"), v);
+    v.wmma_matrix = std::move(m);
+    return;
+  }
+  r.expect_map({"a", "b", "c", "d", "saturate", "rounding", "product"});
+  WmmaMma mma;
+  auto operand = [&](const char* name, bool with_layout) {
+    YamlReader o = r.at(name);
+    if (with_layout) o.expect_map({"element", "layout", "registers"});
+    else o.expect_map({"element", "registers"});
+    WmmaOperand out;
+    out.element = read_element(o.at("element"), v);
+    if (with_layout) out.layout = read_layout_source(o.at("layout"), v);
+    out.registers = read_formula(o.at("registers"), bound, fmt::format("the registers of operand {}", name));
+    return out;
+  };
+  mma.a = operand("a", true);
+  mma.b = operand("b", true);
+  mma.c = operand("c", false);
+  mma.d = operand("d", false);
+  if (r.has("saturate")) mma.saturate = read_axis_name(r.at("saturate"), v, {"", ".satfinite"});
+  if (r.has("rounding")) mma.rounding = read_axis_name(r.at("rounding"), v, {"", ".rn", ".rz", ".rm", ".rp"});
+  mma.product.fixed = "multiply";
+  if (r.has("product")) {
+    mma.product.fixed.clear();
+    mma.product.axis = read_axis_name(r.at("product"), v, {".xor.popc", ".and.popc"});
+  }
+  v.wmma_mma = std::move(mma);
+}
+
+void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
+  r.expect_map({"warps", "tile_bytes", "regions", "cases"});
+  s.wmma_warps = static_cast<int>(r.at("warps").integer(1, 32));
+  s.wmma_tile_bytes = static_cast<int>(r.at("tile_bytes").integer(1024, 49152));
+  s.wmma_regions = static_cast<int>(r.at("regions").integer(5, 16));  // a round trip kernel takes 5
+  if (s.wmma_tile_bytes % (256 * s.wmma_regions) != 0) r.at("tile_bytes").fail("tile_bytes must split into regions of a multiple of 256 bytes");
+  if (s.wmma_warps * s.wmma_tile_bytes > 48 * 1024) r.fail("warps x tile_bytes must fit in 48 KiB of shared memory");
+  for (auto item : r.at("cases").items("'cases' of wmma")) {
+    item.expect_map({"name", "description", "data", "stride", "seed", "overflow", "fault", "where"});
+    CaseSpec c = read_case_basics(item, names);
+    c.wmma = true;
+    c.where = item.at("stride").where();
+    std::string stride = item.at("stride").str();
+    if (stride == "wide") c.wide_stride = true;
+    else if (stride != "default") item.at("stride").fail(fmt::format("unknown stride '{}'; expected default or wide", stride));
+    if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
+    else if (c.data == DataKind::Random) item.fail("random data needs a 'seed', so that runs are repeatable");
+    if (item.has("overflow")) c.overflow = item.at("overflow").boolean();
+    if (item.has("fault")) {
+      std::string f = item.at("fault").str();
+      if (f == "misaligned-address") c.fault = Fault::Misaligned;
+      else if (f == "misaligned-stride") c.fault = Fault::MisalignedStride;
+      else if (f == "minimal-alignment-address") c.fault = Fault::MinimalAlignmentAddress;
+      else if (f == "minimal-alignment-stride") c.fault = Fault::MinimalAlignmentStride;
+      else item.at("fault").fail(fmt::format("unknown wmma fault '{}'; expected misaligned-address, misaligned-stride, minimal-alignment-address or minimal-alignment-stride", f));
+    }
+    read_case_where(item, c);
+    s.cases.push_back(c);
+  }
+}
+
+}  // namespace ptxcts

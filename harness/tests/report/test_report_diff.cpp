@@ -1,0 +1,174 @@
+#include <gtest/gtest.h>
+
+#include "report/report_diff.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "results/report_json.hpp"
+
+using namespace ptxcts;
+
+namespace {
+CaseResult result(const std::string& kernel, const std::string& c, Status s, const std::string& layout = "") {
+  CaseResult r;
+  r.kernel = kernel;
+  r.case_name = c;
+  r.status = s;
+  r.observed_layout = layout;
+  return r;
+}
+ClaimVerdict claim(const std::string& id, Verdict v) {
+  return {.id = id, .family = "", .text = "", .source = "", .note = "", .verdict = v, .evidence = "", .checked = {}};
+}
+}  // namespace
+
+TEST(ReportDiff, NamesRegressionsFixesAndRunChanges) {
+  RunReport a, b;
+  a.info.driver_version = "580.159.04";
+  b.info.driver_version = "585.1";
+  a.results = {result("k1", "c", Status::Pass), result("k2", "c", Status::Fail), result("k3", "c", Status::Pass)};
+  b.results = {result("k1", "c", Status::Crash), result("k2", "c", Status::Pass), result("k3", "c", Status::Pass),
+               result("k4", "c", Status::Pass)};
+  a.claims = {claim("claim", Verdict::Confirmed)};
+  b.claims = {claim("claim", Verdict::Contradicted)};
+  ReportDiff d = diff_reports(a, b);
+  ASSERT_EQ(d.run_changes.size(), 1u);
+  EXPECT_EQ(d.run_changes[0], "driver_version: 580.159.04 -> 585.1");
+  ASSERT_EQ(d.cases.size(), 3u);
+  EXPECT_EQ(d.regressions(), 2);  // k1 pass -> crash, and the claim
+  EXPECT_EQ(format_diff(d),
+            "run     driver_version: 580.159.04 -> 585.1\n"
+            "WORSE   k1 / c: pass -> crash\n"
+            "changed k2 / c: fail -> pass\n"
+            "changed k4 / c: (absent) -> pass\n"
+            "WORSE   claim claim: confirmed -> contradicted\n"
+            "3 case changes, 1 claim changes, 2 regressions (0 lost)\n");
+}
+
+TEST(ReportDiff, IdenticalReportsHaveNoChanges) {
+  RunReport a;
+  a.results = {result("k1", "c", Status::Pass), result("wmma", "u", Status::Pass, "lane 0: r0=(0,0)\n")};
+  a.claims = {claim("claim", Verdict::Confirmed)};
+  ReportDiff d = diff_reports(a, a);
+  EXPECT_TRUE(d.cases.empty());
+  EXPECT_TRUE(d.claims.empty());
+  EXPECT_TRUE(d.lost_layouts.empty());
+  EXPECT_EQ(d.regressions(), 0);
+  EXPECT_EQ(format_diff(d), "0 case changes, 0 claim changes, 0 regressions (0 lost)\n");
+}
+
+// Whatever the earlier report had and the later one lacks is a regression, whatever its status was:
+// a report with its wmma results, or everything, removed must not read as "0 regressions".
+TEST(ReportDiff, WhatWentMissingIsARegression) {
+  RunReport a, b;
+  a.results = {result("k1", "c", Status::Pass), result("k2", "c", Status::Fail), result("k3", "c", Status::Skip),
+               result("wmma1", "u", Status::Pass, "lane 0: r0=(0,0)\n"), result("wmma2", "u", Status::Pass, "lane 0: r0=(0,1)\n")};
+  a.claims = {claim("c1", Verdict::Confirmed), claim("c2", Verdict::NotCheckable)};
+  b.results = {result("k3", "c", Status::Skip), result("wmma2", "u", Status::Pass)};  // wmma2 without its layout
+  ReportDiff d = diff_reports(a, b);
+  EXPECT_EQ(d.regressions(), 6);
+  EXPECT_EQ(format_diff(d),
+            "LOST    k1 / c: pass -> (absent)\n"
+            "LOST    k2 / c: fail -> (absent)\n"
+            "LOST    wmma1 / u: pass -> (absent)\n"
+            "LOST    claim c1: confirmed -> (absent)\n"
+            "LOST    claim c2: not-checkable -> (absent)\n"
+            "LOST    layout wmma2 / u: observed -> (absent)\n"
+            "3 case changes, 2 claim changes, 6 regressions (6 lost)\n");
+
+  RunReport empty;
+  EXPECT_EQ(diff_reports(a, empty).regressions(), 7);
+  EXPECT_EQ(diff_reports(empty, a).regressions(), 0);  // everything new: no regression
+}
+
+// A result that got worse loses its layout with it (a crash observes nothing): one regression, not two.
+TEST(ReportDiff, ResultThatGotWorseCountsOnceWithItsLayout) {
+  RunReport a, b;
+  a.results = {result("wmma", "u", Status::Pass, "lane 0: r0=(0,0)\n")};
+  b.results = {result("wmma", "u", Status::Crash)};
+  ReportDiff d = diff_reports(a, b);
+  EXPECT_EQ(d.regressions(), 1);
+  EXPECT_EQ(format_diff(d), "WORSE   wmma / u: pass -> crash\n1 case changes, 0 claim changes, 1 regressions (0 lost)\n");
+}
+
+// The later report may say why something is gone: then it is shown, with the reason, and is no regression.
+// A withdrawal names what it withdraws as the diff does; one for something else excuses nothing.
+TEST(ReportDiff, WithdrawnIsNoRegression) {
+  RunReport a, b;
+  a.results = {result("k1", "c", Status::Pass), result("k2", "c", Status::Pass), result("wmma", "u", Status::Pass, "lane 0: r0=(0,0)\n")};
+  a.claims = {claim("c1", Verdict::Confirmed)};
+  b.results = {result("wmma", "u", Status::Pass)};
+  b.withdrawn = {{.what = "k1 / c", .reason = "renamed k1 / d"},
+                 {.what = "claim c1", .reason = "merged into c2"},
+                 {.what = "layout wmma / u", .reason = "observed by wmma / v instead"},
+                 {.what = "claim k2 / c", .reason = "misnamed: excuses nothing"}};
+  ReportDiff d = diff_reports(a, b);
+  EXPECT_EQ(d.regressions(), 1);
+  EXPECT_EQ(format_diff(d),
+            "changed k1 / c: pass -> (absent) (withdrawn: renamed k1 / d)\n"
+            "LOST    k2 / c: pass -> (absent)\n"
+            "changed claim c1: confirmed -> (absent) (withdrawn: merged into c2)\n"
+            "changed layout wmma / u: observed -> (absent) (withdrawn: observed by wmma / v instead)\n"
+            "2 case changes, 1 claim changes, 1 regressions (1 lost)\n");
+}
+
+// A wmma fragment that another driver or GPU lays out differently is shown, and is no regression.
+TEST(ReportDiff, ChangedFragmentLayoutsAreObservationsNotRegressions) {
+  RunReport a, b;
+  a.results = {result("wmma.load.c", "u", Status::Pass), result("wmma.load.a", "u", Status::Pass)};
+  b.results = a.results;
+  a.results[0].observed_layout = "lane 0: r0=(0,0) r1=(0,1)\n";
+  b.results[0].observed_layout = "lane 0: r0=(0,1) r1=(0,0)\n";
+  a.results[1].observed_layout = b.results[1].observed_layout = "lane 0: r0=(0,0)\n";
+  ReportDiff d = diff_reports(a, b);
+  ASSERT_EQ(d.layouts.size(), 1u);
+  EXPECT_EQ(d.layouts[0], "wmma.load.c / u");
+  EXPECT_EQ(d.regressions(), 0);
+  EXPECT_EQ(format_diff(d),
+            "layout  wmma.load.c / u: the fragment's register layout differs (see observed_layout)\n"
+            "0 case changes, 0 claim changes, 0 regressions (0 lost), 1 fragment layouts changed (observations)\n");
+}
+
+// A confirmed claim that is now only observed lost its confirmation: a regression. Between observed
+// and not-checkable neither side is a confirmation, so it is shown as a change, never a regression.
+TEST(ReportDiff, ConfirmedToObservedIsARegressionObservedToNotCheckableIsNot) {
+  RunReport a, b;
+  a.claims = {claim("c1", Verdict::Confirmed), claim("c2", Verdict::Observed), claim("c3", Verdict::NotCheckable),
+              claim("c4", Verdict::Observed)};
+  b.claims = {claim("c1", Verdict::Observed), claim("c2", Verdict::NotCheckable), claim("c3", Verdict::Observed),
+              claim("c4", Verdict::Confirmed)};
+  ReportDiff d = diff_reports(a, b);
+  EXPECT_EQ(d.regressions(), 1);
+  EXPECT_EQ(format_diff(d),
+            "WORSE   claim c1: confirmed -> observed\n"
+            "changed claim c2: observed -> not-checkable\n"
+            "changed claim c3: not-checkable -> observed\n"
+            "changed claim c4: observed -> confirmed\n"
+            "0 case changes, 4 claim changes, 1 regressions (0 lost)\n");
+}
+
+// The committed H100 report (schema 4, which wrote its observations not-checkable) against the same
+// run as schema 5 would write it: its observations become observed, changes and no regression.
+TEST(ReportDiff, TheCommittedSchema4ReportAgainstObservedVerdicts) {
+  // An excerpt of the H100 report written at 2f83cb8 (schema 4), kept as test data: the committed
+  // report is replaced by every run.
+  std::ifstream in(PTXCTS_TEST_DATA "/reports/h100-schema4-excerpt.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  RunReport old = parse_report_json(text.str(), "h100-schema4-excerpt.json");
+  RunReport now = old;
+  int observations = 0;
+  for (auto& c : now.claims)
+    if (c.verdict == Verdict::NotCheckable && c.evidence.starts_with("undefined behaviour, observed")) {
+      c.verdict = Verdict::Observed;
+      ++observations;
+    }
+  EXPECT_EQ(observations, 3);
+  ReportDiff d = diff_reports(old, now);
+  EXPECT_EQ(d.claims.size(), 3u);
+  EXPECT_EQ(d.regressions(), 0);
+  // and written as schema 5, it reads back with them
+  RunReport back = parse_report_json(report_json(now), "now.json");
+  EXPECT_EQ(diff_reports(now, back).claims.size(), 0u);
+}

@@ -1,0 +1,510 @@
+// The report writers and the JSON reader: round trip, error positions, and what each view shows.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <pugixml.hpp>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <unistd.h>
+
+#include "report/report_files.hpp"
+#include "results/report_json.hpp"
+#include "report/report_junit.hpp"
+#include "report/report_markdown.hpp"
+
+namespace ptxcts {
+namespace {
+
+// Every field, by structured binding: adding a field to a struct stops this compiling, so no new
+// field can slip past the round-trip test.
+auto fields(const RunInfo& x) {
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
+}
+auto fields(const CaseResult& x) {
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
+}
+auto fields(const ClaimVerdict& x) {
+  auto const& [a, b, c, d, e, f, g, h] = x;
+  return std::tie(a, b, c, d, e, f, g, h);
+}
+auto fields(const Withdrawal& x) {
+  auto const& [a, b] = x;
+  return std::tie(a, b);
+}
+
+// Every status and every verdict, two families, and text that needs escaping in every format.
+RunReport sample_report() {
+  RunReport r;
+  r.info = {.gpu_name = "NVIDIA H100 80GB HBM3", .compute_capability = "9.0", .sm = "sm_90",
+            .driver_version = "580.159.04", .driver_cuda = "13.0", .cuda_release = "13.0", .ptxas_version = "13.0.88",
+            .ptx_isa = "9.0", .toolchain = "precompiled cubin (ptxas)", .host = "node-7",
+            .date = "2025-06-01T12:00:00Z", .suite_version = "0.1.0", .suite_commit = "0123abcd"};
+  r.results.push_back({.kernel = "ldmatrix_x1", .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m8n8.x1.shared.b16", .case_name = "identity",
+                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Pass, .reason = "", .diff = {},
+                       .mismatches = 0, .fault_case = false,
+                       .observed_layout = "lane 0: r0.lo=(0,0) r0.hi=(0,1)\nlane 1: r0.lo=(0,2) r0.hi=(0,3)\n",
+                       .roundtrip_identity = true});
+  r.results.push_back({.kernel = "ldmatrix_x4_trans", .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", .case_name = "random",
+                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Fail,
+                       .reason = "2 of 128 elements differ | first at lane 3",
+                       .diff = {"lane 3 r0: expected 0x0001 got 0x0100", "lane 7 r1: expected `x` got \"y\" \\ <z>"},
+                       .mismatches = 2, .fault_case = false, .observed_layout = "", .roundtrip_identity = false});
+  r.results.push_back({.kernel = "ldmatrix_b8", .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", .case_name = "identity",
+                       .target = "", .ptx_isa = "8.7", .status = Status::Skip,
+                       .reason = "sm_100a is not supported by this GPU", .diff = {}, .mismatches = 0,
+                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x2", .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x2.shared.b16", .case_name = "identity",
+                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Error,
+                       .reason = "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX", .diff = {}, .mismatches = 0,
+                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4", .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16\nbar.sync 0;", .case_name = "µ-case",
+                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Crash,
+                       .reason = "CUDA_ERROR_ILLEGAL_ADDRESS\nsecond line", .diff = {}, .mismatches = 0,
+                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4", .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16", .case_name = "hang",
+                       .target = "sm_90", .ptx_isa = "7.8", .status = Status::Timeout,
+                       .reason = "no result within 30 s; the device runner was killed", .diff = {}, .mismatches = 0,
+                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4", .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16", .case_name = "fault-misaligned-rows",
+                       .target = "sm_90", .ptx_isa = "7.8", .status = Status::Crash,
+                       .reason = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address", .diff = {},
+                       .mismatches = 0, .fault_case = true, .observed_layout = "", .roundtrip_identity = std::nullopt});
+  r.claims.push_back({.id = "ldmatrix-x1-layout", .family = "ldmatrix", .text = "Thread i holds row i/4",
+                      .source = "PTX ISA 9.0 §9.7.14.5.15", .note = "", .verdict = Verdict::Confirmed,
+                      .evidence = "ldmatrix_x1/identity passed", .checked = {"ldmatrix_x1/identity"}});
+  r.claims.push_back({.id = "ldmatrix-trans", .family = "ldmatrix", .text = "With .trans the matrix is | transposed",
+                      .source = "PTX ISA 9.0, figure 110", .note = "figure only", .verdict = Verdict::Contradicted,
+                      .evidence = "ldmatrix_x4_trans/random failed",
+                      .checked = {"ldmatrix_x4_trans/random", "ldmatrix_x1/identity"}});
+  r.claims.push_back({.id = "stmatrix-b8", .family = "stmatrix", .text = "b8 needs sm_100a",
+                      .source = "PTX ISA 9.0 §9.7.14.5.16", .note = "", .verdict = Verdict::NotCheckable,
+                      .evidence = "no sm_100a GPU in this run", .checked = {}});
+  r.claims.push_back({.id = "stmatrix-generic-outside-shared", .family = "stmatrix", .text = "the behaviour is undefined",
+                      .source = "PTX ISA 9.0 §9.7.14.5.16", .note = "", .verdict = Verdict::Observed,
+                      .evidence = "undefined behaviour, observed: 1 of 1 selected cases ran",
+                      .checked = {"stmatrix_x4/fault-misaligned-rows"}});
+  r.withdrawn.push_back({.what = "ldmatrix_x2 / identity", .reason = "the x2 form | is covered by x4"});
+  r.withdrawn.push_back({.what = "claim ldmatrix-old", .reason = "merged into ldmatrix-x1-layout"});
+  return r;
+}
+
+TEST(ReportJson, RoundTripPreservesEveryField) {
+  RunReport original = sample_report();
+  RunReport back = parse_report_json(report_json(original), "r.json");
+  EXPECT_EQ(fields(back.info), fields(original.info));
+  ASSERT_EQ(back.results.size(), original.results.size());
+  for (std::size_t i = 0; i < original.results.size(); ++i)
+    EXPECT_EQ(fields(back.results[i]), fields(original.results[i])) << "results[" << i << "]";
+  ASSERT_EQ(back.claims.size(), original.claims.size());
+  for (std::size_t i = 0; i < original.claims.size(); ++i)
+    EXPECT_EQ(fields(back.claims[i]), fields(original.claims[i])) << "claims[" << i << "]";
+  ASSERT_EQ(back.withdrawn.size(), original.withdrawn.size());
+  for (std::size_t i = 0; i < original.withdrawn.size(); ++i)
+    EXPECT_EQ(fields(back.withdrawn[i]), fields(original.withdrawn[i])) << "withdrawn[" << i << "]";
+}
+
+TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
+  std::string text = report_json(sample_report());
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 5,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
+  EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1\n }"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"status\": \"crash\""), std::string::npos);
+  EXPECT_NE(text.find("\"verdict\": \"not-checkable\""), std::string::npos);
+  EXPECT_NE(text.find("\"verdict\": \"observed\""), std::string::npos);
+  EXPECT_NE(text.find("\"case\": \"identity\""), std::string::npos);
+  EXPECT_NE(text.find("\"withdrawn\": [\n  {\n   \"what\": \"ldmatrix_x2 / identity\",\n   \"reason\": \"the x2 form | is covered by x4\"\n  },"),
+            std::string::npos)
+      << text;
+}
+
+// A complete, valid report whose line and column numbers can be read off the text.
+const std::string kMinimal = R"json({
+ "schema_version": 2,
+ "run": {
+  "gpu_name": "NVIDIA H100 80GB HBM3",
+  "compute_capability": "9.0",
+  "sm": "sm_90",
+  "driver_version": "580.159.04",
+  "driver_cuda": "13.0",
+  "cuda_release": "13.0",
+  "ptxas_version": "13.0.88",
+  "ptx_isa": "9.0",
+  "toolchain": "precompiled cubin (ptxas)",
+  "host": "node-7",
+  "date": "2025-06-01T12:00:00Z",
+  "suite_version": "0.1.0",
+  "suite_commit": "0123abcd"
+ },
+ "totals": {"pass": 1, "fail": 0, "skip": 0, "error": 0, "crash": 0, "timeout": 0},
+ "results": [
+  {"kernel": "ldmatrix_x1", "family": "ldmatrix", "instruction": "ldmatrix.sync.aligned.m8n8.x1.shared.b16",
+   "case": "identity", "status": "pass", "target": "sm_90", "ptx_isa": "8.7", "reason": "",
+   "mismatches": 0, "diff": [], "fault_case": false}
+ ],
+ "claims": [
+  {"id": "c1", "family": "ldmatrix", "text": "t", "source": "s", "note": "",
+   "verdict": "confirmed", "evidence": "e", "checked": ["ldmatrix_x1/identity"]}
+ ]
+}
+)json";
+
+// kMinimal with `from` (which must occur exactly once) replaced by `to`.
+std::string variant(const std::string& from, const std::string& to) {
+  auto at = kMinimal.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  EXPECT_EQ(kMinimal.find(from, at + 1), std::string::npos) << from;
+  std::string s = kMinimal;
+  return s.replace(at, from.size(), to);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_report_json(text, "r.json");
+  } catch (const ReportError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(ReportJson, MinimalReportParses) {
+  RunReport r = parse_report_json(kMinimal, "r.json");
+  EXPECT_EQ(r.info.suite_commit, "0123abcd");
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_EQ(r.results[0].status, Status::Pass);
+  ASSERT_EQ(r.claims.size(), 1u);
+  EXPECT_EQ(r.claims[0].verdict, Verdict::Confirmed);
+}
+
+TEST(ReportJson, InvalidJsonNamesThePosition) {
+  EXPECT_EQ(error_of(variant(R"({"pass": 1,)", R"({"pass": 1;)")),
+            "r.json:18:22: invalid JSON: syntax error while parsing object - invalid literal; last read: '1;'; "
+            "expected '}'");
+  EXPECT_EQ(error_of("{\n \"schema_version\": 2,"),
+            "r.json:2:22: invalid JSON: syntax error while parsing object key - unexpected end of input; "
+            "expected string literal");
+}
+
+TEST(ReportJson, MissingResults) {
+  auto results = kMinimal.substr(kMinimal.find(" \"results\""),
+                                 kMinimal.find(" \"claims\"") - kMinimal.find(" \"results\""));
+  EXPECT_EQ(error_of(variant(results, "")), "r.json:1:1: top level: missing key \"results\"");
+}
+
+TEST(ReportJson, UnknownStatus) {
+  EXPECT_EQ(error_of(variant(R"("status": "pass")", R"("status": "passed")")),
+            "r.json:21:34: results[0].status: unknown status 'passed'; expected pass, fail, skip, error, crash or timeout");
+}
+
+TEST(ReportJson, WrongSchemaVersion) {
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 1,)")),
+            "r.json:2:20: schema_version: expected 2 to 5 (the schema versions this build reads), got 1");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 6,)")),
+            "r.json:2:20: schema_version: expected 2 to 5 (the schema versions this build reads), got 6");
+}
+
+// kMinimal as schema 4: with its `withdrawn` list, `withdrawn` (which must name what the report lacks).
+std::string schema4(const std::string& withdrawn) {
+  std::string s = variant(R"("schema_version": 2,)", R"("schema_version": 4,)");
+  std::string end = " ]\n}\n";
+  EXPECT_EQ(s.substr(s.size() - end.size()), end);
+  return s.substr(0, s.size() - 3) + ",\n \"withdrawn\": [" + withdrawn + "]\n}\n";
+}
+
+// Schemas 2 and 3 have no `withdrawn`; 4 must have it. Each version reads with exactly its keys.
+TEST(ReportJson, ReadsSchemas2To4) {
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 3,)")), "(no error)");
+  RunReport r = parse_report_json(schema4(R"(
+  {"what": "ldmatrix_x2 / identity", "reason": "renamed"},
+  {"what": "claim c0", "reason": "merged into c1"},
+  {"what": "layout ldmatrix_x1 / identity", "reason": "not a wmma form"})"), "r.json");
+  ASSERT_EQ(r.withdrawn.size(), 3u);
+  EXPECT_EQ(r.withdrawn[1].what, "claim c0");
+  EXPECT_EQ(r.withdrawn[1].reason, "merged into c1");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 4,)")), "r.json:1:1: top level: missing key \"withdrawn\"");
+  std::string v2 = schema4("");
+  v2.replace(v2.find("4,"), 1, "2");
+  EXPECT_EQ(error_of(v2), "r.json:28:15: withdrawn: unknown key \"withdrawn\"; expected one of schema_version, run, totals, results, claims");
+}
+
+// 5 is 4 with the verdict observed; before 5 an observation was written not-checkable, so an older
+// report that says observed was not written by ptxcts.
+TEST(ReportJson, TheVerdictObservedIsFromSchema5On) {
+  std::string v5 = schema4("");
+  v5.replace(v5.find("4,"), 1, "5");
+  const std::string confirmed = R"("verdict": "confirmed")", observed = R"("verdict": "observed")";
+  v5.replace(v5.find(confirmed), confirmed.size(), observed);
+  RunReport r = parse_report_json(v5, "r.json");
+  ASSERT_EQ(r.claims.size(), 1u);
+  EXPECT_EQ(r.claims[0].verdict, Verdict::Observed);
+  std::string v4 = v5;
+  v4.replace(v4.find("5,"), 1, "4");
+  EXPECT_EQ(error_of(v4), "r.json:26:15: claims[0].verdict: verdict 'observed' is from schema_version 5 on; this report is schema_version 4");
+  EXPECT_EQ(error_of(variant(R"("verdict": "confirmed")", R"("verdict": "observed")")),
+            "r.json:26:15: claims[0].verdict: verdict 'observed' is from schema_version 5 on; this report is schema_version 2");
+}
+
+// The run reports committed in reports/ (the H100 one is schema 4) still read: `ptxcts diff` compares
+// a new run with them.
+TEST(ReportJson, CommittedRunReportsStillRead) {
+  int read = 0;
+  for (auto const& e : std::filesystem::directory_iterator(PTXCTS_SOURCE_DIR "/reports")) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".json" || name.starts_with("audit-")) continue;
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    RunReport r;
+    EXPECT_NO_THROW(r = parse_report_json(text.str(), name)) << name;
+    EXPECT_FALSE(r.results.empty()) << name;
+    EXPECT_FALSE(r.claims.empty()) << name;
+    ++read;
+  }
+  EXPECT_GE(read, 1);
+  // An excerpt of the H100 report written at 2f83cb8 (schema 4: every claim, a few results), kept
+  // as test data because the committed report is replaced by every run.
+  std::ifstream in(PTXCTS_TEST_DATA "/reports/h100-schema4-excerpt.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  RunReport h100 = parse_report_json(text.str(), "h100-schema4-excerpt.json");
+  int not_checkable = 0;
+  for (auto const& c : h100.claims) not_checkable += c.verdict == Verdict::NotCheckable;
+  EXPECT_EQ(not_checkable, 4);  // schema 4: its three observations among them, never "observed"
+}
+
+TEST(ReportJson, WithdrawnErrors) {
+  EXPECT_EQ(error_of(schema4(R"({"what": "ldmatrix_x2", "reason": "r"})")),
+            "r.json:28:25: withdrawn[0].what: expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got "
+            "\"ldmatrix_x2\"");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim ", "reason": "r"})")),
+            "r.json:28:25: withdrawn[0].what: expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got \"claim \"");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim c0", "reason": ""})")),
+            "r.json:28:47: withdrawn[0].reason: expected why it was withdrawn, got an empty string");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim c0", "why": "r"})")),
+            "r.json:28:44: withdrawn[0].why: unknown key \"why\"; expected one of what, reason");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim c0", "reason": "a"},
+  {"what": "claim c0", "reason": "b"})")),
+            "r.json:29:3: withdrawn[1]: duplicate withdrawal of claim c0 (first at r.json:28:16, withdrawn[0])");
+  // What a report withdraws, it must lack.
+  EXPECT_EQ(error_of(schema4(R"({"what": "ldmatrix_x1 / identity", "reason": "r"})")),
+            "r.json:28:25: withdrawn[0].what: \"ldmatrix_x1 / identity\" is withdrawn but present (results[0] at r.json:20:3); "
+            "expected only what this report lacks");
+  EXPECT_EQ(error_of(schema4(R"({"what": "claim c1", "reason": "r"})")),
+            "r.json:28:25: withdrawn[0].what: \"claim c1\" is withdrawn but present (claims[0] at r.json:25:3); "
+            "expected only what this report lacks");
+  std::string with_layout = schema4(R"({"what": "layout ldmatrix_x1 / identity", "reason": "r"})");
+  with_layout.replace(with_layout.find(R"("fault_case": false)"), 19, R"("fault_case": false, "observed_layout": "lane 0: r0=(0,0)\n")");
+  EXPECT_EQ(error_of(with_layout),
+            "r.json:28:25: withdrawn[0].what: \"layout ldmatrix_x1 / identity\" is withdrawn but present (results[0] at r.json:20:3); "
+            "expected only what this report lacks");
+}
+
+// Two results for one (kernel, case), or two verdicts for one claim: which one the run meant is
+// unknowable, so the second is an error that names the first.
+TEST(ReportJson, DuplicateResultOrClaim) {
+  const std::string result = kMinimal.substr(kMinimal.find("  {\"kernel\""), kMinimal.find(" ],\n \"claims\"") - kMinimal.find("  {\"kernel\""));
+  std::string twice = variant(result, result.substr(0, result.size() - 1) + ",\n" + result);
+  twice.replace(twice.find(R"("pass": 1,)"), 10, R"("pass": 2,)");
+  EXPECT_EQ(error_of(twice),
+            "r.json:23:3: results[1]: duplicate result for ldmatrix_x1 / identity (first at r.json:20:3, results[0])");
+  // The same kernel with another case is no duplicate.
+  std::string other = twice;
+  other.replace(other.rfind(R"("case": "identity")"), 18, R"("case": "random")");
+  EXPECT_EQ(error_of(other), "(no error)");
+
+  const std::string claim = kMinimal.substr(kMinimal.find("  {\"id\""), kMinimal.find(" ]\n}") - kMinimal.find("  {\"id\""));
+  EXPECT_EQ(error_of(variant(claim, claim.substr(0, claim.size() - 1) + ",\n" + claim)),
+            "r.json:27:3: claims[1]: duplicate claim c1 (first at r.json:25:3, claims[0])");
+}
+
+TEST(ReportJson, StructuralErrorsPointAtTheValue) {
+  EXPECT_EQ(error_of(variant(R"("verdict": "confirmed")", R"("verdict": "refuted")")),
+            "r.json:26:15: claims[0].verdict: unknown verdict 'refuted'; expected confirmed, contradicted, "
+            "not-checkable or observed");
+  EXPECT_EQ(error_of(variant(R"("mismatches": 0)", R"("mismatches": "0")")),
+            "r.json:22:18: results[0].mismatches: expected an integer, got string \"0\"");
+  EXPECT_EQ(error_of(variant(R"("mismatches": 0)", R"("mismatches": -1)")),
+            "r.json:22:18: results[0].mismatches: expected an integer from 0 to 2147483647, got -1");
+  // A missing key points at the object that lacks it.
+  EXPECT_EQ(error_of(variant(R"("case": "identity", )", "")), "r.json:20:3: results[0]: missing key \"case\"");
+  EXPECT_EQ(error_of(variant(R"("host": "node-7",)", R"("hostname": "node-7",)")),
+            "r.json:13:15: run.hostname: unknown key \"hostname\"; expected one of gpu_name, compute_capability, sm, "
+            "driver_version, driver_cuda, cuda_release, ptxas_version, ptx_isa, toolchain, host, date, "
+            "suite_version, suite_commit");
+  EXPECT_EQ(error_of(variant(R"("pass": 1,)", R"("pass": 2,)")),
+            "r.json:18:21: totals.pass: expected 1 (the number of results with status pass), got 2");
+  // Scalars inside arrays have no recorded position: the array's is the nearest.
+  EXPECT_EQ(error_of(variant(R"(["ldmatrix_x1/identity"])", "[7]")),
+            "r.json:26:56: claims[0].checked[0]: expected a string, got number 7");
+  EXPECT_EQ(error_of(variant(R"("text": "t",)", R"("text": "t", "text": "u",)")),
+            "r.json:25:59: claims[0].text: duplicate key \"text\"");
+  EXPECT_EQ(error_of("[1]"), "r.json:1:1: top level: expected an object, got array");
+}
+
+TEST(ReportJson, ColumnsCountCharactersNotBytes) {
+  EXPECT_EQ(error_of(variant(R"("host": "node-7",)", R"("host": "nœud", "x": 1,)")),
+            "r.json:13:24: run.x: unknown key \"x\"; expected one of gpu_name, compute_capability, sm, "
+            "driver_version, driver_cuda, cuda_release, ptxas_version, ptx_isa, toolchain, host, date, "
+            "suite_version, suite_commit");
+}
+
+TEST(ReportMarkdown, ClaimsBeforeResultsContradictedFirst) {
+  std::string md = report_markdown(sample_report());
+  EXPECT_EQ(md.rfind("# ptxcts report: NVIDIA H100 80GB HBM3 (sm_90), driver 580.159.04, CUDA 13.0\n", 0), 0u);
+  auto claims = md.find("## Claims");
+  auto results = md.find("## Results");
+  ASSERT_NE(claims, std::string::npos);
+  ASSERT_NE(results, std::string::npos);
+  EXPECT_LT(claims, results);
+  auto contradicted = md.find("| ldmatrix-trans |");
+  auto confirmed = md.find("| ldmatrix-x1-layout |");
+  ASSERT_NE(contradicted, std::string::npos);
+  ASSERT_NE(confirmed, std::string::npos);
+  EXPECT_LT(contradicted, confirmed);
+  EXPECT_LT(confirmed, results);
+  EXPECT_NE(md.find("**Totals:** 1 pass, 1 fail, 1 skip, 1 error, 1 crash, 1 timeout (6 cases)"), std::string::npos);
+  EXPECT_NE(md.find("| suite_commit | 0123abcd |"), std::string::npos);
+  EXPECT_LT(md.find("### ldmatrix"), md.find("### stmatrix"));
+}
+
+TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
+  std::string md = report_markdown(sample_report());
+  EXPECT_NE(md.find("2 of 128 elements differ \\| first at lane 3"), std::string::npos);
+  EXPECT_NE(md.find("With .trans the matrix is \\| transposed"), std::string::npos);
+  EXPECT_NE(md.find("CUDA_ERROR_ILLEGAL_ADDRESS<br>second line"), std::string::npos);
+  // Every table row has as many unescaped '|' as its table has columns + 1.
+  std::istringstream in(md);
+  int rows = 0, pipes_per_row = 3;  // the run table: field, value
+  for (std::string line; std::getline(in, line);) {
+    if (line == "## Claims") pipes_per_row = 6;
+    if (line == "## Withdrawn") pipes_per_row = 3;
+    if (line == "## Results") pipes_per_row = 7;
+    if (line.rfind("| ", 0) != 0) continue;
+    int pipes = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) pipes += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+    EXPECT_EQ(pipes, pipes_per_row) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, (1 + 14) + (1 + 4) + (1 + 2) + (2 + 7));  // header + rows: run (13 fields + schema), claims, withdrawn, results
+  EXPECT_NE(md.find("## Withdrawn\n\n| What | Why |\n|---|---|\n| ldmatrix_x2 / identity | the x2 form \\| is covered by x4 |\n"
+                    "| claim ldmatrix-old | merged into ldmatrix-x1-layout |\n"),
+            std::string::npos)
+      << md;
+}
+
+TEST(ReportMarkdown, FailureDiffInCodeBlock) {
+  std::string md = report_markdown(sample_report());
+  EXPECT_NE(md.find("```text\nlane 3 r0: expected 0x0001 got 0x0100\nlane 7 r1: expected `x` got \"y\" \\ <z>\n```"),
+            std::string::npos)
+      << md;
+}
+
+int count_children(pugi::xml_node suite, const char* child) {
+  int n = 0;
+  for (auto tc : suite.children("testcase")) n += !tc.child(child).empty();
+  return n;
+}
+
+TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
+  std::string xml = report_junit(sample_report());
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(xml.c_str())) << xml;
+  auto suites = doc.child("testsuites");
+  ASSERT_FALSE(suites.empty());
+  EXPECT_EQ(suites.attribute("tests").as_int(), 7);
+  EXPECT_EQ(suites.attribute("errors").as_int(), 3);  // error, crash, timeout; the fault case's crash is an observation
+
+  struct Expected { const char* name; int tests, failures, errors, skipped; };
+  // An observed claim is neither a failure nor a skip: it ran, and what happened is its record.
+  Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 4, 0, 3, 0}, {"claims", 4, 1, 0, 1}};
+  auto suite = suites.child("testsuite");
+  for (auto const& e : expected) {
+    ASSERT_FALSE(suite.empty()) << e.name;
+    EXPECT_STREQ(suite.attribute("name").as_string(), e.name);
+    EXPECT_EQ(suite.attribute("tests").as_int(), e.tests) << e.name;
+    EXPECT_EQ(suite.attribute("failures").as_int(), e.failures) << e.name;
+    EXPECT_EQ(suite.attribute("errors").as_int(), e.errors) << e.name;
+    EXPECT_EQ(suite.attribute("skipped").as_int(), e.skipped) << e.name;
+    // The counts agree with the testcases themselves.
+    EXPECT_EQ(std::distance(suite.children("testcase").begin(), suite.children("testcase").end()), e.tests);
+    EXPECT_EQ(count_children(suite, "failure"), e.failures) << e.name;
+    EXPECT_EQ(count_children(suite, "error"), e.errors) << e.name;
+    EXPECT_EQ(count_children(suite, "skipped"), e.skipped) << e.name;
+    suite = suite.next_sibling("testsuite");
+  }
+  EXPECT_TRUE(suite.empty());
+
+  auto failed = suites.find_node([](pugi::xml_node n) { return n.child("failure") && n.attribute("name").as_string() == std::string("random"); });
+  ASSERT_FALSE(failed.empty());
+  EXPECT_STREQ(failed.attribute("classname").as_string(), "ptxcts.ldmatrix.ldmatrix_x4_trans");
+  EXPECT_STREQ(failed.child("failure").attribute("message").as_string(), "2 of 128 elements differ | first at lane 3");
+  EXPECT_NE(std::string(failed.child("failure").text().as_string()).find("lane 7 r1: expected `x` got \"y\" \\ <z>"),
+            std::string::npos);
+  auto crashed = suites.find_node([](pugi::xml_node n) { return n.attribute("classname").as_string() == std::string("ptxcts.stmatrix.stmatrix_x4"); });
+  EXPECT_STREQ(crashed.child("error").attribute("type").as_string(), "crash");
+  EXPECT_STREQ(crashed.attribute("name").as_string(), "µ-case");
+  auto observed = suites.find_node([](pugi::xml_node n) { return n.attribute("name").as_string() == std::string("stmatrix-generic-outside-shared"); });
+  ASSERT_FALSE(observed.empty());
+  EXPECT_TRUE(observed.child("failure").empty() && observed.child("skipped").empty() && observed.child("error").empty());
+  EXPECT_EQ(std::string(observed.child("system-out").text().as_string()).rfind("observed (undefined or unenforced behaviour, recorded, not judged)\n", 0), 0u);
+}
+
+TEST(ReportJunit, DropsControlCharactersXmlCannotHold) {
+  RunReport r = sample_report();
+  r.results[3].reason = std::string("bad\x01 byte");
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(report_junit(r).c_str()));
+  auto errored = doc.find_node([](pugi::xml_node n) { return n.name() == std::string("error"); });
+  EXPECT_STREQ(errored.attribute("message").as_string(), "bad byte");
+}
+
+TEST(ReportFiles, Basename) {
+  RunInfo info;
+  info.gpu_name = "NVIDIA H100 80GB HBM3";
+  info.sm = "sm_90";
+  info.driver_version = "580.159.04";
+  info.cuda_release = "13.0";
+  EXPECT_EQ(report_basename(info), "nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0");
+}
+
+TEST(ReportFiles, BasenameCannotNameAnotherDirectory) {
+  RunInfo info;
+  info.gpu_name = "../../etc/NVIDIA  H100/";
+  info.sm = "sm_90/..";
+  info.driver_version = "..\\..";
+  info.cuda_release = "";
+  std::string base = report_basename(info);
+  EXPECT_EQ(base, "etc-nvidia-h100-sm_90-..-driver..-..-cudaunknown");
+  EXPECT_EQ(base.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-"), std::string::npos) << base;
+  EXPECT_EQ((std::filesystem::path("reports") / (base + ".json")).parent_path(), "reports");
+}
+
+TEST(ReportFiles, WritesAllThreeFormats) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("ptxcts_test_reports_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  RunReport report = sample_report();
+  write_reports(report, dir / "sub");
+  std::string base = (dir / "sub" / "nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0").string();
+  for (const char* ext : {".json", ".md", ".xml"}) EXPECT_TRUE(std::filesystem::is_regular_file(base + ext)) << ext;
+  std::ifstream in(base + ".json");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(parse_report_json(text.str(), base + ".json").results.size(), report.results.size());
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "sub"), std::filesystem::directory_iterator()), 3);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ptxcts

@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "run/device_protocol.hpp"
+
+using namespace ptxcts;
+
+namespace {
+DeviceJob job(std::uint32_t id) {
+  DeviceJob j;
+  j.id = id;
+  j.cubin = "/catalog/cache/abc.cubin";
+  j.kernel_name = "ptxcts_kernel";
+  j.input.shape = {1, 64, 1, 2};
+  j.input.offsets.assign(32, 16 + id);
+  j.input.state.smem.assign(64, static_cast<std::uint8_t>(id));
+  j.input.state.regs.assign(64, 0xABCD0000u + id);
+  return j;
+}
+}  // namespace
+
+TEST(DeviceProtocol, JobsRoundTrip) {
+  std::stringstream ss;
+  write_jobs(ss, {job(0), job(7)});
+  auto back = read_jobs(ss);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[1].id, 7u);
+  EXPECT_EQ(back[1].cubin, "/catalog/cache/abc.cubin");
+  EXPECT_EQ(back[1].input.offsets, job(7).input.offsets);
+  EXPECT_EQ(back[1].input.state, job(7).input.state);
+}
+
+TEST(DeviceProtocol, ShapeMismatchAndTruncationAreErrors) {
+  DeviceJob bad = job(1);
+  bad.input.offsets.pop_back();
+  std::stringstream a;
+  write_jobs(a, {bad});
+  EXPECT_THROW(read_jobs(a), std::runtime_error);
+  std::stringstream b;
+  write_jobs(b, {job(1)});
+  std::string half = b.str().substr(0, b.str().size() / 2);
+  std::stringstream c(half);
+  EXPECT_THROW(read_jobs(c), std::runtime_error);
+  std::stringstream d("not a job file at all");
+  EXPECT_THROW(read_jobs(d), std::runtime_error);
+}
+
+TEST(DeviceProtocol, ATruncatedLastResultIsDroppedTheRestKept) {
+  std::stringstream ss;
+  DeviceResult ok{3, true, "", {{1, 2, 3}, {4, 5}}};
+  DeviceResult fault{4, false, "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address", {}};
+  write_result(ss, ok);
+  write_result(ss, fault);
+  write_result(ss, ok);
+  std::string all = ss.str();
+  std::stringstream cut(all.substr(0, all.size() - 5));
+  auto back = read_results(cut);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].state, ok.state);
+  EXPECT_FALSE(back[1].ok);
+  EXPECT_EQ(back[1].error, fault.error);
+}

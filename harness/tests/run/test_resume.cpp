@@ -1,0 +1,66 @@
+// `ptxcts run --resume` after a run was killed (SIGKILL, by the fake device runner, at several
+// points): the resumed report equals the uninterrupted run's, field for field (but the date).
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "util/subprocess.hpp"
+
+namespace fs = std::filesystem;
+using ptxcts::run_process;
+
+namespace {
+
+const char* kReport = "fake-gpu-sm_90-driver0.0-cuda13.0.json";
+
+ptxcts::ProcessResult run(const fs::path& reports, const std::string& mode, bool resume) {
+  setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
+  std::vector<std::string> argv{PTXCTS_COMMAND, "--specs", PTXCTS_SOURCE_DIR "/specs", "run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR,
+                                "--runner", PTXCTS_FAKE_RUNNER, "--reports", reports.string()};
+  if (resume) argv.push_back("--resume");
+  return run_process(argv, 600);
+}
+
+nlohmann::json report(const fs::path& dir) {
+  std::ifstream in(dir / kReport);
+  if (!in) throw std::runtime_error("no report in " + dir.string());
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["run"].erase("date");
+  return j;
+}
+
+}  // namespace
+
+TEST(Resume, AKilledRunResumedGivesTheUninterruptedReport) {
+  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json")) GTEST_SKIP() << "no catalog at " << PTXCTS_CATALOG_DIR << " (the build makes it)";
+  const fs::path base = fs::temp_directory_path() / fmt::format("ptxcts-resume-{}", ::getpid());
+  fs::remove_all(base);
+  ASSERT_EQ(run(base / "whole", "echo", false).exit_code, 1);  // echoed inputs fail
+  const nlohmann::json whole = report(base / "whole");
+  ASSERT_GT(whole["results"].size(), 4000u);
+  for (int at : {0, 700, 2500}) {
+    SCOPED_TRACE(fmt::format("killed at launch {}", at));
+    const fs::path dir = base / fmt::format("cut-{}", at);
+    ptxcts::ProcessResult killed = run(dir, fmt::format("echo,killparent:{}", at), false);
+    ASSERT_EQ(killed.signal, 9) << killed.output;
+    ASSERT_FALSE(fs::exists(dir / kReport));
+    ptxcts::ProcessResult resumed = run(dir, "echo", true);
+    EXPECT_EQ(resumed.exit_code, 1) << resumed.output;
+    EXPECT_NE(resumed.output.find("resuming: "), std::string::npos) << resumed.output;
+    const nlohmann::json got = report(dir);
+    EXPECT_EQ(got["results"].size(), whole["results"].size());
+    for (std::size_t k = 0; k < got["results"].size() && k < whole["results"].size(); ++k)
+      if (got["results"][k] != whole["results"][k]) {
+        ADD_FAILURE() << "result " << k << " differs:\n" << got["results"][k].dump() << "\n" << whole["results"][k].dump();
+        break;
+      }
+    EXPECT_EQ(got["claims"], whole["claims"]);
+    EXPECT_EQ(got, whole);
+  }
+  fs::remove_all(base);
+}

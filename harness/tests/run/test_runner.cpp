@@ -1,0 +1,130 @@
+// `ptxcts run`'s orchestration against a fake device runner: skip reasons, fault isolation,
+// a runner that dies mid-launch, comparison producing readable diffs, and which entry is launched.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "run/device_protocol.hpp"
+#include "support/fake_catalog.hpp"
+#include "run/runner.hpp"
+#include "support/runner_spy.hpp"
+#include "support/spec_fixture.hpp"
+
+using namespace ptxcts;
+using namespace ptxcts::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct FakeRun {
+  Suite suite = build_suite(load_specs(spec_files()));
+  Catalog catalog;
+  fs::path work = fs::temp_directory_path() / ("ptxcts-runner-test-" + std::to_string(::getpid()));
+
+  FakeRun() {
+    catalog = fake_catalog(suite, {"sm_86", "sm_90"}, {7, 8}, [](auto const& k, auto const& t) { return "entry_" + t + "_" + k.name; });
+  }
+  ~FakeRun() { fs::remove_all(work); }
+
+  DeviceRun run(const std::string& mode, int major, int minor, std::set<std::string> families) {
+    setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
+    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = std::move(families),
+                   .progress = {}, .case_timeout = 30, .journal = nullptr, .done = {}};
+    return run_on_device(suite, catalog, {0, "Fake GPU", major, minor, "13.0", "0.0"}, opt);
+  }
+};
+
+int count(const DeviceRun& r, Status s, bool fault_cases = false) {
+  int n = 0;
+  for (auto const& c : r.results) n += c.status == s && c.fault_case == fault_cases;
+  return n;
+}
+
+}  // namespace
+
+TEST(Runner, SkipsWhatTheDeviceCannotRunWithTheReason) {
+  FakeRun f;
+  DeviceRun r = f.run("echo", 8, 6, {"stmatrix"});
+  // 30 .m8n8 and 15 .m16n8 stmatrix forms, 30 round trips; 6 cases each, and fault cases for the .x4 forms
+  ASSERT_EQ(r.results.size(), 75u * 6u + 18u);
+  EXPECT_EQ(count(r, Status::Skip), 450);
+  EXPECT_EQ(count(r, Status::Skip, true), 18);
+  EXPECT_EQ(r.results.front().reason, "stmatrix.sync.aligned.m8n8.x1.b16 requires PTX ISA 7.8, >= sm_90; device is sm_86");
+}
+
+TEST(Runner, EchoedInputsFailWithALaneRegisterElementDiff) {
+  FakeRun f;
+  DeviceRun r = f.run("echo", 9, 0, {"ldmatrix"});
+  EXPECT_EQ(count(r, Status::Fail), 180);
+  const CaseResult& first = r.results.front();
+  ASSERT_FALSE(first.diff.empty());
+  EXPECT_EQ(first.diff.front().rfind("warp 0 lane 0 register 0 element 0 (matrix 0 row 0 col 0): expected 0x", 0), 0u) << first.diff.front();
+}
+
+TEST(Runner, ADeviceFaultCostsOnlyItsOwnCase) {
+  FakeRun f;
+  DeviceRun r = f.run("echo,fault:7", 9, 0, {"ldmatrix"});
+  EXPECT_EQ(count(r, Status::Crash), 1);
+  EXPECT_EQ(count(r, Status::Fail), 179);
+  EXPECT_EQ(r.results[7].status, Status::Crash);
+  EXPECT_EQ(r.results[7].reason, "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address");
+}
+
+TEST(Runner, ARunnerThatDiesMidLaunchIsRestartedAfterIt) {
+  FakeRun f;
+  fs::create_directories(f.work);
+  fs::path starts = f.work / "starts";
+  setenv("PTXCTS_FAKE_STARTS", starts.c_str(), 1);
+  DeviceRun r = f.run("echo,abort:12", 9, 0, {"ldmatrix"});
+  unsetenv("PTXCTS_FAKE_STARTS");
+  EXPECT_EQ(count(r, Status::Crash), 1);
+  EXPECT_EQ(r.results[12].status, Status::Crash);
+  EXPECT_EQ(r.results[12].reason, "the device runner died with signal 6 during this launch");
+  EXPECT_EQ(count(r, Status::Fail), 179);
+  std::ifstream in(starts);
+  std::string a, b;
+  in >> a >> b;
+  EXPECT_EQ(a, "0");
+  EXPECT_EQ(b, "13");
+}
+
+TEST(Runner, AHungLaunchTimesOutAndTheRunGoesOn) {
+  FakeRun f;
+  setenv("PTXCTS_FAKE_MODE", "echo,hang:3", 1);
+  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = f.work, .work_dir = f.work, .families = {"ldmatrix"},
+                 .progress = {}, .case_timeout = 3.0, .journal = nullptr, .done = {}};
+  DeviceRun r = run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
+  EXPECT_EQ(r.results[3].status, Status::Timeout);
+  EXPECT_EQ(r.results[3].reason, "no result within 3 s; the device runner was killed");
+  EXPECT_EQ(count(r, Status::Timeout), 1);
+  EXPECT_EQ(count(r, Status::Fail), 179);
+}
+
+TEST(Runner, FaultCasesAreMarkedAndKeptApart) {
+  FakeRun f;
+  DeviceRun r = f.run("echo", 9, 0, {"ldmatrix"});
+  int fault_cases = 0;
+  for (auto const& c : r.results) fault_cases += c.fault_case;
+  // .m8n8 and .m8n16 .x4 forms: ten and ten misaligned, two and two generic ones outside shared memory
+  EXPECT_EQ(fault_cases, 24);
+  EXPECT_EQ(count(r, Status::Fail), 180);        // the other cases are untouched by them
+  // Echoed, none faults: the misaligned .m8n8 loads differ from the model, and addresses outside the
+  // tile leave the model nothing to compare with.
+  EXPECT_EQ(count(r, Status::Fail, true), 12);
+  EXPECT_EQ(count(r, Status::Skip, true), 12);   // .m8n16 needs Blackwell
+}
+
+TEST(Runner, LaunchesEachKernelsEntryInItsCubin) {
+  FakeRun f;
+  RunnerSpy spy(f.work / "spy");
+  setenv("PTXCTS_FAKE_MODE", "echo", 1);
+  RunOptions opt{.runner = spy.script.string(), .catalog_dir = f.work, .work_dir = f.work, .families = {"movmatrix"},
+                 .progress = {}, .case_timeout = 30, .journal = nullptr, .done = {}};
+  run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
+  std::ifstream in(spy.dir / "jobs.bin", std::ios::binary);
+  auto jobs = read_jobs(in);
+  ASSERT_FALSE(jobs.empty());
+  for (auto const& j : jobs) EXPECT_EQ(j.kernel_name.rfind("entry_sm_90_movmatrix", 0), 0u) << j.kernel_name;
+}

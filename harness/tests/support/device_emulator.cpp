@@ -1,0 +1,185 @@
+#include "support/device_emulator.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "model/reference_model.hpp"
+#include "kinds/wmma/wmma_info.hpp"
+#include "kinds/wmma/wmma_model.hpp"
+
+namespace ptxcts::test {
+namespace {
+
+// Each lane's registers go to the previous lane of its warp (lane i gets lane i+1's), or back.
+void rotate_lanes(LaunchState& s, const LaunchShape& shape, bool back) {
+  const std::size_t regs = static_cast<std::size_t>(shape.regs);
+  for (int w = 0; w < shape.warps; ++w) {
+    auto first = s.regs.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(w * kWarpLanes) * regs);
+    auto last = first + static_cast<std::ptrdiff_t>(kWarpLanes * regs);
+    std::rotate(first, back ? last - static_cast<std::ptrdiff_t>(regs) : first + static_cast<std::ptrdiff_t>(regs), last);
+  }
+}
+
+bool is_store(const Instance& i) {
+  return i.variant().operation == Operation::Store || i.variant().operation == Operation::WmmaStore;
+}
+
+// The emulator's own wmma register layout: lane l's e-th element slot holds element
+// (l * slots_per_lane + e) mod (rows * cols) of the matrix, row-major.
+struct FragmentSlots {
+  int first_word = 0, words = 0;
+  const ElementFormat* format = nullptr;
+  int per_lane() const { return format->bits == 64 ? words / 2 : words * 32 / format->bits; }
+};
+
+std::uint64_t get_slot(const LaunchState& s, const LaunchShape& shape, const FragmentSlots& f, int thread, int e) {
+  const std::size_t at = static_cast<std::size_t>(thread * shape.regs + f.first_word);
+  if (f.format->bits == 64)
+    return s.regs[at + static_cast<std::size_t>(2 * e)] | (std::uint64_t{s.regs[at + static_cast<std::size_t>(2 * e + 1)]} << 32);
+  const int per_word = 32 / f.format->bits;
+  const std::uint64_t mask = (std::uint64_t{1} << f.format->bits) - 1;
+  return (s.regs[at + static_cast<std::size_t>(e / per_word)] >> ((e % per_word) * f.format->bits)) & mask;
+}
+
+void set_slot(LaunchState& s, const LaunchShape& shape, const FragmentSlots& f, int thread, int e, std::uint64_t v) {
+  const std::size_t at = static_cast<std::size_t>(thread * shape.regs + f.first_word);
+  if (f.format->bits == 64) {
+    s.regs[at + static_cast<std::size_t>(2 * e)] = static_cast<std::uint32_t>(v);
+    s.regs[at + static_cast<std::size_t>(2 * e + 1)] = static_cast<std::uint32_t>(v >> 32);
+    return;
+  }
+  const int per_word = 32 / f.format->bits, shift = (e % per_word) * f.format->bits;
+  const std::uint32_t mask = static_cast<std::uint32_t>(((std::uint64_t{1} << f.format->bits) - 1) << shift);
+  std::uint32_t& word = s.regs[at + static_cast<std::size_t>(e / per_word)];
+  word = (word & ~mask) | (static_cast<std::uint32_t>(v << shift) & mask);
+}
+
+void encode(LaunchState& s, const LaunchShape& shape, int warp, const FragmentSlots& f, const WmmaValues& x) {
+  const std::size_t n = x.bits.size();
+  for (int lane = 0; lane < kWarpLanes; ++lane)
+    for (int e = 0; e < f.per_lane(); ++e)
+      set_slot(s, shape, f, warp * kWarpLanes + lane, e, x.bits[static_cast<std::size_t>(lane * f.per_lane() + e) % n]);
+}
+
+WmmaValues decode(const LaunchState& s, const LaunchShape& shape, int warp, const FragmentSlots& f, int rows, int cols) {
+  WmmaValues x{rows, cols, f.format, std::vector<std::uint64_t>(static_cast<std::size_t>(rows * cols))};
+  if (kWarpLanes * f.per_lane() < rows * cols) throw std::runtime_error("emulator: a fragment too small for its matrix");
+  for (int g = 0; g < rows * cols; ++g) x.bits[static_cast<std::size_t>(g)] = get_slot(s, shape, f, warp * kWarpLanes + g / f.per_lane(), g % f.per_lane());
+  return x;
+}
+
+LaunchState run_fragment_kernel(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
+  const std::vector<ModelStep> steps = k.model_steps();
+  const std::size_t threads = static_cast<std::size_t>(in.shape.threads());
+  LaunchState s = in.state;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const bool store = is_store(*steps[i].instance);
+    if (shuffle && store) rotate_lanes(s, in.shape, false);
+    LaunchInput one{in.shape, {}, s};
+    one.offsets.assign(in.offsets.begin() + static_cast<std::ptrdiff_t>(i * threads), in.offsets.begin() + static_cast<std::ptrdiff_t>((i + 1) * threads));
+    s = expected_state({steps[i]}, one);
+    if (shuffle) rotate_lanes(s, in.shape, store);
+  }
+  return s;
+}
+
+LaunchState run_wmma_kernel(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
+  const std::vector<int> first = wmma_fragment_words(k);
+  auto slots = [&](int f, const ElementFormat* format) {
+    const WmmaFragment& fr = k.fragments[static_cast<std::size_t>(f)];
+    return FragmentSlots{first[static_cast<std::size_t>(f)], fr.registers * (fr.wide ? 2 : 1), format};
+  };
+  const std::size_t steps = k.steps.size(), threads = static_cast<std::size_t>(in.shape.threads());
+  LaunchState s = in.state;
+  for (std::size_t i = 0; i < steps; ++i) {
+    const Instance& inst = *k.steps[i];
+    const WmmaBinding& b = k.bindings[i];
+    const bool store = is_store(inst);
+    if (shuffle && store) rotate_lanes(s, in.shape, false);
+    for (int w = 0; w < in.shape.warps; ++w) {
+      const std::size_t lane0 = static_cast<std::size_t>(w * kWarpLanes);
+      const std::size_t tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes);
+      const std::uint32_t off = in.offsets[i * threads + lane0], stride = in.offsets[(steps + i) * threads + lane0];
+      if (inst.variant().wmma_mma) {
+        const WmmaMmaInfo x = wmma_mma_info(inst);
+        const WmmaValues a = decode(s, in.shape, w, slots(b.fragments[1], x.a.format), x.m, x.k);
+        const WmmaValues bm = decode(s, in.shape, w, slots(b.fragments[2], x.b.format), x.k, x.n);
+        const WmmaValues c = decode(s, in.shape, w, slots(b.fragments[3], x.c.format), x.m, x.n);
+        encode(s, in.shape, w, slots(b.fragments[0], x.d.format), wmma_multiply(x, a, bm, c));
+        continue;
+      }
+      const WmmaMatrixInfo m = wmma_matrix_info(inst);
+      const FragmentSlots f = slots(b.fragments[0], m.format);
+      if (store) wmma_store_matrix(m, decode(s, in.shape, w, f, m.rows, m.cols), s.smem, tile + off, stride);
+      else encode(s, in.shape, w, f, wmma_load_matrix(m, s.smem, tile + off, stride));
+    }
+    if (shuffle) rotate_lanes(s, in.shape, store);
+  }
+  return s;
+}
+
+// The first 32-bit word that differs moves one word on; its own place keeps what it had.
+void move_first_change(std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& before) {
+  for (std::size_t at = 0; at + 8 <= out.size(); at += 4)
+    if (!std::equal(out.begin() + static_cast<std::ptrdiff_t>(at), out.begin() + static_cast<std::ptrdiff_t>(at + 4),
+                    before.begin() + static_cast<std::ptrdiff_t>(at))) {
+      std::copy_n(out.begin() + static_cast<std::ptrdiff_t>(at), 4, out.begin() + static_cast<std::ptrdiff_t>(at + 4));
+      std::copy_n(before.begin() + static_cast<std::ptrdiff_t>(at), 4, out.begin() + static_cast<std::ptrdiff_t>(at));
+      return;
+    }
+}
+
+void move_first_change(std::vector<std::uint32_t>& out, const std::vector<std::uint32_t>& before) {
+  for (std::size_t at = 0; at < out.size(); ++at)
+    if (out[at] != before[at]) {
+      const std::size_t to = at + 1 < out.size() ? at + 1 : at - 1;
+      out[to] = out[at];
+      out[at] = before[at];
+      return;
+    }
+}
+
+}  // namespace
+
+Mutant mutant_from_string(const std::string& s) {
+  if (s == "model") return Mutant::None;
+  if (s == "echo") return Mutant::Echo;
+  if (s == "zero") return Mutant::Zero;
+  if (s == "shuffled") return Mutant::Shuffled;
+  if (s == "off-by-one") return Mutant::OffByOne;
+  if (s == "stale") return Mutant::Stale;
+  throw std::invalid_argument("unknown device mode '" + s + "'; expected model, echo, zero, shuffled, off-by-one or stale");
+}
+
+LaunchState DeviceEmulator::correct(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
+  return k.is_wmma() ? run_wmma_kernel(k, in, shuffle) : run_fragment_kernel(k, in, shuffle);
+}
+
+LaunchState DeviceEmulator::run(const KernelPlan& k, const LaunchInput& in, Mutant mutant) {
+  switch (mutant) {
+    case Mutant::Echo: return in.state;
+    case Mutant::Zero: return {std::vector<std::uint8_t>(in.state.smem.size()), std::vector<std::uint32_t>(in.state.regs.size())};
+    case Mutant::Shuffled: return correct(k, in, true);
+    case Mutant::OffByOne: {
+      LaunchState out = correct(k, in, false);
+      if (out.smem != in.state.smem) move_first_change(out.smem, in.state.smem);
+      else move_first_change(out.regs, in.state.regs);
+      return out;
+    }
+    case Mutant::Stale: {
+      LaunchState now = correct(k, in, false);
+      LaunchState out = has_previous_ ? previous_ : in.state;
+      out.smem.resize(in.state.smem.size());
+      out.regs.resize(in.state.regs.size());
+      previous_ = std::move(now);
+      has_previous_ = true;
+      return out;
+    }
+    case Mutant::None: break;
+  }
+  return correct(k, in, false);
+}
+
+}  // namespace ptxcts::test

@@ -1,0 +1,62 @@
+// Test helpers: the real specs (optionally with one textual edit) and instance lookup.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "spec/spec_loader.hpp"
+#include "emit/ptx_emitter.hpp"
+#include "plan/suite.hpp"
+
+namespace ptxcts::test {
+
+inline std::string read_spec(const std::string& name) {
+  std::ifstream in(std::string(PTXCTS_SOURCE_DIR) + "/specs/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The real spec files (every specs/*.yaml), with `from` replaced by `to` in `file` (which must
+// contain it once).
+inline std::vector<SpecFile> spec_files(const std::string& file = "", const std::string& from = "", const std::string& to = "") {
+  std::vector<SpecFile> files;
+  std::vector<std::string> names;
+  for (auto const& e : std::filesystem::directory_iterator(std::string(PTXCTS_SOURCE_DIR) + "/specs"))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  for (auto const& name : names) {
+    std::string text = read_spec(name);
+    if (name == file) {
+      auto at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << from << " not in " << file;
+      EXPECT_EQ(text.find(from, at + 1), std::string::npos) << from << " occurs twice in " << file;
+      if (at != std::string::npos) text.replace(at, from.size(), to);
+    }
+    files.push_back({.path = std::string("specs/") + name, .text = text});
+  }
+  return files;
+}
+
+// The kernel skeletons, as the catalog reads them.
+inline std::string read_skeleton(const std::string& name = "warp_matrix.ptx.in") {
+  std::ifstream in(std::string(PTXCTS_SOURCE_DIR) + "/kernels/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+inline KernelSkeletons read_skeletons() { return {read_skeleton("warp_matrix.ptx.in"), read_skeleton("wmma.ptx.in")}; }
+
+inline const Instance& find_instance(const Suite& s, const std::string& id) {
+  for (auto const& i : s.instances)
+    if (i.id() == id) return i;
+  throw std::runtime_error("no instance " + id);
+}
+
+}  // namespace ptxcts::test
