@@ -8,12 +8,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "model/case_data.hpp"
+#include "kinds/fragment/case_data.hpp"
 #include "assemble/assembly_batch.hpp"
 #include "judge/audit.hpp"
 #include "assemble/catalog.hpp"
-#include "emit/ptx_emitter.hpp"
-#include "model/case_check.hpp"
+#include "kinds/fragment/fragment_emitter.hpp"
+#include "kinds/kinds.hpp"
 #include "spec/spec_loader.hpp"
 
 using namespace ptxcts;
@@ -21,13 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 const std::string kSpecs = PTXCTS_SOURCE_DIR "/specs";
-std::string read_kernel(const char* name) {
-  std::ifstream in(std::string(PTXCTS_SOURCE_DIR "/kernels/") + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-KernelSkeletons skeleton() { return {read_kernel("warp_matrix.ptx.in"), read_kernel("wmma.ptx.in")}; }
+KernelSkeletons skeleton() { return read_kernel_skeletons(PTXCTS_SOURCE_DIR "/kernels"); }
 }  // namespace
 
 static void BM_LoadSpecsAndBuildSuite(benchmark::State& state) {
@@ -42,11 +36,11 @@ static void BM_CaseDataAndReferenceModel_AllKernelsAndCases(benchmark::State& st
   for (auto _ : state) {
     for (auto const& k : suite.kernels) {
       if (!k.runnable()) continue;
-      auto steps = k.model_steps();
+      const InstructionKind& kind = kind_of(k);
       for (auto const& c : suite.specs.cases.cases) {
-        if (!k.takes(c) || c.fault != Fault::None) continue;  // fault cases have no expected state
-        LaunchInput in = case_input(suite.specs.cases, c, k, steps);
-        benchmark::DoNotOptimize(check_case(k, steps, in, in.state).mismatches);  // the input stands in for a result
+        if (!kind.takes(k, c) || c.fault != Fault::None) continue;  // fault cases have no expected state
+        auto prepared = kind.prepare(suite.specs.cases, c, k);
+        benchmark::DoNotOptimize(prepared->check(prepared->input.state).comparison.mismatches);  // the input stands in for a result
         ++launches;
       }
     }

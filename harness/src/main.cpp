@@ -22,6 +22,7 @@
 #include "report/report_files.hpp"
 #include "run/runner.hpp"
 #include "spec/spec_loader.hpp"
+#include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
 
 #include "suite_commit.hpp"  // generated at build time
@@ -54,7 +55,7 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
     if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
       fmt::print("catalog: {}/{} assemblies done or found in the cache\n", done, total), std::fflush(stdout);
   };
-  Catalog c = build_catalog(suite, tc, KernelSkeletons{read_text(fs::path(p.kernels) / "warp_matrix.ptx.in"), read_text(fs::path(p.kernels) / "wmma.ptx.in")}, p.catalog, p.jobs, &stats, progress);
+  Catalog c = build_catalog(suite, tc, read_kernel_skeletons(p.kernels), p.catalog, p.jobs, &stats, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("catalog: {} kernels x {} targets (ptxas {}): {} assembled in {} ptxas runs, {} from cache, {} beyond this toolkit's PTX ISA {}, "
              "in {:.1f} s -> {}\n",

@@ -15,7 +15,6 @@
 #include "assemble/assembly_batch.hpp"
 #include "assemble/assembly_cache.hpp"
 #include "util/atomic_file.hpp"
-#include "emit/ptx_emitter.hpp"
 
 namespace ptxcts {
 namespace fs = std::filesystem;

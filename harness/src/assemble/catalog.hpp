@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "emit/ptx_emitter.hpp"
+#include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
 #include "assemble/toolchain.hpp"
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <set>
 
+#include "kinds/kinds.hpp"
+
 namespace ptxcts {
 namespace {
 
@@ -16,11 +18,9 @@ bool step_selected(const ClaimCheck& ck, const Instance& step) {
   return true;
 }
 
-// Single-instruction kernels of the variant; for wmma, whose instructions are checked through
-// round trips and products, every kernel with a step of the variant.
+// The kernels that check a claim on the variant: its kind says which (kinds/instruction_kind.hpp).
 bool selected(const ClaimCheck& ck, const KernelPlan& k) {
-  if (k.is_wmma()) return std::any_of(k.steps.begin(), k.steps.end(), [&](auto const* s) { return step_selected(ck, *s); });
-  return k.steps.size() == 1 && step_selected(ck, *k.steps[0]);
+  return kind_of(k).checks_claim_on(k, [&](const Instance& step) { return step_selected(ck, step); });
 }
 
 void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expect expect, const std::string& no_gpu) {

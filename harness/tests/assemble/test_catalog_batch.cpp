@@ -16,7 +16,7 @@
 #include "assemble/assembly_cache.hpp"
 #include "judge/audit.hpp"
 #include "assemble/catalog.hpp"
-#include "emit/ptx_emitter.hpp"
+#include "kinds/fragment/fragment_emitter.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;

@@ -15,7 +15,7 @@ std::vector<ClaimVerdict> judge(Status fault, Status other) {
   std::vector<CaseResult> results;
   for (auto const& k : suite.kernels)
     for (auto const& c : suite.specs.cases.cases)
-      if (k.family == "ldmatrix" && k.takes(c)) {
+      if (k.family == "ldmatrix" && takes(k, c)) {
         CaseResult r;
         r.kernel = k.name;
         r.family = k.family;

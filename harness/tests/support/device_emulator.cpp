@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "model/reference_model.hpp"
+#include "kinds/fragment/fragment_planner.hpp"
+#include "kinds/fragment/reference_model.hpp"
 #include "kinds/wmma/wmma_info.hpp"
+#include "kinds/wmma/wmma_kind.hpp"
 #include "kinds/wmma/wmma_model.hpp"
 
 namespace ptxcts::test {
@@ -71,7 +73,7 @@ WmmaValues decode(const LaunchState& s, const LaunchShape& shape, int warp, cons
 }
 
 LaunchState run_fragment_kernel(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
-  const std::vector<ModelStep> steps = k.model_steps();
+  const std::vector<ModelStep> steps = fragment_model_steps(k);
   const std::size_t threads = static_cast<std::size_t>(in.shape.threads());
   LaunchState s = in.state;
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -154,7 +156,7 @@ Mutant mutant_from_string(const std::string& s) {
 }
 
 LaunchState DeviceEmulator::correct(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
-  return k.is_wmma() ? run_wmma_kernel(k, in, shuffle) : run_fragment_kernel(k, in, shuffle);
+  return k.kind == &wmma_kind() ? run_wmma_kernel(k, in, shuffle) : run_fragment_kernel(k, in, shuffle);
 }
 
 LaunchState DeviceEmulator::run(const KernelPlan& k, const LaunchInput& in, Mutant mutant) {

@@ -26,6 +26,7 @@
 
 #include "support/device_emulator.hpp"
 #include "run/device_protocol.hpp"
+#include "kinds/kinds.hpp"
 #include "spec/spec_loader.hpp"
 
 using namespace ptxcts;

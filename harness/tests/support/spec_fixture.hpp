@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "spec/spec_loader.hpp"
-#include "emit/ptx_emitter.hpp"
+#include "kinds/fragment/fragment_emitter.hpp"
+#include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
 
 namespace ptxcts::test {
@@ -51,7 +52,10 @@ inline std::string read_skeleton(const std::string& name = "warp_matrix.ptx.in")
   ss << in.rdbuf();
   return ss.str();
 }
-inline KernelSkeletons read_skeletons() { return {read_skeleton("warp_matrix.ptx.in"), read_skeleton("wmma.ptx.in")}; }
+inline KernelSkeletons read_skeletons() { return read_kernel_skeletons(std::string(PTXCTS_SOURCE_DIR) + "/kernels"); }
+
+// Whether the kernel's kind gives it the case.
+inline bool takes(const KernelPlan& k, const CaseSpec& c) { return kind_of(k).takes(k, c); }
 
 inline const Instance& find_instance(const Suite& s, const std::string& id) {
   for (auto const& i : s.instances)

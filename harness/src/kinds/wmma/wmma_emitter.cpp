@@ -6,7 +6,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "emit/ptx_emitter.hpp"
+#include "emit/skeleton.hpp"
 
 namespace ptxcts {
 namespace {

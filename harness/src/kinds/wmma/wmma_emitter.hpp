@@ -10,6 +10,8 @@
 
 namespace ptxcts {
 
+inline constexpr const char* kWmmaSkeleton = "wmma.ptx.in";
+
 struct WmmaProgram {
   std::string memory = "shared";        // where the tiles live: shared or global
   int regs32 = 0, regs64 = 0;           // fragment registers per thread

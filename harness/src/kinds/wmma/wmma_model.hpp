@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/compare.hpp"
+#include "model/comparison.hpp"
 #include "model/launch.hpp"
 #include "spec/spec_model.hpp"
 #include "plan/suite.hpp"

@@ -17,6 +17,7 @@
 #include "assemble/toolchain.hpp"
 #include "kinds/wmma/wmma_emitter.hpp"
 #include "kinds/wmma/wmma_info.hpp"
+#include "kinds/wmma/wmma_kind.hpp"
 #include "kinds/wmma/wmma_model.hpp"
 
 using namespace ptxcts;
@@ -142,7 +143,7 @@ TEST(WmmaSuite, PlansOneKernelPerFormRoundTripsAndProducts) {
     mmas += inst.variant().wmma_mma.has_value();
   }
   for (auto const& k : suite().kernels) {
-    if (!k.is_wmma()) continue;
+    if (k.kind != &wmma_kind()) continue;
     if (k.steps.size() == 1) ++single;
     else if (k.name.rfind("roundtrip.", 0) == 0) ++roundtrips;
     else {
@@ -166,12 +167,12 @@ TEST(WmmaSuite, CasesGoWhereTheyApply) {
   const CaseSpec* unique = suite().specs.find_case("wmma-unique-default-stride");
   const CaseSpec* overflow = suite().specs.find_case("wmma-product-overflow");
   ASSERT_TRUE(wide && unique && overflow);
-  EXPECT_FALSE(kernel("wmma.load.a.sync.aligned.row.m16n16k16.f16_a64").takes(*wide));  // no stride operand
-  EXPECT_TRUE(kernel("wmma.load.a.sync.aligned.row.m16n16k16.f16_stride_a64").takes(*wide));
-  EXPECT_FALSE(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32").takes(*unique));  // products: exact random data
-  EXPECT_TRUE(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32.satfinite").takes(*overflow));
-  EXPECT_FALSE(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32").takes(*overflow));
-  EXPECT_FALSE(kernel("ldmatrix.sync.aligned.m8n8.x1.b16_a64").takes(*unique));
+  EXPECT_FALSE(takes(kernel("wmma.load.a.sync.aligned.row.m16n16k16.f16_a64"), *wide));  // no stride operand
+  EXPECT_TRUE(takes(kernel("wmma.load.a.sync.aligned.row.m16n16k16.f16_stride_a64"), *wide));
+  EXPECT_FALSE(takes(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), *unique));  // products: exact random data
+  EXPECT_TRUE(takes(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32.satfinite"), *overflow));
+  EXPECT_FALSE(takes(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), *overflow));
+  EXPECT_FALSE(takes(kernel("ldmatrix.sync.aligned.m8n8.x1.b16_a64"), *unique));
 }
 
 namespace {

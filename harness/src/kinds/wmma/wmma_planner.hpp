@@ -15,7 +15,9 @@
 
 namespace ptxcts {
 
-std::vector<KernelPlan> plan_wmma_kernels(const std::deque<Instance>& instances);
+class InstructionKind;
+
+std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances);
 
 // Whether a wmma case applies to a wmma kernel.
 bool wmma_takes(const KernelPlan& kernel, const CaseSpec& c);

@@ -1,6 +1,6 @@
-#include "emit/ptx_emitter.hpp"
+#include "kinds/fragment/fragment_emitter.hpp"
 
-#include "kinds/wmma/wmma_emitter.hpp"
+#include "emit/skeleton.hpp"
 
 #include <fmt/format.h>
 
@@ -42,16 +42,6 @@ std::string fill_operands(std::string text, int registers, int width, int step) 
 }
 
 }  // namespace
-
-void fill_placeholder(std::string& text, const std::string& field, const std::string& value) {
-  for (std::size_t p; (p = text.find(field)) != std::string::npos;) text.replace(p, field.size(), value);
-}
-
-std::string register_list(const std::string& prefix, int first, int count) {
-  std::string out = "{";
-  for (int r = 0; r < count; ++r) out += fmt::format("{}%{}{}", r ? ", " : "", prefix, first + r);
-  return out + "}";
-}
 
 std::vector<EmitStep> emit_steps(const KernelPlan& kernel) {
   std::vector<EmitStep> out;
@@ -107,51 +97,6 @@ std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name
       {"ADDRESSES", addresses},
       {"BODY", body},
   });
-}
-
-std::string fill_skeleton(const std::string& skeleton, const std::map<std::string, std::string>& fields) {
-  std::string out;
-  std::size_t pos = 0;
-  std::set<std::string> used;
-  while (pos < skeleton.size()) {
-    std::size_t open = skeleton.find("{{", pos);
-    if (open == std::string::npos) { out.append(skeleton, pos); break; }
-    std::size_t close = skeleton.find("}}", open);
-    if (close == std::string::npos) throw std::runtime_error("kernel skeleton: unclosed '{{'");
-    std::string name = skeleton.substr(open + 2, close - open - 2);
-    auto it = fields.find(name);
-    if (it == fields.end()) throw std::runtime_error(fmt::format("kernel skeleton: unknown field {{{{{}}}}}", name));
-    out.append(skeleton, pos, open - pos);
-    // Multi-line fields end in a newline; the skeleton puts each on its own line.
-    std::string value = it->second;
-    if (!value.empty() && value.back() == '\n' && close + 2 < skeleton.size() && skeleton[close + 2] == '\n') value.pop_back();
-    out += value;
-    used.insert(name);
-    pos = close + 2;
-  }
-  for (auto const& [name, value] : fields)
-    if (!used.count(name)) throw std::runtime_error(fmt::format("kernel skeleton: field {{{{{}}}}} is missing", name));
-  return out;
-}
-
-std::string emit_kernel_ptx(const KernelSkeletons& sk, const KernelPlan& kernel, const std::string& target, PtxVersion ptx) {
-  if (kernel.is_wmma()) return emit_wmma_ptx(sk.wmma, kernel.name, wmma_program(kernel), target, ptx);
-  return emit_ptx(sk.matrix, kernel, target, ptx);
-}
-
-std::string emit_form_ptx(const KernelSkeletons& sk, const AuditForm& form, const std::string& target, PtxVersion ptx) {
-  if (form.text.rfind("wmma.", 0) == 0) return emit_wmma_ptx(sk.wmma, file_safe(form.name), wmma_program(form), target, ptx);
-  return emit_ptx(sk.matrix, file_safe(form.name), {emit_step(form)}, target, ptx);
-}
-
-std::string kernel_instruction_text(const KernelPlan& kernel) {
-  if (kernel.is_wmma()) return wmma_program(kernel).instruction_text();
-  return instruction_text(emit_steps(kernel));
-}
-
-std::string form_instruction_text(const AuditForm& form) {
-  if (form.text.rfind("wmma.", 0) == 0) return wmma_program(form).instruction_text();
-  return instruction_text({emit_step(form)});
 }
 
 }  // namespace ptxcts

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "model/launch.hpp"
-#include "model/reference_model.hpp"
+#include "kinds/fragment/reference_model.hpp"
 #include "spec/spec_model.hpp"
 
 namespace ptxcts {

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "emit/ptx_emitter.hpp"
+#include "kinds/fragment/fragment_emitter.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "spec/layout.hpp"
-#include "model/reference_model.hpp"
+#include "kinds/fragment/reference_model.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;

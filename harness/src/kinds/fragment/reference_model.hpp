@@ -1,4 +1,4 @@
-// The reference model: what the instructions under test must do, computed from the spec's
+// The fragment kind's reference model: what ldmatrix, stmatrix and movmatrix must do, computed from the spec's
 // formulas alone (via Layout). Independent of the device and of the emitted PTX.
 #pragma once
 

@@ -1,4 +1,4 @@
-#include "model/case_data.hpp"
+#include "kinds/fragment/case_data.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "model/reference_model.hpp"
+#include "kinds/fragment/reference_model.hpp"
 
 #include <fmt/format.h>
 

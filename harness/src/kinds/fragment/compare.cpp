@@ -1,4 +1,4 @@
-#include "model/compare.hpp"
+#include "kinds/fragment/compare.hpp"
 
 #include <fmt/format.h>
 

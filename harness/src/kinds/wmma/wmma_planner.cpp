@@ -1,4 +1,4 @@
-#include "kinds/wmma/wmma_suite.hpp"
+#include "kinds/wmma/wmma_planner.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -46,12 +46,12 @@ bool same_except_layout(const Instance& x, const Instance& y) {
 
 }  // namespace
 
-std::vector<KernelPlan> plan_wmma_kernels(const std::deque<Instance>& instances) {
+std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances) {
   std::vector<KernelPlan> out;
   // Single instructions.
   for (auto const& inst : instances) {
     if (!inst.variant().wmma_matrix) continue;
-    KernelPlan k = KernelPlan::of(file_safe(inst.id()), inst.variant().family, {&inst});
+    KernelPlan k = KernelPlan::of(kind, file_safe(inst.id()), inst.variant().family, {&inst});
     k.memory = memory_for(inst, true);
     k.fragments = {fragment_of(wmma_matrix_info(inst))};
     k.bindings = {{0, {0}}};
@@ -69,7 +69,7 @@ std::vector<KernelPlan> plan_wmma_kernels(const std::deque<Instance>& instances)
     if (!c_col || !d_row || !d_col || !same_except_layout(c_row, *c_col))
       throw std::logic_error("specs: no wmma.load.c .col / wmma.store.d twin for " + c_row.id());
     // Judged by the spec's claims that select wmma.load.c / wmma.store.d cases, like any other kernel.
-    KernelPlan k = KernelPlan::of(file_safe("roundtrip." + c_row.id()), c_row.variant().family, {&c_row, c_col, d_row, d_col, d_row, d_col});
+    KernelPlan k = KernelPlan::of(kind, file_safe("roundtrip." + c_row.id()), c_row.variant().family, {&c_row, c_col, d_row, d_col, d_row, d_col});
     k.audited = false;
     k.memory = memory_for(c_row, false);
     k.fragments = {fragment_of(c), fragment_of(c)};
@@ -89,7 +89,7 @@ std::vector<KernelPlan> plan_wmma_kernels(const std::deque<Instance>& instances)
     const Instance* c = find_memory_instance(instances, "c", shape, x.m, x.n, x.c.format, false, ss, true);
     const Instance* d = find_memory_instance(instances, "d", shape, x.m, x.n, x.d.format, false, ss, true);
     if (!a || !b || !c || !d) throw std::logic_error("specs: no wmma.load/wmma.store forms to feed " + mma.id());
-    KernelPlan k = KernelPlan::of(file_safe(mma.id()), mma.variant().family, {a, b, c, &mma, d});
+    KernelPlan k = KernelPlan::of(kind, file_safe(mma.id()), mma.variant().family, {a, b, c, &mma, d});
     k.subject = 3;
     k.memory = memory_for(*a, false);
     k.fragments = {{x.a.registers, x.a.register_bits == 64}, {x.b.registers, x.b.register_bits == 64},

@@ -1,0 +1,17 @@
+// The fragment kind's comparison: what the device produced against the reference model's
+// expectation, every difference described the way a kernel engineer reads it: warp, lane, register, element, matrix position.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/comparison.hpp"
+#include "model/launch.hpp"
+#include "kinds/fragment/reference_model.hpp"
+
+namespace ptxcts {
+
+Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput& input, const LaunchState& expected,
+                          const LaunchState& actual, std::size_t max_lines = 16);
+
+}  // namespace ptxcts

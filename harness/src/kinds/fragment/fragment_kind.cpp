@@ -1,0 +1,89 @@
+#include "kinds/fragment/fragment_kind.hpp"
+
+#include "kinds/fragment/case_data.hpp"
+#include "kinds/fragment/compare.hpp"
+#include "kinds/fragment/fragment_emitter.hpp"
+#include "kinds/fragment/fragment_planner.hpp"
+
+namespace ptxcts {
+namespace {
+
+// Region 1's rows equal region 0's input rows: what a load/store round trip must give.
+bool roundtrip_identity(const std::vector<ModelStep>& steps, const LaunchInput& in, const LaunchState& actual) {
+  const Layout& L = steps[0].layout;
+  const LaunchShape& s = in.shape;
+  const std::size_t row_bytes = static_cast<std::size_t>(L.cols * L.element_bits / 8);
+  for (int w = 0; w < s.warps; ++w)
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      if (!L.active[static_cast<std::size_t>(lane)]) continue;
+      std::size_t t = static_cast<std::size_t>(w * kWarpLanes + lane), tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(s.tile_bytes);
+      std::size_t from = tile + in.offsets[t], to = tile + in.offsets[static_cast<std::size_t>(s.threads()) + t];
+      for (std::size_t b = 0; b < row_bytes; ++b)
+        if (actual.smem[to + b] != in.state.smem[from + b]) return false;
+    }
+  return true;
+}
+
+class FragmentCase : public PreparedCase {
+ public:
+  FragmentCase(const KernelPlan& kernel, std::vector<ModelStep> steps, LaunchInput in)
+      : PreparedCase(std::move(in)), kernel_(kernel), steps_(std::move(steps)) {}
+  CaseOutcome check(const LaunchState& actual) const override {
+    CaseOutcome out;
+    out.comparison = compare_states(steps_, input, expected_state(steps_, input), actual);
+    if (!kernel_.claim.empty()) out.roundtrip_identity = roundtrip_identity(steps_, input, actual);
+    return out;
+  }
+
+ private:
+  const KernelPlan& kernel_;
+  std::vector<ModelStep> steps_;
+};
+
+class FragmentKind : public InstructionKind {
+ public:
+  std::string_view name() const override { return "fragment"; }
+  bool owns(const Variant& v) const override {
+    return v.operation == Operation::Load || v.operation == Operation::Store || v.operation == Operation::Move;
+  }
+  bool owns(const AuditForm& form) const override { return form.text.rfind("wmma.", 0) != 0; }
+
+  std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
+    return plan_fragment_kernels(*this, instances);
+  }
+  KernelPlan plan_roundtrip(const Instance& load, const Instance& store, const std::string& claim) const override {
+    KernelPlan k = KernelPlan::of(*this, file_safe("roundtrip." + store.id()), store.variant().family, {&load, &store}, claim);
+    k.audited = false;  // two instructions: the audit judges each by its own kernel
+    return k;
+  }
+  bool takes(const KernelPlan& kernel, const CaseSpec& c) const override { return fragment_takes(kernel, c); }
+  // Single-instruction kernels of the variant.
+  bool checks_claim_on(const KernelPlan& k, const std::function<bool(const Instance&)>& selects) const override {
+    return k.steps.size() == 1 && selects(*k.steps[0]);
+  }
+
+  std::string_view skeleton() const override { return kFragmentSkeleton; }
+  std::string emit(const std::string& skeleton, const KernelPlan& k, const std::string& target, PtxVersion ptx) const override {
+    return emit_ptx(skeleton, k, target, ptx);
+  }
+  std::string emit(const std::string& skeleton, const AuditForm& f, const std::string& target, PtxVersion ptx) const override {
+    return emit_ptx(skeleton, file_safe(f.name), {emit_step(f)}, target, ptx);
+  }
+  std::string instruction_text(const KernelPlan& k) const override { return ptxcts::instruction_text(emit_steps(k)); }
+  std::string instruction_text(const AuditForm& f) const override { return ptxcts::instruction_text({emit_step(f)}); }
+
+  std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) const override {
+    std::vector<ModelStep> steps = fragment_model_steps(k);
+    LaunchInput in = make_case_input(set, c, steps);
+    return std::make_unique<FragmentCase>(k, std::move(steps), std::move(in));
+  }
+};
+
+}  // namespace
+
+const InstructionKind& fragment_kind() {
+  static const FragmentKind kind;
+  return kind;
+}
+
+}  // namespace ptxcts

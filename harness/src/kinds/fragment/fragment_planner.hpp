@@ -1,0 +1,22 @@
+// The fragment kind's kernels: one per ldmatrix / stmatrix / movmatrix instance (what the audit
+// judges and the cases check), and the round trips the claims ask for (a load, then a store).
+// The model follows the spec's layouts step by step (reference_model).
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include "kinds/fragment/reference_model.hpp"
+#include "plan/suite.hpp"
+
+namespace ptxcts {
+
+class InstructionKind;
+
+std::vector<KernelPlan> plan_fragment_kernels(const InstructionKind& kind, const std::deque<Instance>& instances);
+// Whether a case applies (fault cases: single instructions; 'only' by the first step's qualifiers).
+bool fragment_takes(const KernelPlan& kernel, const CaseSpec& c);
+// Each step with its layout, computed from the spec's formulas.
+std::vector<ModelStep> fragment_model_steps(const KernelPlan& kernel);
+
+}  // namespace ptxcts

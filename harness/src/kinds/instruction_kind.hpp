@@ -1,0 +1,65 @@
+// The seam between the pipeline and the instruction kinds. A kind (kinds/fragment: ldmatrix,
+// stmatrix, movmatrix; kinds/wmma: wmma.load, wmma.store, wmma.mma) implements this once; the
+// catalog, runner and judge ask it what depends on the instructions and never look inside.
+// Modelled on VK-GL-CTS's checkSupport / initPrograms / iterate:
+//   plan      which kernels the specs call for, and which cases each takes
+//   emit      the kernel's PTX, from the kind's skeleton in kernels/
+//   prepare   a case's inputs, and the host-side check of what the device gave back
+// Adding a kind: a folder kinds/<kind>/ implementing this, its line in kinds/kinds.cpp, its
+// skeleton in kernels/, and its YAML. Nothing else changes.
+// May call: spec/, plan/, emit/, model/.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/comparison.hpp"
+#include "model/launch.hpp"
+#include "plan/suite.hpp"
+#include "spec/ptx_version.hpp"
+
+namespace ptxcts {
+
+// One (kernel, case), prepared on the host: the launch's inputs, and the check of its result.
+class PreparedCase {
+ public:
+  explicit PreparedCase(LaunchInput input) : input(std::move(input)) {}
+  virtual ~PreparedCase() = default;
+  const LaunchInput input;
+  // Throws std::runtime_error when the reference model cannot say what the result must be.
+  virtual CaseOutcome check(const LaunchState& actual) const = 0;
+};
+
+class InstructionKind {
+ public:
+  virtual ~InstructionKind() = default;
+  virtual std::string_view name() const = 0;
+
+  // spec: the variants and audit forms that are this kind's.
+  virtual bool owns(const Variant& v) const = 0;
+  virtual bool owns(const AuditForm& form) const = 0;
+
+  // plan: the kernels of this kind's instances (each with kind == this), and the cases a kernel takes.
+  virtual std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const = 0;
+  // A round trip a claim asks for: `store` after `load` (for the claim `claim`).
+  virtual KernelPlan plan_roundtrip(const Instance& load, const Instance& store, const std::string& claim) const = 0;
+  virtual bool takes(const KernelPlan& kernel, const CaseSpec& c) const = 0;
+  // judge: whether a claim about the variant step `selects` is checked by this kernel.
+  virtual bool checks_claim_on(const KernelPlan& kernel, const std::function<bool(const Instance&)>& selects) const = 0;
+
+  // emit: the skeleton's file in kernels/, the kernel's PTX and its instruction text(s) (" ; ").
+  virtual std::string_view skeleton() const = 0;
+  virtual std::string emit(const std::string& skeleton, const KernelPlan& kernel, const std::string& target, PtxVersion ptx) const = 0;
+  virtual std::string emit(const std::string& skeleton, const AuditForm& form, const std::string& target, PtxVersion ptx) const = 0;
+  virtual std::string instruction_text(const KernelPlan& kernel) const = 0;
+  virtual std::string instruction_text(const AuditForm& form) const = 0;
+
+  // prepare: throws std::runtime_error when the case cannot be laid out for the kernel.
+  virtual std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c, const KernelPlan& kernel) const = 0;
+};
+
+}  // namespace ptxcts

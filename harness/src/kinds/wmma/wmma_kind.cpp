@@ -1,0 +1,73 @@
+#include "kinds/wmma/wmma_kind.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "kinds/wmma/wmma_emitter.hpp"
+#include "kinds/wmma/wmma_model.hpp"
+#include "kinds/wmma/wmma_planner.hpp"
+
+namespace ptxcts {
+namespace {
+
+class WmmaCase : public PreparedCase {
+ public:
+  WmmaCase(const KernelPlan& kernel, const CaseSpec& c, LaunchInput in) : PreparedCase(std::move(in)), kernel_(kernel), case_(c) {}
+  CaseOutcome check(const LaunchState& actual) const override {
+    CaseOutcome out;
+    out.comparison = check_wmma(kernel_, input, actual);
+    // Unique data shows where each element sat in the registers (not through a wide stride or a fault).
+    if (case_.data == DataKind::Unique && !case_.wide_stride && case_.fault == Fault::None)
+      out.observed_layout = observe_wmma_layout(kernel_, input, actual);
+    return out;
+  }
+
+ private:
+  const KernelPlan& kernel_;
+  const CaseSpec& case_;
+};
+
+class WmmaKind : public InstructionKind {
+ public:
+  std::string_view name() const override { return "wmma"; }
+  bool owns(const Variant& v) const override {
+    return v.operation == Operation::WmmaLoad || v.operation == Operation::WmmaStore || v.operation == Operation::WmmaMma;
+  }
+  bool owns(const AuditForm& form) const override { return form.text.rfind("wmma.", 0) == 0; }
+
+  std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
+    return plan_wmma_kernels(*this, instances);
+  }
+  KernelPlan plan_roundtrip(const Instance&, const Instance& store, const std::string& claim) const override {
+    throw std::logic_error("claim " + claim + " asks for a round trip through " + store.id() +
+                           ": wmma round trips are planned by the wmma kind (wmma_planner), every layout pair");
+  }
+  bool takes(const KernelPlan& kernel, const CaseSpec& c) const override { return wmma_takes(kernel, c); }
+  // Loads, stores and products are checked through one another: every kernel with a step of the variant.
+  bool checks_claim_on(const KernelPlan& k, const std::function<bool(const Instance&)>& selects) const override {
+    return std::any_of(k.steps.begin(), k.steps.end(), [&](auto const* s) { return selects(*s); });
+  }
+
+  std::string_view skeleton() const override { return kWmmaSkeleton; }
+  std::string emit(const std::string& skeleton, const KernelPlan& k, const std::string& target, PtxVersion ptx) const override {
+    return emit_wmma_ptx(skeleton, k.name, wmma_program(k), target, ptx);
+  }
+  std::string emit(const std::string& skeleton, const AuditForm& f, const std::string& target, PtxVersion ptx) const override {
+    return emit_wmma_ptx(skeleton, file_safe(f.name), wmma_program(f), target, ptx);
+  }
+  std::string instruction_text(const KernelPlan& k) const override { return wmma_program(k).instruction_text(); }
+  std::string instruction_text(const AuditForm& f) const override { return wmma_program(f).instruction_text(); }
+
+  std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) const override {
+    return std::make_unique<WmmaCase>(k, c, make_wmma_input(set, c, k));
+  }
+};
+
+}  // namespace
+
+const InstructionKind& wmma_kind() {
+  static const WmmaKind kind;
+  return kind;
+}
+
+}  // namespace ptxcts
