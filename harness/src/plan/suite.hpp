@@ -4,6 +4,7 @@
 // May call: spec/.
 #pragma once
 
+#include <any>
 #include <deque>
 #include <string>
 #include <vector>
@@ -15,18 +16,6 @@ namespace ptxcts {
 
 class InstructionKind;  // kinds/instruction_kind.hpp
 
-// The wmma kind's kernels: a fragment is a run of registers (.b32, or .b64 for .f64 fragments) that steps
-// load, compute or store; a binding says which memory region and fragments a step works on
-// (load: {dst}; store: {src}; mma: {d, a, b, c}).
-struct WmmaFragment {
-  int registers = 0;
-  bool wide = false;
-};
-struct WmmaBinding {
-  int region = 0;
-  std::vector<int> fragments;
-};
-
 struct KernelPlan {
   std::string name;                     // file-safe, unique
   std::string family;                   // of the instruction under test (the last step)
@@ -35,10 +24,7 @@ struct KernelPlan {
   std::string claim;                    // for kernels that exist for a claim (round trips)
   int subject = 0;                      // the step under test: the kernel's requirements are its requirements
   bool audited = true;                  // the audit judges the subject's requirements by this kernel
-  // The wmma kind's kernels only:
-  std::string memory;                   // "shared" or "global": where the tiles live
-  std::vector<WmmaFragment> fragments;
-  std::vector<WmmaBinding> bindings;    // one per step
+  std::any kind_data;                   // what else the kind planned (wmma: WmmaKernel); empty for fragment kernels
 
   // A kernel of these steps, the last being the instruction under test unless `subject` says otherwise.
   static KernelPlan of(const InstructionKind& kind, std::string name, std::string family, std::vector<const Instance*> steps,

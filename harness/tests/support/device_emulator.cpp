@@ -90,14 +90,14 @@ LaunchState run_fragment_kernel(const KernelPlan& k, const LaunchInput& in, bool
 LaunchState run_wmma_kernel(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
   const std::vector<int> first = wmma_fragment_words(k);
   auto slots = [&](int f, const ElementFormat* format) {
-    const WmmaFragment& fr = k.fragments[static_cast<std::size_t>(f)];
+    const WmmaFragment& fr = wmma_kernel(k).fragments[static_cast<std::size_t>(f)];
     return FragmentSlots{first[static_cast<std::size_t>(f)], fr.registers * (fr.wide ? 2 : 1), format};
   };
   const std::size_t steps = k.steps.size(), threads = static_cast<std::size_t>(in.shape.threads());
   LaunchState s = in.state;
   for (std::size_t i = 0; i < steps; ++i) {
     const Instance& inst = *k.steps[i];
-    const WmmaBinding& b = k.bindings[i];
+    const WmmaBinding& b = wmma_kernel(k).bindings[i];
     const bool store = is_store(inst);
     if (shuffle && store) rotate_lanes(s, in.shape, false);
     for (int w = 0; w < in.shape.warps; ++w) {

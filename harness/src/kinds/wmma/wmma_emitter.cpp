@@ -79,11 +79,11 @@ std::string WmmaProgram::instruction_text() const {
 
 WmmaProgram wmma_program(const KernelPlan& kernel) {
   WmmaProgram prog;
-  prog.memory = kernel.memory;
-  std::vector<RegisterRun> runs = allocate(kernel.fragments, prog);
+  prog.memory = wmma_kernel(kernel).memory;
+  std::vector<RegisterRun> runs = allocate(wmma_kernel(kernel).fragments, prog);
   for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
     std::vector<RegisterRun> mine;
-    for (int f : kernel.bindings[k].fragments) mine.push_back(runs.at(static_cast<std::size_t>(f)));
+    for (int f : wmma_kernel(kernel).bindings[k].fragments) mine.push_back(runs.at(static_cast<std::size_t>(f)));
     const Instance& inst = *kernel.steps[k];
     prog.spaces.push_back(inst.variant().wmma_mma ? "" : inst.space());
     prog.instructions.push_back(fill(inst.text(), mine, static_cast<int>(k)));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "spec/ptx_version.hpp"
+#include "kinds/wmma/wmma_kernel.hpp"
 #include "plan/suite.hpp"
 
 namespace ptxcts {

@@ -76,7 +76,7 @@ Placement place(const Geometry& g, const CaseSpec& c, const KernelPlan& k, std::
   if (c.fault == Fault::MisalignedStride) stride_bytes = default_bytes + m.alignment() / 2;
   if (c.fault == Fault::MinimalAlignmentStride) stride_bytes = default_bytes + m.alignment();
   Placement p;
-  p.offset = static_cast<std::uint32_t>(k.bindings[step].region * g.region_bytes());
+  p.offset = static_cast<std::uint32_t>(wmma_kernel(k).bindings[step].region * g.region_bytes());
   if (c.fault == Fault::Misaligned) p.offset += static_cast<std::uint32_t>(m.alignment() / 2);
   if (c.fault == Fault::MinimalAlignmentAddress) p.offset += static_cast<std::uint32_t>(m.alignment());
   p.stride = static_cast<std::uint32_t>(stride_bytes * 8 / bits);
@@ -155,17 +155,17 @@ std::uint64_t poison(const ElementFormat& f) {
 // The format each region holds: that of the first step working there.
 const ElementFormat* region_format(const KernelPlan& k, int region) {
   for (std::size_t s = 0; s < k.steps.size(); ++s)
-    if (k.bindings[s].region == region && k.steps[s]->variant().wmma_matrix) return wmma_matrix_info(*k.steps[s]).format;
+    if (wmma_kernel(k).bindings[s].region == region && k.steps[s]->variant().wmma_matrix) return wmma_matrix_info(*k.steps[s]).format;
   return nullptr;
 }
 
 // Whether wmma.mma reads what region `region` holds (its data must keep products exact).
 bool feeds_mma(const KernelPlan& k, int region) {
   for (std::size_t l = 0; l < k.steps.size(); ++l) {
-    if (k.bindings[l].region != region || k.steps[l]->variant().operation != Operation::WmmaLoad) continue;
+    if (wmma_kernel(k).bindings[l].region != region || k.steps[l]->variant().operation != Operation::WmmaLoad) continue;
     for (std::size_t s = 0; s < k.steps.size(); ++s)
       if (k.steps[s]->variant().wmma_mma)
-        for (std::size_t o = 1; o < k.bindings[s].fragments.size(); ++o) if (k.bindings[s].fragments[o] == k.bindings[l].fragments[0]) return true;
+        for (std::size_t o = 1; o < wmma_kernel(k).bindings[s].fragments.size(); ++o) if (wmma_kernel(k).bindings[s].fragments[o] == wmma_kernel(k).bindings[l].fragments[0]) return true;
   }
   return false;
 }
@@ -173,7 +173,7 @@ bool feeds_mma(const KernelPlan& k, int region) {
 // Whether the kernel's first use of fragment `f` writes it (a load, or wmma.mma's D).
 bool written_first(const KernelPlan& k, int f) {
   for (std::size_t s = 0; s < k.steps.size(); ++s) {
-    const auto& fr = k.bindings[s].fragments;
+    const auto& fr = wmma_kernel(k).bindings[s].fragments;
     if (std::find(fr.begin(), fr.end(), f) == fr.end()) continue;
     return fr[0] == f && (k.steps[s]->variant().operation == Operation::WmmaLoad || k.steps[s]->variant().wmma_mma);
   }
@@ -218,11 +218,11 @@ ModelRun run_model(const KernelPlan& k, const LaunchInput& in) {
   ModelRun out{in.state.smem, {}};
   for (int w = 0; w < in.shape.warps; ++w) {
     const std::size_t tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes);
-    std::vector<Matrix> frag(k.fragments.size());
-    std::vector<bool> known(k.fragments.size(), false);
+    std::vector<Matrix> frag(wmma_kernel(k).fragments.size());
+    std::vector<bool> known(wmma_kernel(k).fragments.size(), false);
     for (std::size_t s = 0; s < steps; ++s) {
       const Instance& inst = *k.steps[s];
-      const WmmaBinding& bind = k.bindings[s];
+      const WmmaBinding& bind = wmma_kernel(k).bindings[s];
       const std::size_t lane0 = static_cast<std::size_t>(w * kWarpLanes);
       const std::uint32_t off = in.offsets[s * static_cast<std::size_t>(threads) + lane0];
       const std::uint32_t stride = in.offsets[(steps + s) * static_cast<std::size_t>(threads) + lane0];
@@ -364,10 +364,10 @@ WmmaValues wmma_multiply(const WmmaMmaInfo& x, const WmmaValues& a, const WmmaVa
 
 std::vector<int> wmma_fragment_words(const KernelPlan& k) {
   int words32 = 0;
-  for (auto const& f : k.fragments) words32 += f.wide ? 0 : f.registers;
+  for (auto const& f : wmma_kernel(k).fragments) words32 += f.wide ? 0 : f.registers;
   std::vector<int> out;
   int next32 = 0, next64 = 0;
-  for (auto const& f : k.fragments) {
+  for (auto const& f : wmma_kernel(k).fragments) {
     out.push_back(f.wide ? words32 + 2 * next64 : next32);
     (f.wide ? next64 : next32) += f.registers;
   }
@@ -381,7 +381,7 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
   in.shape.warps = g.warps;
   in.shape.tile_bytes = g.tile_bytes;
   in.shape.steps = 2 * steps;  // a row of addresses, then a row of strides, per step
-  for (auto const& f : k.fragments) in.shape.regs += f.registers * (f.wide ? 2 : 1);
+  for (auto const& f : wmma_kernel(k).fragments) in.shape.regs += f.registers * (f.wide ? 2 : 1);
   const int threads = in.shape.threads();
   std::mt19937_64 rng(c.seed * 1000003u + 17);
   in.state.smem.resize(static_cast<std::size_t>(g.warps * g.tile_bytes));
@@ -400,11 +400,11 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
   // Overflow cases put their large values where wmma.mma's C operand is loaded from.
   int c_region = -1;
   for (int s = 0; s < steps; ++s) {
-    const WmmaBinding& mma = k.bindings[static_cast<std::size_t>(s)];
+    const WmmaBinding& mma = wmma_kernel(k).bindings[static_cast<std::size_t>(s)];
     if (!k.steps[static_cast<std::size_t>(s)]->variant().wmma_mma) continue;
     for (int l = 0; l < steps; ++l)
-      if (k.bindings[static_cast<std::size_t>(l)].fragments[0] == mma.fragments[3] && k.steps[static_cast<std::size_t>(l)]->variant().operation == Operation::WmmaLoad)
-        c_region = k.bindings[static_cast<std::size_t>(l)].region;
+      if (wmma_kernel(k).bindings[static_cast<std::size_t>(l)].fragments[0] == mma.fragments[3] && k.steps[static_cast<std::size_t>(l)]->variant().operation == Operation::WmmaLoad)
+        c_region = wmma_kernel(k).bindings[static_cast<std::size_t>(l)].region;
   }
   const int rb = g.region_bytes();
   const bool unique = c.data == DataKind::Unique;
@@ -421,7 +421,7 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
       const ElementFormat* f = region_format(k, region);
       bool loaded = false;
       for (int s = 0; s < steps; ++s)
-        loaded = loaded || (k.bindings[static_cast<std::size_t>(s)].region == region && k.steps[static_cast<std::size_t>(s)]->variant().operation == Operation::WmmaLoad);
+        loaded = loaded || (wmma_kernel(k).bindings[static_cast<std::size_t>(s)].region == region && k.steps[static_cast<std::size_t>(s)]->variant().operation == Operation::WmmaLoad);
       if (!f || !loaded) continue;
       const std::size_t base = static_cast<std::size_t>(w * g.tile_bytes + region * rb);
       const int n = rb * 8 / f->bits;
@@ -451,13 +451,13 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
   // (unique, or distinct random) where a store writes registers that came from outside the kernel.
   in.state.regs.assign(static_cast<std::size_t>(threads * in.shape.regs), 0);
   const std::vector<int> first = wmma_fragment_words(k);
-  for (std::size_t fi = 0; fi < k.fragments.size(); ++fi) {
+  for (std::size_t fi = 0; fi < wmma_kernel(k).fragments.size(); ++fi) {
     const ElementFormat* f = nullptr;
     for (std::size_t s = 0; s < k.steps.size(); ++s)
-      if (k.bindings[s].fragments[0] == static_cast<int>(fi) && k.steps[s]->variant().wmma_matrix) f = wmma_matrix_info(*k.steps[s]).format;
+      if (wmma_kernel(k).bindings[s].fragments[0] == static_cast<int>(fi) && k.steps[s]->variant().wmma_matrix) f = wmma_matrix_info(*k.steps[s]).format;
     if (!f) continue;
     const bool poisoned = written_first(k, static_cast<int>(fi));
-    const int words = k.fragments[fi].registers * (k.fragments[fi].wide ? 2 : 1);
+    const int words = wmma_kernel(k).fragments[fi].registers * (wmma_kernel(k).fragments[fi].wide ? 2 : 1);
     const int per_word = f->bits == 64 ? 1 : 32 / f->bits;
     const std::size_t count = static_cast<std::size_t>(threads * (f->bits == 64 ? words / 2 : words * per_word));
     const DistinctValues distinct(*f, poisoned || c.data == DataKind::Unique ? 0 : count, rng);
@@ -500,8 +500,8 @@ Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchSt
     const WmmaMatrixInfo& m = st.info;
     std::multiset<std::uint64_t> allowed;
     if (!st.known) {  // any of the fragment's values, each as often as the registers hold it
-      const std::size_t f = static_cast<std::size_t>(k.bindings[static_cast<std::size_t>(st.step)].fragments[0]);
-      const int words = k.fragments[f].registers * (k.fragments[f].wide ? 2 : 1);
+      const std::size_t f = static_cast<std::size_t>(wmma_kernel(k).bindings[static_cast<std::size_t>(st.step)].fragments[0]);
+      const int words = wmma_kernel(k).fragments[f].registers * (wmma_kernel(k).fragments[f].wide ? 2 : 1);
       for (auto v : register_elements(in.state, in.shape, st.warp, first[f], words, *m.format)) allowed.insert(v);
     }
     for (int r = 0; r < m.rows; ++r)

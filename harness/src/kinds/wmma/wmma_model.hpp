@@ -13,6 +13,7 @@
 #include "model/comparison.hpp"
 #include "model/launch.hpp"
 #include "spec/spec_model.hpp"
+#include "kinds/wmma/wmma_kernel.hpp"
 #include "plan/suite.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 

@@ -52,9 +52,7 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
   for (auto const& inst : instances) {
     if (!inst.variant().wmma_matrix) continue;
     KernelPlan k = KernelPlan::of(kind, file_safe(inst.id()), inst.variant().family, {&inst});
-    k.memory = memory_for(inst, true);
-    k.fragments = {fragment_of(wmma_matrix_info(inst))};
-    k.bindings = {{0, {0}}};
+    k.kind_data = WmmaKernel{.memory = memory_for(inst, true), .fragments = {fragment_of(wmma_matrix_info(inst))}, .bindings = {{0, {0}}}};
     out.push_back(std::move(k));
   }
   // Round trips: for each wmma.load.c .row instance, its .col twin and the matching stores.
@@ -71,9 +69,9 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
     // Judged by the spec's claims that select wmma.load.c / wmma.store.d cases, like any other kernel.
     KernelPlan k = KernelPlan::of(kind, file_safe("roundtrip." + c_row.id()), c_row.variant().family, {&c_row, c_col, d_row, d_col, d_row, d_col});
     k.audited = false;
-    k.memory = memory_for(c_row, false);
-    k.fragments = {fragment_of(c), fragment_of(c)};
-    k.bindings = {{0, {0}}, {0, {1}}, {1, {0}}, {2, {0}}, {3, {1}}, {4, {1}}};
+    k.kind_data = WmmaKernel{.memory = memory_for(c_row, false),
+                             .fragments = {fragment_of(c), fragment_of(c)},
+                             .bindings = {{0, {0}}, {0, {1}}, {1, {0}}, {2, {0}}, {3, {1}}, {4, {1}}}};
     out.push_back(std::move(k));
   }
   // Products: state spaces in turn (never ::cta, whose PTX ISA 7.8 would raise the mma's own minimum).
@@ -91,10 +89,10 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
     if (!a || !b || !c || !d) throw std::logic_error("specs: no wmma.load/wmma.store forms to feed " + mma.id());
     KernelPlan k = KernelPlan::of(kind, file_safe(mma.id()), mma.variant().family, {a, b, c, &mma, d});
     k.subject = 3;
-    k.memory = memory_for(*a, false);
-    k.fragments = {{x.a.registers, x.a.register_bits == 64}, {x.b.registers, x.b.register_bits == 64},
-                   {x.c.registers, x.c.register_bits == 64}, {x.d.registers, x.d.register_bits == 64}};
-    k.bindings = {{0, {0}}, {1, {1}}, {2, {2}}, {0, {3, 0, 1, 2}}, {3, {3}}};
+    k.kind_data = WmmaKernel{.memory = memory_for(*a, false),
+                             .fragments = {{x.a.registers, x.a.register_bits == 64}, {x.b.registers, x.b.register_bits == 64},
+                                           {x.c.registers, x.c.register_bits == 64}, {x.d.registers, x.d.register_bits == 64}},
+                             .bindings = {{0, {0}}, {1, {1}}, {2, {2}}, {0, {3, 0, 1, 2}}, {3, {3}}}};
     out.push_back(std::move(k));
   }
   return out;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "spec/instance.hpp"
+#include "kinds/wmma/wmma_kernel.hpp"
 #include "plan/suite.hpp"
 
 namespace ptxcts {
