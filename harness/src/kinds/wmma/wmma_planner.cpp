@@ -52,7 +52,7 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
   for (auto const& inst : instances) {
     if (!inst.variant().wmma_matrix) continue;
     KernelPlan k = KernelPlan::of(kind, file_safe(inst.id()), inst.variant().family, {&inst});
-    k.kind_data = WmmaKernel{.memory = memory_for(inst, true), .fragments = {fragment_of(wmma_matrix_info(inst))}, .bindings = {{0, {0}}}};
+    k.kind_data = WmmaKernel{.memory = memory_for(inst, true), .fragments = {fragment_of(wmma_matrix_info(inst))}, .bindings = {{.region = 0, .fragments = {0}}}};
     out.push_back(std::move(k));
   }
   // Round trips: for each wmma.load.c .row instance, its .col twin and the matching stores.
@@ -69,9 +69,17 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
     // Judged by the spec's claims that select wmma.load.c / wmma.store.d cases, like any other kernel.
     KernelPlan k = KernelPlan::of(kind, file_safe("roundtrip." + c_row.id()), c_row.variant().family, {&c_row, c_col, d_row, d_col, d_row, d_col});
     k.audited = false;
+    // Region 0 loaded .row into one fragment and .col into the other; each stored .row and .col
+    // into regions 1 to 4 (the steps above, in order).
+    enum : int { kLoadedRow, kLoadedCol };
     k.kind_data = WmmaKernel{.memory = memory_for(c_row, false),
                              .fragments = {fragment_of(c), fragment_of(c)},
-                             .bindings = {{0, {0}}, {0, {1}}, {1, {0}}, {2, {0}}, {3, {1}}, {4, {1}}}};
+                             .bindings = {{.region = 0, .fragments = {kLoadedRow}},
+                                          {.region = 0, .fragments = {kLoadedCol}},
+                                          {.region = 1, .fragments = {kLoadedRow}},
+                                          {.region = 2, .fragments = {kLoadedRow}},
+                                          {.region = 3, .fragments = {kLoadedCol}},
+                                          {.region = 4, .fragments = {kLoadedCol}}}};
     out.push_back(std::move(k));
   }
   // Products: state spaces in turn (never ::cta, whose PTX ISA 7.8 would raise the mma's own minimum).
@@ -89,10 +97,17 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
     if (!a || !b || !c || !d) throw std::logic_error("specs: no wmma.load/wmma.store forms to feed " + mma.id());
     KernelPlan k = KernelPlan::of(kind, file_safe(mma.id()), mma.variant().family, {a, b, c, &mma, d});
     k.subject = 3;
+    // A, B and C loaded from regions 0, 1 and 2; D = A * B + C (the mma's operands in its syntax's
+    // order {d}, {a}, {b}, {c}; it has no address, so its region is unused); D stored into region 3.
+    enum : int { kA, kB, kC, kD };
     k.kind_data = WmmaKernel{.memory = memory_for(*a, false),
                              .fragments = {{x.a.registers, x.a.register_bits == 64}, {x.b.registers, x.b.register_bits == 64},
                                            {x.c.registers, x.c.register_bits == 64}, {x.d.registers, x.d.register_bits == 64}},
-                             .bindings = {{0, {0}}, {1, {1}}, {2, {2}}, {0, {3, 0, 1, 2}}, {3, {3}}}};
+                             .bindings = {{.region = 0, .fragments = {kA}},
+                                          {.region = 1, .fragments = {kB}},
+                                          {.region = 2, .fragments = {kC}},
+                                          {.region = 0, .fragments = {kD, kA, kB, kC}},
+                                          {.region = 3, .fragments = {kD}}}};
     out.push_back(std::move(k));
   }
   return out;
