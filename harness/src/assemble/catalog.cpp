@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <thread>
-#include <tuple>
 
 #include "assemble/assembly_batch.hpp"
 #include "assemble/assembly_cache.hpp"
@@ -76,24 +75,38 @@ void run_parallel(std::vector<Work>& work, int threads, const Toolchain& tc, con
 
 }  // namespace
 
-Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, const fs::path& dir, int jobs,
-                      CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress) {
-  Catalog cat;
-  cat.ptxas_version = tc.version;
-  cat.cuda_release = tc.release;
+CatalogScope catalog_scope(const Suite& suite, const Toolchain& tc) {
+  CatalogScope scope;
   auto tk = suite.specs.targets.toolkits.find(tc.release);
   if (tk == suite.specs.targets.toolkits.end())
     throw std::runtime_error(fmt::format("specs/targets.yaml does not say which PTX ISA version CUDA {} speaks (toolkits:)", tc.release));
-  cat.toolkit_ptx = tk->second;
+  scope.toolkit_ptx = tk->second;
   // In targets.yaml's order (by architecture), keeping those this ptxas knows.
   for (auto const& t : suite.specs.targets.targets)
-    if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end()) cat.targets.push_back(t.name);
+    if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end()) scope.targets.push_back(t.name);
+  return scope;
+}
+
+PtxVersion kernel_min_ptx(const KernelPlan& kernel) {
+  PtxVersion v{};
+  for (auto const* s : kernel.steps) v = std::max(v, s->min_ptx());
+  return v;
+}
+
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, const CatalogRequests& requests,
+                      const fs::path& dir, int jobs, CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress) {
+  Catalog cat;
+  cat.ptxas_version = tc.version;
+  cat.cuda_release = tc.release;
+  CatalogScope scope = catalog_scope(suite, tc);
+  cat.toolkit_ptx = scope.toolkit_ptx;
+  cat.targets = std::move(scope.targets);
   fs::create_directories(dir / "cache");
 
   // Version probes, forms and kernels that cannot share a module are assembled alone; the other
   // kernels go in batches of one target and one module header, in suite order.
   std::vector<Job> all;
-  all.reserve(suite.kernels.size() * 2 + suite.specs.forms.size());
+  all.reserve(suite.kernels.size() + requests.probes.size() + requests.forms.size());
   enum class SlotKind { Assembly, Probe, Form };
   struct Slot { std::size_t job; SlotKind kind; };
   std::vector<Slot> slots;
@@ -105,8 +118,7 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
     const std::string entry = entry_name(k.name);
     if (auto [at, fresh] = entries.emplace(entry, k.name); !fresh)
       throw std::runtime_error(fmt::format("kernels {} and {} would have the same entry name {}", at->second, k.name, entry));
-    PtxVersion kernel_ptx{};
-    for (auto const* s : k.steps) kernel_ptx = std::max(kernel_ptx, s->min_ptx());
+    const PtxVersion kernel_ptx = kernel_min_ptx(k);
     const std::string instruction = kernel_instruction_text(k);  // the same for every target
     for (auto const& tname : cat.targets) {
       const TargetInfo& t = *suite.specs.targets.find(tname);
@@ -145,47 +157,28 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
       batch_slots[at->second].push_back(cat.assemblies.size());
       cat.assemblies.push_back(a);
     }
-    // Version probe: single-instruction kernels, at one version below the documented minimum, on
-    // a supporting target that the version below still knows if there is one (portable first).
-    if (!k.audited) continue;
-    auto below = suite.specs.targets.previous(kernel_ptx);
-    if (!below) continue;
-    const TargetInfo* lowest = nullptr;
-    auto better = [&](const TargetInfo& t) {
-      if (!lowest) return true;
-      auto key = [&](const TargetInfo& x) { return std::tuple(*below < x.ptx, !x.suffix.empty(), x.ptx, x.arch); };
-      return key(t) < key(*lowest);
-    };
-    for (auto const& tname : cat.targets) {
-      const TargetInfo& t = *suite.specs.targets.find(tname);
-      if (supports(suite.specs.targets, k.subject_instance(), t) && better(t)) lowest = &t;
-    }
-    if (!lowest) continue;
-    VersionProbe p{.kernel = k.name, .target = lowest->name, .ptx = *below, .documented = kernel_ptx,
-                   .accepted = false, .message = ""};
-    Job j;
-    j.target = lowest->name;
-    j.ptx_text = emit_kernel_ptx(skeleton, k, lowest->name, *below);
-    j.key = content_key(j.ptx_text, lowest->name, tc.version);
-    all.push_back(std::move(j));
-    slots.push_back({cat.probes.size(), SlotKind::Probe});
-    cat.probes.push_back(p);
   }
 
-  // Documented-invalid forms and undocumented spellings, each on its target, at the version the
-  // spec gives or else the newest this toolkit speaks (so that the version is never the reason).
-  for (auto const& f : suite.specs.forms) {
-    if (std::find(cat.targets.begin(), cat.targets.end(), f.target) == cat.targets.end()) continue;
-    FormAssembly fa{.form = f.name, .target = f.target, .ptx = f.ptx.value_or(cat.toolkit_ptx),
-                    .accepted = false, .message = "", .instruction = ""};
-    fa.instruction = form_instruction_text(f);
+  // What the caller asked for beside the kernels (the audit's version probes and forms).
+  for (auto const& r : requests.probes) {
     Job j;
-    j.target = f.target;
-    j.ptx_text = emit_form_ptx(skeleton, f, f.target, fa.ptx);
-    j.key = content_key(j.ptx_text, f.target, tc.version);
+    j.target = r.target;
+    j.ptx_text = emit_kernel_ptx(skeleton, *r.kernel, r.target, r.ptx);
+    j.key = content_key(j.ptx_text, r.target, tc.version);
+    all.push_back(std::move(j));
+    slots.push_back({cat.probes.size(), SlotKind::Probe});
+    cat.probes.push_back({.kernel = r.kernel->name, .target = r.target, .ptx = r.ptx, .documented = r.documented,
+                          .accepted = false, .message = ""});
+  }
+  for (auto const& r : requests.forms) {
+    Job j;
+    j.target = r.target;
+    j.ptx_text = emit_form_ptx(skeleton, *r.form, r.target, r.ptx);
+    j.key = content_key(j.ptx_text, r.target, tc.version);
     all.push_back(std::move(j));
     slots.push_back({cat.forms.size(), SlotKind::Form});
-    cat.forms.push_back(fa);
+    cat.forms.push_back({.form = r.form->name, .target = r.target, .ptx = r.ptx, .accepted = false, .message = "",
+                         .instruction = form_instruction_text(*r.form)});
   }
 
   // Batches first, the largest first, so that no long one starts last.
