@@ -11,6 +11,7 @@
 #include "kinds/fragment/case_data.hpp"
 #include "assemble/assembly_batch.hpp"
 #include "judge/audit.hpp"
+#include "judge/audit_plan.hpp"
 #include "assemble/catalog.hpp"
 #include "kinds/fragment/fragment_emitter.hpp"
 #include "kinds/kinds.hpp"
@@ -98,9 +99,9 @@ static void BM_WarmCatalogRebuild(benchmark::State& state) {
   Toolchain tc = Toolchain::discover();
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-catalog";
   KernelSkeletons sk = skeleton();
-  build_catalog(suite, tc, sk, dir, 2);  // cold, outside the timing
+  build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2);  // cold, outside the timing
   CatalogStats stats;
-  for (auto _ : state) build_catalog(suite, tc, sk, dir, 2, &stats);
+  for (auto _ : state) build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2, &stats);
   state.counters["assembled"] = stats.assembled;
   state.counters["cached"] = stats.cached;
   state.counters["ptxas_runs"] = stats.ptxas_runs;
@@ -120,7 +121,7 @@ static void BM_ColdCatalogByTargets(benchmark::State& state) {
   for (auto _ : state) {
     fs::path dir = fs::temp_directory_path() / "ptxcts-bench-cold";
     fs::remove_all(dir);
-    build_catalog(suite, tc, sk, dir, 2, &stats);
+    build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2, &stats);
     fs::remove_all(dir);
   }
   state.counters["assemblies/s"] = benchmark::Counter(static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()),
@@ -139,7 +140,7 @@ static void BM_AuditCold(benchmark::State& state) {
   for (auto _ : state) {
     fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit";
     fs::remove_all(dir);
-    Catalog c = build_catalog(suite, tc, sk, dir, 2, &stats);
+    Catalog c = build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2, &stats);
     benchmark::DoNotOptimize(run_audit(suite, c).requirements.size());
     fs::remove_all(dir);
   }
@@ -155,10 +156,10 @@ static void BM_AuditWarm(benchmark::State& state) {
   Toolchain tc = Toolchain::discover();
   KernelSkeletons sk = skeleton();
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit-warm";
-  build_catalog(suite, tc, sk, dir, 2);
+  build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2);
   CatalogStats stats;
   for (auto _ : state) {
-    Catalog c = build_catalog(suite, tc, sk, dir, 2, &stats);
+    Catalog c = build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2, &stats);
     benchmark::DoNotOptimize(run_audit(suite, c).requirements.size());
   }
   state.counters["assembled"] = stats.assembled;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "judge/audit.hpp"
+#include "judge/audit_plan.hpp"
 #include "report/audit_report.hpp"
 #include "assemble/catalog.hpp"
 #include "judge/claims.hpp"
@@ -45,8 +46,6 @@ struct Paths {
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
 
-std::string read_text(const fs::path& p) { return read_file_text(p, "the kernel skeleton"); }
-
 Catalog make_catalog(const Suite& suite, const Paths& p) {
   Toolchain tc = Toolchain::discover(p.ptxas);
   CatalogStats stats;
@@ -55,7 +54,7 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
     if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
       fmt::print("catalog: {}/{} assemblies done or found in the cache\n", done, total), std::fflush(stdout);
   };
-  Catalog c = build_catalog(suite, tc, read_kernel_skeletons(p.kernels), p.catalog, p.jobs, &stats, progress);
+  Catalog c = build_catalog(suite, tc, read_kernel_skeletons(p.kernels), audit_requests(suite, tc), p.catalog, p.jobs, &stats, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("catalog: {} kernels x {} targets (ptxas {}): {} assembled in {} ptxas runs, {} from cache, {} beyond this toolkit's PTX ISA {}, "
              "in {:.1f} s -> {}\n",

@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <thread>
-#include <tuple>
 
 #include "assemble/assembly_batch.hpp"
 #include "assemble/assembly_cache.hpp"
@@ -75,133 +74,136 @@ void run_parallel(std::vector<Work>& work, int threads, const Toolchain& tc, con
 
 }  // namespace
 
-Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, const fs::path& dir, int jobs,
-                      CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress) {
-  Catalog cat;
-  cat.ptxas_version = tc.version;
-  cat.cuda_release = tc.release;
+CatalogScope catalog_scope(const Suite& suite, const Toolchain& tc) {
+  CatalogScope scope;
   auto tk = suite.specs.targets.toolkits.find(tc.release);
   if (tk == suite.specs.targets.toolkits.end())
     throw std::runtime_error(fmt::format("specs/targets.yaml does not say which PTX ISA version CUDA {} speaks (toolkits:)", tc.release));
-  cat.toolkit_ptx = tk->second;
+  scope.toolkit_ptx = tk->second;
   // In targets.yaml's order (by architecture), keeping those this ptxas knows.
   for (auto const& t : suite.specs.targets.targets)
-    if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end()) cat.targets.push_back(t.name);
-  fs::create_directories(dir / "cache");
+    if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end()) scope.targets.push_back(t.name);
+  return scope;
+}
 
-  // Version probes, forms and kernels that cannot share a module are assembled alone; the other
-  // kernels go in batches of one target and one module header, in suite order.
-  std::vector<Job> all;
-  all.reserve(suite.kernels.size() * 2 + suite.specs.forms.size());
+PtxVersion kernel_min_ptx(const KernelPlan& kernel) {
+  PtxVersion v{};
+  for (auto const* s : kernel.steps) v = std::max(v, s->min_ptx());
+  return v;
+}
+
+namespace {
+
+// What is to be assembled, and where each verdict goes. Probes, forms and kernels that cannot
+// share a module are assembled alone; the other kernels go in batches of one target and one
+// module header, in suite order.
+struct AssemblyPlan {
   enum class SlotKind { Assembly, Probe, Form };
-  struct Slot { std::size_t job; SlotKind kind; };
-  std::vector<Slot> slots;
+  struct Slot { std::size_t index; SlotKind kind; };  // index in the catalog's list of that kind
+  std::vector<Job> alone;
+  std::vector<Slot> alone_slots;                                      // per job in `alone`
   std::vector<Batch> batches;
-  std::vector<std::vector<std::size_t>> batch_slots;                // per batch: its assemblies
+  std::vector<std::vector<std::size_t>> batch_slots;                  // per batch: its assemblies
   std::map<std::pair<std::string, std::string>, std::size_t> filling;  // (target, header) -> batch
-  std::map<std::string, std::string> entries;                        // entry name -> kernel
-  for (auto const& k : suite.kernels) {
+
+  void add_alone(Job job, SlotKind kind, std::size_t index) {
+    alone.push_back(std::move(job));
+    alone_slots.push_back({index, kind});
+  }
+  // A kernel's module that can share one: into the open batch of its target and header, or a new one.
+  void add_to_batch(Job job, const ModuleParts& parts, const std::string& entry, std::size_t assembly) {
+    auto [at, fresh] = filling.try_emplace({job.target, parts.header}, 0);
+    if (fresh || batches[at->second].kernels.size() == kBatchKernels) {
+      at->second = batches.size();
+      batches.push_back({.target = job.target, .header = parts.header, .kernels = {}, .ptxas_runs = 0});
+      batch_slots.emplace_back();
+    }
+    batches[at->second].kernels.push_back(
+        {.alone = std::move(job), .entry_offset = parts.entry_offset, .entry_line = parts.entry_line,
+         .entry = entry, .outcome = {}, .cubin = "", .cubin_entry = ""});
+    batch_slots[at->second].push_back(assembly);
+  }
+};
+
+Job make_job(const std::string& target, std::string ptx_text, const Toolchain& tc) {
+  Job j;
+  j.target = target;
+  j.ptx_text = std::move(ptx_text);
+  j.key = content_key(j.ptx_text, target, tc.version);
+  return j;
+}
+
+// Batch modules rename each kernel's entry after its name: two names must not give one entry.
+void check_entry_names(const std::vector<KernelPlan>& kernels) {
+  std::map<std::string, std::string> entries;  // entry name -> kernel
+  for (auto const& k : kernels) {
     const std::string entry = entry_name(k.name);
     if (auto [at, fresh] = entries.emplace(entry, k.name); !fresh)
       throw std::runtime_error(fmt::format("kernels {} and {} would have the same entry name {}", at->second, k.name, entry));
-    PtxVersion kernel_ptx{};
-    for (auto const* s : k.steps) kernel_ptx = std::max(kernel_ptx, s->min_ptx());
-    const std::string instruction = kernel_instruction_text(k);  // the same for every target
-    for (auto const& tname : cat.targets) {
-      const TargetInfo& t = *suite.specs.targets.find(tname);
-      Assembly a;
-      a.kernel = k.name;
-      a.target = tname;
-      a.ptx = std::max(kernel_ptx, t.ptx);
-      a.instruction = instruction;
-      if (cat.toolkit_ptx < a.ptx) {
-        a.attempted = false;
-        a.message = fmt::format("needs PTX ISA {}; this toolkit speaks {}", a.ptx.str(), cat.toolkit_ptx.str());
-        cat.assemblies.push_back(a);
-        continue;
-      }
-      Job j;
-      j.target = tname;
-      j.ptx_text = emit_kernel_ptx(skeleton, k, tname, a.ptx);
-      j.key = content_key(j.ptx_text, tname, tc.version);
-      a.ptx_file = "cache/" + j.key + ".ptx";
-      auto parts = split_module(j.ptx_text);
-      if (!parts) {
-        all.push_back(std::move(j));
-        slots.push_back({cat.assemblies.size(), SlotKind::Assembly});
-        cat.assemblies.push_back(a);
-        continue;
-      }
-      auto [at, fresh] = filling.try_emplace({tname, parts->header}, 0);
-      if (fresh || batches[at->second].kernels.size() == kBatchKernels) {
-        at->second = batches.size();
-        batches.push_back({.target = tname, .header = parts->header, .kernels = {}, .ptxas_runs = 0});
-        batch_slots.emplace_back();
-      }
-      batches[at->second].kernels.push_back(
-          {.alone = std::move(j), .entry_offset = parts->entry_offset, .entry_line = parts->entry_line,
-           .entry = entry, .outcome = {}, .cubin = "", .cubin_entry = ""});
-      batch_slots[at->second].push_back(cat.assemblies.size());
+  }
+}
+
+// One kernel on every target of the catalog, at its version or the target's, if newer; those
+// beyond the toolkit's PTX ISA version are recorded as not attempted.
+void plan_kernel(const KernelPlan& k, const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat,
+                 AssemblyPlan& plan) {
+  const std::string entry = entry_name(k.name);
+  const PtxVersion kernel_ptx = kernel_min_ptx(k);
+  const std::string instruction = kernel_instruction_text(k);  // the same for every target
+  for (auto const& tname : cat.targets) {
+    const TargetInfo& t = *suite.specs.targets.find(tname);
+    Assembly a;
+    a.kernel = k.name;
+    a.target = tname;
+    a.ptx = std::max(kernel_ptx, t.ptx);
+    a.instruction = instruction;
+    if (cat.toolkit_ptx < a.ptx) {
+      a.attempted = false;
+      a.message = fmt::format("needs PTX ISA {}; this toolkit speaks {}", a.ptx.str(), cat.toolkit_ptx.str());
       cat.assemblies.push_back(a);
+      continue;
     }
-    // Version probe: single-instruction kernels, at one version below the documented minimum, on
-    // a supporting target that the version below still knows if there is one (portable first).
-    if (!k.audited) continue;
-    auto below = suite.specs.targets.previous(kernel_ptx);
-    if (!below) continue;
-    const TargetInfo* lowest = nullptr;
-    auto better = [&](const TargetInfo& t) {
-      if (!lowest) return true;
-      auto key = [&](const TargetInfo& x) { return std::tuple(*below < x.ptx, !x.suffix.empty(), x.ptx, x.arch); };
-      return key(t) < key(*lowest);
-    };
-    for (auto const& tname : cat.targets) {
-      const TargetInfo& t = *suite.specs.targets.find(tname);
-      if (supports(suite.specs.targets, k.subject_instance(), t) && better(t)) lowest = &t;
-    }
-    if (!lowest) continue;
-    VersionProbe p{.kernel = k.name, .target = lowest->name, .ptx = *below, .documented = kernel_ptx,
-                   .accepted = false, .message = ""};
-    Job j;
-    j.target = lowest->name;
-    j.ptx_text = emit_kernel_ptx(skeleton, k, lowest->name, *below);
-    j.key = content_key(j.ptx_text, lowest->name, tc.version);
-    all.push_back(std::move(j));
-    slots.push_back({cat.probes.size(), SlotKind::Probe});
-    cat.probes.push_back(p);
+    Job j = make_job(tname, emit_kernel_ptx(skeleton, k, tname, a.ptx), tc);
+    a.ptx_file = "cache/" + j.key + ".ptx";
+    if (auto parts = split_module(j.ptx_text)) plan.add_to_batch(std::move(j), *parts, entry, cat.assemblies.size());
+    else plan.add_alone(std::move(j), AssemblyPlan::SlotKind::Assembly, cat.assemblies.size());
+    cat.assemblies.push_back(a);
   }
+}
 
-  // Documented-invalid forms and undocumented spellings, each on its target, at the version the
-  // spec gives or else the newest this toolkit speaks (so that the version is never the reason).
-  for (auto const& f : suite.specs.forms) {
-    if (std::find(cat.targets.begin(), cat.targets.end(), f.target) == cat.targets.end()) continue;
-    FormAssembly fa{.form = f.name, .target = f.target, .ptx = f.ptx.value_or(cat.toolkit_ptx),
-                    .accepted = false, .message = "", .instruction = ""};
-    fa.instruction = form_instruction_text(f);
-    Job j;
-    j.target = f.target;
-    j.ptx_text = emit_form_ptx(skeleton, f, f.target, fa.ptx);
-    j.key = content_key(j.ptx_text, f.target, tc.version);
-    all.push_back(std::move(j));
-    slots.push_back({cat.forms.size(), SlotKind::Form});
-    cat.forms.push_back(fa);
-  }
+void plan_probe(const KernelAtVersion& r, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat, AssemblyPlan& plan) {
+  plan.add_alone(make_job(r.target, emit_kernel_ptx(skeleton, *r.kernel, r.target, r.ptx), tc), AssemblyPlan::SlotKind::Probe,
+                 cat.probes.size());
+  cat.probes.push_back({.kernel = r.kernel->name, .target = r.target, .ptx = r.ptx, .documented = r.documented,
+                        .accepted = false, .message = ""});
+}
 
-  // Batches first, the largest first, so that no long one starts last.
+void plan_form(const FormRequest& r, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat, AssemblyPlan& plan) {
+  plan.add_alone(make_job(r.target, emit_form_ptx(skeleton, *r.form, r.target, r.ptx), tc), AssemblyPlan::SlotKind::Form,
+                 cat.forms.size());
+  cat.forms.push_back({.form = r.form->name, .target = r.target, .ptx = r.ptx, .accepted = false, .message = "",
+                       .instruction = form_instruction_text(*r.form)});
+}
+
+// Batches first, the largest first, so that no long one starts last; then the modules alone.
+void run_plan(AssemblyPlan& plan, int jobs, const Toolchain& tc, const fs::path& dir,
+              const std::function<void(std::size_t, std::size_t)>& progress) {
   std::vector<Work> work;
-  for (auto& b : batches) work.push_back({nullptr, &b, b.kernels.size()});
+  for (auto& b : plan.batches) work.push_back({nullptr, &b, b.kernels.size()});
   std::stable_sort(work.begin(), work.end(), [](const Work& x, const Work& y) { return x.weight > y.weight; });
-  for (auto& j : all) work.push_back({&j, nullptr, 1});
+  for (auto& j : plan.alone) work.push_back({&j, nullptr, 1});
   run_parallel(work, std::max(1, jobs), tc, dir, progress);
+}
 
-  CatalogStats s;
-  for (std::size_t n = 0; n < batches.size(); ++n) {
-    const Batch& b = batches[n];
+// What each batch said about each of its kernels, into their assemblies.
+void collect_batches(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
+  for (std::size_t n = 0; n < plan.batches.size(); ++n) {
+    const Batch& b = plan.batches[n];
     s.ptxas_runs += b.ptxas_runs;
     for (std::size_t m = 0; m < b.kernels.size(); ++m) {
       const BatchKernel& bk = b.kernels[m];
       (b.ptxas_runs ? s.assembled : s.cached)++;
-      Assembly& a = cat.assemblies[batch_slots[n][m]];
+      Assembly& a = cat.assemblies[plan.batch_slots[n][m]];
       a.accepted = bk.outcome.accepted();
       a.message = bk.outcome.message;
       a.cubin = bk.cubin;
@@ -209,24 +211,29 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
       if (bk.outcome.error()) a.error = bk.outcome.why(), ++s.errors;
     }
   }
-  for (std::size_t n = 0; n < all.size(); ++n) {
-    const Job& j = all[n];
+}
+
+// What ptxas said about each module assembled alone, into its assembly, probe or form.
+void collect_alone(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
+  for (std::size_t n = 0; n < plan.alone.size(); ++n) {
+    const Job& j = plan.alone[n];
     (j.cached ? s.cached : s.assembled)++;
     s.ptxas_runs += !j.cached;
     const std::string error = j.outcome.error() ? j.outcome.why() : "";
     s.errors += !error.empty();
-    if (slots[n].kind == SlotKind::Probe) {
-      VersionProbe& p = cat.probes[slots[n].job];
+    const AssemblyPlan::Slot slot = plan.alone_slots[n];
+    if (slot.kind == AssemblyPlan::SlotKind::Probe) {
+      VersionProbe& p = cat.probes[slot.index];
       p.accepted = j.outcome.accepted();
       p.message = j.outcome.message;
       p.error = error;
-    } else if (slots[n].kind == SlotKind::Form) {
-      FormAssembly& f = cat.forms[slots[n].job];
+    } else if (slot.kind == AssemblyPlan::SlotKind::Form) {
+      FormAssembly& f = cat.forms[slot.index];
       f.accepted = j.outcome.accepted();
       f.message = j.outcome.message;
       f.error = error;
     } else {
-      Assembly& a = cat.assemblies[slots[n].job];
+      Assembly& a = cat.assemblies[slot.index];
       a.accepted = j.outcome.accepted();
       a.message = j.outcome.message;
       a.error = error;
@@ -236,6 +243,30 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
       }
     }
   }
+}
+
+}  // namespace
+
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, const CatalogRequests& requests,
+                      const fs::path& dir, int jobs, CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress) {
+  Catalog cat;
+  cat.ptxas_version = tc.version;
+  cat.cuda_release = tc.release;
+  CatalogScope scope = catalog_scope(suite, tc);
+  cat.toolkit_ptx = scope.toolkit_ptx;
+  cat.targets = std::move(scope.targets);
+  fs::create_directories(dir / "cache");
+
+  check_entry_names(suite.kernels);
+  AssemblyPlan plan;
+  for (auto const& k : suite.kernels) plan_kernel(k, suite, tc, skeleton, cat, plan);
+  for (auto const& r : requests.probes) plan_probe(r, tc, skeleton, cat, plan);
+  for (auto const& r : requests.forms) plan_form(r, tc, skeleton, cat, plan);
+  run_plan(plan, jobs, tc, dir, progress);
+
+  CatalogStats s;
+  collect_batches(plan, cat, s);
+  collect_alone(plan, cat, s);
   for (auto const& a : cat.assemblies) s.not_attempted += !a.attempted;
   if (stats) *stats = s;
   save_catalog(cat, dir);

@@ -70,11 +70,47 @@ struct CatalogStats {
   int errors = 0;                                     // of them, ptxas failed on (no verdict; never cached)
 };
 
-// Builds (or brings up to date) the catalog in `dir`, writing dir/manifest.json. Only verdicts
+// What the catalog covers with this toolkit: the real targets of specs/targets.yaml that this
+// ptxas knows (in targets.yaml's order, by architecture) and the PTX ISA version it speaks.
+// Throws std::runtime_error if targets.yaml does not say which PTX ISA version the toolkit speaks.
+struct CatalogScope {
+  std::vector<std::string> targets;
+  PtxVersion toolkit_ptx;
+};
+CatalogScope catalog_scope(const Suite& suite, const Toolchain& tc);
+
+// The newest of the minimum PTX ISA versions of a kernel's instructions: what it is assembled at
+// (or the target's minimum, if newer), and its documented minimum.
+PtxVersion kernel_min_ptx(const KernelPlan& kernel);
+
+// What the catalog assembles beside every kernel on every target: chosen by the caller, not here.
+// The catalog assembles what it is asked to and holds no audit policy; which probes and forms the
+// audit needs is the judge stage's call (judge/audit_plan.hpp). assemble/ comes before judge/ and
+// must not include it, so the caller asks judge/audit_plan for these requests and hands them over.
+// Plain data rather than a callback: what will be assembled can be seen (and tested) beforehand.
+// The kernels and forms pointed to are the suite's: they must outlive build_catalog.
+struct KernelAtVersion {          // a kernel on a target at a given PTX ISA version: a version probe
+  const KernelPlan* kernel = nullptr;
+  std::string target;
+  PtxVersion ptx;                 // the version tried
+  PtxVersion documented;          // the documented minimum, recorded beside the verdict
+};
+struct FormRequest {              // a documented-invalid form or an undocumented spelling
+  const AuditForm* form = nullptr;
+  std::string target;
+  PtxVersion ptx;
+};
+struct CatalogRequests {
+  std::vector<KernelAtVersion> probes;  // become Catalog::probes, in this order
+  std::vector<FormRequest> forms;       // become Catalog::forms, in this order
+};
+
+// Builds (or brings up to date) the catalog in `dir`, writing dir/manifest.json: every kernel of
+// the suite on every target of catalog_scope(), and what `requests` asks for. Only verdicts
 // are cached: what ptxas failed on is in the manifest as an error and tried again next time.
 // `progress`, if given, hears (done, total) now and then while assembling.
-Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeletons, const std::filesystem::path& dir,
-                      int jobs, CatalogStats* stats = nullptr,
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeletons, const CatalogRequests& requests,
+                      const std::filesystem::path& dir, int jobs, CatalogStats* stats = nullptr,
                       const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 Catalog load_catalog(const std::filesystem::path& dir);  // throws std::runtime_error naming the file

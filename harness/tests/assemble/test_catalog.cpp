@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "assemble/catalog.hpp"
+#include "judge/audit_plan.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -32,8 +33,8 @@ struct SmallCatalog : ::testing::Test {
     suite.kernels = keep;
     dir = fs::temp_directory_path() / ("ptxcts-catalog-test-" + std::to_string(::getpid()));
     Toolchain tc = Toolchain::discover();
-    cat = build_catalog(suite, tc, skeleton(), dir, 2, &first);
-    build_catalog(suite, tc, skeleton(), dir, 2, &second);
+    cat = build_catalog(suite, tc, skeleton(), audit_requests(suite, tc), dir, 2, &first);
+    build_catalog(suite, tc, skeleton(), audit_requests(suite, tc), dir, 2, &second);
   }
   static void TearDownTestSuite() { fs::remove_all(dir); }
 };

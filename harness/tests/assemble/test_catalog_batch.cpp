@@ -15,6 +15,7 @@
 #include "assemble/assembly_batch.hpp"
 #include "assemble/assembly_cache.hpp"
 #include "judge/audit.hpp"
+#include "judge/audit_plan.hpp"
 #include "assemble/catalog.hpp"
 #include "kinds/fragment/fragment_emitter.hpp"
 #include "support/spec_fixture.hpp"
@@ -65,8 +66,8 @@ struct BatchedCatalog : ::testing::Test {
     suite.kernels = keep;
     suite.specs.forms.clear();
     dir = temp_dir("batched-catalog");
-    cat = build_catalog(suite, *tc, read_skeletons(), dir, 2, &cold);
-    build_catalog(suite, *tc, read_skeletons(), dir, 2, &warm);
+    cat = build_catalog(suite, *tc, read_skeletons(), audit_requests(suite, *tc), dir, 2, &cold);
+    build_catalog(suite, *tc, read_skeletons(), audit_requests(suite, *tc), dir, 2, &warm);
   }
   static void TearDownTestSuite() { fs::remove_all(dir); }
   void SetUp() override {
@@ -157,7 +158,7 @@ TEST_F(BatchedCatalog, CorruptBatchRecordsAreRebuiltNotTrusted) {
   }
   ASSERT_GT(n, 0);
   CatalogStats stats;
-  Catalog again = build_catalog(suite, *tc, read_skeletons(), copy, 2, &stats);
+  Catalog again = build_catalog(suite, *tc, read_skeletons(), audit_requests(suite, *tc), copy, 2, &stats);
   ASSERT_EQ(again.assemblies.size(), cat.assemblies.size());
   for (std::size_t k = 0; k < cat.assemblies.size(); ++k) {
     EXPECT_EQ(again.assemblies[k].accepted, cat.assemblies[k].accepted);
@@ -167,7 +168,7 @@ TEST_F(BatchedCatalog, CorruptBatchRecordsAreRebuiltNotTrusted) {
   }
   EXPECT_EQ(stats.ptxas_runs, 0);  // every module of every round was still in the cache
   CatalogStats after;
-  build_catalog(suite, *tc, read_skeletons(), copy, 2, &after);  // and the records are whole again
+  build_catalog(suite, *tc, read_skeletons(), audit_requests(suite, *tc), copy, 2, &after);  // and the records are whole again
   EXPECT_EQ(after.ptxas_runs, 0);
   fs::remove_all(copy);
 }

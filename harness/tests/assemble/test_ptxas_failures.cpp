@@ -12,6 +12,7 @@
 
 #include "assemble/assembly_cache.hpp"
 #include "assemble/catalog.hpp"
+#include "judge/audit_plan.hpp"
 #include "run/runner.hpp"
 #include "support/spec_fixture.hpp"
 
@@ -186,7 +187,7 @@ TEST(PtxasFailures, ACatalogBuildReportsErrorsCachesNoneAndRetriesThem) {
   for (auto const& f : kFailures) {
     FakePtxas ptxas(f.body);
     CatalogStats first, second;
-    Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &first);
+    Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2, &first);
     ASSERT_EQ(cat.assemblies.size(), 3u) << f.name;
     ASSERT_EQ(cat.probes.size(), 3u) << f.name;
     for (auto const& a : cat.assemblies) {
@@ -204,7 +205,7 @@ TEST(PtxasFailures, ACatalogBuildReportsErrorsCachesNoneAndRetriesThem) {
     Catalog back = load_catalog(ptxas.dir / "catalog");
     EXPECT_EQ(back.errors(), cat.errors()) << f.name;
     // The next build tries every one again.
-    build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &second);
+    build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2, &second);
     EXPECT_EQ(second.ptxas_runs, 4) << f.name;
     EXPECT_EQ(second.cached, 0) << f.name;
     EXPECT_EQ(ptxas.runs(), 8) << f.name;
@@ -215,7 +216,7 @@ TEST(PtxasFailures, ACatalogBuildCachesRealRejections) {
   const Suite suite = small_suite();
   FakePtxas ptxas(kRejects);
   CatalogStats first, second;
-  Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &first);
+  Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2, &first);
   // The batch's message names a header line, so each kernel is assembled alone: 1 + 3, and 3 probes.
   EXPECT_EQ(first.ptxas_runs, 7);
   EXPECT_EQ(first.errors, 0);
@@ -225,7 +226,7 @@ TEST(PtxasFailures, ACatalogBuildCachesRealRejections) {
   EXPECT_EQ(read_text(ptxas.dir / "catalog" / "cache" / (fs::path(cat.assemblies[0].ptx_file).stem().string() + ".rejected")).rfind(
                 "obtained: ptxas exit 255 with a message\n", 0),
             0u);
-  build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &second);
+  build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2, &second);
   EXPECT_EQ(second.ptxas_runs, 0);
   EXPECT_EQ(ptxas.runs(), 7);
 }
