@@ -13,6 +13,7 @@
 
 #include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
+#include "spec/wmma_axes.hpp"
 
 namespace ptxcts {
 namespace {
@@ -148,10 +149,44 @@ void check_fragment_refs(const Variant& v, const YamlReader&) {
         throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' selects fragment layout '{}', which 'fragments' does not define", o.text, a.name, o.fragment));
 }
 
-// In the order a user has always seen them.
+const char* operation_name(Operation op) {
+  switch (op) {
+    case Operation::Load: return "load";
+    case Operation::Store: return "store";
+    case Operation::Move: return "move";
+    case Operation::WmmaLoad: return "wmma-load";
+    case Operation::WmmaStore: return "wmma-store";
+    case Operation::WmmaMma: return "wmma-mma";
+  }
+  return "?";
+}
+
+// A wmma variant has the qualifiers the wmma planner pairs kernels by (spec/wmma_axes.hpp): without
+// one, its kernels would be paired with the wrong forms, or with none.
+void check_wmma_paired_axes(const Variant& v, const YamlReader& r) {
+  const std::vector<const char*> names = wmma_paired_axes(v.operation);
+  for (const char* name : names)
+    if (!find_axis(v, name))
+      r.at("qualifiers").fail(fmt::format("variant '{}' has no qualifier '{}'; expected a {} variant to have the qualifiers the wmma planner "
+                                          "pairs kernels by: {}",
+                                          v.name, name, operation_name(v.operation), fmt::join(names, ", ")));
+}
+
+// A wmma load or store whose layout is a qualifier takes it from the qualifier the planner pairs
+// .row and .col forms by (spec/wmma_axes.hpp). That the 'wmma' block's layout names a qualifier of
+// the variant, or .row or .col, is checked as it is read (spec_wmma).
+void check_wmma_layout_axis(const Variant& v, const YamlReader& r) {
+  if (!v.wmma_matrix || v.wmma_matrix->layout.axis.empty() || v.wmma_matrix->layout.axis == kWmmaLayoutAxis) return;
+  r.at("wmma").at("layout").fail(fmt::format("variant '{}' takes its layout from qualifier '{}'; expected qualifier '{}', the one the wmma "
+                                             "planner pairs .row and .col forms by (or a fixed .row or .col)",
+                                             v.name, v.wmma_matrix->layout.axis, kWmmaLayoutAxis));
+}
+
+// In the order a user has always seen them; the wmma contract last.
 constexpr VariantCheck kVariantChecks[] = {
     check_stride_operand,   check_one_decider,     check_distinct_values, check_same_variables, check_syntax_names_qualifiers,
     check_instruction_name, check_syntax_operands, check_exclusion_refs,  check_fragment_refs,
+    check_wmma_paired_axes, check_wmma_layout_axis,
 };
 
 }  // namespace
