@@ -3,9 +3,100 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "spec/spec_error.hpp"
 
 namespace ptxcts {
+namespace {
+
+TargetSetItem read_target_item(const YamlReader& r, const std::string& s, const TargetCatalog& targets) {
+  TargetSetItem item;
+  const std::string at_least = ">= sm_";
+  if (s.rfind(at_least, 0) == 0) {
+    std::string num = s.substr(at_least.size());
+    bool digits = !num.empty() && num.size() <= 3 && std::all_of(num.begin(), num.end(), ::isdigit);
+    if (!digits) r.fail(fmt::format("expected '>= sm_XY' with XY a number but found '{}'", s));
+    item.kind = TargetSetItem::Kind::AtLeast;
+    item.arch = std::stoi(num);
+    bool known = std::any_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == item.arch; });
+    if (!known) r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
+    return item;
+  }
+  item.name = s;
+  item.kind = TargetSetItem::Kind::Exact;
+  if (!s.empty() && s.back() == '+') {
+    item.name = s.substr(0, s.size() - 1);
+    item.kind = TargetSetItem::Kind::FamilyFrom;
+  }
+  const TargetInfo* t = targets.find(item.name);
+  if (!t) r.fail(fmt::format("unknown target '{}'; expected '>= sm_XY', a target name from targets.yaml, or 'sm_XYf+'", s));
+  if (item.kind == TargetSetItem::Kind::FamilyFrom && (t->suffix != "f" || t->family == 0))
+    r.fail(fmt::format("'{}': only a family-specific target (sm_XYf, with a family in targets.yaml) can start a family", s));
+  item.arch = t->arch;
+  return item;
+}
+
+// A target set: one item as a string, or a list of items (their union).
+TargetSet read_target_set(const YamlReader& r, const TargetCatalog& targets) {
+  TargetSet set;
+  std::vector<std::string> texts;
+  if (r.node().IsSequence()) {
+    for (auto const& item : r.items("a list of targets")) {
+      texts.push_back(item.str());
+      set.items.push_back(read_target_item(item, texts.back(), targets));
+    }
+    if (set.items.empty()) r.fail("expected at least one target in the list");
+  } else {
+    texts.push_back(r.str());
+    set.items.push_back(read_target_item(r, texts.back(), targets));
+  }
+  set.text = fmt::format("{}", fmt::join(texts, ", "));
+  return set;
+}
+
+}  // namespace
+
+PtxVersion read_ptx(const YamlReader& r, const TargetCatalog* targets) {
+  std::string s = r.str();
+  auto v = PtxVersion::parse(s);
+  if (!v) r.fail(fmt::format("expected a PTX ISA version like \"7.8\" but found '{}'", s));
+  if (targets && std::find(targets->ptx_versions.begin(), targets->ptx_versions.end(), *v) == targets->ptx_versions.end())
+    r.fail(fmt::format("PTX ISA version {} is not in targets.yaml's ptx_isa_versions", s));
+  return *v;
+}
+
+Requirement read_requirement(YamlReader r, const TargetCatalog& targets, bool need_all) {
+  r.expect_map({"ptx", "targets", "source"});
+  Requirement req;
+  if (need_all || r.has("ptx")) req.ptx = read_ptx(r.at("ptx"), &targets);
+  if (need_all || r.has("targets")) req.targets = read_target_set(r.at("targets"), targets);
+  req.source = r.at("source").str();
+  return req;
+}
+
+// The placeholders of a syntax or a form's text, counted. Braces must pair up around a name in
+// `known`: a stray one would reach ptxas, and the audit would blame ptxas for it.
+std::map<std::string, int> read_placeholders(const YamlReader& r, const std::string& text, const std::string& what,
+                                             const std::set<std::string>& known, const std::string& expected) {
+  std::map<std::string, int> used;
+  for (std::size_t p = 0; p < text.size(); ++p) {
+    if (text[p] == '}')
+      throw SpecError(r.where_in_scalar(p), fmt::format("'}}' without its '{{' in {}; expected placeholders written {{name}}", what));
+    if (text[p] != '{') continue;
+    std::size_t close = text.find_first_of("{}", p + 1);
+    if (close == std::string::npos || text[close] == '{')
+      throw SpecError(r.where_in_scalar(p), fmt::format("unclosed '{{' in {}; expected '}}' after the placeholder's name", what));
+    std::string name = text.substr(p + 1, close - p - 1);
+    if (!known.count(name))
+      throw SpecError(r.where_in_scalar(p + 1), fmt::format("unknown placeholder '{{{}}}' in {}; expected {}", name, what, expected));
+    ++used[name];
+    p = close;
+  }
+  return used;
+}
+
 
 Formula read_formula(const YamlReader& r, const std::set<std::string>& allowed, const std::string& what) {
   std::string text = r.str();

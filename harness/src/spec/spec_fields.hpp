@@ -1,7 +1,8 @@
-// Pieces of the spec format that several readers share (spec_loader, spec_wmma): formulas, and
-// the fields every case has.
+// Pieces of the spec format that several readers share (spec_loader, variant_reader, spec_wmma,
+// variant_checks): formulas, PTX versions and requirements, placeholders, and the fields every case has.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -13,6 +14,17 @@ namespace ptxcts {
 
 // A formula over the `allowed` variables; errors point into the formula's text.
 Formula read_formula(const YamlReader& r, const std::set<std::string>& allowed, const std::string& what);
+
+// A PTX ISA version like "7.8"; with `targets`, one that targets.yaml lists.
+PtxVersion read_ptx(const YamlReader& r, const TargetCatalog* targets);
+
+// A 'requires' block: ptx, targets (a target set) and source; `need_all`: ptx and targets required.
+Requirement read_requirement(YamlReader r, const TargetCatalog& targets, bool need_all);
+
+// The placeholders of a syntax or a form's text, counted. Braces must pair up around a name in
+// `known` (else a SpecError pointing into the text, `expected` saying what may stand there).
+std::map<std::string, int> read_placeholders(const YamlReader& r, const std::string& text, const std::string& what,
+                                             const std::set<std::string>& known, const std::string& expected);
 
 // A case's name (unique among `names`, which it joins), description and data kind.
 CaseSpec read_case_basics(const YamlReader& item, std::set<std::string>& names);

@@ -1,5 +1,7 @@
 // Loads and validates specs/*.yaml into a SpecSet. Every problem is a SpecError naming
-// file:line:column and what was expected; nothing is defaulted silently.
+// file:line:column and what was expected; nothing is defaulted silently. Reading: spec_loader.cpp
+// (the files, targets, cases, claims, forms) and variant_reader (a variant); then the
+// cross-reference checks: variant_checks (within a variant) and spec_checks (across the files).
 #pragma once
 
 #include <filesystem>

@@ -119,8 +119,11 @@ struct Variant {
   std::optional<WmmaMma> wmma_mma;                   // wmma.mma
   SourceLocation where;
 
-  bool is_wmma() const { return operation == Operation::WmmaLoad || operation == Operation::WmmaStore || operation == Operation::WmmaMma; }
-  bool runnable() const { return has_layout || is_wmma(); }
+  // The spec format's own question: is the semantics a 'wmma:' block, not a fragment layout?
+  bool semantics_in_wmma_block() const {
+    return operation == Operation::WmmaLoad || operation == Operation::WmmaStore || operation == Operation::WmmaMma;
+  }
+  bool runnable() const { return has_layout || wmma_matrix || wmma_mma; }  // semantics given, so a result can be checked
   int row_bytes() const { return cols * element_bits / 8; }
   int elements_per_register() const { return 32 / element_bits; }
 };

@@ -1298,5 +1298,83 @@ TEST(SpecErrors, SpecDirLockFile) {
 
 TEST(SpecErrors, SpecDirOtherFilesAreNotSpecs) { EXPECT_EQ(dir_error("README.md", "# the specs\n"), "(no error)"); }
 
+
+// ---------------------------------------------------------------------------------------------
+// The wmma planner's contract (spec/wmma_axes.hpp): it pairs kernels by qualifier names, so every
+// wmma variant must have them. On a frozen copy of every spec file (tests/data/specs-full; cases.yaml
+// names variants of every family), so that editing specs/ never moves these positions.
+
+std::vector<SpecFile> wmma_files(std::string_view from = "", std::string_view to = "") {
+  std::vector<SpecFile> files;
+  for (const char* name : {"cases.yaml", "diagnostics.yaml", "ldmatrix.yaml", "movmatrix.yaml", "stmatrix.yaml", "targets.yaml", "wmma.yaml"}) {
+    std::ifstream in(std::string(PTXCTS_TEST_DATA) + "/specs-full/" + name, std::ios::binary);
+    if (!in) throw std::runtime_error(std::string("cannot read specs-full/") + name);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    if (std::string_view(name) == "wmma.yaml" && !from.empty()) edit(text, from, to);
+    files.push_back({.path = std::string("specs/") + name, .text = text});
+  }
+  return files;
+}
+
+TEST(SpecErrors, WmmaSpecsLoad) { EXPECT_EQ(load_error(wmma_files()), "(no error)"); }
+
+// A wmma.load.c without 'shape' would be paired with the .col twin and the stores of any shape.
+TEST(SpecErrors, WmmaLoadWithoutShapeQualifier) {
+  EXPECT_EQ(load_error(wmma_files("wmma.load.c.sync.aligned{layout}{shape}{ss}{type} {regs}, [{addr}]{stride};\"\n"
+                                  "    requires: *req_float\n    qualifiers: {layout: *layouts, shape:",
+                                  "wmma.load.c.sync.aligned{layout}{size}{ss}{type} {regs}, [{addr}]{stride};\"\n"
+                                  "    requires: *req_float\n    qualifiers: {layout: *layouts, size:")),
+            "specs/wmma.yaml:197:17: variant 'wmma.load.c.f16_int' has no qualifier 'shape'; expected a wmma-load variant to have the "
+            "qualifiers the wmma planner pairs kernels by: shape, ss");
+}
+
+// A wmma.store.d without 'ss' would be paired with loads of any state space.
+TEST(SpecErrors, WmmaStoreWithoutStateSpaceQualifier) {
+  EXPECT_EQ(load_error(wmma_files("wmma.store.d.sync.aligned{layout}{shape}{ss}.f32 [{addr}], {regs}{stride};\"\n"
+                                  "    requires: *req_alt_float\n    qualifiers: {layout: *layouts, shape: *shape_tf32, ss:",
+                                  "wmma.store.d.sync.aligned{layout}{shape}{space}.f32 [{addr}], {regs}{stride};\"\n"
+                                  "    requires: *req_alt_float\n    qualifiers: {layout: *layouts, shape: *shape_tf32, space:")),
+            "specs/wmma.yaml:250:17: variant 'wmma.store.d.tf32' has no qualifier 'ss'; expected a wmma-store variant to have the "
+            "qualifiers the wmma planner pairs kernels by: shape, ss");
+}
+
+// A wmma.mma without 'shape' would be fed by loads and a store of any shape. The block map's mark
+// is its first key.
+TEST(SpecErrors, WmmaMmaWithoutShapeQualifier) {
+  EXPECT_EQ(load_error(wmma_files("aligned{alayout}{blayout}{shape}{dtype}{ctype} {d}, {a}, {b}, {c};\"\n"
+                                  "    requires: *req_float\n    qualifiers:\n      alayout: *layouts\n"
+                                  "      blayout: [{text: .row, set: {b_col_major: 0}}, {text: .col, set: {b_col_major: 1}}]\n      shape:",
+                                  "aligned{alayout}{blayout}{mnk}{dtype}{ctype} {d}, {a}, {b}, {c};\"\n"
+                                  "    requires: *req_float\n    qualifiers:\n      alayout: *layouts\n"
+                                  "      blayout: [{text: .row, set: {b_col_major: 0}}, {text: .col, set: {b_col_major: 1}}]\n      mnk:")),
+            "specs/wmma.yaml:285:7: variant 'wmma.mma.f16' has no qualifier 'shape'; expected a wmma-mma variant to have the "
+            "qualifiers the wmma planner pairs kernels by: shape");
+}
+
+// The planner pairs a wmma.load.c .row with its .col twin by every qualifier but 'layout'.
+TEST(SpecErrors, WmmaLayoutFromOtherQualifier) {
+  EXPECT_EQ(load_error(wmma_files("wmma.load.c.sync.aligned{layout}{shape}{ss}{type} {regs}, [{addr}]{stride};\"\n"
+                                  "    requires: *req_float\n    qualifiers: {layout: *layouts, shape: *shapes16, ss: *spaces, type: *cd_f16_int, "
+                                  "stride: *strides}\n    address_widths: [64]\n"
+                                  "    registers: m * n * bits / 1024   # .f16: four .f16x2; .f32: eight .f32; .s32: eight .s32\n"
+                                  "    wmma: {matrix: c, rows: m, cols: n, element: type, layout: layout}",
+                                  "wmma.load.c.sync.aligned{order}{shape}{ss}{type} {regs}, [{addr}]{stride};\"\n"
+                                  "    requires: *req_float\n    qualifiers: {order: *layouts, shape: *shapes16, ss: *spaces, type: *cd_f16_int, "
+                                  "stride: *strides}\n    address_widths: [64]\n"
+                                  "    registers: m * n * bits / 1024   # .f16: four .f16x2; .f32: eight .f32; .s32: eight .s32\n"
+                                  "    wmma: {matrix: c, rows: m, cols: n, element: type, layout: order}")),
+            "specs/wmma.yaml:200:64: variant 'wmma.load.c.f16_int' takes its layout from qualifier 'order'; expected qualifier 'layout', "
+            "the one the wmma planner pairs .row and .col forms by (or a fixed .row or .col)");
+}
+
+// The layout the 'wmma' block names must be a qualifier of the variant (checked as it is read).
+TEST(SpecErrors, WmmaLayoutNotAQualifier) {
+  EXPECT_EQ(load_error(wmma_files("    wmma: {matrix: c, rows: m, cols: n, element: type, layout: layout}",
+                                  "    wmma: {matrix: c, rows: m, cols: n, element: type, layout: order}")),
+            "specs/wmma.yaml:200:64: expected a qualifier of 'wmma.load.c.f16_int', .row or .col but found 'order'");
+}
+
 }  // namespace
 }  // namespace ptxcts

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "kinds/wmma/wmma_info.hpp"
+#include "spec/wmma_axes.hpp"
 
 namespace ptxcts {
 namespace {
@@ -13,7 +14,7 @@ std::string option_text(const Instance& inst, const std::string& axis) {
     if (a.name == axis) return inst.option(axis).text;
   return "";
 }
-std::string ss_text(const Instance& inst) { return option_text(inst, "ss"); }
+std::string ss_text(const Instance& inst) { return option_text(inst, kWmmaStateSpaceAxis); }
 
 // Where the tiles of a kernel live: .global forms need global memory; the others use shared memory,
 // except generic single-instruction kernels, which point into global memory (round trips and
@@ -30,7 +31,7 @@ WmmaFragment fragment_of(const WmmaMatrixInfo& m) { return {m.registers, m.regis
 const Instance* find_memory_instance(const std::deque<Instance>& all, const std::string& matrix, const std::string& shape, int rows, int cols,
                                      const ElementFormat* f, bool col_major, const std::string& ss, bool stride) {
   for (auto const& inst : all) {
-    if (!inst.variant().wmma_matrix || inst.variant().wmma_matrix->matrix != matrix || option_text(inst, "shape") != shape) continue;
+    if (!inst.variant().wmma_matrix || inst.variant().wmma_matrix->matrix != matrix || option_text(inst, kWmmaShapeAxis) != shape) continue;
     WmmaMatrixInfo m = wmma_matrix_info(inst);
     if (m.rows == rows && m.cols == cols && m.format == f && m.col_major == col_major && ss_text(inst) == ss && m.stride_operand == stride)
       return &inst;
@@ -40,7 +41,7 @@ const Instance* find_memory_instance(const std::deque<Instance>& all, const std:
 
 bool same_except_layout(const Instance& x, const Instance& y) {
   for (auto const& a : x.variant().axes)
-    if (a.name != "layout" && !y.has_option(a.name, x.option(a.name).text)) return false;
+    if (a.name != kWmmaLayoutAxis && !y.has_option(a.name, x.option(a.name).text)) return false;
   return true;
 }
 
@@ -61,9 +62,9 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
     WmmaMatrixInfo c = wmma_matrix_info(c_row);
     if (c.col_major) continue;
     const std::string ss = ss_text(c_row);
-    const Instance* c_col = find_memory_instance(instances, "c", option_text(c_row, "shape"), c.rows, c.cols, c.format, true, ss, c.stride_operand);
-    const Instance* d_row = find_memory_instance(instances, "d", option_text(c_row, "shape"), c.rows, c.cols, c.format, false, ss, c.stride_operand);
-    const Instance* d_col = find_memory_instance(instances, "d", option_text(c_row, "shape"), c.rows, c.cols, c.format, true, ss, c.stride_operand);
+    const Instance* c_col = find_memory_instance(instances, "c", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols, c.format, true, ss, c.stride_operand);
+    const Instance* d_row = find_memory_instance(instances, "d", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols, c.format, false, ss, c.stride_operand);
+    const Instance* d_col = find_memory_instance(instances, "d", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols, c.format, true, ss, c.stride_operand);
     if (!c_col || !d_row || !d_col || !same_except_layout(c_row, *c_col))
       throw std::logic_error("specs: no wmma.load.c .col / wmma.store.d twin for " + c_row.id());
     // Judged by the spec's claims that select wmma.load.c / wmma.store.d cases, like any other kernel.
@@ -88,7 +89,7 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
   for (auto const& mma : instances) {
     if (!mma.variant().wmma_mma) continue;
     WmmaMmaInfo x = wmma_mma_info(mma);
-    const std::string shape = option_text(mma, "shape");
+    const std::string shape = option_text(mma, kWmmaShapeAxis);
     const std::string ss = spaces[turn++ % spaces.size()];
     const Instance* a = find_memory_instance(instances, "a", shape, x.m, x.k, x.a.format, x.a.col_major, ss, true);
     const Instance* b = find_memory_instance(instances, "b", shape, x.k, x.n, x.b.format, x.b.col_major, ss, true);

@@ -1,0 +1,198 @@
+#include "spec/variant_checks.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "spec/spec_error.hpp"
+#include "spec/spec_fields.hpp"
+#include "spec/wmma_axes.hpp"
+
+namespace ptxcts {
+namespace {
+
+using VariantCheck = void (*)(const Variant&, const YamlReader&);
+
+const QualifierAxis* find_axis(const Variant& v, const std::string& name) {
+  for (auto const& a : v.axes)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+// The YAML node of each qualifier value, indexed like v.axes[a].options[i] (the variant is read,
+// so its 'qualifiers' has the shape read_qualifiers accepted).
+std::vector<std::vector<YamlReader>> option_nodes(const YamlReader& r) {
+  std::vector<std::vector<YamlReader>> out;
+  const YamlReader q = r.at("qualifiers");
+  if (q.node().IsMap() && q.node().size() == 0) return out;
+  for (auto& [k, opts] : q.entries("'qualifiers'")) out.push_back(opts.items("qualifier values"));
+  return out;
+}
+
+// The placeholders of the syntax, counted; unknown ones are errors (at the placeholder).
+std::map<std::string, int> syntax_placeholders(const Variant& v, const YamlReader& r) {
+  const bool mma = v.operation == Operation::WmmaMma;
+  std::set<std::string> known = v.operation == Operation::Move ? std::set<std::string>{"dst", "src"}
+                                : mma                           ? std::set<std::string>{"d", "a", "b", "c"}
+                                                                : std::set<std::string>{"regs", "addr"};
+  for (auto const& a : v.axes) known.insert(a.name);
+  return read_placeholders(r.at("syntax"), v.syntax, "syntax", known,
+                           fmt::format("a qualifier name, {}", v.operation == Operation::Move ? "{dst} or {src}" : mma ? "{d}, {a}, {b} or {c}" : "{regs} or {addr}"));
+}
+
+// Only wmma's emitter fills the stride operand: elsewhere it would reach ptxas as written.
+void check_stride_operand(const Variant& v, const YamlReader& r) {
+  if (v.operation == Operation::WmmaLoad || v.operation == Operation::WmmaStore) return;
+  const auto nodes = option_nodes(r);
+  for (std::size_t a = 0; a < v.axes.size(); ++a)
+    for (std::size_t i = 0; i < v.axes[a].options.size(); ++i)
+      if (v.axes[a].options[i].text == ", {stride}")
+        nodes[a][i].at("text").fail("the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; expected a qualifier like '.x1' or \"\"");
+}
+
+// A variable, the state space and the fragment layout are each decided by one qualifier at most.
+void check_one_decider(const Variant& v, const YamlReader&) {
+  std::map<std::string, std::string> setter;  // variable, state space or fragment -> the qualifier that decides it
+  auto decide = [&](const std::string& what, const std::string& axis, const SourceLocation& at) {
+    auto [it, fresh] = setter.emplace(what, axis);
+    if (!fresh && it->second != axis)
+      throw SpecError(at, fmt::format("{} is decided by qualifier '{}' and by qualifier '{}'; only one qualifier may decide it", what, it->second, axis));
+  };
+  for (auto const& a : v.axes)
+    for (auto const& o : a.options) {
+      for (auto const& [n, val] : o.set) decide(fmt::format("variable '{}'", n), a.name, o.where);
+      if (!o.space.empty()) decide("the state space", a.name, o.where);
+      if (!o.fragment.empty()) decide("the fragment layout", a.name, o.where);
+    }
+}
+
+// The values of a qualifier differ.
+void check_distinct_values(const Variant& v, const YamlReader&) {
+  for (auto const& a : v.axes) {
+    std::set<std::string> texts;
+    for (auto const& o : a.options)
+      if (!texts.insert(o.text).second) throw SpecError(o.where, fmt::format("duplicate value '{}' of qualifier '{}'", o.text, a.name));
+  }
+}
+
+// Every value of a qualifier sets the same variables, so that formulas have them whichever is chosen.
+void check_same_variables(const Variant& v, const YamlReader&) {
+  for (auto const& a : v.axes) {
+    std::optional<std::set<std::string>> axis_vars;
+    for (auto const& o : a.options) {
+      std::set<std::string> vars;
+      for (auto const& [n, val] : o.set) vars.insert(n);
+      if (axis_vars && *axis_vars != vars)
+        throw SpecError(o.where, fmt::format("every value of qualifier '{}' must set the same variables ({}) but this one sets ({})",
+                                             a.name, fmt::join(*axis_vars, ", "), fmt::join(vars, ", ")));
+      axis_vars = vars;
+    }
+  }
+}
+
+// The syntax names only known placeholders, and every qualifier exactly once.
+void check_syntax_names_qualifiers(const Variant& v, const YamlReader& r) {
+  std::map<std::string, int> used = syntax_placeholders(v, r);
+  for (auto const& a : v.axes)
+    if (used[a.name] != 1) r.at("syntax").fail(fmt::format("syntax must use {{{}}} exactly once", a.name));
+}
+
+// The instruction's name becomes kernel and file names: nothing that could climb out of a directory.
+void check_instruction_name(const Variant& v, const YamlReader& r) {
+  std::string name = v.syntax.substr(0, v.syntax.find(' '));
+  for (std::size_t p = 0; p < name.size(); ++p) {
+    if (name[p] == '{') { p = name.find('}', p); if (p == std::string::npos) break; continue; }
+    char c = name[p];
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':'))
+      throw SpecError(r.at("syntax").where_in_scalar(p), fmt::format("the instruction name in the syntax may hold only letters, digits, '.', '_' and ':' but has '{}'", c));
+  }
+}
+
+// The syntax names the operands of its operation once each: {regs} and {addr}, {dst} and {src}, or {d}, {a}, {b} and {c}.
+void check_syntax_operands(const Variant& v, const YamlReader& r) {
+  std::map<std::string, int> used = syntax_placeholders(v, r);
+  const YamlReader syn = r.at("syntax");
+  const bool mma = v.operation == Operation::WmmaMma;
+  const bool addressless = v.operation == Operation::Move || mma;
+  if (v.operation == Operation::Move && (used["dst"] != 1 || used["src"] != 1)) syn.fail("syntax must use {dst} and {src} exactly once each");
+  if (mma && (used["d"] != 1 || used["a"] != 1 || used["b"] != 1 || used["c"] != 1)) syn.fail("syntax must use {d}, {a}, {b} and {c} exactly once each");
+  if (!addressless && (used["regs"] != 1 || used["addr"] != 1)) syn.fail("syntax must use {regs} and {addr} exactly once each");
+}
+
+// An exclusion names qualifiers of the variant, and values they have.
+void check_exclusion_refs(const Variant& v, const YamlReader& r) {
+  if (!r.has("exclude")) return;
+  for (auto const& item : r.at("exclude").items("'exclude'"))
+    for (auto& [k, val] : item.at("when").entries("'when' of an exclusion")) {
+      const std::string axis = k.str();
+      const std::string text = val.str();
+      if (axis == "address_width") continue;
+      const QualifierAxis* a = find_axis(v, axis);
+      if (!a) k.fail(fmt::format("unknown qualifier '{}' in exclusion", axis));
+      if (std::none_of(a->options.begin(), a->options.end(), [&](auto const& o) { return o.text == text; }))
+        val.fail(fmt::format("unknown value '{}' of qualifier '{}'", text, axis));
+    }
+}
+
+// A qualifier value that selects a fragment layout selects one that 'fragments' defines.
+void check_fragment_refs(const Variant& v, const YamlReader&) {
+  for (auto const& a : v.axes)
+    for (auto const& o : a.options)
+      if (!o.fragment.empty() && v.has_layout && !v.fragments.count(o.fragment))
+        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' selects fragment layout '{}', which 'fragments' does not define", o.text, a.name, o.fragment));
+}
+
+const char* operation_name(Operation op) {
+  switch (op) {
+    case Operation::Load: return "load";
+    case Operation::Store: return "store";
+    case Operation::Move: return "move";
+    case Operation::WmmaLoad: return "wmma-load";
+    case Operation::WmmaStore: return "wmma-store";
+    case Operation::WmmaMma: return "wmma-mma";
+  }
+  return "?";
+}
+
+// A wmma variant has the qualifiers the wmma planner pairs kernels by (spec/wmma_axes.hpp): without
+// one, its kernels would be paired with the wrong forms, or with none.
+void check_wmma_paired_axes(const Variant& v, const YamlReader& r) {
+  const std::vector<const char*> names = wmma_paired_axes(v.operation);
+  for (const char* name : names)
+    if (!find_axis(v, name))
+      r.at("qualifiers").fail(fmt::format("variant '{}' has no qualifier '{}'; expected a {} variant to have the qualifiers the wmma planner "
+                                          "pairs kernels by: {}",
+                                          v.name, name, operation_name(v.operation), fmt::join(names, ", ")));
+}
+
+// A wmma load or store whose layout is a qualifier takes it from the qualifier the planner pairs
+// .row and .col forms by (spec/wmma_axes.hpp). That the 'wmma' block's layout names a qualifier of
+// the variant, or .row or .col, is checked as it is read (spec_wmma).
+void check_wmma_layout_axis(const Variant& v, const YamlReader& r) {
+  if (!v.wmma_matrix || v.wmma_matrix->layout.axis.empty() || v.wmma_matrix->layout.axis == kWmmaLayoutAxis) return;
+  r.at("wmma").at("layout").fail(fmt::format("variant '{}' takes its layout from qualifier '{}'; expected qualifier '{}', the one the wmma "
+                                             "planner pairs .row and .col forms by (or a fixed .row or .col)",
+                                             v.name, v.wmma_matrix->layout.axis, kWmmaLayoutAxis));
+}
+
+// In the order a user has always seen them; the wmma contract last.
+constexpr VariantCheck kVariantChecks[] = {
+    check_stride_operand,   check_one_decider,     check_distinct_values, check_same_variables, check_syntax_names_qualifiers,
+    check_instruction_name, check_syntax_operands, check_exclusion_refs,  check_fragment_refs,
+    check_wmma_paired_axes, check_wmma_layout_axis,
+};
+
+}  // namespace
+
+void check_variant(const Variant& v, const YamlReader& r) {
+  for (VariantCheck check : kVariantChecks) check(v, r);
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,227 @@
+#include "spec/variant_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <vector>
+
+#include "spec/spec_error.hpp"
+#include "spec/spec_fields.hpp"
+#include "spec/spec_wmma.hpp"
+#include "spec/variant_checks.hpp"
+
+namespace ptxcts {
+namespace {
+
+const std::set<std::string> kFragmentBuiltins = {"lane", "r", "i"};
+const std::set<std::string> kAddressBuiltins = {"lane"};
+
+FragmentLayout read_layout(YamlReader r, const std::set<std::string>& vars, const std::string& what) {
+  r.expect_map({"matrix", "row", "col"});
+  return {.matrix = read_formula(r.at("matrix"), vars, what + " matrix"),
+          .row = read_formula(r.at("row"), vars, what + " row"),
+          .col = read_formula(r.at("col"), vars, what + " col")};
+}
+
+// 'name': starts with its family's name and a dot.
+std::string read_variant_name(const YamlReader& r, const std::string& family) {
+  std::string name = read_identifier(r.at("name"), "a variant name");
+  if (name.rfind(family + ".", 0) != 0)
+    r.at("name").fail(fmt::format("variant name '{}' must start with its family '{}.'", name, family));
+  return name;
+}
+
+// 'operation'.
+Operation read_operation(const YamlReader& r) {
+  std::string op = r.str();
+  if (op == "load") return Operation::Load;
+  if (op == "store") return Operation::Store;
+  if (op == "move") return Operation::Move;
+  if (op == "wmma-load") return Operation::WmmaLoad;
+  if (op == "wmma-store") return Operation::WmmaStore;
+  if (op == "wmma-mma") return Operation::WmmaMma;
+  r.fail(fmt::format("unknown operation '{}'; expected load, store, move, wmma-load, wmma-store or wmma-mma", op));
+}
+
+// One value of a qualifier.
+QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
+  r.expect_map({"text", "set", "space", "fragment", "requires"});
+  QualifierOption o;
+  o.where = r.where();
+  o.text = r.at("text").str();
+  if (o.text == ", {stride}") {  // wmma: the optional stride operand, written as a qualifier value
+  } else if (!o.text.empty()) {
+    bool ok = o.text[0] == '.' && o.text.size() > 1;
+    for (char c : o.text) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == '_');
+    if (!ok) r.at("text").fail(fmt::format("expected a qualifier like '.x1' (a dot, then letters, digits, '_' or '::') or \"\" but found '{}'", o.text));
+  }
+  if (r.has("set"))
+    for (auto& [k, v] : r.at("set").entries("'set' of a qualifier value")) {
+      std::string name = read_identifier(k, "a variable name");
+      if (kFragmentBuiltins.count(name)) k.fail(fmt::format("'{}' is a built-in variable and cannot be set", name));
+      o.set.emplace_back(name, v.integer(0, 1024));
+    }
+  if (r.has("space")) {
+    o.space = r.at("space").str();
+    if (o.space != "generic" && o.space != "shared" && o.space != "global")
+      r.at("space").fail(fmt::format("unknown state space '{}'; expected generic, shared or global", o.space));
+  }
+  if (r.has("fragment")) o.fragment = read_identifier(r.at("fragment"), "a fragment layout name");
+  if (r.has("requires")) {
+    o.requires_ = read_requirement(r.at("requires"), targets, false);
+    if (!o.requires_.ptx && !o.requires_.targets) r.at("requires").fail("a qualifier value's 'requires' needs 'ptx' or 'targets'");
+  }
+  return o;
+}
+
+// 'qualifiers': each axis and its values, in the order written ({} for none).
+std::vector<QualifierAxis> read_qualifiers(const YamlReader& r, const TargetCatalog& targets) {
+  std::vector<QualifierAxis> axes;
+  if (r.node().IsMap() && r.node().size() == 0) return axes;
+  for (auto& [k, opts] : r.entries("'qualifiers'")) {
+    QualifierAxis axis;
+    axis.name = read_identifier(k, "a qualifier name");
+    if (axis.name == "regs" || axis.name == "addr" || axis.name == "dst" || axis.name == "src" || axis.name == "address_width" ||
+        axis.name == "a" || axis.name == "b" || axis.name == "c" || axis.name == "d")
+      k.fail(fmt::format("'{}' is reserved and cannot name a qualifier", axis.name));
+    for (auto const& item : opts.items(fmt::format("values of qualifier '{}'", axis.name))) axis.options.push_back(read_option(item, targets));
+    if (axis.options.empty()) opts.fail(fmt::format("qualifier '{}' needs at least one value", axis.name));
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+// The variables that the qualifiers' values set: what formulas may use.
+std::set<std::string> bound_variables(const Variant& v) {
+  std::set<std::string> bound;
+  for (auto const& a : v.axes)
+    for (auto const& o : a.options)
+      for (auto const& [n, val] : o.set) bound.insert(n);
+  return bound;
+}
+
+// 'address_widths': 32 and/or 64; none for a move or a wmma.mma, which have no address.
+std::vector<int> read_address_widths(const YamlReader& r, const Variant& v) {
+  const bool mma = v.operation == Operation::WmmaMma;
+  const bool addressless = v.operation == Operation::Move || mma;
+  if (addressless && r.has("address_widths")) r.at("address_widths").fail(fmt::format("{} has no address: drop 'address_widths'", mma ? "wmma.mma" : "a move"));
+  std::vector<int> widths;
+  if (addressless) return widths;
+  for (auto const& w : r.at("address_widths").items("'address_widths'")) {
+    int width = static_cast<int>(w.integer(32, 64));
+    if (width != 32 && width != 64) w.fail(fmt::format("expected an address width of 32 or 64 but found {}", width));
+    if (std::count(widths.begin(), widths.end(), width)) w.fail(fmt::format("duplicate address width {}", width));
+    widths.push_back(width);
+  }
+  if (widths.empty()) r.at("address_widths").fail("expected at least one address width");
+  return widths;
+}
+
+// 'exclude': the combinations of qualifier values (and address widths) that are no instruction.
+// That each names a qualifier and a value of it is checked by variant_checks.
+std::vector<Exclusion> read_exclusions(const YamlReader& r) {
+  std::vector<Exclusion> out;
+  if (!r.has("exclude")) return out;
+  for (auto item : r.at("exclude").items("'exclude'")) {
+    item.expect_map({"when", "reason"});
+    Exclusion e;
+    e.reason = item.at("reason").str();
+    if (item.at("when").node().IsMap() && item.at("when").node().size() == 0)
+      item.at("when").fail("an exclusion needs at least one condition in 'when'");
+    for (auto& [k, val] : item.at("when").entries("'when' of an exclusion")) {
+      std::string axis = k.str();
+      std::string text = val.str();
+      if (axis == "address_width" && text != "32" && text != "64") val.fail(fmt::format("expected address_width 32 or 64 but found '{}'", text));
+      e.when[axis] = text;
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// The layout keys of a load, store or move: all of them, or none (a form specified by syntax and
+// requirements only). A move has no addresses: its layout is the source fragment and the 'result'
+// fragment.
+void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
+  const bool move = v.operation == Operation::Move;
+  const std::vector<const char*> layout_keys = move ? std::vector<const char*>{"matrix", "fragment", "fragments"}
+                                                    : std::vector<const char*>{"matrix", "row_alignment", "address_lanes", "fragment"};
+  const std::string key_list = move ? "matrix, fragment, fragments" : "matrix, row_alignment, address_lanes, fragment";
+  int present = 0;
+  for (const char* k : layout_keys) present += r.has(k);
+  if (present != 0 && present != static_cast<int>(layout_keys.size()))
+    for (const char* k : layout_keys)
+      if (!r.has(k)) r.fail(fmt::format("variant '{}' gives part of a layout; it also needs '{}' (or none of {})", v.name, k, key_list));
+  if (move && (r.has("row_alignment") || r.has("address_lanes")))
+    r.fail(fmt::format("variant '{}' is a move: it has no addresses, so no row_alignment or address_lanes", v.name));
+  if (!present && r.has("fragments")) r.at("fragments").fail("'fragments' needs the rest of a layout (" + key_list + ")");
+  v.has_layout = present == static_cast<int>(layout_keys.size());
+  if (!v.has_layout) return;
+  YamlReader m = r.at("matrix");
+  m.expect_map({"rows", "cols", "element_bits"});
+  v.rows = static_cast<int>(m.at("rows").integer(1, 64));
+  v.cols = static_cast<int>(m.at("cols").integer(1, 64));
+  v.element_bits = static_cast<int>(m.at("element_bits").integer(1, 32));
+  if (32 % v.element_bits != 0 || v.element_bits < 8)
+    m.at("element_bits").fail(fmt::format("expected element_bits of 8, 16 or 32 (a whole number of bytes dividing a 32-bit register) but found {}", v.element_bits));
+  if (v.row_bytes() % 4 != 0) m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
+  std::set<std::string> addr_vars = bound, frag_vars = bound;
+  addr_vars.insert(kAddressBuiltins.begin(), kAddressBuiltins.end());
+  frag_vars.insert(kFragmentBuiltins.begin(), kFragmentBuiltins.end());
+  if (!move) {
+    v.row_alignment = static_cast<int>(r.at("row_alignment").integer(1, 4096));
+    if ((v.row_alignment & (v.row_alignment - 1)) != 0)
+      r.at("row_alignment").fail(fmt::format("expected a power of two but found {}", v.row_alignment));
+    YamlReader al = r.at("address_lanes");
+    al.expect_map({"active", "matrix", "row"});
+    v.address_lanes = {read_formula(al.at("active"), addr_vars, "address_lanes active"),
+                       read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
+                       read_formula(al.at("row"), addr_vars, "address_lanes row")};
+  }
+  v.fragment = read_layout(r.at("fragment"), frag_vars, "fragment");
+  if (r.has("fragments"))
+    for (auto& [k, layout] : r.at("fragments").entries("'fragments'")) {
+      std::string name = read_identifier(k, "a fragment layout name");
+      v.fragments[name] = read_layout(layout, frag_vars, "fragment '" + name + "'");
+    }
+  if (move && !v.fragments.count("result"))
+    r.at("fragments").fail("a move needs the layout of its destination as fragments: {result: ...}");
+}
+
+// The semantics: the 'wmma' block of a wmma variant (spec_wmma), else a fragment layout.
+void read_semantics(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
+  if (v.semantics_in_wmma_block()) {  // WMMA semantics: the 'wmma' block instead of a fragment layout
+    for (const char* k : {"matrix", "row_alignment", "address_lanes", "fragment", "fragments"})
+      if (r.has(k)) r.at(k).fail(fmt::format("a wmma variant has no '{}': its fragments' register layout is unspecified; give 'wmma'", k));
+    read_wmma_semantics(r.at("wmma"), v, bound);
+    return;
+  }
+  if (r.has("wmma")) r.at("wmma").fail("'wmma' belongs to wmma-load, wmma-store and wmma-mma variants only");
+  read_fragment_layout(r, v, bound);
+}
+
+}  // namespace
+
+Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets) {
+  r.expect_map({"name", "operation", "syntax", "requires", "qualifiers", "address_widths", "exclude", "matrix",
+                "registers", "row_alignment", "address_lanes", "fragment", "fragments", "wmma"});
+  Variant v;
+  v.family = family;
+  v.where = r.where();
+  v.name = read_variant_name(r, family);
+  v.operation = read_operation(r.at("operation"));
+  v.requires_ = read_requirement(r.at("requires"), targets, true);
+  v.axes = read_qualifiers(r.at("qualifiers"), targets);
+  v.syntax = r.at("syntax").str();
+  v.address_widths = read_address_widths(r, v);
+  v.exclusions = read_exclusions(r);
+  const std::set<std::string> bound = bound_variables(v);
+  v.registers = read_formula(r.at("registers"), bound, "registers");
+  read_semantics(r, v, bound);
+  check_variant(v, r);
+  return v;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,16 @@
+// Reading one variant of a family spec (YAML -> Variant), one function per part of it. What refers
+// from one part to another (syntax to qualifiers, exclusions to qualifier values, ...) is checked by
+// variant_checks, which read_variant runs once every part is read.
+#pragma once
+
+#include <string>
+
+#include "spec/spec_model.hpp"
+#include "spec/yaml_reader.hpp"
+
+namespace ptxcts {
+
+// A variant of `family`, read and checked (throws SpecError at file:line:column).
+Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets);
+
+}  // namespace ptxcts
