@@ -8,8 +8,9 @@
 #include "kinds/fragment/fragment_planner.hpp"
 #include "kinds/fragment/reference_model.hpp"
 #include "kinds/wmma/wmma_info.hpp"
+#include "kinds/wmma/wmma_case_data.hpp"
 #include "kinds/wmma/wmma_kind.hpp"
-#include "kinds/wmma/wmma_model.hpp"
+#include "kinds/wmma/wmma_semantics.hpp"
 
 namespace ptxcts::test {
 namespace {

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kinds/wmma/wmma_case_data.hpp"
+#include "kinds/wmma/wmma_check.hpp"
 #include "kinds/wmma/wmma_emitter.hpp"
-#include "kinds/wmma/wmma_model.hpp"
+#include "kinds/wmma/wmma_observe.hpp"
 #include "kinds/wmma/wmma_planner.hpp"
 
 namespace ptxcts {

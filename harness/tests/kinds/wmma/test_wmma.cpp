@@ -15,10 +15,12 @@
 #include "support/spec_fixture.hpp"
 #include "util/subprocess.hpp"
 #include "assemble/toolchain.hpp"
+#include "kinds/wmma/wmma_case_data.hpp"
+#include "kinds/wmma/wmma_check.hpp"
 #include "kinds/wmma/wmma_emitter.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_kind.hpp"
-#include "kinds/wmma/wmma_model.hpp"
+#include "kinds/wmma/wmma_observe.hpp"
 
 using namespace ptxcts;
 using namespace ptxcts::test;
