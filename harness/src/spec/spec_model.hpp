@@ -228,6 +228,8 @@ struct CaseSet {
   std::vector<MutantException> mutant_exceptions;
   int warps = 4, tile_bytes = 4096, regions = 2;
   int wmma_warps = 4, wmma_tile_bytes = 10240, wmma_regions = 5;
+  std::vector<std::string> wmma_product_state_spaces;  // the 'ss' values wmma products take in turn
+  SourceLocation wmma_product_state_spaces_where;
   std::vector<CaseSpec> cases;  // ldmatrix/stmatrix/movmatrix cases, then the wmma cases
 };
 

@@ -101,12 +101,15 @@ void read_wmma_semantics(YamlReader r, Variant& v, const std::set<std::string>& 
 }
 
 void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
-  r.expect_map({"warps", "tile_bytes", "regions", "cases"});
+  r.expect_map({"warps", "tile_bytes", "regions", "product_state_spaces", "cases"});
   s.wmma_warps = static_cast<int>(r.at("warps").integer(1, 32));
   s.wmma_tile_bytes = static_cast<int>(r.at("tile_bytes").integer(1024, 49152));
   s.wmma_regions = static_cast<int>(r.at("regions").integer(5, 16));  // a round trip kernel takes 5
   if (s.wmma_tile_bytes % (256 * s.wmma_regions) != 0) r.at("tile_bytes").fail("tile_bytes must split into regions of a multiple of 256 bytes");
   if (s.wmma_warps * s.wmma_tile_bytes > 48 * 1024) r.fail("warps x tile_bytes must fit in 48 KiB of shared memory");
+  s.wmma_product_state_spaces_where = r.at("product_state_spaces").where();
+  for (auto item : r.at("product_state_spaces").items("'product_state_spaces' of wmma")) s.wmma_product_state_spaces.push_back(item.str());
+  if (s.wmma_product_state_spaces.empty()) r.at("product_state_spaces").fail("expected at least one state space for the products");
   for (auto item : r.at("cases").items("'cases' of wmma")) {
     item.expect_map({"name", "description", "data", "stride", "seed", "overflow", "fault", "where"});
     CaseSpec c = read_case_basics(item, names);

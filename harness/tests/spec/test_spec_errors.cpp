@@ -1376,5 +1376,24 @@ TEST(SpecErrors, WmmaLayoutNotAQualifier) {
             "specs/wmma.yaml:200:64: expected a qualifier of 'wmma.load.c.f16_int', .row or .col but found 'order'");
 }
 
+
+// The state spaces wmma products take in turn are values of every wmma load's and store's 'ss':
+// one that is not would leave the planner without the loads to feed a product.
+TEST(SpecErrors, WmmaProductStateSpaceNotAQualifierValue) {
+  std::vector<SpecFile> files = wmma_files();
+  for (auto& f : files)
+    if (f.path == "specs/cases.yaml") edit(f.text, "product_state_spaces: [.global, .shared, \"\"]", "product_state_spaces: [.global, .local]");
+  EXPECT_EQ(load_error(files),
+            "specs/cases.yaml:86:25: product state space '.local' is not a value of qualifier 'ss' of variant 'wmma.load.a.f16_int'; "
+            "expected one of its values");
+}
+
+TEST(SpecErrors, WmmaProductStateSpacesMissing) {
+  std::vector<SpecFile> files = wmma_files();
+  for (auto& f : files)
+    if (f.path == "specs/cases.yaml") edit(f.text, "  product_state_spaces: [.global, .shared, \"\"]\n", "");
+  EXPECT_EQ(load_error(files), "specs/cases.yaml:80:3: 'wmma' of cases.yaml is missing required key 'product_state_spaces'");
+}
+
 }  // namespace
 }  // namespace ptxcts

@@ -37,8 +37,8 @@ class WmmaKind : public InstructionKind {
   }
   bool owns(const AuditForm& form) const override { return form.text.rfind("wmma.", 0) == 0; }
 
-  std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
-    return plan_wmma_kernels(*this, instances);
+  std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
+    return plan_wmma_kernels(*this, instances, specs);
   }
   KernelPlan plan_roundtrip(const Instance&, const Instance& store, const std::string& claim) const override {
     throw std::logic_error("claim " + claim + " asks for a round trip through " + store.id() +

@@ -47,7 +47,7 @@ bool same_except_layout(const Instance& x, const Instance& y) {
 
 }  // namespace
 
-std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances) {
+std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances, const SpecSet& specs) {
   std::vector<KernelPlan> out;
   // Single instructions.
   for (auto const& inst : instances) {
@@ -83,8 +83,8 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
                                           {.region = 4, .fragments = {kLoadedCol}}}};
     out.push_back(std::move(k));
   }
-  // Products: state spaces in turn (never ::cta, whose PTX ISA 7.8 would raise the mma's own minimum).
-  const std::vector<std::string> spaces = {".global", ".shared", ""};
+  // Products: the state spaces cases.yaml names (wmma: product_state_spaces), in turn.
+  const std::vector<std::string>& spaces = specs.cases.wmma_product_state_spaces;
   std::size_t turn = 0;
   for (auto const& mma : instances) {
     if (!mma.variant().wmma_mma) continue;

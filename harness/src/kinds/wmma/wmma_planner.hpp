@@ -18,7 +18,7 @@ namespace ptxcts {
 
 class InstructionKind;
 
-std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances);
+std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances, const SpecSet& specs);
 
 // Whether a wmma case applies to a wmma kernel.
 bool wmma_takes(const KernelPlan& kernel, const CaseSpec& c);
