@@ -8,11 +8,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "kinds/fragment/case_data.hpp"
 #include "assemble/assembly_batch.hpp"
+#include "assemble/catalog.hpp"
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
-#include "assemble/catalog.hpp"
+#include "kinds/fragment/case_data.hpp"
 #include "kinds/fragment/fragment_emitter.hpp"
 #include "kinds/kinds.hpp"
 #include "spec/spec_loader.hpp"
@@ -41,7 +41,8 @@ static void BM_CaseDataAndReferenceModel_AllKernelsAndCases(benchmark::State& st
       for (auto const& c : suite.specs.cases.cases) {
         if (!kind.takes(k, c) || c.fault != Fault::None) continue;  // fault cases have no expected state
         auto prepared = kind.prepare(suite.specs.cases, c, k);
-        benchmark::DoNotOptimize(prepared->check(prepared->input.state).comparison.mismatches);  // the input stands in for a result
+        benchmark::DoNotOptimize(
+            prepared->check(prepared->input.state).comparison.mismatches);  // the input stands in for a result
         ++launches;
       }
     }
@@ -79,7 +80,8 @@ static void BM_AssembleOneBatchWithPtxas(benchmark::State& state) {
   std::vector<BatchMember> members;
   for (auto const& t : texts) parts.push_back(*split_module(t));
   for (std::size_t k = 0; k < texts.size(); ++k)
-    members.push_back({std::string_view(texts[k]).substr(parts[k].entry_offset), parts[k].entry_line, "k" + std::to_string(k)});
+    members.push_back(
+        {std::string_view(texts[k]).substr(parts[k].entry_offset), parts[k].entry_line, "k" + std::to_string(k)});
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-batch";
   fs::create_directories(dir);
   std::ofstream(dir / "b.ptx") << compose_batch(parts.front().header, members).text;
@@ -87,8 +89,8 @@ static void BM_AssembleOneBatchWithPtxas(benchmark::State& state) {
   for (auto _ : state) accepted = assemble(tc, dir / "b.ptx", "sm_90", dir / "b.cubin").accepted();
   if (!accepted) state.SkipWithError("ptxas rejected the batch");
   state.counters["kernels"] = static_cast<double>(members.size());
-  state.counters["kernels/s"] = benchmark::Counter(static_cast<double>(members.size()) * static_cast<double>(state.iterations()),
-                                                   benchmark::Counter::kIsRate);
+  state.counters["kernels/s"] = benchmark::Counter(
+      static_cast<double>(members.size()) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   fs::remove_all(dir);
 }
 BENCHMARK(BM_AssembleOneBatchWithPtxas)->Arg(8)->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -124,12 +126,19 @@ static void BM_ColdCatalogByTargets(benchmark::State& state) {
     build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2, &stats);
     fs::remove_all(dir);
   }
-  state.counters["assemblies/s"] = benchmark::Counter(static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()),
-                                                      benchmark::Counter::kIsRate);
+  state.counters["assemblies/s"] = benchmark::Counter(
+      static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["assembled"] = stats.assembled;
   state.counters["ptxas_runs"] = stats.ptxas_runs;
 }
-BENCHMARK(BM_ColdCatalogByTargets)->Arg(1)->Arg(6)->Arg(12)->Arg(23)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_ColdCatalogByTargets)
+    ->Arg(1)
+    ->Arg(6)
+    ->Arg(12)
+    ->Arg(23)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(2);
 
 // The whole audit from nothing (every kernel, form and probe for every target) and warm.
 static void BM_AuditCold(benchmark::State& state) {
@@ -146,8 +155,8 @@ static void BM_AuditCold(benchmark::State& state) {
   }
   state.counters["assembled"] = stats.assembled;
   state.counters["ptxas_runs"] = stats.ptxas_runs;
-  state.counters["assemblies/s"] = benchmark::Counter(static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()),
-                                                      benchmark::Counter::kIsRate);
+  state.counters["assemblies/s"] = benchmark::Counter(
+      static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_AuditCold)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 

@@ -21,7 +21,8 @@
 
 namespace {
 
-constexpr int kExitUsage = ptxcts::kDeviceUsage, kExitFault = ptxcts::kDeviceFaulted, kExitNoDevice = ptxcts::kDeviceUnusable;
+constexpr int kExitUsage = ptxcts::kDeviceUsage, kExitFault = ptxcts::kDeviceFaulted,
+              kExitNoDevice = ptxcts::kDeviceUnusable;
 
 std::string error_text(CUresult r) {
   const char* name = nullptr;
@@ -74,7 +75,10 @@ int info() {
     cuDeviceGetName(name, sizeof name, dev);
     cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
     cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-    out.push_back({{"ordinal", d}, {"name", name}, {"major", major}, {"minor", minor},
+    out.push_back({{"ordinal", d},
+                   {"name", name},
+                   {"major", major},
+                   {"minor", minor},
                    {"driver_cuda", std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)},
                    {"driver_version", kernel_driver_version()}});
   }
@@ -99,7 +103,8 @@ ptxcts::LaunchState launch(CUfunction fn, const ptxcts::LaunchInput& in) {
   unsigned tile = static_cast<unsigned>(s.tile_bytes);
   void* params[] = {&smem_in, &offsets, &regs_in, &regs_out, &smem_out, &tile};
   unsigned shared = static_cast<unsigned>(s.warps * s.tile_bytes);
-  check(cuLaunchKernel(fn, 1, 1, 1, static_cast<unsigned>(s.threads()), 1, 1, shared, nullptr, params, nullptr), "cuLaunchKernel");
+  check(cuLaunchKernel(fn, 1, 1, 1, static_cast<unsigned>(s.threads()), 1, 1, shared, nullptr, params, nullptr),
+        "cuLaunchKernel");
   check(cuCtxSynchronize(), "kernel");
   ptxcts::LaunchState out;
   out.smem.resize(in.state.smem.size());
@@ -143,9 +148,7 @@ int run(int device, const char* jobs_file, const char* results_file, unsigned st
       check(cuModuleGetFunction(&fn, mod, job.kernel_name.c_str()), "cuModuleGetFunction");
       result.state = launch(fn, job.input);
       result.ok = true;
-    } catch (const CudaFailure& f) {
-      result.error = f.what;
-    }
+    } catch (const CudaFailure& f) { result.error = f.what; }
     ptxcts::write_result(out, result);
     std::printf("done %u %s\n", result.id, result.ok ? "ok" : "fault");  // progress, after the record is on disk
     std::fflush(stdout);

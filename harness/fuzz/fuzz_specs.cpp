@@ -41,8 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                         {.path = "cases.yaml", .text = g_cases},
                         {.path = "diagnostics.yaml", .text = g_diagnostics},
                         {.path = "family.yaml", .text = text}});
-  } catch (const ptxcts::SpecError&) {
-  }
+  } catch (const ptxcts::SpecError&) {}
   // The formula parser on its own, with every variable bound.
   try {
     ptxcts::Formula f = ptxcts::Formula::parse(text);
@@ -50,7 +49,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (auto const& v : f.variables()) b.set(v, 3);
     f.eval(b);
   } catch (const ptxcts::FormulaSyntaxError&) {
-  } catch (const ptxcts::FormulaEvalError&) {
-  }
+  } catch (const ptxcts::FormulaEvalError&) {}
   return 0;
 }

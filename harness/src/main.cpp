@@ -1,30 +1,30 @@
 // ptxcts: the command. Subcommands: catalog (assemble), run (the conformance suite on every GPU,
 // or the toolkit side where there is none), list, check-specs.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <thread>
 
+#include "assemble/catalog.hpp"
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
-#include "report/audit_report.hpp"
-#include "assemble/catalog.hpp"
 #include "judge/claims.hpp"
-#include "run/device_query.hpp"
-#include "util/file_text.hpp"
-#include "run/journal.hpp"
-#include "report/report_diff.hpp"
-#include "results/report_json.hpp"
-#include "report/report_files.hpp"
-#include "run/runner.hpp"
-#include "spec/spec_loader.hpp"
 #include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
+#include "report/audit_report.hpp"
+#include "report/report_diff.hpp"
+#include "report/report_files.hpp"
+#include "results/report_json.hpp"
+#include "run/device_query.hpp"
+#include "run/journal.hpp"
+#include "run/runner.hpp"
+#include "spec/spec_loader.hpp"
+#include "util/file_text.hpp"
 
 #include "suite_commit.hpp"  // generated at build time
 #ifndef PTXCTS_SUITE_COMMIT
@@ -54,21 +54,27 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
     if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
       fmt::print("catalog: {}/{} assemblies done or found in the cache\n", done, total), std::fflush(stdout);
   };
-  Catalog c = build_catalog(suite, tc, read_kernel_skeletons(p.kernels), audit_requests(suite, tc), p.catalog, p.jobs, &stats, progress);
+  Catalog c = build_catalog(suite, tc, read_kernel_skeletons(p.kernels), audit_requests(suite, tc), p.catalog, p.jobs,
+                            &stats, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print("catalog: {} kernels x {} targets (ptxas {}): {} assembled in {} ptxas runs, {} from cache, {} beyond this toolkit's PTX ISA {}, "
-             "in {:.1f} s -> {}\n",
-             suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.ptxas_runs, stats.cached, stats.not_attempted,
-             c.toolkit_ptx.str(), secs, p.catalog);
+  fmt::print(
+      "catalog: {} kernels x {} targets (ptxas {}): {} assembled in {} ptxas runs, {} from cache, {} beyond this "
+      "toolkit's PTX ISA {}, "
+      "in {:.1f} s -> {}\n",
+      suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.ptxas_runs, stats.cached,
+      stats.not_attempted, c.toolkit_ptx.str(), secs, p.catalog);
   if (auto errors = c.errors(); !errors.empty()) {
-    fmt::print("catalog: ptxas failed on {} assemblies: no verdict, nothing cached, the next build tries them again:\n", errors.size());
+    fmt::print("catalog: ptxas failed on {} assemblies: no verdict, nothing cached, the next build tries them again:\n",
+               errors.size());
     for (auto const& e : errors) fmt::print("  ptxas failed: {}\n", e);
   }
   return c;
 }
 
 void print_toolkit_side(const Suite& suite, const Catalog& c) {
-  fmt::print("\nWhat ptxas {} assembled, per target (kernels accepted / rejected / beyond its PTX ISA / ptxas failed):\n", c.ptxas_version);
+  fmt::print(
+      "\nWhat ptxas {} assembled, per target (kernels accepted / rejected / beyond its PTX ISA / ptxas failed):\n",
+      c.ptxas_version);
   for (auto const& t : c.targets) {
     int acc = 0, rej = 0, na = 0, failed = 0;
     for (auto const& a : c.assemblies)
@@ -116,8 +122,9 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
   // Only a run of every family keeps a journal (a run of some writes no reports), so there would
   // be nothing of theirs to go on from.
   if (resume && !families.empty())
-    return usage_error("--resume and --family cannot be combined: only a run of every family keeps a journal to resume; "
-                       "expected --resume alone, or --family alone (a fresh run of those families)");
+    return usage_error(
+        "--resume and --family cannot be combined: only a run of every family keeps a journal to resume; "
+        "expected --resume alone, or --family alone (a fresh run of those families)");
   Suite suite = build_suite(load_spec_dir(p.specs));
   // A family the specs do not define would select nothing, and a run of nothing passes.
   for (auto const& f : families)
@@ -133,25 +140,39 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     return kExitSkipped;
   }
   if (q.devices.empty()) {
-    fmt::print("No GPU: {}.\nRunning the toolkit side only: the catalog above, and the claims it can judge.\n", q.reason);
+    fmt::print("No GPU: {}.\nRunning the toolkit side only: the catalog above, and the claims it can judge.\n",
+               q.reason);
     print_toolkit_side(suite, cat);
     return cat.errors().empty() ? 0 : kExitPtxasFailed;
   }
   const Audit audit = run_audit(suite, cat);  // what the requirement claims rest on: the same for every GPU
   Totals all;
   for (auto const& dev : q.devices) {
-    fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version, dev.driver_cuda);
+    fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version,
+               dev.driver_cuda);
     RunOptions opt;
     opt.runner = p.runner;
-    opt.catalog_dir = p.catalog;  // read only: each run's job and result files go to a fresh directory of its own (work_dir)
+    opt.catalog_dir =
+        p.catalog;  // read only: each run's job and result files go to a fresh directory of its own (work_dir)
     opt.families.insert(families.begin(), families.end());
-    opt.progress = [](const std::string& line) { fmt::print("{}\n", line); std::fflush(stdout); };
+    opt.progress = [](const std::string& line) {
+      fmt::print("{}\n", line);
+      std::fflush(stdout);
+    };
     RunReport rep;
-    rep.info = {.gpu_name = dev.name, .compute_capability = fmt::format("{}.{}", dev.major, dev.minor), .sm = dev.sm(),
-                .driver_version = dev.driver_version, .driver_cuda = dev.driver_cuda, .cuda_release = cat.cuda_release,
-                .ptxas_version = cat.ptxas_version, .ptx_isa = cat.toolkit_ptx.str(),
-                .toolchain = "precompiled cubin (ptxas, ahead of time)", .host = host_name(), .date = utc_now(),
-                .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
+    rep.info = {.gpu_name = dev.name,
+                .compute_capability = fmt::format("{}.{}", dev.major, dev.minor),
+                .sm = dev.sm(),
+                .driver_version = dev.driver_version,
+                .driver_cuda = dev.driver_cuda,
+                .cuda_release = cat.cuda_release,
+                .ptxas_version = cat.ptxas_version,
+                .ptx_isa = cat.toolkit_ptx.str(),
+                .toolchain = "precompiled cubin (ptxas, ahead of time)",
+                .host = host_name(),
+                .date = utc_now(),
+                .suite_version = PTXCTS_VERSION,
+                .suite_commit = PTXCTS_SUITE_COMMIT};
     // The journal: every result on disk as soon as it is known; --resume goes on from it.
     Journal journal;
     fs::path journal_path = fs::path(p.reports) / (report_basename(rep.info) + ".journal.jsonl");
@@ -178,16 +199,25 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     if (families.empty()) {
       write_reports(rep, p.reports);
       fs::remove(journal_path);  // the reports now hold everything it did
-      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", p.reports, report_basename(rep.info), secs);
+      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", p.reports, report_basename(rep.info),
+                 secs);
     }
     Totals t = rep.totals(), ft = rep.fault_totals();
-    fmt::print("  GPU {}: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out\n", dev.ordinal, t.pass, t.fail, t.skip,
-               t.error, t.crash, t.timeout);
-    fmt::print("  GPU {} fault cases (observations, never failures): {} faulted, {} timed out, {} ran without a fault, {} skipped\n",
-               dev.ordinal, ft.crash, ft.timeout, ft.pass + ft.fail, ft.skip);
-    all.pass += t.pass; all.fail += t.fail; all.skip += t.skip; all.error += t.error; all.crash += t.crash; all.timeout += t.timeout;
+    fmt::print("  GPU {}: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out\n", dev.ordinal, t.pass,
+               t.fail, t.skip, t.error, t.crash, t.timeout);
+    fmt::print(
+        "  GPU {} fault cases (observations, never failures): {} faulted, {} timed out, {} ran without a fault, {} "
+        "skipped\n",
+        dev.ordinal, ft.crash, ft.timeout, ft.pass + ft.fail, ft.skip);
+    all.pass += t.pass;
+    all.fail += t.fail;
+    all.skip += t.skip;
+    all.error += t.error;
+    all.crash += t.crash;
+    all.timeout += t.timeout;
   }
-  if (all.error + all.crash + all.timeout) fmt::print("{} errors, {} crashed, {} timed out\n", all.error, all.crash, all.timeout);
+  if (all.error + all.crash + all.timeout)
+    fmt::print("{} errors, {} crashed, {} timed out\n", all.error, all.crash, all.timeout);
   fmt::print("{} passed, {} failed, {} skipped\n", all.pass, all.fail, all.skip);
   return (all.fail + all.error + all.crash + all.timeout) ? kExitFound : 0;
 }
@@ -196,17 +226,20 @@ int cmd_audit(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   Catalog cat = make_catalog(suite, p);
   Audit audit = run_audit(suite, cat);
-  const AuditRun run{.host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
+  const AuditRun run{
+      .host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
   fs::path json = write_audit_reports(audit, suite, cat, run, p.reports);
   int confirmed = 0, not_checkable = 0;
   for (auto const& r : audit.requirements) {
     confirmed += r.verdict == Verdict::Confirmed;
     not_checkable += r.verdict == Verdict::NotCheckable;
-    if (r.verdict == Verdict::Contradicted) fmt::print("{} {} {}: {}\n", r.explained() ? "known   " : "FINDING ", r.variant, r.requirement, r.evidence);
+    if (r.verdict == Verdict::Contradicted)
+      fmt::print("{} {} {}: {}\n", r.explained() ? "known   " : "FINDING ", r.variant, r.requirement, r.evidence);
   }
   int invalid_ok = 0, spellings = 0, spellings_accepted = 0;
   for (auto const& f : audit.forms) {
-    if (f.verdict == Verdict::Contradicted) fmt::print("{} {}: {}\n", f.known ? "known   " : "FINDING ", f.form->name, f.evidence);
+    if (f.verdict == Verdict::Contradicted)
+      fmt::print("{} {}: {}\n", f.known ? "known   " : "FINDING ", f.form->name, f.evidence);
     invalid_ok += f.verdict == Verdict::Confirmed;
     if (f.form->kind == AuditForm::Kind::Spelling) {
       ++spellings;
@@ -215,12 +248,17 @@ int cmd_audit(const Paths& p) {
     }
   }
   for (auto const* k : audit.unused_known)
-    fmt::print("note     known discrepancy no longer observed: {} ({})\n", k->form.empty() ? k->variant + " on " + k->target : k->form, k->source);
-  fmt::print("audit: {} requirements: {} confirmed, {} contradicted, {} not checkable; {} documented-invalid forms rejected as documented; "
-             "{} of {} undocumented spellings accepted; {} unexplained contradictions -> {} (and .md)\n",
-             audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable, invalid_ok, spellings_accepted, spellings, audit.contradictions(), json.string());
+    fmt::print("note     known discrepancy no longer observed: {} ({})\n",
+               k->form.empty() ? k->variant + " on " + k->target : k->form, k->source);
+  fmt::print(
+      "audit: {} requirements: {} confirmed, {} contradicted, {} not checkable; {} documented-invalid forms rejected "
+      "as documented; "
+      "{} of {} undocumented spellings accepted; {} unexplained contradictions -> {} (and .md)\n",
+      audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable,
+      invalid_ok, spellings_accepted, spellings, audit.contradictions(), json.string());
   if (auto errors = cat.errors(); !errors.empty())
-    fmt::print("audit: ptxas failed on {} assemblies, so what they would show is not checkable (listed above)\n", errors.size());
+    fmt::print("audit: ptxas failed on {} assemblies, so what they would show is not checkable (listed above)\n",
+               errors.size());
   return audit.contradictions() ? kExitFound : cat.errors().empty() ? 0 : kExitPtxasFailed;
 }
 
@@ -255,9 +293,12 @@ int cmd_list(const Paths& p) {
 int main(int argc, char** argv) {
   CLI::App app{"ptxcts: conformance tests for PTX warp-level matrix data-movement instructions"};
   app.require_subcommand(1);
-  app.footer("Exit status: 0 all well; 1 a case failed, errored or crashed (run), an unexplained contradiction (audit), a regression "
-             "(diff); 2 an error (bad specs, unreadable files); 3 ptxas failed on some assembly, so it has no verdict (catalog, audit, "
-             "run without a GPU; the next build tries it again); 77 skipped (run --require-gpu without a GPU).");
+  app.footer(
+      "Exit status: 0 all well; 1 a case failed, errored or crashed (run), an unexplained contradiction (audit), a "
+      "regression "
+      "(diff); 2 an error (bad specs, unreadable files); 3 ptxas failed on some assembly, so it has no verdict "
+      "(catalog, audit, "
+      "run without a GPU; the next build tries it again); 77 skipped (run --require-gpu without a GPU).");
   Paths p;
   app.add_option("--specs", p.specs, "Directory of spec files")->check(CLI::ExistingDirectory);
 
@@ -278,10 +319,12 @@ int main(int argc, char** argv) {
   run->add_option("--ptxas", p.ptxas, "ptxas to use");
   run->add_flag("--no-assemble", no_assemble, "Use the catalog as it is (no toolkit needed)");
   run->add_flag("--resume", resume, "Go on from the journal a run that was cut short left in the reports directory");
-  run->add_flag("--require-gpu", require_gpu, "With no GPU, skip (exit 77, for CTest) instead of running the toolkit side");
+  run->add_flag("--require-gpu", require_gpu,
+                "With no GPU, skip (exit 77, for CTest) instead of running the toolkit side");
   run->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
 
-  auto* audit = app.add_subcommand("audit", "Judge every documented requirement and invalid form against ptxas, for every target");
+  auto* audit = app.add_subcommand(
+      "audit", "Judge every documented requirement and invalid form against ptxas, for every target");
   audit->add_option("--catalog", p.catalog, "Catalog directory");
   audit->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
   audit->add_option("--reports", p.reports, "Where the audit report is written");
@@ -289,7 +332,8 @@ int main(int argc, char** argv) {
   audit->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
 
   std::string diff_before, diff_after;
-  auto* diff = app.add_subcommand("diff", "Compare two run reports (JSON); exit 1 if anything got worse or went missing");
+  auto* diff =
+      app.add_subcommand("diff", "Compare two run reports (JSON); exit 1 if anything got worse or went missing");
   diff->add_option("before", diff_before, "The earlier report")->required();
   diff->add_option("after", diff_after, "The later report")->required();
 
@@ -313,7 +357,8 @@ int main(int argc, char** argv) {
     if (*diff) return cmd_diff(diff_before, diff_after);
     if (*check) {
       SpecSet s = load_spec_dir(p.specs);
-      fmt::print("{}: {} variants, {} claims, {} cases: valid\n", p.specs, s.variants.size(), s.claims.size(), s.cases.cases.size());
+      fmt::print("{}: {} variants, {} claims, {} cases: valid\n", p.specs, s.variants.size(), s.claims.size(),
+                 s.cases.cases.size());
       return 0;
     }
   } catch (const std::exception& e) {  // SpecError, ReportError, a harness error

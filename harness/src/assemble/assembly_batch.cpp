@@ -33,7 +33,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 // memchr, not std::count: a warm rebuild composes every batch (megabytes) just to find its key.
 int count_lines(std::string_view text) {
   int n = 0;
-  for (const char *p = text.data(), *end = p + text.size(); (p = static_cast<const char*>(std::memchr(p, '\n', end - p))); ++p) ++n;
+  for (const char *p = text.data(), *end = p + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', end - p))); ++p)
+    ++n;
   return n;
 }
 
@@ -45,7 +47,8 @@ std::optional<ModuleParts> split_module(const std::string& ptx) {
   // The entry line, at the start of a line, once. (Horspool: PTX is full of the needle's '.'.)
   static const std::boyer_moore_horspool_searcher needle(kEntryLine.begin(), kEntryLine.end());
   auto find_entry = [&](std::size_t from) {
-    for (auto at = ptx.begin() + static_cast<std::ptrdiff_t>(from); (at = std::search(at, ptx.end(), needle)) != ptx.end(); ++at)
+    for (auto at = ptx.begin() + static_cast<std::ptrdiff_t>(from);
+         (at = std::search(at, ptx.end(), needle)) != ptx.end(); ++at)
       if (at == ptx.begin() || at[-1] == '\n') return static_cast<std::size_t>(at - ptx.begin());
     return std::string::npos;
   };
@@ -91,7 +94,8 @@ BatchModule compose_batch(const std::string& header, const std::vector<BatchMemb
   return m;
 }
 
-BatchVerdict judge_batch(const BatchModule& module, const std::vector<BatchMember>& members, bool accepted, const std::string& output) {
+BatchVerdict judge_batch(const BatchModule& module, const std::vector<BatchMember>& members, bool accepted,
+                         const std::string& output) {
   BatchVerdict v;
   const std::size_t n = members.size();
   v.rejected.assign(n, false);

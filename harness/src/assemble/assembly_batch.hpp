@@ -51,8 +51,8 @@ struct BatchVerdict {
   // Accepted: every member is. Fallback: the messages cannot be pinned on members (a line in the
   // header, a message without a line, or no member with an error), so assemble them one by one.
   enum class Kind { Accepted, Rejected, Fallback } kind = Kind::Fallback;
-  std::vector<bool> rejected;           // per member
-  std::vector<std::string> messages;    // per member: its lines (renumbered to its own module)
+  std::vector<bool> rejected;         // per member
+  std::vector<std::string> messages;  // per member: its lines (renumbered to its own module)
 };
 
 // `output` is ptxas's output with the module's file name already replaced (see assemble());
@@ -61,6 +61,7 @@ struct BatchVerdict {
 // otherwise kept as ptxas wrote it. A rejected member's message ends with ptxas's closing
 // "ptxas fatal   : Ptx assembly aborted due to errors", as when it is assembled alone. Lines
 // without a number on an accepted batch go to every member.
-BatchVerdict judge_batch(const BatchModule& module, const std::vector<BatchMember>& members, bool accepted, const std::string& output);
+BatchVerdict judge_batch(const BatchModule& module, const std::vector<BatchMember>& members, bool accepted,
+                         const std::string& output);
 
 }  // namespace ptxcts

@@ -52,7 +52,8 @@ std::vector<BatchMember> members_of(const Batch& b, const std::vector<std::size_
   std::vector<BatchMember> out;
   for (std::size_t k : live) {
     const BatchKernel& bk = b.kernels[k];
-    out.push_back({.entry = std::string_view(bk.alone.ptx_text).substr(bk.entry_offset), .entry_line = bk.entry_line,
+    out.push_back({.entry = std::string_view(bk.alone.ptx_text).substr(bk.entry_offset),
+                   .entry_line = bk.entry_line,
                    .name = bk.entry});
   }
   return out;
@@ -61,9 +62,11 @@ std::vector<BatchMember> members_of(const Batch& b, const std::vector<std::size_
 // "cache/<32 hex digits>.cubin": a record names nothing else.
 bool is_cubin_name(const std::string& s) {
   const std::string head = "cache/", tail = ".cubin";
-  if (s.size() != head.size() + 32 + tail.size() || s.compare(0, head.size(), head) || s.compare(s.size() - tail.size(), tail.size(), tail))
+  if (s.size() != head.size() + 32 + tail.size() || s.compare(0, head.size(), head) ||
+      s.compare(s.size() - tail.size(), tail.size(), tail))
     return false;
-  return std::all_of(s.begin() + 6, s.end() - 6, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); });
+  return std::all_of(s.begin() + 6, s.end() - 6,
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); });
 }
 
 // The record of a batch's outcome, trusted only if every part of it fits this batch. Parallel
@@ -73,12 +76,15 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
   try {
     nlohmann::json j = nlohmann::json::parse(read_file(record));
     if (j.at("format") != kRecordFormat) return false;
-    auto entries = j.at("entries").get<std::vector<std::string>>(), messages = j.at("messages").get<std::vector<std::string>>(),
+    auto entries = j.at("entries").get<std::vector<std::string>>(),
+         messages = j.at("messages").get<std::vector<std::string>>(),
          cubins = j.at("cubins").get<std::vector<std::string>>();
     auto accepted = j.at("accepted").get<std::vector<bool>>();
     auto obtained = j.at("obtained").get<std::vector<std::string>>();
     const std::size_t n = b.kernels.size();
-    if (entries.size() != n || messages.size() != n || cubins.size() != n || accepted.size() != n || obtained.size() != n) return false;
+    if (entries.size() != n || messages.size() != n || cubins.size() != n || accepted.size() != n ||
+        obtained.size() != n)
+      return false;
     std::string present;  // the last cubin found on disk (most kernels share one)
     for (std::size_t k = 0; k < n; ++k) {
       if (accepted[k]) {
@@ -93,18 +99,18 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
     }
     for (std::size_t k = 0; k < n; ++k) {
       BatchKernel& bk = b.kernels[k];
-      bk.outcome = {accepted[k] ? AssemblyState::Accepted : AssemblyState::Rejected, std::move(messages[k]), std::move(obtained[k])};
+      bk.outcome = {accepted[k] ? AssemblyState::Accepted : AssemblyState::Rejected, std::move(messages[k]),
+                    std::move(obtained[k])};
       bk.cubin = std::move(cubins[k]);
       bk.cubin_entry = std::move(entries[k]);
     }
     return true;
-  } catch (const nlohmann::json::exception&) {
-    return false;
-  }
+  } catch (const nlohmann::json::exception&) { return false; }
 }
 
 void save_record(const fs::path& record, const Batch& b) {
-  auto entries = nlohmann::ordered_json::array(), accepted = entries, messages = entries, cubins = entries, obtained = entries;
+  auto entries = nlohmann::ordered_json::array(), accepted = entries, messages = entries, cubins = entries,
+       obtained = entries;
   for (auto const& k : b.kernels) {
     entries.push_back(k.cubin_entry);
     accepted.push_back(k.outcome.accepted());
@@ -129,7 +135,10 @@ std::string content_key(const std::string& ptx, const std::string& target, const
   std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(), &XXH3_freeState);
   if (!state || XXH3_128bits_reset(state.get()) != XXH_OK) throw std::bad_alloc();
   const char zero = '\0';
-  for (auto const& [data, size] : {std::pair{ptx.data(), ptx.size()}, {&zero, 1}, {target.data(), target.size()}, {&zero, 1},
+  for (auto const& [data, size] : {std::pair{ptx.data(), ptx.size()},
+                                   {&zero, 1},
+                                   {target.data(), target.size()},
+                                   {&zero, 1},
                                    {ptxas_version.data(), ptxas_version.size()}})
     XXH3_128bits_update(state.get(), data, size);
   XXH128_hash_t h = XXH3_128bits_digest(state.get());
@@ -138,13 +147,22 @@ std::string content_key(const std::string& ptx, const std::string& target, const
 
 void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
   fs::path cache = dir / "cache";
-  fs::path cubin = cache / (job.key + ".cubin"), log = cache / (job.key + ".log"), rejected = cache / (job.key + ".rejected"),
-           ptx = cache / (job.key + ".ptx");
-  if (auto o = read_verdict(log, AssemblyState::Accepted); o && fs::exists(cubin)) { job.outcome = std::move(*o); job.cached = true; return; }
-  if (auto o = read_verdict(rejected, AssemblyState::Rejected)) { job.outcome = std::move(*o); job.cached = true; return; }
+  fs::path cubin = cache / (job.key + ".cubin"), log = cache / (job.key + ".log"),
+           rejected = cache / (job.key + ".rejected"), ptx = cache / (job.key + ".ptx");
+  if (auto o = read_verdict(log, AssemblyState::Accepted); o && fs::exists(cubin)) {
+    job.outcome = std::move(*o);
+    job.cached = true;
+    return;
+  }
+  if (auto o = read_verdict(rejected, AssemblyState::Rejected)) {
+    job.outcome = std::move(*o);
+    job.cached = true;
+    return;
+  }
   write_file_atomically(ptx, job.ptx_text);
   // Named for this process and thread: another ptxcts may be assembling the same module now.
-  fs::path tmp = cache / fmt::format("{}.cubin.tmp{}-{:x}", job.key, ::getpid(), std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  fs::path tmp = cache / fmt::format("{}.cubin.tmp{}-{:x}", job.key, ::getpid(),
+                                     std::hash<std::thread::id>{}(std::this_thread::get_id()));
   job.outcome = assemble(tc, ptx, job.target, tmp);
   std::error_code ec;
   switch (job.outcome.state) {

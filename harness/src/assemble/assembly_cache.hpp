@@ -31,11 +31,11 @@ struct BatchKernel {
   Job alone;
   std::size_t entry_offset = 0;
   int entry_line = 0;
-  std::string entry;       // its entry name in the batch module
+  std::string entry;  // its entry name in the batch module
   // The outcome (its `obtained` says whether the batch or the kernel alone gave it):
   AssemblyOutcome outcome;
-  std::string cubin;       // "cache/<key>.cubin" when accepted
-  std::string cubin_entry; // the entry to launch in it: `entry`, or the skeleton's if assembled alone
+  std::string cubin;        // "cache/<key>.cubin" when accepted
+  std::string cubin_entry;  // the entry to launch in it: `entry`, or the skeleton's if assembled alone
 };
 
 // ptxas reports some errors only once the module's syntax is clean, so a batch may take a few

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <thread>
@@ -29,7 +29,9 @@ std::vector<std::string> Catalog::errors() const {
   for (auto const& a : assemblies)
     if (!a.error.empty()) out.push_back(fmt::format("{} on {}: {}", a.kernel, a.target, a.error));
   for (auto const& p : probes)
-    if (!p.error.empty()) out.push_back(fmt::format("{} at PTX ISA {} on {} (version probe): {}", p.kernel, p.ptx.str(), p.target, p.error));
+    if (!p.error.empty())
+      out.push_back(
+          fmt::format("{} at PTX ISA {} on {} (version probe): {}", p.kernel, p.ptx.str(), p.target, p.error));
   for (auto const& f : forms)
     if (!f.error.empty()) out.push_back(fmt::format("{} on {} (form): {}", f.form, f.target, f.error));
   return out;
@@ -78,11 +80,13 @@ CatalogScope catalog_scope(const Suite& suite, const Toolchain& tc) {
   CatalogScope scope;
   auto tk = suite.specs.targets.toolkits.find(tc.release);
   if (tk == suite.specs.targets.toolkits.end())
-    throw std::runtime_error(fmt::format("specs/targets.yaml does not say which PTX ISA version CUDA {} speaks (toolkits:)", tc.release));
+    throw std::runtime_error(
+        fmt::format("specs/targets.yaml does not say which PTX ISA version CUDA {} speaks (toolkits:)", tc.release));
   scope.toolkit_ptx = tk->second;
   // In targets.yaml's order (by architecture), keeping those this ptxas knows.
   for (auto const& t : suite.specs.targets.targets)
-    if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end()) scope.targets.push_back(t.name);
+    if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end())
+      scope.targets.push_back(t.name);
   return scope;
 }
 
@@ -99,11 +103,14 @@ namespace {
 // module header, in suite order.
 struct AssemblyPlan {
   enum class SlotKind { Assembly, Probe, Form };
-  struct Slot { std::size_t index; SlotKind kind; };  // index in the catalog's list of that kind
+  struct Slot {
+    std::size_t index;
+    SlotKind kind;
+  };  // index in the catalog's list of that kind
   std::vector<Job> alone;
-  std::vector<Slot> alone_slots;                                      // per job in `alone`
+  std::vector<Slot> alone_slots;  // per job in `alone`
   std::vector<Batch> batches;
-  std::vector<std::vector<std::size_t>> batch_slots;                  // per batch: its assemblies
+  std::vector<std::vector<std::size_t>> batch_slots;                   // per batch: its assemblies
   std::map<std::pair<std::string, std::string>, std::size_t> filling;  // (target, header) -> batch
 
   void add_alone(Job job, SlotKind kind, std::size_t index) {
@@ -118,9 +125,13 @@ struct AssemblyPlan {
       batches.push_back({.target = job.target, .header = parts.header, .kernels = {}, .ptxas_runs = 0});
       batch_slots.emplace_back();
     }
-    batches[at->second].kernels.push_back(
-        {.alone = std::move(job), .entry_offset = parts.entry_offset, .entry_line = parts.entry_line,
-         .entry = entry, .outcome = {}, .cubin = "", .cubin_entry = ""});
+    batches[at->second].kernels.push_back({.alone = std::move(job),
+                                           .entry_offset = parts.entry_offset,
+                                           .entry_line = parts.entry_line,
+                                           .entry = entry,
+                                           .outcome = {},
+                                           .cubin = "",
+                                           .cubin_entry = ""});
     batch_slots[at->second].push_back(assembly);
   }
 };
@@ -139,14 +150,15 @@ void check_entry_names(const std::vector<KernelPlan>& kernels) {
   for (auto const& k : kernels) {
     const std::string entry = entry_name(k.name);
     if (auto [at, fresh] = entries.emplace(entry, k.name); !fresh)
-      throw std::runtime_error(fmt::format("kernels {} and {} would have the same entry name {}", at->second, k.name, entry));
+      throw std::runtime_error(
+          fmt::format("kernels {} and {} would have the same entry name {}", at->second, k.name, entry));
   }
 }
 
 // One kernel on every target of the catalog, at its version or the target's, if newer; those
 // beyond the toolkit's PTX ISA version are recorded as not attempted.
-void plan_kernel(const KernelPlan& k, const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat,
-                 AssemblyPlan& plan) {
+void plan_kernel(const KernelPlan& k, const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton,
+                 Catalog& cat, AssemblyPlan& plan) {
   const std::string entry = entry_name(k.name);
   const PtxVersion kernel_ptx = kernel_min_ptx(k);
   const std::string instruction = kernel_instruction_text(k);  // the same for every target
@@ -171,17 +183,27 @@ void plan_kernel(const KernelPlan& k, const Suite& suite, const Toolchain& tc, c
   }
 }
 
-void plan_probe(const KernelAtVersion& r, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat, AssemblyPlan& plan) {
-  plan.add_alone(make_job(r.target, emit_kernel_ptx(skeleton, *r.kernel, r.target, r.ptx), tc), AssemblyPlan::SlotKind::Probe,
-                 cat.probes.size());
-  cat.probes.push_back({.kernel = r.kernel->name, .target = r.target, .ptx = r.ptx, .documented = r.documented,
-                        .accepted = false, .message = ""});
+void plan_probe(const KernelAtVersion& r, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat,
+                AssemblyPlan& plan) {
+  plan.add_alone(make_job(r.target, emit_kernel_ptx(skeleton, *r.kernel, r.target, r.ptx), tc),
+                 AssemblyPlan::SlotKind::Probe, cat.probes.size());
+  cat.probes.push_back({.kernel = r.kernel->name,
+                        .target = r.target,
+                        .ptx = r.ptx,
+                        .documented = r.documented,
+                        .accepted = false,
+                        .message = ""});
 }
 
-void plan_form(const FormRequest& r, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat, AssemblyPlan& plan) {
-  plan.add_alone(make_job(r.target, emit_form_ptx(skeleton, *r.form, r.target, r.ptx), tc), AssemblyPlan::SlotKind::Form,
-                 cat.forms.size());
-  cat.forms.push_back({.form = r.form->name, .target = r.target, .ptx = r.ptx, .accepted = false, .message = "",
+void plan_form(const FormRequest& r, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat,
+               AssemblyPlan& plan) {
+  plan.add_alone(make_job(r.target, emit_form_ptx(skeleton, *r.form, r.target, r.ptx), tc),
+                 AssemblyPlan::SlotKind::Form, cat.forms.size());
+  cat.forms.push_back({.form = r.form->name,
+                       .target = r.target,
+                       .ptx = r.ptx,
+                       .accepted = false,
+                       .message = "",
                        .instruction = form_instruction_text(*r.form)});
 }
 
@@ -247,8 +269,9 @@ void collect_alone(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
 
 }  // namespace
 
-Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, const CatalogRequests& requests,
-                      const fs::path& dir, int jobs, CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress) {
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton,
+                      const CatalogRequests& requests, const fs::path& dir, int jobs, CatalogStats* stats,
+                      const std::function<void(std::size_t, std::size_t)>& progress) {
   Catalog cat;
   cat.ptxas_version = tc.version;
   cat.cuda_release = tc.release;
@@ -282,32 +305,55 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
   j["targets"] = c.targets;
   auto& as = j["assemblies"] = nlohmann::ordered_json::array();
   for (auto const& a : c.assemblies)
-    as.push_back({{"kernel", a.kernel}, {"target", a.target}, {"ptx_isa", a.ptx.str()}, {"attempted", a.attempted},
-                  {"accepted", a.accepted}, {"message", a.message}, {"cubin", a.cubin}, {"entry", a.entry},
-                  {"ptx", a.ptx_file}, {"instruction", a.instruction}, {"error", a.error}});
+    as.push_back({{"kernel", a.kernel},
+                  {"target", a.target},
+                  {"ptx_isa", a.ptx.str()},
+                  {"attempted", a.attempted},
+                  {"accepted", a.accepted},
+                  {"message", a.message},
+                  {"cubin", a.cubin},
+                  {"entry", a.entry},
+                  {"ptx", a.ptx_file},
+                  {"instruction", a.instruction},
+                  {"error", a.error}});
   auto& ps = j["version_probes"] = nlohmann::ordered_json::array();
   for (auto const& p : c.probes)
-    ps.push_back({{"kernel", p.kernel}, {"target", p.target}, {"ptx_isa", p.ptx.str()}, {"documented_minimum", p.documented.str()},
-                  {"accepted", p.accepted}, {"message", p.message}, {"error", p.error}});
+    ps.push_back({{"kernel", p.kernel},
+                  {"target", p.target},
+                  {"ptx_isa", p.ptx.str()},
+                  {"documented_minimum", p.documented.str()},
+                  {"accepted", p.accepted},
+                  {"message", p.message},
+                  {"error", p.error}});
   auto& fs_ = j["forms"] = nlohmann::ordered_json::array();
   for (auto const& f : c.forms)
-    fs_.push_back({{"form", f.form}, {"target", f.target}, {"ptx_isa", f.ptx.str()}, {"accepted", f.accepted}, {"message", f.message},
-                   {"instruction", f.instruction}, {"error", f.error}});
+    fs_.push_back({{"form", f.form},
+                   {"target", f.target},
+                   {"ptx_isa", f.ptx.str()},
+                   {"accepted", f.accepted},
+                   {"message", f.message},
+                   {"instruction", f.instruction},
+                   {"error", f.error}});
   write_file_atomically(dir / "manifest.json", j.dump(1) + "\n");
 }
 
 Catalog load_catalog(const fs::path& dir) {
   fs::path file = dir / "manifest.json";
   std::ifstream in(file);
-  if (!in) throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
+  if (!in)
+    throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
   // A manifest of another schema is one to rebuild, not a corrupt one.
-  struct OtherSchema : std::runtime_error { using std::runtime_error::runtime_error; };
+  struct OtherSchema : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
   Catalog c;
   try {
     nlohmann::json j = nlohmann::json::parse(in);
     if (j.at("schema_version") != Catalog::kSchemaVersion)
-      throw OtherSchema(fmt::format("{}: catalog manifest of schema_version {}; this ptxcts reads schema_version {} (rebuild the catalog "
-                                    "with 'ptxcts catalog')", file.string(), j.at("schema_version").dump(), Catalog::kSchemaVersion));
+      throw OtherSchema(fmt::format(
+          "{}: catalog manifest of schema_version {}; this ptxcts reads schema_version {} (rebuild the catalog "
+          "with 'ptxcts catalog')",
+          file.string(), j.at("schema_version").dump(), Catalog::kSchemaVersion));
     auto ver = [](const nlohmann::json& v) {
       auto p = PtxVersion::parse(v.get<std::string>());
       if (!p) throw std::runtime_error("bad PTX ISA version " + v.dump());
@@ -346,9 +392,7 @@ Catalog load_catalog(const fs::path& dir) {
                          .message = f.at("message"),
                          .instruction = f.at("instruction"),
                          .error = f.at("error")});
-  } catch (const OtherSchema&) {
-    throw;
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const OtherSchema&) { throw; } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));

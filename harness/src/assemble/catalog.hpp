@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "assemble/toolchain.hpp"
 #include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
-#include "assemble/toolchain.hpp"
 
 namespace ptxcts {
 
@@ -21,24 +21,24 @@ struct Assembly {
   std::string kernel, target;
   PtxVersion ptx;
   bool accepted = false;
-  bool attempted = true;       // false: the toolkit's PTX ISA version cannot express this target/form
-  std::string message;         // ptxas's output, or why it was not attempted
-  std::string cubin;           // relative to the catalog directory (accepted only)
-  std::string ptx_file;        // relative to the catalog directory: the kernel's own module, which
-                               // the line numbers in `message` refer to
-  std::string instruction;     // the instruction text(s) under test, as emitted
-  std::string entry;           // the kernel's entry in `cubin` (accepted only)
-  std::string error{};         // non-empty: ptxas failed and gave no verdict (accepted is false): how, and what it said
+  bool attempted = true;    // false: the toolkit's PTX ISA version cannot express this target/form
+  std::string message;      // ptxas's output, or why it was not attempted
+  std::string cubin;        // relative to the catalog directory (accepted only)
+  std::string ptx_file;     // relative to the catalog directory: the kernel's own module, which
+                            // the line numbers in `message` refer to
+  std::string instruction;  // the instruction text(s) under test, as emitted
+  std::string entry;        // the kernel's entry in `cubin` (accepted only)
+  std::string error{};      // non-empty: ptxas failed and gave no verdict (accepted is false): how, and what it said
 };
 
 // An assembly that checks the documented minimum PTX ISA version: one version below must fail.
 struct VersionProbe {
   std::string kernel, target;
-  PtxVersion ptx;              // the version tried (one below the documented minimum)
-  PtxVersion documented;       // the documented minimum
+  PtxVersion ptx;         // the version tried (one below the documented minimum)
+  PtxVersion documented;  // the documented minimum
   bool accepted = false;
   std::string message;
-  std::string error{};         // as Assembly::error
+  std::string error{};  // as Assembly::error
 };
 
 // A documented-invalid form or an undocumented spelling, assembled on its target.
@@ -47,14 +47,14 @@ struct FormAssembly {
   PtxVersion ptx;
   bool accepted = false;
   std::string message, instruction;
-  std::string error{};         // as Assembly::error
+  std::string error{};  // as Assembly::error
 };
 
 struct Catalog {
   static constexpr int kSchemaVersion = 3;  // 3: each assembly, probe and form says if ptxas failed on it
   std::string ptxas_version, cuda_release;
   PtxVersion toolkit_ptx;
-  std::vector<std::string> targets;   // the real targets used, in ptxas's order
+  std::vector<std::string> targets;  // the real targets used, in ptxas's order
   std::vector<Assembly> assemblies;
   std::vector<VersionProbe> probes;
   std::vector<FormAssembly> forms;
@@ -66,8 +66,8 @@ struct Catalog {
 
 struct CatalogStats {
   int assembled = 0, cached = 0, not_attempted = 0;  // (kernel, target) pairs, probes and forms
-  int ptxas_runs = 0;                                 // ptxas processes started
-  int errors = 0;                                     // of them, ptxas failed on (no verdict; never cached)
+  int ptxas_runs = 0;                                // ptxas processes started
+  int errors = 0;                                    // of them, ptxas failed on (no verdict; never cached)
 };
 
 // What the catalog covers with this toolkit: the real targets of specs/targets.yaml that this
@@ -89,13 +89,13 @@ PtxVersion kernel_min_ptx(const KernelPlan& kernel);
 // must not include it, so the caller asks judge/audit_plan for these requests and hands them over.
 // Plain data rather than a callback: what will be assembled can be seen (and tested) beforehand.
 // The kernels and forms pointed to are the suite's: they must outlive build_catalog.
-struct KernelAtVersion {          // a kernel on a target at a given PTX ISA version: a version probe
+struct KernelAtVersion {  // a kernel on a target at a given PTX ISA version: a version probe
   const KernelPlan* kernel = nullptr;
   std::string target;
-  PtxVersion ptx;                 // the version tried
-  PtxVersion documented;          // the documented minimum, recorded beside the verdict
+  PtxVersion ptx;         // the version tried
+  PtxVersion documented;  // the documented minimum, recorded beside the verdict
 };
-struct FormRequest {              // a documented-invalid form or an undocumented spelling
+struct FormRequest {  // a documented-invalid form or an undocumented spelling
   const AuditForm* form = nullptr;
   std::string target;
   PtxVersion ptx;
@@ -109,8 +109,9 @@ struct CatalogRequests {
 // the suite on every target of catalog_scope(), and what `requests` asks for. Only verdicts
 // are cached: what ptxas failed on is in the manifest as an error and tried again next time.
 // `progress`, if given, hears (done, total) now and then while assembling.
-Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeletons, const CatalogRequests& requests,
-                      const std::filesystem::path& dir, int jobs, CatalogStats* stats = nullptr,
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeletons,
+                      const CatalogRequests& requests, const std::filesystem::path& dir, int jobs,
+                      CatalogStats* stats = nullptr,
                       const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 Catalog load_catalog(const std::filesystem::path& dir);  // throws std::runtime_error naming the file

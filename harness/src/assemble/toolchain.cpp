@@ -19,7 +19,8 @@ namespace ptxcts {
 std::string parse_ptxas_version(const std::string& out) {
   std::smatch m;
   static const std::regex re(R"(release \d+\.\d+, V(\d+\.\d+\.\d+))");
-  if (!std::regex_search(out, m, re)) throw std::runtime_error("cannot read the ptxas version from: " + out.substr(0, 200));
+  if (!std::regex_search(out, m, re))
+    throw std::runtime_error("cannot read the ptxas version from: " + out.substr(0, 200));
   return m[1];
 }
 
@@ -29,7 +30,8 @@ std::vector<std::string> parse_ptxas_targets(const std::string& help) {
   if (at == std::string::npos) throw std::runtime_error("ptxas --help does not describe --gpu-name");
   auto allowed = help.find("Allowed values for this option:", at);
   auto end = help.find("Default value", allowed);
-  if (allowed == std::string::npos || end == std::string::npos) throw std::runtime_error("ptxas --help lists no targets for --gpu-name");
+  if (allowed == std::string::npos || end == std::string::npos)
+    throw std::runtime_error("ptxas --help lists no targets for --gpu-name");
   std::string list = help.substr(allowed, end - allowed);
   std::vector<std::string> out;
   static const std::regex re(R"('(sm_\d+[af]?)')");
@@ -57,8 +59,8 @@ namespace {
 
 // ptxas saying that it failed, not that the PTX is wrong (case-insensitive). The one place these live.
 constexpr std::array kPtxasFailurePatterns = {
-    "out of memory",    "bad_alloc",       "cannot allocate",      "memory allocation fail", "internal (compiler )?error",
-    "segmentation fault", "core dumped",   "assertion .*failed",   "terminate called",       "bus error",
+    "out of memory",      "bad_alloc",   "cannot allocate",    "memory allocation fail", "internal (compiler )?error",
+    "segmentation fault", "core dumped", "assertion .*failed", "terminate called",       "bus error",
     "stack overflow",
 };
 
@@ -69,21 +71,21 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 bool says_ptxas_failed(const std::string& message) {
   static const std::regex any = [] {
     std::string alternatives;
-    for (const char* p : kPtxasFailurePatterns) alternatives += (alternatives.empty() ? "(" : "|(") + std::string(p) + ")";
+    for (const char* p : kPtxasFailurePatterns)
+      alternatives += (alternatives.empty() ? "(" : "|(") + std::string(p) + ")";
     return std::regex(alternatives, std::regex::icase);
   }();
   return std::regex_search(message, any);
 }
 
-std::string AssemblyOutcome::why() const {
-  return message.empty() ? obtained : obtained + ": " + first_line(message);
-}
+std::string AssemblyOutcome::why() const { return message.empty() ? obtained : obtained + ": " + first_line(message); }
 
 AssemblyOutcome assemble(const Toolchain& tc, const std::filesystem::path& ptx_file, const std::string& target,
                          const std::filesystem::path& cubin_file) {
   std::error_code ec;
   std::filesystem::remove(cubin_file, ec);  // whatever is there afterwards, this ptxas wrote
-  ProcessResult r = run_process({tc.ptxas, "-arch=" + target, "-o", cubin_file.string(), ptx_file.string()}, tc.timeout_seconds);
+  ProcessResult r =
+      run_process({tc.ptxas, "-arch=" + target, "-o", cubin_file.string(), ptx_file.string()}, tc.timeout_seconds);
   AssemblyOutcome out;
   out.message = r.output;
   // Drop the temporary file's name from messages, so that they read the same on every machine.
@@ -97,11 +99,13 @@ AssemblyOutcome assemble(const Toolchain& tc, const std::filesystem::path& ptx_f
   auto say = [&](S state, std::string how) { out.state = state, out.obtained = std::move(how); };
   if (r.timed_out) say(S::Error, fmt::format("ptxas ran past the {} s limit and was killed", tc.timeout_seconds));
   else if (r.signal) say(S::Error, fmt::format("ptxas killed by signal {} ({})", r.signal, strsignal(r.signal)));
-  else if (r.exit_code == 126 || r.exit_code == 127) say(S::Error, fmt::format("ptxas could not be run (exit {})", r.exit_code));
+  else if (r.exit_code == 126 || r.exit_code == 127)
+    say(S::Error, fmt::format("ptxas could not be run (exit {})", r.exit_code));
   else if (r.exit_code == 0 && wrote) say(S::Accepted, "ptxas exit 0");
   else if (r.exit_code == 0) say(S::Error, "ptxas exit 0 without writing the cubin");
   else if (out.message.empty()) say(S::Error, fmt::format("ptxas exit {} without a message", r.exit_code));
-  else if (says_ptxas_failed(out.message)) say(S::Error, fmt::format("ptxas exit {} with a message that says ptxas failed", r.exit_code));
+  else if (says_ptxas_failed(out.message))
+    say(S::Error, fmt::format("ptxas exit {} with a message that says ptxas failed", r.exit_code));
   else say(S::Rejected, fmt::format("ptxas exit {} with a message", r.exit_code));
   return out;
 }

@@ -9,11 +9,11 @@
 namespace ptxcts {
 
 struct Toolchain {
-  std::string ptxas;                       // path
-  std::string version;                     // "13.0.88"
-  std::string release;                     // "13.0"
-  std::vector<std::string> real_targets;   // sm_* names from `ptxas --help`, in its order
-  double timeout_seconds = 300;            // one ptxas run; past it, ptxas is killed (an error, not a verdict)
+  std::string ptxas;                      // path
+  std::string version;                    // "13.0.88"
+  std::string release;                    // "13.0"
+  std::vector<std::string> real_targets;  // sm_* names from `ptxas --help`, in its order
+  double timeout_seconds = 300;           // one ptxas run; past it, ptxas is killed (an error, not a verdict)
 
   // Finds ptxas (explicit path, else $PTXCTS_PTXAS, else the build's toolkit, else PATH) and asks it.
   static Toolchain discover(const std::string& explicit_ptxas = "");
@@ -28,8 +28,9 @@ enum class AssemblyState { Accepted, Rejected, Error };
 
 struct AssemblyOutcome {
   AssemblyState state = AssemblyState::Error;
-  std::string message;   // what ptxas printed
-  std::string obtained;  // how the state was obtained: "ptxas exit 255 with a message", "ptxas killed by signal 9 (Killed)"
+  std::string message;  // what ptxas printed
+  std::string
+      obtained;  // how the state was obtained: "ptxas exit 255 with a message", "ptxas killed by signal 9 (Killed)"
   bool accepted() const { return state == AssemblyState::Accepted; }
   bool error() const { return state == AssemblyState::Error; }
   std::string why() const;  // for an error: `obtained` and the message's first line

@@ -25,7 +25,10 @@ std::string fill_skeleton(const std::string& skeleton, const std::map<std::strin
   std::set<std::string> used;
   while (pos < skeleton.size()) {
     std::size_t open = skeleton.find("{{", pos);
-    if (open == std::string::npos) { out.append(skeleton, pos); break; }
+    if (open == std::string::npos) {
+      out.append(skeleton, pos);
+      break;
+    }
     std::size_t close = skeleton.find("}}", open);
     if (close == std::string::npos) throw std::runtime_error("kernel skeleton: unclosed '{{'");
     std::string name = skeleton.substr(open + 2, close - open - 2);
@@ -34,7 +37,8 @@ std::string fill_skeleton(const std::string& skeleton, const std::map<std::strin
     out.append(skeleton, pos, open - pos);
     // Multi-line fields end in a newline; the skeleton puts each on its own line.
     std::string value = it->second;
-    if (!value.empty() && value.back() == '\n' && close + 2 < skeleton.size() && skeleton[close + 2] == '\n') value.pop_back();
+    if (!value.empty() && value.back() == '\n' && close + 2 < skeleton.size() && skeleton[close + 2] == '\n')
+      value.pop_back();
     out += value;
     used.insert(name);
     pos = close + 2;
@@ -46,14 +50,16 @@ std::string fill_skeleton(const std::string& skeleton, const std::map<std::strin
 
 const std::string& KernelSkeletons::at(const std::string& file) const {
   auto it = by_file.find(file);
-  if (it == by_file.end()) throw std::runtime_error(fmt::format("kernel skeleton {} is missing from the kernels directory", file));
+  if (it == by_file.end())
+    throw std::runtime_error(fmt::format("kernel skeleton {} is missing from the kernels directory", file));
   return it->second;
 }
 
 KernelSkeletons read_kernel_skeletons(const std::filesystem::path& dir) {
   KernelSkeletons out;
   for (auto const& e : std::filesystem::directory_iterator(dir))
-    if (e.is_regular_file() && e.path().filename().string().ends_with(".ptx.in")) out.by_file[e.path().filename().string()] = read_file_text(e.path(), "the kernel skeleton");
+    if (e.is_regular_file() && e.path().filename().string().ends_with(".ptx.in"))
+      out.by_file[e.path().filename().string()] = read_file_text(e.path(), "the kernel skeleton");
   return out;
 }
 

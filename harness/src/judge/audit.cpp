@@ -15,7 +15,9 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 
 // ptxas says so when a feature needs a newer PTX ISA version (as opposed to a target the version
 // does not know yet).
-bool names_version_requirement(const std::string& message) { return message.find("requires PTX ISA") != std::string::npos; }
+bool names_version_requirement(const std::string& message) {
+  return message.find("requires PTX ISA") != std::string::npos;
+}
 
 std::vector<const KernelPlan*> kernels_of(const Suite& suite, const Variant& v) {
   std::vector<const KernelPlan*> out;
@@ -24,14 +26,17 @@ std::vector<const KernelPlan*> kernels_of(const Suite& suite, const Variant& v) 
   return out;
 }
 
-const KnownDiscrepancy* known_for(const SpecSet& specs, const std::string& variant, const std::string& target, bool accepted) {
+const KnownDiscrepancy* known_for(const SpecSet& specs, const std::string& variant, const std::string& target,
+                                  bool accepted) {
   for (auto const& k : specs.known_discrepancies)
     if (k.form.empty() && k.variant == variant && k.target == target && k.observed_accepted == accepted) return &k;
   return nullptr;
 }
 
-RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const Variant& v, std::set<const KnownDiscrepancy*>& used) {
-  RequirementVerdict rv{v.name, v.family, "targets", v.requires_.targets->text, v.requires_.source, Verdict::NotCheckable, "", {}, {}};
+RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const Variant& v,
+                                 std::set<const KnownDiscrepancy*>& used) {
+  RequirementVerdict rv{
+      v.name, v.family, "targets", v.requires_.targets->text, v.requires_.source, Verdict::NotCheckable, "", {}, {}};
   std::set<std::string> accepted_on, rejected_on;
   std::vector<std::string> failed;  // assemblies ptxas gave no verdict on
   int checked = 0;
@@ -49,9 +54,10 @@ RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const V
       ++checked;
       (a.accepted ? accepted_on : rejected_on).insert(a.target);
       if (documented != a.accepted) {
-        std::string m = fmt::format("{} on {}: documented {}, ptxas {}{}", k->subject_instance().id(), a.target,
-                                    documented ? "supported" : "unsupported", a.accepted ? "accepted it" : "rejected it",
-                                    a.accepted ? "" : " (" + first_line(a.message) + ")");
+        std::string m =
+            fmt::format("{} on {}: documented {}, ptxas {}{}", k->subject_instance().id(), a.target,
+                        documented ? "supported" : "unsupported", a.accepted ? "accepted it" : "rejected it",
+                        a.accepted ? "" : " (" + first_line(a.message) + ")");
         if (const KnownDiscrepancy* kd = known_for(suite.specs, v.name, a.target, a.accepted)) {
           used.insert(kd);
           rv.known.push_back(m + " [known: " + kd->source + "]");
@@ -70,17 +76,20 @@ RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const V
   if (checked == 0 && failed.empty()) {
     rv.evidence = "no assembly of this variant in the catalog";
   } else if (rv.mismatches.empty() && !failed.empty()) {
-    rv.evidence = fmt::format("ptxas failed: {} ({} of {} assemblies gave no verdict)", failed.front(), failed.size(), checked + failed.size());
+    rv.evidence = fmt::format("ptxas failed: {} ({} of {} assemblies gave no verdict)", failed.front(), failed.size(),
+                              checked + failed.size());
   } else if (rv.mismatches.empty() && !rv.known.empty()) {
     rv.verdict = Verdict::Contradicted;
-    rv.evidence = fmt::format("{} of {} assemblies disagree, each a known discrepancy; first: {}", rv.known.size(), checked, rv.known.front());
+    rv.evidence = fmt::format("{} of {} assemblies disagree, each a known discrepancy; first: {}", rv.known.size(),
+                              checked, rv.known.front());
   } else if (rv.mismatches.empty()) {
     rv.verdict = Verdict::Confirmed;
-    rv.evidence = fmt::format("{} assemblies agree: accepted on {}; rejected on {}", checked, in_order(accepted_on), in_order(rejected_on));
+    rv.evidence = fmt::format("{} assemblies agree: accepted on {}; rejected on {}", checked, in_order(accepted_on),
+                              in_order(rejected_on));
   } else {
     rv.verdict = Verdict::Contradicted;
-    rv.evidence = fmt::format("{} of {} assemblies disagree with the documented targets; first: {}", rv.mismatches.size(), checked,
-                              rv.mismatches.front());
+    rv.evidence = fmt::format("{} of {} assemblies disagree with the documented targets; first: {}",
+                              rv.mismatches.size(), checked, rv.mismatches.front());
   }
   return rv;
 }
@@ -108,17 +117,24 @@ std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog
         if (a.kernel != k->name || !a.attempted || a.ptx != min) continue;
         const TargetInfo* t = suite.specs.targets.find(a.target);
         if (!t || !supports(suite.specs.targets, k->subject_instance(), *t)) continue;
-        if (!a.error.empty()) failed.push_back(fmt::format("{} on {} at PTX ISA {}: {}", k->subject_instance().id(), a.target, min.str(), a.error));
+        if (!a.error.empty())
+          failed.push_back(
+              fmt::format("{} on {} at PTX ISA {}: {}", k->subject_instance().id(), a.target, min.str(), a.error));
         else if (a.accepted) ++at_min_ok;
         else {
           ++at_min_bad;
-          rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: rejected ({})", k->subject_instance().id(), a.target, min.str(), first_line(a.message)));
+          rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: rejected ({})", k->subject_instance().id(),
+                                              a.target, min.str(), first_line(a.message)));
         }
       }
       for (auto const& p : cat.probes) {
         if (p.kernel != k->name) continue;
-        if (!p.error.empty()) failed.push_back(fmt::format("{} on {} at PTX ISA {}: {}", k->subject_instance().id(), p.target, p.ptx.str(), p.error));
-        else if (p.accepted) rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum", k->subject_instance().id(), p.target, p.ptx.str()));
+        if (!p.error.empty())
+          failed.push_back(
+              fmt::format("{} on {} at PTX ISA {}: {}", k->subject_instance().id(), p.target, p.ptx.str(), p.error));
+        else if (p.accepted)
+          rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum",
+                                              k->subject_instance().id(), p.target, p.ptx.str()));
         else if (names_version_requirement(p.message)) ++below_ok;
         else ++below_inconclusive;
       }
@@ -130,11 +146,18 @@ std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog
       rv.evidence = fmt::format("ptxas failed: {} ({} assemblies gave no verdict)", failed.front(), failed.size());
     } else if (at_min_ok && below_ok) {
       rv.verdict = Verdict::Confirmed;
-      rv.evidence = fmt::format("{} assemblies accepted at PTX ISA {} on a supporting target; {} rejected at the version below, ptxas naming the version requirement",
-                                at_min_ok, min.str(), below_ok);
+      rv.evidence = fmt::format(
+          "{} assemblies accepted at PTX ISA {} on a supporting target; {} rejected at the version below, ptxas naming "
+          "the version requirement",
+          at_min_ok, min.str(), below_ok);
     } else {
-      rv.evidence = at_min_ok == 0 ? fmt::format("no supporting target that PTX ISA {} knows, so the minimum cannot be tried", min.str())
-                                   : fmt::format("the version below could not be tried on a supporting target ({} probe(s) rejected for the target, not the version)", below_inconclusive);
+      rv.evidence =
+          at_min_ok == 0
+              ? fmt::format("no supporting target that PTX ISA {} knows, so the minimum cannot be tried", min.str())
+              : fmt::format(
+                    "the version below could not be tried on a supporting target ({} probe(s) rejected for the target, "
+                    "not the version)",
+                    below_inconclusive);
     }
     out.push_back(std::move(rv));
   }
@@ -180,7 +203,8 @@ Audit run_audit(const Suite& suite, const Catalog& cat) {
                                           : "ptxas rejects it: " + first_line(fv.assembly->message);
     } else if (fv.assembly->accepted) {
       fv.verdict = Verdict::Contradicted;
-      fv.evidence = fmt::format("accepted by ptxas {} for {}, although documented invalid: {}", cat.ptxas_version, f.target, f.reason);
+      fv.evidence = fmt::format("accepted by ptxas {} for {}, although documented invalid: {}", cat.ptxas_version,
+                                f.target, f.reason);
     } else {
       // Every class that one of ptxas's lines falls in; the documented one must be among them.
       std::set<std::string> seen;
@@ -197,7 +221,8 @@ Audit run_audit(const Suite& suite, const Catalog& cat) {
         fv.evidence = "rejected as documented: " + first_line(msg);
       } else {
         fv.verdict = Verdict::Contradicted;
-        fv.evidence = fmt::format("rejected, but not for the documented reason ({}): {}", f.diagnostic, first_line(msg));
+        fv.evidence =
+            fmt::format("rejected, but not for the documented reason ({}): {}", f.diagnostic, first_line(msg));
       }
     }
     if (fv.verdict == Verdict::Contradicted)

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "assemble/catalog.hpp"
-#include "results/results.hpp"
 #include "plan/suite.hpp"
+#include "results/results.hpp"
 
 namespace ptxcts {
 
@@ -26,7 +26,7 @@ struct RequirementVerdict {
 
 struct FormVerdict {
   const AuditForm* form = nullptr;
-  const FormAssembly* assembly = nullptr;  // null: the toolkit does not know the form's target
+  const FormAssembly* assembly = nullptr;   // null: the toolkit does not know the form's target
   Verdict verdict = Verdict::NotCheckable;  // spellings: always not-checkable (an observation)
   std::string diagnostic_seen;              // the class ptxas's message fell in, if any
   std::string evidence;

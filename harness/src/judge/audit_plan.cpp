@@ -5,7 +5,8 @@
 
 namespace ptxcts {
 
-std::optional<KernelAtVersion> version_probe(const Suite& suite, const KernelPlan& k, const std::vector<std::string>& targets) {
+std::optional<KernelAtVersion> version_probe(const Suite& suite, const KernelPlan& k,
+                                             const std::vector<std::string>& targets) {
   if (!k.audited) return std::nullopt;
   const PtxVersion documented = kernel_min_ptx(k);
   auto below = suite.specs.targets.previous(documented);
@@ -40,6 +41,8 @@ CatalogRequests audit_requests(const Suite& suite, const CatalogScope& scope) {
   return r;
 }
 
-CatalogRequests audit_requests(const Suite& suite, const Toolchain& tc) { return audit_requests(suite, catalog_scope(suite, tc)); }
+CatalogRequests audit_requests(const Suite& suite, const Toolchain& tc) {
+  return audit_requests(suite, catalog_scope(suite, tc));
+}
 
 }  // namespace ptxcts

@@ -20,7 +20,8 @@ namespace ptxcts {
 // The version probe of one kernel: single-instruction (audited) kernels only, at the version below
 // the documented minimum, on a supporting target among `targets` that the version below still
 // knows if there is one (portable first); nullopt where there is no such version or target.
-std::optional<KernelAtVersion> version_probe(const Suite& suite, const KernelPlan& kernel, const std::vector<std::string>& targets);
+std::optional<KernelAtVersion> version_probe(const Suite& suite, const KernelPlan& kernel,
+                                             const std::vector<std::string>& targets);
 
 // Each form whose target is in the scope, at the version the spec gives or else the newest this
 // toolkit speaks (so that the version is never the reason for a rejection).

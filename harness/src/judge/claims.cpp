@@ -31,8 +31,10 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   for (auto const* r : rs) {
     v.checked.push_back(r->kernel + "/" + r->case_name);
     if (r->status == Status::Pass) ++pass;
-    else if (r->status == Status::Fail) { ++fail; if (!first_bad) first_bad = r; }
-    else if (r->status == Status::Crash || r->status == Status::Timeout) {
+    else if (r->status == Status::Fail) {
+      ++fail;
+      if (!first_bad) first_bad = r;
+    } else if (r->status == Status::Crash || r->status == Status::Timeout) {
       ++fault;
       if (!first_bad) first_bad = r;
       errors.insert(r->reason.substr(r->reason.find(": ") == std::string::npos ? 0 : r->reason.find(": ") + 2));
@@ -41,12 +43,17 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   const int ran = pass + fail + fault;
   if (ran == 0) {
     v.verdict = Verdict::NotCheckable;
-    v.evidence = !no_gpu.empty() ? no_gpu : first_other ? fmt::format("no case ran: {}", first_other->reason) : "no case selected";
+    v.evidence = !no_gpu.empty() ? no_gpu
+                 : first_other   ? fmt::format("no case ran: {}", first_other->reason)
+                                 : "no case selected";
     return;
   }
-  std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed, {} faulted or hung", ran, rs.size(), pass, fail, fault);
+  std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed, {} faulted or hung", ran,
+                                  rs.size(), pass, fail, fault);
   if (!errors.empty()) tally += fmt::format(" ({})", fmt::join(errors, "; "));
-  if (first_bad && fail) tally += fmt::format(" (first difference: {} / {}: {})", first_bad->kernel, first_bad->case_name, first_bad->reason);
+  if (first_bad && fail)
+    tally +=
+        fmt::format(" (first difference: {} / {}: {})", first_bad->kernel, first_bad->case_name, first_bad->reason);
   if (expect == Expect::Observe) {  // undefined behaviour: what happened is the record, not a verdict
     v.verdict = Verdict::Observed;
     v.evidence = "undefined behaviour, observed: " + tally;
@@ -54,7 +61,9 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   }
   if (expect == Expect::Fault) {
     v.verdict = fault == ran ? Verdict::Confirmed : Verdict::Observed;
-    v.evidence = tally + (fault == ran ? "; the GPU enforces the rule" : "; the GPU does not enforce the rule in every case (the behaviour is undefined, so this is an observation)");
+    v.evidence = tally + (fault == ran ? "; the GPU enforces the rule"
+                                       : "; the GPU does not enforce the rule in every case (the behaviour is "
+                                         "undefined, so this is an observation)");
     return;
   }
   const int bad = fail + fault;
@@ -65,17 +74,23 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
 
 // A claim that predicts a failure or a fault is confirmed only if its control cases (on the kernels
 // the claim was judged by, with data the claim does not speak of) passed: otherwise the device may fail everything.
-void judge_controls(ClaimVerdict& v, const ClaimCheck& ck, const std::vector<const CaseResult*>& judged, const std::vector<CaseResult>& results) {
+void judge_controls(ClaimVerdict& v, const ClaimCheck& ck, const std::vector<const CaseResult*>& judged,
+                    const std::vector<CaseResult>& results) {
   std::set<std::string> kernels;
   for (auto const* r : judged) kernels.insert(r->kernel);
   int passed = 0;
   for (auto const& r : results) {
-    if (!kernels.count(r.kernel) || std::find(ck.controls.begin(), ck.controls.end(), r.case_name) == ck.controls.end()) continue;
+    if (!kernels.count(r.kernel) || std::find(ck.controls.begin(), ck.controls.end(), r.case_name) == ck.controls.end())
+      continue;
     v.checked.push_back(r.kernel + "/" + r.case_name + " (control)");
-    if (r.status == Status::Pass) { ++passed; continue; }
+    if (r.status == Status::Pass) {
+      ++passed;
+      continue;
+    }
     v.verdict = Verdict::NotCheckable;
-    v.evidence = fmt::format("control case {} / {} did not pass ({}: {}), so the predicted {} says nothing; {}", r.kernel, r.case_name,
-                             to_string(r.status), r.reason, ck.expect == Expect::Fail ? "failure" : "fault", v.evidence);
+    v.evidence = fmt::format("control case {} / {} did not pass ({}: {}), so the predicted {} says nothing; {}",
+                             r.kernel, r.case_name, to_string(r.status), r.reason,
+                             ck.expect == Expect::Fail ? "failure" : "fault", v.evidence);
     return;
   }
   if (passed == 0) {
@@ -98,20 +113,27 @@ void judge_requirements(ClaimVerdict& v, const Audit& audit, const std::string& 
     v.checked.push_back(fmt::format("{} {}: {}", r.variant, r.requirement, to_string(r.verdict)));
     evidence += fmt::format("{}{} ({}): {}", evidence.empty() ? "" : "; ", r.requirement, r.documented, r.evidence);
   }
-  v.verdict = total == 0 ? Verdict::NotCheckable
-              : contradicted ? Verdict::Contradicted
-              : confirmed == total ? Verdict::Confirmed : Verdict::NotCheckable;
+  v.verdict = total == 0           ? Verdict::NotCheckable
+              : contradicted       ? Verdict::Contradicted
+              : confirmed == total ? Verdict::Confirmed
+                                   : Verdict::NotCheckable;
   v.evidence = total == 0 ? "the audit judged no requirement of this variant" : evidence;
 }
 
 }  // namespace
 
-std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit, const std::vector<CaseResult>& results,
-                                          const std::string& no_gpu) {
+std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit,
+                                          const std::vector<CaseResult>& results, const std::string& no_gpu) {
   std::vector<ClaimVerdict> out;
   for (auto const& c : suite.specs.claims) {
-    ClaimVerdict v{.id = c.id, .family = c.family, .text = c.text, .source = c.source, .note = c.note, .verdict = Verdict::NotCheckable,
-                   .evidence = "", .checked = {}};
+    ClaimVerdict v{.id = c.id,
+                   .family = c.family,
+                   .text = c.text,
+                   .source = c.source,
+                   .note = c.note,
+                   .verdict = Verdict::NotCheckable,
+                   .evidence = "",
+                   .checked = {}};
     if (c.check.kind == ClaimCheckKind::Requirements) {
       judge_requirements(v, audit, c.check.variant);
     } else if (c.check.kind == ClaimCheckKind::Cases) {
@@ -119,7 +141,8 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit
       for (auto const& r : results) {
         const KernelPlan* k = suite.find_kernel(r.kernel);
         // Fault cases speak only for the claims that name them.
-        bool case_ok = c.check.cases.empty() ? !r.fault_case : std::count(c.check.cases.begin(), c.check.cases.end(), r.case_name) > 0;
+        bool case_ok = c.check.cases.empty() ? !r.fault_case
+                                             : std::count(c.check.cases.begin(), c.check.cases.end(), r.case_name) > 0;
         if (k && case_ok && selected(c.check, *k)) rs.push_back(&r);
       }
       judge_cases(v, rs, c.check.expect, results.empty() ? no_gpu : "");
@@ -133,12 +156,17 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit
         if (!k || k->claim != c.id) continue;
         v.checked.push_back(r.kernel + "/" + r.case_name);
         if (!r.roundtrip_identity) {
-          if (r.status == Status::Crash) { ++broke; if (first.empty()) first = r.kernel + "/" + r.case_name + ": " + r.reason; }
-          else if (!other) other = &r;
+          if (r.status == Status::Crash) {
+            ++broke;
+            if (first.empty()) first = r.kernel + "/" + r.case_name + ": " + r.reason;
+          } else if (!other) other = &r;
           continue;
         }
         if (*r.roundtrip_identity) ++held;
-        else { ++broke; if (first.empty()) first = r.kernel + "/" + r.case_name; }
+        else {
+          ++broke;
+          if (first.empty()) first = r.kernel + "/" + r.case_name;
+        }
       }
       if (held + broke == 0) {
         v.evidence = results.empty() ? no_gpu : other ? "no round trip ran: " + other->reason : "no round-trip kernel";

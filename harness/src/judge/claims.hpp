@@ -4,18 +4,19 @@
 
 #include <vector>
 
-#include "judge/audit.hpp"
 #include "assemble/catalog.hpp"
+#include "judge/audit.hpp"
+#include "plan/suite.hpp"
 #include "results/results.hpp"
 #include "run/runner.hpp"
-#include "plan/suite.hpp"
 
 namespace ptxcts {
 
 // `audit`: the catalog's verdicts (run_audit), which requirement claims rest on; computed once by
 // the caller. `results` may be empty (no GPU): case-based claims are then not checkable, with
 // `no_gpu_reason`.
-std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit, const std::vector<CaseResult>& results,
+std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit,
+                                          const std::vector<CaseResult>& results,
                                           const std::string& no_gpu_reason = "");
 
 }  // namespace ptxcts

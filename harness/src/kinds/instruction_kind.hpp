@@ -53,13 +53,16 @@ class InstructionKind {
 
   // emit: the skeleton's file in kernels/, the kernel's PTX and its instruction text(s) (" ; ").
   virtual std::string_view skeleton() const = 0;
-  virtual std::string emit(const std::string& skeleton, const KernelPlan& kernel, const std::string& target, PtxVersion ptx) const = 0;
-  virtual std::string emit(const std::string& skeleton, const AuditForm& form, const std::string& target, PtxVersion ptx) const = 0;
+  virtual std::string emit(const std::string& skeleton, const KernelPlan& kernel, const std::string& target,
+                           PtxVersion ptx) const = 0;
+  virtual std::string emit(const std::string& skeleton, const AuditForm& form, const std::string& target,
+                           PtxVersion ptx) const = 0;
   virtual std::string instruction_text(const KernelPlan& kernel) const = 0;
   virtual std::string instruction_text(const AuditForm& form) const = 0;
 
   // prepare: throws std::runtime_error when the case cannot be laid out for the kernel.
-  virtual std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c, const KernelPlan& kernel) const = 0;
+  virtual std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c,
+                                                const KernelPlan& kernel) const = 0;
 };
 
 }  // namespace ptxcts

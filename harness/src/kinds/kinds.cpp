@@ -65,7 +65,8 @@ Suite build_suite(SpecSet specs) {
   return suite;
 }
 
-std::string emit_kernel_ptx(const KernelSkeletons& sk, const KernelPlan& kernel, const std::string& target, PtxVersion ptx) {
+std::string emit_kernel_ptx(const KernelSkeletons& sk, const KernelPlan& kernel, const std::string& target,
+                            PtxVersion ptx) {
   const InstructionKind& kind = kind_of(kernel);
   return kind.emit(sk.at(std::string(kind.skeleton())), kernel, target, ptx);
 }

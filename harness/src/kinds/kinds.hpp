@@ -24,8 +24,10 @@ inline const InstructionKind& kind_of(const KernelPlan& k) { return *k.kind; }
 Suite build_suite(SpecSet specs);
 
 // A kernel or an audit form, emitted with its kind's skeleton; and its instruction text(s).
-std::string emit_kernel_ptx(const KernelSkeletons& skeletons, const KernelPlan& kernel, const std::string& target, PtxVersion ptx);
-std::string emit_form_ptx(const KernelSkeletons& skeletons, const AuditForm& form, const std::string& target, PtxVersion ptx);
+std::string emit_kernel_ptx(const KernelSkeletons& skeletons, const KernelPlan& kernel, const std::string& target,
+                            PtxVersion ptx);
+std::string emit_form_ptx(const KernelSkeletons& skeletons, const AuditForm& form, const std::string& target,
+                          PtxVersion ptx);
 std::string kernel_instruction_text(const KernelPlan& kernel);
 std::string form_instruction_text(const AuditForm& form);
 

@@ -17,8 +17,8 @@ struct Comparison {
 
 struct CaseOutcome {
   Comparison comparison;
-  std::string observed_layout;              // where the device put each element ("" if not told)
-  std::optional<bool> roundtrip_identity;   // round trips: the stored rows equal the loaded ones
+  std::string observed_layout;             // where the device put each element ("" if not told)
+  std::optional<bool> roundtrip_identity;  // round trips: the stored rows equal the loaded ones
 };
 
 }  // namespace ptxcts

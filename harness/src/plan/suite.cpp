@@ -14,8 +14,8 @@ bool KernelPlan::runnable() const {
   return true;
 }
 
-KernelPlan KernelPlan::of(const InstructionKind& kind, std::string name, std::string family, std::vector<const Instance*> steps,
-                          std::string claim) {
+KernelPlan KernelPlan::of(const InstructionKind& kind, std::string name, std::string family,
+                          std::vector<const Instance*> steps, std::string claim) {
   KernelPlan k;
   k.kind = &kind;
   k.name = std::move(name);

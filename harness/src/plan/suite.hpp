@@ -17,20 +17,20 @@ namespace ptxcts {
 class InstructionKind;  // kinds/instruction_kind.hpp
 
 struct KernelPlan {
-  std::string name;                     // file-safe, unique
-  std::string family;                   // of the instruction under test (the last step)
+  std::string name;    // file-safe, unique
+  std::string family;  // of the instruction under test (the last step)
   std::vector<const Instance*> steps;
   const InstructionKind* kind = nullptr;  // the kind that planned it: it emits, feeds and checks it
-  std::string claim;                    // for kernels that exist for a claim (round trips)
-  int subject = 0;                      // the step under test: the kernel's requirements are its requirements
-  bool audited = true;                  // the audit judges the subject's requirements by this kernel
-  std::any kind_data;                   // what else the kind planned (wmma: WmmaKernel); empty for fragment kernels
+  std::string claim;                      // for kernels that exist for a claim (round trips)
+  int subject = 0;                        // the step under test: the kernel's requirements are its requirements
+  bool audited = true;                    // the audit judges the subject's requirements by this kernel
+  std::any kind_data;                     // what else the kind planned (wmma: WmmaKernel); empty for fragment kernels
 
   // A kernel of these steps, the last being the instruction under test unless `subject` says otherwise.
-  static KernelPlan of(const InstructionKind& kind, std::string name, std::string family, std::vector<const Instance*> steps,
-                       std::string claim = "");
+  static KernelPlan of(const InstructionKind& kind, std::string name, std::string family,
+                       std::vector<const Instance*> steps, std::string claim = "");
   const Instance& subject_instance() const { return *steps[static_cast<std::size_t>(subject)]; }
-  bool runnable() const;                // every step has the semantics to run and check it
+  bool runnable() const;  // every step has the semantics to run and check it
 };
 
 struct Suite {

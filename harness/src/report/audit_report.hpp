@@ -15,7 +15,7 @@ struct AuditRun {
 std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& catalog, const AuditRun& run);
 std::string audit_markdown(const Audit& audit, const Suite& suite, const Catalog& catalog, const AuditRun& run);
 // Writes both files atomically and returns the path of the JSON one.
-std::filesystem::path write_audit_reports(const Audit& audit, const Suite& suite, const Catalog& catalog, const AuditRun& run,
-                                          const std::filesystem::path& dir);
+std::filesystem::path write_audit_reports(const Audit& audit, const Suite& suite, const Catalog& catalog,
+                                          const AuditRun& run, const std::filesystem::path& dir);
 
 }  // namespace ptxcts

@@ -20,7 +20,8 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
   ReportDiff d;
   for (auto const& f : run_info_fields()) {
     if (std::string(f.key) == "date" || std::string(f.key) == "host") continue;
-    if (a.info.*f.member != b.info.*f.member) d.run_changes.push_back(fmt::format("{}: {} -> {}", f.key, a.info.*f.member, b.info.*f.member));
+    if (a.info.*f.member != b.info.*f.member)
+      d.run_changes.push_back(fmt::format("{}: {} -> {}", f.key, a.info.*f.member, b.info.*f.member));
   }
   std::map<std::string, std::string> withdrawn;  // what -> why
   for (auto const& w : b.withdrawn) withdrawn.emplace(w.what, w.reason);
@@ -53,7 +54,8 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
     auto it = layout_before.find(r.kernel + " / " + r.case_name);
     if (it == layout_before.end()) continue;
     if (r.observed_layout.empty()) {
-      if (!counted.count(it->first)) d.lost_layouts.push_back(change(it->first, "observed", "", "", "layout " + it->first));
+      if (!counted.count(it->first))
+        d.lost_layouts.push_back(change(it->first, "observed", "", "", "layout " + it->first));
     } else if (it->second != r.observed_layout) {
       d.layouts.push_back(it->first);
     }
@@ -80,11 +82,13 @@ std::string format_diff(const ReportDiff& d) {
   for (auto const& c : d.cases) out += line(c, "");
   for (auto const& c : d.claims) out += line(c, "claim ");
   for (auto const& c : d.lost_layouts) out += line(c, "layout ");
-  for (auto const& k : d.layouts) out += fmt::format("layout  {}: the fragment's register layout differs (see observed_layout)\n", k);
+  for (auto const& k : d.layouts)
+    out += fmt::format("layout  {}: the fragment's register layout differs (see observed_layout)\n", k);
   int lost = 0;
   for (auto const* list : {&d.cases, &d.claims, &d.lost_layouts})
     for (auto const& c : *list) lost += c.lost && c.withdrawn.empty();
-  out += fmt::format("{} case changes, {} claim changes, {} regressions ({} lost)", d.cases.size(), d.claims.size(), d.regressions(), lost);
+  out += fmt::format("{} case changes, {} claim changes, {} regressions ({} lost)", d.cases.size(), d.claims.size(),
+                     d.regressions(), lost);
   out += d.layouts.empty() ? "\n" : fmt::format(", {} fragment layouts changed (observations)\n", d.layouts.size());
   return out;
 }

@@ -2,10 +2,10 @@
 
 #include <string_view>
 
-#include "util/atomic_file.hpp"
-#include "results/report_json.hpp"
 #include "report/report_junit.hpp"
 #include "report/report_markdown.hpp"
+#include "results/report_json.hpp"
+#include "util/atomic_file.hpp"
 
 namespace ptxcts {
 
@@ -34,8 +34,8 @@ std::string slug(std::string_view s, std::string_view keep) {
 }  // namespace
 
 std::string report_basename(const RunInfo& info) {
-  return slug(info.gpu_name, "") + "-" + slug(info.sm, "._") + "-driver" + slug(info.driver_version, "._") +
-         "-cuda" + slug(info.cuda_release, "._");
+  return slug(info.gpu_name, "") + "-" + slug(info.sm, "._") + "-driver" + slug(info.driver_version, "._") + "-cuda" +
+         slug(info.cuda_release, "._");
 }
 
 void write_reports(const RunReport& report, const std::filesystem::path& dir) {

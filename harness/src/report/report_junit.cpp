@@ -51,7 +51,9 @@ void add_result(pugi::xml_node suite, const CaseResult& r) {
   set(tc, "classname", fmt::format("ptxcts.{}.{}", r.family, r.kernel));
   set(tc, "name", r.case_name);
   if (r.fault_case) {  // what the GPU did with a broken rule is an observation, not a failure
-    tc.append_child("system-out").text().set(xml_text(fmt::format("fault case: {}: {}", to_string(r.status), r.reason)).c_str());
+    tc.append_child("system-out")
+        .text()
+        .set(xml_text(fmt::format("fault case: {}: {}", to_string(r.status), r.reason)).c_str());
     return;
   }
   switch (r.status) {
@@ -92,7 +94,9 @@ void add_claim(pugi::xml_node suite, const ClaimVerdict& c) {
     }
     case Verdict::NotCheckable: set(tc.append_child("skipped"), "message", c.evidence); break;
     // Undefined behaviour recorded: neither a failure nor a skip (it did run); the record is in system-out.
-    case Verdict::Observed: detail = "observed (undefined or unenforced behaviour, recorded, not judged)\n" + detail; break;
+    case Verdict::Observed:
+      detail = "observed (undefined or unenforced behaviour, recorded, not judged)\n" + detail;
+      break;
   }
   tc.append_child("system-out").text().set(xml_text(detail + "\nevidence: " + c.evidence).c_str());
 }

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <iterator>
+#include <map>
 #include <string_view>
 
 #include "results/report_json.hpp"
@@ -56,11 +56,11 @@ void claims_section(std::string& out, const RunReport& report) {
                         [](const ClaimVerdict* c) { return c->verdict == Verdict::Contradicted; });
   out += "| Claim | Verdict | Claim text | Source | Evidence |\n|---|---|---|---|---|\n";
   for (const ClaimVerdict* c : claims) {
-    std::string verdict = c->verdict == Verdict::Contradicted ? fmt::format("**{}**", to_string(c->verdict))
-                                                              : to_string(c->verdict);
+    std::string verdict =
+        c->verdict == Verdict::Contradicted ? fmt::format("**{}**", to_string(c->verdict)) : to_string(c->verdict);
     std::string text = c->note.empty() ? cell(c->text) : cell(c->text) + "<br>*Note:* " + cell(c->note);
-    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", cell(c->id), verdict, text,
-                   cell(c->source), cell(c->evidence));
+    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", cell(c->id), verdict, text, cell(c->source),
+                   cell(c->evidence));
   }
   out += "\n";
 }
@@ -69,14 +69,13 @@ void family_section(std::string& out, const std::string& family, const std::vect
   fmt::format_to(std::back_inserter(out), "### {}\n\n", family);
   out += "| Kernel | Instruction | Case | Target | Status | Reason |\n|---|---|---|---|---|---|\n";
   for (const CaseResult* r : results)
-    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} |\n", cell(r->kernel),
-                   cell(r->instruction), cell(r->case_name), cell(r->target), status_cell(r->status),
-                   cell(r->reason));
+    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} |\n", cell(r->kernel), cell(r->instruction),
+                   cell(r->case_name), cell(r->target), status_cell(r->status), cell(r->reason));
   out += "\n";
   for (const CaseResult* r : results) {
     if (r->status != Status::Fail) continue;
-    fmt::format_to(std::back_inserter(out), "**Failure: {} / {}** ({} mismatches): {}\n\n", r->kernel,
-                   r->case_name, r->mismatches, r->reason);
+    fmt::format_to(std::back_inserter(out), "**Failure: {} / {}** ({} mismatches): {}\n\n", r->kernel, r->case_name,
+                   r->mismatches, r->reason);
     if (r->diff.empty()) continue;
     std::string fence = fence_for(r->diff);
     fmt::format_to(std::back_inserter(out), "{}text\n{}\n{}\n\n", fence, fmt::join(r->diff, "\n"), fence);
@@ -90,15 +89,19 @@ void layouts_section(std::string& out, const RunReport& report) {
   for (auto const& r : report.results)
     if (!r.observed_layout.empty()) kernels_by_layout[r.observed_layout].push_back(r.kernel);
   if (kernels_by_layout.empty()) return;
-  fmt::format_to(std::back_inserter(out), "## Observed wmma fragment layouts\n\n"
-                 "The manual leaves the register layout of wmma fragments unspecified; these are what this GPU did "
-                 "(element (row, col) of the matrix in each lane's register r, or its low/high half), {} distinct layouts. "
-                 "The JSON report has every lane; here the first four lanes.\n\n", kernels_by_layout.size());
+  fmt::format_to(
+      std::back_inserter(out),
+      "## Observed wmma fragment layouts\n\n"
+      "The manual leaves the register layout of wmma fragments unspecified; these are what this GPU did "
+      "(element (row, col) of the matrix in each lane's register r, or its low/high half), {} distinct layouts. "
+      "The JSON report has every lane; here the first four lanes.\n\n",
+      kernels_by_layout.size());
   for (auto const& [layout, kernels] : kernels_by_layout) {
     std::size_t at = 0;
     for (int l = 0; l < 4 && at != std::string::npos; ++l) at = layout.find('\n', at + 1);
-    fmt::format_to(std::back_inserter(out), "- {} kernel(s), e.g. `{}`{}\n\n```text\n{}\n```\n\n", kernels.size(), kernels.front(),
-                   kernels.size() > 1 ? fmt::format(" and `{}`", kernels.back()) : "", layout.substr(0, at));
+    fmt::format_to(std::back_inserter(out), "- {} kernel(s), e.g. `{}`{}\n\n```text\n{}\n```\n\n", kernels.size(),
+                   kernels.front(), kernels.size() > 1 ? fmt::format(" and `{}`", kernels.back()) : "",
+                   layout.substr(0, at));
   }
 }
 
@@ -106,7 +109,8 @@ void layouts_section(std::string& out, const RunReport& report) {
 void withdrawn_section(std::string& out, const RunReport& report) {
   if (report.withdrawn.empty()) return;
   out += "## Withdrawn\n\n| What | Why |\n|---|---|\n";
-  for (auto const& w : report.withdrawn) fmt::format_to(std::back_inserter(out), "| {} | {} |\n", cell(w.what), cell(w.reason));
+  for (auto const& w : report.withdrawn)
+    fmt::format_to(std::back_inserter(out), "| {} | {} |\n", cell(w.what), cell(w.reason));
   out += "\n";
 }
 
@@ -124,14 +128,17 @@ std::string report_markdown(const RunReport& report) {
 
   Totals t = report.totals();
   Totals ft = report.fault_totals();
-  fmt::format_to(std::back_inserter(out), "**Totals:** {} pass, {} fail, {} skip, {} error, {} crash, {} timeout ({} cases)\n\n",
-                 t.pass, t.fail, t.skip, t.error, t.crash, t.timeout, report.results.size() - static_cast<std::size_t>(
-                     ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout));
+  fmt::format_to(
+      std::back_inserter(out), "**Totals:** {} pass, {} fail, {} skip, {} error, {} crash, {} timeout ({} cases)\n\n",
+      t.pass, t.fail, t.skip, t.error, t.crash, t.timeout,
+      report.results.size() - static_cast<std::size_t>(ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout));
   if (ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout)
-    fmt::format_to(std::back_inserter(out),
-                   "**Fault cases** (documented rules broken on purpose; what the GPU did is an observation): {} faulted, "
-                   "{} timed out, {} ran without a fault and matched the reference, {} ran and differed, {} skipped, {} errors\n\n",
-                   ft.crash, ft.timeout, ft.pass, ft.fail, ft.skip, ft.error);
+    fmt::format_to(
+        std::back_inserter(out),
+        "**Fault cases** (documented rules broken on purpose; what the GPU did is an observation): {} faulted, "
+        "{} timed out, {} ran without a fault and matched the reference, {} ran and differed, {} skipped, {} "
+        "errors\n\n",
+        ft.crash, ft.timeout, ft.pass, ft.fail, ft.skip, ft.error);
 
   claims_section(out, report);
   layouts_section(out, report);

@@ -41,17 +41,30 @@ Json to_json(const RunInfo& info) {
 }
 
 Json to_json(const CaseResult& r) {
-  return {{"kernel", r.kernel},   {"family", r.family},   {"instruction", r.instruction},
-          {"case", r.case_name},  {"target", r.target},   {"ptx_isa", r.ptx_isa},
-          {"status", to_string(r.status)}, {"reason", r.reason}, {"mismatches", r.mismatches},
-          {"diff", r.diff},       {"fault_case", r.fault_case}, {"observed_layout", r.observed_layout},
+  return {{"kernel", r.kernel},
+          {"family", r.family},
+          {"instruction", r.instruction},
+          {"case", r.case_name},
+          {"target", r.target},
+          {"ptx_isa", r.ptx_isa},
+          {"status", to_string(r.status)},
+          {"reason", r.reason},
+          {"mismatches", r.mismatches},
+          {"diff", r.diff},
+          {"fault_case", r.fault_case},
+          {"observed_layout", r.observed_layout},
           {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)}};
 }
 
 Json to_json(const ClaimVerdict& c) {
-  return {{"id", c.id},     {"family", c.family},   {"text", c.text},
-          {"source", c.source}, {"note", c.note},   {"verdict", to_string(c.verdict)},
-          {"evidence", c.evidence}, {"checked", c.checked}};
+  return {{"id", c.id},
+          {"family", c.family},
+          {"text", c.text},
+          {"source", c.source},
+          {"note", c.note},
+          {"verdict", to_string(c.verdict)},
+          {"evidence", c.evidence},
+          {"checked", c.checked}};
 }
 
 Json to_json(const Withdrawal& w) { return {{"what", w.what}, {"reason", w.reason}}; }
@@ -149,8 +162,9 @@ std::string line_column(const std::string& text, std::size_t offset) {
   auto begin = text.begin();
   auto line = 1 + std::count(begin, begin + static_cast<std::ptrdiff_t>(offset), '\n');
   // Columns count characters, not bytes: skip UTF-8 continuation bytes.
-  auto column = 1 + std::count_if(begin + static_cast<std::ptrdiff_t>(line_start), begin + static_cast<std::ptrdiff_t>(offset),
-                                  [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  auto column =
+      1 + std::count_if(begin + static_cast<std::ptrdiff_t>(line_start), begin + static_cast<std::ptrdiff_t>(offset),
+                        [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
   return fmt::format("{}:{}", line, column);
 }
 
@@ -168,7 +182,9 @@ struct Source {
       path.resize(cut == std::string::npos ? 0 : cut);
     }
   }
-  std::string where(const std::string& path) const { return fmt::format("{}:{}", file, line_column(text, offset(path))); }
+  std::string where(const std::string& path) const {
+    return fmt::format("{}:{}", file, line_column(text, offset(path)));
+  }
   [[noreturn]] void fail(const std::string& path, const std::string& what) const { fail_at(offset(path), path, what); }
   [[noreturn]] void fail_at(std::size_t at, const std::string& path, const std::string& what) const {
     throw ReportError(
@@ -220,9 +236,8 @@ class Node {
   }
   std::int64_t integer(std::int64_t min, std::int64_t max) const {
     if (!j_.is_number_integer()) fail("expected an integer, got " + describe(j_));
-    bool in_range = j_.is_number_unsigned()
-                        ? j_.get<std::uint64_t>() <= static_cast<std::uint64_t>(max)
-                        : j_.get<std::int64_t>() >= min && j_.get<std::int64_t>() <= max;
+    bool in_range = j_.is_number_unsigned() ? j_.get<std::uint64_t>() <= static_cast<std::uint64_t>(max)
+                                            : j_.get<std::int64_t>() >= min && j_.get<std::int64_t>() <= max;
     if (!in_range) fail(fmt::format("expected an integer from {} to {}, got {}", min, max, j_.dump()));
     return j_.get<std::int64_t>();
   }
@@ -242,9 +257,7 @@ class Node {
     std::string s = str();
     try {
       return from_string(s);
-    } catch (const std::invalid_argument& e) {
-      fail(e.what());
-    }
+    } catch (const std::invalid_argument& e) { fail(e.what()); }
   }
 
  private:
@@ -254,8 +267,9 @@ class Node {
 };
 
 CaseResult read_result(const Node& n) {
-  n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason",
-            "mismatches", "diff", "fault_case"}, {"observed_layout", "roundtrip_identity"});
+  n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason", "mismatches", "diff",
+            "fault_case"},
+           {"observed_layout", "roundtrip_identity"});
   CaseResult r;
   r.kernel = n.at("kernel").str();
   r.family = n.at("family").str();
@@ -269,7 +283,7 @@ CaseResult read_result(const Node& n) {
   r.diff = n.at("diff").strings();
   r.fault_case = n.at("fault_case").boolean();
   if (n.has("observed_layout")) r.observed_layout = n.at("observed_layout").str();  // from schema 3 on
-  if (n.has("roundtrip_identity") && !n.at("roundtrip_identity").is_null())      // from schema 4 on
+  if (n.has("roundtrip_identity") && !n.at("roundtrip_identity").is_null())         // from schema 4 on
     r.roundtrip_identity = n.at("roundtrip_identity").boolean();
   return r;
 }
@@ -285,7 +299,8 @@ ClaimVerdict read_claim(const Node& n, std::int64_t schema) {
   c.verdict = n.at("verdict").convert(verdict_from_string);
   // Before 5, an observation was written not-checkable: an old report that says observed was not written by ptxcts.
   if (schema < 5 && c.verdict == Verdict::Observed)
-    n.at("verdict").fail(fmt::format("verdict 'observed' is from schema_version 5 on; this report is schema_version {}", schema));
+    n.at("verdict").fail(
+        fmt::format("verdict 'observed' is from schema_version 5 on; this report is schema_version {}", schema));
   c.evidence = n.at("evidence").str();
   c.checked = n.at("checked").strings();
   return c;
@@ -303,7 +318,8 @@ Withdrawal read_withdrawal(const Node& n) {
   n.object({"what", "reason"});
   Withdrawal w{.what = n.at("what").str(), .reason = n.at("reason").str()};
   if (!names_something(w.what))
-    n.at("what").fail(fmt::format("expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got \"{}\"", w.what));
+    n.at("what").fail(
+        fmt::format("expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got \"{}\"", w.what));
   if (w.reason.empty()) n.at("reason").fail("expected why it was withdrawn, got an empty string");
   return w;
 }
@@ -311,20 +327,24 @@ Withdrawal read_withdrawal(const Node& n) {
 // Each of `nodes` named by `name`: a second one with the name of an earlier one is an error at the
 // second, naming the first (which of two results for one case the run meant is unknowable).
 template <class T, class Name>
-void refuse_duplicates(const Source& src, const std::vector<Node>& nodes, const std::vector<T>& values, const char* noun,
-                       Name&& name) {
+void refuse_duplicates(const Source& src, const std::vector<Node>& nodes, const std::vector<T>& values,
+                       const char* noun, Name&& name) {
   std::map<std::string, std::size_t> first;
   for (std::size_t i = 0; i < values.size(); ++i)
     if (auto [it, fresh] = first.emplace(name(values[i]), i); !fresh)
-      nodes[i].fail(fmt::format("duplicate {} {} (first at {}, {})", noun, it->first, src.where(nodes[it->second].path()),
-                                nodes[it->second].path()));
+      nodes[i].fail(fmt::format("duplicate {} {} (first at {}, {})", noun, it->first,
+                                src.where(nodes[it->second].path()), nodes[it->second].path()));
 }
 
 // The totals are derived data; a file whose totals disagree with its results was edited or broken.
 void check_totals(const Node& n, const Totals& t) {
   n.object({"pass", "fail", "skip", "error", "crash", "timeout"});
-  for (auto [key, count] : {std::pair{"pass", t.pass}, {"fail", t.fail}, {"skip", t.skip},
-                            {"error", t.error}, {"crash", t.crash}, {"timeout", t.timeout}}) {
+  for (auto [key, count] : {std::pair{"pass", t.pass},
+                            {"fail", t.fail},
+                            {"skip", t.skip},
+                            {"error", t.error},
+                            {"crash", t.crash},
+                            {"timeout", t.timeout}}) {
     Node v = n.at(key);
     if (v.integer(0, INT32_MAX) != count)
       v.fail(fmt::format("expected {} (the number of results with status {}), got {}", count, key,
@@ -341,7 +361,9 @@ std::string syntax_message(const std::string& what) {
 
 }  // namespace
 
-std::string case_result_json_line(const CaseResult& r) { return to_json(r).dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string case_result_json_line(const CaseResult& r) {
+  return to_json(r).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number) {
   Json j;
@@ -369,7 +391,8 @@ std::string report_json(const RunReport& report) {
   Json j;
   j["schema_version"] = RunReport::kSchemaVersion;
   j["run"] = to_json(report.info);
-  j["totals"] = {{"pass", t.pass}, {"fail", t.fail}, {"skip", t.skip}, {"error", t.error}, {"crash", t.crash}, {"timeout", t.timeout}};
+  j["totals"] = {{"pass", t.pass},   {"fail", t.fail},   {"skip", t.skip},
+                 {"error", t.error}, {"crash", t.crash}, {"timeout", t.timeout}};
   j["results"] = Json::array();
   for (auto const& r : report.results) j["results"].push_back(to_json(r));
   j["claims"] = Json::array();
@@ -386,8 +409,8 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
     j = Json::parse(text);
   } catch (const Json::parse_error& e) {
     // e.byte is the 1-based index of the character the parser stopped at.
-    throw ReportError(fmt::format("{}:{}: invalid JSON: {}", file,
-                                  line_column(text, e.byte == 0 ? 0 : e.byte - 1), syntax_message(e.what())));
+    throw ReportError(fmt::format("{}:{}: invalid JSON: {}", file, line_column(text, e.byte == 0 ? 0 : e.byte - 1),
+                                  syntax_message(e.what())));
   }
   std::istringstream in(text);
   PositionRecorder positions(text, in);
@@ -403,11 +426,10 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   constexpr int kOldest = 2;
   const auto v = version.integer(INT32_MIN, INT32_MAX);
   if (v < kOldest || v > RunReport::kSchemaVersion)
-    version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest, RunReport::kSchemaVersion, v));
-  if (v >= 4)
-    root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
-  else
-    root.object({"schema_version", "run", "totals", "results", "claims"});
+    version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest,
+                             RunReport::kSchemaVersion, v));
+  if (v >= 4) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
+  else root.object({"schema_version", "run", "totals", "results", "claims"});
 
   RunReport report;
   std::vector<const char*> run_keys;
@@ -418,7 +440,8 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
 
   auto results = root.at("results").items();
   for (auto const& n : results) report.results.push_back(read_result(n));
-  refuse_duplicates(src, results, report.results, "result for", [](const CaseResult& r) { return r.kernel + " / " + r.case_name; });
+  refuse_duplicates(src, results, report.results, "result for",
+                    [](const CaseResult& r) { return r.kernel + " / " + r.case_name; });
   auto claims = root.at("claims").items();
   for (auto const& n : claims) report.claims.push_back(read_claim(n, v));
   refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
@@ -441,8 +464,9 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
     for (std::size_t k = 0; k < report.claims.size() && present.empty(); ++k)
       if (what == "claim " + report.claims[k].id) present = claims[k].path();
     if (!present.empty())
-      withdrawn[i].at("what").fail(fmt::format("\"{}\" is withdrawn but present ({} at {}); expected only what this report lacks",
-                                               what, present, src.where(present)));
+      withdrawn[i].at("what").fail(
+          fmt::format("\"{}\" is withdrawn but present ({} at {}); expected only what this report lacks", what, present,
+                      src.where(present)));
   }
   return report;
 }

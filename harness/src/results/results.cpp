@@ -35,7 +35,8 @@ const char* to_string(Verdict v) {
 Verdict verdict_from_string(const std::string& s) {
   for (Verdict v : {Verdict::Confirmed, Verdict::Contradicted, Verdict::NotCheckable, Verdict::Observed})
     if (s == to_string(v)) return v;
-  throw std::invalid_argument("unknown verdict '" + s + "'; expected confirmed, contradicted, not-checkable or observed");
+  throw std::invalid_argument("unknown verdict '" + s +
+                              "'; expected confirmed, contradicted, not-checkable or observed");
 }
 
 namespace {

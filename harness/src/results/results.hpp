@@ -17,16 +17,16 @@ struct CaseResult {
   std::string family;       // ldmatrix, stmatrix, ...
   std::string instruction;  // the instruction text(s) under test
   std::string case_name;
-  std::string target;       // the cubin's target, or "" when nothing ran
-  std::string ptx_isa;      // the PTX ISA version the kernel was assembled at
+  std::string target;   // the cubin's target, or "" when nothing ran
+  std::string ptx_isa;  // the PTX ISA version the kernel was assembled at
   Status status = Status::Error;
-  std::string reason;                 // skip/error/crash: why; fail: a summary
-  std::vector<std::string> diff;      // fail: the first mismatches, readable
+  std::string reason;             // skip/error/crash: why; fail: a summary
+  std::vector<std::string> diff;  // fail: the first mismatches, readable
   int mismatches = 0;
-  bool fault_case = false;            // a case that breaks a documented rule on purpose: what the GPU
-                                      // did is an observation, never a failure of the run
-  std::string observed_layout;        // wmma: where the matrix's elements sat in warp 0's fragment
-                                      // registers (unspecified by the manual; an observation)
+  bool fault_case = false;      // a case that breaks a documented rule on purpose: what the GPU
+                                // did is an observation, never a failure of the run
+  std::string observed_layout;  // wmma: where the matrix's elements sat in warp 0's fragment
+                                // registers (unspecified by the manual; an observation)
   // Round-trip kernels of fragment instructions: whether region 1's rows came out equal to region
   // 0's input rows (what a round-trip claim rests on); absent when nothing was compared. Kept with
   // the result so that the journal, and so a resumed run, has everything a report is made of.
@@ -57,7 +57,7 @@ struct RunInfo {
   std::string ptx_isa;             // PTX ISA version the toolkit speaks
   std::string toolchain;           // "precompiled cubin (ptxas)"
   std::string host;
-  std::string date;                // ISO 8601, UTC
+  std::string date;  // ISO 8601, UTC
   std::string suite_version;
   std::string suite_commit;
 };
@@ -83,8 +83,8 @@ struct RunReport {
   std::vector<CaseResult> results;
   std::vector<ClaimVerdict> claims;
   std::vector<Withdrawal> withdrawn;  // `ptxcts run` withdraws nothing (yet): always empty from it
-  Totals totals() const;        // of the cases that are not fault cases
-  Totals fault_totals() const;  // of the fault cases
+  Totals totals() const;              // of the cases that are not fault cases
+  Totals fault_totals() const;        // of the fault cases
 };
 
 }  // namespace ptxcts

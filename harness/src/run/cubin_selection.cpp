@@ -17,14 +17,16 @@ bool runs_on(const TargetCatalog& targets, const TargetInfo& t, int major, int m
   return major == t_major && minor >= t_minor;
 }
 
-CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, const KernelPlan& kernel, int major, int minor) {
+CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, const KernelPlan& kernel, int major,
+                         int minor) {
   CubinChoice choice;
   const std::string device = fmt::format("sm_{}{}", major, minor);
   std::vector<const TargetInfo*> loadable, documented;
   for (auto const& name : catalog.targets)
     if (const TargetInfo* t = targets.find(name); t && runs_on(targets, *t, major, minor)) loadable.push_back(t);
   if (loadable.empty()) {
-    choice.skip = fmt::format("no target this toolkit (CUDA {}) assembles for loads on {}", catalog.cuda_release, device);
+    choice.skip =
+        fmt::format("no target this toolkit (CUDA {}) assembles for loads on {}", catalog.cuda_release, device);
     return choice;
   }
   for (auto const* t : loadable) {
@@ -42,14 +44,21 @@ CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, c
     return choice;
   }
   // Most general first: portable, then family-specific, then arch-specific; newest first within each.
-  auto rank = [](const TargetInfo* t) { return std::tuple(t->suffix.empty() ? 0 : t->suffix == "f" ? 1 : 2, -t->arch); };
+  auto rank = [](const TargetInfo* t) {
+    return std::tuple(t->suffix.empty() ? 0 : t->suffix == "f" ? 1 : 2, -t->arch);
+  };
   std::sort(documented.begin(), documented.end(), [&](auto const* x, auto const* y) { return rank(x) < rank(y); });
   const Assembly* a = catalog.find(kernel.name, documented.front()->name);
-  if (!a) choice.error = fmt::format("the catalog has no {} assembly of this kernel (rebuild the catalog)", documented.front()->name);
+  if (!a)
+    choice.error =
+        fmt::format("the catalog has no {} assembly of this kernel (rebuild the catalog)", documented.front()->name);
   else if (!a->attempted) choice.skip = a->message;
   else if (!a->error.empty())
-    choice.error = fmt::format("ptxas failed on this kernel for {}, so there is no cubin (the next catalog build tries again): {}", a->target, a->error);
-  else if (!a->accepted) choice.error = fmt::format("ptxas rejected a documented form for {}: {}", a->target, a->message);
+    choice.error =
+        fmt::format("ptxas failed on this kernel for {}, so there is no cubin (the next catalog build tries again): {}",
+                    a->target, a->error);
+  else if (!a->accepted)
+    choice.error = fmt::format("ptxas rejected a documented form for {}: {}", a->target, a->message);
   else choice.assembly = a;
   return choice;
 }

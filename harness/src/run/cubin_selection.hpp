@@ -17,9 +17,10 @@ bool runs_on(const TargetCatalog& targets, const TargetInfo& t, int major, int m
 struct CubinChoice {
   const Assembly* assembly = nullptr;  // set when the kernel can run
   std::string skip;                    // why it cannot run here (a documented limit)
-  std::string error;                   // why it should run but cannot (a rejected documented form, or ptxas failed on it)
+  std::string error;  // why it should run but cannot (a rejected documented form, or ptxas failed on it)
 };
 
-CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, const KernelPlan& kernel, int major, int minor);
+CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, const KernelPlan& kernel, int major,
+                         int minor);
 
 }  // namespace ptxcts

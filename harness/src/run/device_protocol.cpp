@@ -10,7 +10,9 @@ constexpr char kJobMagic[8] = {'P', 'T', 'X', 'C', 'T', 'S', 'J', '2'};  // 2: t
 constexpr char kResultMagic[4] = {'P', 'C', 'R', '1'};
 
 template <class T>
-void put(std::ostream& o, T v) { o.write(reinterpret_cast<const char*>(&v), sizeof v); }
+void put(std::ostream& o, T v) {
+  o.write(reinterpret_cast<const char*>(&v), sizeof v);
+}
 void put_str(std::ostream& o, const std::string& s) {
   put<std::uint32_t>(o, static_cast<std::uint32_t>(s.size()));
   o.write(s.data(), static_cast<std::streamsize>(s.size()));
@@ -22,7 +24,9 @@ void put_vec(std::ostream& o, const std::vector<T>& v) {
 }
 
 template <class T>
-bool get(std::istream& i, T& v) { return static_cast<bool>(i.read(reinterpret_cast<char*>(&v), sizeof v)); }
+bool get(std::istream& i, T& v) {
+  return static_cast<bool>(i.read(reinterpret_cast<char*>(&v), sizeof v));
+}
 bool get_str(std::istream& i, std::string& s) {
   std::uint32_t n = 0;
   if (!get(i, n) || n > (1u << 20)) return false;
@@ -63,8 +67,9 @@ std::vector<DeviceJob> read_jobs(std::istream& in) {
   std::vector<DeviceJob> jobs(n);
   for (auto& j : jobs) {
     std::int32_t w, t, st, r;
-    bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get_str(in, j.label) && get(in, w) && get(in, t) && get(in, st) &&
-              get(in, r) && get_vec(in, j.input.offsets) && get_vec(in, j.input.state.smem) && get_vec(in, j.input.state.regs);
+    bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get_str(in, j.label) &&
+              get(in, w) && get(in, t) && get(in, st) && get(in, r) && get_vec(in, j.input.offsets) &&
+              get_vec(in, j.input.state.smem) && get_vec(in, j.input.state.regs);
     if (!ok) throw std::runtime_error("truncated job file");
     j.input.shape = {w, t, st, r};
     const std::size_t threads = static_cast<std::size_t>(w) * 32;
@@ -91,8 +96,8 @@ std::optional<DeviceResult> read_result(std::istream& in) {
   char magic[4];
   DeviceResult r;
   std::uint8_t ok = 0;
-  if (in.read(magic, 4) && std::memcmp(magic, kResultMagic, 4) == 0 && get(in, r.id) && get(in, ok) && get_str(in, r.error) &&
-      get_vec(in, r.state.smem) && get_vec(in, r.state.regs)) {
+  if (in.read(magic, 4) && std::memcmp(magic, kResultMagic, 4) == 0 && get(in, r.id) && get(in, ok) &&
+      get_str(in, r.error) && get_vec(in, r.state.smem) && get_vec(in, r.state.regs)) {
     r.ok = ok != 0;
     return r;
   }

@@ -40,7 +40,8 @@ DeviceQuery query_devices(const std::string& runner) {
     }
     std::string out = r.output;
     while (!out.empty() && out.back() == '\n') out.pop_back();
-    q.reason = fmt::format("no usable GPU: {}", out.empty() ? fmt::format("the device runner exited with {}", r.exit_code) : out);
+    q.reason = fmt::format("no usable GPU: {}",
+                           out.empty() ? fmt::format("the device runner exited with {}", r.exit_code) : out);
     return q;
   }
   return parse_device_info(r.output);

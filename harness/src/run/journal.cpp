@@ -2,8 +2,8 @@
 
 #include <optional>
 
-#include "util/file_text.hpp"
 #include "results/report_json.hpp"
+#include "util/file_text.hpp"
 
 namespace ptxcts {
 

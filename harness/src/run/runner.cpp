@@ -38,7 +38,8 @@ struct ScratchDir {
     fs::create_directories(parent);
     std::string name = (parent / "ptxcts-run-XXXXXX").string();
     if (!mkdtemp(name.data()))
-      throw std::runtime_error(fmt::format("{}: cannot make the run's scratch directory: {}", name, std::strerror(errno)));
+      throw std::runtime_error(
+          fmt::format("{}: cannot make the run's scratch directory: {}", name, std::strerror(errno)));
     path = name;
   }
   ScratchDir(const ScratchDir&) = delete;
@@ -48,7 +49,6 @@ struct ScratchDir {
     fs::remove_all(path, ec);
   }
 };
-
 
 // What the run is made of: a result for every (kernel, case) the options select, known at once
 // for skips, errors and resumed cases; a job and a pending check for each case to launch.
@@ -65,7 +65,8 @@ void why_not_run(const KernelPlan& k, const CubinChoice& choice, std::string& sk
     skip = "the spec gives this form's syntax and requirements but no layout yet, so nothing can check its result";
 }
 
-Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& opt, DeviceRun& run) {
+Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& opt,
+              DeviceRun& run) {
   Plan plan;
   auto record = [&](CaseResult r) {
     if (opt.journal) opt.journal->append(r);
@@ -122,7 +123,8 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
 }
 
 // The verdict on what the device gave back (or why nothing came back).
-void judge_case(CaseResult& r, const PreparedCase& prepared, const DeviceResult* got, const std::string& lost_reason, Status lost_status) {
+void judge_case(CaseResult& r, const PreparedCase& prepared, const DeviceResult* got, const std::string& lost_reason,
+                Status lost_status) {
   if (!got) {
     r.status = lost_status;
     r.reason = lost_reason;
@@ -143,8 +145,10 @@ void judge_case(CaseResult& r, const PreparedCase& prepared, const DeviceResult*
     if (r.mismatches) r.reason = fmt::format("{} element(s) differ from the reference model", r.mismatches);
   } catch (const std::exception& e) {
     r.status = r.fault_case ? Status::Fail : Status::Error;
-    r.reason = r.fault_case ? fmt::format("the GPU did not fault, and the reference model cannot say what it should give: {}", e.what())
-                            : fmt::format("reference model: {}", e.what());
+    r.reason =
+        r.fault_case
+            ? fmt::format("the GPU did not fault, and the reference model cannot say what it should give: {}", e.what())
+            : fmt::format("reference model: {}", e.what());
   }
 }
 
@@ -152,11 +156,13 @@ void judge_case(CaseResult& r, const PreparedCase& prepared, const DeviceResult*
 // kernel's last case is in.
 class Finisher {
  public:
-  Finisher(const Plan& plan, DeviceRun& run, const RunOptions& opt) : plan_(plan), run_(run), opt_(opt), finished_(plan.pending.size(), false) {
+  Finisher(const Plan& plan, DeviceRun& run, const RunOptions& opt)
+      : plan_(plan), run_(run), opt_(opt), finished_(plan.pending.size(), false) {
     for (auto const& p : plan.pending) ++left_[p.kernel];
   }
   bool finished(std::size_t n) const { return finished_[n]; }
-  void finish(std::size_t n, const DeviceResult* got, const std::string& lost_reason = "", Status lost_status = Status::Crash) {
+  void finish(std::size_t n, const DeviceResult* got, const std::string& lost_reason = "",
+              Status lost_status = Status::Crash) {
     if (n >= plan_.pending.size() || finished_[n]) return;
     finished_[n] = true;
     const Pending& p = plan_.pending[n];
@@ -172,12 +178,17 @@ class Finisher {
     for (auto const& q : plan_.pending) {
       if (q.kernel != &kernel) continue;
       const CaseResult& qr = run_.results[q.result];
-      if (qr.fault_case) { ++faults; faulted += qr.status == Status::Crash || qr.status == Status::Timeout; continue; }
+      if (qr.fault_case) {
+        ++faults;
+        faulted += qr.status == Status::Crash || qr.status == Status::Timeout;
+        continue;
+      }
       ++total;
       pass += qr.status == Status::Pass;
     }
-    return fmt::format("[{:>3}/{}] {:<5} {} ({}/{} cases pass{})", ++kernels_done_, left_.size(), pass == total ? "pass" : "FAIL", kernel.name,
-                       pass, total, faults ? fmt::format("; fault cases: {} of {} faulted", faulted, faults) : "");
+    return fmt::format("[{:>3}/{}] {:<5} {} ({}/{} cases pass{})", ++kernels_done_, left_.size(),
+                       pass == total ? "pass" : "FAIL", kernel.name, pass, total,
+                       faults ? fmt::format("; fault cases: {} of {} faulted", faulted, faults) : "");
   }
   const Plan& plan_;
   DeviceRun& run_;
@@ -209,23 +220,32 @@ void launch_all(const Plan& plan, const DeviceInfo& device, const RunOptions& op
   };
   std::size_t next = 0;
   while (next < count) {
-    ProcessResult pr = run_process({opt.runner, "--device", std::to_string(device.ordinal), "--jobs", jobs_file.string(),
-                                    "--results", results_file.string(), "--start", std::to_string(next)},
-                                   0, [&](const std::string& line) { if (line.rfind("done ", 0) == 0) drain(); }, opt.case_timeout);
+    ProcessResult pr = run_process(
+        {opt.runner, "--device", std::to_string(device.ordinal), "--jobs", jobs_file.string(), "--results",
+         results_file.string(), "--start", std::to_string(next)},
+        0,
+        [&](const std::string& line) {
+          if (line.rfind("done ", 0) == 0) drain();
+        },
+        opt.case_timeout);
     drain();
     std::size_t after = next;
     while (after < count && fin.finished(after)) ++after;
     if (pr.exit_code == kDeviceDone && pr.signal == 0 && after == count) break;
-    if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127 || (pr.exit_code == kDeviceDone && pr.signal == 0)) {
-      for (std::size_t k = after; k < count; ++k) fin.finish(k, nullptr, "the device runner could not run: " + pr.output);
+    if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127 ||
+        (pr.exit_code == kDeviceDone && pr.signal == 0)) {
+      for (std::size_t k = after; k < count; ++k)
+        fin.finish(k, nullptr, "the device runner could not run: " + pr.output);
       break;
     }
     if (pr.went_quiet) {  // the watchdog: the launch in flight hung
-      fin.finish(after, nullptr, fmt::format("no result within {} s; the device runner was killed", opt.case_timeout), Status::Timeout);
+      fin.finish(after, nullptr, fmt::format("no result within {} s; the device runner was killed", opt.case_timeout),
+                 Status::Timeout);
       ++after;
     } else if (pr.exit_code != kDeviceFaulted || after == next) {
-      fin.finish(after, nullptr, pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
-                                           : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
+      fin.finish(after, nullptr,
+                 pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
+                           : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
       ++after;
     }
     next = after;

@@ -10,22 +10,22 @@
 #include <string>
 
 #include "assemble/catalog.hpp"
-#include "run/journal.hpp"
-#include "run/device_query.hpp"
-#include "results/results.hpp"
 #include "plan/suite.hpp"
+#include "results/results.hpp"
+#include "run/device_query.hpp"
+#include "run/journal.hpp"
 
 namespace ptxcts {
 
 struct RunOptions {
-  std::string runner;                   // the device runner program
+  std::string runner;  // the device runner program
   std::filesystem::path catalog_dir;
-  std::filesystem::path work_dir;       // where each run makes a fresh directory of its own for its job and
-                                        // result files, removed when it ends (empty: the system's temp directory)
-  std::set<std::string> families;       // empty: all
+  std::filesystem::path work_dir;  // where each run makes a fresh directory of its own for its job and
+                                   // result files, removed when it ends (empty: the system's temp directory)
+  std::set<std::string> families;  // empty: all
   std::function<void(const std::string&)> progress;  // one line per kernel
-  double case_timeout = 30;             // seconds a launch may take before it is killed (timeout)
-  Journal* journal = nullptr;           // every result is appended here as soon as it is known
+  double case_timeout = 30;                          // seconds a launch may take before it is killed (timeout)
+  Journal* journal = nullptr;                        // every result is appended here as soon as it is known
   std::map<std::pair<std::string, std::string>, CaseResult> done;  // resumed: not run again
 };
 
@@ -33,6 +33,7 @@ struct DeviceRun {
   std::vector<CaseResult> results;  // with what was observed beyond pass/fail (CaseResult::roundtrip_identity)
 };
 
-DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& options);
+DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const DeviceInfo& device,
+                        const RunOptions& options);
 
 }  // namespace ptxcts

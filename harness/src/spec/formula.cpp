@@ -1,15 +1,18 @@
 #include "spec/formula.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <fmt/format.h>
 
 namespace ptxcts {
 
 void Bindings::set(std::string_view name, std::int64_t value) {
   for (auto& [n, v] : items_)
-    if (n == name) { v = value; return; }
+    if (n == name) {
+      v = value;
+      return;
+    }
   items_.emplace_back(std::string(name), value);
 }
 
@@ -36,7 +39,11 @@ class FormulaParser {
   }
 
  private:
-  struct BinOp { std::string_view token; Formula::Op op; int precedence; };
+  struct BinOp {
+    std::string_view token;
+    Formula::Op op;
+    int precedence;
+  };
   static constexpr BinOp kBinOps[] = {
       {"||", Formula::Op::LOr, 1}, {"&&", Formula::Op::LAnd, 2}, {"==", Formula::Op::Eq, 6},
       {"!=", Formula::Op::Ne, 6},  {"<=", Formula::Op::Le, 7},   {">=", Formula::Op::Ge, 7},
@@ -90,7 +97,8 @@ class FormulaParser {
       int inner = parse_binary(0);
       skip_space();
       if (pos_ >= s_.size() || s_[pos_] != ')')
-        throw FormulaSyntaxError(pos_, fmt::format("expected ')' to close the '(' before '{}'", s_.substr(open + 1, std::min<std::size_t>(12, pos_ - open - 1))));
+        throw FormulaSyntaxError(pos_, fmt::format("expected ')' to close the '(' before '{}'",
+                                                   s_.substr(open + 1, std::min<std::size_t>(12, pos_ - open - 1))));
       ++pos_;
       return inner;
     }
@@ -149,7 +157,8 @@ std::int64_t Formula::eval_node(int index, const Bindings& b) const {
     }
     case Op::Neg: {
       std::int64_t v = eval_node(n.lhs, b), out = 0;
-      if (__builtin_sub_overflow(std::int64_t{0}, v, &out)) throw FormulaEvalError(fmt::format("'{}' overflows", text_));
+      if (__builtin_sub_overflow(std::int64_t{0}, v, &out))
+        throw FormulaEvalError(fmt::format("'{}' overflows", text_));
       return out;
     }
     case Op::Not: return eval_node(n.lhs, b) == 0;
@@ -160,9 +169,15 @@ std::int64_t Formula::eval_node(int index, const Bindings& b) const {
   std::int64_t l = eval_node(n.lhs, b), r = eval_node(n.rhs, b), out = 0;
   auto overflow = [&] { return FormulaEvalError(fmt::format("'{}' overflows", text_)); };
   switch (n.op) {
-    case Op::Add: if (__builtin_add_overflow(l, r, &out)) throw overflow(); return out;
-    case Op::Sub: if (__builtin_sub_overflow(l, r, &out)) throw overflow(); return out;
-    case Op::Mul: if (__builtin_mul_overflow(l, r, &out)) throw overflow(); return out;
+    case Op::Add:
+      if (__builtin_add_overflow(l, r, &out)) throw overflow();
+      return out;
+    case Op::Sub:
+      if (__builtin_sub_overflow(l, r, &out)) throw overflow();
+      return out;
+    case Op::Mul:
+      if (__builtin_mul_overflow(l, r, &out)) throw overflow();
+      return out;
     case Op::Div:
     case Op::Mod:
       if (r == 0) throw FormulaEvalError(fmt::format("'{}' divides by zero", text_));

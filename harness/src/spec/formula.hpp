@@ -26,8 +26,7 @@ class Bindings {
 
 // A syntax error: `column` is the 0-based offset in the formula text where it was found.
 struct FormulaSyntaxError : std::runtime_error {
-  FormulaSyntaxError(std::size_t column, const std::string& what)
-      : std::runtime_error(what), column(column) {}
+  FormulaSyntaxError(std::size_t column, const std::string& what) : std::runtime_error(what), column(column) {}
   std::size_t column;
 };
 
@@ -46,8 +45,30 @@ class Formula {
   std::set<std::string> variables() const;
   bool empty() const { return nodes_.empty(); }
 
-  enum class Op { Num, Var, Neg, Not, Add, Sub, Mul, Div, Mod, Shl, Shr, And, Or, Xor,
-                  Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr };
+  enum class Op {
+    Num,
+    Var,
+    Neg,
+    Not,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    LAnd,
+    LOr
+  };
   struct Node {
     Op op;
     std::int64_t value = 0;  // Num

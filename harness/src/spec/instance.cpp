@@ -25,11 +25,14 @@ std::string Instance::text() const {
   std::string out;
   const std::string& s = variant_->syntax;
   for (std::size_t p = 0; p < s.size(); ++p) {
-    if (s[p] != '{') { out += s[p]; continue; }
+    if (s[p] != '{') {
+      out += s[p];
+      continue;
+    }
     std::size_t close = s.find('}', p);
     std::string name = s.substr(p + 1, close - p - 1);
-    const bool operand = name == "regs" || name == "addr" || name == "dst" || name == "src" || name == "d" || name == "a" || name == "b" ||
-                         name == "c";
+    const bool operand = name == "regs" || name == "addr" || name == "dst" || name == "src" || name == "d" ||
+                         name == "a" || name == "b" || name == "c";
     out += operand ? s.substr(p, close - p + 1) : option(name).text;
     p = close;
   }

@@ -18,18 +18,18 @@ class Instance {
   const QualifierOption& option(const std::string& axis) const;
   bool has_option(const std::string& axis, const std::string& text) const;
 
-  std::string mnemonic() const;   // the instruction name with every qualifier filled in
-  std::string id() const;         // mnemonic plus "@a32"/"@a64" (none for moves): unique per instance
+  std::string mnemonic() const;  // the instruction name with every qualifier filled in
+  std::string id() const;        // mnemonic plus "@a32"/"@a64" (none for moves): unique per instance
   // The instruction with every qualifier filled in and its operand placeholders ({regs}, {addr},
   // {dst}, {src}) left for the emitter.
   std::string text() const;
-  Bindings bindings() const;      // the variables its qualifiers set
-  std::string space() const;      // "generic" or "shared"
+  Bindings bindings() const;  // the variables its qualifiers set
+  std::string space() const;  // "generic" or "shared"
   const FragmentLayout& layout() const;
   int registers() const;
-  PtxVersion min_ptx() const;                 // the variant's and every chosen qualifier's
+  PtxVersion min_ptx() const;  // the variant's and every chosen qualifier's
   std::vector<const Requirement*> requirements() const;
-  std::string requirement_text() const;      // e.g. "PTX ISA 7.8, >= sm_90"
+  std::string requirement_text() const;  // e.g. "PTX ISA 7.8, >= sm_90"
 
  private:
   const Variant* variant_;

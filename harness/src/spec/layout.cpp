@@ -17,7 +17,8 @@ Layout compute_layout(const Instance& inst) {
     throw LayoutError(fmt::format("{}: 'registers' gives {}, expected 1 to 16", inst.id(), L.registers));
   const int elements = kWarpLanes * L.registers * L.elements_per_register;
   if (elements % (v.rows * v.cols) != 0)
-    throw LayoutError(fmt::format("{}: {} register elements per warp do not fill whole {}x{} matrices", inst.id(), elements, v.rows, v.cols));
+    throw LayoutError(fmt::format("{}: {} register elements per warp do not fill whole {}x{} matrices", inst.id(),
+                                  elements, v.rows, v.cols));
   L.matrices = elements / (v.rows * v.cols);
 
   Bindings b = inst.bindings();
@@ -25,24 +26,26 @@ Layout compute_layout(const Instance& inst) {
   L.lane_row.assign(kWarpLanes, {});
   const bool move = v.operation == Operation::Move;
   if (!move) {
-  L.row_lane.assign(static_cast<std::size_t>(L.matrices * v.rows), -1);
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    b.set("lane", lane);
-    if (!v.address_lanes.active.eval(b)) continue;
-    int m = static_cast<int>(v.address_lanes.matrix.eval(b));
-    int row = static_cast<int>(v.address_lanes.row.eval(b));
-    if (m < 0 || m >= L.matrices || row < 0 || row >= v.rows)
-      throw LayoutError(fmt::format("{}: lane {} supplies row {} of matrix {}, outside {} matrices of {} rows", inst.id(), lane, row, m, L.matrices, v.rows));
-    int& owner = L.row_lane[static_cast<std::size_t>(m * v.rows + row)];
-    if (owner >= 0)
-      throw LayoutError(fmt::format("{}: lanes {} and {} both supply row {} of matrix {}", inst.id(), owner, lane, row, m));
-    owner = lane;
-    L.active[static_cast<std::size_t>(lane)] = true;
-    L.lane_row[static_cast<std::size_t>(lane)] = {m, row, 0};
-  }
-  for (int k = 0; k < L.matrices * v.rows; ++k)
-    if (L.row_lane[static_cast<std::size_t>(k)] < 0)
-      throw LayoutError(fmt::format("{}: no lane supplies row {} of matrix {}", inst.id(), k % v.rows, k / v.rows));
+    L.row_lane.assign(static_cast<std::size_t>(L.matrices * v.rows), -1);
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      b.set("lane", lane);
+      if (!v.address_lanes.active.eval(b)) continue;
+      int m = static_cast<int>(v.address_lanes.matrix.eval(b));
+      int row = static_cast<int>(v.address_lanes.row.eval(b));
+      if (m < 0 || m >= L.matrices || row < 0 || row >= v.rows)
+        throw LayoutError(fmt::format("{}: lane {} supplies row {} of matrix {}, outside {} matrices of {} rows",
+                                      inst.id(), lane, row, m, L.matrices, v.rows));
+      int& owner = L.row_lane[static_cast<std::size_t>(m * v.rows + row)];
+      if (owner >= 0)
+        throw LayoutError(
+            fmt::format("{}: lanes {} and {} both supply row {} of matrix {}", inst.id(), owner, lane, row, m));
+      owner = lane;
+      L.active[static_cast<std::size_t>(lane)] = true;
+      L.lane_row[static_cast<std::size_t>(lane)] = {m, row, 0};
+    }
+    for (int k = 0; k < L.matrices * v.rows; ++k)
+      if (L.row_lane[static_cast<std::size_t>(k)] < 0)
+        throw LayoutError(fmt::format("{}: no lane supplies row {} of matrix {}", inst.id(), k % v.rows, k / v.rows));
   }
 
   // Every (lane, register, element) of a fragment layout, each matrix element exactly once.
@@ -55,18 +58,22 @@ Layout compute_layout(const Instance& inst) {
         b.set("r", r);
         for (int i = 0; i < L.elements_per_register; ++i) {
           b.set("i", i);
-          ElementPos p{static_cast<int>(f.matrix.eval(b)), static_cast<int>(f.row.eval(b)), static_cast<int>(f.col.eval(b))};
+          ElementPos p{static_cast<int>(f.matrix.eval(b)), static_cast<int>(f.row.eval(b)),
+                       static_cast<int>(f.col.eval(b))};
           if (p.matrix < 0 || p.matrix >= L.matrices || p.row < 0 || p.row >= v.rows || p.col < 0 || p.col >= v.cols)
-            throw LayoutError(fmt::format("{}: {}lane {} register {} element {} maps to matrix {} row {} col {}, outside {} matrices of {}x{}",
-                                          inst.id(), which, lane, r, i, p.matrix, p.row, p.col, L.matrices, v.rows, v.cols));
+            throw LayoutError(fmt::format(
+                "{}: {}lane {} register {} element {} maps to matrix {} row {} col {}, outside {} matrices of {}x{}",
+                inst.id(), which, lane, r, i, p.matrix, p.row, p.col, L.matrices, v.rows, v.cols));
           int key = (p.matrix * v.rows + p.row) * v.cols + p.col;
           int flat = (lane * L.registers + r) * L.elements_per_register + i;
           if (seen[static_cast<std::size_t>(key)] >= 0) {
             int other = seen[static_cast<std::size_t>(key)];
             int per_lane = L.registers * L.elements_per_register;
-            throw LayoutError(fmt::format("{}: {}lane {} register {} element {} and lane {} register {} element {} both map to matrix {} row {} col {}",
-                                          inst.id(), which, other / per_lane, (other % per_lane) / L.elements_per_register,
-                                          other % L.elements_per_register, lane, r, i, p.matrix, p.row, p.col));
+            throw LayoutError(
+                fmt::format("{}: {}lane {} register {} element {} and lane {} register {} element {} both map to "
+                            "matrix {} row {} col {}",
+                            inst.id(), which, other / per_lane, (other % per_lane) / L.elements_per_register,
+                            other % L.elements_per_register, lane, r, i, p.matrix, p.row, p.col));
           }
           seen[static_cast<std::size_t>(key)] = flat;
           out[static_cast<std::size_t>(flat)] = p;

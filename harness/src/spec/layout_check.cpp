@@ -14,7 +14,8 @@ void check_layouts(const Variant& v) {
     } catch (const LayoutError& e) {
       throw SpecError(v.where, fmt::format("impossible layout in variant '{}': {}", v.name, e.what()));
     } catch (const FormulaEvalError& e) {
-      throw SpecError(v.where, fmt::format("layout of variant '{}' cannot be evaluated for {}: {}", v.name, inst.id(), e.what()));
+      throw SpecError(
+          v.where, fmt::format("layout of variant '{}' cannot be evaluated for {}: {}", v.name, inst.id(), e.what()));
     }
   }
 }

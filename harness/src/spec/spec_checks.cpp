@@ -23,10 +23,12 @@ void check_mutant_exception_refs(const SpecSet& specs, const MutantException& e)
     const std::string stem = prefix ? pat.substr(0, pat.size() - 1) : pat;
     if (std::none_of(specs.variants.begin(), specs.variants.end(),
                      [&](auto const& v) { return prefix ? v.name.starts_with(stem) : v.name == stem; }))
-      throw SpecError(e.where, fmt::format("'{}' may pass variants '{}', which match no variant of the specs", e.mutant, pat));
+      throw SpecError(e.where,
+                      fmt::format("'{}' may pass variants '{}', which match no variant of the specs", e.mutant, pat));
   }
   for (auto const& name : e.cases)
-    if (!specs.find_case(name)) throw SpecError(e.where, fmt::format("'{}' may pass unknown case '{}'", e.mutant, name));
+    if (!specs.find_case(name))
+      throw SpecError(e.where, fmt::format("'{}' may pass unknown case '{}'", e.mutant, name));
 }
 
 void check_claim_refs(const SpecSet& specs, const Claim& c) {
@@ -47,7 +49,8 @@ void check_claim_refs(const SpecSet& specs, const Claim& c) {
     const std::string& axis = filter.first;
     const std::vector<std::string>& texts = filter.second;
     auto a = std::find_if(v.axes.begin(), v.axes.end(), [&](auto const& x) { return x.name == axis; });
-    if (a == v.axes.end()) throw SpecError(c.where, fmt::format("claim '{}' filters on unknown qualifier '{}' of '{}'", c.id, axis, v.name));
+    if (a == v.axes.end())
+      throw SpecError(c.where, fmt::format("claim '{}' filters on unknown qualifier '{}' of '{}'", c.id, axis, v.name));
     for (auto const& t : texts)
       if (std::none_of(a->options.begin(), a->options.end(), [&](auto const& o) { return o.text == t; }))
         throw SpecError(c.where, fmt::format("claim '{}' names unknown value '{}' of qualifier '{}'", c.id, t, axis));
@@ -55,9 +58,9 @@ void check_claim_refs(const SpecSet& specs, const Claim& c) {
   for (auto const& name : c.check.cases)
     if (!specs.find_case(name)) throw SpecError(c.where, fmt::format("claim '{}' names unknown case '{}'", c.id, name));
   for (auto const& name : c.check.controls)
-    if (!specs.find_case(name)) throw SpecError(c.where, fmt::format("claim '{}' names unknown control case '{}'", c.id, name));
+    if (!specs.find_case(name))
+      throw SpecError(c.where, fmt::format("claim '{}' names unknown control case '{}'", c.id, name));
 }
-
 
 // Every claim names variants, qualifier values and cases that exist.
 void check_claims_refs(const SpecSet& specs) {
@@ -72,7 +75,8 @@ void check_mutant_exceptions_refs(const SpecSet& specs) {
 // A known discrepancy names a form or a variant that exists.
 void check_known_discrepancy_refs(const SpecSet& specs) {
   for (auto const& k : specs.known_discrepancies) {
-    if (!k.form.empty() && std::none_of(specs.forms.begin(), specs.forms.end(), [&](auto const& f) { return f.name == k.form; }))
+    if (!k.form.empty() &&
+        std::none_of(specs.forms.begin(), specs.forms.end(), [&](auto const& f) { return f.name == k.form; }))
       throw SpecError(k.where, fmt::format("known discrepancy names unknown form '{}'", k.form));
     if (k.form.empty() && !specs.find_variant(k.variant))
       throw SpecError(k.where, fmt::format("known discrepancy names unknown variant '{}'", k.variant));
@@ -89,7 +93,9 @@ void check_case_where_refs(const SpecSet& specs) {
           for (auto const& a : v.axes)
             if (a.name == axis)
               for (auto const& o : a.options) known = known || o.text == t;
-        if (!known) throw SpecError(c.where, fmt::format("case '{}' selects value '{}' of qualifier '{}', which no variant has", c.name, t, axis));
+        if (!known)
+          throw SpecError(c.where, fmt::format("case '{}' selects value '{}' of qualifier '{}', which no variant has",
+                                               c.name, t, axis));
       }
 }
 
@@ -110,12 +116,14 @@ void check_rows_fit(const Variant& v, const CaseSet& set) {
       if (c.wmma) continue;
       const int pitch = c.rows == RowPlacement::Pitch ? c.pitch : stride;
       if (c.rows == RowPlacement::Pitch && (pitch < v.row_bytes() || pitch % v.row_alignment != 0))
-        throw SpecError(c.where, fmt::format("case '{}': a pitch of {} bytes cannot hold the {}-byte rows of {} aligned to {}", c.name, pitch,
-                                             v.row_bytes(), inst.id(), v.row_alignment));
+        throw SpecError(c.where,
+                        fmt::format("case '{}': a pitch of {} bytes cannot hold the {}-byte rows of {} aligned to {}",
+                                    c.name, pitch, v.row_bytes(), inst.id(), v.row_alignment));
       const int need = c.rows == RowPlacement::Scattered ? rows * stride : (rows - 1) * pitch + v.row_bytes();
       if (need > region)
-        throw SpecError(c.where, fmt::format("case '{}': the {} rows of {} need {} bytes; a region has {} (tile_bytes / regions)", c.name,
-                                             rows, inst.id(), need, region));
+        throw SpecError(
+            c.where, fmt::format("case '{}': the {} rows of {} need {} bytes; a region has {} (tile_bytes / regions)",
+                                 c.name, rows, inst.id(), need, region));
     }
   }
 }
@@ -132,20 +140,22 @@ void check_wmma_product_state_spaces(const SpecSet& specs) {
   for (auto const& ss : specs.cases.wmma_product_state_spaces)
     for (auto const& v : specs.variants) {
       if (v.operation != Operation::WmmaLoad && v.operation != Operation::WmmaStore) continue;
-      auto axis = std::find_if(v.axes.begin(), v.axes.end(), [](auto const& a) { return a.name == kWmmaStateSpaceAxis; });
+      auto axis =
+          std::find_if(v.axes.begin(), v.axes.end(), [](auto const& a) { return a.name == kWmmaStateSpaceAxis; });
       if (axis == v.axes.end()) continue;  // check_wmma_paired_axes says so, at the variant
       if (std::none_of(axis->options.begin(), axis->options.end(), [&](auto const& o) { return o.text == ss; }))
-        throw SpecError(specs.cases.wmma_product_state_spaces_where,
-                        fmt::format("product state space '{}' is not a value of qualifier '{}' of variant '{}'; expected one of its values",
-                                    ss, kWmmaStateSpaceAxis, v.name));
+        throw SpecError(
+            specs.cases.wmma_product_state_spaces_where,
+            fmt::format(
+                "product state space '{}' is not a value of qualifier '{}' of variant '{}'; expected one of its values",
+                ss, kWmmaStateSpaceAxis, v.name));
     }
 }
 
 // In the order a user has always seen them.
 constexpr SpecSetCheck kSpecSetChecks[] = {
-    check_claims_refs,     check_mutant_exceptions_refs, check_known_discrepancy_refs,
-    check_case_where_refs, check_variant_layouts,        check_cases_rows_fit,
-    check_wmma_product_state_spaces,
+    check_claims_refs,     check_mutant_exceptions_refs, check_known_discrepancy_refs,    check_case_where_refs,
+    check_variant_layouts, check_cases_rows_fit,         check_wmma_product_state_spaces,
 };
 
 }  // namespace
@@ -153,7 +163,8 @@ constexpr SpecSetCheck kSpecSetChecks[] = {
 // Each instruction form must come from one variant and one choice of its qualifier values: two
 // would share a kernel name, results and claims. `seen`: every instance id so far, with its variant
 // and that variant's syntax.
-void check_distinct_instances(const Variant& v, const YamlReader& syntax, std::map<std::string, std::pair<std::string, SourceLocation>>& seen) {
+void check_distinct_instances(const Variant& v, const YamlReader& syntax,
+                              std::map<std::string, std::pair<std::string, SourceLocation>>& seen) {
   const std::vector<Instance> all = expand(v);
   std::map<std::string, const Instance*> mine;
   for (auto const& inst : all) {
@@ -165,14 +176,16 @@ void check_distinct_instances(const Variant& v, const YamlReader& syntax, std::m
           first.push_back(fmt::format("{}: \"{}\"", a.name, it->second->option(a.name).text));
           second.push_back(fmt::format("{}: \"{}\"", a.name, inst.option(a.name).text));
         }
-      syntax.fail(fmt::format("variant '{}' gives instance '{}' twice, with {{{}}} and with {{{}}}; expected each choice of qualifier "
-                              "values to give a different instruction",
-                              v.name, id, fmt::join(first, ", "), fmt::join(second, ", ")));
+      syntax.fail(fmt::format(
+          "variant '{}' gives instance '{}' twice, with {{{}}} and with {{{}}}; expected each choice of qualifier "
+          "values to give a different instruction",
+          v.name, id, fmt::join(first, ", "), fmt::join(second, ", ")));
     }
     if (auto it = seen.find(id); it != seen.end())
-      syntax.fail(fmt::format("instance '{}' of variant '{}' is also an instance of variant '{}' (syntax at {}); expected each "
-                              "instruction form in one variant only",
-                              id, v.name, it->second.first, it->second.second.str()));
+      syntax.fail(
+          fmt::format("instance '{}' of variant '{}' is also an instance of variant '{}' (syntax at {}); expected each "
+                      "instruction form in one variant only",
+                      id, v.name, it->second.first, it->second.second.str()));
   }
   for (auto const& [id, inst] : mine) seen.emplace(id, std::pair{v.name, syntax.where()});
 }

@@ -17,7 +17,8 @@ namespace ptxcts {
 // Each instruction form must come from one variant and one choice of its qualifier values.
 // `syntax`: the variant's syntax node; `seen`: every instance id so far, with its variant and that
 // variant's syntax position (v's instances join it).
-void check_distinct_instances(const Variant& v, const YamlReader& syntax, std::map<std::string, std::pair<std::string, SourceLocation>>& seen);
+void check_distinct_instances(const Variant& v, const YamlReader& syntax,
+                              std::map<std::string, std::pair<std::string, SourceLocation>>& seen);
 
 // Every check across the whole set, in order.
 void check_spec_set(const SpecSet& specs);

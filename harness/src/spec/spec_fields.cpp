@@ -20,8 +20,10 @@ TargetSetItem read_target_item(const YamlReader& r, const std::string& s, const 
     if (!digits) r.fail(fmt::format("expected '>= sm_XY' with XY a number but found '{}'", s));
     item.kind = TargetSetItem::Kind::AtLeast;
     item.arch = std::stoi(num);
-    bool known = std::any_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == item.arch; });
-    if (!known) r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
+    bool known =
+        std::any_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == item.arch; });
+    if (!known)
+      r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
     return item;
   }
   item.name = s;
@@ -31,9 +33,11 @@ TargetSetItem read_target_item(const YamlReader& r, const std::string& s, const 
     item.kind = TargetSetItem::Kind::FamilyFrom;
   }
   const TargetInfo* t = targets.find(item.name);
-  if (!t) r.fail(fmt::format("unknown target '{}'; expected '>= sm_XY', a target name from targets.yaml, or 'sm_XYf+'", s));
+  if (!t)
+    r.fail(fmt::format("unknown target '{}'; expected '>= sm_XY', a target name from targets.yaml, or 'sm_XYf+'", s));
   if (item.kind == TargetSetItem::Kind::FamilyFrom && (t->suffix != "f" || t->family == 0))
-    r.fail(fmt::format("'{}': only a family-specific target (sm_XYf, with a family in targets.yaml) can start a family", s));
+    r.fail(fmt::format("'{}': only a family-specific target (sm_XYf, with a family in targets.yaml) can start a family",
+                       s));
   item.arch = t->arch;
   return item;
 }
@@ -62,7 +66,8 @@ PtxVersion read_ptx(const YamlReader& r, const TargetCatalog* targets) {
   std::string s = r.str();
   auto v = PtxVersion::parse(s);
   if (!v) r.fail(fmt::format("expected a PTX ISA version like \"7.8\" but found '{}'", s));
-  if (targets && std::find(targets->ptx_versions.begin(), targets->ptx_versions.end(), *v) == targets->ptx_versions.end())
+  if (targets &&
+      std::find(targets->ptx_versions.begin(), targets->ptx_versions.end(), *v) == targets->ptx_versions.end())
     r.fail(fmt::format("PTX ISA version {} is not in targets.yaml's ptx_isa_versions", s));
   return *v;
 }
@@ -83,20 +88,22 @@ std::map<std::string, int> read_placeholders(const YamlReader& r, const std::str
   std::map<std::string, int> used;
   for (std::size_t p = 0; p < text.size(); ++p) {
     if (text[p] == '}')
-      throw SpecError(r.where_in_scalar(p), fmt::format("'}}' without its '{{' in {}; expected placeholders written {{name}}", what));
+      throw SpecError(r.where_in_scalar(p),
+                      fmt::format("'}}' without its '{{' in {}; expected placeholders written {{name}}", what));
     if (text[p] != '{') continue;
     std::size_t close = text.find_first_of("{}", p + 1);
     if (close == std::string::npos || text[close] == '{')
-      throw SpecError(r.where_in_scalar(p), fmt::format("unclosed '{{' in {}; expected '}}' after the placeholder's name", what));
+      throw SpecError(r.where_in_scalar(p),
+                      fmt::format("unclosed '{{' in {}; expected '}}' after the placeholder's name", what));
     std::string name = text.substr(p + 1, close - p - 1);
     if (!known.count(name))
-      throw SpecError(r.where_in_scalar(p + 1), fmt::format("unknown placeholder '{{{}}}' in {}; expected {}", name, what, expected));
+      throw SpecError(r.where_in_scalar(p + 1),
+                      fmt::format("unknown placeholder '{{{}}}' in {}; expected {}", name, what, expected));
     ++used[name];
     p = close;
   }
   return used;
 }
-
 
 Formula read_formula(const YamlReader& r, const std::set<std::string>& allowed, const std::string& what) {
   std::string text = r.str();
@@ -104,7 +111,8 @@ Formula read_formula(const YamlReader& r, const std::set<std::string>& allowed, 
   try {
     f = Formula::parse(text);
   } catch (const FormulaSyntaxError& e) {
-    throw SpecError(r.where_in_scalar(e.column), fmt::format("malformed formula '{}' for {}: {}", text, what, e.what()));
+    throw SpecError(r.where_in_scalar(e.column),
+                    fmt::format("malformed formula '{}' for {}: {}", text, what, e.what()));
   }
   for (auto const& v : f.variables())
     if (!allowed.count(v))

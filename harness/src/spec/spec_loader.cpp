@@ -4,24 +4,26 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <cctype>
 #include <regex>
 #include <set>
+#include <stdexcept>
 
-#include "util/file_text.hpp"
 #include "spec/spec_checks.hpp"
 #include "spec/spec_fields.hpp"
 #include "spec/spec_wmma.hpp"
 #include "spec/variant_reader.hpp"
 #include "spec/yaml_reader.hpp"
+#include "util/file_text.hpp"
 
 namespace ptxcts {
 namespace {
 
 // A fault case breaks a documented rule on purpose; the wmma cases at the edge of a rule
 // (MinimalAlignment*) keep it, and are isolated only in case a GPU wants more.
-bool breaks_a_rule(Fault f) { return f != Fault::None && f != Fault::MinimalAlignmentAddress && f != Fault::MinimalAlignmentStride; }
+bool breaks_a_rule(Fault f) {
+  return f != Fault::None && f != Fault::MinimalAlignmentAddress && f != Fault::MinimalAlignmentStride;
+}
 
 Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) {
   r.expect_map({"id", "text", "source", "note", "check"});
@@ -50,40 +52,47 @@ Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) 
     Expect expect = Expect::Pass;
     try {
       expect = expect_from_string(ck.at("expect").str());
-    } catch (const std::invalid_argument& e) {
-      ck.at("expect").fail(e.what());
-    }
+    } catch (const std::invalid_argument& e) { ck.at("expect").fail(e.what()); }
     c.check.expect = expect;
     // What a claim predicts must fit its cases: a fault only where a case breaks a rule, and no
     // pass or fail where one does (a claim without 'cases' judges every case that is not a fault case).
     if (expect == Expect::Fault && case_items.empty())
-      ck.at("expect").fail(fmt::format("claim '{}' expects a fault but names no cases, so it would judge only cases that are not fault "
-                                       "cases; expected 'cases' naming fault cases",
-                                       c.id));
+      ck.at("expect").fail(
+          fmt::format("claim '{}' expects a fault but names no cases, so it would judge only cases that are not fault "
+                      "cases; expected 'cases' naming fault cases",
+                      c.id));
     for (auto const& item : case_items) {
       const std::string name = item.str();
       auto cs = std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == name; });
       if (cs == cases.cases.end()) continue;  // an unknown case: check_claim_refs says so
       if (expect == Expect::Fault && cs->fault == Fault::None)
-        ck.at("expect").fail(fmt::format("claim '{}' expects a fault, but case '{}' is not a fault case (no 'fault:' in cases.yaml); "
-                                         "expected only fault cases, or expect: pass, fail or observe",
-                                         c.id, cs->name));
+        ck.at("expect").fail(
+            fmt::format("claim '{}' expects a fault, but case '{}' is not a fault case (no 'fault:' in cases.yaml); "
+                        "expected only fault cases, or expect: pass, fail or observe",
+                        c.id, cs->name));
       if ((expect == Expect::Pass || expect == Expect::Fail) && breaks_a_rule(cs->fault))
-        item.fail(fmt::format("claim '{}' expects '{}', but case '{}' is a fault case (it breaks a documented rule on purpose); "
-                              "expected expect: fault or observe",
-                              c.id, to_string(expect), cs->name));
+        item.fail(fmt::format(
+            "claim '{}' expects '{}', but case '{}' is a fault case (it breaks a documented rule on purpose); "
+            "expected expect: fault or observe",
+            c.id, to_string(expect), cs->name));
     }
     if (ck.has("controls")) {
-      if (expect != Expect::Fail && expect != Expect::Fault) ck.at("controls").fail("controls belong to claims that predict a failure or a fault (expect: fail or fault)");
+      if (expect != Expect::Fail && expect != Expect::Fault)
+        ck.at("controls").fail("controls belong to claims that predict a failure or a fault (expect: fail or fault)");
       for (auto const& v : ck.at("controls").items("'controls' of a claim check")) {
-        auto cs = std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == v.str(); });
+        auto cs =
+            std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == v.str(); });
         if (cs != cases.cases.end() && cs->fault != Fault::None)
-          v.fail(fmt::format("control case '{}' is a fault case; expected a case that keeps every documented rule", cs->name));
+          v.fail(fmt::format("control case '{}' is a fault case; expected a case that keeps every documented rule",
+                             cs->name));
         c.check.controls.push_back(v.str());
       }
     } else if (expect == Expect::Fail || expect == Expect::Fault) {
-      ck.at("expect").fail(fmt::format("a claim that predicts a {} needs 'controls': cases of the same kernels that must pass, so that a device that "
-                                       "fails everything does not confirm it", expect == Expect::Fail ? "failure" : "fault"));
+      ck.at("expect").fail(
+          fmt::format("a claim that predicts a {} needs 'controls': cases of the same kernels that must pass, so that "
+                      "a device that "
+                      "fails everything does not confirm it",
+                      expect == Expect::Fail ? "failure" : "fault"));
     }
   } else if (kind == "roundtrip") {
     ck.expect_map({"kind", "load", "store"});
@@ -102,7 +111,8 @@ Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) 
 
 AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kind, const SpecSet& specs) {
   const bool invalid = kind == AuditForm::Kind::Invalid;
-  if (invalid) r.expect_map({"name", "text", "registers", "address_width", "target", "ptx", "diagnostic", "reason", "source"});
+  if (invalid)
+    r.expect_map({"name", "text", "registers", "address_width", "target", "ptx", "diagnostic", "reason", "source"});
   else r.expect_map({"name", "text", "registers", "address_width", "target", "ptx", "source"});
   AuditForm f;
   f.kind = kind;
@@ -113,7 +123,9 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
   bool regs = f.text.find("{regs}") != std::string::npos && f.text.find("{addr}") != std::string::npos;
   bool move = f.text.find("{dst}") != std::string::npos && f.text.find("{src}") != std::string::npos;
   bool mma = f.text.find("{d}") != std::string::npos && f.text.find("{c}") != std::string::npos;
-  if (!regs && !move && !mma) r.at("text").fail("expected the instruction with {regs} and {addr} (or {dst} and {src}; or {d}, {a}, {b}, {c}) for its operands");
+  if (!regs && !move && !mma)
+    r.at("text").fail(
+        "expected the instruction with {regs} and {addr} (or {dst} and {src}; or {d}, {a}, {b}, {c}) for its operands");
   const bool wmma = f.text.rfind("wmma.", 0) == 0;  // the emitter that assembles it fills these
   const std::set<std::string> known = wmma ? std::set<std::string>{"regs", "addr", "stride", "d", "a", "b", "c"}
                                            : std::set<std::string>{"regs", "addr", "dst", "src"};
@@ -122,7 +134,8 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
   if (mma) {  // wmma.mma: registers per operand
     for (auto& [k, n] : r.at("registers").entries("'registers' of a wmma.mma form (d, a, b, c)")) {
       std::string op = k.str();
-      if (op != "d" && op != "a" && op != "b" && op != "c") k.fail(fmt::format("expected an operand d, a, b or c but found '{}'", op));
+      if (op != "d" && op != "a" && op != "b" && op != "c")
+        k.fail(fmt::format("expected an operand d, a, b or c but found '{}'", op));
       f.operand_registers[op] = static_cast<int>(n.integer(1, 16));
     }
     for (const char* op : {"d", "a", "b", "c"})
@@ -132,17 +145,21 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
   }
   if (r.has("address_width")) {
     f.address_width = static_cast<int>(r.at("address_width").integer(32, 64));
-    if (f.address_width != 32 && f.address_width != 64) r.at("address_width").fail(fmt::format("expected an address width of 32 or 64 but found {}", f.address_width));
+    if (f.address_width != 32 && f.address_width != 64)
+      r.at("address_width").fail(fmt::format("expected an address width of 32 or 64 but found {}", f.address_width));
   }
   f.target = r.at("target").str();
-  if (!specs.targets.find(f.target)) r.at("target").fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", f.target));
+  if (!specs.targets.find(f.target))
+    r.at("target").fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", f.target));
   if (r.has("ptx")) f.ptx = read_ptx(r.at("ptx"), &specs.targets);
   if (invalid) {
     f.diagnostic = r.at("diagnostic").str();
     if (!specs.find_diagnostic(f.diagnostic)) {
       std::vector<std::string> names;
       for (auto const& d : specs.diagnostics) names.push_back(d.name);
-      r.at("diagnostic").fail(fmt::format("unknown diagnostic class '{}'; expected one of: {}", f.diagnostic, fmt::join(names, ", ")));
+      r.at("diagnostic")
+          .fail(
+              fmt::format("unknown diagnostic class '{}'; expected one of: {}", f.diagnostic, fmt::join(names, ", ")));
     }
     f.reason = r.at("reason").str();
   }
@@ -181,13 +198,15 @@ TargetCatalog read_targets(YamlReader r) {
   for (auto const& v : r.at("ptx_isa_versions").items("'ptx_isa_versions'")) {
     PtxVersion p = read_ptx(v, nullptr);
     if (!t.ptx_versions.empty() && !(t.ptx_versions.back() < p))
-      v.fail(fmt::format("ptx_isa_versions must be in increasing order; {} comes after {}", p.str(), t.ptx_versions.back().str()));
+      v.fail(fmt::format("ptx_isa_versions must be in increasing order; {} comes after {}", p.str(),
+                         t.ptx_versions.back().str()));
     t.ptx_versions.push_back(p);
   }
   for (auto& [k, v] : r.at("toolkits").entries("'toolkits'")) {
     std::string release = k.str();
     static const std::regex cuda_release(R"(\d{1,2}\.\d{1,2})");
-    if (!std::regex_match(release, cuda_release)) k.fail(fmt::format("expected a CUDA release like \"12.0\" but found '{}'", release));
+    if (!std::regex_match(release, cuda_release))
+      k.fail(fmt::format("expected a CUDA release like \"12.0\" but found '{}'", release));
     t.toolkits[release] = read_ptx(v, &t);
   }
   std::set<std::string> names;
@@ -200,12 +219,14 @@ TargetCatalog read_targets(YamlReader r) {
     if (item.has("suffix")) {
       info.suffix = item.at("suffix").str();
       if (info.suffix != "" && info.suffix != "a" && info.suffix != "f")
-        item.at("suffix").fail(fmt::format("unknown target suffix '{}'; expected \"\" (portable), a or f", info.suffix));
+        item.at("suffix").fail(
+            fmt::format("unknown target suffix '{}'; expected \"\" (portable), a or f", info.suffix));
     }
     if (item.has("family")) info.family = static_cast<int>(item.at("family").integer(10, 999));
     std::string expected_name = fmt::format("sm_{}{}", info.arch, info.suffix);
     if (info.name != expected_name)
-      item.at("name").fail(fmt::format("target name '{}' does not match arch {} and suffix '{}' (expected '{}')", info.name, info.arch, info.suffix, expected_name));
+      item.at("name").fail(fmt::format("target name '{}' does not match arch {} and suffix '{}' (expected '{}')",
+                                       info.name, info.arch, info.suffix, expected_name));
     if (!names.insert(info.name).second) item.fail(fmt::format("duplicate target '{}'", info.name));
     t.targets.push_back(info);
   }
@@ -217,7 +238,8 @@ void read_mutants(YamlReader r, CaseSet& s) {
   r.expect_map({"devices", "may_pass"});
   static const std::set<std::string> known{"echo", "zero", "shuffled", "off-by-one", "stale"};
   for (auto d : r.at("devices").items("'devices'")) {
-    if (!known.count(d.str())) d.fail(fmt::format("unknown device '{}'; expected echo, zero, shuffled, off-by-one or stale", d.str()));
+    if (!known.count(d.str()))
+      d.fail(fmt::format("unknown device '{}'; expected echo, zero, shuffled, off-by-one or stale", d.str()));
     s.mutants.push_back(d.str());
   }
   if (!r.has("may_pass")) return;
@@ -243,7 +265,8 @@ CaseSet read_cases(YamlReader r) {
   s.warps = static_cast<int>(r.at("warps").integer(1, 32));
   s.tile_bytes = static_cast<int>(r.at("tile_bytes").integer(256, 16384));
   s.regions = static_cast<int>(r.at("regions").integer(1, 4));
-  if (s.tile_bytes % (16 * s.regions) != 0) r.at("tile_bytes").fail("tile_bytes must split into 16-byte aligned regions");
+  if (s.tile_bytes % (16 * s.regions) != 0)
+    r.at("tile_bytes").fail("tile_bytes must split into 16-byte aligned regions");
   if (s.warps * s.tile_bytes > 48 * 1024) r.fail("warps x tile_bytes must fit in 48 KiB of shared memory");
   std::set<std::string> names;
   for (auto item : r.at("cases").items("'cases'")) {
@@ -255,7 +278,9 @@ CaseSet read_cases(YamlReader r) {
       rows.expect_map({"pitch"});
       c.rows = RowPlacement::Pitch;
       c.pitch = static_cast<int>(rows.at("pitch").integer(16, 1024));
-      if (c.pitch % 16 != 0) rows.at("pitch").fail(fmt::format("a pitch must keep rows 16-byte aligned; {} is not a multiple of 16", c.pitch));
+      if (c.pitch % 16 != 0)
+        rows.at("pitch").fail(
+            fmt::format("a pitch must keep rows 16-byte aligned; {} is not a multiple of 16", c.pitch));
     } else {
       std::string p = rows.str();
       if (p == "contiguous") c.rows = RowPlacement::Contiguous;
@@ -268,7 +293,8 @@ CaseSet read_cases(YamlReader r) {
     if (item.has("unused_lanes")) {
       std::string u = item.at("unused_lanes").str();
       if (u == "poison") c.poison_unused = true;
-      else if (u != "repeat") item.at("unused_lanes").fail(fmt::format("unknown unused_lanes '{}'; expected poison or repeat", u));
+      else if (u != "repeat")
+        item.at("unused_lanes").fail(fmt::format("unknown unused_lanes '{}'; expected poison or repeat", u));
     }
     if (item.has("fault")) {
       std::string f = item.at("fault").str();
@@ -302,7 +328,8 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   specs.targets = read_targets(YamlReader(targets->path, parse_yaml(targets->path, targets->text), "targets.yaml"));
   specs.cases = read_cases(YamlReader(cases->path, parse_yaml(cases->path, cases->text), "cases.yaml"));
   if (diagnostics)  // optional: without it, no documented-invalid form can be declared
-    specs.diagnostics = read_diagnostics(YamlReader(diagnostics->path, parse_yaml(diagnostics->path, diagnostics->text), "diagnostics.yaml"));
+    specs.diagnostics = read_diagnostics(
+        YamlReader(diagnostics->path, parse_yaml(diagnostics->path, diagnostics->text), "diagnostics.yaml"));
 
   std::map<std::string, SourceLocation> families;
   std::map<std::string, std::pair<std::string, SourceLocation>> instances;  // id -> variant, its syntax
@@ -327,7 +354,8 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
       for (auto const& item : doc.at("claims").items("'claims'")) {
         Claim c = read_claim(item, family, specs.cases);
         for (auto const& prev : specs.claims)
-          if (prev.id == c.id) item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
+          if (prev.id == c.id)
+            item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
         specs.claims.push_back(std::move(c));
       }
     if (doc.has("known_discrepancies"))
@@ -337,25 +365,31 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
         k.where = item.where();
         if (item.has("form")) {
           k.form = item.at("form").str();
-          if (item.has("variant") || item.has("target")) item.fail("a known discrepancy names a form, or a variant and a target, not both");
+          if (item.has("variant") || item.has("target"))
+            item.fail("a known discrepancy names a form, or a variant and a target, not both");
         } else {
           k.variant = item.at("variant").str();
           k.target = item.at("target").str();
-          if (!specs.targets.find(k.target)) item.at("target").fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", k.target));
+          if (!specs.targets.find(k.target))
+            item.at("target").fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", k.target));
         }
         std::string observed = item.at("observed").str();
-        if (observed != "accepted" && observed != "rejected") item.at("observed").fail(fmt::format("expected accepted or rejected but found '{}'", observed));
+        if (observed != "accepted" && observed != "rejected")
+          item.at("observed").fail(fmt::format("expected accepted or rejected but found '{}'", observed));
         k.observed_accepted = observed == "accepted";
         k.source = item.at("source").str();
         if (item.has("note")) k.note = item.at("note").str();
         specs.known_discrepancies.push_back(std::move(k));
       }
-    for (auto [key, kind] : {std::pair{"invalid", AuditForm::Kind::Invalid}, std::pair{"spellings", AuditForm::Kind::Spelling}})
+    for (auto [key, kind] :
+         {std::pair{"invalid", AuditForm::Kind::Invalid}, std::pair{"spellings", AuditForm::Kind::Spelling}})
       if (doc.has(key))
         for (auto const& item : doc.at(key).items(fmt::format("'{}'", key))) {
           AuditForm form = read_form(item, family, kind, specs);
           for (auto const& prev : specs.forms)
-            if (prev.name == form.name) item.at("name").fail(fmt::format("duplicate form '{}' (first defined at {})", form.name, prev.where.str()));
+            if (prev.name == form.name)
+              item.at("name").fail(
+                  fmt::format("duplicate form '{}' (first defined at {})", form.name, prev.where.str()));
           specs.forms.push_back(std::move(form));
         }
   }
@@ -374,21 +408,25 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> paths, misnamed;
   for (auto const& e : std::filesystem::directory_iterator(dir)) {
     std::string lower = e.path().filename().string();
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (e.path().extension() == ".yaml") paths.push_back(e.path());
-    else if (lower.find(".yaml") != std::string::npos || lower.find(".yml") != std::string::npos) misnamed.push_back(e.path());
+    else if (lower.find(".yaml") != std::string::npos || lower.find(".yml") != std::string::npos)
+      misnamed.push_back(e.path());
   }
   std::sort(paths.begin(), paths.end());
   std::sort(misnamed.begin(), misnamed.end());
   if (!misnamed.empty())
-    throw SpecError({.file = misnamed.front().string()},
-                    "this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, "
-                    "or moved out of the specs directory");
+    throw SpecError(
+        {.file = misnamed.front().string()},
+        "this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, "
+        "or moved out of the specs directory");
   for (auto const& p : paths) {
     std::optional<std::string> text;
     if (std::filesystem::is_regular_file(p, ec)) text = try_read_file_text(p);
     if (!text)  // a directory, a broken link (an editor's lock file), no permission
-      throw SpecError({.file = p.string()}, "cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
+      throw SpecError({.file = p.string()},
+                      "cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
     files.push_back({.path = p.string(), .text = std::move(*text)});
   }
   return load_specs(files);

@@ -43,7 +43,8 @@ bool TargetCatalog::contains(const TargetSet& set, const TargetInfo& t) const {
         break;
       case TargetSetItem::Kind::FamilyFrom: {
         const TargetInfo* base = find(item.name);
-        if (base && base->family != 0 && t.family == base->family && t.arch >= base->arch && (t.suffix == "f" || t.suffix == "a"))
+        if (base && base->family != 0 && t.family == base->family && t.arch >= base->arch &&
+            (t.suffix == "f" || t.suffix == "a"))
           return true;
         break;
       }

@@ -105,7 +105,7 @@ struct Variant {
   std::string syntax;  // with {axis}, {regs}, {addr} placeholders
   Requirement requires_;
   std::vector<QualifierAxis> axes;
-  std::vector<int> address_widths;   // empty for moves (no address)
+  std::vector<int> address_widths;  // empty for moves (no address)
   std::vector<Exclusion> exclusions;
   Formula registers;
   // The semantics: absent for variants specified so far by syntax and requirements only.
@@ -115,15 +115,17 @@ struct Variant {
   AddressLanes address_lanes;
   FragmentLayout fragment;
   std::map<std::string, FragmentLayout> fragments;  // alternatives (e.g. "trans")
-  std::optional<WmmaMatrix> wmma_matrix;             // wmma.load / wmma.store
-  std::optional<WmmaMma> wmma_mma;                   // wmma.mma
+  std::optional<WmmaMatrix> wmma_matrix;            // wmma.load / wmma.store
+  std::optional<WmmaMma> wmma_mma;                  // wmma.mma
   SourceLocation where;
 
   // The spec format's own question: is the semantics a 'wmma:' block, not a fragment layout?
   bool semantics_in_wmma_block() const {
     return operation == Operation::WmmaLoad || operation == Operation::WmmaStore || operation == Operation::WmmaMma;
   }
-  bool runnable() const { return has_layout || wmma_matrix || wmma_mma; }  // semantics given, so a result can be checked
+  bool runnable() const {
+    return has_layout || wmma_matrix || wmma_mma;
+  }  // semantics given, so a result can be checked
   int row_bytes() const { return cols * element_bits / 8; }
   int elements_per_register() const { return 32 / element_bits; }
 };
@@ -139,14 +141,14 @@ Expect expect_from_string(const std::string& s);
 
 struct ClaimCheck {
   ClaimCheckKind kind = ClaimCheckKind::Cases;
-  std::string variant;                                   // cases, requirements
-  std::map<std::string, std::vector<std::string>> where; // cases: axis -> allowed option texts
-  std::vector<std::string> cases;                        // cases: empty = every case
-  Expect expect = Expect::Pass;  // cases
+  std::string variant;                                    // cases, requirements
+  std::map<std::string, std::vector<std::string>> where;  // cases: axis -> allowed option texts
+  std::vector<std::string> cases;                         // cases: empty = every case
+  Expect expect = Expect::Pass;                           // cases
   // cases with expect fail or fault: cases of the same kernels that must pass for the predicted
   // failure to mean anything (a device that fails everything confirms nothing)
   std::vector<std::string> controls;
-  std::string load, store;                               // roundtrip
+  std::string load, store;  // roundtrip
 };
 
 struct Claim {
@@ -167,8 +169,8 @@ struct AuditForm {
   int registers = 1, address_width = 64;
   std::map<std::string, int> operand_registers;  // wmma.mma forms: registers of d, a, b, c
   std::string target;
-  std::optional<PtxVersion> ptx;   // default: what the target and toolkit allow
-  std::string diagnostic;          // invalid: the class of ptxas message expected
+  std::optional<PtxVersion> ptx;  // default: what the target and toolkit allow
+  std::string diagnostic;         // invalid: the class of ptxas message expected
   std::string reason, source;
   SourceLocation where;
 };
@@ -215,16 +217,16 @@ struct CaseSpec {
 // non-fault case must fail on it, except the cases named here, for the reason given
 // (cases.yaml 'mutants').
 struct MutantException {
-  std::string mutant;                  // echo, zero, shuffled, off-by-one, stale
-  std::vector<std::string> variants;   // variant names; a trailing '*' matches any ending
-  bool alone = false;                  // only kernels of that one instruction
-  std::vector<std::string> cases;      // empty: every case
+  std::string mutant;                 // echo, zero, shuffled, off-by-one, stale
+  std::vector<std::string> variants;  // variant names; a trailing '*' matches any ending
+  bool alone = false;                 // only kernels of that one instruction
+  std::vector<std::string> cases;     // empty: every case
   std::string reason;
   SourceLocation where;
 };
 
 struct CaseSet {
-  std::vector<std::string> mutants;              // the wrong devices the checks are tried against
+  std::vector<std::string> mutants;  // the wrong devices the checks are tried against
   std::vector<MutantException> mutant_exceptions;
   int warps = 4, tile_bytes = 4096, regions = 2;
   int wmma_warps = 4, wmma_tile_bytes = 10240, wmma_regions = 5;

@@ -24,12 +24,13 @@ AxisOrFixed read_element(const YamlReader& r, const Variant& v) {
   if (const QualifierAxis* a = find_axis(v, text)) {
     for (auto const& o : a->options)
       if (!find_element_format(o.text))
-        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not an element type; expected one of: {}", o.text, text,
-                                             fmt::join(element_format_names(), ", ")));
+        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not an element type; expected one of: {}",
+                                             o.text, text, fmt::join(element_format_names(), ", ")));
     return {.axis = text, .fixed = ""};
   }
   if (!find_element_format(text))
-    r.fail(fmt::format("expected a qualifier of '{}' or an element type ({}) but found '{}'", v.name, fmt::join(element_format_names(), ", "), text));
+    r.fail(fmt::format("expected a qualifier of '{}' or an element type ({}) but found '{}'", v.name,
+                       fmt::join(element_format_names(), ", "), text));
   return {.axis = "", .fixed = text};
 }
 
@@ -39,10 +40,12 @@ AxisOrFixed read_layout_source(const YamlReader& r, const Variant& v) {
   if (const QualifierAxis* a = find_axis(v, text)) {
     for (auto const& o : a->options)
       if (o.text != ".row" && o.text != ".col")
-        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not a layout; expected .row or .col", o.text, text));
+        throw SpecError(
+            o.where, fmt::format("value '{}' of qualifier '{}' is not a layout; expected .row or .col", o.text, text));
     return {.axis = text, .fixed = ""};
   }
-  if (text != ".row" && text != ".col") r.fail(fmt::format("expected a qualifier of '{}', .row or .col but found '{}'", v.name, text));
+  if (text != ".row" && text != ".col")
+    r.fail(fmt::format("expected a qualifier of '{}', .row or .col but found '{}'", v.name, text));
   return {.axis = "", .fixed = text};
 }
 
@@ -52,10 +55,10 @@ std::string read_axis_name(const YamlReader& r, const Variant& v, const std::vec
   if (!a) r.fail(fmt::format("expected a qualifier of '{}' but found '{}'", v.name, name));
   for (auto const& o : a->options)
     if (std::find(values.begin(), values.end(), o.text) == values.end())
-      throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not one of: \"{}\"", o.text, name, fmt::join(values, "\", \"")));
+      throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not one of: \"{}\"", o.text, name,
+                                           fmt::join(values, "\", \"")));
   return name;
 }
-
 
 }  // namespace
 
@@ -66,7 +69,8 @@ void read_wmma_semantics(YamlReader r, Variant& v, const std::set<std::string>& 
     m.matrix = r.at("matrix").str();
     const bool load = v.operation == Operation::WmmaLoad;
     if (load ? (m.matrix != "a" && m.matrix != "b" && m.matrix != "c") : m.matrix != "d")
-      r.at("matrix").fail(fmt::format("expected matrix {} but found '{}'", load ? "a, b or c (wmma.load)" : "d (wmma.store)", m.matrix));
+      r.at("matrix").fail(fmt::format("expected matrix {} but found '{}'",
+                                      load ? "a, b or c (wmma.load)" : "d (wmma.store)", m.matrix));
     m.rows = read_formula(r.at("rows"), bound, "rows");
     m.cols = read_formula(r.at("cols"), bound, "cols");
     m.element = read_element(r.at("element"), v);
@@ -105,11 +109,14 @@ void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
   s.wmma_warps = static_cast<int>(r.at("warps").integer(1, 32));
   s.wmma_tile_bytes = static_cast<int>(r.at("tile_bytes").integer(1024, 49152));
   s.wmma_regions = static_cast<int>(r.at("regions").integer(5, 16));  // a round trip kernel takes 5
-  if (s.wmma_tile_bytes % (256 * s.wmma_regions) != 0) r.at("tile_bytes").fail("tile_bytes must split into regions of a multiple of 256 bytes");
+  if (s.wmma_tile_bytes % (256 * s.wmma_regions) != 0)
+    r.at("tile_bytes").fail("tile_bytes must split into regions of a multiple of 256 bytes");
   if (s.wmma_warps * s.wmma_tile_bytes > 48 * 1024) r.fail("warps x tile_bytes must fit in 48 KiB of shared memory");
   s.wmma_product_state_spaces_where = r.at("product_state_spaces").where();
-  for (auto item : r.at("product_state_spaces").items("'product_state_spaces' of wmma")) s.wmma_product_state_spaces.push_back(item.str());
-  if (s.wmma_product_state_spaces.empty()) r.at("product_state_spaces").fail("expected at least one state space for the products");
+  for (auto item : r.at("product_state_spaces").items("'product_state_spaces' of wmma"))
+    s.wmma_product_state_spaces.push_back(item.str());
+  if (s.wmma_product_state_spaces.empty())
+    r.at("product_state_spaces").fail("expected at least one state space for the products");
   for (auto item : r.at("cases").items("'cases' of wmma")) {
     item.expect_map({"name", "description", "data", "stride", "seed", "overflow", "fault", "where"});
     CaseSpec c = read_case_basics(item, names);
@@ -117,7 +124,8 @@ void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
     c.where = item.at("stride").where();
     std::string stride = item.at("stride").str();
     if (stride == "wide") c.wide_stride = true;
-    else if (stride != "default") item.at("stride").fail(fmt::format("unknown stride '{}'; expected default or wide", stride));
+    else if (stride != "default")
+      item.at("stride").fail(fmt::format("unknown stride '{}'; expected default or wide", stride));
     if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
     else if (c.data == DataKind::Random) item.fail("random data needs a 'seed', so that runs are repeatable");
     if (item.has("overflow")) c.overflow = item.at("overflow").boolean();
@@ -127,7 +135,11 @@ void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
       else if (f == "misaligned-stride") c.fault = Fault::MisalignedStride;
       else if (f == "minimal-alignment-address") c.fault = Fault::MinimalAlignmentAddress;
       else if (f == "minimal-alignment-stride") c.fault = Fault::MinimalAlignmentStride;
-      else item.at("fault").fail(fmt::format("unknown wmma fault '{}'; expected misaligned-address, misaligned-stride, minimal-alignment-address or minimal-alignment-stride", f));
+      else
+        item.at("fault").fail(
+            fmt::format("unknown wmma fault '{}'; expected misaligned-address, misaligned-stride, "
+                        "minimal-alignment-address or minimal-alignment-stride",
+                        f));
     }
     read_case_where(item, c);
     s.cases.push_back(c);

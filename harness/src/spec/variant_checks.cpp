@@ -40,11 +40,13 @@ std::vector<std::vector<YamlReader>> option_nodes(const YamlReader& r) {
 std::map<std::string, int> syntax_placeholders(const Variant& v, const YamlReader& r) {
   const bool mma = v.operation == Operation::WmmaMma;
   std::set<std::string> known = v.operation == Operation::Move ? std::set<std::string>{"dst", "src"}
-                                : mma                           ? std::set<std::string>{"d", "a", "b", "c"}
-                                                                : std::set<std::string>{"regs", "addr"};
+                                : mma                          ? std::set<std::string>{"d", "a", "b", "c"}
+                                                               : std::set<std::string>{"regs", "addr"};
   for (auto const& a : v.axes) known.insert(a.name);
   return read_placeholders(r.at("syntax"), v.syntax, "syntax", known,
-                           fmt::format("a qualifier name, {}", v.operation == Operation::Move ? "{dst} or {src}" : mma ? "{d}, {a}, {b} or {c}" : "{regs} or {addr}"));
+                           fmt::format("a qualifier name, {}", v.operation == Operation::Move ? "{dst} or {src}"
+                                                               : mma                          ? "{d}, {a}, {b} or {c}"
+                                                                                              : "{regs} or {addr}"));
 }
 
 // Only wmma's emitter fills the stride operand: elsewhere it would reach ptxas as written.
@@ -54,7 +56,9 @@ void check_stride_operand(const Variant& v, const YamlReader& r) {
   for (std::size_t a = 0; a < v.axes.size(); ++a)
     for (std::size_t i = 0; i < v.axes[a].options.size(); ++i)
       if (v.axes[a].options[i].text == ", {stride}")
-        nodes[a][i].at("text").fail("the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; expected a qualifier like '.x1' or \"\"");
+        nodes[a][i].at("text").fail(
+            "the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; expected a qualifier "
+            "like '.x1' or \"\"");
 }
 
 // A variable, the state space and the fragment layout are each decided by one qualifier at most.
@@ -63,7 +67,9 @@ void check_one_decider(const Variant& v, const YamlReader&) {
   auto decide = [&](const std::string& what, const std::string& axis, const SourceLocation& at) {
     auto [it, fresh] = setter.emplace(what, axis);
     if (!fresh && it->second != axis)
-      throw SpecError(at, fmt::format("{} is decided by qualifier '{}' and by qualifier '{}'; only one qualifier may decide it", what, it->second, axis));
+      throw SpecError(
+          at, fmt::format("{} is decided by qualifier '{}' and by qualifier '{}'; only one qualifier may decide it",
+                          what, it->second, axis));
   };
   for (auto const& a : v.axes)
     for (auto const& o : a.options) {
@@ -78,7 +84,8 @@ void check_distinct_values(const Variant& v, const YamlReader&) {
   for (auto const& a : v.axes) {
     std::set<std::string> texts;
     for (auto const& o : a.options)
-      if (!texts.insert(o.text).second) throw SpecError(o.where, fmt::format("duplicate value '{}' of qualifier '{}'", o.text, a.name));
+      if (!texts.insert(o.text).second)
+        throw SpecError(o.where, fmt::format("duplicate value '{}' of qualifier '{}'", o.text, a.name));
   }
 }
 
@@ -90,8 +97,10 @@ void check_same_variables(const Variant& v, const YamlReader&) {
       std::set<std::string> vars;
       for (auto const& [n, val] : o.set) vars.insert(n);
       if (axis_vars && *axis_vars != vars)
-        throw SpecError(o.where, fmt::format("every value of qualifier '{}' must set the same variables ({}) but this one sets ({})",
-                                             a.name, fmt::join(*axis_vars, ", "), fmt::join(vars, ", ")));
+        throw SpecError(
+            o.where,
+            fmt::format("every value of qualifier '{}' must set the same variables ({}) but this one sets ({})", a.name,
+                        fmt::join(*axis_vars, ", "), fmt::join(vars, ", ")));
       axis_vars = vars;
     }
   }
@@ -108,22 +117,33 @@ void check_syntax_names_qualifiers(const Variant& v, const YamlReader& r) {
 void check_instruction_name(const Variant& v, const YamlReader& r) {
   std::string name = v.syntax.substr(0, v.syntax.find(' '));
   for (std::size_t p = 0; p < name.size(); ++p) {
-    if (name[p] == '{') { p = name.find('}', p); if (p == std::string::npos) break; continue; }
+    if (name[p] == '{') {
+      p = name.find('}', p);
+      if (p == std::string::npos) break;
+      continue;
+    }
     char c = name[p];
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':'))
-      throw SpecError(r.at("syntax").where_in_scalar(p), fmt::format("the instruction name in the syntax may hold only letters, digits, '.', '_' and ':' but has '{}'", c));
+      throw SpecError(
+          r.at("syntax").where_in_scalar(p),
+          fmt::format("the instruction name in the syntax may hold only letters, digits, '.', '_' and ':' but has '{}'",
+                      c));
   }
 }
 
-// The syntax names the operands of its operation once each: {regs} and {addr}, {dst} and {src}, or {d}, {a}, {b} and {c}.
+// The syntax names the operands of its operation once each: {regs} and {addr}, {dst} and {src}, or {d}, {a}, {b} and
+// {c}.
 void check_syntax_operands(const Variant& v, const YamlReader& r) {
   std::map<std::string, int> used = syntax_placeholders(v, r);
   const YamlReader syn = r.at("syntax");
   const bool mma = v.operation == Operation::WmmaMma;
   const bool addressless = v.operation == Operation::Move || mma;
-  if (v.operation == Operation::Move && (used["dst"] != 1 || used["src"] != 1)) syn.fail("syntax must use {dst} and {src} exactly once each");
-  if (mma && (used["d"] != 1 || used["a"] != 1 || used["b"] != 1 || used["c"] != 1)) syn.fail("syntax must use {d}, {a}, {b} and {c} exactly once each");
-  if (!addressless && (used["regs"] != 1 || used["addr"] != 1)) syn.fail("syntax must use {regs} and {addr} exactly once each");
+  if (v.operation == Operation::Move && (used["dst"] != 1 || used["src"] != 1))
+    syn.fail("syntax must use {dst} and {src} exactly once each");
+  if (mma && (used["d"] != 1 || used["a"] != 1 || used["b"] != 1 || used["c"] != 1))
+    syn.fail("syntax must use {d}, {a}, {b} and {c} exactly once each");
+  if (!addressless && (used["regs"] != 1 || used["addr"] != 1))
+    syn.fail("syntax must use {regs} and {addr} exactly once each");
 }
 
 // An exclusion names qualifiers of the variant, and values they have.
@@ -146,7 +166,10 @@ void check_fragment_refs(const Variant& v, const YamlReader&) {
   for (auto const& a : v.axes)
     for (auto const& o : a.options)
       if (!o.fragment.empty() && v.has_layout && !v.fragments.count(o.fragment))
-        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' selects fragment layout '{}', which 'fragments' does not define", o.text, a.name, o.fragment));
+        throw SpecError(
+            o.where,
+            fmt::format("value '{}' of qualifier '{}' selects fragment layout '{}', which 'fragments' does not define",
+                        o.text, a.name, o.fragment));
 }
 
 const char* operation_name(Operation op) {
@@ -167,9 +190,11 @@ void check_wmma_paired_axes(const Variant& v, const YamlReader& r) {
   const std::vector<const char*> names = wmma_paired_axes(v.operation);
   for (const char* name : names)
     if (!find_axis(v, name))
-      r.at("qualifiers").fail(fmt::format("variant '{}' has no qualifier '{}'; expected a {} variant to have the qualifiers the wmma planner "
-                                          "pairs kernels by: {}",
-                                          v.name, name, operation_name(v.operation), fmt::join(names, ", ")));
+      r.at("qualifiers")
+          .fail(fmt::format(
+              "variant '{}' has no qualifier '{}'; expected a {} variant to have the qualifiers the wmma planner "
+              "pairs kernels by: {}",
+              v.name, name, operation_name(v.operation), fmt::join(names, ", ")));
 }
 
 // A wmma load or store whose layout is a qualifier takes it from the qualifier the planner pairs
@@ -177,16 +202,17 @@ void check_wmma_paired_axes(const Variant& v, const YamlReader& r) {
 // the variant, or .row or .col, is checked as it is read (spec_wmma).
 void check_wmma_layout_axis(const Variant& v, const YamlReader& r) {
   if (!v.wmma_matrix || v.wmma_matrix->layout.axis.empty() || v.wmma_matrix->layout.axis == kWmmaLayoutAxis) return;
-  r.at("wmma").at("layout").fail(fmt::format("variant '{}' takes its layout from qualifier '{}'; expected qualifier '{}', the one the wmma "
-                                             "planner pairs .row and .col forms by (or a fixed .row or .col)",
-                                             v.name, v.wmma_matrix->layout.axis, kWmmaLayoutAxis));
+  r.at("wmma").at("layout").fail(
+      fmt::format("variant '{}' takes its layout from qualifier '{}'; expected qualifier '{}', the one the wmma "
+                  "planner pairs .row and .col forms by (or a fixed .row or .col)",
+                  v.name, v.wmma_matrix->layout.axis, kWmmaLayoutAxis));
 }
 
 // In the order a user has always seen them; the wmma contract last.
 constexpr VariantCheck kVariantChecks[] = {
-    check_stride_operand,   check_one_decider,     check_distinct_values, check_same_variables, check_syntax_names_qualifiers,
-    check_instruction_name, check_syntax_operands, check_exclusion_refs,  check_fragment_refs,
-    check_wmma_paired_axes, check_wmma_layout_axis,
+    check_stride_operand,          check_one_decider,      check_distinct_values,  check_same_variables,
+    check_syntax_names_qualifiers, check_instruction_name, check_syntax_operands,  check_exclusion_refs,
+    check_fragment_refs,           check_wmma_paired_axes, check_wmma_layout_axis,
 };
 
 }  // namespace

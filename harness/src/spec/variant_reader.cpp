@@ -55,7 +55,9 @@ QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
   } else if (!o.text.empty()) {
     bool ok = o.text[0] == '.' && o.text.size() > 1;
     for (char c : o.text) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == '_');
-    if (!ok) r.at("text").fail(fmt::format("expected a qualifier like '.x1' (a dot, then letters, digits, '_' or '::') or \"\" but found '{}'", o.text));
+    if (!ok)
+      r.at("text").fail(fmt::format(
+          "expected a qualifier like '.x1' (a dot, then letters, digits, '_' or '::') or \"\" but found '{}'", o.text));
   }
   if (r.has("set"))
     for (auto& [k, v] : r.at("set").entries("'set' of a qualifier value")) {
@@ -71,7 +73,8 @@ QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
   if (r.has("fragment")) o.fragment = read_identifier(r.at("fragment"), "a fragment layout name");
   if (r.has("requires")) {
     o.requires_ = read_requirement(r.at("requires"), targets, false);
-    if (!o.requires_.ptx && !o.requires_.targets) r.at("requires").fail("a qualifier value's 'requires' needs 'ptx' or 'targets'");
+    if (!o.requires_.ptx && !o.requires_.targets)
+      r.at("requires").fail("a qualifier value's 'requires' needs 'ptx' or 'targets'");
   }
   return o;
 }
@@ -83,10 +86,11 @@ std::vector<QualifierAxis> read_qualifiers(const YamlReader& r, const TargetCata
   for (auto& [k, opts] : r.entries("'qualifiers'")) {
     QualifierAxis axis;
     axis.name = read_identifier(k, "a qualifier name");
-    if (axis.name == "regs" || axis.name == "addr" || axis.name == "dst" || axis.name == "src" || axis.name == "address_width" ||
-        axis.name == "a" || axis.name == "b" || axis.name == "c" || axis.name == "d")
+    if (axis.name == "regs" || axis.name == "addr" || axis.name == "dst" || axis.name == "src" ||
+        axis.name == "address_width" || axis.name == "a" || axis.name == "b" || axis.name == "c" || axis.name == "d")
       k.fail(fmt::format("'{}' is reserved and cannot name a qualifier", axis.name));
-    for (auto const& item : opts.items(fmt::format("values of qualifier '{}'", axis.name))) axis.options.push_back(read_option(item, targets));
+    for (auto const& item : opts.items(fmt::format("values of qualifier '{}'", axis.name)))
+      axis.options.push_back(read_option(item, targets));
     if (axis.options.empty()) opts.fail(fmt::format("qualifier '{}' needs at least one value", axis.name));
     axes.push_back(std::move(axis));
   }
@@ -106,7 +110,8 @@ std::set<std::string> bound_variables(const Variant& v) {
 std::vector<int> read_address_widths(const YamlReader& r, const Variant& v) {
   const bool mma = v.operation == Operation::WmmaMma;
   const bool addressless = v.operation == Operation::Move || mma;
-  if (addressless && r.has("address_widths")) r.at("address_widths").fail(fmt::format("{} has no address: drop 'address_widths'", mma ? "wmma.mma" : "a move"));
+  if (addressless && r.has("address_widths"))
+    r.at("address_widths").fail(fmt::format("{} has no address: drop 'address_widths'", mma ? "wmma.mma" : "a move"));
   std::vector<int> widths;
   if (addressless) return widths;
   for (auto const& w : r.at("address_widths").items("'address_widths'")) {
@@ -133,7 +138,8 @@ std::vector<Exclusion> read_exclusions(const YamlReader& r) {
     for (auto& [k, val] : item.at("when").entries("'when' of an exclusion")) {
       std::string axis = k.str();
       std::string text = val.str();
-      if (axis == "address_width" && text != "32" && text != "64") val.fail(fmt::format("expected address_width 32 or 64 but found '{}'", text));
+      if (axis == "address_width" && text != "32" && text != "64")
+        val.fail(fmt::format("expected address_width 32 or 64 but found '{}'", text));
       e.when[axis] = text;
     }
     out.push_back(std::move(e));
@@ -146,17 +152,21 @@ std::vector<Exclusion> read_exclusions(const YamlReader& r) {
 // fragment.
 void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
   const bool move = v.operation == Operation::Move;
-  const std::vector<const char*> layout_keys = move ? std::vector<const char*>{"matrix", "fragment", "fragments"}
-                                                    : std::vector<const char*>{"matrix", "row_alignment", "address_lanes", "fragment"};
+  const std::vector<const char*> layout_keys =
+      move ? std::vector<const char*>{"matrix", "fragment", "fragments"}
+           : std::vector<const char*>{"matrix", "row_alignment", "address_lanes", "fragment"};
   const std::string key_list = move ? "matrix, fragment, fragments" : "matrix, row_alignment, address_lanes, fragment";
   int present = 0;
   for (const char* k : layout_keys) present += r.has(k);
   if (present != 0 && present != static_cast<int>(layout_keys.size()))
     for (const char* k : layout_keys)
-      if (!r.has(k)) r.fail(fmt::format("variant '{}' gives part of a layout; it also needs '{}' (or none of {})", v.name, k, key_list));
+      if (!r.has(k))
+        r.fail(fmt::format("variant '{}' gives part of a layout; it also needs '{}' (or none of {})", v.name, k,
+                           key_list));
   if (move && (r.has("row_alignment") || r.has("address_lanes")))
     r.fail(fmt::format("variant '{}' is a move: it has no addresses, so no row_alignment or address_lanes", v.name));
-  if (!present && r.has("fragments")) r.at("fragments").fail("'fragments' needs the rest of a layout (" + key_list + ")");
+  if (!present && r.has("fragments"))
+    r.at("fragments").fail("'fragments' needs the rest of a layout (" + key_list + ")");
   v.has_layout = present == static_cast<int>(layout_keys.size());
   if (!v.has_layout) return;
   YamlReader m = r.at("matrix");
@@ -165,8 +175,12 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
   v.cols = static_cast<int>(m.at("cols").integer(1, 64));
   v.element_bits = static_cast<int>(m.at("element_bits").integer(1, 32));
   if (32 % v.element_bits != 0 || v.element_bits < 8)
-    m.at("element_bits").fail(fmt::format("expected element_bits of 8, 16 or 32 (a whole number of bytes dividing a 32-bit register) but found {}", v.element_bits));
-  if (v.row_bytes() % 4 != 0) m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
+    m.at("element_bits")
+        .fail(fmt::format(
+            "expected element_bits of 8, 16 or 32 (a whole number of bytes dividing a 32-bit register) but found {}",
+            v.element_bits));
+  if (v.row_bytes() % 4 != 0)
+    m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
   std::set<std::string> addr_vars = bound, frag_vars = bound;
   addr_vars.insert(kAddressBuiltins.begin(), kAddressBuiltins.end());
   frag_vars.insert(kFragmentBuiltins.begin(), kFragmentBuiltins.end());
@@ -194,7 +208,9 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
 void read_semantics(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
   if (v.semantics_in_wmma_block()) {  // WMMA semantics: the 'wmma' block instead of a fragment layout
     for (const char* k : {"matrix", "row_alignment", "address_lanes", "fragment", "fragments"})
-      if (r.has(k)) r.at(k).fail(fmt::format("a wmma variant has no '{}': its fragments' register layout is unspecified; give 'wmma'", k));
+      if (r.has(k))
+        r.at(k).fail(
+            fmt::format("a wmma variant has no '{}': its fragments' register layout is unspecified; give 'wmma'", k));
     read_wmma_semantics(r.at("wmma"), v, bound);
     return;
   }

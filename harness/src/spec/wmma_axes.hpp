@@ -12,8 +12,9 @@
 namespace ptxcts {
 
 inline constexpr const char* kWmmaShapeAxis = "shape";    // .m16n16k16, ...: loads, stores and mma
-inline constexpr const char* kWmmaStateSpaceAxis = "ss";   // "", .global, .shared, ...: loads and stores
-inline constexpr const char* kWmmaLayoutAxis = "layout";   // .row or .col, where a load's or store's layout is a qualifier
+inline constexpr const char* kWmmaStateSpaceAxis = "ss";  // "", .global, .shared, ...: loads and stores
+inline constexpr const char* kWmmaLayoutAxis =
+    "layout";  // .row or .col, where a load's or store's layout is a qualifier
 
 // The qualifiers a wmma variant of operation `op` must have (none for other operations).
 inline std::vector<const char*> wmma_paired_axes(Operation op) {

@@ -49,7 +49,8 @@ void YamlReader::check_unique_keys() const {
     if (!kv.first.IsScalar()) continue;
     YamlReader key(file_, kv.first, what_ + " key");
     auto [it, fresh] = seen.emplace(kv.first.Scalar(), key.where());
-    if (!fresh) key.fail(fmt::format("duplicate key '{}' in {} (first at {})", kv.first.Scalar(), what_, it->second.str()));
+    if (!fresh)
+      key.fail(fmt::format("duplicate key '{}' in {} (first at {})", kv.first.Scalar(), what_, it->second.str()));
   }
 }
 
@@ -91,7 +92,8 @@ std::int64_t YamlReader::integer(std::int64_t min, std::int64_t max) const {
   std::string s = str();
   std::int64_t v = 0;
   bool ok = !s.empty() && s.size() <= 12;
-  for (std::size_t k = 0; ok && k < s.size(); ++k) ok = (s[k] >= '0' && s[k] <= '9') || (k == 0 && s[k] == '-' && s.size() > 1);
+  for (std::size_t k = 0; ok && k < s.size(); ++k)
+    ok = (s[k] >= '0' && s[k] <= '9') || (k == 0 && s[k] == '-' && s.size() > 1);
   if (ok) v = std::stoll(s);
   if (!ok || v < min || v > max)
     fail(fmt::format("expected {} to be an integer from {} to {} but found '{}'", what_, min, max, s));
@@ -117,9 +119,13 @@ YAML::Node parse_yaml(const std::string& file, const std::string& text) {
   int depth = 0, line = 1, column = 0;
   for (char c : text) {
     ++column;
-    if (c == '\n') { ++line; column = 0; }
+    if (c == '\n') {
+      ++line;
+      column = 0;
+    }
     if (c == '[' || c == '{') {
-      if (++depth > 64) throw SpecError({.file = file, .line = line, .column = column}, "flow collections nested more than 64 deep");
+      if (++depth > 64)
+        throw SpecError({.file = file, .line = line, .column = column}, "flow collections nested more than 64 deep");
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
@@ -133,14 +139,20 @@ YAML::Node parse_yaml(const std::string& file, const std::string& text) {
   for (std::size_t at = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; at < text.size(); ++line) {
     std::size_t nl = text.find('\n', at);
     std::string_view l(text.data() + at, (nl == std::string::npos ? text.size() : nl) - at);
-    auto marker = [&](std::string_view m) { return l.substr(0, 3) == m && (l.size() == 3 || l[3] == ' ' || l[3] == '\r' || l[3] == '\t'); };
+    auto marker = [&](std::string_view m) {
+      return l.substr(0, 3) == m && (l.size() == 3 || l[3] == ' ' || l[3] == '\r' || l[3] == '\t');
+    };
     std::size_t first = l.find_first_not_of(" \t\r");
     bool blank = first == std::string_view::npos || l[first] == '#';
     if (ended && !blank)
-      throw SpecError({.file = file, .line = line, .column = static_cast<int>(first) + 1},
-                      fmt::format("a spec file must hold one YAML document; this line comes after its end ('...' on line {})", ended));
+      throw SpecError(
+          {.file = file, .line = line, .column = static_cast<int>(first) + 1},
+          fmt::format("a spec file must hold one YAML document; this line comes after its end ('...' on line {})",
+                      ended));
     if (marker("---")) {
-      if (started) throw SpecError({.file = file, .line = line, .column = 1}, "a spec file must hold one YAML document; found another here");
+      if (started)
+        throw SpecError({.file = file, .line = line, .column = 1},
+                        "a spec file must hold one YAML document; found another here");
       started = true;
     } else if (marker("...")) {
       ended = line;
@@ -161,7 +173,8 @@ std::string read_identifier(const YamlReader& r, const std::string& what) {
   std::string s = r.str();
   bool ok = !s.empty() && s.size() <= 64;
   for (char c : s) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
-  if (!ok) r.fail(fmt::format("expected {} made of letters, digits, '.', '-' and '_' (at most 64) but found '{}'", what, s));
+  if (!ok)
+    r.fail(fmt::format("expected {} made of letters, digits, '.', '-' and '_' (at most 64) but found '{}'", what, s));
   return s;
 }
 

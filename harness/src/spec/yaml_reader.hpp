@@ -27,7 +27,7 @@ class YamlReader {
   // Maps. `keys` lists every key allowed here; any other key is an error.
   YamlReader& expect_map(std::initializer_list<const char*> keys);
   bool has(const char* key) const;
-  YamlReader at(const char* key) const;             // required
+  YamlReader at(const char* key) const;                                                   // required
   std::vector<std::pair<YamlReader, YamlReader>> entries(const std::string& what) const;  // any map
 
   // Sequences.

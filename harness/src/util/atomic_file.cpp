@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <thread>
-#include <functional>
 
 namespace ptxcts {
 
@@ -13,7 +13,8 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   auto tmp = path;
   // This process's and thread's own: other ptxcts processes may write the same file (ctest -j).
-  tmp += ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  tmp += ".tmp" + std::to_string(::getpid()) + "-" +
+         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << content;

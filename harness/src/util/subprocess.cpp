@@ -7,9 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <algorithm>
 #include <cstring>
 
 extern char** environ;
@@ -59,7 +59,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     const clock::time_point* at;
     bool* flag;
   };
-  const Limit limits[] = {{timeout_seconds > 0, &deadline, &result.timed_out}, {idle_seconds > 0, &quiet_deadline, &result.went_quiet}};
+  const Limit limits[] = {{timeout_seconds > 0, &deadline, &result.timed_out},
+                          {idle_seconds > 0, &quiet_deadline, &result.went_quiet}};
   for (;;) {
     int wait_ms = -1;
     bool killed = false;

@@ -8,11 +8,11 @@
 namespace ptxcts {
 
 struct ProcessResult {
-  int exit_code = -1;   // -1 if it could not start
-  int signal = 0;       // the signal that ended it, if any
-  bool timed_out = false;       // killed: ran past timeout_seconds
-  bool went_quiet = false;      // killed: printed nothing for idle_seconds
-  std::string output;   // stdout and stderr together
+  int exit_code = -1;       // -1 if it could not start
+  int signal = 0;           // the signal that ended it, if any
+  bool timed_out = false;   // killed: ran past timeout_seconds
+  bool went_quiet = false;  // killed: printed nothing for idle_seconds
+  std::string output;       // stdout and stderr together
 };
 
 // `timeout_seconds` <= 0: no limit. A program that cannot be started gives exit_code 127

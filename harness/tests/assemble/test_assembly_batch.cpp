@@ -12,15 +12,18 @@ namespace {
 
 // A module in the skeleton's shape: comment lines, the header, one entry.
 std::string module(const std::string& name, const std::string& body) {
-  return "//\n// Kernel: " + name + "\n//\n"
+  return "//\n// Kernel: " + name +
+         "\n//\n"
          ".version 7.8\n.target sm_90\n.address_size 64\n\n"
          ".extern .shared .align 16 .b8 ptxcts_smem[];\n\n"
          ".visible .entry ptxcts_kernel(\n"
          "    .param .u64 p_smem_in)\n"
-         "{\n" + body + "    ret;\n}\n";
+         "{\n" +
+         body + "    ret;\n}\n";
 }
 
-const std::string kHeader = ".version 7.8\n.target sm_90\n.address_size 64\n\n.extern .shared .align 16 .b8 ptxcts_smem[];\n\n";
+const std::string kHeader =
+    ".version 7.8\n.target sm_90\n.address_size 64\n\n.extern .shared .align 16 .b8 ptxcts_smem[];\n\n";
 
 struct Fixture {
   std::vector<std::string> texts;
@@ -32,7 +35,8 @@ struct Fixture {
     for (auto const& t : texts) parts.push_back(*split_module(t));
     for (std::size_t k = 0; k < texts.size(); ++k)
       members.push_back({.entry = std::string_view(texts[k]).substr(parts[k].entry_offset),
-                         .entry_line = parts[k].entry_line, .name = "e" + std::to_string(k)});
+                         .entry_line = parts[k].entry_line,
+                         .name = "e" + std::to_string(k)});
     batch = compose_batch(parts[0].header, members);
   }
   // ptxas's line for `line` (1-based) of member k's entry, in the batch module.
@@ -92,10 +96,12 @@ TEST(AssemblyBatch, ComposesTheHeaderOnceAndEachEntryRenamed) {
 TEST(AssemblyBatch, ErrorsGoToTheirKernelRenumberedToItsOwnModule) {
   Fixture f({"    nop;\n", "    bad;\n", "    nop;\n", "    worse;\n"});
   // Line 5 of an entry is line 14 of its own module (the entry starts at line 10).
-  std::string output = "ptxas kernel.ptx, line " + std::to_string(f.at(1, 5)) + "; error   : Feature 'x' requires .target sm_90 or higher\n" +
-                       "ptxas kernel.ptx, line " + std::to_string(f.at(3, 5)) + "; error   : Feature 'y' requires PTX ISA .version 9.9 or later\n" +
-                       "ptxas kernel.ptx, line " + std::to_string(f.at(3, 5)) + "; error   : Feature 'z' not supported on .target 'sm_90'\n" +
-                       "ptxas kernel.ptx, line " + std::to_string(f.at(2, 5)) + "; warning : something odd\n" +
+  std::string output = "ptxas kernel.ptx, line " + std::to_string(f.at(1, 5)) +
+                       "; error   : Feature 'x' requires .target sm_90 or higher\n" + "ptxas kernel.ptx, line " +
+                       std::to_string(f.at(3, 5)) + "; error   : Feature 'y' requires PTX ISA .version 9.9 or later\n" +
+                       "ptxas kernel.ptx, line " + std::to_string(f.at(3, 5)) +
+                       "; error   : Feature 'z' not supported on .target 'sm_90'\n" + "ptxas kernel.ptx, line " +
+                       std::to_string(f.at(2, 5)) + "; warning : something odd\n" +
                        "ptxas fatal   : Ptx assembly aborted due to errors\n";
   BatchVerdict v = judge_batch(f.batch, f.members, false, output);
   ASSERT_EQ(v.kind, BatchVerdict::Kind::Rejected);
@@ -114,47 +120,56 @@ TEST(AssemblyBatch, ErrorsGoToTheirKernelRenumberedToItsOwnModule) {
 TEST(AssemblyBatch, ASyntaxErrorIsAnError) {
   Fixture f({"    nop;\n", "    mov.u32 %r1, ;\n"});
   BatchVerdict v = judge_batch(f.batch, f.members, false,
-                               "ptxas kernel.ptx, line " + std::to_string(f.at(1, 4)) + "; fatal   : Parsing error near ';': syntax error\n"
-                               "ptxas fatal   : Ptx assembly aborted due to errors");
+                               "ptxas kernel.ptx, line " + std::to_string(f.at(1, 4)) +
+                                   "; fatal   : Parsing error near ';': syntax error\n"
+                                   "ptxas fatal   : Ptx assembly aborted due to errors");
   ASSERT_EQ(v.kind, BatchVerdict::Kind::Rejected);
   EXPECT_EQ(v.rejected, (std::vector<bool>{false, true}));
-  EXPECT_EQ(v.messages[1].rfind("ptxas kernel.ptx, line 13; fatal   : Parsing error near ';': syntax error\n", 0), 0u) << v.messages[1];
+  EXPECT_EQ(v.messages[1].rfind("ptxas kernel.ptx, line 13; fatal   : Parsing error near ';': syntax error\n", 0), 0u)
+      << v.messages[1];
 }
 
 TEST(AssemblyBatch, AMessageWithoutALineFallsBack) {
   Fixture f({"    nop;\n", "    nop;\n"});
-  BatchVerdict v = judge_batch(f.batch, f.members, false,
-                               "ptxas error   : Entry function 'e1' uses too much shared data (0x10000 bytes, 0xc000 max)\n"
-                               "ptxas fatal   : Ptx assembly aborted due to errors");
+  BatchVerdict v =
+      judge_batch(f.batch, f.members, false,
+                  "ptxas error   : Entry function 'e1' uses too much shared data (0x10000 bytes, 0xc000 max)\n"
+                  "ptxas fatal   : Ptx assembly aborted due to errors");
   EXPECT_EQ(v.kind, BatchVerdict::Kind::Fallback);
   EXPECT_EQ(v.rejected, (std::vector<bool>{false, false}));
 }
 
 TEST(AssemblyBatch, AnErrorInTheHeaderFallsBackEvenBesideAttributedOnes) {
   Fixture f({"    nop;\n", "    bad;\n"});
-  BatchVerdict v = judge_batch(f.batch, f.members, false,
-                               "ptxas kernel.ptx, line " + std::to_string(f.at(1, 5)) + "; error   : Unknown modifier '.x'\n"
-                               "ptxas kernel.ptx, line 2; error   : PTX .version 6.5 does not support .target sm_90\n"
-                               "ptxas fatal   : Ptx assembly aborted due to errors");
+  BatchVerdict v =
+      judge_batch(f.batch, f.members, false,
+                  "ptxas kernel.ptx, line " + std::to_string(f.at(1, 5)) +
+                      "; error   : Unknown modifier '.x'\n"
+                      "ptxas kernel.ptx, line 2; error   : PTX .version 6.5 does not support .target sm_90\n"
+                      "ptxas fatal   : Ptx assembly aborted due to errors");
   EXPECT_EQ(v.kind, BatchVerdict::Kind::Fallback);
 }
 
 TEST(AssemblyBatch, ALinePastTheEndOrNoErrorAtAllFallsBack) {
   Fixture f({"    nop;\n"});
-  EXPECT_EQ(judge_batch(f.batch, f.members, false, "ptxas kernel.ptx, line 999; error   : ?\n").kind, BatchVerdict::Kind::Fallback);
+  EXPECT_EQ(judge_batch(f.batch, f.members, false, "ptxas kernel.ptx, line 999; error   : ?\n").kind,
+            BatchVerdict::Kind::Fallback);
   EXPECT_EQ(judge_batch(f.batch, f.members, false, "ptxas fatal   : Ptx assembly aborted due to errors").kind,
             BatchVerdict::Kind::Fallback);
-  EXPECT_EQ(judge_batch(f.batch, f.members, false, "ptxas did not finish within 300 s").kind, BatchVerdict::Kind::Fallback);
+  EXPECT_EQ(judge_batch(f.batch, f.members, false, "ptxas did not finish within 300 s").kind,
+            BatchVerdict::Kind::Fallback);
 }
 
 TEST(AssemblyBatch, WarningsOnAnAcceptedBatchGoToTheirKernelOrToAll) {
   Fixture f({"    nop;\n", "    nop;\n"});
   BatchVerdict v = judge_batch(f.batch, f.members, true,
-                               "ptxas kernel.ptx, line " + std::to_string(f.at(1, 5)) + "; warning : odd but fine\n"
-                               "ptxas warning : something about the whole module\n");
+                               "ptxas kernel.ptx, line " + std::to_string(f.at(1, 5)) +
+                                   "; warning : odd but fine\n"
+                                   "ptxas warning : something about the whole module\n");
   ASSERT_EQ(v.kind, BatchVerdict::Kind::Accepted);
   EXPECT_EQ(v.rejected, (std::vector<bool>{false, false}));
   EXPECT_EQ(v.messages[0], "ptxas warning : something about the whole module");
-  EXPECT_EQ(v.messages[1], "ptxas kernel.ptx, line 14; warning : odd but fine\nptxas warning : something about the whole module");
+  EXPECT_EQ(v.messages[1],
+            "ptxas kernel.ptx, line 14; warning : odd but fine\nptxas warning : something about the whole module");
   EXPECT_EQ(judge_batch(f.batch, f.members, true, "").messages, (std::vector<std::string>{"", ""}));
 }

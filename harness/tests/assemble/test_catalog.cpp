@@ -29,7 +29,9 @@ struct SmallCatalog : ::testing::Test {
     suite = build_suite(load_specs(spec_files()));
     std::vector<KernelPlan> keep;
     for (auto const& k : suite.kernels)
-      if (k.name == "ldmatrix.sync.aligned.m8n8.x2.shared__cta.b16_a32" || k.name == "stmatrix.sync.aligned.m8n8.x1.b16_a64") keep.push_back(k);
+      if (k.name == "ldmatrix.sync.aligned.m8n8.x2.shared__cta.b16_a32" ||
+          k.name == "stmatrix.sync.aligned.m8n8.x1.b16_a64")
+        keep.push_back(k);
     suite.kernels = keep;
     dir = fs::temp_directory_path() / ("ptxcts-catalog-test-" + std::to_string(::getpid()));
     Toolchain tc = Toolchain::discover();
@@ -45,7 +47,8 @@ TEST_F(SmallCatalog, EveryKernelIsAssembledForEveryTarget) {
   ASSERT_EQ(suite.kernels.size(), 2u);
   EXPECT_GE(cat.targets.size(), 20u);
   EXPECT_EQ(cat.assemblies.size(), 2 * cat.targets.size());
-  EXPECT_EQ(first.assembled + first.cached, static_cast<int>(cat.assemblies.size() + cat.probes.size() + cat.forms.size()));
+  EXPECT_EQ(first.assembled + first.cached,
+            static_cast<int>(cat.assemblies.size() + cat.probes.size() + cat.forms.size()));
   EXPECT_EQ(cat.forms.size(), suite.specs.forms.size());
 }
 
@@ -59,7 +62,8 @@ TEST_F(SmallCatalog, RejectionsKeepPtxasMessage) {
   const Assembly* st89 = cat.find("stmatrix.sync.aligned.m8n8.x1.b16_a64", "sm_89");
   ASSERT_NE(st89, nullptr);
   EXPECT_FALSE(st89->accepted);
-  EXPECT_NE(st89->message.find("Feature 'stmatrix' requires .target sm_90 or higher"), std::string::npos) << st89->message;
+  EXPECT_NE(st89->message.find("Feature 'stmatrix' requires .target sm_90 or higher"), std::string::npos)
+      << st89->message;
   const Assembly* st90 = cat.find("stmatrix.sync.aligned.m8n8.x1.b16_a64", "sm_90");
   ASSERT_NE(st90, nullptr);
   EXPECT_TRUE(st90->accepted) << st90->message;
@@ -91,7 +95,9 @@ TEST_F(SmallCatalog, ManifestRoundTripsAndCorruptionIsNamed) {
     load_catalog(bad);
     FAIL() << "a corrupt manifest loaded";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find((bad / "manifest.json").string() + ": corrupt catalog manifest"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find((bad / "manifest.json").string() + ": corrupt catalog manifest"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -144,7 +150,8 @@ TEST(CatalogManifest, EveryFieldRoundTripsUnderItsKey) {
   EXPECT_EQ(j.at("assemblies"), nlohmann::json::parse(R"([{"kernel": "kernel-a", "target": "target-a", "ptx_isa": "7.1",
     "attempted": false, "accepted": true, "message": "message-a", "cubin": "cubin-a", "entry": "entry-a", "ptx": "ptx-a",
     "instruction": "instruction-a", "error": "error-a"}])"));
-  EXPECT_EQ(j.at("version_probes"), nlohmann::json::parse(R"([{"kernel": "kernel-p", "target": "target-p", "ptx_isa": "7.2",
+  EXPECT_EQ(j.at("version_probes"),
+            nlohmann::json::parse(R"([{"kernel": "kernel-p", "target": "target-p", "ptx_isa": "7.2",
     "documented_minimum": "7.3", "accepted": true, "message": "message-p", "error": "error-p"}])"));
   EXPECT_EQ(j.at("forms"), nlohmann::json::parse(R"([{"form": "form-f", "target": "target-f", "ptx_isa": "7.4",
     "accepted": true, "message": "message-f", "instruction": "instruction-f", "error": "error-f"}])"));

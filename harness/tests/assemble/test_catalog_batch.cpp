@@ -14,9 +14,9 @@
 
 #include "assemble/assembly_batch.hpp"
 #include "assemble/assembly_cache.hpp"
+#include "assemble/catalog.hpp"
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
-#include "assemble/catalog.hpp"
 #include "kinds/fragment/fragment_emitter.hpp"
 #include "support/spec_fixture.hpp"
 
@@ -29,9 +29,7 @@ namespace {
 std::optional<Toolchain> find_ptxas() {
   try {
     return Toolchain::discover();
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  } catch (const std::exception&) { return std::nullopt; }
 }
 
 std::string read_bytes(const fs::path& p) {
@@ -62,7 +60,9 @@ struct BatchedCatalog : ::testing::Test {
     suite = build_suite(load_specs(spec_files()));
     std::vector<KernelPlan> keep;
     for (auto const& k : suite.kernels)
-      if (k.name.find(".x1.") != std::string::npos && k.name.size() > 4 && k.name.compare(k.name.size() - 4, 4, "_a64") == 0) keep.push_back(k);
+      if (k.name.find(".x1.") != std::string::npos && k.name.size() > 4 &&
+          k.name.compare(k.name.size() - 4, 4, "_a64") == 0)
+        keep.push_back(k);
     suite.kernels = keep;
     suite.specs.forms.clear();
     dir = temp_dir("batched-catalog");
@@ -84,7 +84,8 @@ TEST_F(BatchedCatalog, SameVerdictsAndMessagesAsAssemblingEachKernelAlone) {
     ASSERT_TRUE(a.attempted);
     AssemblyOutcome one = assemble(*tc, dir / a.ptx_file, a.target, alone);
     EXPECT_EQ(a.accepted, one.accepted()) << a.kernel << " on " << a.target;
-    EXPECT_EQ(classify_diagnostic(suite.specs, a.message), classify_diagnostic(suite.specs, one.message)) << a.kernel << " on " << a.target;
+    EXPECT_EQ(classify_diagnostic(suite.specs, a.message), classify_diagnostic(suite.specs, one.message))
+        << a.kernel << " on " << a.target;
     EXPECT_EQ(a.message, one.message) << a.kernel << " on " << a.target;
     (a.accepted ? accepted : rejected)++;
   }
@@ -135,7 +136,10 @@ TEST_F(BatchedCatalog, ManifestKeepsEntriesAndRefusesAnotherSchema) {
     FAIL() << "a manifest of schema 1 loaded";
   } catch (const std::runtime_error& e) {
     std::string what = e.what();
-    EXPECT_EQ(what.rfind((old / "manifest.json").string() + ": catalog manifest of schema_version 1; this ptxcts reads schema_version 3", 0), 0u)
+    EXPECT_EQ(what.rfind((old / "manifest.json").string() +
+                             ": catalog manifest of schema_version 1; this ptxcts reads schema_version 3",
+                         0),
+              0u)
         << what;
   }
 }
@@ -151,7 +155,8 @@ TEST_F(BatchedCatalog, CorruptBatchRecordsAreRebuiltNotTrusted) {
     switch (n++ % 3) {
       case 0: std::ofstream(e.path(), std::ios::trunc) << text.substr(0, text.size() / 2); break;  // cut short
       case 1:  // a record of no kernels
-        std::ofstream(e.path(), std::ios::trunc) << R"({"format": 1, "entries": [], "accepted": [], "messages": [], "cubins": []})";
+        std::ofstream(e.path(), std::ios::trunc)
+            << R"({"format": 1, "entries": [], "accepted": [], "messages": [], "cubins": []})";
         break;
       default: std::ofstream(e.path(), std::ios::trunc) << "\x01garbage"; break;
     }
@@ -168,7 +173,8 @@ TEST_F(BatchedCatalog, CorruptBatchRecordsAreRebuiltNotTrusted) {
   }
   EXPECT_EQ(stats.ptxas_runs, 0);  // every module of every round was still in the cache
   CatalogStats after;
-  build_catalog(suite, *tc, read_skeletons(), audit_requests(suite, *tc), copy, 2, &after);  // and the records are whole again
+  build_catalog(suite, *tc, read_skeletons(), audit_requests(suite, *tc), copy, 2,
+                &after);  // and the records are whole again
   EXPECT_EQ(after.ptxas_runs, 0);
   fs::remove_all(copy);
 }
@@ -203,8 +209,13 @@ struct HandBatch : ::testing::Test {
     if (batch.kernels.empty()) batch = {target, parts->header, {}, 0};
     ASSERT_EQ(parts->header, batch.header);
     Job alone{ptx, target, content_key(ptx, target, tc->version), {}, false};
-    batch.kernels.push_back({.alone = alone, .entry_offset = parts->entry_offset, .entry_line = parts->entry_line,
-                             .entry = entry_name(name), .outcome = {}, .cubin = "", .cubin_entry = ""});
+    batch.kernels.push_back({.alone = alone,
+                             .entry_offset = parts->entry_offset,
+                             .entry_line = parts->entry_line,
+                             .entry = entry_name(name),
+                             .outcome = {},
+                             .cubin = "",
+                             .cubin_entry = ""});
   }
 
   // Each kernel's outcome equals its module's assembled alone.
@@ -220,8 +231,10 @@ struct HandBatch : ::testing::Test {
   }
 };
 
-const std::string kLd1 = "ldmatrix.sync.aligned.m8n8.x1.shared__cta.b16_a64", kLd2 = "ldmatrix.sync.aligned.m8n8.x2.shared__cta.b16_a64",
-                  kLd4 = "ldmatrix.sync.aligned.m8n8.x4.shared__cta.b16_a64", kLdT = "ldmatrix.sync.aligned.m8n8.x1.trans.shared__cta.b16_a64",
+const std::string kLd1 = "ldmatrix.sync.aligned.m8n8.x1.shared__cta.b16_a64",
+                  kLd2 = "ldmatrix.sync.aligned.m8n8.x2.shared__cta.b16_a64",
+                  kLd4 = "ldmatrix.sync.aligned.m8n8.x4.shared__cta.b16_a64",
+                  kLdT = "ldmatrix.sync.aligned.m8n8.x1.trans.shared__cta.b16_a64",
                   kSt1 = "stmatrix.sync.aligned.m8n8.x1.b16_a64";
 
 }  // namespace
@@ -248,7 +261,8 @@ TEST_F(HandBatch, SyntaxErrorsShowOneARunAndEachKernelGetsItsOwnVerdict) {
   again.ptxas_runs = 0;
   run_batch(*tc, dir, again);
   EXPECT_EQ(again.ptxas_runs, 0);
-  for (std::size_t n = 0; n < batch.kernels.size(); ++n) EXPECT_EQ(again.kernels[n].outcome.message, batch.kernels[n].outcome.message);
+  for (std::size_t n = 0; n < batch.kernels.size(); ++n)
+    EXPECT_EQ(again.kernels[n].outcome.message, batch.kernels[n].outcome.message);
 }
 
 TEST_F(HandBatch, WhenTheRoundsRunOutTheRestIsAssembledAlone) {
@@ -274,7 +288,8 @@ TEST_F(HandBatch, AnErrorInTheHeaderSendsEveryKernelToBeAssembledAlone) {
   EXPECT_EQ(batch.ptxas_runs, 1 + 3);
   for (auto const& k : batch.kernels) {
     EXPECT_FALSE(k.outcome.accepted());
-    EXPECT_NE(k.outcome.message.find("PTX .version 6.5 does not support .target sm_90"), std::string::npos) << k.outcome.message;
+    EXPECT_NE(k.outcome.message.find("PTX .version 6.5 does not support .target sm_90"), std::string::npos)
+        << k.outcome.message;
   }
   expect_same_as_alone();
 }

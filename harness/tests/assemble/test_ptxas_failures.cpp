@@ -35,8 +35,9 @@ const std::string kHangs = "sleep 30\n";  // past the 0.5 s limit the tests give
 const std::string kOutOfMemory = "echo 'ptxas fatal   : out of memory'\nexit 1\n";
 const std::string kNoCubin = "exit 0\n";
 const std::string kSilentFailure = "exit 2\n";
-const std::string kRejects = "echo \"ptxas $4, line 1; error   : Unknown symbol 'bogus'\"\n"
-                             "echo 'ptxas fatal   : Ptx assembly aborted due to errors'\nexit 255\n";
+const std::string kRejects =
+    "echo \"ptxas $4, line 1; error   : Unknown symbol 'bogus'\"\n"
+    "echo 'ptxas fatal   : Ptx assembly aborted due to errors'\nexit 255\n";
 const std::string kAccepts = "echo cubin > \"$3\"\n";
 
 // A stand-in ptxas: a shell script in a fresh directory that counts its runs there, then does
@@ -47,7 +48,8 @@ struct FakePtxas {
   explicit FakePtxas(const std::string& body) {
     const double timeout_seconds = body == kHangs ? 0.5 : 60;
     static int made = 0;
-    dir = fs::temp_directory_path() / ("ptxcts-fake-ptxas-" + std::to_string(::getpid()) + "-" + std::to_string(made++));
+    dir =
+        fs::temp_directory_path() / ("ptxcts-fake-ptxas-" + std::to_string(::getpid()) + "-" + std::to_string(made++));
     fs::remove_all(dir);
     fs::create_directories(dir / "catalog" / "cache");
     fs::path script = dir / "ptxas";
@@ -96,7 +98,8 @@ Suite small_suite() {
   Suite s = build_suite(load_specs(spec_files()));
   std::vector<KernelPlan> keep;
   for (auto const& k : s.kernels)
-    if (k.name == "ldmatrix.sync.aligned.m8n8.x1.shared__cta.b16_a64" || k.name == "ldmatrix.sync.aligned.m8n8.x2.shared__cta.b16_a64" ||
+    if (k.name == "ldmatrix.sync.aligned.m8n8.x1.shared__cta.b16_a64" ||
+        k.name == "ldmatrix.sync.aligned.m8n8.x2.shared__cta.b16_a64" ||
         k.name == "stmatrix.sync.aligned.m8n8.x1.b16_a64")
       keep.push_back(k);
   s.kernels = keep;
@@ -119,18 +122,23 @@ TEST(PtxasFailures, EachWayPtxasFailsIsAnErrorNotARejection) {
   AssemblyOutcome no = assemble(rejects.tc, rejects.dir / "k.ptx", "sm_90", rejects.dir / "k.cubin");
   EXPECT_EQ(no.state, AssemblyState::Rejected);
   EXPECT_EQ(no.obtained, "ptxas exit 255 with a message");
-  EXPECT_EQ(no.message, "ptxas kernel.ptx, line 1; error   : Unknown symbol 'bogus'\nptxas fatal   : Ptx assembly aborted due to errors");
+  EXPECT_EQ(
+      no.message,
+      "ptxas kernel.ptx, line 1; error   : Unknown symbol 'bogus'\nptxas fatal   : Ptx assembly aborted due to errors");
   AssemblyOutcome yes = assemble(accepts.tc, accepts.dir / "k.ptx", "sm_90", accepts.dir / "k.cubin");
   EXPECT_EQ(yes.state, AssemblyState::Accepted);
   EXPECT_EQ(yes.obtained, "ptxas exit 0");
 }
 
 TEST(PtxasFailures, MessagesThatSayPtxasFailedAreKeptInOneList) {
-  for (const char* m : {"ptxas fatal   : Out of memory", "ptxas fatal   : Internal error: bad state", "Segmentation fault (core dumped)",
-                        "terminate called after throwing an instance of 'std::bad_alloc'", "ptxas: x.cpp:12: f: Assertion `p' failed."})
+  for (const char* m :
+       {"ptxas fatal   : Out of memory", "ptxas fatal   : Internal error: bad state",
+        "Segmentation fault (core dumped)", "terminate called after throwing an instance of 'std::bad_alloc'",
+        "ptxas: x.cpp:12: f: Assertion `p' failed."})
     EXPECT_TRUE(says_ptxas_failed(m)) << m;
   for (const char* m : {"ptxas kernel.ptx, line 80; error   : Feature 'stmatrix' requires .target sm_90 or higher",
-                        "ptxas fatal   : Ptx assembly aborted due to errors", "ptxas kernel.ptx, line 3; fatal   : Parsing error near '.bogus'"})
+                        "ptxas fatal   : Ptx assembly aborted due to errors",
+                        "ptxas kernel.ptx, line 3; fatal   : Parsing error near '.bogus'"})
     EXPECT_FALSE(says_ptxas_failed(m)) << m;
 }
 
@@ -143,7 +151,8 @@ TEST(PtxasFailures, AnErrorIsNeverCachedAndTheNextBuildTriesAgain) {
     EXPECT_TRUE(second.outcome.error()) << f.name;
     EXPECT_FALSE(second.cached) << f.name;
     EXPECT_EQ(ptxas.runs(), 2) << f.name;
-    for (const char* ending : {".rejected", ".log", ".cubin"}) EXPECT_EQ(ptxas.cached(ending), 0) << f.name << ": " << ending;
+    for (const char* ending : {".rejected", ".log", ".cubin"})
+      EXPECT_EQ(ptxas.cached(ending), 0) << f.name << ": " << ending;
     EXPECT_EQ(ptxas.cached(".ptx"), 1) << f.name;  // only the module, kept to be read
   }
 }
@@ -158,7 +167,8 @@ TEST(PtxasFailures, ARejectionIsCachedWithHowItWasObtained) {
   EXPECT_EQ(second.outcome.state, AssemblyState::Rejected);
   EXPECT_EQ(second.outcome.obtained, "ptxas exit 255 with a message");
   EXPECT_EQ(second.outcome.message, first.outcome.message);
-  EXPECT_EQ(read_text(ptxas.dir / "catalog" / "cache" / (first.key + ".rejected")), "obtained: ptxas exit 255 with a message\n" + first.outcome.message);
+  EXPECT_EQ(read_text(ptxas.dir / "catalog" / "cache" / (first.key + ".rejected")),
+            "obtained: ptxas exit 255 with a message\n" + first.outcome.message);
 }
 
 TEST(PtxasFailures, OldRecordsThatDoNotSayHowAreAssembledAgain) {
@@ -187,7 +197,8 @@ TEST(PtxasFailures, ACatalogBuildReportsErrorsCachesNoneAndRetriesThem) {
   for (auto const& f : kFailures) {
     FakePtxas ptxas(f.body);
     CatalogStats first, second;
-    Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2, &first);
+    Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc),
+                                ptxas.dir / "catalog", 2, &first);
     ASSERT_EQ(cat.assemblies.size(), 3u) << f.name;
     ASSERT_EQ(cat.probes.size(), 3u) << f.name;
     for (auto const& a : cat.assemblies) {
@@ -201,11 +212,13 @@ TEST(PtxasFailures, ACatalogBuildReportsErrorsCachesNoneAndRetriesThem) {
     ASSERT_EQ(cat.errors().size(), 6u) << f.name;
     EXPECT_EQ(cat.errors()[0], cat.assemblies[0].kernel + " on sm_90: " + cat.assemblies[0].error) << f.name;
     // Nothing of it is cached; the manifest keeps the errors.
-    for (const char* ending : {".rejected", ".batch.json", ".log", ".cubin"}) EXPECT_EQ(ptxas.cached(ending), 0) << f.name << ": " << ending;
+    for (const char* ending : {".rejected", ".batch.json", ".log", ".cubin"})
+      EXPECT_EQ(ptxas.cached(ending), 0) << f.name << ": " << ending;
     Catalog back = load_catalog(ptxas.dir / "catalog");
     EXPECT_EQ(back.errors(), cat.errors()) << f.name;
     // The next build tries every one again.
-    build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2, &second);
+    build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2,
+                  &second);
     EXPECT_EQ(second.ptxas_runs, 4) << f.name;
     EXPECT_EQ(second.cached, 0) << f.name;
     EXPECT_EQ(ptxas.runs(), 8) << f.name;
@@ -216,16 +229,18 @@ TEST(PtxasFailures, ACatalogBuildCachesRealRejections) {
   const Suite suite = small_suite();
   FakePtxas ptxas(kRejects);
   CatalogStats first, second;
-  Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2, &first);
+  Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog",
+                              2, &first);
   // The batch's message names a header line, so each kernel is assembled alone: 1 + 3, and 3 probes.
   EXPECT_EQ(first.ptxas_runs, 7);
   EXPECT_EQ(first.errors, 0);
   EXPECT_TRUE(cat.errors().empty());
   for (auto const& a : cat.assemblies) EXPECT_FALSE(a.accepted);
   EXPECT_EQ(ptxas.cached(".batch.json"), 1);
-  EXPECT_EQ(read_text(ptxas.dir / "catalog" / "cache" / (fs::path(cat.assemblies[0].ptx_file).stem().string() + ".rejected")).rfind(
-                "obtained: ptxas exit 255 with a message\n", 0),
-            0u);
+  EXPECT_EQ(
+      read_text(ptxas.dir / "catalog" / "cache" / (fs::path(cat.assemblies[0].ptx_file).stem().string() + ".rejected"))
+          .rfind("obtained: ptxas exit 255 with a message\n", 0),
+      0u);
   build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2, &second);
   EXPECT_EQ(second.ptxas_runs, 0);
   EXPECT_EQ(ptxas.runs(), 7);
@@ -237,8 +252,16 @@ TEST(PtxasFailures, TheRunnerReportsAKernelPtxasFailedOnAsAnErrorWithWhy) {
   cat.cuda_release = "13.0";
   cat.targets = {"sm_75"};
   const KernelPlan& k = *suite.find_kernel("movmatrix.sync.aligned.m8n8.trans.b16");
-  cat.assemblies.push_back({.kernel = k.name, .target = "sm_75", .ptx = {7, 8}, .accepted = false, .attempted = true,
-                            .message = "", .cubin = "", .ptx_file = "", .instruction = "", .entry = "",
+  cat.assemblies.push_back({.kernel = k.name,
+                            .target = "sm_75",
+                            .ptx = {7, 8},
+                            .accepted = false,
+                            .attempted = true,
+                            .message = "",
+                            .cubin = "",
+                            .ptx_file = "",
+                            .instruction = "",
+                            .entry = "",
                             .error = "ptxas killed by signal 9 (Killed), on a batch of 128 kernels"});
   RunOptions opt;
   opt.runner = PTXCTS_FAKE_RUNNER;
@@ -247,7 +270,8 @@ TEST(PtxasFailures, TheRunnerReportsAKernelPtxasFailedOnAsAnErrorWithWhy) {
   ASSERT_FALSE(run.results.empty());
   for (auto const& r : run.results) {
     EXPECT_EQ(r.status, Status::Error) << r.case_name;
-    EXPECT_EQ(r.reason, "ptxas failed on this kernel for sm_75, so there is no cubin (the next catalog build tries again): "
-                        "ptxas killed by signal 9 (Killed), on a batch of 128 kernels");
+    EXPECT_EQ(r.reason,
+              "ptxas failed on this kernel for sm_75, so there is no cubin (the next catalog build tries again): "
+              "ptxas killed by signal 9 (Killed), on a batch of 128 kernels");
   }
 }

@@ -28,14 +28,24 @@ Catalog documented_catalog(const Suite& s) {
     const Instance& inst = k.subject_instance();
     for (auto const& t : s.specs.targets.targets) {
       bool ok = supports(s.specs.targets, inst, t);
-      c.assemblies.push_back({.kernel = k.name, .target = t.name, .ptx = std::max(inst.min_ptx(), t.ptx),
-                              .accepted = ok, .attempted = true,
-                              .message = ok ? "" : "error   : Feature requires .target sm_XY", .cubin = "",
-                              .ptx_file = "", .instruction = inst.id(), .entry = ""});
+      c.assemblies.push_back({.kernel = k.name,
+                              .target = t.name,
+                              .ptx = std::max(inst.min_ptx(), t.ptx),
+                              .accepted = ok,
+                              .attempted = true,
+                              .message = ok ? "" : "error   : Feature requires .target sm_XY",
+                              .cubin = "",
+                              .ptx_file = "",
+                              .instruction = inst.id(),
+                              .entry = ""});
     }
     if (auto below = s.specs.targets.previous(inst.min_ptx()))  // none below the first version there is
-      c.probes.push_back({.kernel = k.name, .target = "sm_x", .ptx = *below, .documented = inst.min_ptx(),
-                          .accepted = false, .message = "error   : Feature 'x' requires PTX ISA .version 9.9 or later"});
+      c.probes.push_back({.kernel = k.name,
+                          .target = "sm_x",
+                          .ptx = *below,
+                          .documented = inst.min_ptx(),
+                          .accepted = false,
+                          .message = "error   : Feature 'x' requires PTX ISA .version 9.9 or later"});
   }
   // A ptxas 13.0 message of each class, as seen when probing it.
   const std::map<std::string, std::string> sample = {
@@ -49,12 +59,17 @@ Catalog documented_catalog(const Suite& s) {
       {"state-space", "State space incorrect for instruction 'ldmatrix'"},
       {"missing-qualifier", ".aligned modifier required for instruction 'ldmatrix'"},
       {"wrong-layout", "Illegal alayout '.col' for instruction 'wmma.load.a'"},
-      {"removed-feature", "Instruction ''wmma.mma' with floating point type' with '.satfinite' is not supported starting from PTX ISA version 6.5"}};
+      {"removed-feature",
+       "Instruction ''wmma.mma' with floating point type' with '.satfinite' is not supported starting from PTX ISA "
+       "version 6.5"}};
   for (auto const& f : s.specs.forms) {
     std::string msg = f.kind == AuditForm::Kind::Invalid ? sample.at(f.diagnostic) : "";
-    c.forms.push_back({.form = f.name, .target = f.target, .ptx = {9, 0},
+    c.forms.push_back({.form = f.name,
+                       .target = f.target,
+                       .ptx = {9, 0},
                        .accepted = f.kind == AuditForm::Kind::Spelling,
-                       .message = "ptxas kernel.ptx, line 74; error   : " + msg, .instruction = f.text});
+                       .message = "ptxas kernel.ptx, line 74; error   : " + msg,
+                       .instruction = f.text});
   }
   return c;
 }
@@ -80,9 +95,11 @@ TEST(Audit, DocumentedBehaviourConfirmsEveryRequirementAndInvalidForm) {
   Audit a = run_audit(s, documented_catalog(s));
   EXPECT_EQ(a.contradictions(), 0);
   for (auto const& r : a.requirements)  // PTX ISA 6.0, the first version there is, has none below to try
-    EXPECT_EQ(r.verdict, r.requirement == "ptx 6.0" ? Verdict::NotCheckable : Verdict::Confirmed) << r.variant << " " << r.requirement << ": " << r.evidence;
+    EXPECT_EQ(r.verdict, r.requirement == "ptx 6.0" ? Verdict::NotCheckable : Verdict::Confirmed)
+        << r.variant << " " << r.requirement << ": " << r.evidence;
   for (auto const& f : a.forms)
-    EXPECT_EQ(f.verdict, f.form->kind == AuditForm::Kind::Invalid ? Verdict::Confirmed : Verdict::NotCheckable) << f.form->name << ": " << f.evidence;
+    EXPECT_EQ(f.verdict, f.form->kind == AuditForm::Kind::Invalid ? Verdict::Confirmed : Verdict::NotCheckable)
+        << f.form->name << ": " << f.evidence;
   // .shared::cta raises ldmatrix's minimum to 7.8: a verdict of its own.
   EXPECT_EQ(find(a, "ldmatrix.m8n8.b16", "ptx 7.8").documented, "PTX ISA 7.8 (.shared::cta)");
 }
@@ -94,7 +111,8 @@ TEST(Audit, AToolkitThatAcceptsAnUndocumentedTargetIsAFinding) {
   const RequirementVerdict& r = find(a, "stmatrix.m8n8.b16", "targets");
   EXPECT_EQ(r.verdict, Verdict::Contradicted);
   ASSERT_EQ(r.mismatches.size(), 1u);
-  EXPECT_EQ(r.mismatches[0], "stmatrix.sync.aligned.m8n8.x1.shared.b16@a32 on sm_89: documented unsupported, ptxas accepted it");
+  EXPECT_EQ(r.mismatches[0],
+            "stmatrix.sync.aligned.m8n8.x1.shared.b16@a32 on sm_89: documented unsupported, ptxas accepted it");
   EXPECT_EQ(a.contradictions(), 1);
 }
 
@@ -118,7 +136,9 @@ TEST(Audit, InvalidFormsAcceptedOrRejectedForAnotherReasonAreFindings) {
   for (auto const& f : a.forms) {
     if (f.form->name == "ldmatrix-m16n16-without-trans") {
       EXPECT_EQ(f.verdict, Verdict::Contradicted);
-      EXPECT_NE(f.evidence.find("although documented invalid: .trans is mandatory for 16x16 matrices"), std::string::npos) << f.evidence;
+      EXPECT_NE(f.evidence.find("although documented invalid: .trans is mandatory for 16x16 matrices"),
+                std::string::npos)
+          << f.evidence;
     }
     if (f.form->name == "stmatrix-m16n8-b16") {
       EXPECT_EQ(f.verdict, Verdict::Contradicted);
@@ -130,10 +150,17 @@ TEST(Audit, InvalidFormsAcceptedOrRejectedForAnotherReasonAreFindings) {
 
 TEST(Audit, ClassifiesPtxasMessages) {
   SpecSet specs = load_specs(spec_files());
-  EXPECT_EQ(classify_diagnostic(specs, "ptxas kernel.ptx, line 78; error   : Feature 'stmatrix' requires .target sm_90 or higher"), "wrong-target");
-  EXPECT_EQ(classify_diagnostic(specs, "error   : Modifier '.trans' require for instruction ldmatrix with shape '.m16n16'"), "missing-trans");
-  EXPECT_EQ(classify_diagnostic(specs, "error   : Incorrect no. of matrix: 4 for ldmatrix with shape '.m16n16'"), "wrong-num");
-  EXPECT_EQ(classify_diagnostic(specs, "error   : Vector of size 1 is expected for argument 0 of instruction 'ldmatrix'"), "wrong-register-count");
+  EXPECT_EQ(classify_diagnostic(
+                specs, "ptxas kernel.ptx, line 78; error   : Feature 'stmatrix' requires .target sm_90 or higher"),
+            "wrong-target");
+  EXPECT_EQ(
+      classify_diagnostic(specs, "error   : Modifier '.trans' require for instruction ldmatrix with shape '.m16n16'"),
+      "missing-trans");
+  EXPECT_EQ(classify_diagnostic(specs, "error   : Incorrect no. of matrix: 4 for ldmatrix with shape '.m16n16'"),
+            "wrong-num");
+  EXPECT_EQ(
+      classify_diagnostic(specs, "error   : Vector of size 1 is expected for argument 0 of instruction 'ldmatrix'"),
+      "wrong-register-count");
   EXPECT_EQ(classify_diagnostic(specs, "error   : something new"), "");
 }
 
@@ -143,8 +170,11 @@ TEST(TargetSets, FamilyFromMeansTheFamilysLaterSpecificTargets) {
   ASSERT_NE(v, nullptr);
   const TargetSet& set = *v->requires_.targets;
   auto in = [&](const char* t) { return specs.targets.contains(set, *specs.targets.find(t)); };
-  for (const char* yes : {"sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f", "sm_120a", "sm_120f", "sm_121a", "sm_121f"}) EXPECT_TRUE(in(yes)) << yes;
-  for (const char* no : {"sm_90", "sm_90a", "sm_100", "sm_103", "sm_110", "sm_120", "sm_121", "sm_89"}) EXPECT_FALSE(in(no)) << no;
+  for (const char* yes :
+       {"sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f", "sm_120a", "sm_120f", "sm_121a", "sm_121f"})
+    EXPECT_TRUE(in(yes)) << yes;
+  for (const char* no : {"sm_90", "sm_90a", "sm_100", "sm_103", "sm_110", "sm_120", "sm_121", "sm_89"})
+    EXPECT_FALSE(in(no)) << no;
   const TargetSet& at_least = *specs.find_variant("stmatrix.m8n8.b16")->requires_.targets;
   EXPECT_TRUE(specs.targets.contains(at_least, *specs.targets.find("sm_90a")));
   EXPECT_TRUE(specs.targets.contains(at_least, *specs.targets.find("sm_121f")));
@@ -172,10 +202,11 @@ TEST(AuditReport, ListsEveryAssemblyWithItsTextAndFindingsFirst) {
 }
 
 TEST(Audit, AKnownDiscrepancyStaysVisibleButDoesNotFail) {
-  Suite s = build_suite(load_specs(spec_files("stmatrix.yaml", "\nspellings:\n",
-                                              "\nknown_discrepancies:\n  - variant: stmatrix.m8n8.b16\n    target: sm_89\n    observed: accepted\n"
-                                              "    source: \"an erratum\"\n  - form: stmatrix-m16n8-b16\n    observed: accepted\n"
-                                              "    source: \"another erratum\"\n\nspellings:\n")));
+  Suite s = build_suite(load_specs(
+      spec_files("stmatrix.yaml", "\nspellings:\n",
+                 "\nknown_discrepancies:\n  - variant: stmatrix.m8n8.b16\n    target: sm_89\n    observed: accepted\n"
+                 "    source: \"an erratum\"\n  - form: stmatrix-m16n8-b16\n    observed: accepted\n"
+                 "    source: \"another erratum\"\n\nspellings:\n")));
   Catalog c = stmatrix_accepted_on_sm89(s);
   Audit a = run_audit(s, c);
   const RequirementVerdict& r = find(a, "stmatrix.m8n8.b16", "targets");
@@ -198,7 +229,8 @@ TEST(Audit, AnAssemblyPtxasFailedOnIsNotCheckableNeverARejection) {
   // ptxas killed on stmatrix for sm_90 (documented: accepted), on its version probe, and on an invalid form.
   const std::string failed = "ptxas killed by signal 9 (Killed), on a batch of 128 kernels";
   for (auto& a : c.assemblies)
-    if (a.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32" && a.target == "sm_90") a.accepted = false, a.message.clear(), a.error = failed;
+    if (a.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32" && a.target == "sm_90")
+      a.accepted = false, a.message.clear(), a.error = failed;
   for (auto& p : c.probes)
     if (p.kernel == "stmatrix.sync.aligned.m8n8.x1.shared.b16_a32") p.message.clear(), p.error = failed;
   for (auto& f : c.forms)
@@ -207,7 +239,9 @@ TEST(Audit, AnAssemblyPtxasFailedOnIsNotCheckableNeverARejection) {
   EXPECT_EQ(a.contradictions(), 0);
   const RequirementVerdict& targets = find(a, "stmatrix.m8n8.b16", "targets");
   EXPECT_EQ(targets.verdict, Verdict::NotCheckable);
-  EXPECT_EQ(targets.evidence.rfind("ptxas failed: stmatrix.sync.aligned.m8n8.x1.shared.b16@a32 on sm_90: " + failed + " (1 of ", 0), 0u)
+  EXPECT_EQ(targets.evidence.rfind(
+                "ptxas failed: stmatrix.sync.aligned.m8n8.x1.shared.b16@a32 on sm_90: " + failed + " (1 of ", 0),
+            0u)
       << targets.evidence;
   const RequirementVerdict& version = find(a, "stmatrix.m8n8.b16", "ptx 7.8");
   EXPECT_EQ(version.verdict, Verdict::NotCheckable);

@@ -38,7 +38,8 @@ const ClaimVerdict& find(const std::vector<ClaimVerdict>& vs, const std::string&
 
 TEST(ClaimControls, APredictedFaultIsConfirmedWhenTheControlsPass) {
   auto vs = judge(Status::Crash, Status::Pass);
-  EXPECT_EQ(find(vs, "ldmatrix-rows-must-be-aligned").verdict, Verdict::Confirmed) << find(vs, "ldmatrix-rows-must-be-aligned").evidence;
+  EXPECT_EQ(find(vs, "ldmatrix-rows-must-be-aligned").verdict, Verdict::Confirmed)
+      << find(vs, "ldmatrix-rows-must-be-aligned").evidence;
 }
 
 TEST(ClaimControls, APredictedFaultOnADeviceThatFailsEverythingIsNotCheckable) {
@@ -46,22 +47,26 @@ TEST(ClaimControls, APredictedFaultOnADeviceThatFailsEverythingIsNotCheckable) {
   const ClaimVerdict& v = find(vs, "ldmatrix-rows-must-be-aligned");
   EXPECT_EQ(v.verdict, Verdict::NotCheckable);
   EXPECT_NE(v.evidence.find("control case ldmatrix.sync.aligned.m8n8.x4."), std::string::npos) << v.evidence;
-  EXPECT_NE(v.evidence.find("/ unique-contiguous did not pass (crash: as the test says)"), std::string::npos) << v.evidence;
+  EXPECT_NE(v.evidence.find("/ unique-contiguous did not pass (crash: as the test says)"), std::string::npos)
+      << v.evidence;
 }
 
 TEST(ClaimControls, APredictedFailureNeedsItsControlsToo) {
-  EXPECT_EQ(find(judge(Status::Pass, Status::Fail), "blog-consecutive-rows-stored-consecutively").verdict, Verdict::NotCheckable);
+  EXPECT_EQ(find(judge(Status::Pass, Status::Fail), "blog-consecutive-rows-stored-consecutively").verdict,
+            Verdict::NotCheckable);
 }
 
 TEST(ClaimControls, ASpecThatPredictsAFaultWithoutControlsIsRefused) {
-  auto files = spec_files("ldmatrix.yaml", "cases: [fault-misaligned-rows], expect: fault, controls: [unique-contiguous]}",
-                          "cases: [fault-misaligned-rows], expect: fault}");
+  auto files =
+      spec_files("ldmatrix.yaml", "cases: [fault-misaligned-rows], expect: fault, controls: [unique-contiguous]}",
+                 "cases: [fault-misaligned-rows], expect: fault}");
   try {
     load_specs(files);
     FAIL() << "loaded";
   } catch (const SpecError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "specs/ldmatrix.yaml:182:94: a claim that predicts a fault needs 'controls': cases of the same kernels that must pass, so that a "
+              "specs/ldmatrix.yaml:182:94: a claim that predicts a fault needs 'controls': cases of the same kernels "
+              "that must pass, so that a "
               "device that fails everything does not confirm it");
   }
 }
@@ -72,7 +77,8 @@ TEST(ClaimVerdicts, UndefinedBehaviourIsObservedNotNotCheckable) {
   auto unenforced = judge(Status::Pass, Status::Pass);  // no fault case faulted
   const ClaimVerdict& rule = find(unenforced, "ldmatrix-rows-must-be-aligned");
   EXPECT_EQ(rule.verdict, Verdict::Observed) << rule.evidence;
-  EXPECT_NE(rule.evidence.find("; the GPU does not enforce the rule in every case"), std::string::npos) << rule.evidence;
+  EXPECT_NE(rule.evidence.find("; the GPU does not enforce the rule in every case"), std::string::npos)
+      << rule.evidence;
   for (Status fault : {Status::Pass, Status::Crash}) {
     auto vs = judge(fault, Status::Pass);
     const ClaimVerdict& ub = find(vs, "ldmatrix-generic-outside-shared-undefined");
@@ -90,7 +96,8 @@ TEST(ClaimVerdicts, UndefinedBehaviourIsObservedNotNotCheckable) {
 
 // `expect` is read once into an enum: each word reads back as itself, and the loader keeps it.
 TEST(ClaimExpect, EachWordReadsBackAndTheLoaderKeepsIt) {
-  for (Expect e : {Expect::Pass, Expect::Fail, Expect::Fault, Expect::Observe}) EXPECT_EQ(expect_from_string(to_string(e)), e);
+  for (Expect e : {Expect::Pass, Expect::Fail, Expect::Fault, Expect::Observe})
+    EXPECT_EQ(expect_from_string(to_string(e)), e);
   EXPECT_THROW(expect_from_string("observed"), std::invalid_argument);
   SpecSet specs = load_specs(spec_files());
   std::map<std::string, Expect> by_id;

@@ -63,7 +63,8 @@ TEST(ReportDiff, IdenticalReportsHaveNoChanges) {
 TEST(ReportDiff, WhatWentMissingIsARegression) {
   RunReport a, b;
   a.results = {result("k1", "c", Status::Pass), result("k2", "c", Status::Fail), result("k3", "c", Status::Skip),
-               result("wmma1", "u", Status::Pass, "lane 0: r0=(0,0)\n"), result("wmma2", "u", Status::Pass, "lane 0: r0=(0,1)\n")};
+               result("wmma1", "u", Status::Pass, "lane 0: r0=(0,0)\n"),
+               result("wmma2", "u", Status::Pass, "lane 0: r0=(0,1)\n")};
   a.claims = {claim("c1", Verdict::Confirmed), claim("c2", Verdict::NotCheckable)};
   b.results = {result("k3", "c", Status::Skip), result("wmma2", "u", Status::Pass)};  // wmma2 without its layout
   ReportDiff d = diff_reports(a, b);
@@ -89,14 +90,16 @@ TEST(ReportDiff, ResultThatGotWorseCountsOnceWithItsLayout) {
   b.results = {result("wmma", "u", Status::Crash)};
   ReportDiff d = diff_reports(a, b);
   EXPECT_EQ(d.regressions(), 1);
-  EXPECT_EQ(format_diff(d), "WORSE   wmma / u: pass -> crash\n1 case changes, 0 claim changes, 1 regressions (0 lost)\n");
+  EXPECT_EQ(format_diff(d),
+            "WORSE   wmma / u: pass -> crash\n1 case changes, 0 claim changes, 1 regressions (0 lost)\n");
 }
 
 // The later report may say why something is gone: then it is shown, with the reason, and is no regression.
 // A withdrawal names what it withdraws as the diff does; one for something else excuses nothing.
 TEST(ReportDiff, WithdrawnIsNoRegression) {
   RunReport a, b;
-  a.results = {result("k1", "c", Status::Pass), result("k2", "c", Status::Pass), result("wmma", "u", Status::Pass, "lane 0: r0=(0,0)\n")};
+  a.results = {result("k1", "c", Status::Pass), result("k2", "c", Status::Pass),
+               result("wmma", "u", Status::Pass, "lane 0: r0=(0,0)\n")};
   a.claims = {claim("c1", Verdict::Confirmed)};
   b.results = {result("wmma", "u", Status::Pass)};
   b.withdrawn = {{.what = "k1 / c", .reason = "renamed k1 / d"},

@@ -1,18 +1,18 @@
 // The report writers and the JSON reader: round trip, error positions, and what each view shows.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <pugixml.hpp>
 #include <sstream>
 #include <string>
 #include <tuple>
-#include <unistd.h>
 
 #include "report/report_files.hpp"
-#include "results/report_json.hpp"
 #include "report/report_junit.hpp"
 #include "report/report_markdown.hpp"
+#include "results/report_json.hpp"
 
 namespace ptxcts {
 namespace {
@@ -39,59 +39,140 @@ auto fields(const Withdrawal& x) {
 // Every status and every verdict, two families, and text that needs escaping in every format.
 RunReport sample_report() {
   RunReport r;
-  r.info = {.gpu_name = "NVIDIA H100 80GB HBM3", .compute_capability = "9.0", .sm = "sm_90",
-            .driver_version = "580.159.04", .driver_cuda = "13.0", .cuda_release = "13.0", .ptxas_version = "13.0.88",
-            .ptx_isa = "9.0", .toolchain = "precompiled cubin (ptxas)", .host = "node-7",
-            .date = "2025-06-01T12:00:00Z", .suite_version = "0.1.0", .suite_commit = "0123abcd"};
-  r.results.push_back({.kernel = "ldmatrix_x1", .family = "ldmatrix",
-                       .instruction = "ldmatrix.sync.aligned.m8n8.x1.shared.b16", .case_name = "identity",
-                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Pass, .reason = "", .diff = {},
-                       .mismatches = 0, .fault_case = false,
+  r.info = {.gpu_name = "NVIDIA H100 80GB HBM3",
+            .compute_capability = "9.0",
+            .sm = "sm_90",
+            .driver_version = "580.159.04",
+            .driver_cuda = "13.0",
+            .cuda_release = "13.0",
+            .ptxas_version = "13.0.88",
+            .ptx_isa = "9.0",
+            .toolchain = "precompiled cubin (ptxas)",
+            .host = "node-7",
+            .date = "2025-06-01T12:00:00Z",
+            .suite_version = "0.1.0",
+            .suite_commit = "0123abcd"};
+  r.results.push_back({.kernel = "ldmatrix_x1",
+                       .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m8n8.x1.shared.b16",
+                       .case_name = "identity",
+                       .target = "sm_90",
+                       .ptx_isa = "8.7",
+                       .status = Status::Pass,
+                       .reason = "",
+                       .diff = {},
+                       .mismatches = 0,
+                       .fault_case = false,
                        .observed_layout = "lane 0: r0.lo=(0,0) r0.hi=(0,1)\nlane 1: r0.lo=(0,2) r0.hi=(0,3)\n",
                        .roundtrip_identity = true});
-  r.results.push_back({.kernel = "ldmatrix_x4_trans", .family = "ldmatrix",
-                       .instruction = "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", .case_name = "random",
-                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Fail,
+  r.results.push_back({.kernel = "ldmatrix_x4_trans",
+                       .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+                       .case_name = "random",
+                       .target = "sm_90",
+                       .ptx_isa = "8.7",
+                       .status = Status::Fail,
                        .reason = "2 of 128 elements differ | first at lane 3",
                        .diff = {"lane 3 r0: expected 0x0001 got 0x0100", "lane 7 r1: expected `x` got \"y\" \\ <z>"},
-                       .mismatches = 2, .fault_case = false, .observed_layout = "", .roundtrip_identity = false});
-  r.results.push_back({.kernel = "ldmatrix_b8", .family = "ldmatrix",
-                       .instruction = "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", .case_name = "identity",
-                       .target = "", .ptx_isa = "8.7", .status = Status::Skip,
-                       .reason = "sm_100a is not supported by this GPU", .diff = {}, .mismatches = 0,
-                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
-  r.results.push_back({.kernel = "stmatrix_x2", .family = "stmatrix",
-                       .instruction = "stmatrix.sync.aligned.m8n8.x2.shared.b16", .case_name = "identity",
-                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Error,
-                       .reason = "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX", .diff = {}, .mismatches = 0,
-                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
-  r.results.push_back({.kernel = "stmatrix_x4", .family = "stmatrix",
-                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16\nbar.sync 0;", .case_name = "µ-case",
-                       .target = "sm_90", .ptx_isa = "8.7", .status = Status::Crash,
-                       .reason = "CUDA_ERROR_ILLEGAL_ADDRESS\nsecond line", .diff = {}, .mismatches = 0,
-                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
-  r.results.push_back({.kernel = "stmatrix_x4", .family = "stmatrix",
-                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16", .case_name = "hang",
-                       .target = "sm_90", .ptx_isa = "7.8", .status = Status::Timeout,
-                       .reason = "no result within 30 s; the device runner was killed", .diff = {}, .mismatches = 0,
-                       .fault_case = false, .observed_layout = "", .roundtrip_identity = std::nullopt});
-  r.results.push_back({.kernel = "stmatrix_x4", .family = "stmatrix",
-                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16", .case_name = "fault-misaligned-rows",
-                       .target = "sm_90", .ptx_isa = "7.8", .status = Status::Crash,
-                       .reason = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address", .diff = {},
-                       .mismatches = 0, .fault_case = true, .observed_layout = "", .roundtrip_identity = std::nullopt});
-  r.claims.push_back({.id = "ldmatrix-x1-layout", .family = "ldmatrix", .text = "Thread i holds row i/4",
-                      .source = "PTX ISA 9.0 §9.7.14.5.15", .note = "", .verdict = Verdict::Confirmed,
-                      .evidence = "ldmatrix_x1/identity passed", .checked = {"ldmatrix_x1/identity"}});
-  r.claims.push_back({.id = "ldmatrix-trans", .family = "ldmatrix", .text = "With .trans the matrix is | transposed",
-                      .source = "PTX ISA 9.0, figure 110", .note = "figure only", .verdict = Verdict::Contradicted,
+                       .mismatches = 2,
+                       .fault_case = false,
+                       .observed_layout = "",
+                       .roundtrip_identity = false});
+  r.results.push_back({.kernel = "ldmatrix_b8",
+                       .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8",
+                       .case_name = "identity",
+                       .target = "",
+                       .ptx_isa = "8.7",
+                       .status = Status::Skip,
+                       .reason = "sm_100a is not supported by this GPU",
+                       .diff = {},
+                       .mismatches = 0,
+                       .fault_case = false,
+                       .observed_layout = "",
+                       .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x2",
+                       .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x2.shared.b16",
+                       .case_name = "identity",
+                       .target = "sm_90",
+                       .ptx_isa = "8.7",
+                       .status = Status::Error,
+                       .reason = "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX",
+                       .diff = {},
+                       .mismatches = 0,
+                       .fault_case = false,
+                       .observed_layout = "",
+                       .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4",
+                       .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16\nbar.sync 0;",
+                       .case_name = "µ-case",
+                       .target = "sm_90",
+                       .ptx_isa = "8.7",
+                       .status = Status::Crash,
+                       .reason = "CUDA_ERROR_ILLEGAL_ADDRESS\nsecond line",
+                       .diff = {},
+                       .mismatches = 0,
+                       .fault_case = false,
+                       .observed_layout = "",
+                       .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4",
+                       .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16",
+                       .case_name = "hang",
+                       .target = "sm_90",
+                       .ptx_isa = "7.8",
+                       .status = Status::Timeout,
+                       .reason = "no result within 30 s; the device runner was killed",
+                       .diff = {},
+                       .mismatches = 0,
+                       .fault_case = false,
+                       .observed_layout = "",
+                       .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4",
+                       .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16",
+                       .case_name = "fault-misaligned-rows",
+                       .target = "sm_90",
+                       .ptx_isa = "7.8",
+                       .status = Status::Crash,
+                       .reason = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address",
+                       .diff = {},
+                       .mismatches = 0,
+                       .fault_case = true,
+                       .observed_layout = "",
+                       .roundtrip_identity = std::nullopt});
+  r.claims.push_back({.id = "ldmatrix-x1-layout",
+                      .family = "ldmatrix",
+                      .text = "Thread i holds row i/4",
+                      .source = "PTX ISA 9.0 §9.7.14.5.15",
+                      .note = "",
+                      .verdict = Verdict::Confirmed,
+                      .evidence = "ldmatrix_x1/identity passed",
+                      .checked = {"ldmatrix_x1/identity"}});
+  r.claims.push_back({.id = "ldmatrix-trans",
+                      .family = "ldmatrix",
+                      .text = "With .trans the matrix is | transposed",
+                      .source = "PTX ISA 9.0, figure 110",
+                      .note = "figure only",
+                      .verdict = Verdict::Contradicted,
                       .evidence = "ldmatrix_x4_trans/random failed",
                       .checked = {"ldmatrix_x4_trans/random", "ldmatrix_x1/identity"}});
-  r.claims.push_back({.id = "stmatrix-b8", .family = "stmatrix", .text = "b8 needs sm_100a",
-                      .source = "PTX ISA 9.0 §9.7.14.5.16", .note = "", .verdict = Verdict::NotCheckable,
-                      .evidence = "no sm_100a GPU in this run", .checked = {}});
-  r.claims.push_back({.id = "stmatrix-generic-outside-shared", .family = "stmatrix", .text = "the behaviour is undefined",
-                      .source = "PTX ISA 9.0 §9.7.14.5.16", .note = "", .verdict = Verdict::Observed,
+  r.claims.push_back({.id = "stmatrix-b8",
+                      .family = "stmatrix",
+                      .text = "b8 needs sm_100a",
+                      .source = "PTX ISA 9.0 §9.7.14.5.16",
+                      .note = "",
+                      .verdict = Verdict::NotCheckable,
+                      .evidence = "no sm_100a GPU in this run",
+                      .checked = {}});
+  r.claims.push_back({.id = "stmatrix-generic-outside-shared",
+                      .family = "stmatrix",
+                      .text = "the behaviour is undefined",
+                      .source = "PTX ISA 9.0 §9.7.14.5.16",
+                      .note = "",
+                      .verdict = Verdict::Observed,
                       .evidence = "undefined behaviour, observed: 1 of 1 selected cases ran",
                       .checked = {"stmatrix_x4/fault-misaligned-rows"}});
   r.withdrawn.push_back({.what = "ldmatrix_x2 / identity", .reason = "the x2 form | is covered by x4"});
@@ -117,14 +198,16 @@ TEST(ReportJson, RoundTripPreservesEveryField) {
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   std::string text = report_json(sample_report());
   EXPECT_EQ(text.rfind("{\n \"schema_version\": 5,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
-  EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1\n }"),
+  EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": "
+                      "1,\n  \"timeout\": 1\n }"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("\"status\": \"crash\""), std::string::npos);
   EXPECT_NE(text.find("\"verdict\": \"not-checkable\""), std::string::npos);
   EXPECT_NE(text.find("\"verdict\": \"observed\""), std::string::npos);
   EXPECT_NE(text.find("\"case\": \"identity\""), std::string::npos);
-  EXPECT_NE(text.find("\"withdrawn\": [\n  {\n   \"what\": \"ldmatrix_x2 / identity\",\n   \"reason\": \"the x2 form | is covered by x4\"\n  },"),
+  EXPECT_NE(text.find("\"withdrawn\": [\n  {\n   \"what\": \"ldmatrix_x2 / identity\",\n   \"reason\": \"the x2 form | "
+                      "is covered by x4\"\n  },"),
             std::string::npos)
       << text;
 }
@@ -172,9 +255,7 @@ std::string variant(const std::string& from, const std::string& to) {
 std::string error_of(const std::string& text) {
   try {
     parse_report_json(text, "r.json");
-  } catch (const ReportError& e) {
-    return e.what();
-  }
+  } catch (const ReportError& e) { return e.what(); }
   return "(no error)";
 }
 
@@ -197,14 +278,15 @@ TEST(ReportJson, InvalidJsonNamesThePosition) {
 }
 
 TEST(ReportJson, MissingResults) {
-  auto results = kMinimal.substr(kMinimal.find(" \"results\""),
-                                 kMinimal.find(" \"claims\"") - kMinimal.find(" \"results\""));
+  auto results =
+      kMinimal.substr(kMinimal.find(" \"results\""), kMinimal.find(" \"claims\"") - kMinimal.find(" \"results\""));
   EXPECT_EQ(error_of(variant(results, "")), "r.json:1:1: top level: missing key \"results\"");
 }
 
 TEST(ReportJson, UnknownStatus) {
-  EXPECT_EQ(error_of(variant(R"("status": "pass")", R"("status": "passed")")),
-            "r.json:21:34: results[0].status: unknown status 'passed'; expected pass, fail, skip, error, crash or timeout");
+  EXPECT_EQ(
+      error_of(variant(R"("status": "pass")", R"("status": "passed")")),
+      "r.json:21:34: results[0].status: unknown status 'passed'; expected pass, fail, skip, error, crash or timeout");
 }
 
 TEST(ReportJson, WrongSchemaVersion) {
@@ -228,14 +310,18 @@ TEST(ReportJson, ReadsSchemas2To4) {
   RunReport r = parse_report_json(schema4(R"(
   {"what": "ldmatrix_x2 / identity", "reason": "renamed"},
   {"what": "claim c0", "reason": "merged into c1"},
-  {"what": "layout ldmatrix_x1 / identity", "reason": "not a wmma form"})"), "r.json");
+  {"what": "layout ldmatrix_x1 / identity", "reason": "not a wmma form"})"),
+                                  "r.json");
   ASSERT_EQ(r.withdrawn.size(), 3u);
   EXPECT_EQ(r.withdrawn[1].what, "claim c0");
   EXPECT_EQ(r.withdrawn[1].reason, "merged into c1");
-  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 4,)")), "r.json:1:1: top level: missing key \"withdrawn\"");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 4,)")),
+            "r.json:1:1: top level: missing key \"withdrawn\"");
   std::string v2 = schema4("");
   v2.replace(v2.find("4,"), 1, "2");
-  EXPECT_EQ(error_of(v2), "r.json:28:15: withdrawn: unknown key \"withdrawn\"; expected one of schema_version, run, totals, results, claims");
+  EXPECT_EQ(error_of(v2),
+            "r.json:28:15: withdrawn: unknown key \"withdrawn\"; expected one of schema_version, run, totals, results, "
+            "claims");
 }
 
 // 5 is 4 with the verdict observed; before 5 an observation was written not-checkable, so an older
@@ -250,9 +336,12 @@ TEST(ReportJson, TheVerdictObservedIsFromSchema5On) {
   EXPECT_EQ(r.claims[0].verdict, Verdict::Observed);
   std::string v4 = v5;
   v4.replace(v4.find("5,"), 1, "4");
-  EXPECT_EQ(error_of(v4), "r.json:26:15: claims[0].verdict: verdict 'observed' is from schema_version 5 on; this report is schema_version 4");
+  EXPECT_EQ(error_of(v4),
+            "r.json:26:15: claims[0].verdict: verdict 'observed' is from schema_version 5 on; this report is "
+            "schema_version 4");
   EXPECT_EQ(error_of(variant(R"("verdict": "confirmed")", R"("verdict": "observed")")),
-            "r.json:26:15: claims[0].verdict: verdict 'observed' is from schema_version 5 on; this report is schema_version 2");
+            "r.json:26:15: claims[0].verdict: verdict 'observed' is from schema_version 5 on; this report is "
+            "schema_version 2");
 }
 
 // The run reports committed in reports/ (the H100 one is schema 4) still read: `ptxcts diff` compares
@@ -284,11 +373,13 @@ TEST(ReportJson, CommittedRunReportsStillRead) {
 }
 
 TEST(ReportJson, WithdrawnErrors) {
-  EXPECT_EQ(error_of(schema4(R"({"what": "ldmatrix_x2", "reason": "r"})")),
-            "r.json:28:25: withdrawn[0].what: expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got "
-            "\"ldmatrix_x2\"");
+  EXPECT_EQ(
+      error_of(schema4(R"({"what": "ldmatrix_x2", "reason": "r"})")),
+      "r.json:28:25: withdrawn[0].what: expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got "
+      "\"ldmatrix_x2\"");
   EXPECT_EQ(error_of(schema4(R"({"what": "claim ", "reason": "r"})")),
-            "r.json:28:25: withdrawn[0].what: expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", got \"claim \"");
+            "r.json:28:25: withdrawn[0].what: expected \"KERNEL / CASE\", \"claim ID\" or \"layout KERNEL / CASE\", "
+            "got \"claim \"");
   EXPECT_EQ(error_of(schema4(R"({"what": "claim c0", "reason": ""})")),
             "r.json:28:47: withdrawn[0].reason: expected why it was withdrawn, got an empty string");
   EXPECT_EQ(error_of(schema4(R"({"what": "claim c0", "why": "r"})")),
@@ -298,22 +389,26 @@ TEST(ReportJson, WithdrawnErrors) {
             "r.json:29:3: withdrawn[1]: duplicate withdrawal of claim c0 (first at r.json:28:16, withdrawn[0])");
   // What a report withdraws, it must lack.
   EXPECT_EQ(error_of(schema4(R"({"what": "ldmatrix_x1 / identity", "reason": "r"})")),
-            "r.json:28:25: withdrawn[0].what: \"ldmatrix_x1 / identity\" is withdrawn but present (results[0] at r.json:20:3); "
+            "r.json:28:25: withdrawn[0].what: \"ldmatrix_x1 / identity\" is withdrawn but present (results[0] at "
+            "r.json:20:3); "
             "expected only what this report lacks");
   EXPECT_EQ(error_of(schema4(R"({"what": "claim c1", "reason": "r"})")),
             "r.json:28:25: withdrawn[0].what: \"claim c1\" is withdrawn but present (claims[0] at r.json:25:3); "
             "expected only what this report lacks");
   std::string with_layout = schema4(R"({"what": "layout ldmatrix_x1 / identity", "reason": "r"})");
-  with_layout.replace(with_layout.find(R"("fault_case": false)"), 19, R"("fault_case": false, "observed_layout": "lane 0: r0=(0,0)\n")");
+  with_layout.replace(with_layout.find(R"("fault_case": false)"), 19,
+                      R"("fault_case": false, "observed_layout": "lane 0: r0=(0,0)\n")");
   EXPECT_EQ(error_of(with_layout),
-            "r.json:28:25: withdrawn[0].what: \"layout ldmatrix_x1 / identity\" is withdrawn but present (results[0] at r.json:20:3); "
+            "r.json:28:25: withdrawn[0].what: \"layout ldmatrix_x1 / identity\" is withdrawn but present (results[0] "
+            "at r.json:20:3); "
             "expected only what this report lacks");
 }
 
 // Two results for one (kernel, case), or two verdicts for one claim: which one the run meant is
 // unknowable, so the second is an error that names the first.
 TEST(ReportJson, DuplicateResultOrClaim) {
-  const std::string result = kMinimal.substr(kMinimal.find("  {\"kernel\""), kMinimal.find(" ],\n \"claims\"") - kMinimal.find("  {\"kernel\""));
+  const std::string result = kMinimal.substr(kMinimal.find("  {\"kernel\""),
+                                             kMinimal.find(" ],\n \"claims\"") - kMinimal.find("  {\"kernel\""));
   std::string twice = variant(result, result.substr(0, result.size() - 1) + ",\n" + result);
   twice.replace(twice.find(R"("pass": 1,)"), 10, R"("pass": 2,)");
   EXPECT_EQ(error_of(twice),
@@ -323,7 +418,8 @@ TEST(ReportJson, DuplicateResultOrClaim) {
   other.replace(other.rfind(R"("case": "identity")"), 18, R"("case": "random")");
   EXPECT_EQ(error_of(other), "(no error)");
 
-  const std::string claim = kMinimal.substr(kMinimal.find("  {\"id\""), kMinimal.find(" ]\n}") - kMinimal.find("  {\"id\""));
+  const std::string claim =
+      kMinimal.substr(kMinimal.find("  {\"id\""), kMinimal.find(" ]\n}") - kMinimal.find("  {\"id\""));
   EXPECT_EQ(error_of(variant(claim, claim.substr(0, claim.size() - 1) + ",\n" + claim)),
             "r.json:27:3: claims[1]: duplicate claim c1 (first at r.json:25:3, claims[0])");
 }
@@ -396,10 +492,13 @@ TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
     EXPECT_EQ(pipes, pipes_per_row) << line;
     ++rows;
   }
-  EXPECT_EQ(rows, (1 + 14) + (1 + 4) + (1 + 2) + (2 + 7));  // header + rows: run (13 fields + schema), claims, withdrawn, results
-  EXPECT_NE(md.find("## Withdrawn\n\n| What | Why |\n|---|---|\n| ldmatrix_x2 / identity | the x2 form \\| is covered by x4 |\n"
-                    "| claim ldmatrix-old | merged into ldmatrix-x1-layout |\n"),
-            std::string::npos)
+  EXPECT_EQ(rows, (1 + 14) + (1 + 4) + (1 + 2) +
+                      (2 + 7));  // header + rows: run (13 fields + schema), claims, withdrawn, results
+  EXPECT_NE(
+      md.find(
+          "## Withdrawn\n\n| What | Why |\n|---|---|\n| ldmatrix_x2 / identity | the x2 form \\| is covered by x4 |\n"
+          "| claim ldmatrix-old | merged into ldmatrix-x1-layout |\n"),
+      std::string::npos)
       << md;
 }
 
@@ -425,7 +524,10 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
   EXPECT_EQ(suites.attribute("tests").as_int(), 7);
   EXPECT_EQ(suites.attribute("errors").as_int(), 3);  // error, crash, timeout; the fault case's crash is an observation
 
-  struct Expected { const char* name; int tests, failures, errors, skipped; };
+  struct Expected {
+    const char* name;
+    int tests, failures, errors, skipped;
+  };
   // An observed claim is neither a failure nor a skip: it ran, and what happened is its record.
   Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 4, 0, 3, 0}, {"claims", 4, 1, 0, 1}};
   auto suite = suites.child("testsuite");
@@ -445,19 +547,27 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
   }
   EXPECT_TRUE(suite.empty());
 
-  auto failed = suites.find_node([](pugi::xml_node n) { return n.child("failure") && n.attribute("name").as_string() == std::string("random"); });
+  auto failed = suites.find_node(
+      [](pugi::xml_node n) { return n.child("failure") && n.attribute("name").as_string() == std::string("random"); });
   ASSERT_FALSE(failed.empty());
   EXPECT_STREQ(failed.attribute("classname").as_string(), "ptxcts.ldmatrix.ldmatrix_x4_trans");
   EXPECT_STREQ(failed.child("failure").attribute("message").as_string(), "2 of 128 elements differ | first at lane 3");
   EXPECT_NE(std::string(failed.child("failure").text().as_string()).find("lane 7 r1: expected `x` got \"y\" \\ <z>"),
             std::string::npos);
-  auto crashed = suites.find_node([](pugi::xml_node n) { return n.attribute("classname").as_string() == std::string("ptxcts.stmatrix.stmatrix_x4"); });
+  auto crashed = suites.find_node([](pugi::xml_node n) {
+    return n.attribute("classname").as_string() == std::string("ptxcts.stmatrix.stmatrix_x4");
+  });
   EXPECT_STREQ(crashed.child("error").attribute("type").as_string(), "crash");
   EXPECT_STREQ(crashed.attribute("name").as_string(), "µ-case");
-  auto observed = suites.find_node([](pugi::xml_node n) { return n.attribute("name").as_string() == std::string("stmatrix-generic-outside-shared"); });
+  auto observed = suites.find_node([](pugi::xml_node n) {
+    return n.attribute("name").as_string() == std::string("stmatrix-generic-outside-shared");
+  });
   ASSERT_FALSE(observed.empty());
-  EXPECT_TRUE(observed.child("failure").empty() && observed.child("skipped").empty() && observed.child("error").empty());
-  EXPECT_EQ(std::string(observed.child("system-out").text().as_string()).rfind("observed (undefined or unenforced behaviour, recorded, not judged)\n", 0), 0u);
+  EXPECT_TRUE(observed.child("failure").empty() && observed.child("skipped").empty() &&
+              observed.child("error").empty());
+  EXPECT_EQ(std::string(observed.child("system-out").text().as_string())
+                .rfind("observed (undefined or unenforced behaviour, recorded, not judged)\n", 0),
+            0u);
 }
 
 TEST(ReportJunit, DropsControlCharactersXmlCannotHold) {
@@ -491,8 +601,7 @@ TEST(ReportFiles, BasenameCannotNameAnotherDirectory) {
 }
 
 TEST(ReportFiles, WritesAllThreeFormats) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("ptxcts_test_reports_" + std::to_string(::getpid()));
+  auto dir = std::filesystem::temp_directory_path() / ("ptxcts_test_reports_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   RunReport report = sample_report();
   write_reports(report, dir / "sub");

@@ -23,9 +23,16 @@ struct Fixture {
         const TargetInfo& t = *suite.specs.targets.find(name);
         bool ok = true;
         for (auto const* s : k.steps) ok = ok && supports(suite.specs.targets, *s, t);
-        cat.assemblies.push_back({.kernel = k.name, .target = name, .ptx = {9, 0}, .accepted = ok, .attempted = true,
-                                  .message = ok ? "" : "rejected", .cubin = ok ? "cache/x.cubin" : "", .ptx_file = "",
-                                  .instruction = "", .entry = ok ? "x" : ""});
+        cat.assemblies.push_back({.kernel = k.name,
+                                  .target = name,
+                                  .ptx = {9, 0},
+                                  .accepted = ok,
+                                  .attempted = true,
+                                  .message = ok ? "" : "rejected",
+                                  .cubin = ok ? "cache/x.cubin" : "",
+                                  .ptx_file = "",
+                                  .instruction = "",
+                                  .entry = ok ? "x" : ""});
       }
   }
   std::string chosen(const std::string& kernel, int major, int minor) {
@@ -43,7 +50,7 @@ const char* kStM16n8 = "stmatrix.sync.aligned.m16n8.x4.trans.shared.b8_a32";
 TEST(CubinSelection, LoadRules) {
   Fixture f;
   auto const& t = f.suite.specs.targets;
-  EXPECT_TRUE(runs_on(t, *t.find("sm_100"), 10, 3));   // portable: same major, older minor
+  EXPECT_TRUE(runs_on(t, *t.find("sm_100"), 10, 3));  // portable: same major, older minor
   EXPECT_FALSE(runs_on(t, *t.find("sm_103"), 10, 0));
   EXPECT_FALSE(runs_on(t, *t.find("sm_100"), 12, 0));  // never across major versions
   EXPECT_TRUE(runs_on(t, *t.find("sm_100f"), 10, 3));  // family: later members of the family
@@ -70,7 +77,8 @@ TEST(CubinSelection, BlackwellOnlyFormsRunFamilyThenArchSpecificCode) {
   EXPECT_EQ(f.chosen(kStM16n8, 12, 0), "sm_120f");
   EXPECT_EQ(f.chosen(kStM16n8, 12, 1), "sm_121f");
   EXPECT_EQ(f.chosen(kM16n16, 9, 0),
-            "skip: ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 requires PTX ISA 8.6, sm_100a, sm_110a, sm_120a, sm_100f+, "
+            "skip: ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 requires PTX ISA 8.6, sm_100a, sm_110a, sm_120a, "
+            "sm_100f+, "
             "sm_110f+, sm_120f+; device is sm_90");
 }
 
@@ -81,7 +89,8 @@ TEST(CubinSelection, AnOlderToolkitFallsBackWithinTheRules) {
   EXPECT_EQ(f.chosen(kM16n16, 10, 3), "sm_100f");  // family code too; sm_100a would not
   Fixture only_a({"sm_100a"});
   EXPECT_EQ(only_a.chosen(kM16n16, 10, 0), "sm_100a");
-  EXPECT_EQ(only_a.chosen(kM16n16, 10, 3).rfind("skip: no target this toolkit", 0), 0u) << only_a.chosen(kM16n16, 10, 3);
+  EXPECT_EQ(only_a.chosen(kM16n16, 10, 3).rfind("skip: no target this toolkit", 0), 0u)
+      << only_a.chosen(kM16n16, 10, 3);
 }
 
 TEST(CubinSelection, ARejectedDocumentedFormIsAnError) {
@@ -96,9 +105,11 @@ TEST(CubinSelection, ARejectedDocumentedFormIsAnError) {
 TEST(CubinSelection, AnAssemblyPtxasFailedOnIsAnErrorWithWhyNotARejection) {
   Fixture f;
   for (auto& a : f.cat.assemblies)
-    if (a.kernel == kM8n8 && a.target == "sm_90") a.accepted = false, a.cubin.clear(), a.error = "ptxas killed by signal 9 (Killed)";
+    if (a.kernel == kM8n8 && a.target == "sm_90")
+      a.accepted = false, a.cubin.clear(), a.error = "ptxas killed by signal 9 (Killed)";
   CubinChoice c = select_cubin(f.suite.specs.targets, f.cat, *f.suite.find_kernel(kM8n8), 9, 0);
   EXPECT_EQ(c.assembly, nullptr);
-  EXPECT_EQ(c.error, "ptxas failed on this kernel for sm_90, so there is no cubin (the next catalog build tries again): "
-                     "ptxas killed by signal 9 (Killed)");
+  EXPECT_EQ(c.error,
+            "ptxas failed on this kernel for sm_90, so there is no cubin (the next catalog build tries again): "
+            "ptxas killed by signal 9 (Killed)");
 }

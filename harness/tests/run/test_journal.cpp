@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "support/fake_catalog.hpp"
-#include "run/journal.hpp"
 #include "results/report_json.hpp"
+#include "run/journal.hpp"
 #include "run/runner.hpp"
+#include "support/fake_catalog.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -73,8 +73,14 @@ TEST(Journal, AResumedRunRedoesNothingDone) {
   setenv("PTXCTS_FAKE_MODE", "echo,abort:20", 1);  // the runner dies in launch 20...
   fs::create_directories(work);
   Journal first(jpath, true);
-  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = {"ldmatrix"},
-                 .progress = {}, .case_timeout = 30, .journal = &first, .done = {}};
+  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
+                 .catalog_dir = work,
+                 .work_dir = work,
+                 .families = {"ldmatrix"},
+                 .progress = {},
+                 .case_timeout = 30,
+                 .journal = &first,
+                 .done = {}};
   DeviceRun a = run_on_device(suite, cat, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   // ...and the journal holds every result of that run, as the run found them.
   auto journaled = read_journal(jpath);
@@ -84,13 +90,20 @@ TEST(Journal, AResumedRunRedoesNothingDone) {
   fs::path starts = work / "starts";
   setenv("PTXCTS_FAKE_STARTS", starts.c_str(), 1);
   setenv("PTXCTS_FAKE_MODE", "echo", 1);
-  RunOptions again{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = {"ldmatrix"},
-                   .progress = {}, .case_timeout = 30, .journal = nullptr, .done = by_kernel_and_case(kept)};
+  RunOptions again{.runner = PTXCTS_FAKE_RUNNER,
+                   .catalog_dir = work,
+                   .work_dir = work,
+                   .families = {"ldmatrix"},
+                   .progress = {},
+                   .case_timeout = 30,
+                   .journal = nullptr,
+                   .done = by_kernel_and_case(kept)};
   DeviceRun b = run_on_device(suite, cat, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, again);
   unsetenv("PTXCTS_FAKE_STARTS");
   ASSERT_EQ(b.results.size(), a.results.size());
   auto resumed = by_kernel_and_case(b.results);
-  for (auto const& k : kept) EXPECT_EQ(resumed.at({k.kernel, k.case_name}).status, k.status) << k.kernel << " " << k.case_name;
+  for (auto const& k : kept)
+    EXPECT_EQ(resumed.at({k.kernel, k.case_name}).status, k.status) << k.kernel << " " << k.case_name;
   // Launch 20 crashed in the first run; the resumed run (whose runner would not crash) kept that.
   EXPECT_EQ(a.results[20].status, Status::Crash);
   EXPECT_EQ(b.results[20].status, Status::Crash);

@@ -2,15 +2,15 @@
 // case must pass) and each wrong device that cases.yaml lists under 'mutants' (every case that is not
 // a fault case must fail, except those the spec lists, with their reason, under 'may_pass').
 // The whole suite, every family, on a device that runs every form (sm_100a).
-#include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 
 #include "judge/claims.hpp"
-#include "support/fake_catalog.hpp"
 #include "run/runner.hpp"
+#include "support/fake_catalog.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -24,15 +24,22 @@ struct WholeSuite {
   Catalog catalog;
   fs::path work;
 
-  explicit WholeSuite(const std::string& mode) : work(fs::temp_directory_path() / fmt::format("ptxcts-mutant-{}-{}", mode, ::getpid())) {
+  explicit WholeSuite(const std::string& mode)
+      : work(fs::temp_directory_path() / fmt::format("ptxcts-mutant-{}-{}", mode, ::getpid())) {
     catalog = fake_catalog(suite, {"sm_100a"}, {8, 8}, [](auto const&, auto const&) { return "entry"; });
   }
   ~WholeSuite() { fs::remove_all(work); }
 
   std::vector<CaseResult> run(const std::string& mode) {
     setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
-    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = {}, .progress = {},
-                   .case_timeout = 30, .journal = nullptr, .done = {}};
+    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
+                   .catalog_dir = work,
+                   .work_dir = work,
+                   .families = {},
+                   .progress = {},
+                   .case_timeout = 30,
+                   .journal = nullptr,
+                   .done = {}};
     return run_on_device(suite, catalog, {0, "Fake GPU", 10, 0, "13.0", "0.0"}, opt).results;
   }
 };
@@ -55,7 +62,8 @@ TEST(Mutants, ACorrectDevicePassesEveryCase) {
   for (auto const& r : w.run("model")) {
     if (r.fault_case || r.status == Status::Skip) continue;
     ++ran;
-    EXPECT_EQ(r.status, Status::Pass) << r.kernel << " / " << r.case_name << ": " << r.reason << (r.diff.empty() ? "" : "\n" + r.diff.front());
+    EXPECT_EQ(r.status, Status::Pass) << r.kernel << " / " << r.case_name << ": " << r.reason
+                                      << (r.diff.empty() ? "" : "\n" + r.diff.front());
   }
   EXPECT_GT(ran, 4000);
 }
@@ -65,7 +73,8 @@ class WrongDevice : public ::testing::TestWithParam<std::string> {};
 TEST_P(WrongDevice, FailsEveryCaseThatIsNotAFaultCase) {
   WholeSuite w(GetParam());
   const CaseSet& cs = w.suite.specs.cases;
-  ASSERT_NE(std::find(cs.mutants.begin(), cs.mutants.end(), GetParam()), cs.mutants.end()) << "cases.yaml does not list " << GetParam();
+  ASSERT_NE(std::find(cs.mutants.begin(), cs.mutants.end(), GetParam()), cs.mutants.end())
+      << "cases.yaml does not list " << GetParam();
   std::vector<const MutantException*> excuses;
   for (auto const& e : cs.mutant_exceptions)
     if (e.mutant == GetParam()) excuses.push_back(&e);
@@ -81,15 +90,21 @@ TEST_P(WrongDevice, FailsEveryCaseThatIsNotAFaultCase) {
     for (auto const& x : w.suite.specs.claims)
       if (x.id == v.id) c = &x;
     if (excuses.empty() && c && c->check.kind != ClaimCheckKind::Requirements) {
-      EXPECT_NE(v.verdict, Verdict::Confirmed) << v.id << " confirmed by the " << GetParam() << " device: " << v.evidence;
+      EXPECT_NE(v.verdict, Verdict::Confirmed)
+          << v.id << " confirmed by the " << GetParam() << " device: " << v.evidence;
     }
   }
-  std::map<std::string, std::pair<int, int>> faults;  // per family: fault cases that ran, and passed (printed, not judged)
+  std::map<std::string, std::pair<int, int>>
+      faults;  // per family: fault cases that ran, and passed (printed, not judged)
   for (auto const& r : results) {
-    if (r.fault_case && r.status != Status::Skip) ++faults[r.family].first, faults[r.family].second += r.status == Status::Pass;
+    if (r.fault_case && r.status != Status::Skip)
+      ++faults[r.family].first, faults[r.family].second += r.status == Status::Pass;
     if (r.fault_case || r.status == Status::Skip) continue;
     ++ran;
-    if (r.status != Status::Pass) { ++caught; continue; }
+    if (r.status != Status::Pass) {
+      ++caught;
+      continue;
+    }
     bool excused = false;
     for (std::size_t e = 0; e < excuses.size(); ++e)
       if (matches(*excuses[e], w.suite, r)) excused = true, ++used[e];
@@ -99,24 +114,28 @@ TEST_P(WrongDevice, FailsEveryCaseThatIsNotAFaultCase) {
     }
   }
   for (std::size_t e = 0; e < excuses.size(); ++e)
-    EXPECT_GT(used[e], 0) << excuses[e]->where.file << ":" << excuses[e]->where.line << ": an exception that no longer excuses any case";
+    EXPECT_GT(used[e], 0) << excuses[e]->where.file << ":" << excuses[e]->where.line
+                          << ": an exception that no longer excuses any case";
   EXPECT_GT(ran, 4000);
   for (auto const& [family, n] : uncaught) std::cout << GetParam() << ": " << family << " " << n << " cases passed\n";
   std::cout << GetParam() << ": " << caught << " of " << ran << " cases caught\n";
-  for (auto const& [family, n] : faults) std::cout << GetParam() << ": " << family << " fault cases passed: " << n.second << " of " << n.first << "\n";
+  for (auto const& [family, n] : faults)
+    std::cout << GetParam() << ": " << family << " fault cases passed: " << n.second << " of " << n.first << "\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Specs, WrongDevice, ::testing::Values("echo", "zero", "shuffled", "off-by-one", "stale"),
-                         [](const auto& info) { std::string n = info.param; std::erase(n, '-'); return n; });
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           std::erase(n, '-');
+                           return n;
+                         });
 
 namespace {
 std::string mutant_spec_error(const std::string& from, const std::string& to) {
   try {
     load_specs(spec_files("cases.yaml", from, to));
     return "(no error)";
-  } catch (const SpecError& e) {
-    return e.what();
-  }
+  } catch (const SpecError& e) { return e.what(); }
 }
 }  // namespace
 

@@ -1,7 +1,7 @@
 // `ptxcts run --resume` after a run was killed (SIGKILL, by the fake device runner, at several
 // points): the resumed report equals the uninterrupted run's, field for field (but the date).
-#include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -20,8 +20,9 @@ const char* kReport = "fake-gpu-sm_90-driver0.0-cuda13.0.json";
 
 ptxcts::ProcessResult run(const fs::path& reports, const std::string& mode, bool resume) {
   setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
-  std::vector<std::string> argv{PTXCTS_COMMAND, "--specs", PTXCTS_SOURCE_DIR "/specs", "run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR,
-                                "--runner", PTXCTS_FAKE_RUNNER, "--reports", reports.string()};
+  std::vector<std::string> argv{
+      PTXCTS_COMMAND,     "--specs",  PTXCTS_SOURCE_DIR "/specs", "run",       "--no-assemble", "--catalog",
+      PTXCTS_CATALOG_DIR, "--runner", PTXCTS_FAKE_RUNNER,         "--reports", reports.string()};
   if (resume) argv.push_back("--resume");
   return run_process(argv, 600);
 }
@@ -37,7 +38,8 @@ nlohmann::json report(const fs::path& dir) {
 }  // namespace
 
 TEST(Resume, AKilledRunResumedGivesTheUninterruptedReport) {
-  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json")) GTEST_SKIP() << "no catalog at " << PTXCTS_CATALOG_DIR << " (the build makes it)";
+  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json"))
+    GTEST_SKIP() << "no catalog at " << PTXCTS_CATALOG_DIR << " (the build makes it)";
   const fs::path base = fs::temp_directory_path() / fmt::format("ptxcts-resume-{}", ::getpid());
   fs::remove_all(base);
   ASSERT_EQ(run(base / "whole", "echo", false).exit_code, 1);  // echoed inputs fail
@@ -56,7 +58,9 @@ TEST(Resume, AKilledRunResumedGivesTheUninterruptedReport) {
     EXPECT_EQ(got["results"].size(), whole["results"].size());
     for (std::size_t k = 0; k < got["results"].size() && k < whole["results"].size(); ++k)
       if (got["results"][k] != whole["results"][k]) {
-        ADD_FAILURE() << "result " << k << " differs:\n" << got["results"][k].dump() << "\n" << whole["results"][k].dump();
+        ADD_FAILURE() << "result " << k << " differs:\n"
+                      << got["results"][k].dump() << "\n"
+                      << whole["results"][k].dump();
         break;
       }
     EXPECT_EQ(got["claims"], whole["claims"]);

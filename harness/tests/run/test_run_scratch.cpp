@@ -11,8 +11,8 @@
 #include <map>
 #include <thread>
 
-#include "support/fake_catalog.hpp"
 #include "run/runner.hpp"
+#include "support/fake_catalog.hpp"
 #include "support/runner_spy.hpp"
 #include "support/spec_fixture.hpp"
 
@@ -42,9 +42,16 @@ struct Scratch : ::testing::Test {
 
   // One family on "GPU 0" (every run the same device, as the conformance tests have), scratch
   // files under `work` (where each run must make a directory of its own).
-  static DeviceRun run(const std::string& family, const fs::path& work, const std::string& runner = PTXCTS_FAKE_RUNNER) {
-    RunOptions opt{.runner = runner, .catalog_dir = "/nonexistent-catalog", .work_dir = work, .families = {family},
-                   .progress = {}, .case_timeout = 60, .journal = nullptr, .done = {}};
+  static DeviceRun run(const std::string& family, const fs::path& work,
+                       const std::string& runner = PTXCTS_FAKE_RUNNER) {
+    RunOptions opt{.runner = runner,
+                   .catalog_dir = "/nonexistent-catalog",
+                   .work_dir = work,
+                   .families = {family},
+                   .progress = {},
+                   .case_timeout = 60,
+                   .journal = nullptr,
+                   .done = {}};
     return run_on_device(suite, catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   }
 };
@@ -60,10 +67,11 @@ TEST_F(Scratch, FourFamiliesAtOnceGetWhatTheyGetOneAfterAnother) {
   fs::path barrier = dir / "barrier", script = dir / "runner-at-once.sh";
   fs::create_directories(barrier);
   std::ofstream(script) << "#!/bin/sh\ntouch '" << (barrier / "arrived.").string() << "'$$\nn=0\n"
-                        << "while [ $(ls '" << barrier.string() << "' | wc -l) -lt 4 ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done\n"
+                        << "while [ $(ls '" << barrier.string()
+                        << "' | wc -l) -lt 4 ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done\n"
                         << "exec '" << PTXCTS_FAKE_RUNNER << "' \"$@\"\n";
   ::chmod(script.c_str(), 0755);
-  fs::path work = dir / "work";  // where every run makes its own directory
+  fs::path work = dir / "work";                 // where every run makes its own directory
   for (auto const& f : kFamilies) parallel[f];  // every slot made before the threads write them
   std::vector<std::thread> threads;
   for (auto const& f : kFamilies) threads.emplace_back([&, f] { parallel[f] = run(f, work, script.string()); });
@@ -77,8 +85,9 @@ TEST_F(Scratch, FourFamiliesAtOnceGetWhatTheyGetOneAfterAnother) {
       const bool same = a[n].kernel == b[n].kernel && a[n].case_name == b[n].case_name && a[n].status == b[n].status &&
                         a[n].reason == b[n].reason && a[n].diff == b[n].diff;
       if (!same && differ++ < 3)
-        ADD_FAILURE() << f << ": " << a[n].kernel << " / " << a[n].case_name << ": one after another " << to_string(a[n].status) << " ("
-                      << a[n].reason << "), at once " << to_string(b[n].status) << " (" << b[n].reason << ")";
+        ADD_FAILURE() << f << ": " << a[n].kernel << " / " << a[n].case_name << ": one after another "
+                      << to_string(a[n].status) << " (" << a[n].reason << "), at once " << to_string(b[n].status)
+                      << " (" << b[n].reason << ")";
     }
     EXPECT_EQ(differ, 0) << f << ": results that differ when the families run at once";
   }

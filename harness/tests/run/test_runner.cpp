@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "run/device_protocol.hpp"
-#include "support/fake_catalog.hpp"
 #include "run/runner.hpp"
+#include "support/fake_catalog.hpp"
 #include "support/runner_spy.hpp"
 #include "support/spec_fixture.hpp"
 
@@ -24,14 +24,21 @@ struct FakeRun {
   fs::path work = fs::temp_directory_path() / ("ptxcts-runner-test-" + std::to_string(::getpid()));
 
   FakeRun() {
-    catalog = fake_catalog(suite, {"sm_86", "sm_90"}, {7, 8}, [](auto const& k, auto const& t) { return "entry_" + t + "_" + k.name; });
+    catalog = fake_catalog(suite, {"sm_86", "sm_90"}, {7, 8},
+                           [](auto const& k, auto const& t) { return "entry_" + t + "_" + k.name; });
   }
   ~FakeRun() { fs::remove_all(work); }
 
   DeviceRun run(const std::string& mode, int major, int minor, std::set<std::string> families) {
     setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
-    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = work, .work_dir = work, .families = std::move(families),
-                   .progress = {}, .case_timeout = 30, .journal = nullptr, .done = {}};
+    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
+                   .catalog_dir = work,
+                   .work_dir = work,
+                   .families = std::move(families),
+                   .progress = {},
+                   .case_timeout = 30,
+                   .journal = nullptr,
+                   .done = {}};
     return run_on_device(suite, catalog, {0, "Fake GPU", major, minor, "13.0", "0.0"}, opt);
   }
 };
@@ -51,7 +58,8 @@ TEST(Runner, SkipsWhatTheDeviceCannotRunWithTheReason) {
   ASSERT_EQ(r.results.size(), 75u * 6u + 18u);
   EXPECT_EQ(count(r, Status::Skip), 450);
   EXPECT_EQ(count(r, Status::Skip, true), 18);
-  EXPECT_EQ(r.results.front().reason, "stmatrix.sync.aligned.m8n8.x1.b16 requires PTX ISA 7.8, >= sm_90; device is sm_86");
+  EXPECT_EQ(r.results.front().reason,
+            "stmatrix.sync.aligned.m8n8.x1.b16 requires PTX ISA 7.8, >= sm_90; device is sm_86");
 }
 
 TEST(Runner, EchoedInputsFailWithALaneRegisterElementDiff) {
@@ -60,7 +68,8 @@ TEST(Runner, EchoedInputsFailWithALaneRegisterElementDiff) {
   EXPECT_EQ(count(r, Status::Fail), 180);
   const CaseResult& first = r.results.front();
   ASSERT_FALSE(first.diff.empty());
-  EXPECT_EQ(first.diff.front().rfind("warp 0 lane 0 register 0 element 0 (matrix 0 row 0 col 0): expected 0x", 0), 0u) << first.diff.front();
+  EXPECT_EQ(first.diff.front().rfind("warp 0 lane 0 register 0 element 0 (matrix 0 row 0 col 0): expected 0x", 0), 0u)
+      << first.diff.front();
 }
 
 TEST(Runner, ADeviceFaultCostsOnlyItsOwnCase) {
@@ -93,8 +102,14 @@ TEST(Runner, ARunnerThatDiesMidLaunchIsRestartedAfterIt) {
 TEST(Runner, AHungLaunchTimesOutAndTheRunGoesOn) {
   FakeRun f;
   setenv("PTXCTS_FAKE_MODE", "echo,hang:3", 1);
-  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER, .catalog_dir = f.work, .work_dir = f.work, .families = {"ldmatrix"},
-                 .progress = {}, .case_timeout = 3.0, .journal = nullptr, .done = {}};
+  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
+                 .catalog_dir = f.work,
+                 .work_dir = f.work,
+                 .families = {"ldmatrix"},
+                 .progress = {},
+                 .case_timeout = 3.0,
+                 .journal = nullptr,
+                 .done = {}};
   DeviceRun r = run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   EXPECT_EQ(r.results[3].status, Status::Timeout);
   EXPECT_EQ(r.results[3].reason, "no result within 3 s; the device runner was killed");
@@ -109,19 +124,25 @@ TEST(Runner, FaultCasesAreMarkedAndKeptApart) {
   for (auto const& c : r.results) fault_cases += c.fault_case;
   // .m8n8 and .m8n16 .x4 forms: ten and ten misaligned, two and two generic ones outside shared memory
   EXPECT_EQ(fault_cases, 24);
-  EXPECT_EQ(count(r, Status::Fail), 180);        // the other cases are untouched by them
+  EXPECT_EQ(count(r, Status::Fail), 180);  // the other cases are untouched by them
   // Echoed, none faults: the misaligned .m8n8 loads differ from the model, and addresses outside the
   // tile leave the model nothing to compare with.
   EXPECT_EQ(count(r, Status::Fail, true), 12);
-  EXPECT_EQ(count(r, Status::Skip, true), 12);   // .m8n16 needs Blackwell
+  EXPECT_EQ(count(r, Status::Skip, true), 12);  // .m8n16 needs Blackwell
 }
 
 TEST(Runner, LaunchesEachKernelsEntryInItsCubin) {
   FakeRun f;
   RunnerSpy spy(f.work / "spy");
   setenv("PTXCTS_FAKE_MODE", "echo", 1);
-  RunOptions opt{.runner = spy.script.string(), .catalog_dir = f.work, .work_dir = f.work, .families = {"movmatrix"},
-                 .progress = {}, .case_timeout = 30, .journal = nullptr, .done = {}};
+  RunOptions opt{.runner = spy.script.string(),
+                 .catalog_dir = f.work,
+                 .work_dir = f.work,
+                 .families = {"movmatrix"},
+                 .progress = {},
+                 .case_timeout = 30,
+                 .journal = nullptr,
+                 .done = {}};
   run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   std::ifstream in(spy.dir / "jobs.bin", std::ios::binary);
   auto jobs = read_jobs(in);

@@ -38,9 +38,7 @@ TEST(Formula, SyntaxErrorsNameTheColumn) {
   auto column_of = [](const char* text) -> std::size_t {
     try {
       Formula::parse(text);
-    } catch (const FormulaSyntaxError& e) {
-      return e.column;
-    }
+    } catch (const FormulaSyntaxError& e) { return e.column; }
     ADD_FAILURE() << "no error for " << text;
     return 999;
   };

@@ -20,7 +20,8 @@ namespace {
 std::string read_source(const std::string& relative) {
   // A frozen copy of the specs (tests/data/specs-base), so that editing specs/ never moves
   // the positions these tests expect.
-  std::ifstream in(std::string(PTXCTS_TEST_DATA) + "/specs-base/" + relative.substr(relative.find('/') + 1), std::ios::binary);
+  std::ifstream in(std::string(PTXCTS_TEST_DATA) + "/specs-base/" + relative.substr(relative.find('/') + 1),
+                   std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + relative);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -44,8 +45,10 @@ struct Specs {
   }
 
   std::vector<SpecFile> files() const {
-    return {{.path = "specs/targets.yaml", .text = targets}, {.path = "specs/cases.yaml", .text = cases},
-            {.path = "specs/ldmatrix.yaml", .text = ldmatrix}, {.path = "specs/stmatrix.yaml", .text = stmatrix}};
+    return {{.path = "specs/targets.yaml", .text = targets},
+            {.path = "specs/cases.yaml", .text = cases},
+            {.path = "specs/ldmatrix.yaml", .text = ldmatrix},
+            {.path = "specs/stmatrix.yaml", .text = stmatrix}};
   }
 
  private:
@@ -81,9 +84,7 @@ std::string between(const std::string& text, std::string_view begin, std::string
 std::string load_error(const std::vector<SpecFile>& files) {
   try {
     load_specs(files);
-  } catch (const SpecError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
+  } catch (const SpecError& e) { return e.what(); } catch (const std::exception& e) {
     return std::string("(not a SpecError) ") + e.what();
   }
   return "(no error)";
@@ -187,7 +188,8 @@ TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
   Specs s;
   edit(s.ldmatrix, "family: ldmatrix\n", "family: ldmatrix\nversion: 1\n");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, definitions, variants, claims, invalid, spellings, known_discrepancies");
+            "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, definitions, "
+            "variants, claims, invalid, spellings, known_discrepancies");
 }
 
 TEST(SpecErrors, UnknownKeyInClaimCheck) {
@@ -236,14 +238,19 @@ TEST(SpecErrors, MissingRequiresTargets) {
 
 TEST(SpecErrors, MissingRequiresSource) {
   Specs s;
-  edit(s.ldmatrix, "      source: \"manual, ldmatrix PTX ISA notes: introduced in PTX ISA 6.5; Target ISA notes: requires sm_75 or higher\"\n", "");
+  edit(s.ldmatrix,
+       "      source: \"manual, ldmatrix PTX ISA notes: introduced in PTX ISA 6.5; Target ISA notes: requires sm_75 or "
+       "higher\"\n",
+       "");
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:11:7: 'requires' of item 0 of 'variants' is missing required key 'source'");
 }
 
 TEST(SpecErrors, MissingSourceInQualifierRequirement) {
   Specs s;
-  edit(s.ldmatrix, "requires: {ptx: \"7.8\", source: \"manual, ldmatrix PTX ISA notes: support for ::cta sub-qualifier introduced in PTX ISA 7.8\"}",
+  edit(s.ldmatrix,
+       "requires: {ptx: \"7.8\", source: \"manual, ldmatrix PTX ISA notes: support for ::cta sub-qualifier introduced "
+       "in PTX ISA 7.8\"}",
        "requires: {ptx: \"7.8\"}");
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:27:21: 'requires' of item 2 of values of qualifier 'ss' is missing required key "
@@ -253,22 +260,28 @@ TEST(SpecErrors, MissingSourceInQualifierRequirement) {
 TEST(SpecErrors, MissingMatrix) {
   Specs s;
   edit(s.ldmatrix, "    matrix: {rows: 8, cols: 8, element_bits: 16}\n", "");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:7:5: variant 'ldmatrix.m8n8.b16' gives part of a layout; it also needs 'matrix' (or none "
-            "of matrix, row_alignment, address_lanes, fragment)");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:7:5: variant 'ldmatrix.m8n8.b16' gives part of a layout; it also needs 'matrix' (or none "
+      "of matrix, row_alignment, address_lanes, fragment)");
 }
 
 TEST(SpecErrors, MissingFragment) {
   Specs s;
   edit(s.ldmatrix, "    fragment:\n      matrix: r\n      row: lane / 4\n      col: (lane % 4) * 2 + i\n", "");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:7:5: variant 'ldmatrix.m8n8.b16' gives part of a layout; it also needs 'fragment' (or "
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:7:5: variant 'ldmatrix.m8n8.b16' gives part of a layout; it also needs 'fragment' (or "
             "none of matrix, row_alignment, address_lanes, fragment)");
 }
 
 TEST(SpecErrors, MissingAddressLanes) {
   Specs s;
-  edit(s.ldmatrix, "    address_lanes:\n      active: lane < 8 * matrices\n      matrix: lane / 8\n      row: lane % 8\n", "");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:7:5: variant 'ldmatrix.m8n8.b16' gives part of a layout; it also needs 'address_lanes' "
-            "(or none of matrix, row_alignment, address_lanes, fragment)");
+  edit(s.ldmatrix,
+       "    address_lanes:\n      active: lane < 8 * matrices\n      matrix: lane / 8\n      row: lane % 8\n", "");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:7:5: variant 'ldmatrix.m8n8.b16' gives part of a layout; it also needs 'address_lanes' "
+      "(or none of matrix, row_alignment, address_lanes, fragment)");
 }
 
 TEST(SpecErrors, MissingAddressLanesRow) {
@@ -281,8 +294,7 @@ TEST(SpecErrors, MissingAddressLanesRow) {
 TEST(SpecErrors, MissingClaimExpect) {
   Specs s;
   edit(s.ldmatrix, "where: {trans: [.trans]}, expect: pass}", "where: {trans: [.trans]}}");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:72:12: 'check' of item 3 of 'claims' is missing required key 'expect'");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:72:12: 'check' of item 3 of 'claims' is missing required key 'expect'");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,7 +323,8 @@ TEST(SpecErrors, ScalarWhereListExpected) {
 TEST(SpecErrors, ScalarWhereMapExpected) {
   Specs s;
   edit(s.ldmatrix, "    check: {kind: requirements, variant: ldmatrix.m8n8.b16}", "    check: requirements");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:77:12: expected 'check' of item 4 of 'claims' (a map) but found a scalar");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:77:12: expected 'check' of item 4 of 'claims' (a map) but found a scalar");
 }
 
 TEST(SpecErrors, ClaimWhereValuesNotAList) {
@@ -327,14 +340,17 @@ TEST(SpecErrors, ClaimWhereValuesNotAList) {
 TEST(SpecErrors, KeyWithoutValue) {
   Specs s;
   edit(s.ldmatrix, "    operation: load\n", "    operation:\n");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:9:5: expected 'operation' of item 0 of 'variants' (a string) but found nothing (null)");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:9:5: expected 'operation' of item 0 of 'variants' (a string) but found nothing (null)");
 }
 
 TEST(SpecErrors, UnknownOperation) {
   Specs s;
   edit(s.ldmatrix, "    operation: load\n", "    operation: read\n");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:8:16: unknown operation 'read'; expected load, store, move, wmma-load, wmma-store or wmma-mma");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:8:16: unknown operation 'read'; expected load, store, move, wmma-load, wmma-store or "
+            "wmma-mma");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -434,14 +450,16 @@ TEST(SpecErrors, ReservedQualifierName) {
 
 TEST(SpecErrors, QualifierWithoutValues) {
   Specs s;
-  edit(s.ldmatrix, "      trans:\n        - {text: \"\"}\n        - {text: .trans, fragment: trans}\n", "      trans: []\n");
+  edit(s.ldmatrix, "      trans:\n        - {text: \"\"}\n        - {text: .trans, fragment: trans}\n",
+       "      trans: []\n");
   EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:19:14: qualifier 'trans' needs at least one value");
 }
 
 TEST(SpecErrors, UnknownStateSpace) {
   Specs s;
   edit(s.ldmatrix, "space: generic}", "space: local}");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:23:29: unknown state space 'local'; expected generic, shared or global");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:23:29: unknown state space 'local'; expected generic, shared or global");
 }
 
 TEST(SpecErrors, QualifierSelectsUndefinedFragmentLayout) {
@@ -458,28 +476,28 @@ TEST(SpecErrors, VariableSetByTwoQualifiers) {
   Specs s;
   edit(s.ldmatrix, "        - {text: \"\"}\n        - {text: .trans, fragment: trans}\n",
        "        - {text: \"\", set: {matrices: 1}}\n        - {text: .trans, fragment: trans, set: {matrices: 1}}\n");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:20:11: variable 'matrices' is decided by qualifier 'num' and by qualifier 'trans'; only one "
-            "qualifier may decide it");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:20:11: variable 'matrices' is decided by qualifier 'num' and by qualifier 'trans'; only one "
+      "qualifier may decide it");
 }
 
 // Two qualifiers that select fragment layouts: Instance::layout silently takes the first one's.
 TEST(SpecErrors, FragmentSelectedByTwoQualifiers) {
   Specs s;
   edit(s.ldmatrix, "{text: \"\", space: generic}", "{text: \"\", space: generic, fragment: trans}");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:23:11: the fragment layout is decided by qualifier 'trans' and by qualifier 'ss'; only "
-            "one qualifier may decide it");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:23:11: the fragment layout is decided by qualifier 'trans' and by qualifier 'ss'; only "
+      "one qualifier may decide it");
 }
 
 // A qualifier value's 'requires' with only a source requires nothing: dropping the ptx of
 // .shared::cta silently drops its PTX ISA 7.8 requirement.
 TEST(SpecErrors, QualifierRequirementWithoutPtxOrTargets) {
-
   Specs s;
   edit(s.ldmatrix, "requires: {ptx: \"7.8\", source:", "requires: {source:");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:27:21: a qualifier value's 'requires' needs 'ptx' or 'targets'");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:27:21: a qualifier value's 'requires' needs 'ptx' or 'targets'");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -514,7 +532,8 @@ TEST(SpecErrors, SyntaxMissesRegs) {
 TEST(SpecErrors, SyntaxUnclosedBrace) {
   Specs s;
   edit(s.ldmatrix, "[{addr}];", "[{addr];");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:70: unclosed '{' in syntax; expected '}' after the placeholder's name");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:9:70: unclosed '{' in syntax; expected '}' after the placeholder's name");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -540,7 +559,6 @@ TEST(SpecErrors, ExcludeBadAddressWidth) {
 
 // An exclusion without conditions matches every instance, so the variant silently has none.
 TEST(SpecErrors, ExcludeWithoutConditions) {
-
   Specs s;
   edit(s.ldmatrix, "when: {ss: \"\", address_width: 32}", "when: {}");
   EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:30:15: an exclusion needs at least one condition in 'when'");
@@ -593,7 +611,6 @@ TEST(SpecErrors, FormulaExtraCloseParen) {
 // The message names the '(' by its column within the formula (1), while the location prefix uses file
 // columns: "column 1" reads as column 1 of the line. It should name the file column of the '(' (12).
 TEST(SpecErrors, FormulaUnclosedParen) {
-
   Specs s;
   edit(s.ldmatrix, "      col: (lane % 4) * 2 + i\n", "      col: (lane % 4 * 2 + i\n");
   EXPECT_EQ(load_error(s),
@@ -707,7 +724,6 @@ TEST(SpecErrors, FormulaShiftOutOfRange) {
 
 // INT64_MIN / -1 traps (SIGFPE on x86) inside Formula::eval: the whole process dies while loading.
 TEST(SpecErrors, FormulaOverflowingDivision) {
-
   Specs s;
   edit(s.ldmatrix, "      row: lane % 8\n", "      row: (-(1 << 62) - (1 << 62)) / -1 + lane % 8\n");
   EXPECT_EQ(load_error(s),
@@ -718,7 +734,6 @@ TEST(SpecErrors, FormulaOverflowingDivision) {
 // A long left-associated chain is parsed iteratively but evaluated recursively, one stack frame per
 // operator: a formula of a few hundred thousand terms overflows the stack.
 TEST(SpecErrors, FormulaTooLong) {
-
   Specs s;
   std::string chain = "lane % 8";
   for (int k = 0; k < 500000; ++k) chain += " + 0";
@@ -821,8 +836,10 @@ TEST(SpecErrors, TargetsUnknownMinimum) {
 TEST(SpecErrors, TargetsUnknownInList) {
   Specs s;
   edit(s.ldmatrix, "targets: \">= sm_75\"", "targets: [sm_75, sm_42]");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:12:24: unknown target 'sm_42'; expected '>= sm_XY', a target name from targets.yaml, or "
-            "'sm_XYf+'");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:12:24: unknown target 'sm_42'; expected '>= sm_XY', a target name from targets.yaml, or "
+      "'sm_XYf+'");
 }
 
 TEST(SpecErrors, TargetsEmptyList) {
@@ -834,9 +851,10 @@ TEST(SpecErrors, TargetsEmptyList) {
 TEST(SpecErrors, TargetsBadExpression) {
   Specs s;
   edit(s.ldmatrix, "targets: \">= sm_75\"", "targets: \"sm_90+\"");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:12:16: 'sm_90+': only a family-specific target (sm_XYf, with a family in targets.yaml) "
-            "can start a family");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:12:16: 'sm_90+': only a family-specific target (sm_XYf, with a family in targets.yaml) "
+      "can start a family");
 }
 
 TEST(SpecErrors, TargetsMinimumNotANumber) {
@@ -912,7 +930,6 @@ TEST(SpecErrors, DuplicateTarget) {
 // yaml-cpp keeps both entries of a repeated key and the loader reads the first: the second
 // row_alignment below is silently ignored.
 TEST(SpecErrors, DuplicateYamlKey) {
-
   Specs s;
   edit(s.ldmatrix, "    row_alignment: 16\n", "    row_alignment: 16\n    row_alignment: 32\n");
   EXPECT_EQ(load_error(s),
@@ -923,7 +940,6 @@ TEST(SpecErrors, DuplicateYamlKey) {
 // YAML::Load reads only the first document: a stray '---' silently drops the rest of the file
 // (here: every ldmatrix claim).
 TEST(SpecErrors, SecondYamlDocument) {
-
   Specs s;
   edit(s.ldmatrix, "\nclaims:\n", "\n---\nclaims:\n");
   EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:52:1: a spec file must hold one YAML document; found another here");
@@ -934,7 +950,8 @@ TEST(SpecErrors, SecondYamlDocument) {
 
 TEST(SpecErrors, ClaimUnknownVariant) {
   Specs s;
-  edit(s.ldmatrix, "{kind: requirements, variant: ldmatrix.m8n8.b16}", "{kind: requirements, variant: ldmatrix.m16n16.b16}");
+  edit(s.ldmatrix, "{kind: requirements, variant: ldmatrix.m8n8.b16}",
+       "{kind: requirements, variant: ldmatrix.m16n16.b16}");
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:74:5: claim 'ldmatrix-requires-sm75-ptx65' names unknown variant "
             "'ldmatrix.m16n16.b16'");
@@ -958,7 +975,8 @@ TEST(SpecErrors, RoundtripLoadIsAStore) {
 
 TEST(SpecErrors, UnknownClaimCheckKind) {
   Specs s;
-  edit(s.ldmatrix, "{kind: requirements, variant: ldmatrix.m8n8.b16}", "{kind: requirement, variant: ldmatrix.m8n8.b16}");
+  edit(s.ldmatrix, "{kind: requirements, variant: ldmatrix.m8n8.b16}",
+       "{kind: requirement, variant: ldmatrix.m8n8.b16}");
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:77:19: unknown claim check kind 'requirement'; expected cases, roundtrip or "
             "requirements");
@@ -967,7 +985,8 @@ TEST(SpecErrors, UnknownClaimCheckKind) {
 TEST(SpecErrors, ClaimExpectNeitherPassNorFail) {
   Specs s;
   edit(s.ldmatrix, "where: {trans: [.trans]}, expect: pass}", "where: {trans: [.trans]}, expect: maybe}");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:72:88: expected 'pass', 'fail', 'fault' or 'observe' but found 'maybe'");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:72:88: expected 'pass', 'fail', 'fault' or 'observe' but found 'maybe'");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -982,7 +1001,8 @@ TEST(SpecErrors, TargetNameDoesNotMatchArch) {
 
 TEST(SpecErrors, TargetNameDoesNotMatchSuffix) {
   Specs s;
-  edit(s.targets, "{name: sm_100f, arch: 100, ptx: \"8.8\", suffix: f}", "{name: sm_100f, arch: 100, ptx: \"8.8\", suffix: a}");
+  edit(s.targets, "{name: sm_100f, arch: 100, ptx: \"8.8\", suffix: f}",
+       "{name: sm_100f, arch: 100, ptx: \"8.8\", suffix: a}");
   EXPECT_EQ(load_error(s),
             "specs/targets.yaml:39:12: target name 'sm_100f' does not match arch 100 and suffix 'a' (expected "
             "'sm_100a')");
@@ -990,13 +1010,13 @@ TEST(SpecErrors, TargetNameDoesNotMatchSuffix) {
 
 TEST(SpecErrors, TargetUnknownSuffix) {
   Specs s;
-  edit(s.targets, "{name: sm_90a,  arch: 90,  ptx: \"8.0\", suffix: a}", "{name: sm_90a,  arch: 90,  ptx: \"8.0\", suffix: b}");
+  edit(s.targets, "{name: sm_90a,  arch: 90,  ptx: \"8.0\", suffix: a}",
+       "{name: sm_90a,  arch: 90,  ptx: \"8.0\", suffix: b}");
   EXPECT_EQ(load_error(s), "specs/targets.yaml:36:52: unknown target suffix 'b'; expected \"\" (portable), a or f");
 }
 
 // targets.yaml itself documents `suffix: "" (portable)`, but writing it out is rejected.
 TEST(SpecErrors, TargetExplicitEmptySuffix) {
-
   Specs s;
   edit(s.targets, "{name: sm_90,   arch: 90,  ptx: \"7.8\"}", "{name: sm_90,   arch: 90,  ptx: \"7.8\", suffix: \"\"}");
   EXPECT_EQ(load_error(s), "(no error)");
@@ -1005,7 +1025,8 @@ TEST(SpecErrors, TargetExplicitEmptySuffix) {
 TEST(SpecErrors, PtxVersionsOutOfOrder) {
   Specs s;
   edit(s.targets, "\"7.0\", \"7.1\",", "\"7.1\", \"7.0\",");
-  EXPECT_EQ(load_error(s), "specs/targets.yaml:8:27: ptx_isa_versions must be in increasing order; 7.0 comes after 7.1");
+  EXPECT_EQ(load_error(s),
+            "specs/targets.yaml:8:27: ptx_isa_versions must be in increasing order; 7.0 comes after 7.1");
 }
 
 TEST(SpecErrors, ToolkitVersionNotListed) {
@@ -1016,7 +1037,6 @@ TEST(SpecErrors, ToolkitVersionNotListed) {
 
 // toolkits keys are CUDA releases matched against the installed toolkit's; any text is accepted.
 TEST(SpecErrors, ToolkitKeyNotARelease) {
-
   Specs s;
   edit(s.targets, "  \"12.0\": \"8.0\"\n", "  twelve: \"8.0\"\n");
   EXPECT_EQ(load_error(s), "specs/targets.yaml:14:3: expected a CUDA release like \"12.0\" but found 'twelve'");
@@ -1055,7 +1075,8 @@ TEST(SpecErrors, ScatteredRowsWithoutSeed) {
 TEST(SpecErrors, PitchNotAMultipleOf16) {
   Specs s;
   edit(s.cases, "rows: {pitch: 48}", "rows: {pitch: 40}");
-  EXPECT_EQ(load_error(s), "specs/cases.yaml:18:19: a pitch must keep rows 16-byte aligned; 40 is not a multiple of 16");
+  EXPECT_EQ(load_error(s),
+            "specs/cases.yaml:18:19: a pitch must keep rows 16-byte aligned; 40 is not a multiple of 16");
 }
 
 TEST(SpecErrors, UnknownRowPlacement) {
@@ -1113,16 +1134,18 @@ namespace {
 TEST(SpecErrors, PathTraversalInTheInstructionNameIsRefused) {
   Specs s;
   edit(s.ldmatrix, "syntax: \"ldmatrix.sync.aligned.m8n8{num}", "syntax: \"../../etc/ldmatrix{num}");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:9:16: the instruction name in the syntax may hold only letters, digits, '.', '_' and ':' "
-            "but has '/'");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:9:16: the instruction name in the syntax may hold only letters, digits, '.', '_' and ':' "
+      "but has '/'");
 }
 TEST(SpecErrors, PathTraversalInAVariantNameIsRefused) {
   Specs s;
   edit(s.ldmatrix, "  - name: ldmatrix.m8n8.b16\n", "  - name: ldmatrix/../../x\n");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:7:11: expected a variant name made of letters, digits, '.', '-' and '_' (at most 64) but "
-            "found 'ldmatrix/../../x'");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:7:11: expected a variant name made of letters, digits, '.', '-' and '_' (at most 64) but "
+      "found 'ldmatrix/../../x'");
 }
 }  // namespace
 }  // namespace ptxcts
@@ -1137,38 +1160,45 @@ namespace {
 TEST(SpecErrors, SyntaxStrayClosingBrace) {
   Specs s;
   edit(s.ldmatrix, "[{addr}];", "[{addr}]};");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:77: '}' without its '{' in syntax; expected placeholders written {name}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:9:77: '}' without its '{' in syntax; expected placeholders written {name}");
 }
 
 TEST(SpecErrors, SyntaxBraceInsidePlaceholder) {
   Specs s;
   edit(s.ldmatrix, "{num}{trans}{ss}.b16 {regs}", "{num{trans}{ss}.b16 {regs}");
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:9:40: unclosed '{' in syntax; expected '}' after the placeholder's name");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:9:40: unclosed '{' in syntax; expected '}' after the placeholder's name");
 }
 
 // Only wmma's emitter fills {stride}: elsewhere it would reach ptxas as written.
 TEST(SpecErrors, StrideOperandOutsideWmma) {
   Specs s;
   edit(s.ldmatrix, "        - {text: \"\"}\n", "        - {text: \", {stride}\"}\n");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:20:18: the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; "
-            "expected a qualifier like '.x1' or \"\"");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:20:18: the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; "
+      "expected a qualifier like '.x1' or \"\"");
 }
 
 // An undocumented spelling is never judged: a stray brace in it was recorded as ptxas rejecting it.
 TEST(SpecErrors, FormTextStrayClosingBrace) {
   Specs s;
-  s.ldmatrix += "\nspellings:\n  - name: x1-spelled\n    text: \"ldmatrix.sync.aligned.x1.m8n8.b16 {regs}}, [{addr}];\"\n"
-                "    registers: 1\n    target: sm_75\n    source: test\n";
-  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:81:52: '}' without its '{' in the form's text; expected placeholders written {name}");
+  s.ldmatrix +=
+      "\nspellings:\n  - name: x1-spelled\n    text: \"ldmatrix.sync.aligned.x1.m8n8.b16 {regs}}, [{addr}];\"\n"
+      "    registers: 1\n    target: sm_75\n    source: test\n";
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:81:52: '}' without its '{' in the form's text; expected placeholders written {name}");
 }
 
 TEST(SpecErrors, FormTextStrideOutsideWmma) {
   Specs s;
-  s.ldmatrix += "\nspellings:\n  - name: x1-spelled\n    text: \"ldmatrix.sync.aligned.x1.m8n8.b16 {regs}, [{addr}]{stride};\"\n"
-                "    registers: 1\n    target: sm_75\n    source: test\n";
+  s.ldmatrix +=
+      "\nspellings:\n  - name: x1-spelled\n    text: \"ldmatrix.sync.aligned.x1.m8n8.b16 {regs}, [{addr}]{stride};\"\n"
+      "    registers: 1\n    target: sm_75\n    source: test\n";
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:81:63: unknown placeholder '{stride}' in the form's text; expected {regs}, {addr}, {dst} or {src}");
+            "specs/ldmatrix.yaml:81:63: unknown placeholder '{stride}' in the form's text; expected {regs}, {addr}, "
+            "{dst} or {src}");
 }
 
 // YAML::Load reads the first document: after a '...' the rest of the file (here every ldmatrix
@@ -1177,14 +1207,16 @@ TEST(SpecErrors, ContentAfterDocumentEnd) {
   Specs s;
   edit(s.ldmatrix, "\nclaims:\n", "\n...\nclaims:\n");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:53:1: a spec file must hold one YAML document; this line comes after its end ('...' on line 52)");
+            "specs/ldmatrix.yaml:53:1: a spec file must hold one YAML document; this line comes after its end ('...' "
+            "on line 52)");
 }
 
 TEST(SpecErrors, SecondDocumentAfterDocumentEnd) {
   Specs s;
   edit(s.ldmatrix, "\nclaims:\n", "\n...\n# the claims\n---\nclaims:\n");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:54:1: a spec file must hold one YAML document; this line comes after its end ('...' on line 52)");
+            "specs/ldmatrix.yaml:54:1: a spec file must hold one YAML document; this line comes after its end ('...' "
+            "on line 52)");
 }
 
 // One document, marked as such: a '---' after the header comment, a '...' with only comments after it.
@@ -1209,8 +1241,10 @@ TEST(SpecErrors, InstanceOfTwoVariants) {
        "    registers: \"1\"\n"
        "\nclaims:\n");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:53:13: instance 'ldmatrix.sync.aligned.m8n8.x1.shared.b16@a64' of variant 'ldmatrix.x1-shared' is also "
-            "an instance of variant 'ldmatrix.m8n8.b16' (syntax at specs/ldmatrix.yaml:9:13); expected each instruction form in one "
+            "specs/ldmatrix.yaml:53:13: instance 'ldmatrix.sync.aligned.m8n8.x1.shared.b16@a64' of variant "
+            "'ldmatrix.x1-shared' is also "
+            "an instance of variant 'ldmatrix.m8n8.b16' (syntax at specs/ldmatrix.yaml:9:13); expected each "
+            "instruction form in one "
             "variant only");
 }
 
@@ -1218,8 +1252,10 @@ TEST(SpecErrors, InstanceTwiceInOneVariant) {
   Specs s;
   edit(s.ldmatrix, "- {text: .trans, fragment: trans}", "- {text: .shared, fragment: trans}");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:9:13: variant 'ldmatrix.m8n8.b16' gives instance 'ldmatrix.sync.aligned.m8n8.x1.shared.b16@a64' twice, "
-            "with {trans: \".shared\", ss: \"\"} and with {trans: \"\", ss: \".shared\"}; expected each choice of qualifier values to "
+            "specs/ldmatrix.yaml:9:13: variant 'ldmatrix.m8n8.b16' gives instance "
+            "'ldmatrix.sync.aligned.m8n8.x1.shared.b16@a64' twice, "
+            "with {trans: \".shared\", ss: \"\"} and with {trans: \"\", ss: \".shared\"}; expected each choice of "
+            "qualifier values to "
             "give a different instruction");
 }
 
@@ -1228,16 +1264,19 @@ TEST(SpecErrors, InstanceTwiceInOneVariant) {
 TEST(SpecErrors, ClaimExpectsFaultOfCaseThatIsNoFaultCase) {
   Specs s;
   edit(s.ldmatrix, "cases: [unique-poisoned-unused], expect: pass}", "cases: [unique-poisoned-unused], expect: fault}");
-  EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:67:121: claim 'ldmatrix-unused-lane-addresses-ignored' expects a fault, but case 'unique-poisoned-unused' "
-            "is not a fault case (no 'fault:' in cases.yaml); expected only fault cases, or expect: pass, fail or observe");
+  EXPECT_EQ(
+      load_error(s),
+      "specs/ldmatrix.yaml:67:121: claim 'ldmatrix-unused-lane-addresses-ignored' expects a fault, but case "
+      "'unique-poisoned-unused' "
+      "is not a fault case (no 'fault:' in cases.yaml); expected only fault cases, or expect: pass, fail or observe");
 }
 
 TEST(SpecErrors, ClaimExpectsFaultWithoutCases) {
   Specs s;
   edit(s.ldmatrix, "where: {trans: [.trans]}, expect: pass}", "where: {trans: [.trans]}, expect: fault}");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:72:88: claim 'ldmatrix-trans-delivers-transpose' expects a fault but names no cases, so it would judge "
+            "specs/ldmatrix.yaml:72:88: claim 'ldmatrix-trans-delivers-transpose' expects a fault but names no cases, "
+            "so it would judge "
             "only cases that are not fault cases; expected 'cases' naming fault cases");
 }
 
@@ -1245,7 +1284,8 @@ TEST(SpecErrors, ClaimExpectsPassOfFaultCase) {
   Specs s;
   edit(s.cases, "    unused_lanes: poison\n", "    unused_lanes: poison\n    fault: misaligned\n");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:67:88: claim 'ldmatrix-unused-lane-addresses-ignored' expects 'pass', but case 'unique-poisoned-unused' "
+            "specs/ldmatrix.yaml:67:88: claim 'ldmatrix-unused-lane-addresses-ignored' expects 'pass', but case "
+            "'unique-poisoned-unused' "
             "is a fault case (it breaks a documented rule on purpose); expected expect: fault or observe");
 }
 
@@ -1264,9 +1304,7 @@ std::string dir_error(const std::string& name, const std::string& text, bool dan
   std::string message = "(no error)";
   try {
     load_spec_dir(dir);
-  } catch (const SpecError& e) {
-    message = e.what();
-  } catch (const std::exception& e) {
+  } catch (const SpecError& e) { message = e.what(); } catch (const std::exception& e) {
     message = std::string("(not a SpecError) ") + e.what();
   }
   fs::remove_all(dir);
@@ -1275,7 +1313,8 @@ std::string dir_error(const std::string& name, const std::string& text, bool dan
 }
 
 const char* const kNotRead =
-    ": this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, or moved out of the "
+    ": this file would not be read: spec files end in '.yaml' (lower case, nothing after it); expected it renamed, or "
+    "moved out of the "
     "specs directory";
 
 TEST(SpecErrors, SpecDirYmlFile) {
@@ -1283,7 +1322,9 @@ TEST(SpecErrors, SpecDirYmlFile) {
   EXPECT_EQ(dir_error("movmatrix.yml", movmatrix), std::string("specs/movmatrix.yml") + kNotRead);
 }
 
-TEST(SpecErrors, SpecDirUpperCaseName) { EXPECT_EQ(dir_error("LDMATRIX.YAML", "family: x\n"), std::string("specs/LDMATRIX.YAML") + kNotRead); }
+TEST(SpecErrors, SpecDirUpperCaseName) {
+  EXPECT_EQ(dir_error("LDMATRIX.YAML", "family: x\n"), std::string("specs/LDMATRIX.YAML") + kNotRead);
+}
 
 TEST(SpecErrors, SpecDirBackupFile) {
   EXPECT_EQ(dir_error("ldmatrix.yaml.bak", Specs().ldmatrix), std::string("specs/ldmatrix.yaml.bak") + kNotRead);
@@ -1293,11 +1334,11 @@ TEST(SpecErrors, SpecDirBackupFile) {
 // An editor's lock file (emacs: a link to nowhere named .#FILE) is an error, not a crash.
 TEST(SpecErrors, SpecDirLockFile) {
   EXPECT_EQ(dir_error(".#ldmatrix.yaml", "", true),
-            "specs/.#ldmatrix.yaml: cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
+            "specs/.#ldmatrix.yaml: cannot read this file; expected every *.yaml in the specs directory to be a "
+            "readable spec file");
 }
 
 TEST(SpecErrors, SpecDirOtherFilesAreNotSpecs) { EXPECT_EQ(dir_error("README.md", "# the specs\n"), "(no error)"); }
-
 
 // ---------------------------------------------------------------------------------------------
 // The wmma planner's contract (spec/wmma_axes.hpp): it pairs kernels by qualifier names, so every
@@ -1306,7 +1347,8 @@ TEST(SpecErrors, SpecDirOtherFilesAreNotSpecs) { EXPECT_EQ(dir_error("README.md"
 
 std::vector<SpecFile> wmma_files(std::string_view from = "", std::string_view to = "") {
   std::vector<SpecFile> files;
-  for (const char* name : {"cases.yaml", "diagnostics.yaml", "ldmatrix.yaml", "movmatrix.yaml", "stmatrix.yaml", "targets.yaml", "wmma.yaml"}) {
+  for (const char* name : {"cases.yaml", "diagnostics.yaml", "ldmatrix.yaml", "movmatrix.yaml", "stmatrix.yaml",
+                           "targets.yaml", "wmma.yaml"}) {
     std::ifstream in(std::string(PTXCTS_TEST_DATA) + "/specs-full/" + name, std::ios::binary);
     if (!in) throw std::runtime_error(std::string("cannot read specs-full/") + name);
     std::stringstream ss;
@@ -1326,46 +1368,55 @@ TEST(SpecErrors, WmmaLoadWithoutShapeQualifier) {
                                   "    requires: *req_float\n    qualifiers: {layout: *layouts, shape:",
                                   "wmma.load.c.sync.aligned{layout}{size}{ss}{type} {regs}, [{addr}]{stride};\"\n"
                                   "    requires: *req_float\n    qualifiers: {layout: *layouts, size:")),
-            "specs/wmma.yaml:197:17: variant 'wmma.load.c.f16_int' has no qualifier 'shape'; expected a wmma-load variant to have the "
+            "specs/wmma.yaml:197:17: variant 'wmma.load.c.f16_int' has no qualifier 'shape'; expected a wmma-load "
+            "variant to have the "
             "qualifiers the wmma planner pairs kernels by: shape, ss");
 }
 
 // A wmma.store.d without 'ss' would be paired with loads of any state space.
 TEST(SpecErrors, WmmaStoreWithoutStateSpaceQualifier) {
-  EXPECT_EQ(load_error(wmma_files("wmma.store.d.sync.aligned{layout}{shape}{ss}.f32 [{addr}], {regs}{stride};\"\n"
-                                  "    requires: *req_alt_float\n    qualifiers: {layout: *layouts, shape: *shape_tf32, ss:",
-                                  "wmma.store.d.sync.aligned{layout}{shape}{space}.f32 [{addr}], {regs}{stride};\"\n"
-                                  "    requires: *req_alt_float\n    qualifiers: {layout: *layouts, shape: *shape_tf32, space:")),
-            "specs/wmma.yaml:250:17: variant 'wmma.store.d.tf32' has no qualifier 'ss'; expected a wmma-store variant to have the "
+  EXPECT_EQ(load_error(wmma_files(
+                "wmma.store.d.sync.aligned{layout}{shape}{ss}.f32 [{addr}], {regs}{stride};\"\n"
+                "    requires: *req_alt_float\n    qualifiers: {layout: *layouts, shape: *shape_tf32, ss:",
+                "wmma.store.d.sync.aligned{layout}{shape}{space}.f32 [{addr}], {regs}{stride};\"\n"
+                "    requires: *req_alt_float\n    qualifiers: {layout: *layouts, shape: *shape_tf32, space:")),
+            "specs/wmma.yaml:250:17: variant 'wmma.store.d.tf32' has no qualifier 'ss'; expected a wmma-store variant "
+            "to have the "
             "qualifiers the wmma planner pairs kernels by: shape, ss");
 }
 
 // A wmma.mma without 'shape' would be fed by loads and a store of any shape. The block map's mark
 // is its first key.
 TEST(SpecErrors, WmmaMmaWithoutShapeQualifier) {
-  EXPECT_EQ(load_error(wmma_files("aligned{alayout}{blayout}{shape}{dtype}{ctype} {d}, {a}, {b}, {c};\"\n"
-                                  "    requires: *req_float\n    qualifiers:\n      alayout: *layouts\n"
-                                  "      blayout: [{text: .row, set: {b_col_major: 0}}, {text: .col, set: {b_col_major: 1}}]\n      shape:",
-                                  "aligned{alayout}{blayout}{mnk}{dtype}{ctype} {d}, {a}, {b}, {c};\"\n"
-                                  "    requires: *req_float\n    qualifiers:\n      alayout: *layouts\n"
-                                  "      blayout: [{text: .row, set: {b_col_major: 0}}, {text: .col, set: {b_col_major: 1}}]\n      mnk:")),
-            "specs/wmma.yaml:285:7: variant 'wmma.mma.f16' has no qualifier 'shape'; expected a wmma-mma variant to have the "
-            "qualifiers the wmma planner pairs kernels by: shape");
+  EXPECT_EQ(
+      load_error(wmma_files(
+          "aligned{alayout}{blayout}{shape}{dtype}{ctype} {d}, {a}, {b}, {c};\"\n"
+          "    requires: *req_float\n    qualifiers:\n      alayout: *layouts\n"
+          "      blayout: [{text: .row, set: {b_col_major: 0}}, {text: .col, set: {b_col_major: 1}}]\n      shape:",
+          "aligned{alayout}{blayout}{mnk}{dtype}{ctype} {d}, {a}, {b}, {c};\"\n"
+          "    requires: *req_float\n    qualifiers:\n      alayout: *layouts\n"
+          "      blayout: [{text: .row, set: {b_col_major: 0}}, {text: .col, set: {b_col_major: 1}}]\n      mnk:")),
+      "specs/wmma.yaml:285:7: variant 'wmma.mma.f16' has no qualifier 'shape'; expected a wmma-mma variant to have the "
+      "qualifiers the wmma planner pairs kernels by: shape");
 }
 
 // The planner pairs a wmma.load.c .row with its .col twin by every qualifier but 'layout'.
 TEST(SpecErrors, WmmaLayoutFromOtherQualifier) {
-  EXPECT_EQ(load_error(wmma_files("wmma.load.c.sync.aligned{layout}{shape}{ss}{type} {regs}, [{addr}]{stride};\"\n"
-                                  "    requires: *req_float\n    qualifiers: {layout: *layouts, shape: *shapes16, ss: *spaces, type: *cd_f16_int, "
-                                  "stride: *strides}\n    address_widths: [64]\n"
-                                  "    registers: m * n * bits / 1024   # .f16: four .f16x2; .f32: eight .f32; .s32: eight .s32\n"
-                                  "    wmma: {matrix: c, rows: m, cols: n, element: type, layout: layout}",
-                                  "wmma.load.c.sync.aligned{order}{shape}{ss}{type} {regs}, [{addr}]{stride};\"\n"
-                                  "    requires: *req_float\n    qualifiers: {order: *layouts, shape: *shapes16, ss: *spaces, type: *cd_f16_int, "
-                                  "stride: *strides}\n    address_widths: [64]\n"
-                                  "    registers: m * n * bits / 1024   # .f16: four .f16x2; .f32: eight .f32; .s32: eight .s32\n"
-                                  "    wmma: {matrix: c, rows: m, cols: n, element: type, layout: order}")),
-            "specs/wmma.yaml:200:64: variant 'wmma.load.c.f16_int' takes its layout from qualifier 'order'; expected qualifier 'layout', "
+  EXPECT_EQ(load_error(wmma_files(
+                "wmma.load.c.sync.aligned{layout}{shape}{ss}{type} {regs}, [{addr}]{stride};\"\n"
+                "    requires: *req_float\n    qualifiers: {layout: *layouts, shape: *shapes16, ss: *spaces, type: "
+                "*cd_f16_int, "
+                "stride: *strides}\n    address_widths: [64]\n"
+                "    registers: m * n * bits / 1024   # .f16: four .f16x2; .f32: eight .f32; .s32: eight .s32\n"
+                "    wmma: {matrix: c, rows: m, cols: n, element: type, layout: layout}",
+                "wmma.load.c.sync.aligned{order}{shape}{ss}{type} {regs}, [{addr}]{stride};\"\n"
+                "    requires: *req_float\n    qualifiers: {order: *layouts, shape: *shapes16, ss: *spaces, type: "
+                "*cd_f16_int, "
+                "stride: *strides}\n    address_widths: [64]\n"
+                "    registers: m * n * bits / 1024   # .f16: four .f16x2; .f32: eight .f32; .s32: eight .s32\n"
+                "    wmma: {matrix: c, rows: m, cols: n, element: type, layout: order}")),
+            "specs/wmma.yaml:200:64: variant 'wmma.load.c.f16_int' takes its layout from qualifier 'order'; expected "
+            "qualifier 'layout', "
             "the one the wmma planner pairs .row and .col forms by (or a fixed .row or .col)");
 }
 
@@ -1376,15 +1427,16 @@ TEST(SpecErrors, WmmaLayoutNotAQualifier) {
             "specs/wmma.yaml:200:64: expected a qualifier of 'wmma.load.c.f16_int', .row or .col but found 'order'");
 }
 
-
 // The state spaces wmma products take in turn are values of every wmma load's and store's 'ss':
 // one that is not would leave the planner without the loads to feed a product.
 TEST(SpecErrors, WmmaProductStateSpaceNotAQualifierValue) {
   std::vector<SpecFile> files = wmma_files();
   for (auto& f : files)
-    if (f.path == "specs/cases.yaml") edit(f.text, "product_state_spaces: [.global, .shared, \"\"]", "product_state_spaces: [.global, .local]");
+    if (f.path == "specs/cases.yaml")
+      edit(f.text, "product_state_spaces: [.global, .shared, \"\"]", "product_state_spaces: [.global, .local]");
   EXPECT_EQ(load_error(files),
-            "specs/cases.yaml:86:25: product state space '.local' is not a value of qualifier 'ss' of variant 'wmma.load.a.f16_int'; "
+            "specs/cases.yaml:86:25: product state space '.local' is not a value of qualifier 'ss' of variant "
+            "'wmma.load.a.f16_int'; "
             "expected one of its values");
 }
 
@@ -1392,7 +1444,8 @@ TEST(SpecErrors, WmmaProductStateSpacesMissing) {
   std::vector<SpecFile> files = wmma_files();
   for (auto& f : files)
     if (f.path == "specs/cases.yaml") edit(f.text, "  product_state_spaces: [.global, .shared, \"\"]\n", "");
-  EXPECT_EQ(load_error(files), "specs/cases.yaml:80:3: 'wmma' of cases.yaml is missing required key 'product_state_spaces'");
+  EXPECT_EQ(load_error(files),
+            "specs/cases.yaml:80:3: 'wmma' of cases.yaml is missing required key 'product_state_spaces'");
 }
 
 }  // namespace

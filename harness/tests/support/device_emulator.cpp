@@ -7,8 +7,8 @@
 
 #include "kinds/fragment/fragment_planner.hpp"
 #include "kinds/fragment/reference_model.hpp"
-#include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_case_data.hpp"
+#include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_kind.hpp"
 #include "kinds/wmma/wmma_semantics.hpp"
 
@@ -21,7 +21,8 @@ void rotate_lanes(LaunchState& s, const LaunchShape& shape, bool back) {
   for (int w = 0; w < shape.warps; ++w) {
     auto first = s.regs.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(w * kWarpLanes) * regs);
     auto last = first + static_cast<std::ptrdiff_t>(kWarpLanes * regs);
-    std::rotate(first, back ? last - static_cast<std::ptrdiff_t>(regs) : first + static_cast<std::ptrdiff_t>(regs), last);
+    std::rotate(first, back ? last - static_cast<std::ptrdiff_t>(regs) : first + static_cast<std::ptrdiff_t>(regs),
+                last);
   }
 }
 
@@ -40,7 +41,8 @@ struct FragmentSlots {
 std::uint64_t get_slot(const LaunchState& s, const LaunchShape& shape, const FragmentSlots& f, int thread, int e) {
   const std::size_t at = static_cast<std::size_t>(thread * shape.regs + f.first_word);
   if (f.format->bits == 64)
-    return s.regs[at + static_cast<std::size_t>(2 * e)] | (std::uint64_t{s.regs[at + static_cast<std::size_t>(2 * e + 1)]} << 32);
+    return s.regs[at + static_cast<std::size_t>(2 * e)] |
+           (std::uint64_t{s.regs[at + static_cast<std::size_t>(2 * e + 1)]} << 32);
   const int per_word = 32 / f.format->bits;
   const std::uint64_t mask = (std::uint64_t{1} << f.format->bits) - 1;
   return (s.regs[at + static_cast<std::size_t>(e / per_word)] >> ((e % per_word) * f.format->bits)) & mask;
@@ -66,10 +68,13 @@ void encode(LaunchState& s, const LaunchShape& shape, int warp, const FragmentSl
       set_slot(s, shape, f, warp * kWarpLanes + lane, e, x.bits[static_cast<std::size_t>(lane * f.per_lane() + e) % n]);
 }
 
-WmmaValues decode(const LaunchState& s, const LaunchShape& shape, int warp, const FragmentSlots& f, int rows, int cols) {
+WmmaValues decode(const LaunchState& s, const LaunchShape& shape, int warp, const FragmentSlots& f, int rows,
+                  int cols) {
   WmmaValues x{rows, cols, f.format, std::vector<std::uint64_t>(static_cast<std::size_t>(rows * cols))};
-  if (kWarpLanes * f.per_lane() < rows * cols) throw std::runtime_error("emulator: a fragment too small for its matrix");
-  for (int g = 0; g < rows * cols; ++g) x.bits[static_cast<std::size_t>(g)] = get_slot(s, shape, f, warp * kWarpLanes + g / f.per_lane(), g % f.per_lane());
+  if (kWarpLanes * f.per_lane() < rows * cols)
+    throw std::runtime_error("emulator: a fragment too small for its matrix");
+  for (int g = 0; g < rows * cols; ++g)
+    x.bits[static_cast<std::size_t>(g)] = get_slot(s, shape, f, warp * kWarpLanes + g / f.per_lane(), g % f.per_lane());
   return x;
 }
 
@@ -81,7 +86,8 @@ LaunchState run_fragment_kernel(const KernelPlan& k, const LaunchInput& in, bool
     const bool store = is_store(*steps[i].instance);
     if (shuffle && store) rotate_lanes(s, in.shape, false);
     LaunchInput one{in.shape, {}, s};
-    one.offsets.assign(in.offsets.begin() + static_cast<std::ptrdiff_t>(i * threads), in.offsets.begin() + static_cast<std::ptrdiff_t>((i + 1) * threads));
+    one.offsets.assign(in.offsets.begin() + static_cast<std::ptrdiff_t>(i * threads),
+                       in.offsets.begin() + static_cast<std::ptrdiff_t>((i + 1) * threads));
     s = expected_state({steps[i]}, one);
     if (shuffle) rotate_lanes(s, in.shape, store);
   }
@@ -153,7 +159,8 @@ Mutant mutant_from_string(const std::string& s) {
   if (s == "shuffled") return Mutant::Shuffled;
   if (s == "off-by-one") return Mutant::OffByOne;
   if (s == "stale") return Mutant::Stale;
-  throw std::invalid_argument("unknown device mode '" + s + "'; expected model, echo, zero, shuffled, off-by-one or stale");
+  throw std::invalid_argument("unknown device mode '" + s +
+                              "'; expected model, echo, zero, shuffled, off-by-one or stale");
 }
 
 LaunchState DeviceEmulator::correct(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
@@ -163,7 +170,8 @@ LaunchState DeviceEmulator::correct(const KernelPlan& k, const LaunchInput& in, 
 LaunchState DeviceEmulator::run(const KernelPlan& k, const LaunchInput& in, Mutant mutant) {
   switch (mutant) {
     case Mutant::Echo: return in.state;
-    case Mutant::Zero: return {std::vector<std::uint8_t>(in.state.smem.size()), std::vector<std::uint32_t>(in.state.regs.size())};
+    case Mutant::Zero:
+      return {std::vector<std::uint8_t>(in.state.smem.size()), std::vector<std::uint32_t>(in.state.regs.size())};
     case Mutant::Shuffled: return correct(k, in, true);
     case Mutant::OffByOne: {
       LaunchState out = correct(k, in, false);

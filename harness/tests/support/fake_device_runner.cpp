@@ -24,10 +24,10 @@
 #include <string>
 #include <thread>
 
-#include "support/device_emulator.hpp"
-#include "run/device_protocol.hpp"
 #include "kinds/kinds.hpp"
+#include "run/device_protocol.hpp"
 #include "spec/spec_loader.hpp"
+#include "support/device_emulator.hpp"
 
 using namespace ptxcts;
 
@@ -52,8 +52,11 @@ const Suite& suite() {
 int main(int argc, char** argv) {
   if (argc == 2 && !std::strcmp(argv[1], "--info")) {
     const char* devices = std::getenv("PTXCTS_FAKE_DEVICES");
-    std::printf("%s\n", devices ? devices
-                                : R"([{"ordinal": 0, "name": "Fake GPU", "major": 9, "minor": 0, "driver_cuda": "13.0", "driver_version": "0.0"}])");
+    std::printf(
+        "%s\n",
+        devices
+            ? devices
+            : R"([{"ordinal": 0, "name": "Fake GPU", "major": 9, "minor": 0, "driver_cuda": "13.0", "driver_version": "0.0"}])");
     return 0;
   }
   const char *jobs_file = nullptr, *results_file = nullptr;
@@ -66,8 +69,8 @@ int main(int argc, char** argv) {
   if (!jobs_file || !results_file) return kDeviceUsage;
   if (const char* starts = std::getenv("PTXCTS_FAKE_STARTS")) std::ofstream(starts, std::ios::app) << start << "\n";
   const std::string mode = std::getenv("PTXCTS_FAKE_MODE") ? std::getenv("PTXCTS_FAKE_MODE") : "echo";
-  const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"), hang_at = modifier(mode, "hang:"),
-             kill_at = modifier(mode, "killparent:");
+  const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"),
+             hang_at = modifier(mode, "hang:"), kill_at = modifier(mode, "killparent:");
   test::Mutant device;
   try {
     device = test::mutant_from_string(mode.substr(0, mode.find(',')));

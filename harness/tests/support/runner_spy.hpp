@@ -12,7 +12,7 @@
 namespace ptxcts::test {
 
 struct RunnerSpy {
-  std::filesystem::path dir;    // the script, jobs.bin (the last job file), jobs-paths
+  std::filesystem::path dir;  // the script, jobs.bin (the last job file), jobs-paths
   std::filesystem::path script;
   explicit RunnerSpy(std::filesystem::path in) : dir(std::move(in)), script(dir / "runner.sh") {
     std::filesystem::create_directories(dir);

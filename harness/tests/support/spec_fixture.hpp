@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "spec/spec_loader.hpp"
 #include "kinds/fragment/fragment_emitter.hpp"
 #include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
+#include "spec/spec_loader.hpp"
 
 namespace ptxcts::test {
 
@@ -26,7 +26,8 @@ inline std::string read_spec(const std::string& name) {
 
 // The real spec files (every specs/*.yaml), with `from` replaced by `to` in `file` (which must
 // contain it once).
-inline std::vector<SpecFile> spec_files(const std::string& file = "", const std::string& from = "", const std::string& to = "") {
+inline std::vector<SpecFile> spec_files(const std::string& file = "", const std::string& from = "",
+                                        const std::string& to = "") {
   std::vector<SpecFile> files;
   std::vector<std::string> names;
   for (auto const& e : std::filesystem::directory_iterator(std::string(PTXCTS_SOURCE_DIR) + "/specs"))

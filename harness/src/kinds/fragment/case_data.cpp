@@ -13,7 +13,8 @@ namespace {
 int round_up(int v, int to) { return (v + to - 1) / to * to; }
 
 // Byte offset (within a region) of every row k = matrix * rows + row, for one warp.
-std::vector<std::uint32_t> place_rows(const CaseSpec& c, const Layout& L, const Variant& v, int region_bytes, int warp) {
+std::vector<std::uint32_t> place_rows(const CaseSpec& c, const Layout& L, const Variant& v, int region_bytes,
+                                      int warp) {
   const int count = L.matrices * L.rows;
   const int stride = round_up(v.row_bytes(), v.row_alignment);
   std::vector<std::uint32_t> at(static_cast<std::size_t>(count));
@@ -22,7 +23,8 @@ std::vector<std::uint32_t> place_rows(const CaseSpec& c, const Layout& L, const 
     case RowPlacement::Pitch: {
       const int pitch = c.rows == RowPlacement::Pitch ? c.pitch : stride;
       if (pitch < v.row_bytes() || pitch % v.row_alignment != 0)
-        throw std::runtime_error(fmt::format("case '{}': pitch {} cannot hold {}-byte rows aligned to {}", c.name, pitch, v.row_bytes(), v.row_alignment));
+        throw std::runtime_error(fmt::format("case '{}': pitch {} cannot hold {}-byte rows aligned to {}", c.name,
+                                             pitch, v.row_bytes(), v.row_alignment));
       for (int k = 0; k < count; ++k) at[static_cast<std::size_t>(k)] = static_cast<std::uint32_t>(k * pitch);
       break;
     }
@@ -31,13 +33,15 @@ std::vector<std::uint32_t> place_rows(const CaseSpec& c, const Layout& L, const 
       std::iota(slots.begin(), slots.end(), 0);
       std::mt19937_64 rng(c.seed * 1000003u + static_cast<std::uint64_t>(warp));
       std::shuffle(slots.begin(), slots.end(), rng);
-      for (int k = 0; k < count; ++k) at[static_cast<std::size_t>(k)] = static_cast<std::uint32_t>(slots[static_cast<std::size_t>(k)] * stride);
+      for (int k = 0; k < count; ++k)
+        at[static_cast<std::size_t>(k)] = static_cast<std::uint32_t>(slots[static_cast<std::size_t>(k)] * stride);
       break;
     }
   }
   for (auto off : at)
     if (off + static_cast<std::uint32_t>(v.row_bytes()) > static_cast<std::uint32_t>(region_bytes))
-      throw std::runtime_error(fmt::format("case '{}': {} rows do not fit a {}-byte region", c.name, count, region_bytes));
+      throw std::runtime_error(
+          fmt::format("case '{}': {} rows do not fit a {}-byte region", c.name, count, region_bytes));
   return at;
 }
 
@@ -74,7 +78,9 @@ LaunchInput make_case_input(const CaseSet& set, const CaseSpec& c, const std::ve
     salt *= 977;
     for (std::uint64_t e = 0; e < elems; ++e) {
       std::uint64_t v = 1 + (e + salt) % (half - 1);
-      for (int b = 0; b < ebytes; ++b) in.state.smem[e * static_cast<std::uint64_t>(ebytes) + static_cast<std::uint64_t>(b)] = static_cast<std::uint8_t>(v >> (8 * b));
+      for (int b = 0; b < ebytes; ++b)
+        in.state.smem[e * static_cast<std::uint64_t>(ebytes) + static_cast<std::uint64_t>(b)] =
+            static_cast<std::uint8_t>(v >> (8 * b));
     }
     const int per_reg = 32 / ebits;
     std::uint64_t n = 0;
@@ -106,7 +112,8 @@ LaunchInput make_case_input(const CaseSet& set, const CaseSpec& c, const std::ve
         } else if (c.poison_unused) {
           off = kPoisonOffset;
         } else {  // repeat the address of a lane that supplies one, as the manual advises for sm_75
-          const ElementPos& p = L.lane_row[static_cast<std::size_t>(active_lanes[static_cast<std::size_t>(lane) % active_lanes.size()])];
+          const ElementPos& p =
+              L.lane_row[static_cast<std::size_t>(active_lanes[static_cast<std::size_t>(lane) % active_lanes.size()])];
           off = base + rows[static_cast<std::size_t>(p.matrix * L.rows + p.row)];
         }
         // Fault cases: row addresses 8 bytes off their 16-byte alignment, or far outside shared memory.

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "model/launch.hpp"
 #include "kinds/fragment/reference_model.hpp"
+#include "model/launch.hpp"
 #include "spec/spec_model.hpp"
 
 namespace ptxcts {

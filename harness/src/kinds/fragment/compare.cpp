@@ -22,9 +22,11 @@ std::map<std::size_t, Where> addressed_elements(const std::vector<ModelStep>& st
       for (int lane = 0; lane < kWarpLanes; ++lane) {
         if (!L.active[static_cast<std::size_t>(lane)]) continue;
         const ElementPos& p = L.lane_row[static_cast<std::size_t>(lane)];
-        std::size_t base = static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes) +
-                           in.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(w * kWarpLanes + lane)];
-        for (int c = 0; c < L.cols; ++c) out[base + static_cast<std::size_t>(c * ebytes)] = {static_cast<int>(k), p.matrix, p.row, c};
+        std::size_t base =
+            static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes) +
+            in.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(w * kWarpLanes + lane)];
+        for (int c = 0; c < L.cols; ++c)
+          out[base + static_cast<std::size_t>(c * ebytes)] = {static_cast<int>(k), p.matrix, p.row, c};
       }
   }
   return out;
@@ -54,7 +56,8 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
   const std::uint32_t emask = ebits == 32 ? 0xFFFFFFFFu : ((1u << ebits) - 1);
   for (int t = 0; t < s.threads(); ++t)
     for (int r = 0; r < s.regs; ++r) {
-      std::uint32_t e = expected.regs[static_cast<std::size_t>(t * s.regs + r)], a = actual.regs[static_cast<std::size_t>(t * s.regs + r)];
+      std::uint32_t e = expected.regs[static_cast<std::size_t>(t * s.regs + r)],
+                    a = actual.regs[static_cast<std::size_t>(t * s.regs + r)];
       if (e == a) continue;
       for (int i = 0; i < per_reg; ++i) {
         std::uint32_t ev = (e >> (i * ebits)) & emask, av = (a >> (i * ebits)) & emask;
@@ -71,18 +74,22 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
   // Shared memory, at the element size of the last step.
   const int mbytes = steps.back().layout.element_bits / 8;  // (moves leave memory as it was)
   auto where = addressed_elements(steps, input);
-  for (std::size_t at = 0; at + static_cast<std::size_t>(mbytes) <= expected.smem.size(); at += static_cast<std::size_t>(mbytes)) {
+  for (std::size_t at = 0; at + static_cast<std::size_t>(mbytes) <= expected.smem.size();
+       at += static_cast<std::size_t>(mbytes)) {
     std::uint32_t ev = 0, av = 0;
     for (int b = 0; b < mbytes; ++b) {
       ev |= std::uint32_t{expected.smem[at + static_cast<std::size_t>(b)]} << (8 * b);
       av |= std::uint32_t{actual.smem[at + static_cast<std::size_t>(b)]} << (8 * b);
     }
     if (ev == av) continue;
-    const std::size_t warp = at / static_cast<std::size_t>(s.tile_bytes), off = at % static_cast<std::size_t>(s.tile_bytes);
+    const std::size_t warp = at / static_cast<std::size_t>(s.tile_bytes),
+                      off = at % static_cast<std::size_t>(s.tile_bytes);
     std::string pos = " (not addressed: must stay unchanged)";
     if (auto it = where.find(at); it != where.end())
-      pos = fmt::format(" (step {} matrix {} row {} col {})", it->second.step, it->second.matrix, it->second.row, it->second.col);
-    note(fmt::format("warp {} tile +0x{:04x}{}: expected 0x{:0{}x}, got 0x{:0{}x}", warp, off, pos, ev, mbytes * 2, av, mbytes * 2));
+      pos = fmt::format(" (step {} matrix {} row {} col {})", it->second.step, it->second.matrix, it->second.row,
+                        it->second.col);
+    note(fmt::format("warp {} tile +0x{:04x}{}: expected 0x{:0{}x}, got 0x{:0{}x}", warp, off, pos, ev, mbytes * 2, av,
+                     mbytes * 2));
   }
   return c;
 }

@@ -1,13 +1,14 @@
 // The fragment kind's comparison: what the device produced against the reference model's
-// expectation, every difference described the way a kernel engineer reads it: warp, lane, register, element, matrix position.
+// expectation, every difference described the way a kernel engineer reads it: warp, lane, register, element, matrix
+// position.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "kinds/fragment/reference_model.hpp"
 #include "model/comparison.hpp"
 #include "model/launch.hpp"
-#include "kinds/fragment/reference_model.hpp"
 
 namespace ptxcts {
 

@@ -20,11 +20,13 @@ std::string address_code(const EmitStep& st, int step) {
   std::string code = fmt::format(
       "    ld.global.u32       %t10, [%q5];\n"
       "    add.u64             %q5, %q5, %q7;\n"
-      "    add.u32             %addr32_{0}, %t9, %t10;\n", step);
+      "    add.u32             %addr32_{0}, %t9, %t10;\n",
+      step);
   if (st.space == "generic") {
     code += fmt::format(
         "    cvt.u64.u32         %addr64_{0}, %addr32_{0};\n"
-        "    cvta.shared.u64     %addr64_{0}, %addr64_{0};   // generic address of the row\n", step);
+        "    cvta.shared.u64     %addr64_{0}, %addr64_{0};   // generic address of the row\n",
+        step);
     if (st.address_width == 32) code += fmt::format("    cvt.u32.u64         %addr32_{0}, %addr64_{0};\n", step);
   } else if (st.address_width == 64) {
     code += fmt::format("    cvt.u64.u32         %addr64_{0}, %addr32_{0};\n", step);
@@ -86,17 +88,17 @@ std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name
     body += "    " + steps[k].instruction + "\n";
   }
   return fill_skeleton(skeleton, {
-      {"KERNEL_NAME", kernel_name},
-      {"PTX_VERSION", ptx.str()},
-      {"TARGET", target},
-      {"REGS", std::to_string(regs)},
-      {"REGS_BYTES", std::to_string(4 * regs)},
-      {"STEPS", std::to_string(steps.size())},
-      {"LOAD_FRAGMENT", load},
-      {"STORE_FRAGMENT", store},
-      {"ADDRESSES", addresses},
-      {"BODY", body},
-  });
+                                     {"KERNEL_NAME", kernel_name},
+                                     {"PTX_VERSION", ptx.str()},
+                                     {"TARGET", target},
+                                     {"REGS", std::to_string(regs)},
+                                     {"REGS_BYTES", std::to_string(4 * regs)},
+                                     {"STEPS", std::to_string(steps.size())},
+                                     {"LOAD_FRAGMENT", load},
+                                     {"STORE_FRAGMENT", store},
+                                     {"ADDRESSES", addresses},
+                                     {"BODY", body},
+                                 });
 }
 
 }  // namespace ptxcts

@@ -17,7 +17,7 @@ inline constexpr const char* kFragmentSkeleton = "warp_matrix.ptx.in";
 struct EmitStep {
   std::string instruction;
   int registers = 1;
-  int address_width = 64;    // 0: no address (a move)
+  int address_width = 64;  // 0: no address (a move)
   std::string space = "shared";
 };
 
@@ -27,7 +27,8 @@ EmitStep emit_step(const AuditForm& form);
 // Throws std::runtime_error if the skeleton lacks a field or has one this emitter does not know.
 std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name, const std::vector<EmitStep>& steps,
                      const std::string& target, PtxVersion ptx);
-inline std::string emit_ptx(const std::string& skeleton, const KernelPlan& kernel, const std::string& target, PtxVersion ptx) {
+inline std::string emit_ptx(const std::string& skeleton, const KernelPlan& kernel, const std::string& target,
+                            PtxVersion ptx) {
   return emit_ptx(skeleton, kernel.name, emit_steps(kernel), target, ptx);
 }
 

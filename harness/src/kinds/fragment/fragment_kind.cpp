@@ -16,7 +16,8 @@ bool roundtrip_identity(const std::vector<ModelStep>& steps, const LaunchInput& 
   for (int w = 0; w < s.warps; ++w)
     for (int lane = 0; lane < kWarpLanes; ++lane) {
       if (!L.active[static_cast<std::size_t>(lane)]) continue;
-      std::size_t t = static_cast<std::size_t>(w * kWarpLanes + lane), tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(s.tile_bytes);
+      std::size_t t = static_cast<std::size_t>(w * kWarpLanes + lane),
+                  tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(s.tile_bytes);
       std::size_t from = tile + in.offsets[t], to = tile + in.offsets[static_cast<std::size_t>(s.threads()) + t];
       for (std::size_t b = 0; b < row_bytes; ++b)
         if (actual.smem[to + b] != in.state.smem[from + b]) return false;
@@ -52,7 +53,8 @@ class FragmentKind : public InstructionKind {
     return plan_fragment_kernels(*this, instances);
   }
   KernelPlan plan_roundtrip(const Instance& load, const Instance& store, const std::string& claim) const override {
-    KernelPlan k = KernelPlan::of(*this, file_safe("roundtrip." + store.id()), store.variant().family, {&load, &store}, claim);
+    KernelPlan k =
+        KernelPlan::of(*this, file_safe("roundtrip." + store.id()), store.variant().family, {&load, &store}, claim);
     k.audited = false;  // two instructions: the audit judges each by its own kernel
     return k;
   }
@@ -63,10 +65,12 @@ class FragmentKind : public InstructionKind {
   }
 
   std::string_view skeleton() const override { return kFragmentSkeleton; }
-  std::string emit(const std::string& skeleton, const KernelPlan& k, const std::string& target, PtxVersion ptx) const override {
+  std::string emit(const std::string& skeleton, const KernelPlan& k, const std::string& target,
+                   PtxVersion ptx) const override {
     return emit_ptx(skeleton, k, target, ptx);
   }
-  std::string emit(const std::string& skeleton, const AuditForm& f, const std::string& target, PtxVersion ptx) const override {
+  std::string emit(const std::string& skeleton, const AuditForm& f, const std::string& target,
+                   PtxVersion ptx) const override {
     return emit_ptx(skeleton, file_safe(f.name), {emit_step(f)}, target, ptx);
   }
   std::string instruction_text(const KernelPlan& k) const override { return ptxcts::instruction_text(emit_steps(k)); }

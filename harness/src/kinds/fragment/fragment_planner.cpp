@@ -9,7 +9,8 @@ namespace ptxcts {
 std::vector<KernelPlan> plan_fragment_kernels(const InstructionKind& kind, const std::deque<Instance>& instances) {
   std::vector<KernelPlan> out;
   for (auto const& inst : instances)
-    if (kind.owns(inst.variant())) out.push_back(KernelPlan::of(kind, file_safe(inst.id()), inst.variant().family, {&inst}));
+    if (kind.owns(inst.variant()))
+      out.push_back(KernelPlan::of(kind, file_safe(inst.id()), inst.variant().family, {&inst}));
   return out;
 }
 
@@ -19,7 +20,8 @@ bool fragment_takes(const KernelPlan& k, const CaseSpec& c) {
   for (auto const& [axis, texts] : c.only) {
     bool has_axis = false;
     for (auto const& a : k.steps.front()->variant().axes) has_axis = has_axis || a.name == axis;
-    if (!has_axis || std::find(texts.begin(), texts.end(), k.steps.front()->option(axis).text) == texts.end()) return false;
+    if (!has_axis || std::find(texts.begin(), texts.end(), k.steps.front()->option(axis).text) == texts.end())
+      return false;
   }
   return true;
 }

@@ -22,7 +22,8 @@ void write_bits(std::vector<std::uint8_t>& mem, std::size_t at, int bytes, std::
 // A move: destination element (lane, r, i) takes the source element at the same matrix position.
 void apply_move(const Layout& L, const LaunchShape& shape, LaunchState& s) {
   std::map<std::tuple<int, int, int>, std::size_t> source_at;
-  for (std::size_t q = 0; q < L.source.size(); ++q) source_at[{L.source[q].matrix, L.source[q].row, L.source[q].col}] = q;
+  for (std::size_t q = 0; q < L.source.size(); ++q)
+    source_at[{L.source[q].matrix, L.source[q].row, L.source[q].col}] = q;
   const std::vector<std::uint32_t> before = s.regs;
   const int per_reg = L.elements_per_register;
   const std::uint32_t emask = L.element_bits == 32 ? 0xFFFFFFFFu : ((1u << L.element_bits) - 1);
@@ -30,9 +31,12 @@ void apply_move(const Layout& L, const LaunchShape& shape, LaunchState& s) {
     for (std::size_t d = 0; d < L.element.size(); ++d) {
       const ElementPos& p = L.element[d];
       const std::size_t q = source_at.at({p.matrix, p.row, p.col});
-      const int dl = static_cast<int>(d) / (L.registers * per_reg), dr = static_cast<int>(d) / per_reg % L.registers, di = static_cast<int>(d) % per_reg;
-      const int sl = static_cast<int>(q) / (L.registers * per_reg), sr = static_cast<int>(q) / per_reg % L.registers, si = static_cast<int>(q) % per_reg;
-      const std::uint32_t v = (before[static_cast<std::size_t>((w * kWarpLanes + sl) * shape.regs + sr)] >> (si * L.element_bits)) & emask;
+      const int dl = static_cast<int>(d) / (L.registers * per_reg), dr = static_cast<int>(d) / per_reg % L.registers,
+                di = static_cast<int>(d) % per_reg;
+      const int sl = static_cast<int>(q) / (L.registers * per_reg), sr = static_cast<int>(q) / per_reg % L.registers,
+                si = static_cast<int>(q) % per_reg;
+      const std::uint32_t v =
+          (before[static_cast<std::size_t>((w * kWarpLanes + sl) * shape.regs + sr)] >> (si * L.element_bits)) & emask;
       std::uint32_t& reg = s.regs[static_cast<std::size_t>((w * kWarpLanes + dl) * shape.regs + dr)];
       reg = (reg & ~(emask << (di * L.element_bits))) | (v << (di * L.element_bits));
     }
@@ -61,11 +65,13 @@ LaunchState expected_state(const std::vector<ModelStep>& steps, const LaunchInpu
           for (int i = 0; i < L.elements_per_register; ++i) {
             const ElementPos& p = L.at(lane, r, i);
             const int supplier = w * kWarpLanes + L.row_lane[static_cast<std::size_t>(p.matrix * L.rows + p.row)];
-            const std::uint64_t off = input.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(supplier)] +
-                                      static_cast<std::uint64_t>(p.col) * static_cast<std::uint64_t>(ebytes);
+            const std::uint64_t off =
+                input.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(supplier)] +
+                static_cast<std::uint64_t>(p.col) * static_cast<std::uint64_t>(ebytes);
             if (off + static_cast<std::uint64_t>(ebytes) > static_cast<std::uint64_t>(shape.tile_bytes))
-              throw std::runtime_error(fmt::format("step {}: warp {} lane {} row address +{} is outside the {}-byte tile", k, w,
-                                                   supplier % kWarpLanes, off, shape.tile_bytes));
+              throw std::runtime_error(
+                  fmt::format("step {}: warp {} lane {} row address +{} is outside the {}-byte tile", k, w,
+                              supplier % kWarpLanes, off, shape.tile_bytes));
             const std::size_t at = static_cast<std::size_t>(w) * static_cast<std::size_t>(shape.tile_bytes) + off;
             const int shift = i * L.element_bits;
             if (load) {

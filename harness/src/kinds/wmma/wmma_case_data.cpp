@@ -46,15 +46,16 @@ Placement place(const Geometry& g, const CaseSpec& c, const KernelPlan& k, std::
   p.stride = static_cast<std::uint32_t>(stride_bytes * 8 / bits);
   const long long extent = (static_cast<long long>(m.leading_count() - 1) * p.stride + m.default_stride()) * bits / 8;
   if (p.offset % static_cast<std::uint32_t>(g.region_bytes()) + extent > g.region_bytes())
-    throw std::runtime_error(fmt::format("step {} ({}): the matrix needs {} bytes at stride {}; a region has {}", step, inst.id(), extent,
-                                         p.stride, g.region_bytes()));
+    throw std::runtime_error(fmt::format("step {} ({}): the matrix needs {} bytes at stride {}; a region has {}", step,
+                                         inst.id(), extent, p.stride, g.region_bytes()));
   return p;
 }
 
 // A single wmma.load of elements narrower than 16 bits: its elements cannot all be told apart by
 // value, so each warp's copy of the matrix holds one digit of every element's storage index.
 bool digit_data(const KernelPlan& k) {
-  return k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad && wmma_matrix_info(*k.steps[0]).format->bits < 16;
+  return k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad &&
+         wmma_matrix_info(*k.steps[0]).format->bits < 16;
 }
 
 // Bits of the largest storage index of the matrix's elements (at its stride), plus one, so that the
@@ -76,7 +77,8 @@ Geometry geometry(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) {
   const int unit = 256 * g.regions;  // regions stay multiples of 256 bytes
   g.warps = warps;
   g.tile_bytes = std::min(g.tile_bytes, kSharedBytes / warps / unit * unit);
-  if (g.tile_bytes < unit) throw std::runtime_error(fmt::format("{}: {} warps of digits do not fit in shared memory", k.name, warps));
+  if (g.tile_bytes < unit)
+    throw std::runtime_error(fmt::format("{}: {} warps of digits do not fit in shared memory", k.name, warps));
   return g;
 }
 
@@ -119,7 +121,8 @@ std::uint64_t poison(const ElementFormat& f) {
 // The format each region holds: that of the first step working there.
 const ElementFormat* region_format(const KernelPlan& k, int region) {
   for (std::size_t s = 0; s < k.steps.size(); ++s)
-    if (wmma_kernel(k).bindings[s].region == region && k.steps[s]->variant().wmma_matrix) return wmma_matrix_info(*k.steps[s]).format;
+    if (wmma_kernel(k).bindings[s].region == region && k.steps[s]->variant().wmma_matrix)
+      return wmma_matrix_info(*k.steps[s]).format;
   return nullptr;
 }
 
@@ -129,7 +132,8 @@ bool feeds_mma(const KernelPlan& k, int region) {
     if (wmma_kernel(k).bindings[l].region != region || k.steps[l]->variant().operation != Operation::WmmaLoad) continue;
     for (std::size_t s = 0; s < k.steps.size(); ++s)
       if (k.steps[s]->variant().wmma_mma)
-        for (std::size_t o = 1; o < wmma_kernel(k).bindings[s].fragments.size(); ++o) if (wmma_kernel(k).bindings[s].fragments[o] == wmma_kernel(k).bindings[l].fragments[0]) return true;
+        for (std::size_t o = 1; o < wmma_kernel(k).bindings[s].fragments.size(); ++o)
+          if (wmma_kernel(k).bindings[s].fragments[o] == wmma_kernel(k).bindings[l].fragments[0]) return true;
   }
   return false;
 }
@@ -185,7 +189,8 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
   const int threads = in.shape.threads();
   std::mt19937_64 rng(c.seed * 1000003u + 17);
   in.state.smem.resize(static_cast<std::size_t>(g.warps * g.tile_bytes));
-  for (auto& b : in.state.smem) b = static_cast<std::uint8_t>(rng());  // background: whatever is not a matrix stays as it was
+  for (auto& b : in.state.smem)
+    b = static_cast<std::uint8_t>(rng());  // background: whatever is not a matrix stays as it was
 
   std::vector<Placement> where;
   for (int s = 0; s < steps; ++s) where.push_back(place(g, c, k, static_cast<std::size_t>(s)));
@@ -203,7 +208,8 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
     const WmmaBinding& mma = wmma_kernel(k).bindings[static_cast<std::size_t>(s)];
     if (!k.steps[static_cast<std::size_t>(s)]->variant().wmma_mma) continue;
     for (int l = 0; l < steps; ++l)
-      if (wmma_kernel(k).bindings[static_cast<std::size_t>(l)].fragments[0] == mma.fragments[3] && k.steps[static_cast<std::size_t>(l)]->variant().operation == Operation::WmmaLoad)
+      if (wmma_kernel(k).bindings[static_cast<std::size_t>(l)].fragments[0] == mma.fragments[3] &&
+          k.steps[static_cast<std::size_t>(l)]->variant().operation == Operation::WmmaLoad)
         c_region = wmma_kernel(k).bindings[static_cast<std::size_t>(l)].region;
   }
   const int rb = g.region_bytes();
@@ -221,7 +227,8 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
       const ElementFormat* f = region_format(k, region);
       bool loaded = false;
       for (int s = 0; s < steps; ++s)
-        loaded = loaded || (wmma_kernel(k).bindings[static_cast<std::size_t>(s)].region == region && k.steps[static_cast<std::size_t>(s)]->variant().operation == Operation::WmmaLoad);
+        loaded = loaded || (wmma_kernel(k).bindings[static_cast<std::size_t>(s)].region == region &&
+                            k.steps[static_cast<std::size_t>(s)]->variant().operation == Operation::WmmaLoad);
       if (!f || !loaded) continue;
       const std::size_t base = static_cast<std::size_t>(w * g.tile_bytes + region * rb);
       const int n = rb * 8 / f->bits;
@@ -233,7 +240,8 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
       }
       if (unique && f->bits < 16) {  // unique words
         for (int word = 0; word < rb / 4; ++word)
-          write_bits(in.state.smem, base, word * 32LL, 32, (static_cast<std::uint64_t>(w * 16 + region) << 24) | static_cast<std::uint64_t>(word + 1));
+          write_bits(in.state.smem, base, word * 32LL, 32,
+                     (static_cast<std::uint64_t>(w * 16 + region) << 24) | static_cast<std::uint64_t>(word + 1));
         continue;
       }
       // Random data that no wmma.mma reads is distinct too, so that registers holding the wrong
@@ -254,7 +262,8 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
   for (std::size_t fi = 0; fi < wmma_kernel(k).fragments.size(); ++fi) {
     const ElementFormat* f = nullptr;
     for (std::size_t s = 0; s < k.steps.size(); ++s)
-      if (wmma_kernel(k).bindings[s].fragments[0] == static_cast<int>(fi) && k.steps[s]->variant().wmma_matrix) f = wmma_matrix_info(*k.steps[s]).format;
+      if (wmma_kernel(k).bindings[s].fragments[0] == static_cast<int>(fi) && k.steps[s]->variant().wmma_matrix)
+        f = wmma_matrix_info(*k.steps[s]).format;
     if (!f) continue;
     const bool poisoned = written_first(k, static_cast<int>(fi));
     const int words = wmma_kernel(k).fragments[fi].registers * (wmma_kernel(k).fragments[fi].wide ? 2 : 1);
@@ -263,7 +272,9 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
     const DistinctValues distinct(*f, poisoned || c.data == DataKind::Unique ? 0 : count, rng);
     std::uint64_t n = 0;
     auto next = [&] {
-      const std::uint64_t v = poisoned ? poison(*f) : c.data == DataKind::Unique ? unique_value(*f, kRegisterValues + n) : distinct[static_cast<std::size_t>(n)];
+      const std::uint64_t v = poisoned                     ? poison(*f)
+                              : c.data == DataKind::Unique ? unique_value(*f, kRegisterValues + n)
+                                                           : distinct[static_cast<std::size_t>(n)];
       ++n;
       return v;
     };

@@ -4,10 +4,10 @@
 
 #include <vector>
 
+#include "kinds/wmma/wmma_kernel.hpp"
 #include "model/launch.hpp"
 #include "plan/suite.hpp"
 #include "spec/spec_model.hpp"
-#include "kinds/wmma/wmma_kernel.hpp"
 
 namespace ptxcts {
 

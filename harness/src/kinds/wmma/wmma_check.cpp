@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "spec/layout.hpp"
 #include "kinds/wmma/wmma_case_data.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_kernel.hpp"
 #include "kinds/wmma/wmma_registers.hpp"
 #include "kinds/wmma/wmma_semantics.hpp"
+#include "spec/layout.hpp"
 
 namespace ptxcts {
 namespace {
@@ -24,7 +24,7 @@ struct StoredMatrix {
   WmmaMatrixInfo info;
   std::size_t base;
   std::uint32_t stride;
-  bool known;      // the model knows its values (else: any of the fragment's values)
+  bool known;  // the model knows its values (else: any of the fragment's values)
   Matrix values;
 };
 
@@ -49,7 +49,8 @@ ModelRun run_model(const KernelPlan& k, const LaunchInput& in) {
       const std::uint32_t stride = in.offsets[(steps + s) * static_cast<std::size_t>(threads) + lane0];
       if (inst.variant().wmma_mma) {
         const std::size_t d = static_cast<std::size_t>(bind.fragments[0]);
-        frag[d] = wmma_multiply(wmma_mma_info(inst), frag[static_cast<std::size_t>(bind.fragments[1])], frag[static_cast<std::size_t>(bind.fragments[2])],
+        frag[d] = wmma_multiply(wmma_mma_info(inst), frag[static_cast<std::size_t>(bind.fragments[1])],
+                                frag[static_cast<std::size_t>(bind.fragments[2])],
                                 frag[static_cast<std::size_t>(bind.fragments[3])]);
         known[d] = true;
         continue;
@@ -97,7 +98,8 @@ Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchSt
     const WmmaMatrixInfo& m = st.info;
     std::multiset<std::uint64_t> allowed;
     if (!st.known) {  // any of the fragment's values, each as often as the registers hold it
-      const std::size_t f = static_cast<std::size_t>(wmma_kernel(k).bindings[static_cast<std::size_t>(st.step)].fragments[0]);
+      const std::size_t f =
+          static_cast<std::size_t>(wmma_kernel(k).bindings[static_cast<std::size_t>(st.step)].fragments[0]);
       const int words = wmma_kernel(k).fragments[f].registers * (wmma_kernel(k).fragments[f].wide ? 2 : 1);
       for (auto v : register_elements(in.state, in.shape, st.warp, first[f], words, *m.format)) allowed.insert(v);
     }
@@ -109,19 +111,24 @@ Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchSt
         if (st.known) {
           const std::uint64_t want = st.values.at(r, c);
           if (got != want)
-            note(fmt::format("warp {}: step {} ({}) D[{}][{}]: expected {} ({}), got {} ({})", st.warp, st.step, k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c,
-                             hex(want, m.format->bits), element_value(*m.format, want), hex(got, m.format->bits), element_value(*m.format, got)));
+            note(fmt::format("warp {}: step {} ({}) D[{}][{}]: expected {} ({}), got {} ({})", st.warp, st.step,
+                             k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c, hex(want, m.format->bits),
+                             element_value(*m.format, want), hex(got, m.format->bits), element_value(*m.format, got)));
         } else if (auto it = allowed.find(got); it != allowed.end()) {
           allowed.erase(it);
         } else {
-          note(fmt::format("warp {}: step {} ({}) D[{}][{}]: got {}, which is not one of the fragment's values (or is written twice)", st.warp, st.step,
-                           k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c, hex(got, m.format->bits)));
+          note(
+              fmt::format("warp {}: step {} ({}) D[{}][{}]: got {}, which is not one of the fragment's values (or is "
+                          "written twice)",
+                          st.warp, st.step, k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c,
+                          hex(got, m.format->bits)));
         }
       }
   }
   for (std::size_t b = 0; b < in.state.smem.size(); ++b)
     if (!covered[b] && actual.smem[b] != model.memory[b])
-      note(fmt::format("warp {} byte +{} of its tile: expected 0x{:02x} (untouched), got 0x{:02x}", b / static_cast<std::size_t>(in.shape.tile_bytes),
+      note(fmt::format("warp {} byte +{} of its tile: expected 0x{:02x} (untouched), got 0x{:02x}",
+                       b / static_cast<std::size_t>(in.shape.tile_bytes),
                        b % static_cast<std::size_t>(in.shape.tile_bytes), model.memory[b], actual.smem[b]));
   // A single load: across the warps, each register slot must hold one element of the matrix (the
   // same one in every warp), and every element must be in some slot.
@@ -137,7 +144,9 @@ Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchSt
     }
     for (auto const& [s, at] : sig.element)
       if (!held.count(s))
-        for (auto const& [r, c] : at) note(fmt::format("element [{}][{}] ({} in warps 0..{}) is in no fragment register", r, c, values(s, f.bits), in.shape.warps - 1));
+        for (auto const& [r, c] : at)
+          note(fmt::format("element [{}][{}] ({} in warps 0..{}) is in no fragment register", r, c, values(s, f.bits),
+                           in.shape.warps - 1));
   }
   return cmp;
 }

@@ -14,6 +14,7 @@ namespace ptxcts {
 // (registers in) is checked by what it may write: each element of the matrix one of the fragment's
 // values, every other byte untouched. Throws std::runtime_error if the model cannot say what
 // the result must be.
-Comparison check_wmma(const KernelPlan& kernel, const LaunchInput& input, const LaunchState& actual, std::size_t max_lines = 16);
+Comparison check_wmma(const KernelPlan& kernel, const LaunchInput& input, const LaunchState& actual,
+                      std::size_t max_lines = 16);
 
 }  // namespace ptxcts

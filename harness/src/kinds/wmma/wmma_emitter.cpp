@@ -60,7 +60,8 @@ std::string address_code(const std::string& memory, const std::string& space, in
   if (memory == "shared") {
     if (space == "global") throw std::runtime_error("a .global form cannot address tiles in shared memory");
     code += fmt::format("    add.u32             %t11, %t4, %t10;\n    cvt.u64.u32         %addr{0}, %t11;\n", k);
-    if (space == "generic") code += fmt::format("    cvta.shared.u64     %addr{0}, %addr{0};   // generic address in shared memory\n", k);
+    if (space == "generic")
+      code += fmt::format("    cvta.shared.u64     %addr{0}, %addr{0};   // generic address in shared memory\n", k);
   } else {
     if (space == "shared") throw std::runtime_error("a .shared form cannot address tiles in global memory");
     code += fmt::format("    cvt.u64.u32         %q11, %t10;\n    add.u64             %addr{0}, {1}, %q11;\n", k,
@@ -97,8 +98,7 @@ WmmaProgram wmma_program(const AuditForm& form) {
   std::vector<WmmaFragment> fragments;
   if (!form.operand_registers.empty())
     for (const char* op : {"d", "a", "b", "c"}) fragments.push_back({form.operand_registers.at(op), wide});
-  else
-    fragments.push_back({form.registers, wide});
+  else fragments.push_back({form.registers, wide});
   std::vector<RegisterRun> runs = allocate(fragments, prog);
   prog.spaces.push_back(space_of(form.text));
   prog.memory = prog.spaces.back() == "global" ? "global" : "shared";
@@ -106,8 +106,8 @@ WmmaProgram wmma_program(const AuditForm& form) {
   return prog;
 }
 
-std::string emit_wmma_ptx(const std::string& skeleton, const std::string& kernel_name, const WmmaProgram& prog, const std::string& target,
-                          PtxVersion ptx) {
+std::string emit_wmma_ptx(const std::string& skeleton, const std::string& kernel_name, const WmmaProgram& prog,
+                          const std::string& target, PtxVersion ptx) {
   const int words = prog.regs32 + 2 * prog.regs64;
   std::string load, store, addresses, body, strides;
   for (int r = 0; r < prog.regs32; ++r) {
@@ -116,10 +116,14 @@ std::string emit_wmma_ptx(const std::string& skeleton, const std::string& kernel
   }
   for (int r = 0; r < prog.regs64; ++r) {
     const int at = 4 * (prog.regs32 + 2 * r);
-    load += fmt::format("    ld.global.u32       %t10, [%q3+{1}];\n    ld.global.u32       %t11, [%q3+{2}];\n    mov.b64             %x{0}, {{%t10, %t11}};\n",
-                        r, at, at + 4);
-    store += fmt::format("    mov.b64             {{%t10, %t11}}, %x{0};\n    st.global.u32       [%q8+{1}], %t10;\n    st.global.u32       [%q8+{2}], %t11;\n",
-                         r, at, at + 4);
+    load += fmt::format(
+        "    ld.global.u32       %t10, [%q3+{1}];\n    ld.global.u32       %t11, [%q3+{2}];\n    mov.b64             "
+        "%x{0}, {{%t10, %t11}};\n",
+        r, at, at + 4);
+    store += fmt::format(
+        "    mov.b64             {{%t10, %t11}}, %x{0};\n    st.global.u32       [%q8+{1}], %t10;\n    st.global.u32   "
+        "    [%q8+{2}], %t11;\n",
+        r, at, at + 4);
   }
   for (std::size_t k = 0; k < prog.instructions.size(); ++k) {
     addresses += address_code(prog.memory, prog.spaces[k], static_cast<int>(k));
@@ -129,35 +133,35 @@ std::string emit_wmma_ptx(const std::string& skeleton, const std::string& kernel
   const bool shared = prog.memory == "shared";
   const std::string copy_in = shared ? "    add.u32             %t7, %t4, %t5;\n    st.shared.u32       [%t7], %t6;\n"
                                      : "    add.u64             %q2, %q9, %q1;\n    st.global.u32       [%q2], %t6;\n";
-  const std::string copy_out = shared ?
-      "    shl.b32             %t5, %t0, 2;\n"
-      "COPY_OUT:\n"
-      "    setp.ge.u32         %p1, %t5, %t3;\n"
-      "    @%p1 bra            COPY_OUT_DONE;\n"
-      "    add.u32             %t7, %t4, %t5;\n"
-      "    ld.shared.u32       %t6, [%t7];\n"
-      "    cvt.u64.u32         %q1, %t5;\n"
-      "    add.u64             %q2, %q9, %q1;\n"
-      "    st.global.u32       [%q2], %t6;\n"
-      "    add.u32             %t5, %t5, %t8;\n"
-      "    bra                 COPY_OUT;\n"
-      "COPY_OUT_DONE:\n" : "    // the tiles are in global memory already\n";
+  const std::string copy_out = shared ? "    shl.b32             %t5, %t0, 2;\n"
+                                        "COPY_OUT:\n"
+                                        "    setp.ge.u32         %p1, %t5, %t3;\n"
+                                        "    @%p1 bra            COPY_OUT_DONE;\n"
+                                        "    add.u32             %t7, %t4, %t5;\n"
+                                        "    ld.shared.u32       %t6, [%t7];\n"
+                                        "    cvt.u64.u32         %q1, %t5;\n"
+                                        "    add.u64             %q2, %q9, %q1;\n"
+                                        "    st.global.u32       [%q2], %t6;\n"
+                                        "    add.u32             %t5, %t5, %t8;\n"
+                                        "    bra                 COPY_OUT;\n"
+                                        "COPY_OUT_DONE:\n"
+                                      : "    // the tiles are in global memory already\n";
   return fill_skeleton(skeleton, {
-      {"KERNEL_NAME", kernel_name},
-      {"PTX_VERSION", ptx.str()},
-      {"TARGET", target},
-      {"MEMORY", prog.memory},
-      {"REGS32", std::to_string(std::max(1, prog.regs32))},
-      {"REGS64", std::to_string(std::max(1, prog.regs64))},
-      {"STEPS", std::to_string(std::max<std::size_t>(1, prog.instructions.size()))},
-      {"REGS_BYTES", std::to_string(4 * std::max(1, words))},
-      {"COPY_IN_STORE", copy_in},
-      {"LOAD_FRAGMENTS", load},
-      {"ADDRESSES", addresses + strides},
-      {"BODY", body},
-      {"STORE_FRAGMENTS", store},
-      {"COPY_OUT", copy_out},
-  });
+                                     {"KERNEL_NAME", kernel_name},
+                                     {"PTX_VERSION", ptx.str()},
+                                     {"TARGET", target},
+                                     {"MEMORY", prog.memory},
+                                     {"REGS32", std::to_string(std::max(1, prog.regs32))},
+                                     {"REGS64", std::to_string(std::max(1, prog.regs64))},
+                                     {"STEPS", std::to_string(std::max<std::size_t>(1, prog.instructions.size()))},
+                                     {"REGS_BYTES", std::to_string(4 * std::max(1, words))},
+                                     {"COPY_IN_STORE", copy_in},
+                                     {"LOAD_FRAGMENTS", load},
+                                     {"ADDRESSES", addresses + strides},
+                                     {"BODY", body},
+                                     {"STORE_FRAGMENTS", store},
+                                     {"COPY_OUT", copy_out},
+                                 });
 }
 
 }  // namespace ptxcts

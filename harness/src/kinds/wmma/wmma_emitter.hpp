@@ -5,17 +5,17 @@
 #include <string>
 #include <vector>
 
-#include "spec/ptx_version.hpp"
 #include "kinds/wmma/wmma_kernel.hpp"
 #include "plan/suite.hpp"
+#include "spec/ptx_version.hpp"
 
 namespace ptxcts {
 
 inline constexpr const char* kWmmaSkeleton = "wmma.ptx.in";
 
 struct WmmaProgram {
-  std::string memory = "shared";        // where the tiles live: shared or global
-  int regs32 = 0, regs64 = 0;           // fragment registers per thread
+  std::string memory = "shared";          // where the tiles live: shared or global
+  int regs32 = 0, regs64 = 0;             // fragment registers per thread
   std::vector<std::string> instructions;  // operands filled in
   std::vector<std::string> spaces;        // per step: shared, global, generic, or "" (no address: mma)
   std::string instruction_text() const;   // joined by " ; "

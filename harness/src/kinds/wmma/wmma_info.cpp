@@ -5,7 +5,9 @@
 namespace ptxcts {
 namespace {
 
-std::string resolve(const Instance& inst, const AxisOrFixed& s) { return s.axis.empty() ? s.fixed : inst.option(s.axis).text; }
+std::string resolve(const Instance& inst, const AxisOrFixed& s) {
+  return s.axis.empty() ? s.fixed : inst.option(s.axis).text;
+}
 
 const ElementFormat& format_of(const Instance& inst, const AxisOrFixed& s) {
   const ElementFormat* f = find_element_format(resolve(inst, s));
@@ -32,7 +34,8 @@ WmmaMatrixInfo wmma_matrix_info(const Instance& inst) {
   out.col_major = resolve(inst, m.layout) == ".col";
   out.registers = inst.registers();
   out.register_bits = out.format->register_bits();
-  for (auto const& a : inst.variant().axes) out.stride_operand = out.stride_operand || inst.option(a.name).text == ", {stride}";
+  for (auto const& a : inst.variant().axes)
+    out.stride_operand = out.stride_operand || inst.option(a.name).text == ", {stride}";
   return out;
 }
 
@@ -56,7 +59,8 @@ WmmaMmaInfo wmma_mma_info(const Instance& inst) {
   out.c = operand(s.c);
   out.d = operand(s.d);
   out.satfinite = !s.saturate.empty() && inst.option(s.saturate).text == ".satfinite";
-  if (!s.rounding.empty() && !inst.option(s.rounding).text.empty()) out.rounding = inst.option(s.rounding).text.substr(1);
+  if (!s.rounding.empty() && !inst.option(s.rounding).text.empty())
+    out.rounding = inst.option(s.rounding).text.substr(1);
   if (!s.product.axis.empty()) out.product = inst.option(s.product.axis).text == ".and.popc" ? "and" : "xor";
   return out;
 }

@@ -42,7 +42,7 @@ struct WmmaMmaInfo {
   int m = 0, n = 0, k = 0;
   WmmaOperandInfo a, b, c, d;
   bool satfinite = false;
-  std::string rounding = "rn";     // rn, rz, rm, rp
+  std::string rounding = "rn";       // rn, rz, rm, rp
   std::string product = "multiply";  // multiply, xor, and
 };
 

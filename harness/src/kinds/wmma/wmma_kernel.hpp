@@ -23,9 +23,9 @@ struct WmmaBinding {
 };
 
 struct WmmaKernel {
-  std::string memory;                   // "shared" or "global": where the tiles live
+  std::string memory;  // "shared" or "global": where the tiles live
   std::vector<WmmaFragment> fragments;
-  std::vector<WmmaBinding> bindings;    // one per step
+  std::vector<WmmaBinding> bindings;  // one per step
 };
 
 // Throws std::bad_any_cast for a kernel the wmma kind did not plan.

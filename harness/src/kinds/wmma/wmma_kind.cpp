@@ -14,7 +14,8 @@ namespace {
 
 class WmmaCase : public PreparedCase {
  public:
-  WmmaCase(const KernelPlan& kernel, const CaseSpec& c, LaunchInput in) : PreparedCase(std::move(in)), kernel_(kernel), case_(c) {}
+  WmmaCase(const KernelPlan& kernel, const CaseSpec& c, LaunchInput in)
+      : PreparedCase(std::move(in)), kernel_(kernel), case_(c) {}
   CaseOutcome check(const LaunchState& actual) const override {
     CaseOutcome out;
     out.comparison = check_wmma(kernel_, input, actual);
@@ -33,7 +34,8 @@ class WmmaKind : public InstructionKind {
  public:
   std::string_view name() const override { return "wmma"; }
   bool owns(const Variant& v) const override {
-    return v.operation == Operation::WmmaLoad || v.operation == Operation::WmmaStore || v.operation == Operation::WmmaMma;
+    return v.operation == Operation::WmmaLoad || v.operation == Operation::WmmaStore ||
+           v.operation == Operation::WmmaMma;
   }
   bool owns(const AuditForm& form) const override { return form.text.rfind("wmma.", 0) == 0; }
 
@@ -51,10 +53,12 @@ class WmmaKind : public InstructionKind {
   }
 
   std::string_view skeleton() const override { return kWmmaSkeleton; }
-  std::string emit(const std::string& skeleton, const KernelPlan& k, const std::string& target, PtxVersion ptx) const override {
+  std::string emit(const std::string& skeleton, const KernelPlan& k, const std::string& target,
+                   PtxVersion ptx) const override {
     return emit_wmma_ptx(skeleton, k.name, wmma_program(k), target, ptx);
   }
-  std::string emit(const std::string& skeleton, const AuditForm& f, const std::string& target, PtxVersion ptx) const override {
+  std::string emit(const std::string& skeleton, const AuditForm& f, const std::string& target,
+                   PtxVersion ptx) const override {
     return emit_wmma_ptx(skeleton, file_safe(f.name), wmma_program(f), target, ptx);
   }
   std::string instruction_text(const KernelPlan& k) const override { return wmma_program(k).instruction_text(); }

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "spec/layout.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_registers.hpp"
+#include "spec/layout.hpp"
 
 namespace ptxcts {
 
@@ -18,8 +18,9 @@ std::string observe_wmma_layout(const KernelPlan& k, const LaunchInput& in, cons
     out += fmt::format("lane {}:", lane);
     for (std::size_t e = 0; e < sig.per_lane; ++e) {
       auto it = sig.element.find(sig.slot[static_cast<std::size_t>(lane) * sig.per_lane + e]);
-      out += it == sig.element.end() || it->second.size() != 1 ? fmt::format(" {}=?", slot_name(f, e))
-                                                                 : fmt::format(" {}=({},{})", slot_name(f, e), it->second[0].first, it->second[0].second);
+      out += it == sig.element.end() || it->second.size() != 1
+                 ? fmt::format(" {}=?", slot_name(f, e))
+                 : fmt::format(" {}=({},{})", slot_name(f, e), it->second[0].first, it->second[0].second);
     }
     out += "\n";
   }

@@ -28,12 +28,16 @@ std::string memory_for(const Instance& inst, bool single) {
 WmmaFragment fragment_of(const WmmaMatrixInfo& m) { return {m.registers, m.register_bits == 64}; }
 
 // The load or store instance of `matrix` with the given shape, type, layout, state space and stride operand.
-const Instance* find_memory_instance(const std::deque<Instance>& all, const std::string& matrix, const std::string& shape, int rows, int cols,
-                                     const ElementFormat* f, bool col_major, const std::string& ss, bool stride) {
+const Instance* find_memory_instance(const std::deque<Instance>& all, const std::string& matrix,
+                                     const std::string& shape, int rows, int cols, const ElementFormat* f,
+                                     bool col_major, const std::string& ss, bool stride) {
   for (auto const& inst : all) {
-    if (!inst.variant().wmma_matrix || inst.variant().wmma_matrix->matrix != matrix || option_text(inst, kWmmaShapeAxis) != shape) continue;
+    if (!inst.variant().wmma_matrix || inst.variant().wmma_matrix->matrix != matrix ||
+        option_text(inst, kWmmaShapeAxis) != shape)
+      continue;
     WmmaMatrixInfo m = wmma_matrix_info(inst);
-    if (m.rows == rows && m.cols == cols && m.format == f && m.col_major == col_major && ss_text(inst) == ss && m.stride_operand == stride)
+    if (m.rows == rows && m.cols == cols && m.format == f && m.col_major == col_major && ss_text(inst) == ss &&
+        m.stride_operand == stride)
       return &inst;
   }
   return nullptr;
@@ -47,13 +51,16 @@ bool same_except_layout(const Instance& x, const Instance& y) {
 
 }  // namespace
 
-std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances, const SpecSet& specs) {
+std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances,
+                                          const SpecSet& specs) {
   std::vector<KernelPlan> out;
   // Single instructions.
   for (auto const& inst : instances) {
     if (!inst.variant().wmma_matrix) continue;
     KernelPlan k = KernelPlan::of(kind, file_safe(inst.id()), inst.variant().family, {&inst});
-    k.kind_data = WmmaKernel{.memory = memory_for(inst, true), .fragments = {fragment_of(wmma_matrix_info(inst))}, .bindings = {{.region = 0, .fragments = {0}}}};
+    k.kind_data = WmmaKernel{.memory = memory_for(inst, true),
+                             .fragments = {fragment_of(wmma_matrix_info(inst))},
+                             .bindings = {{.region = 0, .fragments = {0}}}};
     out.push_back(std::move(k));
   }
   // Round trips: for each wmma.load.c .row instance, its .col twin and the matching stores.
@@ -62,13 +69,17 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
     WmmaMatrixInfo c = wmma_matrix_info(c_row);
     if (c.col_major) continue;
     const std::string ss = ss_text(c_row);
-    const Instance* c_col = find_memory_instance(instances, "c", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols, c.format, true, ss, c.stride_operand);
-    const Instance* d_row = find_memory_instance(instances, "d", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols, c.format, false, ss, c.stride_operand);
-    const Instance* d_col = find_memory_instance(instances, "d", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols, c.format, true, ss, c.stride_operand);
+    const Instance* c_col = find_memory_instance(instances, "c", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols,
+                                                 c.format, true, ss, c.stride_operand);
+    const Instance* d_row = find_memory_instance(instances, "d", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols,
+                                                 c.format, false, ss, c.stride_operand);
+    const Instance* d_col = find_memory_instance(instances, "d", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols,
+                                                 c.format, true, ss, c.stride_operand);
     if (!c_col || !d_row || !d_col || !same_except_layout(c_row, *c_col))
       throw std::logic_error("specs: no wmma.load.c .col / wmma.store.d twin for " + c_row.id());
     // Judged by the spec's claims that select wmma.load.c / wmma.store.d cases, like any other kernel.
-    KernelPlan k = KernelPlan::of(kind, file_safe("roundtrip." + c_row.id()), c_row.variant().family, {&c_row, c_col, d_row, d_col, d_row, d_col});
+    KernelPlan k = KernelPlan::of(kind, file_safe("roundtrip." + c_row.id()), c_row.variant().family,
+                                  {&c_row, c_col, d_row, d_col, d_row, d_col});
     k.audited = false;
     // Region 0 loaded .row into one fragment and .col into the other; each stored .row and .col
     // into regions 1 to 4 (the steps above, in order).
@@ -102,8 +113,10 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
     // order {d}, {a}, {b}, {c}; it has no address, so its region is unused); D stored into region 3.
     enum : int { kA, kB, kC, kD };
     k.kind_data = WmmaKernel{.memory = memory_for(*a, false),
-                             .fragments = {{x.a.registers, x.a.register_bits == 64}, {x.b.registers, x.b.register_bits == 64},
-                                           {x.c.registers, x.c.register_bits == 64}, {x.d.registers, x.d.register_bits == 64}},
+                             .fragments = {{x.a.registers, x.a.register_bits == 64},
+                                           {x.b.registers, x.b.register_bits == 64},
+                                           {x.c.registers, x.c.register_bits == 64},
+                                           {x.d.registers, x.d.register_bits == 64}},
                              .bindings = {{.region = 0, .fragments = {kA}},
                                           {.region = 1, .fragments = {kB}},
                                           {.region = 2, .fragments = {kC}},
@@ -119,14 +132,16 @@ bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
   for (auto const& [axis, texts] : c.only) {
     bool seen = false;
     for (auto const* s : k.steps) {
-      const bool has = std::any_of(s->variant().axes.begin(), s->variant().axes.end(), [&](auto const& a) { return a.name == axis; });
+      const bool has = std::any_of(s->variant().axes.begin(), s->variant().axes.end(),
+                                   [&](auto const& a) { return a.name == axis; });
       if (!has) continue;
       seen = true;
       if (std::find(texts.begin(), texts.end(), s->option(axis).text) == texts.end()) return false;
     }
     if (!seen) return false;
   }
-  const bool product = std::any_of(k.steps.begin(), k.steps.end(), [](auto const* s) { return s->variant().wmma_mma.has_value(); });
+  const bool product =
+      std::any_of(k.steps.begin(), k.steps.end(), [](auto const* s) { return s->variant().wmma_mma.has_value(); });
   if (product && c.data == DataKind::Unique) return false;  // unique bit patterns make inexact products
   if (c.overflow && !product) return false;
   if (c.wide_stride && !wmma_matrix_info(*k.steps[0]).stride_operand) return false;
@@ -139,7 +154,8 @@ bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
     // The edge of the rule: only where the manual allows rows less than 16-byte aligned.
     const int default_bytes = m.default_stride() * m.format->bits / 8;
     if (c.fault == Fault::MinimalAlignmentAddress && m.alignment() % 16 == 0) return false;
-    if (c.fault == Fault::MinimalAlignmentStride && (!m.stride_operand || (default_bytes + m.alignment()) % 16 == 0 || (m.alignment() * 8) % m.format->bits != 0))
+    if (c.fault == Fault::MinimalAlignmentStride &&
+        (!m.stride_operand || (default_bytes + m.alignment()) % 16 == 0 || (m.alignment() * 8) % m.format->bits != 0))
       return false;
   }
   return true;

@@ -10,15 +10,16 @@
 #include <deque>
 #include <vector>
 
-#include "spec/instance.hpp"
 #include "kinds/wmma/wmma_kernel.hpp"
 #include "plan/suite.hpp"
+#include "spec/instance.hpp"
 
 namespace ptxcts {
 
 class InstructionKind;
 
-std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances, const SpecSet& specs);
+std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances,
+                                          const SpecSet& specs);
 
 // Whether a wmma case applies to a wmma kernel.
 bool wmma_takes(const KernelPlan& kernel, const CaseSpec& c);

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "spec/layout.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_semantics.hpp"
+#include "spec/layout.hpp"
 
 namespace ptxcts {
 namespace {
@@ -13,22 +13,26 @@ using Matrix = WmmaValues;
 
 }  // namespace
 
-std::vector<std::uint64_t> register_elements(const LaunchState& s, const LaunchShape& shape, int warp, int first_word, int words,
-                                             const ElementFormat& f) {
+std::vector<std::uint64_t> register_elements(const LaunchState& s, const LaunchShape& shape, int warp, int first_word,
+                                             int words, const ElementFormat& f) {
   std::vector<std::uint64_t> out;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     const std::size_t at = static_cast<std::size_t>((warp * kWarpLanes + lane) * shape.regs + first_word);
     if (f.bits == 64) {
-      for (int r = 0; r + 1 < words; r += 2) out.push_back(s.regs[at + static_cast<std::size_t>(r)] | (std::uint64_t{s.regs[at + static_cast<std::size_t>(r) + 1]} << 32));
+      for (int r = 0; r + 1 < words; r += 2)
+        out.push_back(s.regs[at + static_cast<std::size_t>(r)] |
+                      (std::uint64_t{s.regs[at + static_cast<std::size_t>(r) + 1]} << 32));
     } else {
       for (int r = 0; r < words; ++r)
-        for (int i = 0; i < 32 / f.bits; ++i) out.push_back((s.regs[at + static_cast<std::size_t>(r)] >> (i * f.bits)) & element_mask(f));
+        for (int i = 0; i < 32 / f.bits; ++i)
+          out.push_back((s.regs[at + static_cast<std::size_t>(r)] >> (i * f.bits)) & element_mask(f));
     }
   }
   return out;
 }
 
-Signatures signatures(const KernelPlan& k, const LaunchInput& in, const LaunchState& regs_from, const LaunchState& mem_from) {
+Signatures signatures(const KernelPlan& k, const LaunchInput& in, const LaunchState& regs_from,
+                      const LaunchState& mem_from) {
   const WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
   const int warps = in.shape.warps;
   Signatures out;

@@ -16,7 +16,8 @@ std::uint64_t read_bits(const std::vector<std::uint8_t>& mem, std::size_t base, 
   std::uint64_t v = 0;
   if (bit % 8 == 0 && width % 8 == 0) {  // whole bytes (all but the sub-byte formats): little-endian
     const std::size_t at = base + static_cast<std::size_t>(bit / 8);
-    if (at + static_cast<std::size_t>(width / 8) > mem.size()) throw std::out_of_range("wmma model: read outside the tiles");
+    if (at + static_cast<std::size_t>(width / 8) > mem.size())
+      throw std::out_of_range("wmma model: read outside the tiles");
     for (int b = width / 8 - 1; b >= 0; --b) v = (v << 8) | mem[at + static_cast<std::size_t>(b)];
     return v;
   }
@@ -30,7 +31,8 @@ std::uint64_t read_bits(const std::vector<std::uint8_t>& mem, std::size_t base, 
 void write_bits(std::vector<std::uint8_t>& mem, std::size_t base, long long bit, int width, std::uint64_t v) {
   if (bit % 8 == 0 && width % 8 == 0) {
     const std::size_t at = base + static_cast<std::size_t>(bit / 8);
-    if (at + static_cast<std::size_t>(width / 8) > mem.size()) throw std::out_of_range("wmma model: write outside the tiles");
+    if (at + static_cast<std::size_t>(width / 8) > mem.size())
+      throw std::out_of_range("wmma model: write outside the tiles");
     for (int b = 0; b < width / 8; ++b) mem[at + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(v >> (8 * b));
     return;
   }
@@ -41,16 +43,20 @@ void write_bits(std::vector<std::uint8_t>& mem, std::size_t base, long long bit,
   }
 }
 
-std::uint64_t element_mask(const ElementFormat& f) { return f.bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << f.bits) - 1; }
+std::uint64_t element_mask(const ElementFormat& f) {
+  return f.bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << f.bits) - 1;
+}
 
-WmmaValues wmma_load_matrix(const WmmaMatrixInfo& m, const std::vector<std::uint8_t>& mem, std::size_t base, std::uint32_t stride) {
+WmmaValues wmma_load_matrix(const WmmaMatrixInfo& m, const std::vector<std::uint8_t>& mem, std::size_t base,
+                            std::uint32_t stride) {
   Matrix out{m.rows, m.cols, m.format, std::vector<std::uint64_t>(static_cast<std::size_t>(m.rows * m.cols))};
   for (int r = 0; r < m.rows; ++r)
     for (int c = 0; c < m.cols; ++c) out.at(r, c) = read_bits(mem, base, m.bit_offset(r, c, stride), m.format->bits);
   return out;
 }
 
-void wmma_store_matrix(const WmmaMatrixInfo& m, const WmmaValues& x, std::vector<std::uint8_t>& mem, std::size_t base, std::uint32_t stride) {
+void wmma_store_matrix(const WmmaMatrixInfo& m, const WmmaValues& x, std::vector<std::uint8_t>& mem, std::size_t base,
+                       std::uint32_t stride) {
   for (int r = 0; r < m.rows; ++r)
     for (int c = 0; c < m.cols; ++c) write_bits(mem, base, m.bit_offset(r, c, stride), m.format->bits, x.at(r, c));
 }
@@ -68,13 +74,18 @@ WmmaValues wmma_multiply(const WmmaMmaInfo& x, const WmmaValues& a, const WmmaVa
           const long long bv = static_cast<long long>(element_value(*b.format, b.at(q, j)));
           acc += x.product == "xor" ? (av ^ bv) : x.product == "and" ? (av & bv) : av * bv;
         }
-        if (x.satfinite) acc = std::clamp<long long>(acc, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
+        if (x.satfinite)
+          acc = std::clamp<long long>(acc, std::numeric_limits<std::int32_t>::min(),
+                                      std::numeric_limits<std::int32_t>::max());
         d.at(i, j) = static_cast<std::uint64_t>(acc) & 0xFFFFFFFFu;
       } else {
         // The case data keeps every product and partial sum exact in double, so one rounding at the
         // end; the rounding mode still decides the sign of an exact zero (x + -x is -0 under .rm).
         const int saved = std::fegetround();
-        std::fesetround(x.rounding == "rz" ? FE_TOWARDZERO : x.rounding == "rm" ? FE_DOWNWARD : x.rounding == "rp" ? FE_UPWARD : FE_TONEAREST);
+        std::fesetround(x.rounding == "rz"   ? FE_TOWARDZERO
+                        : x.rounding == "rm" ? FE_DOWNWARD
+                        : x.rounding == "rp" ? FE_UPWARD
+                                             : FE_TONEAREST);
         volatile double acc = element_value(*c.format, c.at(i, j));
         for (int q = 0; q < x.k; ++q) {
           volatile double p = element_value(*a.format, a.at(i, q)) * element_value(*b.format, b.at(q, j));

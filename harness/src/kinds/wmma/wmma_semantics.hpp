@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "spec/element_format.hpp"
 #include "kinds/wmma/wmma_info.hpp"
+#include "spec/element_format.hpp"
 
 namespace ptxcts {
 
@@ -28,8 +28,10 @@ void write_bits(std::vector<std::uint8_t>& mem, std::size_t base, long long bit,
 std::uint64_t element_mask(const ElementFormat& f);
 
 // The manual's semantics, as the model applies them (exposed for device emulators in tests).
-WmmaValues wmma_load_matrix(const WmmaMatrixInfo& m, const std::vector<std::uint8_t>& mem, std::size_t base, std::uint32_t stride);
-void wmma_store_matrix(const WmmaMatrixInfo& m, const WmmaValues& x, std::vector<std::uint8_t>& mem, std::size_t base, std::uint32_t stride);
+WmmaValues wmma_load_matrix(const WmmaMatrixInfo& m, const std::vector<std::uint8_t>& mem, std::size_t base,
+                            std::uint32_t stride);
+void wmma_store_matrix(const WmmaMatrixInfo& m, const WmmaValues& x, std::vector<std::uint8_t>& mem, std::size_t base,
+                       std::uint32_t stride);
 WmmaValues wmma_multiply(const WmmaMmaInfo& x, const WmmaValues& a, const WmmaValues& b, const WmmaValues& c);
 
 }  // namespace ptxcts

@@ -5,8 +5,8 @@
 // formulas (from CUTLASS/CuTe); here they are compared bit by bit, and through the reference model.
 #include <gtest/gtest.h>
 
-#include "spec/layout.hpp"
 #include "kinds/fragment/reference_model.hpp"
+#include "spec/layout.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -62,8 +62,9 @@ TEST(BlackwellLayouts, LdmatrixM16n16B8IsTritonsLayout) {
 
 TEST(BlackwellLayouts, StmatrixM16n8B8IsTritonsLayout) {
   Suite s = build_suite(load_specs(spec_files()));
-  for (const char* id : {"stmatrix.sync.aligned.m16n8.x1.trans.shared.b8@a32", "stmatrix.sync.aligned.m16n8.x2.trans.b8@a64",
-                         "stmatrix.sync.aligned.m16n8.x4.trans.shared::cta.b8@a64"})
+  for (const char* id :
+       {"stmatrix.sync.aligned.m16n8.x1.trans.shared.b8@a32", "stmatrix.sync.aligned.m16n8.x2.trans.b8@a64",
+        "stmatrix.sync.aligned.m16n8.x4.trans.shared::cta.b8@a64"})
     expect_layout(find_instance(s, id), triton_stmatrix_b8);
 }
 
@@ -76,10 +77,12 @@ TEST(BlackwellLayouts, LdmatrixM16n16ModelMatchesTheManualsProse) {
   in.shape = {1, 4096, 1, 2};
   in.state.smem.assign(4096, 0);
   for (int row = 0; row < 16; ++row)
-    for (int col = 0; col < 16; ++col) in.state.smem[static_cast<std::size_t>(row * 16 + col)] = static_cast<std::uint8_t>(row * 16 + col);
+    for (int col = 0; col < 16; ++col)
+      in.state.smem[static_cast<std::size_t>(row * 16 + col)] = static_cast<std::uint8_t>(row * 16 + col);
   in.state.regs.assign(64, 0);
   in.offsets.assign(32, 0);
-  for (int lane = 0; lane < 16; ++lane) in.offsets[static_cast<std::size_t>(lane)] = static_cast<std::uint32_t>(16 * lane);
+  for (int lane = 0; lane < 16; ++lane)
+    in.offsets[static_cast<std::size_t>(lane)] = static_cast<std::uint32_t>(16 * lane);
   LaunchState out = expected_state({{&inst, compute_layout(inst)}}, in);
   // Transposed matrix T[c][s] = M[s][c] = 16 s + c. Lane holds T rows lane/4 and lane/4 + 8,
   // columns 4 (lane % 4) .. + 3: in register r, byte i, the value 16 (4 (lane % 4) + i) + lane / 4 + 8 r.

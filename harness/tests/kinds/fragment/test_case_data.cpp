@@ -29,7 +29,8 @@ TEST(CaseData, ContiguousRowsFollowTheLaneOrder) {
   Fixture f;
   LaunchInput in = f.input(kX4, "unique-contiguous");
   ASSERT_EQ(in.shape.threads(), 128);
-  for (int l = 0; l < 32; ++l) EXPECT_EQ(in.offsets[static_cast<std::size_t>(l)], static_cast<std::uint32_t>(16 * l)) << "lane " << l;
+  for (int l = 0; l < 32; ++l)
+    EXPECT_EQ(in.offsets[static_cast<std::size_t>(l)], static_cast<std::uint32_t>(16 * l)) << "lane " << l;
 }
 
 TEST(CaseData, PaddedPitchSpacesRows) {
@@ -62,7 +63,8 @@ TEST(CaseData, PoisonGoesOnlyToLanesThatSupplyNoAddress) {
   for (int l = 0; l < 32; ++l)
     EXPECT_EQ(in.offsets[static_cast<std::size_t>(l)] == kPoisonOffset, l >= 8) << "lane " << l;
   LaunchInput repeat = f.input(kX1, "unique-contiguous");
-  for (int l = 8; l < 32; ++l) EXPECT_EQ(repeat.offsets[static_cast<std::size_t>(l)], repeat.offsets[static_cast<std::size_t>(l % 8)]);
+  for (int l = 8; l < 32; ++l)
+    EXPECT_EQ(repeat.offsets[static_cast<std::size_t>(l)], repeat.offsets[static_cast<std::size_t>(l % 8)]);
 }
 
 TEST(CaseData, UniqueDataHasNoRepeatedElement) {
@@ -79,7 +81,8 @@ TEST(CaseData, UniqueDataHasNoRepeatedElement) {
 
 TEST(CaseData, RandomDataIsRepeatableAndSeeded) {
   Fixture f;
-  LaunchInput a = f.input(kX4, "random-scattered"), b = f.input(kX4, "random-scattered"), c = f.input(kX4, "random-contiguous");
+  LaunchInput a = f.input(kX4, "random-scattered"), b = f.input(kX4, "random-scattered"),
+              c = f.input(kX4, "random-contiguous");
   EXPECT_EQ(a.state, b.state);
   EXPECT_EQ(a.offsets, b.offsets);
   EXPECT_NE(a.state.smem, c.state.smem);

@@ -15,9 +15,13 @@ std::string skeleton() { return read_skeleton(); }
 
 TEST(PtxEmitter, FillsTheInstructionTargetAndVersion) {
   Suite s = build_suite(load_specs(spec_files()));
-  std::string ptx = emit_ptx(skeleton(), *s.find_kernel("stmatrix.sync.aligned.m8n8.x4.trans.shared__cta.b16_a32"), "sm_90", {7, 8});
+  std::string ptx =
+      emit_ptx(skeleton(), *s.find_kernel("stmatrix.sync.aligned.m8n8.x4.trans.shared__cta.b16_a32"), "sm_90", {7, 8});
   EXPECT_NE(ptx.find(".version 7.8\n.target sm_90\n"), std::string::npos);
-  EXPECT_NE(ptx.find("    stmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 [%addr32_0], {%frag0, %frag1, %frag2, %frag3};\n"), std::string::npos);
+  EXPECT_NE(
+      ptx.find(
+          "    stmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 [%addr32_0], {%frag0, %frag1, %frag2, %frag3};\n"),
+      std::string::npos);
   EXPECT_NE(ptx.find(".reg .b32   %frag<4>;"), std::string::npos);
   EXPECT_EQ(ptx.find("{{"), std::string::npos);
   EXPECT_EQ(ptx.find("cvta.shared"), std::string::npos);  // .shared with a 32-bit address: no conversion
@@ -32,7 +36,8 @@ TEST(PtxEmitter, GenericAddressingConvertsToAGenericAddress) {
 
 TEST(PtxEmitter, RoundTripHasBothStepsInOrder) {
   Suite s = build_suite(load_specs(spec_files()));
-  std::string ptx = emit_ptx(skeleton(), *s.find_kernel("roundtrip.stmatrix.sync.aligned.m8n8.x1.b16_a64"), "sm_90", {7, 8});
+  std::string ptx =
+      emit_ptx(skeleton(), *s.find_kernel("roundtrip.stmatrix.sync.aligned.m8n8.x1.b16_a64"), "sm_90", {7, 8});
   auto ld = ptx.find("ldmatrix.sync.aligned.m8n8.x1.b16 {%frag0}, [%addr64_0];");
   auto st = ptx.find("stmatrix.sync.aligned.m8n8.x1.b16 [%addr64_1], {%frag0};");
   ASSERT_NE(ld, std::string::npos);

@@ -73,8 +73,9 @@ LaunchState study_notes_x4(const Suite& s, bool trans) {
     for (int v : row) a.push_back(static_cast<std::uint16_t>(v));
   std::vector<std::uint32_t> off;
   for (int l = 0; l < 32; ++l) off.push_back(static_cast<std::uint32_t>(2 * ((l % 16) * 16 + (l / 16) * 8)));
-  return run_model(s, trans ? "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16@a32" : "ldmatrix.sync.aligned.m8n8.x4.shared.b16@a32",
-                   seed_input(a, 4, off));
+  return run_model(
+      s, trans ? "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16@a32" : "ldmatrix.sync.aligned.m8n8.x4.shared.b16@a32",
+      seed_input(a, 4, off));
 }
 
 int mismatches_x4_lanes(const Suite& s) {
@@ -105,10 +106,11 @@ int mismatches_x4_trans(const Suite& s) {
 // The study notes' x2: A is the first 16 rows of 8 (the 16x8 matrix it prints); lanes 0-15 address row
 // lane % 16; D[row][col] = r0, D[row + 8][col] = r1 and the printed copy equals A.
 int mismatches_x2(const Suite& s) {
-  const int a16x8[16][8] = {{1, 3, 1, 4, 5, 4, 8, 9}, {6, 5, 7, 7, 2, 3, 1, 6}, {6, 5, 8, 4, 3, 9, 9, 2}, {8, 4, 2, 8, 7, 9, 3, 7},
-                            {2, 1, 9, 4, 4, 7, 3, 7}, {9, 1, 5, 8, 3, 3, 4, 8}, {5, 1, 3, 8, 9, 9, 7, 5}, {1, 6, 1, 8, 5, 4, 3, 4},
-                            {2, 9, 8, 6, 4, 1, 1, 2}, {1, 3, 9, 2, 3, 4, 7, 8}, {4, 9, 4, 1, 7, 8, 5, 7}, {2, 5, 3, 4, 6, 4, 7, 8},
-                            {3, 5, 2, 5, 4, 9, 6, 2}, {3, 5, 3, 3, 8, 1, 1, 9}, {7, 4, 9, 2, 9, 2, 9, 1}, {7, 9, 4, 1, 3, 2, 8, 4}};
+  const int a16x8[16][8] = {
+      {1, 3, 1, 4, 5, 4, 8, 9}, {6, 5, 7, 7, 2, 3, 1, 6}, {6, 5, 8, 4, 3, 9, 9, 2}, {8, 4, 2, 8, 7, 9, 3, 7},
+      {2, 1, 9, 4, 4, 7, 3, 7}, {9, 1, 5, 8, 3, 3, 4, 8}, {5, 1, 3, 8, 9, 9, 7, 5}, {1, 6, 1, 8, 5, 4, 3, 4},
+      {2, 9, 8, 6, 4, 1, 1, 2}, {1, 3, 9, 2, 3, 4, 7, 8}, {4, 9, 4, 1, 7, 8, 5, 7}, {2, 5, 3, 4, 6, 4, 7, 8},
+      {3, 5, 2, 5, 4, 9, 6, 2}, {3, 5, 3, 3, 8, 1, 1, 9}, {7, 4, 9, 2, 9, 2, 9, 1}, {7, 9, 4, 1, 3, 2, 8, 4}};
   std::vector<std::uint16_t> a;
   for (auto const& row : a16x8)
     for (int v : row) a.push_back(static_cast<std::uint16_t>(v));
@@ -118,7 +120,8 @@ int mismatches_x2(const Suite& s) {
   int bad = 0;
   for (int t = 0; t < 32; ++t)
     for (int r = 0; r < 2; ++r)
-      for (int i = 0; i < 2; ++i) bad += half(st.regs[static_cast<std::size_t>(t * 2 + r)], i) != a16x8[t / 4 + 8 * r][t % 4 * 2 + i];
+      for (int i = 0; i < 2; ++i)
+        bad += half(st.regs[static_cast<std::size_t>(t * 2 + r)], i) != a16x8[t / 4 + 8 * r][t % 4 * 2 + i];
   return bad;
 }
 
@@ -131,7 +134,9 @@ int mismatches_x1(const Suite& s) {
   for (int l = 0; l < 32; ++l) off.push_back(static_cast<std::uint32_t>(2 * (l % 8) * 8));
   LaunchState st = run_model(s, "ldmatrix.sync.aligned.m8n8.x1.shared.b16@a32", seed_input(a, 1, off));
   int bad = 0;
-  for (int t = 0; t < 32; ++t) bad += half(st.regs[static_cast<std::size_t>(t)], 0) != 2 * t || half(st.regs[static_cast<std::size_t>(t)], 1) != 2 * t + 1;
+  for (int t = 0; t < 32; ++t)
+    bad += half(st.regs[static_cast<std::size_t>(t)], 0) != 2 * t ||
+           half(st.regs[static_cast<std::size_t>(t)], 1) != 2 * t + 1;
   return bad;
 }
 
@@ -140,11 +145,13 @@ int mismatches_stmatrix_x1(const Suite& s) {
   LaunchInput in = seed_input({}, 1, {});
   for (int l = 0; l < 32; ++l) {
     in.offsets.push_back(static_cast<std::uint32_t>(2 * (l % 8) * 8));
-    in.state.regs[static_cast<std::size_t>(l)] = static_cast<std::uint32_t>(2 * l) | static_cast<std::uint32_t>(2 * l + 1) << 16;
+    in.state.regs[static_cast<std::size_t>(l)] =
+        static_cast<std::uint32_t>(2 * l) | static_cast<std::uint32_t>(2 * l + 1) << 16;
   }
   LaunchState st = run_model(s, "stmatrix.sync.aligned.m8n8.x1.shared.b16@a32", in);
   int bad = 0;
-  for (int k = 0; k < 64; ++k) bad += (st.smem[static_cast<std::size_t>(2 * k)] | st.smem[static_cast<std::size_t>(2 * k + 1)] << 8) != k;
+  for (int k = 0; k < 64; ++k)
+    bad += (st.smem[static_cast<std::size_t>(2 * k)] | st.smem[static_cast<std::size_t>(2 * k + 1)] << 8) != k;
   return bad;
 }
 
@@ -177,7 +184,9 @@ TEST(ReferenceOracles, WrongColumnFormulaFailsEveryLdmatrixOracle) {
   EXPECT_GT(mismatches_x2(wrong), 0);
   EXPECT_GT(mismatches_x1(wrong), 0);
 }
-TEST(ReferenceOracles, WrongColumnFormulaFailsTheStmatrixOracle) { EXPECT_GT(mismatches_stmatrix_x1(wrong_col_suite("stmatrix.yaml")), 0); }
+TEST(ReferenceOracles, WrongColumnFormulaFailsTheStmatrixOracle) {
+  EXPECT_GT(mismatches_stmatrix_x1(wrong_col_suite("stmatrix.yaml")), 0);
+}
 TEST(ReferenceOracles, MissingTransposeFailsTheTransOracle) { EXPECT_GT(mismatches_x4_trans(wrong_trans_suite()), 0); }
 
 // movmatrix, lane by lane: with A[row][col] = 8 * row + col + 1 in the source fragment (row
@@ -198,12 +207,14 @@ TEST(ReferenceOracles, MovmatrixPerLaneTranspose) {
     LaunchState out = expected_state({{&inst, compute_layout(inst)}}, in);
     int bad = 0;
     for (int l = 0; l < 32; ++l)
-      for (int i = 0; i < 2; ++i) bad += half(out.regs[static_cast<std::size_t>(l)], i) != 8 * ((l % 4) * 2 + i) + l / 4 + 1;
+      for (int i = 0; i < 2; ++i)
+        bad += half(out.regs[static_cast<std::size_t>(l)], i) != 8 * ((l % 4) * 2 + i) + l / 4 + 1;
     return bad;
   };
   EXPECT_EQ(mismatches(real_suite()), 0);
   // A spec whose result is the source layout (no transpose) fails the oracle.
-  Suite noop = build_suite(load_specs(spec_files("movmatrix.yaml", "      result:\n        matrix: r\n        row: (lane % 4) * 2 + i\n        col: lane / 4\n",
-                                                 "      result:\n        matrix: r\n        row: lane / 4\n        col: (lane % 4) * 2 + i\n")));
+  Suite noop = build_suite(load_specs(spec_files(
+      "movmatrix.yaml", "      result:\n        matrix: r\n        row: (lane % 4) * 2 + i\n        col: lane / 4\n",
+      "      result:\n        matrix: r\n        row: lane / 4\n        col: (lane % 4) * 2 + i\n")));
   EXPECT_EQ(mismatches(noop), 56);  // all but the 8 diagonal elements
 }

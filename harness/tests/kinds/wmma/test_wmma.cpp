@@ -11,9 +11,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "spec/element_format.hpp"
-#include "support/spec_fixture.hpp"
-#include "util/subprocess.hpp"
 #include "assemble/toolchain.hpp"
 #include "kinds/wmma/wmma_case_data.hpp"
 #include "kinds/wmma/wmma_check.hpp"
@@ -21,6 +18,9 @@
 #include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_kind.hpp"
 #include "kinds/wmma/wmma_observe.hpp"
+#include "spec/element_format.hpp"
+#include "support/spec_fixture.hpp"
+#include "util/subprocess.hpp"
 
 using namespace ptxcts;
 using namespace ptxcts::test;
@@ -45,20 +45,35 @@ WmmaMatrixInfo info(const std::string& id) { return wmma_matrix_info(find_instan
 
 // Manual, Matrix Fragments for WMMA (the tables, read as the manual's cells say).
 TEST(WmmaSpec, RegisterCountsAreTheManualsFragmentTables) {
-  struct Row { const char* id; int registers; };
+  struct Row {
+    const char* id;
+    int registers;
+  };
   const Row rows[] = {
-      {"wmma.load.a.sync.aligned.row.m16n16k16.f16@a64", 8},  {"wmma.load.b.sync.aligned.col.m8n32k16.f16@a64", 8},
-      {"wmma.load.a.sync.aligned.row.m16n16k16.s8@a64", 2},   {"wmma.load.b.sync.aligned.row.m16n16k16.u8@a64", 2},
-      {"wmma.load.a.sync.aligned.row.m8n32k16.s8@a64", 1},    {"wmma.load.b.sync.aligned.row.m8n32k16.s8@a64", 4},
-      {"wmma.load.a.sync.aligned.row.m32n8k16.u8@a64", 4},    {"wmma.load.b.sync.aligned.row.m32n8k16.u8@a64", 1},
-      {"wmma.load.a.sync.aligned.row.m16n16k16.bf16@a64", 4}, {"wmma.load.a.sync.aligned.row.m8n32k16.bf16@a64", 2},
-      {"wmma.load.b.sync.aligned.row.m8n32k16.bf16@a64", 8},  {"wmma.load.a.sync.aligned.row.m32n8k16.bf16@a64", 8},
-      {"wmma.load.b.sync.aligned.row.m32n8k16.bf16@a64", 2},  {"wmma.load.a.sync.aligned.row.m16n16k8.tf32@a64", 4},
-      {"wmma.load.b.sync.aligned.col.m16n16k8.tf32@a64", 4},  {"wmma.load.a.sync.aligned.row.m8n8k4.f64@a64", 1},
-      {"wmma.load.a.sync.aligned.row.m8n8k32.s4@a64", 1},     {"wmma.load.b.sync.aligned.col.m8n8k128.b1@a64", 1},
-      {"wmma.load.c.sync.aligned.row.m16n16k16.f16@a64", 4},  {"wmma.load.c.sync.aligned.col.m32n8k16.f32@a64", 8},
-      {"wmma.load.c.sync.aligned.row.m8n32k16.s32@a64", 8},   {"wmma.load.c.sync.aligned.row.m8n8k32.s32@a64", 2},
-      {"wmma.store.d.sync.aligned.row.m8n8k128.s32@a64", 2},  {"wmma.store.d.sync.aligned.row.m16n16k8.f32@a64", 8},
+      {"wmma.load.a.sync.aligned.row.m16n16k16.f16@a64", 8},
+      {"wmma.load.b.sync.aligned.col.m8n32k16.f16@a64", 8},
+      {"wmma.load.a.sync.aligned.row.m16n16k16.s8@a64", 2},
+      {"wmma.load.b.sync.aligned.row.m16n16k16.u8@a64", 2},
+      {"wmma.load.a.sync.aligned.row.m8n32k16.s8@a64", 1},
+      {"wmma.load.b.sync.aligned.row.m8n32k16.s8@a64", 4},
+      {"wmma.load.a.sync.aligned.row.m32n8k16.u8@a64", 4},
+      {"wmma.load.b.sync.aligned.row.m32n8k16.u8@a64", 1},
+      {"wmma.load.a.sync.aligned.row.m16n16k16.bf16@a64", 4},
+      {"wmma.load.a.sync.aligned.row.m8n32k16.bf16@a64", 2},
+      {"wmma.load.b.sync.aligned.row.m8n32k16.bf16@a64", 8},
+      {"wmma.load.a.sync.aligned.row.m32n8k16.bf16@a64", 8},
+      {"wmma.load.b.sync.aligned.row.m32n8k16.bf16@a64", 2},
+      {"wmma.load.a.sync.aligned.row.m16n16k8.tf32@a64", 4},
+      {"wmma.load.b.sync.aligned.col.m16n16k8.tf32@a64", 4},
+      {"wmma.load.a.sync.aligned.row.m8n8k4.f64@a64", 1},
+      {"wmma.load.a.sync.aligned.row.m8n8k32.s4@a64", 1},
+      {"wmma.load.b.sync.aligned.col.m8n8k128.b1@a64", 1},
+      {"wmma.load.c.sync.aligned.row.m16n16k16.f16@a64", 4},
+      {"wmma.load.c.sync.aligned.col.m32n8k16.f32@a64", 8},
+      {"wmma.load.c.sync.aligned.row.m8n32k16.s32@a64", 8},
+      {"wmma.load.c.sync.aligned.row.m8n8k32.s32@a64", 2},
+      {"wmma.store.d.sync.aligned.row.m8n8k128.s32@a64", 2},
+      {"wmma.store.d.sync.aligned.row.m16n16k8.f32@a64", 8},
       // f64 C/D: the table says one register; the manual's examples (wmma.store's among them) use two.
       {"wmma.store.d.sync.aligned.row.m8n8k4.f64@a64", 2},
   };
@@ -67,7 +82,11 @@ TEST(WmmaSpec, RegisterCountsAreTheManualsFragmentTables) {
 
 // Manual, Matrix Storage for WMMA: "the default strides for the supported matrix shapes".
 TEST(WmmaSpec, DefaultStridesAreTheManualsTable) {
-  struct Row { const char* shape_type; int a_row, a_col, b_row, b_col, acc_row, acc_col; const char* acc_type; };
+  struct Row {
+    const char* shape_type;
+    int a_row, a_col, b_row, b_col, acc_row, acc_col;
+    const char* acc_type;
+  };
   const Row rows[] = {
       {".m16n16k16.f16", 16, 16, 16, 16, 16, 16, ".f32"}, {".m8n32k16.f16", 16, 8, 32, 16, 32, 8, ".f32"},
       {".m32n8k16.f16", 16, 32, 8, 16, 8, 32, ".f32"},    {".m16n16k8.tf32", 8, 16, 16, 8, 16, 16, ".f32"},
@@ -78,10 +97,14 @@ TEST(WmmaSpec, DefaultStridesAreTheManualsTable) {
     auto id = [&](const char* m, const char* layout, const std::string& type) {
       return fmt::format("wmma.load.{}.sync.aligned.{}{}{}@a64", m, layout, shape, type);
     };
-    EXPECT_EQ(info(id("a", "row", std::string(r.shape_type).substr(shape.size()))).default_stride(), r.a_row) << r.shape_type;
-    EXPECT_EQ(info(id("a", "col", std::string(r.shape_type).substr(shape.size()))).default_stride(), r.a_col) << r.shape_type;
-    EXPECT_EQ(info(id("b", "row", std::string(r.shape_type).substr(shape.size()))).default_stride(), r.b_row) << r.shape_type;
-    EXPECT_EQ(info(id("b", "col", std::string(r.shape_type).substr(shape.size()))).default_stride(), r.b_col) << r.shape_type;
+    EXPECT_EQ(info(id("a", "row", std::string(r.shape_type).substr(shape.size()))).default_stride(), r.a_row)
+        << r.shape_type;
+    EXPECT_EQ(info(id("a", "col", std::string(r.shape_type).substr(shape.size()))).default_stride(), r.a_col)
+        << r.shape_type;
+    EXPECT_EQ(info(id("b", "row", std::string(r.shape_type).substr(shape.size()))).default_stride(), r.b_row)
+        << r.shape_type;
+    EXPECT_EQ(info(id("b", "col", std::string(r.shape_type).substr(shape.size()))).default_stride(), r.b_col)
+        << r.shape_type;
     EXPECT_EQ(info(id("c", "row", r.acc_type)).default_stride(), r.acc_row) << r.shape_type;
     EXPECT_EQ(info(id("c", "col", r.acc_type)).default_stride(), r.acc_col) << r.shape_type;
   }
@@ -108,11 +131,13 @@ TEST(WmmaSpec, MmaOperandsFollowTheQualifiers) {
   EXPECT_EQ(x.c.format->name, "f32");
   EXPECT_EQ(x.d.registers, 4);
   EXPECT_EQ(x.c.registers, 8);
-  WmmaMmaInfo b1 = wmma_mma_info(find_instance(suite(), "wmma.mma.and.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32"));
+  WmmaMmaInfo b1 =
+      wmma_mma_info(find_instance(suite(), "wmma.mma.and.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32"));
   EXPECT_EQ(b1.product, "and");
   WmmaMmaInfo f64 = wmma_mma_info(find_instance(suite(), "wmma.mma.sync.aligned.row.col.m8n8k4.rm.f64.f64.f64.f64"));
   EXPECT_EQ(f64.rounding, "rm");
-  EXPECT_TRUE(wmma_mma_info(find_instance(suite(), "wmma.mma.sync.aligned.row.col.m16n16k16.s32.u8.u8.s32.satfinite")).satfinite);
+  EXPECT_TRUE(wmma_mma_info(find_instance(suite(), "wmma.mma.sync.aligned.row.col.m16n16k16.s32.u8.u8.s32.satfinite"))
+                  .satfinite);
 }
 
 // Known encodings (IEEE 754 binary16, bfloat16, TF32 in an f32 container).
@@ -123,15 +148,15 @@ TEST(ElementFormat, EncodesAndDecodesKnownValues) {
   EXPECT_EQ(element_encode(f16, 1.0), 0x3C00u);
   EXPECT_EQ(element_encode(f16, -2.0), 0xC000u);
   EXPECT_EQ(element_encode(f16, 65504.0), 0x7BFFu);
-  EXPECT_EQ(element_encode(f16, std::ldexp(1.0, -24)), 0x0001u);              // smallest subnormal
-  EXPECT_EQ(element_encode(f16, 1.0 + std::ldexp(1.0, -11)), 0x3C00u);        // a tie: to even
-  EXPECT_EQ(element_encode(f16, 1.0 + 3 * std::ldexp(1.0, -11)), 0x3C02u);    // a tie: to even, upwards
-  EXPECT_EQ(element_encode(f16, 70000.0), 0x7C00u);                           // overflow: infinity
-  EXPECT_EQ(element_value(f16, 0x3555), 0.25 * (1 + 0x155 / 1024.0));        // 0.333...: 1.0101010101b x 2^-2
+  EXPECT_EQ(element_encode(f16, std::ldexp(1.0, -24)), 0x0001u);            // smallest subnormal
+  EXPECT_EQ(element_encode(f16, 1.0 + std::ldexp(1.0, -11)), 0x3C00u);      // a tie: to even
+  EXPECT_EQ(element_encode(f16, 1.0 + 3 * std::ldexp(1.0, -11)), 0x3C02u);  // a tie: to even, upwards
+  EXPECT_EQ(element_encode(f16, 70000.0), 0x7C00u);                         // overflow: infinity
+  EXPECT_EQ(element_value(f16, 0x3555), 0.25 * (1 + 0x155 / 1024.0));       // 0.333...: 1.0101010101b x 2^-2
   EXPECT_EQ(element_encode(bf16, 1.0), 0x3F80u);
   EXPECT_EQ(element_encode(bf16, -3.0), 0xC040u);
   EXPECT_EQ(element_encode(tf32, 1.0), 0x3F800000u);
-  EXPECT_EQ(element_value(tf32, 0x3F800FFF), 1.0);                            // the 13 low bits are not TF32's
+  EXPECT_EQ(element_value(tf32, 0x3F800FFF), 1.0);  // the 13 low bits are not TF32's
   EXPECT_EQ(element_value(*find_element_format("s4"), 0xF), -1.0);
   EXPECT_EQ(element_value(*find_element_format("u4"), 0xF), 15.0);
   EXPECT_EQ(element_encode(*find_element_format("s32"), -1.0), 0xFFFFFFFFu);
@@ -152,8 +177,9 @@ TEST(WmmaSuite, PlansOneKernelPerFormRoundTripsAndProducts) {
       ++products;
       EXPECT_TRUE(k.audited);
       EXPECT_TRUE(k.subject_instance().variant().wmma_mma.has_value()) << k.name;
-      EXPECT_EQ(k.subject_instance().min_ptx(), std::max({k.steps[0]->min_ptx(), k.steps[1]->min_ptx(), k.steps[2]->min_ptx(), k.steps[4]->min_ptx(),
-                                                          k.subject_instance().min_ptx()}))
+      EXPECT_EQ(k.subject_instance().min_ptx(),
+                std::max({k.steps[0]->min_ptx(), k.steps[1]->min_ptx(), k.steps[2]->min_ptx(), k.steps[4]->min_ptx(),
+                          k.subject_instance().min_ptx()}))
           << k.name << ": a load or store must not need more than the mma it feeds";
     }
   }
@@ -171,7 +197,8 @@ TEST(WmmaSuite, CasesGoWhereTheyApply) {
   ASSERT_TRUE(wide && unique && overflow);
   EXPECT_FALSE(takes(kernel("wmma.load.a.sync.aligned.row.m16n16k16.f16_a64"), *wide));  // no stride operand
   EXPECT_TRUE(takes(kernel("wmma.load.a.sync.aligned.row.m16n16k16.f16_stride_a64"), *wide));
-  EXPECT_FALSE(takes(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), *unique));  // products: exact random data
+  EXPECT_FALSE(
+      takes(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), *unique));  // products: exact random data
   EXPECT_TRUE(takes(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32.satfinite"), *overflow));
   EXPECT_FALSE(takes(kernel("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), *overflow));
   EXPECT_FALSE(takes(kernel("ldmatrix.sync.aligned.m8n8.x1.b16_a64"), *unique));
@@ -196,7 +223,8 @@ void set(LaunchState& s, std::size_t base, long long element, int bits, std::uin
   }
 }
 std::size_t step_base(const LaunchInput& in, int warp, int step) {
-  return static_cast<std::size_t>(warp * in.shape.tile_bytes) + in.offsets[static_cast<std::size_t>(step * in.shape.threads() + warp * 32)];
+  return static_cast<std::size_t>(warp * in.shape.tile_bytes) +
+         in.offsets[static_cast<std::size_t>(step * in.shape.threads() + warp * 32)];
 }
 std::uint32_t step_stride(const LaunchInput& in, int warp, int step, int steps) {
   return in.offsets[static_cast<std::size_t>((steps + step) * in.shape.threads() + warp * 32)];
@@ -262,8 +290,11 @@ TEST(WmmaModel, RoundTripRowInColOutIsTheTranspose) {
           const bool col_out = (store == 1) != swap_layouts;
           for (int r = 0; r < 8; ++r)
             for (int cc = 0; cc < 32; ++cc) {
-              const std::uint64_t v = get(in.state, step_base(in, w, load), load ? cc * step_stride(in, w, 1, 6) + r : r * step_stride(in, w, 0, 6) + cc, 32);
-              set(dev, step_base(in, w, s), col_out ? cc * step_stride(in, w, s, 6) + r : r * step_stride(in, w, s, 6) + cc, 32, v);
+              const std::uint64_t v =
+                  get(in.state, step_base(in, w, load),
+                      load ? cc * step_stride(in, w, 1, 6) + r : r * step_stride(in, w, 0, 6) + cc, 32);
+              set(dev, step_base(in, w, s),
+                  col_out ? cc * step_stride(in, w, s, 6) + r : r * step_stride(in, w, s, 6) + cc, 32, v);
             }
         }
     return check_wmma(k, in, dev);
@@ -274,7 +305,8 @@ TEST(WmmaModel, RoundTripRowInColOutIsTheTranspose) {
 }
 
 TEST(WmmaModel, IntegerOverflowClampsWithSatfiniteAndWrapsWithout) {
-  for (const char* name : {"wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32.satfinite", "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32"}) {
+  for (const char* name : {"wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32.satfinite",
+                           "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32"}) {
     const KernelPlan& k = kernel(name);
     const bool sat = std::string(name).ends_with("satfinite");
     LaunchInput in = make_wmma_input(suite().specs.cases, *suite().specs.find_case("wmma-product-overflow"), k);
@@ -283,9 +315,11 @@ TEST(WmmaModel, IntegerOverflowClampsWithSatfiniteAndWrapsWithout) {
     for (int w = 0; w < in.shape.warps; ++w)
       for (int i = 0; i < 16; ++i)
         for (int j = 0; j < 16; ++j) {
-          long long acc = static_cast<std::int32_t>(get(in.state, step_base(in, w, 2), i * step_stride(in, w, 2, 5) + j, 32));
+          long long acc =
+              static_cast<std::int32_t>(get(in.state, step_base(in, w, 2), i * step_stride(in, w, 2, 5) + j, 32));
           for (int q = 0; q < 16; ++q)
-            acc += static_cast<long long>(static_cast<std::int8_t>(get(in.state, step_base(in, w, 0), i * step_stride(in, w, 0, 5) + q, 8))) *
+            acc += static_cast<long long>(static_cast<std::int8_t>(
+                       get(in.state, step_base(in, w, 0), i * step_stride(in, w, 0, 5) + q, 8))) *
                    static_cast<std::int8_t>(get(in.state, step_base(in, w, 1), j * step_stride(in, w, 1, 5) + q, 8));
           overflowed += acc > INT32_MAX || acc < INT32_MIN;
           if (sat) acc = std::clamp<long long>(acc, INT32_MIN, INT32_MAX);
@@ -301,7 +335,8 @@ TEST(WmmaModel, AStoreMayWriteOnlyItsFragmentsValues) {
   LaunchInput in = make_wmma_input(suite().specs.cases, *suite().specs.find_case("wmma-unique-default-stride"), k);
   LaunchState dev = in.state;
   for (int w = 0; w < in.shape.warps; ++w)  // any arrangement of the fragment's values passes: here, lane by lane
-    for (int e = 0; e < 256; ++e) set(dev, step_base(in, w, 0), e, 32, in.state.regs[static_cast<std::size_t>(w * 32 * 8 + e)]);
+    for (int e = 0; e < 256; ++e)
+      set(dev, step_base(in, w, 0), e, 32, in.state.regs[static_cast<std::size_t>(w * 32 * 8 + e)]);
   EXPECT_EQ(check_wmma(k, in, dev).mismatches, 0);
   set(dev, step_base(in, 0, 0), 7, 32, in.state.regs[8]);  // a value written twice
   EXPECT_EQ(check_wmma(k, in, dev).mismatches, 1);
@@ -321,7 +356,8 @@ TEST(WmmaModel, ObservedLayoutNamesEachRegistersElement) {
       }
   EXPECT_EQ(check_wmma(k, in, dev).mismatches, 0);
   std::string seen = observe_wmma_layout(k, in, dev);
-  EXPECT_EQ(seen.substr(0, seen.find('\n')), "lane 0: r0.lo=(0,0) r0.hi=(0,1) r1.lo=(0,2) r1.hi=(0,3) r2.lo=(0,4) r2.hi=(0,5) r3.lo=(0,6) r3.hi=(0,7)");
+  EXPECT_EQ(seen.substr(0, seen.find('\n')),
+            "lane 0: r0.lo=(0,0) r0.hi=(0,1) r1.lo=(0,2) r1.hi=(0,3) r2.lo=(0,4) r2.hi=(0,5) r3.lo=(0,6) r3.hi=(0,7)");
   EXPECT_NE(seen.find("lane 3: r0.lo=(1,8)"), std::string::npos);
   dev.regs[0] = 0x12345678;  // garbage in a register
   EXPECT_GT(check_wmma(k, in, dev).mismatches, 0);
@@ -332,16 +368,17 @@ TEST(WmmaPtx, SampleKernelsAssemble) {
   Toolchain tc;
   try {
     tc = Toolchain::discover();
-  } catch (const std::exception& e) {
-    GTEST_SKIP() << "no ptxas: " << e.what();
-  }
+  } catch (const std::exception& e) { GTEST_SKIP() << "no ptxas: " << e.what(); }
   const KernelSkeletons sk = read_skeletons();
   const fs::path dir = fs::temp_directory_path() / ("ptxcts-wmma-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  for (const char* name : {"wmma.load.a.sync.aligned.row.m8n8k4.f64_stride_a64", "wmma.store.d.sync.aligned.col.m16n16k16.global.f16_a64",
-                           "roundtrip.wmma.load.c.sync.aligned.row.m8n8k4.shared__cta.f64_stride_a64",
-                           "wmma.mma.sync.aligned.col.row.m8n8k4.rz.f64.f64.f64.f64", "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32",
-                           "wmma.mma.sync.aligned.row.row.m32n8k16.s32.u8.u8.s32.satfinite", "wmma.mma.sync.aligned.col.col.m8n32k16.f16.f16"}) {
+  for (const char* name :
+       {"wmma.load.a.sync.aligned.row.m8n8k4.f64_stride_a64", "wmma.store.d.sync.aligned.col.m16n16k16.global.f16_a64",
+        "roundtrip.wmma.load.c.sync.aligned.row.m8n8k4.shared__cta.f64_stride_a64",
+        "wmma.mma.sync.aligned.col.row.m8n8k4.rz.f64.f64.f64.f64",
+        "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32",
+        "wmma.mma.sync.aligned.row.row.m32n8k16.s32.u8.u8.s32.satfinite",
+        "wmma.mma.sync.aligned.col.col.m8n32k16.f16.f16"}) {
     const KernelPlan& k = kernel(name);
     std::ofstream(dir / "k.ptx") << emit_kernel_ptx(sk, k, "sm_90", {7, 8});
     AssemblyOutcome out = assemble(tc, dir / "k.ptx", "sm_90", dir / "k.cubin");
@@ -352,22 +389,31 @@ TEST(WmmaPtx, SampleKernelsAssemble) {
 
 // IEEE 754: an exact zero sum of opposite terms is -0 when rounding towards negative, +0 otherwise.
 TEST(WmmaModel, F64RoundingDecidesTheSignOfAnExactZero) {
-  for (const char* name : {"wmma.mma.sync.aligned.row.col.m8n8k4.rm.f64.f64.f64.f64", "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64"}) {
+  for (const char* name : {"wmma.mma.sync.aligned.row.col.m8n8k4.rm.f64.f64.f64.f64",
+                           "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64"}) {
     const KernelPlan& k = kernel(name);
     LaunchInput in = make_wmma_input(suite().specs.cases, *suite().specs.find_case("wmma-random-default-stride"), k);
-    auto bits = [](double d) { std::uint64_t u; std::memcpy(&u, &d, 8); return u; };
+    auto bits = [](double d) {
+      std::uint64_t u;
+      std::memcpy(&u, &d, 8);
+      return u;
+    };
     for (int w = 0; w < in.shape.warps; ++w)
       for (int i = 0; i < 8; ++i)
         for (int q = 0; q < 4; ++q) {
-          set(in.state, step_base(in, w, 0), i * step_stride(in, w, 0, 5) + q, 64, bits(q == 0 ? 1.0 : 0.0));  // A: row i is e0
-          set(in.state, step_base(in, w, 1), i * step_stride(in, w, 1, 5) + q, 64, bits(q == 0 ? 1.0 : 0.0));  // B (col): column i is e0
-          for (int j = 0; j < 8; ++j) set(in.state, step_base(in, w, 2), i * step_stride(in, w, 2, 5) + j, 64, bits(-1.0));
+          set(in.state, step_base(in, w, 0), i * step_stride(in, w, 0, 5) + q, 64,
+              bits(q == 0 ? 1.0 : 0.0));  // A: row i is e0
+          set(in.state, step_base(in, w, 1), i * step_stride(in, w, 1, 5) + q, 64,
+              bits(q == 0 ? 1.0 : 0.0));  // B (col): column i is e0
+          for (int j = 0; j < 8; ++j)
+            set(in.state, step_base(in, w, 2), i * step_stride(in, w, 2, 5) + j, 64, bits(-1.0));
         }
     const bool down = std::string(name).find(".rm.") != std::string::npos;
     LaunchState dev = in.state;
     for (int w = 0; w < in.shape.warps; ++w)
       for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) set(dev, step_base(in, w, 4), i * step_stride(in, w, 4, 5) + j, 64, bits(down ? -0.0 : 0.0));
+        for (int j = 0; j < 8; ++j)
+          set(dev, step_base(in, w, 4), i * step_stride(in, w, 4, 5) + j, 64, bits(down ? -0.0 : 0.0));
     EXPECT_EQ(check_wmma(k, in, dev).mismatches, 0) << name;
     set(dev, step_base(in, 0, 4), 0, 64, bits(down ? 0.0 : -0.0));
     EXPECT_EQ(check_wmma(k, in, dev).mismatches, 1) << name;
