@@ -37,7 +37,6 @@ class PreparedCase {
 class InstructionKind {
  public:
   virtual ~InstructionKind() = default;
-  virtual std::string_view name() const = 0;
 
   // spec: the variants and audit forms that are this kind's.
   virtual bool owns(const Variant& v) const = 0;

@@ -57,14 +57,6 @@ struct Plan {
   std::vector<DeviceJob> jobs;
 };
 
-// Why a kernel does not run on this device ("" if it does), or the error that stops it.
-void why_not_run(const KernelPlan& k, const CubinChoice& choice, std::string& skip, std::string& error) {
-  skip = choice.skip;
-  error = choice.error;
-  if (skip.empty() && error.empty() && !k.runnable())
-    skip = "the spec gives this form's syntax and requirements but no layout yet, so nothing can check its result";
-}
-
 Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& opt,
               DeviceRun& run) {
   Plan plan;
@@ -78,8 +70,11 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
     std::string instruction;
     for (auto const* s : k.steps) instruction += (instruction.empty() ? "" : " ; ") + s->mnemonic();
     CubinChoice choice = select_cubin(suite.specs.targets, catalog, k, device.major, device.minor);
-    std::string skip, error;
-    why_not_run(k, choice, skip, error);
+    if (choice.skip.empty() && choice.error.empty() && !k.runnable())
+      choice.skip =
+          "the spec gives this form's syntax and requirements but no layout yet, so nothing can check its result";
+    const std::string& skip = choice.skip;
+    const std::string& error = choice.error;
     const Assembly* a = choice.assembly;
     for (auto const& c : suite.specs.cases.cases) {
       if (!kind.takes(k, c)) continue;

@@ -47,13 +47,8 @@ inline std::vector<SpecFile> spec_files(const std::string& file = "", const std:
 }
 
 // The kernel skeletons, as the catalog reads them.
-inline std::string read_skeleton(const std::string& name = "warp_matrix.ptx.in") {
-  std::ifstream in(std::string(PTXCTS_SOURCE_DIR) + "/kernels/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 inline KernelSkeletons read_skeletons() { return read_kernel_skeletons(std::string(PTXCTS_SOURCE_DIR) + "/kernels"); }
+inline std::string read_skeleton(const std::string& name = kFragmentSkeleton) { return read_skeletons().at(name); }
 
 // Whether the kernel's kind gives it the case.
 inline bool takes(const KernelPlan& k, const CaseSpec& c) { return kind_of(k).takes(k, c); }

@@ -43,10 +43,7 @@ class FragmentCase : public PreparedCase {
 
 class FragmentKind : public InstructionKind {
  public:
-  std::string_view name() const override { return "fragment"; }
-  bool owns(const Variant& v) const override {
-    return v.operation == Operation::Load || v.operation == Operation::Store || v.operation == Operation::Move;
-  }
+  bool owns(const Variant& v) const override { return !v.semantics_in_wmma_block(); }
   bool owns(const AuditForm& form) const override { return form.text.rfind("wmma.", 0) != 0; }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {

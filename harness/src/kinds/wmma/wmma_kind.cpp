@@ -32,11 +32,7 @@ class WmmaCase : public PreparedCase {
 
 class WmmaKind : public InstructionKind {
  public:
-  std::string_view name() const override { return "wmma"; }
-  bool owns(const Variant& v) const override {
-    return v.operation == Operation::WmmaLoad || v.operation == Operation::WmmaStore ||
-           v.operation == Operation::WmmaMma;
-  }
+  bool owns(const Variant& v) const override { return v.semantics_in_wmma_block(); }
   bool owns(const AuditForm& form) const override { return form.text.rfind("wmma.", 0) == 0; }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
