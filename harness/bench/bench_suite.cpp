@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <random>
 #include <fstream>
 #include <sstream>
 
@@ -101,9 +102,9 @@ static void BM_WarmCatalogRebuild(benchmark::State& state) {
   Toolchain tc = Toolchain::discover();
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-catalog";
   KernelSkeletons sk = skeleton();
-  build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2);  // cold, outside the timing
+  build_catalog(suite, tc, sk, dir, 2);  // cold, outside the timing
   CatalogStats stats;
-  for (auto _ : state) build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2, &stats);
+  for (auto _ : state) build_catalog(suite, tc, sk, dir, 2, &stats);
   state.counters["assembled"] = stats.assembled;
   state.counters["cached"] = stats.cached;
   state.counters["ptxas_runs"] = stats.ptxas_runs;
@@ -123,7 +124,7 @@ static void BM_ColdCatalogByTargets(benchmark::State& state) {
   for (auto _ : state) {
     fs::path dir = fs::temp_directory_path() / "ptxcts-bench-cold";
     fs::remove_all(dir);
-    build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2, &stats);
+    build_catalog(suite, tc, sk, dir, 2, &stats);
     fs::remove_all(dir);
   }
   state.counters["assemblies/s"] = benchmark::Counter(
@@ -140,40 +141,70 @@ BENCHMARK(BM_ColdCatalogByTargets)
     ->UseRealTime()
     ->Iterations(2);
 
-// The whole audit from nothing (every kernel, form and probe for every target) and warm.
+// The whole audit of one toolkit from nothing (every probe of the plan: the grammar on every target,
+// its negative space, the examples, the version probes), and warm (nothing changed).
 static void BM_AuditCold(benchmark::State& state) {
   Suite suite = build_suite(load_spec_dir(kSpecs));
   Toolchain tc = Toolchain::discover();
-  KernelSkeletons sk = skeleton();
-  CatalogStats stats;
+  ProbeStats stats;
+  std::size_t probes = 0;
   for (auto _ : state) {
     fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit";
     fs::remove_all(dir);
-    Catalog c = build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2, &stats);
-    benchmark::DoNotOptimize(run_audit(suite, c).requirements.size());
+    AuditPlan plan = plan_audit(suite, tc);
+    auto verdicts = assemble_probes(tc, plan.probes, dir, 2, ProbeMode::ParseOnly, &stats);
+    benchmark::DoNotOptimize(judge_audit(suite, plan, verdicts).findings.size());
+    probes = plan.probes.size();
     fs::remove_all(dir);
   }
-  state.counters["assembled"] = stats.assembled;
-  state.counters["ptxas_runs"] = stats.ptxas_runs;
-  state.counters["assemblies/s"] = benchmark::Counter(
-      static_cast<double>(stats.assembled) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["probes"] = static_cast<double>(probes);
+  state.counters["ptxas_runs"] = static_cast<double>(stats.ptxas_runs);
+  state.counters["probes/s"] = benchmark::Counter(static_cast<double>(probes) * static_cast<double>(state.iterations()),
+                                                  benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_AuditCold)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 static void BM_AuditWarm(benchmark::State& state) {
   Suite suite = build_suite(load_spec_dir(kSpecs));
   Toolchain tc = Toolchain::discover();
-  KernelSkeletons sk = skeleton();
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit-warm";
-  build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2);
-  CatalogStats stats;
+  assemble_probes(tc, plan_audit(suite, tc).probes, dir, 2);
+  ProbeStats stats;
   for (auto _ : state) {
-    Catalog c = build_catalog(suite, tc, sk, audit_requests(suite, tc), dir, 2, &stats);
-    benchmark::DoNotOptimize(run_audit(suite, c).requirements.size());
+    AuditPlan plan = plan_audit(suite, tc);
+    auto verdicts = assemble_probes(tc, plan.probes, dir, 2, ProbeMode::ParseOnly, &stats);
+    benchmark::DoNotOptimize(judge_audit(suite, plan, verdicts).findings.size());
   }
-  state.counters["assembled"] = stats.assembled;
-  state.counters["cached"] = stats.cached;
-  state.counters["ptxas_runs"] = stats.ptxas_runs;
+  state.counters["cached"] = static_cast<double>(stats.cached);
+  state.counters["ptxas_runs"] = static_cast<double>(stats.ptxas_runs);
   fs::remove_all(dir);
 }
 BENCHMARK(BM_AuditWarm)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
+
+// The naive way, for comparison in the same run: one ptxas process per probe, a full assembly for
+// the real target, on a fixed random sample of 300 of the audit's probes; the counters give the
+// time per probe and what the whole audit would take that way (extrapolated: say so).
+static void BM_AuditNaiveOneProcessPerProbe(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  AuditPlan plan = plan_audit(suite, tc);
+  std::vector<Probe> sample;
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<std::size_t> pick(0, plan.probes.size() - 1);
+  for (int k = 0; k < 300; ++k) {
+    Probe p = plan.probes[pick(rng)];
+    if (!p.arch.empty()) p.arch = p.arch.replace(0, 8, "sm_");  // a .target ptxas no longer knows: its oldest real one
+    sample.push_back(std::move(p));
+  }
+  for (auto _ : state) {
+    fs::path dir = fs::temp_directory_path() / "ptxcts-bench-naive";
+    fs::remove_all(dir);
+    for (auto const& p : sample) benchmark::DoNotOptimize(assemble_probes(tc, {p}, dir, 1, ProbeMode::Full));
+    fs::remove_all(dir);
+  }
+  state.counters["probes"] = static_cast<double>(sample.size());
+  state.counters["s_per_probe"] = benchmark::Counter(static_cast<double>(sample.size()) * static_cast<double>(state.iterations()),
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["audit_probes"] = static_cast<double>(plan.probes.size());
+}
+BENCHMARK(BM_AuditNaiveOneProcessPerProbe)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);

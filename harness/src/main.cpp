@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "assemble/catalog.hpp"
+#include "assemble/probe_assembly.hpp"
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
 #include "judge/claims.hpp"
@@ -20,6 +22,7 @@
 #include "report/report_diff.hpp"
 #include "report/report_files.hpp"
 #include "results/report_json.hpp"
+#include "run/cubin_selection.hpp"
 #include "run/device_query.hpp"
 #include "run/journal.hpp"
 #include "run/runner.hpp"
@@ -43,8 +46,34 @@ struct Paths {
   std::string reports = PTXCTS_SOURCE_DIR "/reports";
   std::string runner = PTXCTS_DEVICE_RUNNER;
   std::string ptxas;
+  std::string targets = "all";  // the catalog's: all, native (the GPUs here), or a list such as sm_90,sm_100a
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
+
+// The targets --targets names: nullopt for all; the GPUs' own for native (every target whose code
+// loads on one of them); else the comma-separated list as given.
+std::optional<std::vector<std::string>> catalog_targets(const Suite& suite, const Toolchain& tc, const Paths& p) {
+  if (p.targets == "all") return std::nullopt;
+  std::vector<std::string> out;
+  if (p.targets == "native") {
+    DeviceQuery q = query_devices(p.runner);
+    for (auto const& t : suite.specs.targets.targets)
+      for (auto const& d : q.devices)
+        if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end() &&
+            runs_on(suite.specs.targets, t, d.major, d.minor) &&
+            std::find(out.begin(), out.end(), t.name) == out.end())
+          out.push_back(t.name);
+    fmt::print("catalog: --targets native: {}\n",
+               q.devices.empty() ? "no GPU here (" + q.reason + "), so no target" : fmt::format("{}", fmt::join(out, ", ")));
+    return out;
+  }
+  for (std::size_t at = 0; at <= p.targets.size();) {
+    std::size_t comma = std::min(p.targets.find(',', at), p.targets.size());
+    if (comma > at) out.push_back(p.targets.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
 
 Catalog make_catalog(const Suite& suite, const Paths& p) {
   Toolchain tc = Toolchain::discover(p.ptxas);
@@ -54,8 +83,8 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
     if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
       fmt::print("catalog: {}/{} assemblies done or found in the cache\n", done, total), std::fflush(stdout);
   };
-  Catalog c = build_catalog(suite, tc, read_kernel_skeletons(p.kernels), audit_requests(suite, tc), p.catalog, p.jobs,
-                            &stats, progress);
+  Catalog c = build_catalog(suite, tc, read_kernel_skeletons(p.kernels), p.catalog, p.jobs, &stats, progress,
+                            catalog_targets(suite, tc, p));
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print(
       "catalog: {} kernels x {} targets (ptxas {}): {} assembled in {} ptxas runs, {} from cache, {} beyond this "
@@ -71,7 +100,44 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
   return c;
 }
 
-void print_toolkit_side(const Suite& suite, const Catalog& c) {
+// The audit of the toolkit: every probe of the plan, parse-only, cached beside the catalog.
+struct ToolkitAudit {
+  AuditPlan plan;
+  std::vector<ProbeVerdict> verdicts;
+  Audit audit;
+};
+
+ToolkitAudit audit_toolkit(const Suite& suite, const Toolchain& tc, const Paths& p) {
+  auto t0 = std::chrono::steady_clock::now();
+  ToolkitAudit a;
+  a.plan = plan_audit(suite, tc);
+  ProbeStats stats;
+  a.verdicts = assemble_probes(tc, a.plan.probes, fs::path(p.catalog) / "probes", p.jobs, ProbeMode::ParseOnly, &stats);
+  a.audit = judge_audit(suite, a.plan, a.verdicts);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fmt::print("audit: {} probes (ptxas {}, {} targets): {} ptxas runs, {} probes from cache, in {:.2f} s\n",
+             a.plan.probes.size(), tc.version, a.plan.targets.size(), stats.ptxas_runs, stats.cached, secs);
+  for (auto const& e : a.audit.errors) fmt::print("  ptxas failed: {}\n", e);
+  return a;
+}
+
+void print_findings(const Audit& audit) {
+  int failing = 0, undocumented = 0, known = 0;
+  for (auto const& f : audit.findings) {
+    failing += f.fails();
+    undocumented += f.undocumented;
+    known += f.known != nullptr;
+  }
+  fmt::print("\nFindings of the toolkit audit (ptxas {}): {} ({} not expected by the specs, {} known, {} undocumented "
+             "forms accepted)\n",
+             audit.ptxas_version, audit.findings.size(), failing, known, undocumented);
+  for (auto const& f : audit.findings)
+    if (!f.undocumented)
+      fmt::print("  {:<18} {}: {} form(s): {}{}\n", finding_class_id(f.cls), f.subject, f.forms, f.observed,
+                 f.known ? " [known]" : f.fails() ? " [NOT EXPECTED]" : "");
+}
+
+void print_toolkit_side(const Suite& suite, const Catalog& c, const Paths& paths) {
   fmt::print(
       "\nWhat ptxas {} assembled, per target (kernels accepted / rejected / beyond its PTX ISA / ptxas failed):\n",
       c.ptxas_version);
@@ -82,7 +148,10 @@ void print_toolkit_side(const Suite& suite, const Catalog& c) {
     fmt::print("  {:<8} {:>4} accepted  {:>4} rejected  {:>4} not attempted{}\n", t, acc, rej, na,
                failed ? fmt::format("  {:>4} ptxas failed", failed) : "");
   }
-  auto verdicts = evaluate_claims(suite, run_audit(suite, c), {}, "no GPU on this machine");
+  const Paths& p = paths;
+  ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
+  print_findings(a.audit);
+  auto verdicts = evaluate_claims(suite, a.audit, {}, "no GPU on this machine");
   fmt::print("\nClaims the toolkit alone can judge:\n");
   for (auto const& v : verdicts)
     if (v.verdict != Verdict::NotCheckable) fmt::print("  {:<13} {}: {}\n", to_string(v.verdict), v.id, v.evidence);
@@ -142,10 +211,18 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
   if (q.devices.empty()) {
     fmt::print("No GPU: {}.\nRunning the toolkit side only: the catalog above, and the claims it can judge.\n",
                q.reason);
-    print_toolkit_side(suite, cat);
+    print_toolkit_side(suite, cat, p);
     return cat.errors().empty() ? 0 : kExitPtxasFailed;
   }
-  const Audit audit = run_audit(suite, cat);  // what the requirement claims rest on: the same for every GPU
+  // What the requirement claims rest on (the same for every GPU): the toolkit's audit, where there is a toolkit.
+  Audit audit;
+  try {
+    ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
+    print_findings(a.audit);
+    audit = std::move(a.audit);
+  } catch (const std::runtime_error& e) {
+    fmt::print("No toolkit to audit ({}): requirement claims are not checkable in this run\n", e.what());
+  }
   Totals all;
   for (auto const& dev : q.devices) {
     fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version,
@@ -224,42 +301,33 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
 
 int cmd_audit(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
-  Catalog cat = make_catalog(suite, p);
-  Audit audit = run_audit(suite, cat);
+  ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
   const AuditRun run{
       .host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
-  fs::path json = write_audit_reports(audit, suite, cat, run, p.reports);
-  int confirmed = 0, not_checkable = 0;
-  for (auto const& r : audit.requirements) {
+  fs::path json = write_audit_reports(a.audit, a.plan, a.verdicts, run, p.reports);
+  print_findings(a.audit);
+  int confirmed = 0, contradicted = 0;
+  for (auto const& s : a.audit.statements) {
+    confirmed += s.verdict == Verdict::Confirmed;
+    contradicted += s.verdict == Verdict::Contradicted;
+  }
+  for (auto const& r : a.audit.requirements) {
     confirmed += r.verdict == Verdict::Confirmed;
-    not_checkable += r.verdict == Verdict::NotCheckable;
-    if (r.verdict == Verdict::Contradicted)
-      fmt::print("{} {} {}: {}\n", r.explained() ? "known   " : "FINDING ", r.variant, r.requirement, r.evidence);
+    contradicted += r.verdict == Verdict::Contradicted;
   }
-  int invalid_ok = 0, spellings = 0, spellings_accepted = 0;
-  for (auto const& f : audit.forms) {
-    if (f.verdict == Verdict::Contradicted)
-      fmt::print("{} {}: {}\n", f.known ? "known   " : "FINDING ", f.form->name, f.evidence);
-    invalid_ok += f.verdict == Verdict::Confirmed;
-    if (f.form->kind == AuditForm::Kind::Spelling) {
-      ++spellings;
-      spellings_accepted += f.assembly && f.assembly->accepted;
-      fmt::print("observed {}: {}\n", f.form->name, f.evidence);
-    }
-  }
-  for (auto const* k : audit.unused_known)
-    fmt::print("note     known discrepancy no longer observed: {} ({})\n",
-               k->form.empty() ? k->variant + " on " + k->target : k->form, k->source);
+  for (auto const* k : a.audit.unused_known)
+    fmt::print("audit: known discrepancy no longer observed: {} ({})\n",
+               !k->finding.empty() ? k->finding : k->form.empty() ? k->variant + " on " + k->target : k->form,
+               k->source);
   fmt::print(
-      "audit: {} requirements: {} confirmed, {} contradicted, {} not checkable; {} documented-invalid forms rejected "
-      "as documented; "
-      "{} of {} undocumented spellings accepted; {} unexplained contradictions -> {} (and .md)\n",
-      audit.requirements.size(), confirmed, audit.requirements.size() - confirmed - not_checkable, not_checkable,
-      invalid_ok, spellings_accepted, spellings, audit.contradictions(), json.string());
-  if (auto errors = cat.errors(); !errors.empty())
-    fmt::print("audit: ptxas failed on {} assemblies, so what they would show is not checkable (listed above)\n",
-               errors.size());
-  return audit.contradictions() ? kExitFound : cat.errors().empty() ? 0 : kExitPtxasFailed;
+      "audit: {} statements and requirements: {} confirmed, {} contradicted; {} findings, {} not expected by the specs "
+      "-> {}\n",
+      a.audit.statements.size() + a.audit.requirements.size(), confirmed, contradicted, a.audit.findings.size(),
+      a.audit.contradictions(), json.string());
+  if (!a.audit.errors.empty())
+    fmt::print("audit: ptxas failed on {} probes, so what they would show is not checkable (listed above)\n",
+               a.audit.errors.size());
+  return a.audit.contradictions() ? kExitFound : a.audit.errors.empty() ? 0 : kExitPtxasFailed;
 }
 
 int cmd_diff(const std::string& before, const std::string& after) {
@@ -307,6 +375,11 @@ int main(int argc, char** argv) {
   catalog->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
   catalog->add_option("--ptxas", p.ptxas, "ptxas to use (default: $PTXCTS_PTXAS, else the build's toolkit)");
   catalog->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
+  catalog->add_option("--targets", p.targets,
+                      "Targets to assemble for: all (every target ptxas knows), native (those whose code loads on "
+                      "this machine's GPUs), or a list such as sm_90,sm_100a")
+      ->capture_default_str();
+  catalog->add_option("--runner", p.runner, "The device runner program (asked which GPUs there are, for native)");
 
   std::vector<std::string> families;
   bool no_assemble = false, require_gpu = false, resume = false;
@@ -322,14 +395,17 @@ int main(int argc, char** argv) {
   run->add_flag("--require-gpu", require_gpu,
                 "With no GPU, skip (exit 77, for CTest) instead of running the toolkit side");
   run->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
+  std::string run_targets = "native";
+  run->add_option("--targets", run_targets,
+                  "Targets the catalog is brought up to date for (unless --no-assemble): native, all, or a list")
+      ->capture_default_str();
 
   auto* audit = app.add_subcommand(
-      "audit", "Judge every documented requirement and invalid form against ptxas, for every target");
-  audit->add_option("--catalog", p.catalog, "Catalog directory");
-  audit->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
+      "audit", "Judge every statement of the documents that ptxas can judge (the whole grammar, its negative space, the examples, the requirements), for every target");
+  audit->add_option("--catalog", p.catalog, "Catalog directory (the audit's probe verdicts are cached in its probes/)");
   audit->add_option("--reports", p.reports, "Where the audit report is written");
   audit->add_option("--ptxas", p.ptxas, "ptxas to use");
-  audit->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
+  audit->add_option("-j,--jobs", p.jobs, "ptxas processes in parallel")->check(CLI::Range(1, 256));
 
   std::string diff_before, diff_after;
   auto* diff =
@@ -349,9 +425,15 @@ int main(int argc, char** argv) {
   try {
     if (*catalog) {
       Suite suite = build_suite(load_spec_dir(p.specs));
-      return make_catalog(suite, p).errors().empty() ? 0 : kExitPtxasFailed;
+      const bool errors = !make_catalog(suite, p).errors().empty();
+      // The audit's probes too (parse-only, cheap), so that a copied catalog audits warm.
+      ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
+      return errors || !a.audit.errors.empty() ? kExitPtxasFailed : 0;
     }
-    if (*run) return cmd_run(p, families, no_assemble, require_gpu, resume);
+    if (*run) {
+      p.targets = run_targets;
+      return cmd_run(p, families, no_assemble, require_gpu, resume);
+    }
     if (*list) return cmd_list(p);
     if (*audit) return cmd_audit(p);
     if (*diff) return cmd_diff(diff_before, diff_after);

@@ -1,6 +1,7 @@
 #include "assemble/catalog.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -28,12 +29,6 @@ std::vector<std::string> Catalog::errors() const {
   std::vector<std::string> out;
   for (auto const& a : assemblies)
     if (!a.error.empty()) out.push_back(fmt::format("{} on {}: {}", a.kernel, a.target, a.error));
-  for (auto const& p : probes)
-    if (!p.error.empty())
-      out.push_back(
-          fmt::format("{} at PTX ISA {} on {} (version probe): {}", p.kernel, p.ptx.str(), p.target, p.error));
-  for (auto const& f : forms)
-    if (!f.error.empty()) out.push_back(fmt::format("{} on {} (form): {}", f.form, f.target, f.error));
   return out;
 }
 
@@ -98,24 +93,19 @@ PtxVersion kernel_min_ptx(const KernelPlan& kernel) {
 
 namespace {
 
-// What is to be assembled, and where each verdict goes. Probes, forms and kernels that cannot
-// share a module are assembled alone; the other kernels go in batches of one target and one
+// What is to be assembled, and where each verdict goes. Kernels that cannot share a module are
+// assembled alone; the other kernels go in batches of one target and one
 // module header, in suite order.
 struct AssemblyPlan {
-  enum class SlotKind { Assembly, Probe, Form };
-  struct Slot {
-    std::size_t index;
-    SlotKind kind;
-  };  // index in the catalog's list of that kind
   std::vector<Job> alone;
-  std::vector<Slot> alone_slots;  // per job in `alone`
+  std::vector<std::size_t> alone_slots;  // per job in `alone`: its assembly
   std::vector<Batch> batches;
   std::vector<std::vector<std::size_t>> batch_slots;                   // per batch: its assemblies
   std::map<std::pair<std::string, std::string>, std::size_t> filling;  // (target, header) -> batch
 
-  void add_alone(Job job, SlotKind kind, std::size_t index) {
+  void add_alone(Job job, std::size_t index) {
     alone.push_back(std::move(job));
-    alone_slots.push_back({index, kind});
+    alone_slots.push_back(index);
   }
   // A kernel's module that can share one: into the open batch of its target and header, or a new one.
   void add_to_batch(Job job, const ModuleParts& parts, const std::string& entry, std::size_t assembly) {
@@ -178,33 +168,9 @@ void plan_kernel(const KernelPlan& k, const Suite& suite, const Toolchain& tc, c
     Job j = make_job(tname, emit_kernel_ptx(skeleton, k, tname, a.ptx), tc);
     a.ptx_file = "cache/" + j.key + ".ptx";
     if (auto parts = split_module(j.ptx_text)) plan.add_to_batch(std::move(j), *parts, entry, cat.assemblies.size());
-    else plan.add_alone(std::move(j), AssemblyPlan::SlotKind::Assembly, cat.assemblies.size());
+    else plan.add_alone(std::move(j), cat.assemblies.size());
     cat.assemblies.push_back(a);
   }
-}
-
-void plan_probe(const KernelAtVersion& r, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat,
-                AssemblyPlan& plan) {
-  plan.add_alone(make_job(r.target, emit_kernel_ptx(skeleton, *r.kernel, r.target, r.ptx), tc),
-                 AssemblyPlan::SlotKind::Probe, cat.probes.size());
-  cat.probes.push_back({.kernel = r.kernel->name,
-                        .target = r.target,
-                        .ptx = r.ptx,
-                        .documented = r.documented,
-                        .accepted = false,
-                        .message = ""});
-}
-
-void plan_form(const FormRequest& r, const Toolchain& tc, const KernelSkeletons& skeleton, Catalog& cat,
-               AssemblyPlan& plan) {
-  plan.add_alone(make_job(r.target, emit_form_ptx(skeleton, *r.form, r.target, r.ptx), tc),
-                 AssemblyPlan::SlotKind::Form, cat.forms.size());
-  cat.forms.push_back({.form = r.form->name,
-                       .target = r.target,
-                       .ptx = r.ptx,
-                       .accepted = false,
-                       .message = "",
-                       .instruction = form_instruction_text(*r.form)});
 }
 
 // Batches first, the largest first, so that no long one starts last; then the modules alone.
@@ -235,7 +201,7 @@ void collect_batches(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
   }
 }
 
-// What ptxas said about each module assembled alone, into its assembly, probe or form.
+// What ptxas said about each module assembled alone, into its assembly.
 void collect_alone(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
   for (std::size_t n = 0; n < plan.alone.size(); ++n) {
     const Job& j = plan.alone[n];
@@ -243,26 +209,13 @@ void collect_alone(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
     s.ptxas_runs += !j.cached;
     const std::string error = j.outcome.error() ? j.outcome.why() : "";
     s.errors += !error.empty();
-    const AssemblyPlan::Slot slot = plan.alone_slots[n];
-    if (slot.kind == AssemblyPlan::SlotKind::Probe) {
-      VersionProbe& p = cat.probes[slot.index];
-      p.accepted = j.outcome.accepted();
-      p.message = j.outcome.message;
-      p.error = error;
-    } else if (slot.kind == AssemblyPlan::SlotKind::Form) {
-      FormAssembly& f = cat.forms[slot.index];
-      f.accepted = j.outcome.accepted();
-      f.message = j.outcome.message;
-      f.error = error;
-    } else {
-      Assembly& a = cat.assemblies[slot.index];
-      a.accepted = j.outcome.accepted();
-      a.message = j.outcome.message;
-      a.error = error;
-      if (a.accepted) {
-        a.cubin = "cache/" + j.key + ".cubin";
-        a.entry = kSkeletonEntry;
-      }
+    Assembly& a = cat.assemblies[plan.alone_slots[n]];
+    a.accepted = j.outcome.accepted();
+    a.message = j.outcome.message;
+    a.error = error;
+    if (a.accepted) {
+      a.cubin = "cache/" + j.key + ".cubin";
+      a.entry = kSkeletonEntry;
     }
   }
 }
@@ -270,21 +223,29 @@ void collect_alone(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
 }  // namespace
 
 Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton,
-                      const CatalogRequests& requests, const fs::path& dir, int jobs, CatalogStats* stats,
-                      const std::function<void(std::size_t, std::size_t)>& progress) {
+                      const fs::path& dir, int jobs, CatalogStats* stats,
+                      const std::function<void(std::size_t, std::size_t)>& progress,
+                      const std::optional<std::vector<std::string>>& targets) {
   Catalog cat;
   cat.ptxas_version = tc.version;
   cat.cuda_release = tc.release;
   CatalogScope scope = catalog_scope(suite, tc);
   cat.toolkit_ptx = scope.toolkit_ptx;
+  if (targets) {
+    for (auto const& t : *targets)
+      if (std::find(scope.targets.begin(), scope.targets.end(), t) == scope.targets.end())
+        throw std::invalid_argument(fmt::format("unknown target '{}'; ptxas {} with these specs knows {}", t,
+                                                tc.version, fmt::join(scope.targets, ", ")));
+    std::erase_if(scope.targets, [&](const std::string& t) {
+      return std::find(targets->begin(), targets->end(), t) == targets->end();
+    });
+  }
   cat.targets = std::move(scope.targets);
   fs::create_directories(dir / "cache");
 
   check_entry_names(suite.kernels);
   AssemblyPlan plan;
   for (auto const& k : suite.kernels) plan_kernel(k, suite, tc, skeleton, cat, plan);
-  for (auto const& r : requests.probes) plan_probe(r, tc, skeleton, cat, plan);
-  for (auto const& r : requests.forms) plan_form(r, tc, skeleton, cat, plan);
   run_plan(plan, jobs, tc, dir, progress);
 
   CatalogStats s;
@@ -316,24 +277,6 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
                   {"ptx", a.ptx_file},
                   {"instruction", a.instruction},
                   {"error", a.error}});
-  auto& ps = j["version_probes"] = nlohmann::ordered_json::array();
-  for (auto const& p : c.probes)
-    ps.push_back({{"kernel", p.kernel},
-                  {"target", p.target},
-                  {"ptx_isa", p.ptx.str()},
-                  {"documented_minimum", p.documented.str()},
-                  {"accepted", p.accepted},
-                  {"message", p.message},
-                  {"error", p.error}});
-  auto& fs_ = j["forms"] = nlohmann::ordered_json::array();
-  for (auto const& f : c.forms)
-    fs_.push_back({{"form", f.form},
-                   {"target", f.target},
-                   {"ptx_isa", f.ptx.str()},
-                   {"accepted", f.accepted},
-                   {"message", f.message},
-                   {"instruction", f.instruction},
-                   {"error", f.error}});
   write_file_atomically(dir / "manifest.json", j.dump(1) + "\n");
 }
 
@@ -376,22 +319,6 @@ Catalog load_catalog(const fs::path& dir) {
                               .instruction = a.at("instruction"),
                               .entry = a.at("entry"),
                               .error = a.at("error")});
-    for (auto const& p : j.at("version_probes"))
-      c.probes.push_back({.kernel = p.at("kernel"),
-                          .target = p.at("target"),
-                          .ptx = ver(p.at("ptx_isa")),
-                          .documented = ver(p.at("documented_minimum")),
-                          .accepted = p.at("accepted"),
-                          .message = p.at("message"),
-                          .error = p.at("error")});
-    for (auto const& f : j.at("forms"))
-      c.forms.push_back({.form = f.at("form"),
-                         .target = f.at("target"),
-                         .ptx = ver(f.at("ptx_isa")),
-                         .accepted = f.at("accepted"),
-                         .message = f.at("message"),
-                         .instruction = f.at("instruction"),
-                         .error = f.at("error")});
   } catch (const OtherSchema&) { throw; } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
   } catch (const std::runtime_error& e) {

@@ -11,160 +11,582 @@
 namespace ptxcts {
 namespace {
 
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+// What ptxas said, in one line: its first error (else first) line, without the file and line prefix.
+std::string said(const std::string& message) {
+  std::size_t at = message.find("error");
+  std::size_t start = at == std::string::npos ? 0 : message.rfind('\n', at);
+  start = start == std::string::npos || at == std::string::npos ? 0 : start + 1;
+  std::string line = message.substr(start, message.find('\n', start) - start);
+  if (auto semi = line.find("; "); line.rfind("ptxas ", 0) == 0 && semi != std::string::npos) line.erase(0, semi + 2);
+  return line;
+}
 
-// ptxas says so when a feature needs a newer PTX ISA version (as opposed to a target the version
-// does not know yet).
+// ptxas says so when a feature needs a newer PTX ISA version (rather than a target the version does not know).
 bool names_version_requirement(const std::string& message) {
   return message.find("requires PTX ISA") != std::string::npos;
 }
 
-std::vector<const KernelPlan*> kernels_of(const Suite& suite, const Variant& v) {
-  std::vector<const KernelPlan*> out;
-  for (auto const& k : suite.kernels)
-    if (k.audited && &k.subject_instance().variant() == &v) out.push_back(&k);
-  return out;
+// Findings gathered by id, in the order first seen.
+struct Findings {
+  std::vector<Finding> list;
+  std::map<std::string, std::size_t> index;
+  std::map<std::string, std::set<std::string>> forms, targets;
+
+  Finding& at(const std::string& id, FindingClass cls, bool undocumented, const std::string& subject,
+              const std::string& words, const std::string& source) {
+    auto [it, fresh] = index.emplace(id, list.size());
+    if (fresh)
+      list.push_back({.id = id,
+                      .cls = cls,
+                      .undocumented = undocumented,
+                      .subject = subject,
+                      .words = words,
+                      .source = source,
+                      .observed = "",
+                      .targets = {},
+                      .forms = 0,
+                      .example = "",
+                      .known = nullptr});
+    return list[it->second];
+  }
+  void saw(Finding& f, const std::string& form, const std::string& target, const std::string& observed) {
+    if (f.example.empty()) f.example = form;
+    if (f.observed.empty()) f.observed = observed;
+    forms[f.id].insert(form);
+    if (!target.empty()) targets[f.id].insert(target);
+    f.forms = forms[f.id].size();
+  }
+  void finish(const std::vector<std::string>& order) {
+    for (auto& f : list)
+      for (auto const& t : order)
+        if (targets[f.id].count(t)) f.targets.push_back(t);
+    for (auto& f : list)  // targets the toolkit does not know (sm_70 probes)
+      for (auto const& t : targets[f.id])
+        if (std::find(f.targets.begin(), f.targets.end(), t) == f.targets.end()) f.targets.push_back(t);
+  }
+};
+
+std::string accepted_or(const ProbeVerdict& v) { return v.accepted ? "accepted" : "rejected: " + said(v.message); }
+
+struct Judge {
+  const Suite& suite;
+  const AuditPlan& plan;
+  const std::vector<ProbeVerdict>& v;
+  Audit& audit;
+  Findings findings;
+  std::set<const KnownDiscrepancy*> used;
+
+  const ProbeVerdict& verdict(const OnTarget& on) const { return v[on.probe]; }
+  // Whether ptxas gave a verdict; records the failure otherwise.
+  bool decided(const OnTarget& on, const std::string& what) {
+    const ProbeVerdict& pv = verdict(on);
+    if (pv.error.empty()) return true;
+    audit.errors.push_back(fmt::format("{} on {}: {}", what, on.target, pv.error));
+    return false;
+  }
+
+  const KnownDiscrepancy* known_for(const std::string& variant, const std::string& target, bool accepted) {
+    for (auto const& k : suite.specs.known_discrepancies)
+      if (k.form.empty() && k.finding.empty() && k.variant == variant && k.target == target &&
+          k.observed_accepted == accepted)
+        return &k;
+    return nullptr;
+  }
+
+  void requirements();
+  void rules_and_blocks();
+  void negative_space();
+  void examples();
+  void register_claims();
+  void versions_of_targets();
+  void forms();
+};
+
+// The qualifier values of an instance that carry a target requirement of their own ("" if none):
+// each such set of values is a requirement judged on exactly its forms.
+std::string target_boundary(const Instance& inst) {
+  std::string key;
+  for (auto const& a : inst.variant().axes) {
+    const QualifierOption& o = inst.option(a.name);
+    if (o.requires_.targets) key += (key.empty() ? "" : " ") + o.text;
+  }
+  return key;
 }
 
-const KnownDiscrepancy* known_for(const SpecSet& specs, const std::string& variant, const std::string& target,
-                                  bool accepted) {
-  for (auto const& k : specs.known_discrepancies)
-    if (k.form.empty() && k.variant == variant && k.target == target && k.observed_accepted == accepted) return &k;
-  return nullptr;
-}
-
-RequirementVerdict judge_targets(const Suite& suite, const Catalog& cat, const Variant& v,
-                                 std::set<const KnownDiscrepancy*>& used) {
-  RequirementVerdict rv{
-      v.name, v.family, "targets", v.requires_.targets->text, v.requires_.source, Verdict::NotCheckable, "", {}, {}};
-  std::set<std::string> accepted_on, rejected_on;
-  std::vector<std::string> failed;  // assemblies ptxas gave no verdict on
-  int checked = 0;
-  for (auto const* k : kernels_of(suite, v)) {
-    for (auto const& a : cat.assemblies) {
-      if (a.kernel != k->name || !a.attempted) continue;
-      if (!a.error.empty()) {
-        failed.push_back(fmt::format("{} on {}: {}", k->subject_instance().id(), a.target, a.error));
-        for (bool accepted : {true, false})  // unknown either way, so not "no longer observed"
-          if (const KnownDiscrepancy* kd = known_for(suite.specs, v.name, a.target, accepted)) used.insert(kd);
-        continue;
-      }
-      const TargetInfo* t = suite.specs.targets.find(a.target);
-      const bool documented = t && supports(suite.specs.targets, k->subject_instance(), *t);
-      ++checked;
-      (a.accepted ? accepted_on : rejected_on).insert(a.target);
-      if (documented != a.accepted) {
-        std::string m =
-            fmt::format("{} on {}: documented {}, ptxas {}{}", k->subject_instance().id(), a.target,
-                        documented ? "supported" : "unsupported", a.accepted ? "accepted it" : "rejected it",
-                        a.accepted ? "" : " (" + first_line(a.message) + ")");
-        if (const KnownDiscrepancy* kd = known_for(suite.specs, v.name, a.target, a.accepted)) {
-          used.insert(kd);
-          rv.known.push_back(m + " [known: " + kd->source + "]");
-        } else {
-          rv.mismatches.push_back(m);
+void Judge::requirements() {
+  for (auto const& var : suite.specs.variants) {
+    // Targets: every documented form of the variant on every target; forms whose qualifier values
+    // carry a target requirement of their own are a requirement of their own.
+    std::map<std::string, std::vector<const GrammarSubject*>> groups;
+    for (auto const& g : plan.grammar)
+      if (g.cc.doc == DocClass::Valid && &g.cc.instance->variant() == &var)
+        groups[target_boundary(*g.cc.instance)].push_back(&g);
+    if (groups.empty()) groups[""];
+    for (auto const& [boundary, subjects] : groups) {
+      std::string documented = var.requires_.targets->text, source = var.requires_.source;
+      if (!boundary.empty() && !subjects.empty())
+        for (auto const* r : subjects.front()->cc.instance->requirements())
+          if (r != &var.requires_ && r->targets) documented += " and " + r->targets->text, source = r->source;
+      RequirementVerdict rv{var.name, var.family, boundary.empty() ? "targets" : "targets (" + boundary + ")",
+                            documented, source, Verdict::NotCheckable, "", {}, {}};
+      const std::string finding_key = boundary.empty() ? "targets" : "targets-" + boundary;
+      std::set<std::string> accepted_on, rejected_on;
+      int checked = 0, failed = 0;
+      for (auto const* g : subjects) {
+        for (auto const& on : g->on) {
+          if (!decided(on, g->cc.combo.text)) {
+            ++failed;
+            continue;
+          }
+          const ProbeVerdict& pv = verdict(on);
+          const bool documented_ok =
+              supports(suite.specs.targets, *g->cc.instance, *suite.specs.targets.find(on.target));
+          ++checked;
+          (pv.accepted ? accepted_on : rejected_on).insert(on.target);
+          if (documented_ok == pv.accepted) continue;
+          std::string m = fmt::format("{} on {}: documented {}, ptxas {}", g->instruction, on.target,
+                                      documented_ok ? "supported" : "unsupported", accepted_or(pv));
+          const KnownDiscrepancy* kd = known_for(var.name, on.target, pv.accepted);
+          if (kd) {
+            used.insert(kd);
+            rv.known.push_back(m + " [known: " + kd->source + "]");
+          } else {
+            rv.mismatches.push_back(m);
+          }
+          const bool accepts = pv.accepted;
+          Finding& f = findings.at(fmt::format("{}/requirement/{}/{}", accepts ? "toolkit-accepts" : "toolkit-rejects",
+                                               var.name, finding_key),
+                                   accepts ? FindingClass::ToolkitAccepts : FindingClass::ToolkitRejects, false,
+                                   var.name + " " + rv.requirement, "requires " + documented, source);
+          findings.saw(f, g->instruction, on.target, accepted_or(pv));
+          if (kd) f.known = kd;
         }
       }
+      auto in_order = [&](const std::set<std::string>& s) {
+        std::vector<std::string> out;
+        for (auto const& t : plan.targets)
+          if (s.count(t)) out.push_back(t);
+        return out.empty() ? std::string("none") : fmt::format("{}", fmt::join(out, ", "));
+      };
+      if (checked == 0) {
+        rv.evidence = failed ? fmt::format("ptxas failed on all {} probes", failed)
+                             : "no documented form of this variant in the grammar";
+      } else if (!rv.mismatches.empty()) {
+        rv.verdict = Verdict::Contradicted;
+        rv.evidence = fmt::format("{} of {} assemblies of {} forms disagree with the documented targets; first: {}",
+                                  rv.mismatches.size(), checked, subjects.size(), rv.mismatches.front());
+      } else if (!rv.known.empty()) {
+        rv.verdict = Verdict::Contradicted;
+        rv.evidence = fmt::format("{} of {} assemblies disagree, each a known discrepancy; first: {}", rv.known.size(),
+                                  checked, rv.known.front());
+      } else {
+        rv.verdict = Verdict::Confirmed;
+        rv.evidence = fmt::format("{} assemblies of {} forms agree: accepted on {}; rejected on {}", checked,
+                                  subjects.size(), in_order(accepted_on), in_order(rejected_on));
+      }
+      audit.requirements.push_back(std::move(rv));
+    }
+
+    // Each documented minimum PTX ISA version: at it on a supporting target, and one below.
+    std::map<PtxVersion, std::vector<const VersionSubject*>> by_min;
+    for (auto const& vs : plan.versions)
+      if (&plan.grammar[vs.of].cc.instance->variant() == &var) by_min[vs.documented].push_back(&vs);
+    for (auto const& [min, subjects] : by_min) {
+      std::string documented = fmt::format("PTX ISA {}", min.str()), source = var.requires_.source;
+      for (auto const& a : var.axes)
+        for (auto const& o : a.options)
+          if (o.requires_.ptx && *o.requires_.ptx == min && !(var.requires_.ptx && *var.requires_.ptx == min)) {
+            documented += fmt::format(" ({})", o.text);
+            source = o.requires_.source;
+          }
+      RequirementVerdict r{var.name, var.family, "ptx " + min.str(), documented, source, Verdict::NotCheckable,
+                           "",       {},         {}};
+      int at_ok = 0, below_ok = 0, below_other = 0, untried = 0;
+      for (auto const* vs : subjects) {
+        const std::string& ins = plan.grammar[vs->of].instruction;
+        if (!vs->at) ++untried;
+        if (vs->at && decided(*vs->at, ins + " at PTX ISA " + min.str())) {
+          const ProbeVerdict& pv = verdict(*vs->at);
+          if (pv.accepted) ++at_ok;
+          else {
+            r.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: {}", ins, vs->at->target, min.str(),
+                                               accepted_or(pv)));
+            Finding& f = findings.at(fmt::format("toolkit-rejects/requirement/{}/ptx-{}", var.name, min.str()),
+                                     FindingClass::ToolkitRejects, false, var.name + " " + documented,
+                                     "introduced in " + documented, source);
+            findings.saw(f, ins, vs->at->target, accepted_or(pv));
+          }
+        }
+        if (vs->below && decided(*vs->below, ins + " at PTX ISA " + vs->below_version.str())) {
+          const ProbeVerdict& pv = verdict(*vs->below);
+          if (pv.accepted) {
+            r.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum", ins,
+                                               vs->below->target, vs->below_version.str()));
+            Finding& f = findings.at(fmt::format("toolkit-accepts/requirement/{}/ptx-{}", var.name, min.str()),
+                                     FindingClass::ToolkitAccepts, false, var.name + " " + documented,
+                                     "introduced in " + documented, source);
+            findings.saw(f, ins, vs->below->target, "accepted at PTX ISA " + vs->below_version.str());
+          } else if (names_version_requirement(pv.message)) ++below_ok;
+          else ++below_other;
+        }
+      }
+      if (!r.mismatches.empty()) {
+        r.verdict = Verdict::Contradicted;
+        r.evidence = fmt::format("{} disagreement(s) in {} forms; first: {}", r.mismatches.size(), subjects.size(),
+                                 r.mismatches.front());
+      } else if (at_ok && below_ok) {
+        r.verdict = Verdict::Confirmed;
+        r.evidence = fmt::format(
+            "{} forms accepted at PTX ISA {} on a supporting target; {} rejected at the version below, ptxas naming "
+            "the version requirement",
+            at_ok, min.str(), below_ok);
+      } else {
+        r.evidence = at_ok == 0 ? fmt::format("no supporting target known at PTX ISA {} ({} forms)", min.str(), untried)
+                                : fmt::format("the version below is not known to the documents or ptxas named no "
+                                              "version requirement ({} probes)",
+                                              below_other);
+      }
+      audit.requirements.push_back(std::move(r));
     }
   }
-  auto in_order = [&](const std::set<std::string>& s) {
-    std::vector<std::string> out;
-    for (auto const& t : cat.targets)
-      if (s.count(t)) out.push_back(t);
-    return out.empty() ? std::string("none") : fmt::format("{}", fmt::join(out, ", "));
-  };
-  if (checked == 0 && failed.empty()) {
-    rv.evidence = "no assembly of this variant in the catalog";
-  } else if (rv.mismatches.empty() && !failed.empty()) {
-    rv.evidence = fmt::format("ptxas failed: {} ({} of {} assemblies gave no verdict)", failed.front(), failed.size(),
-                              checked + failed.size());
-  } else if (rv.mismatches.empty() && !rv.known.empty()) {
-    rv.verdict = Verdict::Contradicted;
-    rv.evidence = fmt::format("{} of {} assemblies disagree, each a known discrepancy; first: {}", rv.known.size(),
-                              checked, rv.known.front());
-  } else if (rv.mismatches.empty()) {
-    rv.verdict = Verdict::Confirmed;
-    rv.evidence = fmt::format("{} assemblies agree: accepted on {}; rejected on {}", checked, in_order(accepted_on),
-                              in_order(rejected_on));
-  } else {
-    rv.verdict = Verdict::Contradicted;
-    rv.evidence = fmt::format("{} of {} assemblies disagree with the documented targets; first: {}",
-                              rv.mismatches.size(), checked, rv.mismatches.front());
-  }
-  return rv;
 }
 
-// One verdict per documented minimum PTX ISA version: accepted at it (on a supporting target
-// that version knows), rejected one version below with ptxas naming the version requirement.
-std::vector<RequirementVerdict> judge_versions(const Suite& suite, const Catalog& cat, const Variant& v) {
-  std::map<PtxVersion, std::vector<const KernelPlan*>> by_min;
-  for (auto const* k : kernels_of(suite, v)) by_min[k->subject_instance().min_ptx()].push_back(k);
-  std::vector<RequirementVerdict> out;
-  for (auto const& [min, kernels] : by_min) {
-    // What the spec says this minimum comes from: the variant, or a qualifier value's requirement.
-    std::string documented = fmt::format("PTX ISA {}", min.str()), source = v.requires_.source;
-    for (auto const& a : v.axes)
-      for (auto const& o : a.options)
-        if (o.requires_.ptx && *o.requires_.ptx == min && !(v.requires_.ptx && *v.requires_.ptx == min)) {
-          documented += fmt::format(" ({})", o.text);
-          source = o.requires_.source;
-        }
-    RequirementVerdict rv{v.name, v.family, "ptx " + min.str(), documented, source, Verdict::NotCheckable, "", {}, {}};
-    int at_min_ok = 0, at_min_bad = 0, below_ok = 0, below_inconclusive = 0;
-    std::vector<std::string> failed;  // assemblies ptxas gave no verdict on
-    for (auto const* k : kernels) {
-      for (auto const& a : cat.assemblies) {
-        if (a.kernel != k->name || !a.attempted || a.ptx != min) continue;
-        const TargetInfo* t = suite.specs.targets.find(a.target);
-        if (!t || !supports(suite.specs.targets, k->subject_instance(), *t)) continue;
-        if (!a.error.empty())
-          failed.push_back(
-              fmt::format("{} on {} at PTX ISA {}: {}", k->subject_instance().id(), a.target, min.str(), a.error));
-        else if (a.accepted) ++at_min_ok;
-        else {
-          ++at_min_bad;
-          rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: rejected ({})", k->subject_instance().id(),
-                                              a.target, min.str(), first_line(a.message)));
-        }
+void Judge::rules_and_blocks() {
+  std::map<const GrammarRule*, std::pair<std::size_t, std::size_t>> rule_tally;  // forms forbidden, accepted
+  std::map<std::pair<std::string, DocClass>, GrammarCount> counts;
+  std::map<std::string, std::pair<std::size_t, std::size_t>> disagree;  // block -> forms, accepted somewhere
+  for (auto const& g : plan.grammar) {
+    const GrammarBlock& b = *g.cc.combo.block;
+    GrammarCount& c = counts[{b.id, g.cc.doc}];
+    c.block = b.id;
+    c.family = b.family;
+    c.document = b.cite.document;
+    c.doc = g.cc.doc;
+    ++c.forms;
+    std::vector<std::string> accepted_on;
+    for (auto const& on : g.on)
+      if (decided(on, g.cc.combo.text) && verdict(on).accepted) {
+        ++c.accepted[on.target];
+        accepted_on.push_back(on.target);
       }
-      for (auto const& p : cat.probes) {
-        if (p.kernel != k->name) continue;
-        if (!p.error.empty())
-          failed.push_back(
-              fmt::format("{} on {} at PTX ISA {}: {}", k->subject_instance().id(), p.target, p.ptx.str(), p.error));
-        else if (p.accepted)
-          rv.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum",
-                                              k->subject_instance().id(), p.target, p.ptx.str()));
-        else if (names_version_requirement(p.message)) ++below_ok;
-        else ++below_inconclusive;
+    for (auto const* r : g.cc.forbidden_by) {
+      auto& [forms, accepted] = rule_tally[r];
+      ++forms;
+      accepted += !accepted_on.empty();
+      if (!accepted_on.empty()) {
+        Finding& f = findings.at("toolkit-accepts/rule/" + r->id, FindingClass::ToolkitAccepts, false, r->id, r->text,
+                                 r->cite.source);
+        for (auto const& t : accepted_on) findings.saw(f, g.instruction, t, "accepted");
+      }
+      if (r->cite.document != b.cite.document) {  // one document spells what another forbids
+        Finding& f = findings.at(fmt::format("documents-disagree/syntax/{}/{}", b.id, r->id),
+                                 FindingClass::DocumentsDisagree, false, b.id + " vs " + r->id,
+                                 fmt::format("{} ({}: {}) vs \"{}\" ({}: {})", b.manual, b.cite.document,
+                                             b.cite.source, r->text, r->cite.document, r->cite.source),
+                                 b.cite.source);
+        findings.saw(f, g.instruction, accepted_on.empty() ? "" : accepted_on.front(),
+                     accepted_on.empty() ? "ptxas rejects it on every target"
+                                         : fmt::format("ptxas accepts it on {}", fmt::join(accepted_on, ", ")));
+        auto& [n, acc] = disagree[b.id];
+        ++n;
+        acc += !accepted_on.empty();
       }
     }
-    if (!rv.mismatches.empty()) {
-      rv.verdict = Verdict::Contradicted;
-      rv.evidence = fmt::format("{} disagreement(s); first: {}", rv.mismatches.size(), rv.mismatches.front());
-    } else if (!failed.empty()) {
-      rv.evidence = fmt::format("ptxas failed: {} ({} assemblies gave no verdict)", failed.front(), failed.size());
-    } else if (at_min_ok && below_ok) {
-      rv.verdict = Verdict::Confirmed;
-      rv.evidence = fmt::format(
-          "{} assemblies accepted at PTX ISA {} on a supporting target; {} rejected at the version below, ptxas naming "
-          "the version requirement",
-          at_min_ok, min.str(), below_ok);
+    if (g.cc.doc == DocClass::Undocumented && !accepted_on.empty()) {
+      Finding& f = findings.at("toolkit-accepts-undocumented/syntax/" + b.id, FindingClass::ToolkitAccepts, true, b.id,
+                               "no document gives these combinations of " + b.manual, b.cite.source);
+      for (auto const& t : accepted_on) findings.saw(f, g.instruction, t, "accepted");
+    }
+  }
+  for (auto& [k, c] : counts) audit.grammar.push_back(std::move(c));
+  for (auto const& r : suite.specs.rules) {
+    auto [forms, accepted] = rule_tally[&r];
+    StatementVerdict s{.id = r.id, .kind = "rule", .family = r.family, .words = r.text, .source = r.cite.source,
+                       .verdict = Verdict::NotCheckable, .evidence = "", .forms = forms};
+    if (forms == 0) s.evidence = "no combination of the grammar falls under it";
+    else if (accepted) {
+      s.verdict = Verdict::Contradicted;
+      s.evidence = fmt::format("ptxas {} accepts {} of the {} forms it forbids", plan.ptxas_version, accepted, forms);
     } else {
-      rv.evidence =
-          at_min_ok == 0
-              ? fmt::format("no supporting target that PTX ISA {} knows, so the minimum cannot be tried", min.str())
-              : fmt::format(
-                    "the version below could not be tried on a supporting target ({} probe(s) rejected for the target, "
-                    "not the version)",
-                    below_inconclusive);
+      s.verdict = Verdict::Confirmed;
+      s.evidence = fmt::format("ptxas {} rejects all {} forms it forbids, on every target", plan.ptxas_version, forms);
     }
-    out.push_back(std::move(rv));
+    audit.statements.push_back(std::move(s));
   }
-  return out;
+  for (auto const& b : suite.specs.grammar) {
+    std::size_t valid = 0;
+    for (auto const& c : audit.grammar)
+      if (c.block == b.id && c.doc == DocClass::Valid) valid = c.forms;
+    StatementVerdict s{.id = b.id, .kind = "syntax", .family = b.family, .words = b.manual, .source = b.cite.source,
+                       .verdict = Verdict::NotCheckable, .evidence = "", .forms = b.product()};
+    auto d = disagree.find(b.id);
+    if (d != disagree.end()) {
+      s.verdict = Verdict::Contradicted;
+      s.evidence = fmt::format("{} of its {} combinations are forbidden by another document's rule ({} of them "
+                               "accepted by ptxas somewhere)",
+                               d->second.first, b.product(), d->second.second);
+    } else if (valid) {
+      s.verdict = Verdict::Confirmed;
+      s.evidence = fmt::format("{} of its {} combinations are documented forms (judged under their variants' "
+                               "requirements)",
+                               valid, b.product());
+    } else {
+      s.evidence = "none of its combinations is a documented form";
+    }
+    audit.statements.push_back(std::move(s));
+  }
+}
+
+void Judge::negative_space() {
+  std::map<std::tuple<std::string, std::string, DocClass>, MutationCount> counts;
+  for (auto const& ms : plan.mutations) {
+    const GrammarBlock& b = *plan.grammar[ms.of].cc.combo.block;
+    MutationCount& c = counts[{b.id, ms.m.kind, ms.m.expected}];
+    c.block = b.id;
+    c.kind = ms.m.kind;
+    c.expected = ms.m.expected;
+    ++c.forms;
+    if (!decided(ms.on, ms.instruction)) continue;
+    const ProbeVerdict& pv = verdict(ms.on);
+    (pv.accepted ? c.accepted : c.rejected)++;
+    if (ms.m.expected == DocClass::Valid && !pv.accepted) {
+      Finding& f = findings.at(fmt::format("toolkit-rejects/negative-space/{}/{}", b.id, ms.m.kind),
+                               FindingClass::ToolkitRejects, false, b.id + " " + ms.m.kind, ms.m.words, ms.m.source);
+      findings.saw(f, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target, accepted_or(pv));
+    } else if (ms.m.expected != DocClass::Valid && pv.accepted) {
+      const bool undocumented = ms.m.expected == DocClass::Undocumented;
+      Finding& f = findings.at(fmt::format("toolkit-accepts{}/negative-space/{}/{}", undocumented ? "-undocumented" : "",
+                                           b.id, ms.m.kind),
+                               FindingClass::ToolkitAccepts, undocumented, b.id + " " + ms.m.kind,
+                               undocumented ? "no document gives this form (" + b.manual + ")" : ms.m.words,
+                               undocumented ? b.cite.source : ms.m.source);
+      findings.saw(f, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target, "accepted");
+    }
+  }
+  for (auto& [k, c] : counts) {
+    if (c.expected != DocClass::Undocumented) {
+      const bool valid = c.expected == DocClass::Valid;
+      const std::size_t bad = valid ? c.rejected : c.accepted;
+      StatementVerdict s{.id = fmt::format("{}/{}/{}", c.block, c.kind, valid ? "valid" : "invalid"),
+                         .kind = "negative-space",
+                         .family = "",
+                         .words = fmt::format("{} forms of {} are {}", c.kind, c.block, to_string(c.expected)),
+                         .source = "",
+                         .verdict = c.accepted + c.rejected == 0 ? Verdict::NotCheckable
+                                    : bad                       ? Verdict::Contradicted
+                                                                : Verdict::Confirmed,
+                         .evidence = fmt::format("{} forms: {} accepted, {} rejected", c.forms, c.accepted, c.rejected),
+                         .forms = c.forms};
+      for (auto const& b : suite.specs.grammar)
+        if (b.id == c.block) s.family = b.family;
+      audit.statements.push_back(std::move(s));
+    }
+    audit.negative_space.push_back(std::move(c));
+  }
+}
+
+void Judge::examples() {
+  for (auto const& e : plan.examples) {
+    const DocExample& ex = *e.example;
+    StatementVerdict s{.id = ex.id, .kind = "example", .family = ex.family, .words = ex.text,
+                       .source = ex.cite.source, .verdict = Verdict::NotCheckable, .evidence = "", .forms = 1};
+    std::vector<std::string> ok, bad;
+    std::string first_bad;
+    for (auto const& on : e.on) {
+      if (!decided(on, "example " + ex.id)) continue;
+      const ProbeVerdict& pv = verdict(on);
+      (pv.accepted ? ok : bad).push_back(on.target);
+      if (!pv.accepted && first_bad.empty()) first_bad = said(pv.message);
+    }
+    const std::string observed =
+        bad.empty() ? fmt::format("ptxas accepts it on {} targets", ok.size())
+                    : fmt::format("ptxas rejects it on {} of {} targets: {}", bad.size(), ok.size() + bad.size(),
+                                  first_bad);
+    if (ok.empty() && bad.empty()) s.evidence = "ptxas gave no verdict";
+    else if (e.doc == DocClass::Valid) {
+      s.verdict = bad.empty() ? Verdict::Confirmed : Verdict::Contradicted;
+      s.evidence = observed + " (the targets its instruction's requirements name)";
+      if (!bad.empty()) {
+        Finding& f = findings.at("document-error/example/" + ex.id, FindingClass::DocumentError, false, ex.id,
+                                 ex.text, ex.cite.source);
+        for (auto const& t : bad) findings.saw(f, ex.instructions.front(), t, "rejected: " + first_bad);
+      }
+    } else {
+      // The example spells a form the syntax does not give, or one a rule forbids.
+      s.verdict = Verdict::Contradicted;
+      std::string why = e.doc == DocClass::Invalid
+                            ? fmt::format("rule '{}' forbids it: \"{}\"", e.forbidden_by.front()->id,
+                                          e.forbidden_by.front()->text)
+                            : "no syntax block of the documents spells its instruction";
+      s.evidence = why + "; " + observed;
+      Finding& f = findings.at("documents-disagree/example/" + ex.id, FindingClass::DocumentsDisagree, false, ex.id,
+                               ex.text + "  -- but " + why, ex.cite.source);
+      findings.saw(f, ex.instructions.front(), ok.empty() ? (bad.empty() ? "" : bad.front()) : ok.front(), observed);
+      if (!ok.empty() && e.doc == DocClass::Invalid) {
+        Finding& g = findings.at("toolkit-accepts/example/" + ex.id, FindingClass::ToolkitAccepts, false, ex.id,
+                                 e.forbidden_by.front()->text, e.forbidden_by.front()->cite.source);
+        for (auto const& t : ok) findings.saw(g, ex.instructions.front(), t, "accepted");
+      }
+    }
+    audit.statements.push_back(std::move(s));
+  }
+}
+
+void Judge::register_claims() {
+  for (auto const& rc : plan.register_claims) {
+    const RegisterClaim& c = *rc.claim;
+    StatementVerdict s{.id = c.id, .kind = "register-count", .family = c.family, .words = c.text,
+                       .source = c.cite.source, .verdict = Verdict::NotCheckable, .evidence = "", .forms = 1};
+    if (!rc.instance) s.evidence = "no form of the variant matches the claim's qualifiers";
+    else if (!rc.on) s.evidence = "no target of this toolkit supports the form";
+    else if (decided(*rc.on, "register claim " + c.id)) {
+      const ProbeVerdict& pv = verdict(*rc.on);
+      s.verdict = pv.accepted ? Verdict::Confirmed : Verdict::Contradicted;
+      s.evidence = fmt::format("{} with {} registers for {{{}}} on {}: {}{}", rc.instance->mnemonic(), c.registers,
+                               c.operand, rc.on->target, accepted_or(pv),
+                               rc.spec_registers != c.registers
+                                   ? fmt::format(" (the spec's variant {} uses {})", c.variant, rc.spec_registers)
+                                   : "");
+      if (!pv.accepted) {
+        Finding& f = findings.at("document-error/register-count/" + c.id, FindingClass::DocumentError, false, c.id,
+                                 c.text, c.cite.source);
+        findings.saw(f, rc.instruction, rc.on->target, accepted_or(pv));
+      }
+    }
+    audit.statements.push_back(std::move(s));
+  }
+}
+
+void Judge::versions_of_targets() {
+  const std::string source = "specs/targets.yaml, from the PTX ISA manual's release notes (first PTX ISA version of each target)";
+  for (auto const& tv : plan.target_versions) {
+    const TargetInfo& t = *tv.target;
+    StatementVerdict s{.id = t.name, .kind = "target-version", .family = "",
+                       .words = fmt::format("{} is supported from PTX ISA {}", t.name, t.ptx.str()), .source = source,
+                       .verdict = Verdict::NotCheckable, .evidence = "", .forms = 1};
+    if (!tv.at) s.evidence = "this toolkit's PTX ISA version is older";
+    else if (decided(*tv.at, ".target " + t.name)) {
+      const ProbeVerdict& at = verdict(*tv.at);
+      std::string below = "no earlier PTX ISA version in targets.yaml";
+      bool below_ok = true;
+      if (tv.below && decided(*tv.below, ".target " + t.name)) {
+        const ProbeVerdict& b = verdict(*tv.below);
+        below_ok = !b.accepted;
+        below = fmt::format("PTX ISA {}: {}", tv.below_version.str(), accepted_or(b));
+      }
+      s.verdict = at.accepted && below_ok ? Verdict::Confirmed : Verdict::Contradicted;
+      s.evidence = fmt::format("PTX ISA {}: {}; {}", t.ptx.str(), accepted_or(at), below);
+      if (s.verdict == Verdict::Contradicted) {  // rejected at the documented version, or accepted before it
+        const FindingClass cls = !at.accepted ? FindingClass::ToolkitRejects : FindingClass::ToolkitAccepts;
+        Finding& f = findings.at(fmt::format("{}/target-version/{}", finding_class_id(cls), t.name), cls, false,
+                                 t.name, s.words, source);
+        findings.saw(f, ".target " + t.name, t.name, s.evidence);
+      }
+    }
+    audit.statements.push_back(std::move(s));
+  }
+  if (auto const& tk = plan.toolkit_version) {
+    StatementVerdict s{.id = "cuda-" + plan.cuda_release, .kind = "toolkit-version", .family = "",
+                       .words = fmt::format("CUDA {} speaks PTX ISA {}", plan.cuda_release, tk->documented.str()),
+                       .source = "specs/targets.yaml toolkits, from the CUDA release notes",
+                       .verdict = Verdict::NotCheckable, .evidence = "", .forms = 1};
+    if (decided(*tk->at, ".version") && decided(*tk->above, ".version")) {
+      const ProbeVerdict &at = verdict(*tk->at), &above = verdict(*tk->above);
+      s.verdict = at.accepted && !above.accepted ? Verdict::Confirmed : Verdict::Contradicted;
+      s.evidence = fmt::format(".version {}: {}; .version {}: {}", tk->documented.str(), accepted_or(at),
+                               tk->above_version.str(), accepted_or(above));
+      if (s.verdict == Verdict::Contradicted) {
+        const FindingClass cls = !at.accepted ? FindingClass::ToolkitRejects : FindingClass::ToolkitAccepts;
+        Finding& f = findings.at(fmt::format("{}/toolkit-version/{}", finding_class_id(cls), plan.cuda_release), cls,
+                                 false, s.id, s.words, s.source);
+        findings.saw(f, ".version " + tk->documented.str(), tk->at->target, s.evidence);
+      }
+    }
+    audit.statements.push_back(std::move(s));
+  }
+}
+
+void Judge::forms() {
+  for (auto const& fs : plan.forms) {
+    const AuditForm& f = *fs.form;
+    FormVerdict fv;
+    fv.form = &f;
+    fv.instruction = fs.instruction;
+    if (!fs.on) fv.evidence = fmt::format("this toolkit cannot assemble for {}", f.target);
+    else if (!decided(*fs.on, f.name)) {
+      fv.evidence = "ptxas failed: " + verdict(*fs.on).error;
+      for (auto const& k : suite.specs.known_discrepancies)
+        if (k.form == f.name) used.insert(&k);
+    } else {
+      const ProbeVerdict& pv = verdict(*fs.on);
+      fv.assembled = true;
+      fv.accepted = pv.accepted;
+      fv.message = pv.message;
+      if (f.kind == AuditForm::Kind::Spelling) {
+        fv.evidence = pv.accepted ? "ptxas accepts this undocumented spelling" : "ptxas rejects it: " + said(pv.message);
+        if (pv.accepted) {
+          Finding& fd = findings.at("toolkit-accepts-undocumented/spelling/" + f.name, FindingClass::ToolkitAccepts,
+                                    true, f.name, "not in any document's syntax; seen in: " + f.source, f.source);
+          findings.saw(fd, fs.instruction, f.target, "accepted");
+        }
+      } else if (pv.accepted) {
+        fv.verdict = Verdict::Contradicted;
+        fv.evidence = fmt::format("accepted by ptxas {} for {}, although documented invalid: {}", plan.ptxas_version,
+                                  f.target, f.reason);
+      } else {
+        std::set<std::string> seen;  // every class that one of ptxas's lines falls in
+        for (std::size_t at = 0; at < pv.message.size();) {
+          std::size_t nl = pv.message.find('\n', at);
+          std::string line = pv.message.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+          if (std::string c = classify_diagnostic(suite.specs, line); !c.empty()) seen.insert(c);
+          at = nl == std::string::npos ? pv.message.size() : nl + 1;
+        }
+        fv.diagnostic_seen = fmt::format("{}", fmt::join(seen, ", "));
+        fv.verdict = seen.count(f.diagnostic) ? Verdict::Confirmed : Verdict::Contradicted;
+        fv.evidence = seen.count(f.diagnostic)
+                          ? "rejected as documented: " + said(pv.message)
+                          : fmt::format("rejected, but not for the documented reason ({}): {}", f.diagnostic,
+                                        said(pv.message));
+      }
+      if (fv.verdict == Verdict::Contradicted) {
+        for (auto const& k : suite.specs.known_discrepancies)
+          if (k.form == f.name && k.observed_accepted == pv.accepted) {
+            fv.known = &k;
+            used.insert(&k);
+          }
+        Finding& fd = findings.at(
+            fmt::format("{}/form/{}", pv.accepted ? "toolkit-accepts" : "document-error", f.name),
+            pv.accepted ? FindingClass::ToolkitAccepts : FindingClass::DocumentError, false, f.name, f.reason,
+            f.source);
+        findings.saw(fd, fs.instruction, f.target, accepted_or(pv));
+        if (fv.known) fd.known = fv.known;
+      }
+    }
+    audit.forms.push_back(std::move(fv));
+  }
 }
 
 }  // namespace
+
+const char* to_string(FindingClass c) {
+  switch (c) {
+    case FindingClass::DocumentError: return "document error";
+    case FindingClass::DocumentsDisagree: return "documents disagree with each other";
+    case FindingClass::ToolkitAccepts: return "toolkit accepts what the documents forbid or do not list";
+    case FindingClass::ToolkitRejects: return "toolkit rejects what the documents allow";
+  }
+  return "";
+}
+
+const char* finding_class_id(FindingClass c) {
+  switch (c) {
+    case FindingClass::DocumentError: return "document-error";
+    case FindingClass::DocumentsDisagree: return "documents-disagree";
+    case FindingClass::ToolkitAccepts: return "toolkit-accepts";
+    case FindingClass::ToolkitRejects: return "toolkit-rejects";
+  }
+  return "";
+}
 
 std::string classify_diagnostic(const SpecSet& specs, const std::string& message) {
   for (auto const& d : specs.diagnostics)
@@ -175,66 +597,40 @@ std::string classify_diagnostic(const SpecSet& specs, const std::string& message
 
 int Audit::contradictions() const {
   int n = 0;
-  for (auto const& r : requirements) n += r.verdict == Verdict::Contradicted && !r.explained();
-  for (auto const& f : forms) n += f.verdict == Verdict::Contradicted && !f.known;
+  for (auto const& f : findings) n += f.fails();
   return n;
 }
 
-Audit run_audit(const Suite& suite, const Catalog& cat) {
+Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<ProbeVerdict>& verdicts) {
   Audit audit;
-  std::set<const KnownDiscrepancy*> used;
-  for (auto const& v : suite.specs.variants) {
-    audit.requirements.push_back(judge_targets(suite, cat, v, used));
-    for (auto& r : judge_versions(suite, cat, v)) audit.requirements.push_back(std::move(r));
-  }
-  for (auto const& f : suite.specs.forms) {
-    FormVerdict fv;
-    fv.form = &f;
-    for (auto const& a : cat.forms)
-      if (a.form == f.name) fv.assembly = &a;
-    if (!fv.assembly) {
-      fv.evidence = fmt::format("this toolkit cannot assemble for {}", f.target);
-    } else if (!fv.assembly->error.empty()) {  // no verdict, so neither a rejection nor an acceptance
-      fv.evidence = "ptxas failed: " + fv.assembly->error;
-      for (auto const& k : suite.specs.known_discrepancies)
-        if (k.form == f.name) used.insert(&k);
-    } else if (f.kind == AuditForm::Kind::Spelling) {
-      fv.evidence = fv.assembly->accepted ? "ptxas accepts this undocumented spelling"
-                                          : "ptxas rejects it: " + first_line(fv.assembly->message);
-    } else if (fv.assembly->accepted) {
-      fv.verdict = Verdict::Contradicted;
-      fv.evidence = fmt::format("accepted by ptxas {} for {}, although documented invalid: {}", cat.ptxas_version,
-                                f.target, f.reason);
-    } else {
-      // Every class that one of ptxas's lines falls in; the documented one must be among them.
-      std::set<std::string> seen;
-      std::string msg = fv.assembly->message;
-      for (std::size_t at = 0; at < msg.size();) {
-        std::size_t nl = msg.find('\n', at);
-        std::string line = msg.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-        if (std::string c = classify_diagnostic(suite.specs, line); !c.empty()) seen.insert(c);
-        at = nl == std::string::npos ? msg.size() : nl + 1;
+  audit.ptxas_version = plan.ptxas_version;
+  audit.cuda_release = plan.cuda_release;
+  audit.toolkit_ptx = plan.toolkit_ptx;
+  audit.targets = plan.targets;
+  audit.probes = plan.probes.size();
+  Judge j{suite, plan, verdicts, audit, {}, {}};
+  j.requirements();
+  j.rules_and_blocks();
+  j.negative_space();
+  j.examples();
+  j.register_claims();
+  j.versions_of_targets();
+  j.forms();
+  j.findings.finish(plan.targets);
+  for (auto& f : j.findings.list) {
+    for (auto const& k : suite.specs.known_discrepancies)
+      if (k.finding == f.id) {
+        f.known = &k;
+        j.used.insert(&k);
       }
-      fv.diagnostic_seen = fmt::format("{}", fmt::join(seen, ", "));
-      if (seen.count(f.diagnostic)) {
-        fv.verdict = Verdict::Confirmed;
-        fv.evidence = "rejected as documented: " + first_line(msg);
-      } else {
-        fv.verdict = Verdict::Contradicted;
-        fv.evidence =
-            fmt::format("rejected, but not for the documented reason ({}): {}", f.diagnostic, first_line(msg));
-      }
-    }
-    if (fv.verdict == Verdict::Contradicted)
-      for (auto const& k : suite.specs.known_discrepancies)
-        if (k.form == f.name && fv.assembly && k.observed_accepted == fv.assembly->accepted) {
-          fv.known = &k;
-          used.insert(&k);
-        }
-    audit.forms.push_back(std::move(fv));
+    audit.findings.push_back(std::move(f));
   }
+  std::stable_sort(audit.findings.begin(), audit.findings.end(),
+                   [](auto const& a, auto const& b) { return a.cls < b.cls; });
   for (auto const& k : suite.specs.known_discrepancies)
-    if (!used.count(&k)) audit.unused_known.push_back(&k);
+    if (!j.used.count(&k)) audit.unused_known.push_back(&k);
+  std::sort(audit.errors.begin(), audit.errors.end());
+  audit.errors.erase(std::unique(audit.errors.begin(), audit.errors.end()), audit.errors.end());
   return audit;
 }
 

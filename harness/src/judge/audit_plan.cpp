@@ -1,48 +1,199 @@
 #include "judge/audit_plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <set>
+#include <stdexcept>
 #include <tuple>
 
+#include "assemble/catalog.hpp"
+
 namespace ptxcts {
+namespace {
 
-std::optional<KernelAtVersion> version_probe(const Suite& suite, const KernelPlan& k,
-                                             const std::vector<std::string>& targets) {
-  if (!k.audited) return std::nullopt;
-  const PtxVersion documented = kernel_min_ptx(k);
-  auto below = suite.specs.targets.previous(documented);
-  if (!below) return std::nullopt;
-  const TargetInfo* lowest = nullptr;
-  auto better = [&](const TargetInfo& t) {
-    if (!lowest) return true;
-    auto key = [&](const TargetInfo& x) { return std::tuple(*below < x.ptx, !x.suffix.empty(), x.ptx, x.arch); };
-    return key(t) < key(*lowest);
-  };
-  for (auto const& tname : targets) {
-    const TargetInfo& t = *suite.specs.targets.find(tname);
-    if (supports(suite.specs.targets, k.subject_instance(), t) && better(t)) lowest = &t;
+// Every target the documents and the toolkit know: those ptxas does not know (sm_70, sm_72) are
+// still tried as a module's `.target` under the oldest architecture it does know.
+struct Targets {
+  const TargetCatalog& cat;
+  std::vector<std::string> real;  // known to this ptxas, in targets.yaml's order
+
+  bool known(const std::string& t) const { return std::find(real.begin(), real.end(), t) != real.end(); }
+  std::string arch_for(const std::string& t) const {
+    return known(t) || real.empty() ? "" : "compute_" + real.front().substr(3);
   }
-  if (!lowest) return std::nullopt;
-  return KernelAtVersion{.kernel = &k, .target = lowest->name, .ptx = *below, .documented = documented};
+  // The first target (portable first, then the lowest architecture) supporting `inst` that
+  // `version` knows, among the real ones or (`any`) all of targets.yaml.
+  const TargetInfo* first(const Instance& inst, std::optional<PtxVersion> version, bool any) const {
+    const TargetInfo* best = nullptr;
+    for (auto const& t : cat.targets) {
+      if (!any && !known(t.name)) continue;
+      if (version && *version < t.ptx) continue;
+      if (!supports(cat, inst, t)) continue;
+      auto key = [](const TargetInfo& x) { return std::tuple(!x.suffix.empty(), x.arch); };
+      if (!best || key(t) < key(*best)) best = &t;
+    }
+    return best;
+  }
+};
+
+OperandShape form_shape(const AuditForm& f) {
+  OperandShape s;
+  // wmma's f64 fragments are .f64 registers; every other operand here is 32-bit.
+  const bool wide = f.text.rfind("wmma.", 0) == 0 && f.text.find(".f64") != std::string::npos;
+  if (f.operand_registers.empty()) s.registers["regs"] = f.registers;
+  else s.registers = f.operand_registers;
+  for (auto const& [o, n] : s.registers) s.types[o] = wide ? ".f64" : ".b32";
+  s.address_width = f.address_width;
+  return s;
 }
 
-std::vector<FormRequest> form_requests(const Suite& suite, const CatalogScope& scope) {
-  std::vector<FormRequest> out;
-  for (auto const& f : suite.specs.forms)
-    if (std::find(scope.targets.begin(), scope.targets.end(), f.target) != scope.targets.end())
-      out.push_back({.form = &f, .target = f.target, .ptx = f.ptx.value_or(scope.toolkit_ptx)});
-  return out;
+struct Builder {
+  AuditPlan& plan;
+  OnTarget add(const std::string& target, PtxVersion ptx, std::string body, std::string arch = "") {
+    plan.probes.push_back({.target = target, .ptx = ptx, .body = std::move(body), .arch = std::move(arch)});
+    return {.target = target, .probe = plan.probes.size() - 1};
+  }
+};
+
+// The mnemonic of an instruction line: up to the first blank, a guard (@p) left out.
+std::string mnemonic_of(std::string line) {
+  if (!line.empty() && line[0] == '@') line.erase(0, line.find(' ') + 1);
+  return line.substr(0, line.find_first_of(" \t"));
 }
 
-CatalogRequests audit_requests(const Suite& suite, const CatalogScope& scope) {
-  CatalogRequests r;
-  for (auto const& k : suite.kernels)
-    if (auto p = version_probe(suite, k, scope.targets)) r.probes.push_back(std::move(*p));
-  r.forms = form_requests(suite, scope);
-  return r;
-}
+}  // namespace
 
-CatalogRequests audit_requests(const Suite& suite, const Toolchain& tc) {
-  return audit_requests(suite, catalog_scope(suite, tc));
+AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
+  const SpecSet& specs = suite.specs;
+  const CatalogScope scope = catalog_scope(suite, tc);
+  AuditPlan plan;
+  plan.ptxas_version = tc.version;
+  plan.cuda_release = tc.release;
+  plan.toolkit_ptx = scope.toolkit_ptx;
+  plan.targets = scope.targets;
+  Builder b{plan};
+  const Targets targets{specs.targets, scope.targets};
+  const auto by_text = instances_by_text(suite.instances);
+  std::set<std::string> texts32;
+  for (auto const& i : suite.instances)
+    if (i.address_width() == 32) texts32.insert(i.text());
+
+  // The grammar, on every target.
+  for (auto& cc : classify_grammar(specs, by_text)) {
+    GrammarSubject g{.cc = std::move(cc), .instruction = "", .on = {}};
+    const OperandShape shape = documented_shape(g.cc.combo);
+    const std::string body = probe_body(g.cc.combo.text, shape);
+    g.instruction = probe_instruction(g.cc.combo.text, shape);
+    for (auto const& t : plan.targets) g.on.push_back(b.add(t, plan.toolkit_ptx, body));
+    plan.grammar.push_back(std::move(g));
+  }
+  // Around each documented form: its negative space on its first target; its minimum PTX ISA
+  // version, at it and one below.
+  for (std::size_t k = 0; k < plan.grammar.size(); ++k) {
+    const ClassifiedCombination& cc = plan.grammar[k].cc;
+    if (cc.doc != DocClass::Valid) continue;
+    if (const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false))
+      for (auto& m : mutations_of(cc, texts32)) {
+        std::string ins = probe_instruction(m.text, m.shape);
+        OnTarget on = b.add(home->name, plan.toolkit_ptx, probe_body(m.text, m.shape));
+        plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(ins), .on = on});
+      }
+    VersionSubject v{.of = k, .documented = cc.instance->min_ptx(), .why = cc.instance->requirement_text(),
+                     .at = std::nullopt, .below = std::nullopt, .below_version = {}};
+    const std::string body = probe_body(cc.combo.text, documented_shape(cc.combo));
+    if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true))
+      v.at = b.add(t->name, v.documented, body, targets.arch_for(t->name));
+    if (auto below = specs.targets.previous(v.documented)) {
+      v.below_version = *below;
+      // A target the version below knows, if there is one; else the same target (ptxas then
+      // names both the target and the feature).
+      const TargetInfo* t = targets.first(*cc.instance, *below, true);
+      if (!t) t = targets.first(*cc.instance, v.documented, true);
+      if (t) v.below = b.add(t->name, *below, body, targets.arch_for(t->name));
+    }
+    plan.versions.push_back(std::move(v));
+  }
+  // The documents' examples: on the targets that support what they spell, else on every target.
+  for (auto const& ex : specs.examples) {
+    ExampleSubject e{.example = &ex, .doc = DocClass::Undocumented, .instance = nullptr, .forbidden_by = {}, .on = {}};
+    const std::string mn = mnemonic_of(ex.instructions.front());
+    for (auto const& g : plan.grammar) {
+      const ClassifiedCombination& cc = g.cc;
+      if (cc.combo.block->family != ex.family || mnemonic_of(cc.combo.text) != mn) continue;
+      if (cc.doc == DocClass::Valid) {
+        e.doc = DocClass::Valid;
+        e.instance = cc.instance;
+        e.forbidden_by.clear();
+        break;
+      }
+      if (cc.doc == DocClass::Invalid && e.doc != DocClass::Valid) {
+        e.doc = DocClass::Invalid;
+        e.forbidden_by = cc.forbidden_by;
+      }
+    }
+    for (auto const& t : plan.targets) {
+      const TargetInfo* info = specs.targets.find(t);
+      if (e.instance && !supports(specs.targets, *e.instance, *info)) continue;
+      e.on.push_back(b.add(t, plan.toolkit_ptx, ex.body));
+    }
+    plan.examples.push_back(std::move(e));
+  }
+  // Register counts the documents state: the first selected instance, with the stated count.
+  for (auto const& rc : specs.register_claims) {
+    RegisterClaimSubject s{.claim = &rc, .instance = nullptr, .spec_registers = 0, .instruction = "", .on = {}};
+    for (auto const& inst : suite.instances) {
+      if (inst.variant().name != rc.variant || (inst.address_width() != 64 && inst.address_width() != 0)) continue;
+      bool all = true;
+      for (auto const& [axis, vals] : rc.select)
+        all = all && std::find(vals.begin(), vals.end(), inst.option(axis).text) != vals.end();
+      if (!all) continue;
+      s.instance = &inst;
+      break;
+    }
+    if (s.instance) {
+      s.spec_registers = instance_registers(*s.instance, rc.operand);
+      OperandShape shape;
+      const bool wide = rc.variant.rfind("wmma", 0) == 0 && s.instance->text().find(".f64") != std::string::npos;
+      for (const char* o : {"regs", "d", "a", "b", "c"})
+        if (s.instance->text().find(std::string("{") + o + "}") != std::string::npos) {
+          shape.registers[o] = instance_registers(*s.instance, o);
+          shape.types[o] = wide ? ".f64" : ".b32";
+        }
+      shape.registers[rc.operand] = rc.registers;
+      s.instruction = probe_instruction(s.instance->text(), shape);
+      if (const TargetInfo* t = targets.first(*s.instance, std::nullopt, false))
+        s.on = b.add(t->name, plan.toolkit_ptx, probe_body(s.instance->text(), shape));
+    }
+    plan.register_claims.push_back(std::move(s));
+  }
+  // Each target's first PTX ISA version, and the toolkit's own.
+  for (auto const& t : specs.targets.targets) {
+    TargetVersionSubject s{.target = &t, .at = std::nullopt, .below = std::nullopt, .below_version = {}};
+    if (!(plan.toolkit_ptx < t.ptx)) {
+      s.at = b.add(t.name, t.ptx, "", targets.arch_for(t.name));
+      if (auto below = specs.targets.previous(t.ptx)) {
+        s.below_version = *below;
+        s.below = b.add(t.name, *below, "", targets.arch_for(t.name));
+      }
+    }
+    plan.target_versions.push_back(s);
+  }
+  if (!plan.targets.empty()) {
+    ToolkitVersionSubject s{.documented = plan.toolkit_ptx, .at = std::nullopt, .above = std::nullopt,
+                            .above_version = {}};
+    s.above_version = PtxVersion{plan.toolkit_ptx.major, plan.toolkit_ptx.minor + 1};
+    s.at = b.add(plan.targets.back(), s.documented, "");
+    s.above = b.add(plan.targets.back(), s.above_version, "");
+    plan.toolkit_version = s;
+  }
+  // The hand-listed forms, each on its target.
+  for (auto const& f : specs.forms) {
+    FormSubject s{.form = &f, .instruction = probe_instruction(f.text, form_shape(f)), .on = std::nullopt};
+    if (targets.known(f.target)) s.on = b.add(f.target, f.ptx.value_or(plan.toolkit_ptx), probe_body(f.text, form_shape(f)));
+    plan.forms.push_back(std::move(s));
+  }
+  return plan;
 }
 
 }  // namespace ptxcts

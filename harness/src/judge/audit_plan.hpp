@@ -1,35 +1,103 @@
-// What the audit needs assembled beside every kernel on every target: the version probes (each
-// audited kernel one PTX ISA version below its documented minimum, which must fail) and the
-// documented-invalid forms and undocumented spellings, each on its target. The audit's policy,
-// kept here in the judge stage; the catalog (assemble/catalog.hpp) only assembles what it is
-// handed, so whoever builds a catalog asks for these requests and passes them to build_catalog:
-//
-//   build_catalog(suite, tc, skeletons, audit_requests(suite, tc), dir, jobs);
+// What the audit asks ptxas, as probes (assemble/probe_assembly.hpp): one tiny entry per question.
+// - every combination of every syntax block of the documents, on every target of the toolkit;
+// - the negative space around every documented form (judge/negative_space.hpp), on its first target;
+// - every example of the documents, on the targets its section names (or every target);
+// - every register count a document states;
+// - every documented minimum PTX ISA version, at it and one below;
+// - the first PTX ISA version of every target, and the toolkit's own PTX ISA version;
+// - the specs' hand-listed invalid forms and spellings, each on its target.
+// Each subject keeps the indices of its probes; judge/audit.hpp turns the verdicts into claims.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "assemble/catalog.hpp"
+#include "assemble/probe_assembly.hpp"
 #include "assemble/toolchain.hpp"
+#include "judge/negative_space.hpp"
 #include "plan/suite.hpp"
+#include "spec/grammar.hpp"
 
 namespace ptxcts {
 
-// The version probe of one kernel: single-instruction (audited) kernels only, at the version below
-// the documented minimum, on a supporting target among `targets` that the version below still
-// knows if there is one (portable first); nullopt where there is no such version or target.
-std::optional<KernelAtVersion> version_probe(const Suite& suite, const KernelPlan& kernel,
-                                             const std::vector<std::string>& targets);
+struct OnTarget {
+  std::string target;
+  std::size_t probe = 0;  // index into AuditPlan::probes
+};
 
-// Each form whose target is in the scope, at the version the spec gives or else the newest this
-// toolkit speaks (so that the version is never the reason for a rejection).
-std::vector<FormRequest> form_requests(const Suite& suite, const CatalogScope& scope);
+struct GrammarSubject {
+  ClassifiedCombination cc;
+  std::string instruction;                  // as assembled
+  std::vector<OnTarget> on;                 // every target
+};
 
-// Every probe (in suite order) and form (in spec order) the audit needs from a catalog of `scope`.
-CatalogRequests audit_requests(const Suite& suite, const CatalogScope& scope);
-// The same for the catalog this toolchain gives (catalog_scope(suite, tc)).
-CatalogRequests audit_requests(const Suite& suite, const Toolchain& tc);
+struct MutationSubject {
+  std::size_t of = 0;  // index into AuditPlan::grammar: the documented form it mutates
+  Mutation m;
+  std::string instruction;
+  OnTarget on;
+};
+
+struct ExampleSubject {
+  const DocExample* example = nullptr;
+  DocClass doc = DocClass::Undocumented;  // of its first instruction under test
+  const Instance* instance = nullptr;     // documented-valid: the instance it spells
+  std::vector<const GrammarRule*> forbidden_by;
+  std::vector<OnTarget> on;
+};
+
+struct RegisterClaimSubject {
+  const RegisterClaim* claim = nullptr;
+  const Instance* instance = nullptr;
+  int spec_registers = 0;  // what the spec's variant gives the operand
+  std::string instruction;
+  std::optional<OnTarget> on;  // none: no instance selected, or no target of this toolkit supports it
+};
+
+struct VersionSubject {
+  std::size_t of = 0;  // index into AuditPlan::grammar
+  PtxVersion documented;
+  std::string why;  // the requirement's text and source
+  std::optional<OnTarget> at, below;
+  PtxVersion below_version;
+};
+
+struct TargetVersionSubject {
+  const TargetInfo* target = nullptr;
+  std::optional<OnTarget> at, below;  // below: the version before the documented first one
+  PtxVersion below_version;
+};
+
+struct ToolkitVersionSubject {
+  PtxVersion documented;  // targets.yaml toolkits: the PTX ISA version of this release
+  std::optional<OnTarget> at, above;
+  PtxVersion above_version;
+};
+
+struct FormSubject {
+  const AuditForm* form = nullptr;
+  std::string instruction;
+  std::optional<OnTarget> on;  // none: the toolkit does not know the form's target
+};
+
+struct AuditPlan {
+  std::string ptxas_version, cuda_release;
+  PtxVersion toolkit_ptx;
+  std::vector<std::string> targets;  // the real targets this ptxas knows, in targets.yaml's order
+  std::vector<Probe> probes;
+  std::vector<GrammarSubject> grammar;
+  std::vector<MutationSubject> mutations;
+  std::vector<ExampleSubject> examples;
+  std::vector<RegisterClaimSubject> register_claims;
+  std::vector<VersionSubject> versions;
+  std::vector<TargetVersionSubject> target_versions;
+  std::optional<ToolkitVersionSubject> toolkit_version;
+  std::vector<FormSubject> forms;
+};
+
+// The plan for the suite's specs and this toolkit. Throws std::runtime_error if targets.yaml does
+// not say which PTX ISA version the toolkit speaks.
+AuditPlan plan_audit(const Suite& suite, const Toolchain& tc);
 
 }  // namespace ptxcts

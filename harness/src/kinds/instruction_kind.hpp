@@ -38,9 +38,8 @@ class InstructionKind {
  public:
   virtual ~InstructionKind() = default;
 
-  // spec: the variants and audit forms that are this kind's.
+  // spec: the variants that are this kind's.
   virtual bool owns(const Variant& v) const = 0;
-  virtual bool owns(const AuditForm& form) const = 0;
 
   // plan: the kernels of this kind's instances (each with kind == this), and the cases a kernel takes.
   virtual std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const = 0;
@@ -54,10 +53,7 @@ class InstructionKind {
   virtual std::string_view skeleton() const = 0;
   virtual std::string emit(const std::string& skeleton, const KernelPlan& kernel, const std::string& target,
                            PtxVersion ptx) const = 0;
-  virtual std::string emit(const std::string& skeleton, const AuditForm& form, const std::string& target,
-                           PtxVersion ptx) const = 0;
   virtual std::string instruction_text(const KernelPlan& kernel) const = 0;
-  virtual std::string instruction_text(const AuditForm& form) const = 0;
 
   // prepare: throws std::runtime_error when the case cannot be laid out for the kernel.
   virtual std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c,

@@ -19,12 +19,6 @@ const InstructionKind& kind_of(const Variant& v) {
   throw std::logic_error("no instruction kind owns variant " + v.name);
 }
 
-const InstructionKind& kind_of(const AuditForm& form) {
-  for (auto const* k : instruction_kinds())
-    if (k->owns(form)) return *k;
-  throw std::logic_error("no instruction kind owns audit form " + form.name);
-}
-
 namespace {
 
 // Each store instance after the load instance with the same qualifier texts and address width.
@@ -71,13 +65,6 @@ std::string emit_kernel_ptx(const KernelSkeletons& sk, const KernelPlan& kernel,
   return kind.emit(sk.at(std::string(kind.skeleton())), kernel, target, ptx);
 }
 
-std::string emit_form_ptx(const KernelSkeletons& sk, const AuditForm& form, const std::string& target, PtxVersion ptx) {
-  const InstructionKind& kind = kind_of(form);
-  return kind.emit(sk.at(std::string(kind.skeleton())), form, target, ptx);
-}
-
 std::string kernel_instruction_text(const KernelPlan& kernel) { return kind_of(kernel).instruction_text(kernel); }
-
-std::string form_instruction_text(const AuditForm& form) { return kind_of(form).instruction_text(form); }
 
 }  // namespace ptxcts

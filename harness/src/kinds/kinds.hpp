@@ -1,5 +1,5 @@
-// Every instruction kind, and the pipeline's one switch on them: which kind a variant or audit
-// form is (a kernel names its own: KernelPlan::kind). The suite is built here, each kind planning
+// Every instruction kind, and the pipeline's one switch on them: which kind a variant is (a
+// kernel names its own: KernelPlan::kind). The suite is built here, each kind planning
 // its kernels; the catalog emits through here.
 // May call: kinds/*, and what they may call.
 #pragma once
@@ -17,18 +17,14 @@ namespace ptxcts {
 const std::vector<const InstructionKind*>& instruction_kinds();
 // Throws std::logic_error when no kind owns it (a spec the loader should have refused).
 const InstructionKind& kind_of(const Variant& v);
-const InstructionKind& kind_of(const AuditForm& form);
 inline const InstructionKind& kind_of(const KernelPlan& k) { return *k.kind; }
 
 // Every instance of every variant; each kind's kernels; then the round trips the claims ask for.
 Suite build_suite(SpecSet specs);
 
-// A kernel or an audit form, emitted with its kind's skeleton; and its instruction text(s).
+// A kernel, emitted with its kind's skeleton; and its instruction text(s).
 std::string emit_kernel_ptx(const KernelSkeletons& skeletons, const KernelPlan& kernel, const std::string& target,
                             PtxVersion ptx);
-std::string emit_form_ptx(const KernelSkeletons& skeletons, const AuditForm& form, const std::string& target,
-                          PtxVersion ptx);
 std::string kernel_instruction_text(const KernelPlan& kernel);
-std::string form_instruction_text(const AuditForm& form);
 
 }  // namespace ptxcts

@@ -1,6 +1,7 @@
 #include "report/audit_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -10,7 +11,7 @@
 namespace ptxcts {
 namespace {
 
-constexpr int kAuditSchemaVersion = 1;
+constexpr int kAuditSchemaVersion = 2;  // 2: findings, statements, the grammar and its negative space (probes)
 
 std::string cell(std::string s) {
   for (std::size_t p = 0; (p = s.find_first_of("|\n", p)) != std::string::npos; p += 2)
@@ -18,30 +19,80 @@ std::string cell(std::string s) {
   return s;
 }
 
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
 const char* kind_name(AuditForm::Kind k) { return k == AuditForm::Kind::Invalid ? "invalid" : "spelling"; }
+
+// One character per target: + accepted, - rejected, ! ptxas failed.
+std::string verdict_row(const std::vector<OnTarget>& on, const std::vector<ProbeVerdict>& v) {
+  std::string s;
+  for (auto const& o : on) s += !v[o.probe].error.empty() ? '!' : v[o.probe].accepted ? '+' : '-';
+  return s;
+}
+
+// ptxas's first message among the rejections, if any.
+std::string first_rejection(const std::vector<OnTarget>& on, const std::vector<ProbeVerdict>& v) {
+  for (auto const& o : on)
+    if (!v[o.probe].accepted && v[o.probe].error.empty()) return o.target + ": " + first_line(v[o.probe].message);
+  return "";
+}
+
+std::string finding_text(const Finding& f) {
+  std::string md = fmt::format("- **{}** (`{}`)", f.subject, f.id);
+  if (f.known) md += fmt::format(" — known: {}{}", f.known->source, f.known->note.empty() ? "" : " (" + f.known->note + ")");
+  md += fmt::format("\n  - The documents: \"{}\" ({})\n", cell(f.words), f.source);
+  md += fmt::format("  - ptxas: {}\n", cell(f.observed));
+  md += fmt::format("  - {} form{}, on {}; e.g. `{}`\n", f.forms, f.forms == 1 ? "" : "s",
+                    f.targets.empty() ? std::string("-") : fmt::format("{}", fmt::join(f.targets, ", ")),
+                    cell(f.example));
+  return md;
+}
 
 }  // namespace
 
-std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& cat, const AuditRun& run) {
+std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vector<ProbeVerdict>& v,
+                       const AuditRun& run) {
   nlohmann::ordered_json j;
   j["schema_version"] = kAuditSchemaVersion;
-  j["run"] = {{"cuda_release", cat.cuda_release},
-              {"ptxas_version", cat.ptxas_version},
-              {"ptx_isa", cat.toolkit_ptx.str()},
-              {"targets", cat.targets},
+  j["run"] = {{"cuda_release", audit.cuda_release},
+              {"ptxas_version", audit.ptxas_version},
+              {"ptx_isa", audit.toolkit_ptx.str()},
+              {"targets", audit.targets},
               {"host", run.host},
               {"date", run.date},
               {"suite_version", run.suite_version},
               {"suite_commit", run.suite_commit}};
-  int accepted = 0;
-  for (auto const& a : cat.assemblies) accepted += a.accepted;
-  j["summary"] = {{"assemblies", cat.assemblies.size()},
-                  {"accepted", accepted},
-                  {"requirements", audit.requirements.size()},
-                  {"contradictions", audit.contradictions()}};
-  // Where ptxas failed (no verdict), an "error" beside "accepted" (false) says how; absent otherwise.
-  const auto errors = cat.errors();
-  if (!errors.empty()) j["summary"]["ptxas_failures"] = errors.size();
+  std::map<std::string, int> per_class;
+  for (auto const& f : audit.findings) ++per_class[finding_class_id(f.cls)];
+  j["summary"] = {{"probes", audit.probes},
+                  {"findings", audit.findings.size()},
+                  {"findings_per_class", per_class},
+                  {"contradictions", audit.contradictions()},
+                  {"ptxas_failures", audit.errors.size()}};
+  auto& fs = j["findings"] = nlohmann::ordered_json::array();
+  for (auto const& f : audit.findings)
+    fs.push_back({{"id", f.id},
+                  {"class", finding_class_id(f.cls)},
+                  {"undocumented", f.undocumented},
+                  {"subject", f.subject},
+                  {"words", f.words},
+                  {"source", f.source},
+                  {"observed", f.observed},
+                  {"targets", f.targets},
+                  {"forms", f.forms},
+                  {"example", f.example},
+                  {"known_discrepancy", f.known ? f.known->source : ""},
+                  {"fails_audit", f.fails()}});
+  auto& ss = j["statements"] = nlohmann::ordered_json::array();
+  for (auto const& s : audit.statements)
+    ss.push_back({{"id", s.id},
+                  {"kind", s.kind},
+                  {"family", s.family},
+                  {"words", s.words},
+                  {"source", s.source},
+                  {"verdict", to_string(s.verdict)},
+                  {"evidence", s.evidence},
+                  {"forms", s.forms}});
   auto& reqs = j["requirements"] = nlohmann::ordered_json::array();
   for (auto const& r : audit.requirements)
     reqs.push_back({{"variant", r.variant},
@@ -55,11 +106,9 @@ std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& ca
                     {"known_discrepancies", r.known}});
   auto& forms = j["forms"] = nlohmann::ordered_json::array();
   for (auto const& f : audit.forms) {
-    nlohmann::ordered_json o = {{"name", f.form->name},
-                                {"kind", kind_name(f.form->kind)},
-                                {"family", f.form->family},
-                                {"target", f.form->target},
-                                {"source", f.form->source}};
+    nlohmann::ordered_json o = {{"name", f.form->name},     {"kind", kind_name(f.form->kind)},
+                                {"family", f.form->family}, {"target", f.form->target},
+                                {"source", f.form->source}, {"instruction", f.instruction}};
     if (f.form->kind == AuditForm::Kind::Invalid) {
       o["reason"] = f.form->reason;
       o["diagnostic_expected"] = f.form->diagnostic;
@@ -67,141 +116,150 @@ std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& ca
       o["verdict"] = to_string(f.verdict);
       o["known_discrepancy"] = f.known ? f.known->source : "";
     }
-    if (f.assembly) {
-      o["instruction"] = f.assembly->instruction;
-      o["ptx_isa"] = f.assembly->ptx.str();
-      o["accepted"] = f.assembly->accepted;
-      o["message"] = f.assembly->message;
-      if (!f.assembly->error.empty()) o["error"] = f.assembly->error;
-    }
+    o["assembled"] = f.assembled;
+    o["accepted"] = f.accepted;
+    o["message"] = f.message;
     o["evidence"] = f.evidence;
     forms.push_back(o);
   }
-  auto& as = j["assemblies"] = nlohmann::ordered_json::array();
-  for (auto const& a : cat.assemblies) {
-    const KernelPlan* k = suite.find_kernel(a.kernel);
-    nlohmann::ordered_json o = {{"kernel", a.kernel},           {"variant", k ? k->steps.back()->variant().name : ""},
-                                {"instruction", a.instruction}, {"target", a.target},
-                                {"ptx_isa", a.ptx.str()},       {"attempted", a.attempted},
-                                {"accepted", a.accepted},       {"message", a.message}};
-    if (!a.error.empty()) o["error"] = a.error;
-    as.push_back(o);
+  auto& counts = j["grammar_counts"] = nlohmann::ordered_json::array();
+  for (auto const& c : audit.grammar)
+    counts.push_back({{"block", c.block},
+                      {"family", c.family},
+                      {"document", c.document},
+                      {"class", to_string(c.doc)},
+                      {"forms", c.forms},
+                      {"accepted_per_target", c.accepted}});
+  auto& ns = j["negative_space_counts"] = nlohmann::ordered_json::array();
+  for (auto const& c : audit.negative_space)
+    ns.push_back({{"block", c.block},
+                  {"kind", c.kind},
+                  {"documents", to_string(c.expected)},
+                  {"forms", c.forms},
+                  {"accepted", c.accepted},
+                  {"rejected", c.rejected}});
+  // Every combination: one character per target (in run.targets' order), and ptxas's first rejection.
+  auto& g = j["grammar"] = nlohmann::ordered_json::array();
+  for (auto const& s : plan.grammar) {
+    std::vector<std::string> rules;
+    for (auto const* r : s.cc.forbidden_by) rules.push_back(r->id);
+    g.push_back({{"block", s.cc.combo.block->id},
+                 {"instruction", s.instruction},
+                 {"class", to_string(s.cc.doc)},
+                 {"variant", s.cc.instance ? s.cc.instance->variant().name : ""},
+                 {"rules", rules},
+                 {"verdicts", verdict_row(s.on, v)},
+                 {"first_rejection", first_rejection(s.on, v)}});
   }
-  auto& ps = j["version_probes"] = nlohmann::ordered_json::array();
-  for (auto const& p : cat.probes) {
-    nlohmann::ordered_json o = {{"kernel", p.kernel},     {"target", p.target},
-                                {"ptx_isa", p.ptx.str()}, {"documented_minimum", p.documented.str()},
-                                {"accepted", p.accepted}, {"message", p.message}};
-    if (!p.error.empty()) o["error"] = p.error;
-    ps.push_back(o);
+  auto& m = j["negative_space"] = nlohmann::ordered_json::array();
+  for (auto const& s : plan.mutations) {
+    const ProbeVerdict& pv = v[s.on.probe];
+    m.push_back({{"block", plan.grammar[s.of].cc.combo.block->id},
+                 {"kind", s.m.kind},
+                 {"detail", s.m.detail},
+                 {"instruction", s.instruction},
+                 {"documents", to_string(s.m.expected)},
+                 {"target", s.on.target},
+                 {"verdict", !pv.error.empty() ? "failed" : pv.accepted ? "accepted" : "rejected"},
+                 {"message", first_line(pv.message)}});
   }
-  return j.dump(1) + "\n";
+  j["ptxas_failures"] = audit.errors;
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string audit_markdown(const Audit& audit, const Suite& suite, const Catalog& cat, const AuditRun& run) {
-  std::string md = fmt::format("# ptxcts audit: CUDA {} (ptxas {}, PTX ISA {})\n\n", cat.cuda_release,
-                               cat.ptxas_version, cat.toolkit_ptx.str());
-  md += fmt::format("Written by `ptxcts audit` on {} at {} (ptxcts {}, commit {}). Targets: {}.\n\n", run.host,
-                    run.date, run.suite_version, run.suite_commit, fmt::join(cat.targets, ", "));
+std::string audit_markdown(const Audit& audit, const AuditRun& run) {
+  std::string md = fmt::format("# ptxcts audit: CUDA {} (ptxas {}, PTX ISA {})\n\n", audit.cuda_release,
+                               audit.ptxas_version, audit.toolkit_ptx.str());
+  md += fmt::format("Written by `ptxcts audit` on {} at {} (ptxcts {}, commit {}). {} probes; targets: {}.\n\n",
+                    run.host, run.date, run.suite_version, run.suite_commit, audit.probes,
+                    fmt::join(audit.targets, ", "));
   md += "## Findings\n\n";
-  int findings = 0;
-  for (auto const& r : audit.requirements)
-    if (r.verdict == Verdict::Contradicted && !r.explained()) {
-      ++findings;
-      md += fmt::format("- **{} {}**: documented {} ({}). {}\n", r.variant, r.requirement, r.documented, r.source,
-                        r.evidence);
-      for (std::size_t k = 0; k < r.mismatches.size() && k < 10; ++k) md += fmt::format("  - {}\n", r.mismatches[k]);
-      if (r.mismatches.size() > 10)
-        md += fmt::format("  - ... and {} more (see the JSON report)\n", r.mismatches.size() - 10);
+  md += "Where the documents and ptxas disagree, where the documents disagree with each other, and what ptxas "
+        "accepts that no document lists. A finding marked known is recorded in the specs (`known_discrepancies:`); "
+        "it does not fail the audit, nor do findings of undocumented forms or of documents disagreeing.\n";
+  for (FindingClass cls : {FindingClass::DocumentError, FindingClass::DocumentsDisagree, FindingClass::ToolkitAccepts,
+                           FindingClass::ToolkitRejects}) {
+    std::string section;
+    int n = 0;
+    for (auto const& f : audit.findings)
+      if (f.cls == cls && !f.undocumented) section += finding_text(f), ++n;
+    std::string undocumented;
+    int u = 0;
+    for (auto const& f : audit.findings)
+      if (f.cls == cls && f.undocumented) undocumented += finding_text(f), ++u;
+    md += fmt::format("\n### {} ({})\n\n", to_string(cls), n + u);
+    if (n + u == 0) md += "None.\n";
+    md += section;
+    if (u) md += fmt::format("\nNot listed by any document ({}):\n\n", u) + undocumented;
+  }
+  md += "\n## Counts\n\n| Findings | |\n|---|---|\n";
+  for (FindingClass cls : {FindingClass::DocumentError, FindingClass::DocumentsDisagree, FindingClass::ToolkitAccepts,
+                           FindingClass::ToolkitRejects}) {
+    int n = 0;
+    for (auto const& f : audit.findings) n += f.cls == cls;
+    md += fmt::format("| {} | {} |\n", to_string(cls), n);
+  }
+  md += fmt::format("| failing the audit (not known) | {} |\n", audit.contradictions());
+  md += "\nCombinations of each syntax block, by what the documents make of them, and how many ptxas accepts on each "
+        "target:\n\n| Block | Document | Class | Forms |";
+  for (auto const& t : audit.targets) md += fmt::format(" {} |", t.substr(3));
+  md += "\n|---|---|---|---|";
+  for (std::size_t k = 0; k < audit.targets.size(); ++k) md += "---|";
+  md += "\n";
+  for (auto const& c : audit.grammar) {
+    md += fmt::format("| {} | {} | {} | {} |", c.block, c.document, to_string(c.doc), c.forms);
+    for (auto const& t : audit.targets) {
+      auto a = c.accepted.find(t);
+      md += fmt::format(" {} |", a == c.accepted.end() ? 0 : a->second);
     }
-  for (auto const& f : audit.forms)
-    if (f.verdict == Verdict::Contradicted && !f.known) {
-      ++findings;
-      md +=
-          fmt::format("- **{}** (`{}`): {} Documented: {} ({}).\n", f.form->name,
-                      f.assembly ? f.assembly->instruction : f.form->text, f.evidence, f.form->reason, f.form->source);
-    }
-  if (!findings)
-    md += "None: every documented requirement and every documented-invalid form agrees with this toolkit.\n";
+    md += "\n";
+  }
+  md += "\nThe negative space around the documented forms (each on its first target):\n\n| Block | Kind | The "
+        "documents say | Forms | Accepted | Rejected |\n|---|---|---|---|---|---|\n";
+  for (auto const& c : audit.negative_space)
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", c.block, c.kind, to_string(c.expected), c.forms,
+                      c.accepted, c.rejected);
 
-  md +=
-      "\n## Known discrepancies\n\nRecorded in the specs (`known_discrepancies:`): still reported, they do not fail "
-      "the audit.\n\n";
-  int known = 0;
-  for (auto const& r : audit.requirements)
-    for (auto const& k : r.known) md += fmt::format("- {} {}: {}\n", r.variant, r.requirement, k), ++known;
-  for (auto const& f : audit.forms)
-    if (f.known) md += fmt::format("- {}: {} [known: {}]\n", f.form->name, f.evidence, f.known->source), ++known;
-  for (auto const* k : audit.unused_known)
-    md += fmt::format("- no longer observed: {} ({})\n", k->form.empty() ? k->variant + " on " + k->target : k->form,
-                      k->source),
-        ++known;
-  if (!known) md += "None recorded or observed.\n";
+  md += "\n## Statements of the documents\n\n| Kind | Statement | Words | Source | Verdict | Evidence "
+        "|\n|---|---|---|---|---|---|\n";
+  for (auto const& s : audit.statements)
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", s.kind, s.id, cell(s.words), cell(s.source),
+                      to_string(s.verdict), cell(s.evidence));
 
-  md +=
-      "\n## Documented requirements\n\n| Variant | Requirement | Documented | Verdict | Evidence "
-      "|\n|---|---|---|---|---|\n";
+  md += "\n## Documented requirements\n\n| Variant | Requirement | Documented | Verdict | Evidence "
+        "|\n|---|---|---|---|---|\n";
   for (auto const& r : audit.requirements)
     md += fmt::format("| {} | {} | {} | {} | {} |\n", r.variant, r.requirement, cell(r.documented),
                       to_string(r.verdict), cell(r.evidence));
 
-  md +=
-      "\n## Documented-invalid forms\n\n| Form | Instruction | Target | Expected | Seen | Verdict | Evidence "
-      "|\n|---|---|---|---|---|---|---|\n";
+  md += "\n## Hand-listed forms\n\n| Form | Kind | Instruction | Target | Expected | Seen | Verdict | Evidence "
+        "|\n|---|---|---|---|---|---|---|---|\n";
   for (auto const& f : audit.forms)
-    if (f.form->kind == AuditForm::Kind::Invalid)
-      md += fmt::format("| {} | `{}` | {} | {} | {} | {} | {} |\n", f.form->name,
-                        f.assembly ? cell(f.assembly->instruction) : "", f.form->target, f.form->diagnostic,
-                        f.diagnostic_seen, to_string(f.verdict), cell(f.evidence));
-
-  md +=
-      "\n## Observations: undocumented spellings\n\n| Form | Instruction | Target | ptxas | Source "
-      "|\n|---|---|---|---|---|\n";
-  for (auto const& f : audit.forms)
-    if (f.form->kind == AuditForm::Kind::Spelling)
-      md += fmt::format("| {} | `{}` | {} | {} | {} |\n", f.form->name, f.assembly ? cell(f.assembly->instruction) : "",
-                        f.form->target,
-                        !f.assembly                  ? "not assembled"
-                        : !f.assembly->error.empty() ? "ptxas failed"
-                        : f.assembly->accepted       ? "accepted"
-                                                     : "rejected",
-                        cell(f.form->source));
-
-  // The matrix: one row per form (instance), one column per target.
-  md +=
-      "\n## Assemblies: form x target\n\n`+` accepted, `-` rejected, `!` ptxas failed (no verdict), `.` beyond this "
-      "toolkit's PTX ISA. Messages are in the JSON report.\n";
-  std::map<std::string, std::map<std::string, const Assembly*>> grid;
-  for (auto const& a : cat.assemblies) grid[a.kernel][a.target] = &a;
-  std::string family;
-  for (auto const& k : suite.kernels) {
-    if (k.family != family) {
-      family = k.family;
-      md += fmt::format("\n### {}\n\n| Form |", family);
-      for (auto const& t : cat.targets) md += fmt::format(" {} |", t.substr(3));
-      md += "\n|---|";
-      for (std::size_t n = 0; n < cat.targets.size(); ++n) md += "---|";
-      md += "\n";
-    }
-    std::string label;
-    for (auto const* s : k.steps) label += (label.empty() ? "" : " ; ") + s->id();
-    md += fmt::format("| {} |", cell(label));
-    for (auto const& t : cat.targets) {
-      const Assembly* a = grid[k.name][t];
-      md += !a ? " |" : !a->attempted ? " . |" : !a->error.empty() ? " ! |" : a->accepted ? " + |" : " - |";
-    }
-    md += "\n";
-  }
+    md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} | {} |\n", f.form->name, kind_name(f.form->kind),
+                      cell(f.instruction), f.form->target, f.form->diagnostic, f.diagnostic_seen,
+                      to_string(f.verdict), cell(f.evidence));
+  md += "\n## Known discrepancies no longer observed\n\n";
+  if (audit.unused_known.empty()) md += "None.\n";
+  for (auto const* k : audit.unused_known)
+    md += fmt::format("- {} ({})\n",
+                      !k->finding.empty() ? k->finding : k->form.empty() ? k->variant + " on " + k->target : k->form,
+                      k->source);
+  md += "\n## ptxas failures (no verdict)\n\n";
+  if (audit.errors.empty()) md += "None.\n";
+  for (auto const& e : audit.errors) md += fmt::format("- {}\n", cell(e));
+  md += "\nEvery combination and every form of the negative space, with ptxas's verdict per target, is in the JSON "
+        "report.\n";
   return md;
 }
 
-std::filesystem::path write_audit_reports(const Audit& audit, const Suite& suite, const Catalog& cat,
-                                          const AuditRun& run, const std::filesystem::path& dir) {
-  std::string base = "audit-cuda" + cat.cuda_release;
+std::filesystem::path write_audit_reports(const Audit& audit, const AuditPlan& plan,
+                                          const std::vector<ProbeVerdict>& verdicts, const AuditRun& run,
+                                          const std::filesystem::path& dir) {
+  std::string base = "audit-cuda" + audit.cuda_release;
   for (char& c : base)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '-';
-  write_file_atomically(dir / (base + ".md"), audit_markdown(audit, suite, cat, run));
-  write_file_atomically(dir / (base + ".json"), audit_json(audit, suite, cat, run));
+  write_file_atomically(dir / (base + ".md"), audit_markdown(audit, run));
+  write_file_atomically(dir / (base + ".json"), audit_json(audit, plan, verdicts, run));
   return dir / (base + ".json");
 }
 

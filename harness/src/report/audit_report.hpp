@@ -1,8 +1,10 @@
-// The audit's reports: reports/audit-cuda<release>.json (for tools) and .md (findings first).
+// The audit's reports: reports/audit-cuda<release>.json (for tools: every probe's verdict) and .md
+// (Findings first, by class; then the counts, the documents' statements, the requirements).
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "judge/audit.hpp"
 
@@ -12,10 +14,12 @@ struct AuditRun {
   std::string host, date, suite_version, suite_commit;
 };
 
-std::string audit_json(const Audit& audit, const Suite& suite, const Catalog& catalog, const AuditRun& run);
-std::string audit_markdown(const Audit& audit, const Suite& suite, const Catalog& catalog, const AuditRun& run);
+std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vector<ProbeVerdict>& verdicts,
+                       const AuditRun& run);
+std::string audit_markdown(const Audit& audit, const AuditRun& run);
 // Writes both files atomically and returns the path of the JSON one.
-std::filesystem::path write_audit_reports(const Audit& audit, const Suite& suite, const Catalog& catalog,
-                                          const AuditRun& run, const std::filesystem::path& dir);
+std::filesystem::path write_audit_reports(const Audit& audit, const AuditPlan& plan,
+                                          const std::vector<ProbeVerdict>& verdicts, const AuditRun& run,
+                                          const std::filesystem::path& dir);
 
 }  // namespace ptxcts

@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #include "spec/spec_checks.hpp"
+#include "spec/grammar.hpp"
+#include "spec/grammar_reader.hpp"
 #include "spec/spec_fields.hpp"
 #include "spec/spec_wmma.hpp"
 #include "spec/variant_reader.hpp"
@@ -337,7 +339,8 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     if (&f == targets || &f == cases || &f == diagnostics) continue;
     YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
     // 'definitions' holds YAML anchors that the rest of the file refers to; nothing reads it directly.
-    doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies"});
+    doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies",
+                    "grammar", "rules", "examples", "register_claims"});
     std::string family = read_identifier(doc.at("family"), "a family name");
     if (auto it = families.find(family); it != families.end())
       doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
@@ -358,11 +361,31 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
             item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
         specs.claims.push_back(std::move(c));
       }
+    std::vector<GrammarBlock> blocks;
+    if (doc.has("grammar")) blocks = read_grammar(doc.at("grammar"), family);
+    if (doc.has("rules"))
+      for (auto& r : read_rules(doc.at("rules"), family, blocks)) specs.rules.push_back(std::move(r));
+    for (auto& b : blocks) specs.grammar.push_back(std::move(b));
+    if (doc.has("examples"))
+      for (auto& e : read_examples(doc.at("examples"), family)) specs.examples.push_back(std::move(e));
+    if (doc.has("register_claims"))
+      for (auto& c : read_register_claims(doc.at("register_claims"), family))
+        specs.register_claims.push_back(std::move(c));
     if (doc.has("known_discrepancies"))
       for (auto item : doc.at("known_discrepancies").items("'known_discrepancies'")) {
-        item.expect_map({"variant", "target", "form", "observed", "source", "note"});
+        item.expect_map({"variant", "target", "form", "finding", "observed", "source", "note"});
         KnownDiscrepancy k;
         k.where = item.where();
+        if (item.has("finding")) {
+          // A finding of the audit, by its id: it stays in the report's Findings, annotated.
+          k.finding = item.at("finding").str();
+          if (item.has("variant") || item.has("target") || item.has("form") || item.has("observed"))
+            item.fail("a known discrepancy names a finding, a form, or a variant and a target; not several");
+          k.source = item.at("source").str();
+          if (item.has("note")) k.note = item.at("note").str();
+          specs.known_discrepancies.push_back(std::move(k));
+          continue;
+        }
         if (item.has("form")) {
           k.form = item.at("form").str();
           if (item.has("variant") || item.has("target"))
@@ -394,6 +417,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
         }
   }
   check_spec_set(specs);
+  check_grammar(specs);
   return specs;
 }
 

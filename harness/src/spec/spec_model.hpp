@@ -8,16 +8,10 @@
 #include <vector>
 
 #include "spec/formula.hpp"
+#include "spec/grammar_model.hpp"
 #include "spec/ptx_version.hpp"
 
 namespace ptxcts {
-
-// Where something was written: for messages that point the user at file:line:column.
-struct SourceLocation {
-  std::string file;
-  int line = 0, column = 0;  // 1-based
-  std::string str() const;
-};
 
 // A set of targets as the manual writes it: a union of items, each ">= sm_XY" (every target of
 // that architecture or later, any suffix), "sm_XYa" (exactly that target) or "sm_XYf+" (that
@@ -179,6 +173,7 @@ struct AuditForm {
 // fail the audit. It names a variant and target (and what ptxas does there), or an invalid form.
 struct KnownDiscrepancy {
   std::string variant, target, form;
+  std::string finding;  // or a finding of the audit, by its id (judge/findings.hpp)
   bool observed_accepted = false;
   std::string source, note;
   SourceLocation where;
@@ -260,6 +255,10 @@ struct SpecSet {
   std::vector<Variant> variants;
   std::vector<Claim> claims;
   std::vector<AuditForm> forms;
+  std::vector<GrammarBlock> grammar;
+  std::vector<GrammarRule> rules;
+  std::vector<DocExample> examples;
+  std::vector<RegisterClaim> register_claims;
   std::vector<KnownDiscrepancy> known_discrepancies;
   std::vector<DiagnosticClass> diagnostics;
 

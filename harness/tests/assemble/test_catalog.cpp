@@ -35,8 +35,8 @@ struct SmallCatalog : ::testing::Test {
     suite.kernels = keep;
     dir = fs::temp_directory_path() / ("ptxcts-catalog-test-" + std::to_string(::getpid()));
     Toolchain tc = Toolchain::discover();
-    cat = build_catalog(suite, tc, skeleton(), audit_requests(suite, tc), dir, 2, &first);
-    build_catalog(suite, tc, skeleton(), audit_requests(suite, tc), dir, 2, &second);
+    cat = build_catalog(suite, tc, skeleton(), dir, 2, &first);
+    build_catalog(suite, tc, skeleton(), dir, 2, &second);
   }
   static void TearDownTestSuite() { fs::remove_all(dir); }
 };
@@ -47,9 +47,7 @@ TEST_F(SmallCatalog, EveryKernelIsAssembledForEveryTarget) {
   ASSERT_EQ(suite.kernels.size(), 2u);
   EXPECT_GE(cat.targets.size(), 20u);
   EXPECT_EQ(cat.assemblies.size(), 2 * cat.targets.size());
-  EXPECT_EQ(first.assembled + first.cached,
-            static_cast<int>(cat.assemblies.size() + cat.probes.size() + cat.forms.size()));
-  EXPECT_EQ(cat.forms.size(), suite.specs.forms.size());
+  EXPECT_EQ(first.assembled + first.cached, static_cast<int>(cat.assemblies.size()));
 }
 
 TEST_F(SmallCatalog, ARebuildWithNothingChangedAssemblesNothing) {
@@ -74,20 +72,10 @@ TEST_F(SmallCatalog, RejectionsKeepPtxasMessage) {
   EXPECT_EQ(ld75->ptx.str(), "7.8");  // .shared::cta needs PTX ISA 7.8
 }
 
-TEST_F(SmallCatalog, OneVersionBelowTheDocumentedMinimumIsRejected) {
-  ASSERT_EQ(cat.probes.size(), 2u);
-  for (auto const& p : cat.probes) {
-    EXPECT_FALSE(p.accepted) << p.kernel;
-    EXPECT_EQ(p.ptx.str(), "7.7");
-    EXPECT_NE(p.message.find("requires PTX ISA .version 7.8 or later"), std::string::npos) << p.message;
-  }
-}
-
 TEST_F(SmallCatalog, ManifestRoundTripsAndCorruptionIsNamed) {
   Catalog back = load_catalog(dir);
   EXPECT_EQ(back.assemblies.size(), cat.assemblies.size());
   EXPECT_EQ(back.assemblies[3].message, cat.assemblies[3].message);
-  EXPECT_EQ(back.probes.size(), cat.probes.size());
   fs::path bad = dir / "bad";
   fs::create_directories(bad);
   std::ofstream(bad / "manifest.json") << "{\"schema_version\": 2, \"ptxas_version\": ";
@@ -122,20 +110,6 @@ TEST(CatalogManifest, EveryFieldRoundTripsUnderItsKey) {
                           .instruction = "instruction-a",
                           .entry = "entry-a",
                           .error = "error-a"});
-  c.probes.push_back({.kernel = "kernel-p",
-                      .target = "target-p",
-                      .ptx = {7, 2},
-                      .documented = {7, 3},
-                      .accepted = true,
-                      .message = "message-p",
-                      .error = "error-p"});
-  c.forms.push_back({.form = "form-f",
-                     .target = "target-f",
-                     .ptx = {7, 4},
-                     .accepted = true,
-                     .message = "message-f",
-                     .instruction = "instruction-f",
-                     .error = "error-f"});
   const fs::path dir = fs::temp_directory_path() / ("ptxcts-manifest-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   save_catalog(c, dir);
@@ -150,11 +124,7 @@ TEST(CatalogManifest, EveryFieldRoundTripsUnderItsKey) {
   EXPECT_EQ(j.at("assemblies"), nlohmann::json::parse(R"([{"kernel": "kernel-a", "target": "target-a", "ptx_isa": "7.1",
     "attempted": false, "accepted": true, "message": "message-a", "cubin": "cubin-a", "entry": "entry-a", "ptx": "ptx-a",
     "instruction": "instruction-a", "error": "error-a"}])"));
-  EXPECT_EQ(j.at("version_probes"),
-            nlohmann::json::parse(R"([{"kernel": "kernel-p", "target": "target-p", "ptx_isa": "7.2",
-    "documented_minimum": "7.3", "accepted": true, "message": "message-p", "error": "error-p"}])"));
-  EXPECT_EQ(j.at("forms"), nlohmann::json::parse(R"([{"form": "form-f", "target": "target-f", "ptx_isa": "7.4",
-    "accepted": true, "message": "message-f", "instruction": "instruction-f", "error": "error-f"}])"));
+  EXPECT_FALSE(j.contains("version_probes"));  // schema 4: kernels only
 
   const Catalog back = load_catalog(dir);
   fs::remove_all(dir);
@@ -175,22 +145,4 @@ TEST(CatalogManifest, EveryFieldRoundTripsUnderItsKey) {
   EXPECT_EQ(a.instruction, "instruction-a");
   EXPECT_EQ(a.entry, "entry-a");
   EXPECT_EQ(a.error, "error-a");
-  ASSERT_EQ(back.probes.size(), 1u);
-  const VersionProbe& p = back.probes[0];
-  EXPECT_EQ(p.kernel, "kernel-p");
-  EXPECT_EQ(p.target, "target-p");
-  EXPECT_EQ(p.ptx, (PtxVersion{7, 2}));
-  EXPECT_EQ(p.documented, (PtxVersion{7, 3}));
-  EXPECT_TRUE(p.accepted);
-  EXPECT_EQ(p.message, "message-p");
-  EXPECT_EQ(p.error, "error-p");
-  ASSERT_EQ(back.forms.size(), 1u);
-  const FormAssembly& f = back.forms[0];
-  EXPECT_EQ(f.form, "form-f");
-  EXPECT_EQ(f.target, "target-f");
-  EXPECT_EQ(f.ptx, (PtxVersion{7, 4}));
-  EXPECT_TRUE(f.accepted);
-  EXPECT_EQ(f.message, "message-f");
-  EXPECT_EQ(f.instruction, "instruction-f");
-  EXPECT_EQ(f.error, "error-f");
 }

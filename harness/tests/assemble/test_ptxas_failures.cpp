@@ -14,6 +14,7 @@
 #include "assemble/catalog.hpp"
 #include "judge/audit_plan.hpp"
 #include "run/runner.hpp"
+#include "support/fake_ptxas.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -28,52 +29,6 @@ std::string read_text(const fs::path& p) {
   ss << in.rdbuf();
   return ss.str();
 }
-
-// ptxas is called as: ptxas -arch=<target> -o <cubin> <ptx>.
-const std::string kKilled = "kill -KILL $$\n";
-const std::string kHangs = "sleep 30\n";  // past the 0.5 s limit the tests give it
-const std::string kOutOfMemory = "echo 'ptxas fatal   : out of memory'\nexit 1\n";
-const std::string kNoCubin = "exit 0\n";
-const std::string kSilentFailure = "exit 2\n";
-const std::string kRejects =
-    "echo \"ptxas $4, line 1; error   : Unknown symbol 'bogus'\"\n"
-    "echo 'ptxas fatal   : Ptx assembly aborted due to errors'\nexit 255\n";
-const std::string kAccepts = "echo cubin > \"$3\"\n";
-
-// A stand-in ptxas: a shell script in a fresh directory that counts its runs there, then does
-// `body`. The time limit is short only for the one that hangs, so that a slow start is no timeout.
-struct FakePtxas {
-  fs::path dir;
-  Toolchain tc;
-  explicit FakePtxas(const std::string& body) {
-    const double timeout_seconds = body == kHangs ? 0.5 : 60;
-    static int made = 0;
-    dir =
-        fs::temp_directory_path() / ("ptxcts-fake-ptxas-" + std::to_string(::getpid()) + "-" + std::to_string(made++));
-    fs::remove_all(dir);
-    fs::create_directories(dir / "catalog" / "cache");
-    fs::path script = dir / "ptxas";
-    std::ofstream(script) << "#!/bin/sh\necho run >> '" << (dir / "runs").string() << "'\n" << body;
-    ::chmod(script.c_str(), 0755);
-    tc = {script.string(), "13.0.88", "13.0", {"sm_90"}, timeout_seconds};
-  }
-  ~FakePtxas() { fs::remove_all(dir); }
-  int runs() const {
-    std::ifstream in(dir / "runs");
-    int n = 0;
-    for (std::string line; std::getline(in, line);) ++n;
-    return n;
-  }
-  // Files in the cache with this name ending (".rejected", ".batch.json", ...).
-  int cached(const std::string& ending) const {
-    int n = 0;
-    for (auto const& e : fs::directory_iterator(dir / "catalog" / "cache")) {
-      std::string name = e.path().filename().string();
-      n += name.size() > ending.size() && name.compare(name.size() - ending.size(), ending.size(), ending) == 0;
-    }
-    return n;
-  }
-};
 
 struct Failure {
   const char* name;
@@ -197,19 +152,16 @@ TEST(PtxasFailures, ACatalogBuildReportsErrorsCachesNoneAndRetriesThem) {
   for (auto const& f : kFailures) {
     FakePtxas ptxas(f.body);
     CatalogStats first, second;
-    Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc),
-                                ptxas.dir / "catalog", 2, &first);
+    Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &first);
     ASSERT_EQ(cat.assemblies.size(), 3u) << f.name;
-    ASSERT_EQ(cat.probes.size(), 3u) << f.name;
     for (auto const& a : cat.assemblies) {
       EXPECT_FALSE(a.accepted) << f.name;
       EXPECT_EQ(a.error.rfind(f.obtained + ", on a batch of 3 kernels", 0), 0u) << f.name << ": " << a.error;
       EXPECT_TRUE(a.cubin.empty()) << f.name;
     }
-    for (auto const& p : cat.probes) EXPECT_EQ(p.error.rfind(f.obtained, 0), 0u) << f.name << ": " << p.error;
-    EXPECT_EQ(first.errors, 6) << f.name;
-    EXPECT_EQ(first.ptxas_runs, 1 + 3) << f.name;  // the batch, which marks no kernel rejected, and the probes
-    ASSERT_EQ(cat.errors().size(), 6u) << f.name;
+    EXPECT_EQ(first.errors, 3) << f.name;
+    EXPECT_EQ(first.ptxas_runs, 1) << f.name;  // the batch, which marks no kernel rejected
+    ASSERT_EQ(cat.errors().size(), 3u) << f.name;
     EXPECT_EQ(cat.errors()[0], cat.assemblies[0].kernel + " on sm_90: " + cat.assemblies[0].error) << f.name;
     // Nothing of it is cached; the manifest keeps the errors.
     for (const char* ending : {".rejected", ".batch.json", ".log", ".cubin"})
@@ -217,11 +169,10 @@ TEST(PtxasFailures, ACatalogBuildReportsErrorsCachesNoneAndRetriesThem) {
     Catalog back = load_catalog(ptxas.dir / "catalog");
     EXPECT_EQ(back.errors(), cat.errors()) << f.name;
     // The next build tries every one again.
-    build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2,
-                  &second);
-    EXPECT_EQ(second.ptxas_runs, 4) << f.name;
+    build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &second);
+    EXPECT_EQ(second.ptxas_runs, 1) << f.name;
     EXPECT_EQ(second.cached, 0) << f.name;
-    EXPECT_EQ(ptxas.runs(), 8) << f.name;
+    EXPECT_EQ(ptxas.runs(), 2) << f.name;
   }
 }
 
@@ -229,10 +180,9 @@ TEST(PtxasFailures, ACatalogBuildCachesRealRejections) {
   const Suite suite = small_suite();
   FakePtxas ptxas(kRejects);
   CatalogStats first, second;
-  Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog",
-                              2, &first);
-  // The batch's message names a header line, so each kernel is assembled alone: 1 + 3, and 3 probes.
-  EXPECT_EQ(first.ptxas_runs, 7);
+  Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &first);
+  // The batch's message names a header line, so each kernel is assembled alone: 1 + 3.
+  EXPECT_EQ(first.ptxas_runs, 4);
   EXPECT_EQ(first.errors, 0);
   EXPECT_TRUE(cat.errors().empty());
   for (auto const& a : cat.assemblies) EXPECT_FALSE(a.accepted);
@@ -241,9 +191,9 @@ TEST(PtxasFailures, ACatalogBuildCachesRealRejections) {
       read_text(ptxas.dir / "catalog" / "cache" / (fs::path(cat.assemblies[0].ptx_file).stem().string() + ".rejected"))
           .rfind("obtained: ptxas exit 255 with a message\n", 0),
       0u);
-  build_catalog(suite, ptxas.tc, read_skeletons(), audit_requests(suite, ptxas.tc), ptxas.dir / "catalog", 2, &second);
+  build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &second);
   EXPECT_EQ(second.ptxas_runs, 0);
-  EXPECT_EQ(ptxas.runs(), 7);
+  EXPECT_EQ(ptxas.runs(), 4);
 }
 
 TEST(PtxasFailures, TheRunnerReportsAKernelPtxasFailedOnAsAnErrorWithWhy) {

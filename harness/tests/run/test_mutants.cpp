@@ -84,7 +84,7 @@ TEST_P(WrongDevice, FailsEveryCaseThatIsNotAFaultCase) {
   const std::vector<CaseResult> results = w.run(GetParam());
   // No claim that rests on the GPU may be confirmed by a wrong device (where the spec excuses none
   // of its cases: a case it may pass is one a correct device may give too).
-  for (auto const& v : evaluate_claims(w.suite, run_audit(w.suite, w.catalog), results)) {
+  for (auto const& v : evaluate_claims(w.suite, Audit{}, results)) {
     std::cout << GetParam() << ": claim " << v.id << " " << to_string(v.verdict) << "\n";
     const Claim* c = nullptr;
     for (auto const& x : w.suite.specs.claims)

@@ -189,7 +189,7 @@ TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
   edit(s.ldmatrix, "family: ldmatrix\n", "family: ldmatrix\nversion: 1\n");
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, definitions, "
-            "variants, claims, invalid, spellings, known_discrepancies");
+            "variants, claims, invalid, spellings, known_discrepancies, grammar, rules, examples, register_claims");
 }
 
 TEST(SpecErrors, UnknownKeyInClaimCheck) {

@@ -58,16 +58,6 @@ std::vector<EmitStep> emit_steps(const KernelPlan& kernel) {
   return out;
 }
 
-EmitStep emit_step(const AuditForm& form) {
-  std::string space = form.text.find(".shared") != std::string::npos ? "shared" : "generic";
-  bool move = form.text.find("{src}") != std::string::npos;
-  int width = move ? 0 : form.address_width;
-  return {.instruction = fill_operands(form.text, form.registers, width, 0),
-          .registers = form.registers,
-          .address_width = width,
-          .space = space};
-}
-
 std::string instruction_text(const std::vector<EmitStep>& steps) {
   std::string out;
   for (auto const& s : steps) out += (out.empty() ? "" : " ; ") + s.instruction;

@@ -22,7 +22,6 @@ struct EmitStep {
 };
 
 std::vector<EmitStep> emit_steps(const KernelPlan& kernel);
-EmitStep emit_step(const AuditForm& form);
 
 // Throws std::runtime_error if the skeleton lacks a field or has one this emitter does not know.
 std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name, const std::vector<EmitStep>& steps,

@@ -44,7 +44,6 @@ class FragmentCase : public PreparedCase {
 class FragmentKind : public InstructionKind {
  public:
   bool owns(const Variant& v) const override { return !v.semantics_in_wmma_block(); }
-  bool owns(const AuditForm& form) const override { return form.text.rfind("wmma.", 0) != 0; }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
     return plan_fragment_kernels(*this, instances);
@@ -66,12 +65,7 @@ class FragmentKind : public InstructionKind {
                    PtxVersion ptx) const override {
     return emit_ptx(skeleton, k, target, ptx);
   }
-  std::string emit(const std::string& skeleton, const AuditForm& f, const std::string& target,
-                   PtxVersion ptx) const override {
-    return emit_ptx(skeleton, file_safe(f.name), {emit_step(f)}, target, ptx);
-  }
   std::string instruction_text(const KernelPlan& k) const override { return ptxcts::instruction_text(emit_steps(k)); }
-  std::string instruction_text(const AuditForm& f) const override { return ptxcts::instruction_text({emit_step(f)}); }
 
   std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) const override {
     std::vector<ModelStep> steps = fragment_model_steps(k);

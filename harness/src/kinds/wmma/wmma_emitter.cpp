@@ -43,14 +43,6 @@ std::string fill(std::string text, const std::vector<RegisterRun>& runs, int ste
   return text;
 }
 
-// An audit form has no instance to ask: its text says (as emit_step does for the other skeleton).
-std::string space_of(const std::string& text) {
-  if (text.find("{addr}") == std::string::npos) return "";
-  if (text.find(".global") != std::string::npos) return "global";
-  if (text.find(".shared") != std::string::npos) return "shared";
-  return "generic";
-}
-
 std::string address_code(const std::string& memory, const std::string& space, int k) {
   std::string code =
       "    ld.global.u32       %t10, [%q5];\n"
@@ -89,20 +81,6 @@ WmmaProgram wmma_program(const KernelPlan& kernel) {
     prog.spaces.push_back(inst.variant().wmma_mma ? "" : inst.space());
     prog.instructions.push_back(fill(inst.text(), mine, static_cast<int>(k)));
   }
-  return prog;
-}
-
-WmmaProgram wmma_program(const AuditForm& form) {
-  WmmaProgram prog;
-  const bool wide = form.text.find(".f64") != std::string::npos;
-  std::vector<WmmaFragment> fragments;
-  if (!form.operand_registers.empty())
-    for (const char* op : {"d", "a", "b", "c"}) fragments.push_back({form.operand_registers.at(op), wide});
-  else fragments.push_back({form.registers, wide});
-  std::vector<RegisterRun> runs = allocate(fragments, prog);
-  prog.spaces.push_back(space_of(form.text));
-  prog.memory = prog.spaces.back() == "global" ? "global" : "shared";
-  prog.instructions.push_back(fill(form.text, runs, 0));
   return prog;
 }
 

@@ -22,7 +22,6 @@ struct WmmaProgram {
 };
 
 WmmaProgram wmma_program(const KernelPlan& kernel);
-WmmaProgram wmma_program(const AuditForm& form);  // a single instruction
 
 // Throws std::runtime_error for a skeleton without a field this emitter fills, or a state space
 // the kernel's memory cannot serve.

@@ -33,7 +33,6 @@ class WmmaCase : public PreparedCase {
 class WmmaKind : public InstructionKind {
  public:
   bool owns(const Variant& v) const override { return v.semantics_in_wmma_block(); }
-  bool owns(const AuditForm& form) const override { return form.text.rfind("wmma.", 0) == 0; }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
     return plan_wmma_kernels(*this, instances, specs);
@@ -53,12 +52,7 @@ class WmmaKind : public InstructionKind {
                    PtxVersion ptx) const override {
     return emit_wmma_ptx(skeleton, k.name, wmma_program(k), target, ptx);
   }
-  std::string emit(const std::string& skeleton, const AuditForm& f, const std::string& target,
-                   PtxVersion ptx) const override {
-    return emit_wmma_ptx(skeleton, file_safe(f.name), wmma_program(f), target, ptx);
-  }
   std::string instruction_text(const KernelPlan& k) const override { return wmma_program(k).instruction_text(); }
-  std::string instruction_text(const AuditForm& f) const override { return wmma_program(f).instruction_text(); }
 
   std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) const override {
     return std::make_unique<WmmaCase>(k, c, make_wmma_input(set, c, k));

@@ -1,0 +1,257 @@
+#include "assemble/probe_assembly.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <tuple>
+
+#include "util/atomic_file.hpp"
+#include "util/file_text.hpp"
+#include "util/subprocess.hpp"
+
+namespace ptxcts {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kRecordMagic = "ptxcts-probes 1";
+
+// A module: the header, then each probe as ".visible .entry pK()\n{\n<body>}\n".
+struct Module {
+  std::string text;
+  std::vector<int> body_line;  // per entry: the line of its body's first line
+  int lines = 0;
+};
+
+Module compose(const std::vector<Probe>& probes, const std::vector<std::size_t>& members) {
+  const Probe& first = probes[members.front()];
+  Module m;
+  m.text = fmt::format(".version {}\n.target {}\n.address_size 64\n", first.ptx.str(), first.target);
+  int line = 4;
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    const std::string& body = probes[members[k]].body;
+    m.text += fmt::format(".visible .entry p{}()\n{{\n", k);
+    m.body_line.push_back(line + 2);
+    m.text += body;
+    if (!body.empty() && body.back() != '\n') m.text += '\n';
+    m.text += "}\n";
+    line += 3 + static_cast<int>(std::count(body.begin(), body.end(), '\n')) +
+            (!body.empty() && body.back() != '\n');
+  }
+  m.lines = line - 1;
+  return m;
+}
+
+// What one ptxas run said about each member.
+struct Run {
+  bool failed = false;  // ptxas gave no verdict: `why`
+  std::string why;
+  bool accepted = false;                 // exit 0
+  std::vector<std::string> messages;     // per member, renumbered
+  std::vector<bool> rejected;            // per member: an error or fatal line pinned on it
+  bool stray = false;                    // a line that names no member (other than the closing abort line)
+  std::string output;                    // as ptxas wrote it (file name normalised)
+};
+
+Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, ProbeMode mode, const fs::path& dir) {
+  static std::atomic<unsigned> counter{0};
+  const std::string stem = fmt::format("probe-{}-{}", ::getpid(), counter++);
+  const fs::path file = dir / (stem + ".ptx"), out = dir / (stem + ".cubin");
+  write_file_atomically(file, m.text);
+  std::vector<std::string> argv = {tc.ptxas, "-arch=" + arch, file.string(), "-o",
+                                   mode == ProbeMode::Full ? out.string() : "/dev/null"};
+  ProcessResult r = run_process(argv, tc.timeout_seconds);
+  std::error_code ec;
+  const bool wrote = fs::exists(out, ec);
+  fs::remove(file, ec);
+  fs::remove(out, ec);
+  Run run;
+  run.output = r.output;
+  for (std::size_t p; (p = run.output.find(file.string())) != std::string::npos;)
+    run.output.replace(p, file.string().size(), "probe.ptx");
+  const std::size_t n = m.body_line.size();
+  run.messages.assign(n, "");
+  run.rejected.assign(n, false);
+  if (r.timed_out) run.failed = true, run.why = fmt::format("ptxas ran past the {} s limit", tc.timeout_seconds);
+  else if (r.signal) run.failed = true, run.why = fmt::format("ptxas killed by signal {} ({})", r.signal, strsignal(r.signal));
+  else if (r.exit_code == 126 || r.exit_code == 127)
+    run.failed = true, run.why = fmt::format("ptxas could not be run (exit {}): {}", r.exit_code, r.output);
+  else if (r.exit_code != 0 && run.output.empty())
+    run.failed = true, run.why = fmt::format("ptxas exit {} without a message", r.exit_code);
+  else if (r.exit_code != 0 && says_ptxas_failed(run.output))
+    run.failed = true, run.why = fmt::format("ptxas exit {} with a message that says ptxas failed", r.exit_code);
+  else if (r.exit_code == 0 && mode == ProbeMode::Full && !wrote)
+    run.failed = true, run.why = "ptxas exit 0 without writing the cubin";
+  if (run.failed) return run;
+  run.accepted = r.exit_code == 0;
+  // "ptxas probe.ptx, line 57; error   : ..." -> pinned on the member whose entry holds line 57.
+  static const std::string prefix = "ptxas probe.ptx, line ";
+  for (std::size_t at = 0; at < run.output.size();) {
+    std::size_t end = run.output.find('\n', at);
+    if (end == std::string::npos) end = run.output.size();
+    const std::string line = run.output.substr(at, end - at);
+    at = end + 1;
+    if (line.empty()) continue;
+    if (line.rfind("ptxas fatal   : Ptx assembly aborted due to errors", 0) == 0) continue;
+    int number = 0;
+    std::size_t semi = std::string::npos;
+    if (line.rfind(prefix, 0) == 0) {
+      semi = line.find(';', prefix.size());
+      if (semi != std::string::npos) number = std::atoi(line.c_str() + prefix.size());
+    }
+    // The entry whose body holds the line (its entry and brace lines are the two before its body).
+    auto next = std::upper_bound(m.body_line.begin(), m.body_line.end(), number + 2);
+    if (number <= 0 || number > m.lines || next == m.body_line.begin()) {
+      // About the module (its header): every member would hear it alone too.
+      run.stray = true;
+      for (auto& msg : run.messages) msg += line + "\n";
+      continue;
+    }
+    const std::size_t k = static_cast<std::size_t>(next - m.body_line.begin() - 1);
+    const std::string rest = line.substr(semi);  // "; error   : ..."
+    run.messages[k] += fmt::format("{}{}{}\n", prefix, number - m.body_line[k] + 1, rest);
+    if (rest.rfind("; error", 0) == 0 || rest.rfind("; fatal", 0) == 0) run.rejected[k] = true;
+  }
+  return run;
+}
+
+// Judges the members (indices into `probes`) of one module, running ptxas as often as it takes.
+struct Judging {
+  const Toolchain& tc;
+  const std::vector<Probe>& probes;
+  ProbeMode mode;
+  fs::path scratch;
+  std::vector<ProbeVerdict>& out;
+  std::atomic<std::size_t>& runs;
+
+  void judge(const std::vector<std::size_t>& members, const std::string& arch) {
+    if (members.empty()) return;
+    const Module m = compose(probes, members);
+    const Run r = run_ptxas(tc, m, arch, mode, scratch);
+    ++runs;
+    if (r.failed) {
+      for (auto k : members) out[k] = {.accepted = false, .message = "", .error = r.why};
+      return;
+    }
+    if (r.accepted) {
+      for (std::size_t j = 0; j < members.size(); ++j) out[members[j]] = {.accepted = true, .message = r.messages[j]};
+      return;
+    }
+    const bool any = std::find(r.rejected.begin(), r.rejected.end(), true) != r.rejected.end();
+    if (!any) {  // nothing pinned: halves, or alone the whole message
+      if (members.size() == 1) {
+        out[members[0]] = {.accepted = false, .message = r.output};
+        return;
+      }
+      const auto half = static_cast<std::ptrdiff_t>(members.size() / 2);
+      judge({members.begin(), members.begin() + half}, arch);
+      judge({members.begin() + half, members.end()}, arch);
+      return;
+    }
+    std::vector<std::size_t> again;
+    for (std::size_t j = 0; j < members.size(); ++j) {
+      if (r.rejected[j]) out[members[j]] = {.accepted = false, .message = r.messages[j]};
+      else again.push_back(members[j]);
+    }
+    judge(again, arch);
+  }
+};
+
+std::string key_of(const Module& m, const std::string& arch, ProbeMode mode, const Toolchain& tc) {
+  std::string all = m.text + '\0' + arch + '\0' + (mode == ProbeMode::Full ? "full" : "parse") + '\0' + tc.version;
+  XXH128_hash_t h = XXH3_128bits(all.data(), all.size());
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+// A module's verdicts: "ptxcts-probes 1 N\n", then per entry "+" or "-", the message's length,
+// a newline and the message. Anything else (a cut record, another count) is not trusted.
+std::string encode(const std::vector<ProbeVerdict>& v) {
+  std::string s = fmt::format("{} {}\n", kRecordMagic, v.size());
+  for (auto const& p : v) s += fmt::format("{}{}\n{}", p.accepted ? '+' : '-', p.message.size(), p.message);
+  return s;
+}
+
+bool decode(const std::string& s, std::size_t n, std::vector<ProbeVerdict>& v) {
+  const std::string head = fmt::format("{} {}\n", kRecordMagic, n);
+  if (s.compare(0, head.size(), head) != 0) return false;
+  std::size_t at = head.size();
+  v.assign(n, {});
+  for (std::size_t k = 0; k < n; ++k) {
+    if (at >= s.size() || (s[at] != '+' && s[at] != '-')) return false;
+    v[k].accepted = s[at] == '+';
+    char* end = nullptr;
+    const unsigned long long len = std::strtoull(s.c_str() + at + 1, &end, 10);
+    if (!end || *end != '\n') return false;
+    at = static_cast<std::size_t>(end - s.c_str()) + 1;
+    if (at + len > s.size()) return false;
+    v[k].message = s.substr(at, len);
+    at += len;
+  }
+  return at == s.size();
+}
+
+}  // namespace
+
+std::string probe_arch(const Probe& p, ProbeMode mode) {
+  if (!p.arch.empty()) return mode == ProbeMode::Full && p.arch.rfind("compute_", 0) == 0 ? "sm_" + p.arch.substr(8) : p.arch;
+  return mode == ProbeMode::Full ? p.target : "compute_" + p.target.substr(3);
+}
+
+std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector<Probe>& probes,
+                                          const fs::path& cache_dir, int jobs, ProbeMode mode, ProbeStats* stats) {
+  std::vector<ProbeVerdict> out(probes.size());
+  // Modules: probes of one (target, version, -arch), in their order, kProbesPerModule at most.
+  std::map<std::tuple<std::string, PtxVersion, std::string>, std::vector<std::size_t>> groups;
+  for (std::size_t k = 0; k < probes.size(); ++k)
+    groups[{probes[k].target, probes[k].ptx, probe_arch(probes[k], mode)}].push_back(k);
+  struct Work {
+    std::vector<std::size_t> members;
+    std::string arch, key;
+  };
+  std::vector<Work> work;
+  for (auto& [g, members] : groups)
+    for (std::size_t at = 0; at < members.size(); at += kProbesPerModule)
+      work.push_back({.members = {members.begin() + static_cast<std::ptrdiff_t>(at),
+                                  members.begin() + static_cast<std::ptrdiff_t>(std::min(members.size(), at + kProbesPerModule))},
+                      .arch = std::get<2>(g),
+                      .key = ""});
+  fs::create_directories(cache_dir);
+  std::atomic<std::size_t> next{0}, runs{0}, cached{0}, errors{0};
+  auto worker = [&] {
+    for (std::size_t w; (w = next++) < work.size();) {
+      Work& job = work[w];
+      job.key = key_of(compose(probes, job.members), job.arch, mode, tc);
+      const fs::path record = cache_dir / (job.key + ".probes");
+      std::vector<ProbeVerdict> known;
+      if (auto text = try_read_file_text(record); text && decode(*text, job.members.size(), known)) {
+        for (std::size_t j = 0; j < job.members.size(); ++j) out[job.members[j]] = std::move(known[j]);
+        cached += job.members.size();
+        continue;
+      }
+      Judging{tc, probes, mode, cache_dir, out, runs}.judge(job.members, job.arch);
+      std::vector<ProbeVerdict> mine;
+      bool failed = false;
+      for (auto k : job.members) {
+        mine.push_back(out[k]);
+        failed = failed || !out[k].error.empty();
+        errors += !out[k].error.empty();
+      }
+      if (!failed) write_file_atomically(record, encode(mine));  // only verdicts are kept
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::max(1, jobs); ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (stats)
+    *stats = {.probes = probes.size(), .cached = cached, .modules = work.size(), .ptxas_runs = runs, .errors = errors};
+  return out;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,57 @@
+// Probes: cheap acceptance verdicts. A probe is one tiny entry (the registers it declares and one
+// instruction); thousands go to a module of one target and PTX ISA version, one ptxas process each,
+// and every line of what ptxas says is pinned on its entry by line number. By default ptxas only
+// parses (-arch=compute_XX: it judges the PTX and generates no code, stopping before code
+// generation when the module has errors); Full assembles for the real target, to show that both
+// give the same verdicts and messages.
+//
+// A rejected module's entries that no error was pinned on are assembled again without the rejected
+// ones (a fatal syntax error ends the parse, so what follows it was never judged); lines that
+// cannot be pinned (the module's header, no line number) split the module in halves until they
+// can, or an entry is alone. Verdicts are cached per module by content (its text, -arch, mode,
+// ptxas version): a second call with nothing changed starts no ptxas.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "assemble/toolchain.hpp"
+#include "spec/ptx_version.hpp"
+
+namespace ptxcts {
+
+struct Probe {
+  std::string target;  // the module's .target, e.g. "sm_90a", or "sm_70" (which ptxas 13 no longer knows)
+  PtxVersion ptx;      // the module's .version
+  std::string body;    // the entry's body: declaration and instruction lines, '\n'-separated, no braces
+  std::string arch{};  // -arch to use; empty: compute_<target> (ParseOnly) or the target itself (Full)
+};
+
+struct ProbeVerdict {
+  bool accepted = false;
+  // ptxas's lines about this probe, file named "probe.ptx" and numbered from the body's first line:
+  // "ptxas probe.ptx, line 3; error   : ...". An accepted probe keeps its warnings.
+  std::string message;
+  std::string error{};  // ptxas failed without a verdict (killed, past its limit, ...): never cached
+};
+
+enum class ProbeMode { ParseOnly, Full };
+
+struct ProbeStats {
+  std::size_t probes = 0, cached = 0, modules = 0, ptxas_runs = 0, errors = 0;
+};
+
+// Probes in a module at most: past a few thousand, a module's parse no longer gets cheaper per
+// entry, and smaller modules keep both workers busy to the end.
+inline constexpr std::size_t kProbesPerModule = 2000;
+
+// Verdicts in the probes' order.
+std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector<Probe>& probes,
+                                          const std::filesystem::path& cache_dir, int jobs,
+                                          ProbeMode mode = ProbeMode::ParseOnly, ProbeStats* stats = nullptr);
+
+// The -arch a probe is assembled with.
+std::string probe_arch(const Probe& p, ProbeMode mode);
+
+}  // namespace ptxcts

@@ -1,0 +1,87 @@
+// The documents' grammar as data (specs/<family>.yaml `grammar:`, `rules:`, `examples:`,
+// `register_claims:`): each syntax block with the values its positions take as the document spells
+// them, each rule of the document as the combinations it forbids, each example verbatim, each
+// register count a table states. The audit enumerates and judges them (judge/); nothing here says
+// what ptxas does.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spec/formula.hpp"
+#include "spec/source_location.hpp"
+
+namespace ptxcts {
+
+// Where a statement comes from: the document ("manual", or a seed such as "seed-001") and its
+// section and version, as the spec cites them.
+struct Citation {
+  std::string document, source;
+};
+
+struct GrammarValue {
+  std::string text;  // "" = an optional qualifier left out
+  std::vector<std::pair<std::string, std::int64_t>> set;
+};
+
+struct GrammarPosition {
+  std::string name;
+  std::vector<GrammarValue> values;  // in the document's order
+  bool optional() const {
+    for (auto const& v : values)
+      if (v.text.empty()) return true;
+    return false;
+  }
+};
+
+// One syntax block of a document: `syntax` with a {placeholder} per position and the operand
+// placeholders ({regs}, {addr}, {dst}, {src}, {d}, {a}, {b}, {c}; a value may hold {stride}).
+struct GrammarBlock {
+  std::string id, family;
+  Citation cite;
+  std::string manual;  // the document's syntax line(s), verbatim
+  std::string syntax;
+  std::vector<GrammarPosition> positions;     // in the order they appear in `syntax`
+  std::map<std::string, Formula> registers;   // vector operand ("regs", "d", ...) -> count
+  std::map<std::string, std::string> types;   // register operand -> its documented register type
+  std::size_t product() const;                // the number of combinations
+  SourceLocation where, registers_where;
+};
+
+// A rule: under `when` (position -> values, all must match), either every combination is
+// forbidden, or the positions of `only` must take one of the values listed.
+struct GrammarRule {
+  std::string id, family, text;
+  Citation cite;
+  std::map<std::string, std::vector<std::string>> when, only;
+  bool forbid = false;
+  std::vector<std::string> blocks;  // empty: every block that has the positions it names
+  SourceLocation where;
+};
+
+// An example as a document prints it: verbatim lines (declarations and instructions); for an
+// inline-asm example, how its operands were substituted and what was declared for them.
+struct DocExample {
+  std::string id, family, comment, text;
+  Citation cite;
+  std::vector<std::pair<std::string, std::string>> operands;  // "%0" -> "%r0"
+  std::vector<std::string> declare;
+  std::vector<std::string> instructions;  // the instruction lines under test, after substitution
+  std::string body;                       // what is assembled: declare, then text (substituted)
+  SourceLocation where;
+};
+
+// A register count a document states (a fragment table's cell, an operand sentence).
+struct RegisterClaim {
+  std::string id, family, text;
+  Citation cite;
+  std::string variant, operand;  // operand: "regs", or d/a/b/c of wmma.mma
+  std::map<std::string, std::vector<std::string>> select;  // the spec's `where`: qualifier values of the variant
+  int registers = 0;
+  SourceLocation where;
+};
+
+}  // namespace ptxcts

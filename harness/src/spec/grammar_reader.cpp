@@ -1,0 +1,324 @@
+#include "spec/grammar_reader.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "spec/spec_fields.hpp"
+
+namespace ptxcts {
+namespace {
+
+// Operand placeholders a syntax may hold besides its positions ({stride} inside a position's value).
+const std::set<std::string> kOperands = {"regs", "addr", "dst", "src", "d", "a", "b", "c", "stride"};
+// Operands written as a brace vector of registers, whose count `registers` gives.
+const std::set<std::string> kVectorOperands = {"regs", "d", "a", "b", "c"};
+// Operands that are one register each.
+const std::set<std::string> kSingleOperands = {"dst", "src"};
+
+Citation read_citation(const YamlReader& r) {
+  Citation c{.document = read_identifier(r.at("document"), "a document (manual, or seed-NNN)"),
+             .source = r.at("source").str()};
+  if (c.document != "manual" && c.document.rfind("seed-", 0) != 0)
+    r.at("document").fail(fmt::format("unknown document '{}'; expected manual or seed-NNN (a file of ../shared/seeds)",
+                                      c.document));
+  return c;
+}
+
+GrammarValue read_value(const YamlReader& r) {
+  GrammarValue v;
+  if (!r.node().IsMap()) {
+    v.text = r.str();
+    return v;
+  }
+  YamlReader m = r;
+  m.expect_map({"text", "set"});
+  v.text = m.at("text").str();
+  if (m.has("set"))
+    for (auto& [k, val] : m.at("set").entries("'set' of a grammar value"))
+      v.set.emplace_back(read_identifier(k, "a variable name"), val.integer(0, 1 << 20));
+  return v;
+}
+
+std::map<std::string, std::vector<std::string>> read_selection(const YamlReader& r, const std::string& what) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (auto& [k, vals] : r.entries(what)) {
+    std::vector<YamlReader> items;
+    if (vals.node().IsSequence()) items = vals.items("values");
+    else items.push_back(vals);
+    if (items.empty()) vals.fail(fmt::format("{} lists no value for '{}'; expected a list of values", what, k.str()));
+    for (auto const& v : items) out[k.str()].push_back(v.str());
+  }
+  return out;
+}
+
+GrammarBlock read_block(YamlReader r, const std::string& family) {
+  r.expect_map({"block", "document", "source", "manual", "syntax", "positions", "registers", "register_type"});
+  GrammarBlock b;
+  b.where = r.where();
+  b.family = family;
+  b.id = read_identifier(r.at("block"), "a block id");
+  b.cite = read_citation(r);
+  b.manual = r.at("manual").str();
+  b.syntax = r.at("syntax").str();
+  std::set<std::string> known = kOperands;
+  YamlReader positions = r.at("positions");
+  for (auto& [k, vals] : positions.entries("'positions' of a grammar block")) {
+    GrammarPosition p{.name = read_identifier(k, "a position name"), .values = {}};
+    if (kOperands.count(p.name)) k.fail(fmt::format("'{}' names an operand, not a position", p.name));
+    std::set<std::string> seen;
+    for (auto const& item : vals.items("the values of a position")) {
+      GrammarValue v = read_value(item);
+      if (!seen.insert(v.text).second)
+        item.fail(fmt::format("value '{}' is listed twice for position '{}'", v.text, p.name));
+      p.values.push_back(std::move(v));
+    }
+    if (p.values.empty())
+      vals.fail(fmt::format("position '{}' has no values, so the block's product is empty; expected at least one",
+                            p.name));
+    known.insert(p.name);
+    b.positions.push_back(std::move(p));
+  }
+  const std::map<std::string, int> used =
+      read_placeholders(r.at("syntax"), b.syntax, "the block's syntax", known, "a position or an operand");
+  for (auto const& p : b.positions)
+    if (!used.count(p.name))
+      positions.fail(fmt::format("position '{}' does not appear in the syntax '{}'", p.name, b.syntax));
+  // Positions in the order the syntax has them (enumeration and mutations follow it).
+  std::sort(b.positions.begin(), b.positions.end(), [&](auto const& x, auto const& y) {
+    return b.syntax.find("{" + x.name + "}") < b.syntax.find("{" + y.name + "}");
+  });
+  if (b.product() > kMaxGrammarProduct)
+    positions.fail(fmt::format("the block spells {} combinations, over the limit of {}; expected it split as the "
+                               "document splits its syntax",
+                               b.product(), kMaxGrammarProduct));
+  std::set<std::string> vars;
+  for (auto const& p : b.positions)
+    for (auto const& v : p.values)
+      for (auto const& [n, x] : v.set) vars.insert(n);
+  std::set<std::string> vectors;
+  for (auto const& [name, n] : used)
+    if (kVectorOperands.count(name)) vectors.insert(name);
+  if (r.has("registers")) {
+    YamlReader regs = r.at("registers");
+    b.registers_where = regs.where();
+    if (regs.node().IsMap()) {
+      for (auto& [k, f] : regs.entries("'registers' of a grammar block")) {
+        if (!vectors.count(k.str()))
+          k.fail(fmt::format("'{}' is not a vector operand of the syntax; expected one of: {}", k.str(),
+                             fmt::join(vectors, ", ")));
+        b.registers[k.str()] = read_formula(f, vars, "the registers of " + k.str());
+      }
+    } else if (vectors.size() == 1) {
+      b.registers[*vectors.begin()] = read_formula(regs, vars, "the registers");
+    } else {
+      regs.fail(fmt::format("the syntax has the vector operands {}; expected a map giving each one's registers",
+                            fmt::join(vectors, ", ")));
+    }
+  }
+  for (auto const& v : vectors)
+    if (!b.registers.count(v))
+      r.fail(fmt::format("the block does not say how many registers {{{}}} has; expected 'registers'", v));
+  std::set<std::string> reg_operands = vectors;
+  for (auto const& [name, n] : used)
+    if (kSingleOperands.count(name)) reg_operands.insert(name);
+  YamlReader types = r.at("register_type");
+  if (types.node().IsMap()) {
+    for (auto& [k, t] : types.entries("'register_type' of a grammar block")) {
+      if (!reg_operands.count(k.str()))
+        k.fail(fmt::format("'{}' is not a register operand of the syntax; expected one of: {}", k.str(),
+                           fmt::join(reg_operands, ", ")));
+      b.types[k.str()] = t.str();
+    }
+    for (auto const& o : reg_operands)
+      if (!b.types.count(o)) types.fail(fmt::format("no register type for operand '{}'", o));
+  } else {
+    for (auto const& o : reg_operands) b.types[o] = types.str();
+  }
+  for (auto const& [o, t] : b.types)
+    if (t.size() < 2 || t[0] != '.')
+      types.fail(fmt::format("expected a register type such as .b32 but found '{}'", t));
+  return b;
+}
+
+// Every position and value a rule names must be spelled by a block it can apply to.
+void check_rule_names(const YamlReader& r, const GrammarRule& rule, const std::vector<GrammarBlock>& blocks,
+                      const char* part, const std::map<std::string, std::vector<std::string>>& sel) {
+  for (auto const& [pos, vals] : sel) {
+    std::set<std::string> spelled;
+    bool has = false;
+    for (auto const& b : blocks) {
+      if (!rule.blocks.empty() && std::find(rule.blocks.begin(), rule.blocks.end(), b.id) == rule.blocks.end())
+        continue;
+      for (auto const& p : b.positions)
+        if (p.name == pos) {
+          has = true;
+          for (auto const& v : p.values) spelled.insert(v.text);
+        }
+    }
+    YamlReader at = r.at(part);
+    if (!has) at.fail(fmt::format("rule '{}' names position '{}', which no block it applies to has", rule.id, pos));
+    for (auto const& v : vals)
+      if (!spelled.count(v))
+        at.fail(fmt::format("rule '{}' names value '{}' of position '{}', which no block spells; expected one of: {}",
+                            rule.id, v, pos, fmt::join(spelled, ", ")));
+  }
+}
+
+}  // namespace
+
+std::size_t GrammarBlock::product() const {
+  std::size_t n = 1;
+  for (auto const& p : positions) n *= p.values.size();
+  return n;
+}
+
+std::vector<GrammarBlock> read_grammar(const YamlReader& list, const std::string& family) {
+  std::vector<GrammarBlock> out;
+  for (auto const& item : list.items("'grammar'")) {
+    GrammarBlock b = read_block(item, family);
+    for (auto const& prev : out)
+      if (prev.id == b.id)
+        item.at("block").fail(fmt::format("duplicate block '{}' (first defined at {})", b.id, prev.where.str()));
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& family,
+                                    const std::vector<GrammarBlock>& blocks) {
+  std::vector<GrammarRule> out;
+  for (auto item : list.items("'rules'")) {
+    item.expect_map({"rule", "text", "source", "document", "when", "only", "forbid", "blocks"});
+    GrammarRule rule;
+    rule.where = item.where();
+    rule.family = family;
+    rule.id = read_identifier(item.at("rule"), "a rule id");
+    rule.text = item.at("text").str();
+    rule.cite = read_citation(item);
+    if (item.has("blocks"))
+      for (auto const& b : item.at("blocks").items("'blocks' of a rule")) {
+        std::string id = b.str();
+        if (std::none_of(blocks.begin(), blocks.end(), [&](auto const& x) { return x.id == id; }))
+          b.fail(fmt::format("rule '{}' names block '{}', which this family does not define", rule.id, id));
+        rule.blocks.push_back(id);
+      }
+    if (item.has("when")) rule.when = read_selection(item.at("when"), "'when' of a rule");
+    if (item.has("only")) rule.only = read_selection(item.at("only"), "'only' of a rule");
+    if (item.has("forbid")) {
+      rule.forbid = item.at("forbid").boolean();
+      if (!rule.forbid) item.at("forbid").fail("expected 'forbid: true' (or no 'forbid')");
+    }
+    if (rule.forbid == !rule.only.empty())
+      item.fail(fmt::format("rule '{}' must say either 'only' (the values allowed) or 'forbid: true'", rule.id));
+    if (rule.forbid && rule.when.empty())
+      item.fail(fmt::format("rule '{}' forbids every combination; expected 'when' saying which", rule.id));
+    check_rule_names(item, rule, blocks, "when", rule.when);
+    if (!rule.only.empty()) check_rule_names(item, rule, blocks, "only", rule.only);
+    for (auto const& prev : out)
+      if (prev.id == rule.id)
+        item.at("rule").fail(fmt::format("duplicate rule '{}' (first defined at {})", rule.id, prev.where.str()));
+    out.push_back(std::move(rule));
+  }
+  return out;
+}
+
+ExampleLines split_example(const std::string& text) {
+  ExampleLines out;
+  std::size_t pos = 0;
+  for (int line_no = 1; pos < text.size(); ++line_no) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (auto c = line.find("//"); c != std::string::npos) line.erase(c);
+    line.erase(0, line.find_first_not_of(" \t\r"));
+    line.erase(line.find_last_not_of(" \t\r") + 1);
+    if (line.empty()) continue;
+    if (line[0] == '.') {
+      out.declarations.push_back(line);
+      continue;
+    }
+    std::size_t semi = line.find(';');
+    if (semi == std::string::npos || semi + 1 != line.size())
+      throw std::invalid_argument(fmt::format(
+          "line {} ('{}') is not one instruction; expected one instruction ending in ';' per line", line_no, line));
+    out.instructions.push_back(line);
+  }
+  return out;
+}
+
+std::vector<DocExample> read_examples(const YamlReader& list, const std::string& family) {
+  std::vector<DocExample> out;
+  for (auto item : list.items("'examples'")) {
+    item.expect_map({"example", "document", "source", "comment", "text", "operands", "declare"});
+    DocExample e;
+    e.where = item.where();
+    e.family = family;
+    e.id = read_identifier(item.at("example"), "an example id");
+    e.cite = read_citation(item);
+    if (item.has("comment")) e.comment = item.at("comment").str();
+    e.text = item.at("text").str();
+    if (item.has("operands"))
+      for (auto& [k, v] : item.at("operands").entries("'operands' of an example")) {
+        if (e.text.find(k.str()) == std::string::npos)
+          k.fail(fmt::format("operand '{}' does not appear in the example's text", k.str()));
+        e.operands.emplace_back(k.str(), v.str());
+      }
+    // Longest first, so that %10 is not read as %1 followed by 0.
+    std::sort(e.operands.begin(), e.operands.end(),
+              [](auto const& x, auto const& y) { return x.first.size() > y.first.size(); });
+    if (item.has("declare"))
+      for (auto const& d : item.at("declare").items("'declare' of an example")) e.declare.push_back(d.str());
+    std::string text = e.text;
+    for (auto const& [from, to] : e.operands)
+      for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+        text.replace(at, from.size(), to);
+    ExampleLines lines;
+    try {
+      lines = split_example(text);
+    } catch (const std::invalid_argument& ex) { item.at("text").fail(ex.what()); }
+    for (auto const& ins : lines.instructions)
+      if (ins.rfind(family, 0) == 0 || ins.rfind("@", 0) == 0) e.instructions.push_back(ins);
+    if (e.instructions.empty())
+      item.at("text").fail(fmt::format("the example has no {} instruction; expected at least one line starting with '{}'",
+                                       family, family));
+    for (auto const& d : e.declare) e.body += d + "\n";
+    e.body += text;
+    if (!e.body.empty() && e.body.back() != '\n') e.body += '\n';
+    for (auto const& prev : out)
+      if (prev.id == e.id)
+        item.at("example").fail(fmt::format("duplicate example '{}' (first defined at {})", e.id, prev.where.str()));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const std::string& family) {
+  std::vector<RegisterClaim> out;
+  for (auto item : list.items("'register_claims'")) {
+    item.expect_map({"claim", "text", "source", "document", "variant", "where", "operand", "registers"});
+    RegisterClaim c;
+    c.where = item.where();
+    c.family = family;
+    c.id = read_identifier(item.at("claim"), "a claim id");
+    c.text = item.at("text").str();
+    c.cite = read_citation(item);
+    c.variant = item.at("variant").str();
+    c.operand = item.at("operand").str();
+    if (!kVectorOperands.count(c.operand))
+      item.at("operand").fail(fmt::format("unknown operand '{}'; expected regs, d, a, b or c", c.operand));
+    if (item.has("where")) c.select = read_selection(item.at("where"), "'where' of a register claim");
+    c.registers = static_cast<int>(item.at("registers").integer(0, 64));
+    for (auto const& prev : out)
+      if (prev.id == c.id)
+        item.at("claim").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,34 @@
+// Reading a family's grammar, rules, examples and register claims (YAML -> grammar_model.hpp),
+// each checked where it is written: placeholders against positions, rules against the values the
+// family's blocks spell, example lines as instructions, a product that is empty or over the limit.
+// What refers across files (a rule that forbids a documented form, a claim's variant) is checked
+// once every file is read (check_grammar, spec/grammar.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "spec/spec_model.hpp"
+#include "spec/yaml_reader.hpp"
+
+namespace ptxcts {
+
+// The most combinations one syntax block may spell: past it, split the block as the manual does.
+inline constexpr std::size_t kMaxGrammarProduct = 20000;
+
+std::vector<GrammarBlock> read_grammar(const YamlReader& list, const std::string& family);
+// Rules name positions and values of `blocks` (this family's): an unknown one is an error.
+std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& family,
+                                    const std::vector<GrammarBlock>& blocks);
+std::vector<DocExample> read_examples(const YamlReader& list, const std::string& family);
+std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const std::string& family);
+
+// The instruction lines of an example's text: comments dropped, declarations (lines starting with
+// '.') set aside; each remaining line must be one instruction ending in ';'. Throws std::invalid_argument
+// naming the line (1-based in `text`) that is not one instruction.
+struct ExampleLines {
+  std::vector<std::string> declarations, instructions;
+};
+ExampleLines split_example(const std::string& text);
+
+}  // namespace ptxcts

@@ -1,0 +1,153 @@
+// Probes with the real ptxas: every message pinned on its probe (a fatal syntax error, a bad
+// declaration, a module header ptxas refuses), the cache (a warm call runs no ptxas; a changed
+// probe only its module), ptxas failing (no verdict, never cached), and parse-only giving the same
+// verdicts and messages as a full assembly for the real target over every probe of the audit.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "assemble/probe_assembly.hpp"
+#include "judge/audit_plan.hpp"
+#include "support/fake_ptxas.hpp"
+#include "support/spec_fixture.hpp"
+
+using namespace ptxcts;
+using namespace ptxcts::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<Toolchain> real_ptxas() {
+  try {
+    return Toolchain::discover();
+  } catch (const std::exception&) { return std::nullopt; }
+}
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / fmt::format("ptxcts-probe-{}-{}", name, ::getpid());
+  fs::remove_all(d);
+  return d;
+}
+
+Probe ld(const std::string& space, const std::string& target = "sm_90") {
+  return {.target = target,
+          .ptx = {9, 0},
+          .body = ".reg .b32 %v<4>;\n.reg .b64 %ad;\nldmatrix.sync.aligned.m8n8.x4" + space +
+                  ".b16 {%v0, %v1, %v2, %v3}, [%ad];\n"};
+}
+
+}  // namespace
+
+TEST(Probes, EachMessageIsPinnedOnItsProbeAndNumberedFromItsBody) {
+  auto tc = real_ptxas();
+  if (!tc) GTEST_SKIP() << "no ptxas";
+  std::vector<Probe> probes = {
+      ld(".shared"),
+      ld(".global"),                                                                          // wrong state space
+      {.target = "sm_90", .ptx = {9, 0}, .body = ".reg .b32 %v<1>;\nldmatrix.sync.aligned }\n"},  // a fatal parse error
+      ld(""),                                                                                 // after it: judged again
+      {.target = "sm_90", .ptx = {9, 0}, .body = ".reg .b99 %v;\n"},                          // a bad declaration
+      ld(".shared::cta"),
+  };
+  const fs::path dir = fresh_dir("pin");
+  ProbeStats stats;
+  auto v = assemble_probes(*tc, probes, dir, 2, ProbeMode::ParseOnly, &stats);
+  fs::remove_all(dir);
+  ASSERT_EQ(v.size(), probes.size());
+  EXPECT_TRUE(v[0].accepted) << v[0].message;
+  EXPECT_FALSE(v[1].accepted);
+  EXPECT_EQ(v[1].message, "ptxas probe.ptx, line 3; error   : State space incorrect for instruction 'ldmatrix'\n");
+  EXPECT_FALSE(v[2].accepted);
+  EXPECT_NE(v[2].message.find("ptxas probe.ptx, line 2; fatal   : Parsing error"), std::string::npos) << v[2].message;
+  EXPECT_TRUE(v[3].accepted) << v[3].message;
+  EXPECT_FALSE(v[4].accepted);
+  EXPECT_EQ(v[4].message.rfind("ptxas probe.ptx, line 1;", 0), 0u) << v[4].message;
+  EXPECT_TRUE(v[5].accepted) << v[5].message;
+  for (auto const& p : v) EXPECT_TRUE(p.error.empty()) << p.error;
+  EXPECT_GE(stats.ptxas_runs, 2u);  // the module, then what followed the fatal error
+}
+
+TEST(Probes, AModuleHeaderPtxasRefusesRejectsEachProbeWithTheHeadersMessage) {
+  auto tc = real_ptxas();
+  if (!tc) GTEST_SKIP() << "no ptxas";
+  std::vector<Probe> probes = {ld(".shared"), ld("")};
+  for (auto& p : probes) p.ptx = {6, 0};  // PTX ISA 6.0 does not know sm_90
+  const fs::path dir = fresh_dir("header");
+  auto v = assemble_probes(*tc, probes, dir, 1);
+  fs::remove_all(dir);
+  for (auto const& p : v) {
+    EXPECT_FALSE(p.accepted);
+    EXPECT_NE(p.message.find("PTX .version 6.0 does not support .target sm_90"), std::string::npos) << p.message;
+    EXPECT_TRUE(p.error.empty());
+  }
+}
+
+TEST(Probes, AWarmCallRunsNoPtxasAndAChangedProbeOnlyItsModule) {
+  auto tc = real_ptxas();
+  if (!tc) GTEST_SKIP() << "no ptxas";
+  std::vector<Probe> probes = {ld(".shared"), ld(".global"), ld(".shared", "sm_100a"), ld(".global", "sm_100a")};
+  const fs::path dir = fresh_dir("cache");
+  ProbeStats cold, warm, changed;
+  auto first = assemble_probes(*tc, probes, dir, 2, ProbeMode::ParseOnly, &cold);
+  auto second = assemble_probes(*tc, probes, dir, 2, ProbeMode::ParseOnly, &warm);
+  EXPECT_EQ(cold.modules, 2u);
+  EXPECT_EQ(warm.ptxas_runs, 0u);
+  EXPECT_EQ(warm.cached, probes.size());
+  for (std::size_t k = 0; k < probes.size(); ++k) {
+    EXPECT_EQ(first[k].accepted, second[k].accepted);
+    EXPECT_EQ(first[k].message, second[k].message);
+  }
+  probes[3] = ld(".shared::cta", "sm_100a");
+  auto third = assemble_probes(*tc, probes, dir, 2, ProbeMode::ParseOnly, &changed);
+  fs::remove_all(dir);
+  EXPECT_EQ(changed.cached, 2u);  // sm_90's module
+  EXPECT_EQ(changed.ptxas_runs, 1u);
+  EXPECT_TRUE(third[3].accepted) << third[3].message;
+}
+
+TEST(Probes, PtxasFailingGivesNoVerdictAndIsNeverCached) {
+  for (auto const& body : {kKilled, kOutOfMemory, kSilentFailure}) {
+    FakePtxas ptxas(body);
+    const fs::path dir = ptxas.dir / "probes";
+    auto v = assemble_probes(ptxas.tc, {ld(".shared"), ld("")}, dir, 1);
+    for (auto const& p : v) {
+      EXPECT_FALSE(p.accepted);
+      EXPECT_FALSE(p.error.empty()) << body;
+    }
+    ProbeStats again;
+    assemble_probes(ptxas.tc, {ld(".shared"), ld("")}, dir, 1, ProbeMode::ParseOnly, &again);
+    EXPECT_EQ(again.cached, 0u) << body;
+    EXPECT_EQ(again.ptxas_runs, 1u) << body;
+  }
+}
+
+// Over every probe of the audit whose target is sm_90 or sm_100a (a portable and an arch-specific
+// target; each form of the grammar, its negative space and the examples are among them):
+// parse-only and a full assembly for the real target agree on every verdict and message.
+TEST(Probes, ParseOnlyGivesTheVerdictsAndMessagesOfAFullAssemblyOverEveryForm) {
+  auto tc = real_ptxas();
+  if (!tc) GTEST_SKIP() << "no ptxas";
+  Suite suite = build_suite(load_specs(spec_files()));
+  AuditPlan plan = plan_audit(suite, *tc);
+  std::vector<Probe> probes;
+  for (auto const& p : plan.probes)
+    if (p.arch.empty() && (p.target == "sm_90" || p.target == "sm_100a")) probes.push_back(p);
+  ASSERT_GT(probes.size(), plan.grammar.size());
+  const fs::path dir = fresh_dir("equality");
+  auto parse = assemble_probes(*tc, probes, dir / "parse", 2, ProbeMode::ParseOnly);
+  auto full = assemble_probes(*tc, probes, dir / "full", 2, ProbeMode::Full);
+  fs::remove_all(dir);
+  int differ = 0, accepted = 0;
+  for (std::size_t k = 0; k < probes.size(); ++k) {
+    accepted += parse[k].accepted;
+    if (parse[k].accepted == full[k].accepted && parse[k].message == full[k].message) continue;
+    if (++differ <= 5)
+      ADD_FAILURE() << probes[k].target << ":\n" << probes[k].body << "parse-only: " << parse[k].accepted << " "
+                    << parse[k].message << "full: " << full[k].accepted << " " << full[k].message;
+  }
+  EXPECT_EQ(differ, 0) << "of " << probes.size();
+  EXPECT_GT(accepted, 0);
+  EXPECT_LT(accepted, static_cast<int>(probes.size()));
+}
