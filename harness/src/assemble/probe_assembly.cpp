@@ -107,8 +107,17 @@ Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, Pro
     }
     // The entry whose body holds the line (its entry and brace lines are the two before its body).
     auto next = std::upper_bound(m.body_line.begin(), m.body_line.end(), number + 2);
+    if (number > 0 && number < m.body_line.front() - 2) {
+      // About the module's header (.version, .target): every member hears it, alone too.
+      for (std::size_t k = 0; k < n; ++k) {
+        run.messages[k] += line + "\n";
+        if (line.find("; error") != std::string::npos || line.find("; fatal") != std::string::npos)
+          run.rejected[k] = true;
+      }
+      continue;
+    }
     if (number <= 0 || number > m.lines || next == m.body_line.begin()) {
-      // About the module (its header): every member would hear it alone too.
+      // About no member that can be told (ptxas's own built-in code, no line number).
       run.stray = true;
       for (auto& msg : run.messages) msg += line + "\n";
       continue;
@@ -143,10 +152,16 @@ struct Judging {
       for (std::size_t j = 0; j < members.size(); ++j) out[members[j]] = {.accepted = true, .message = r.messages[j]};
       return;
     }
+    // A line about no member (the header, ptxas's own built-in code) may be any member's: halves,
+    // until it is one member's alone, or goes away.
     const bool any = std::find(r.rejected.begin(), r.rejected.end(), true) != r.rejected.end();
-    if (!any) {  // nothing pinned: halves, or alone the whole message
+    if (!any || r.stray) {
       if (members.size() == 1) {
         out[members[0]] = {.accepted = false, .message = r.output};
+        return;
+      }
+      if (members.size() <= kSplitAlone) {
+        for (auto k : members) judge({k}, arch);
         return;
       }
       const auto half = static_cast<std::ptrdiff_t>(members.size() / 2);
@@ -207,20 +222,26 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
                                           const fs::path& cache_dir, int jobs, ProbeMode mode, ProbeStats* stats) {
   std::vector<ProbeVerdict> out(probes.size());
   // Modules: probes of one (target, version, -arch), in their order, kProbesPerModule at most.
-  std::map<std::tuple<std::string, PtxVersion, std::string>, std::vector<std::size_t>> groups;
+  std::map<std::tuple<std::string, PtxVersion, std::string, int>, std::vector<std::size_t>> groups;
   for (std::size_t k = 0; k < probes.size(); ++k)
-    groups[{probes[k].target, probes[k].ptx, probe_arch(probes[k], mode)}].push_back(k);
+    groups[{probes[k].target, probes[k].ptx, probe_arch(probes[k], mode), probes[k].group}].push_back(k);
   struct Work {
     std::vector<std::size_t> members;
     std::string arch, key;
   };
   std::vector<Work> work;
-  for (auto& [g, members] : groups)
-    for (std::size_t at = 0; at < members.size(); at += kProbesPerModule)
+  for (auto& [g, members] : groups) {
+    const int group = std::get<3>(g);
+    const std::size_t size = group == 0 ? kProbesPerModule : kRejectedProbesPerModule;
+    for (std::size_t at = 0; at < members.size(); at += size)
       work.push_back({.members = {members.begin() + static_cast<std::ptrdiff_t>(at),
-                                  members.begin() + static_cast<std::ptrdiff_t>(std::min(members.size(), at + kProbesPerModule))},
+                                  members.begin() + static_cast<std::ptrdiff_t>(std::min(members.size(), at + size))},
                       .arch = std::get<2>(g),
                       .key = ""});
+  }
+  // The largest first, so that no long one starts last.
+  std::stable_sort(work.begin(), work.end(),
+                   [](const Work& a, const Work& b) { return a.members.size() > b.members.size(); });
   fs::create_directories(cache_dir);
   std::atomic<std::size_t> next{0}, runs{0}, cached{0}, errors{0};
   auto worker = [&] {

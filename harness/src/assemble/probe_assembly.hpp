@@ -26,6 +26,9 @@ struct Probe {
   PtxVersion ptx;      // the module's .version
   std::string body;    // the entry's body: declaration and instruction lines, '\n'-separated, no braces
   std::string arch{};  // -arch to use; empty: compute_<target> (ParseOnly) or the target itself (Full)
+  // Probes of different groups never share a module: a caller that expects some to be accepted and
+  // others rejected keeps them apart, so that a module of acceptances is judged in one run.
+  int group = 0;
 };
 
 struct ProbeVerdict {
@@ -43,8 +46,13 @@ struct ProbeStats {
 };
 
 // Probes in a module at most: past a few thousand, a module's parse no longer gets cheaper per
-// entry, and smaller modules keep both workers busy to the end.
+// entry, and smaller modules keep both workers busy to the end. Groups other than 0 (probes
+// expected to be rejected) go in smaller modules: a message ptxas cannot pin on an entry (from its
+// own built-in code) splits a module in halves, which costs less in a small one.
 inline constexpr std::size_t kProbesPerModule = 2000;
+inline constexpr std::size_t kRejectedProbesPerModule = 200;
+// A module that small whose messages cannot be pinned is split into its members at once.
+inline constexpr std::size_t kSplitAlone = 16;
 
 // Verdicts in the probes' order.
 std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector<Probe>& probes,

@@ -391,12 +391,12 @@ void Judge::examples() {
     StatementVerdict s{.id = ex.id, .kind = "example", .family = ex.family, .words = ex.text,
                        .source = ex.cite.source, .verdict = Verdict::NotCheckable, .evidence = "", .forms = 1};
     std::vector<std::string> ok, bad;
-    std::string first_bad;
+    std::string first_bad;  // the newest target's: the likeliest to know what the example spells
     for (auto const& on : e.on) {
       if (!decided(on, "example " + ex.id)) continue;
       const ProbeVerdict& pv = verdict(on);
       (pv.accepted ? ok : bad).push_back(on.target);
-      if (!pv.accepted && first_bad.empty()) first_bad = said(pv.message);
+      if (!pv.accepted) first_bad = on.target + ": " + said(pv.message);
     }
     const std::string observed =
         bad.empty() ? fmt::format("ptxas accepts it on {} targets", ok.size())
@@ -407,8 +407,8 @@ void Judge::examples() {
       s.verdict = bad.empty() ? Verdict::Confirmed : Verdict::Contradicted;
       s.evidence = observed + " (the targets its instruction's requirements name)";
       if (!bad.empty()) {
-        Finding& f = findings.at("document-error/example/" + ex.id, FindingClass::DocumentError, false, ex.id,
-                                 ex.text, ex.cite.source);
+        Finding& f = findings.at("document-error/example/" + ex.id, FindingClass::DocumentError, false,
+                                 ex.id + " (" + ex.cite.document + ")", ex.text, ex.cite.source);
         for (auto const& t : bad) findings.saw(f, ex.instructions.front(), t, "rejected: " + first_bad);
       }
     } else {
@@ -419,9 +419,15 @@ void Judge::examples() {
                                           e.forbidden_by.front()->text)
                             : "no syntax block of the documents spells its instruction";
       s.evidence = why + "; " + observed;
-      Finding& f = findings.at("documents-disagree/example/" + ex.id, FindingClass::DocumentsDisagree, false, ex.id,
-                               ex.text + "  -- but " + why, ex.cite.source);
+      Finding& f = findings.at("documents-disagree/example/" + ex.id, FindingClass::DocumentsDisagree, false,
+                               ex.id + " (" + ex.cite.document + "), but " + why, ex.instructions.front(),
+                               ex.cite.source);
       findings.saw(f, ex.instructions.front(), ok.empty() ? (bad.empty() ? "" : bad.front()) : ok.front(), observed);
+      if (ok.empty() && !bad.empty()) {  // and not valid PTX on any target
+        Finding& g = findings.at("document-error/example/" + ex.id, FindingClass::DocumentError, false,
+                                 ex.id + " (" + ex.cite.document + ")", ex.text, ex.cite.source);
+        for (auto const& t : bad) findings.saw(g, ex.instructions.front(), t, "rejected: " + first_bad);
+      }
       if (!ok.empty() && e.doc == DocClass::Invalid) {
         Finding& g = findings.at("toolkit-accepts/example/" + ex.id, FindingClass::ToolkitAccepts, false, ex.id,
                                  e.forbidden_by.front()->text, e.forbidden_by.front()->cite.source);

@@ -50,8 +50,11 @@ OperandShape form_shape(const AuditForm& f) {
 
 struct Builder {
   AuditPlan& plan;
-  OnTarget add(const std::string& target, PtxVersion ptx, std::string body, std::string arch = "") {
-    plan.probes.push_back({.target = target, .ptx = ptx, .body = std::move(body), .arch = std::move(arch)});
+  // `expected`: whether the documents say ptxas accepts it (probes expected to be accepted share
+  // modules, so that such a module is judged in one ptxas run).
+  OnTarget add(const std::string& target, PtxVersion ptx, std::string body, bool expected, std::string arch = "") {
+    plan.probes.push_back(
+        {.target = target, .ptx = ptx, .body = std::move(body), .arch = std::move(arch), .group = expected ? 0 : 1});
     return {.target = target, .probe = plan.probes.size() - 1};
   }
 };
@@ -85,7 +88,10 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     const OperandShape shape = documented_shape(g.cc.combo);
     const std::string body = probe_body(g.cc.combo.text, shape);
     g.instruction = probe_instruction(g.cc.combo.text, shape);
-    for (auto const& t : plan.targets) g.on.push_back(b.add(t, plan.toolkit_ptx, body));
+    for (auto const& t : plan.targets)
+      g.on.push_back(b.add(t, plan.toolkit_ptx, body,
+                           g.cc.doc == DocClass::Valid &&
+                               supports(specs.targets, *g.cc.instance, *specs.targets.find(t))));
     plan.grammar.push_back(std::move(g));
   }
   // Around each documented form: its negative space on its first target; its minimum PTX ISA
@@ -96,21 +102,21 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     if (const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false))
       for (auto& m : mutations_of(cc, texts32)) {
         std::string ins = probe_instruction(m.text, m.shape);
-        OnTarget on = b.add(home->name, plan.toolkit_ptx, probe_body(m.text, m.shape));
+        OnTarget on = b.add(home->name, plan.toolkit_ptx, probe_body(m.text, m.shape), m.expected == DocClass::Valid);
         plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(ins), .on = on});
       }
     VersionSubject v{.of = k, .documented = cc.instance->min_ptx(), .why = cc.instance->requirement_text(),
                      .at = std::nullopt, .below = std::nullopt, .below_version = {}};
     const std::string body = probe_body(cc.combo.text, documented_shape(cc.combo));
     if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true))
-      v.at = b.add(t->name, v.documented, body, targets.arch_for(t->name));
+      v.at = b.add(t->name, v.documented, body, true, targets.arch_for(t->name));
     if (auto below = specs.targets.previous(v.documented)) {
       v.below_version = *below;
       // A target the version below knows, if there is one; else the same target (ptxas then
       // names both the target and the feature).
       const TargetInfo* t = targets.first(*cc.instance, *below, true);
       if (!t) t = targets.first(*cc.instance, v.documented, true);
-      if (t) v.below = b.add(t->name, *below, body, targets.arch_for(t->name));
+      if (t) v.below = b.add(t->name, *below, body, false, targets.arch_for(t->name));
     }
     plan.versions.push_back(std::move(v));
   }
@@ -135,7 +141,7 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     for (auto const& t : plan.targets) {
       const TargetInfo* info = specs.targets.find(t);
       if (e.instance && !supports(specs.targets, *e.instance, *info)) continue;
-      e.on.push_back(b.add(t, plan.toolkit_ptx, ex.body));
+      e.on.push_back(b.add(t, plan.toolkit_ptx, ex.body, e.doc == DocClass::Valid));
     }
     plan.examples.push_back(std::move(e));
   }
@@ -163,7 +169,7 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
       shape.registers[rc.operand] = rc.registers;
       s.instruction = probe_instruction(s.instance->text(), shape);
       if (const TargetInfo* t = targets.first(*s.instance, std::nullopt, false))
-        s.on = b.add(t->name, plan.toolkit_ptx, probe_body(s.instance->text(), shape));
+        s.on = b.add(t->name, plan.toolkit_ptx, probe_body(s.instance->text(), shape), true);
     }
     plan.register_claims.push_back(std::move(s));
   }
@@ -171,10 +177,10 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   for (auto const& t : specs.targets.targets) {
     TargetVersionSubject s{.target = &t, .at = std::nullopt, .below = std::nullopt, .below_version = {}};
     if (!(plan.toolkit_ptx < t.ptx)) {
-      s.at = b.add(t.name, t.ptx, "", targets.arch_for(t.name));
+      s.at = b.add(t.name, t.ptx, "", true, targets.arch_for(t.name));
       if (auto below = specs.targets.previous(t.ptx)) {
         s.below_version = *below;
-        s.below = b.add(t.name, *below, "", targets.arch_for(t.name));
+        s.below = b.add(t.name, *below, "", false, targets.arch_for(t.name));
       }
     }
     plan.target_versions.push_back(s);
@@ -183,14 +189,15 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     ToolkitVersionSubject s{.documented = plan.toolkit_ptx, .at = std::nullopt, .above = std::nullopt,
                             .above_version = {}};
     s.above_version = PtxVersion{plan.toolkit_ptx.major, plan.toolkit_ptx.minor + 1};
-    s.at = b.add(plan.targets.back(), s.documented, "");
-    s.above = b.add(plan.targets.back(), s.above_version, "");
+    s.at = b.add(plan.targets.back(), s.documented, "", true);
+    s.above = b.add(plan.targets.back(), s.above_version, "", false);
     plan.toolkit_version = s;
   }
   // The hand-listed forms, each on its target.
   for (auto const& f : specs.forms) {
     FormSubject s{.form = &f, .instruction = probe_instruction(f.text, form_shape(f)), .on = std::nullopt};
-    if (targets.known(f.target)) s.on = b.add(f.target, f.ptx.value_or(plan.toolkit_ptx), probe_body(f.text, form_shape(f)));
+    if (targets.known(f.target))
+      s.on = b.add(f.target, f.ptx.value_or(plan.toolkit_ptx), probe_body(f.text, form_shape(f)), false);
     plan.forms.push_back(std::move(s));
   }
   return plan;

@@ -178,7 +178,7 @@ std::vector<Mutation> mutations_of(const ClassifiedCombination& valid, const std
   // Registers: one fewer, one more; every other register type.
   for (auto const& [operand, n] : shape.registers)
     for (int delta : {-1, +1}) {
-      if (n + delta < 0) continue;
+      if (n + delta < 1) continue;  // no registers at all is "{}", not a vector: nothing to learn
       OperandShape sh = shape;
       sh.registers[operand] = n + delta;
       add({.kind = "registers",

@@ -68,7 +68,9 @@ GrammarBlock read_block(YamlReader r, const std::string& family) {
   YamlReader positions = r.at("positions");
   for (auto& [k, vals] : positions.entries("'positions' of a grammar block")) {
     GrammarPosition p{.name = read_identifier(k, "a position name"), .values = {}};
-    if (kOperands.count(p.name)) k.fail(fmt::format("'{}' names an operand, not a position", p.name));
+    // {stride} is both: a position whose value may be ", {stride}", the operand.
+    if (kOperands.count(p.name) && p.name != "stride")
+      k.fail(fmt::format("'{}' names an operand, not a position", p.name));
     std::set<std::string> seen;
     for (auto const& item : vals.items("the values of a position")) {
       GrammarValue v = read_value(item);
@@ -228,6 +230,8 @@ std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& f
 
 ExampleLines split_example(const std::string& text) {
   ExampleLines out;
+  std::string pending;  // an instruction the document wraps over several lines
+  int pending_line = 0;
   std::size_t pos = 0;
   for (int line_no = 1; pos < text.size(); ++line_no) {
     std::size_t end = text.find('\n', pos);
@@ -238,16 +242,24 @@ ExampleLines split_example(const std::string& text) {
     line.erase(0, line.find_first_not_of(" \t\r"));
     line.erase(line.find_last_not_of(" \t\r") + 1);
     if (line.empty()) continue;
-    if (line[0] == '.') {
+    if (pending.empty() && line[0] == '.') {
       out.declarations.push_back(line);
       continue;
     }
-    std::size_t semi = line.find(';');
-    if (semi == std::string::npos || semi + 1 != line.size())
+    if (pending.empty()) pending_line = line_no;
+    pending += (pending.empty() ? "" : " ") + line;
+    std::size_t semi = pending.find(';');
+    if (semi == std::string::npos) continue;
+    if (semi + 1 != pending.size())
       throw std::invalid_argument(fmt::format(
-          "line {} ('{}') is not one instruction; expected one instruction ending in ';' per line", line_no, line));
-    out.instructions.push_back(line);
+          "line {} ('{}') is not one instruction; expected one instruction ending in ';' per line", pending_line,
+          pending));
+    out.instructions.push_back(pending);
+    pending.clear();
   }
+  if (!pending.empty())
+    throw std::invalid_argument(
+        fmt::format("line {} ('{}') does not end in ';'; expected each instruction to end in ';'", pending_line, pending));
   return out;
 }
 

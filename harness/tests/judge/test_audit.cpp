@@ -186,7 +186,7 @@ TEST(Audit, ARejectedExampleIsADocumentErrorAndARejectedRegisterCountToo) {
   Audit a = f.judge();
   const Finding* e = find_finding(a, "document-error/example/" + ex->example->id);
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->observed, "rejected: error   : Unknown symbol 'addr'");
+  EXPECT_EQ(e->observed, "rejected: " + ex->on.front().target + ": error   : Unknown symbol 'addr'");
   EXPECT_EQ(find_statement(a, ex->example->id)->verdict, Verdict::Contradicted);
   const Finding* r = find_finding(a, "document-error/register-count/" + rc.claim->id);
   ASSERT_NE(r, nullptr);
