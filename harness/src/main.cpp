@@ -108,15 +108,21 @@ struct ToolkitAudit {
 };
 
 ToolkitAudit audit_toolkit(const Suite& suite, const Toolchain& tc, const Paths& p) {
-  auto t0 = std::chrono::steady_clock::now();
+  using clock = std::chrono::steady_clock;
+  auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+  const auto t0 = clock::now();
   ToolkitAudit a;
   a.plan = plan_audit(suite, tc);
+  const double planned = since(t0);
   ProbeStats stats;
   a.verdicts = assemble_probes(tc, a.plan.probes, fs::path(p.catalog) / "probes", p.jobs, ProbeMode::ParseOnly, &stats);
+  const double assembled = since(t0);
   a.audit = judge_audit(suite, a.plan, a.verdicts);
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print("audit: {} probes (ptxas {}, {} targets): {} ptxas runs, {} probes from cache, in {:.2f} s\n",
-             a.plan.probes.size(), tc.version, a.plan.targets.size(), stats.ptxas_runs, stats.cached, secs);
+  fmt::print(
+      "audit: {} probes (ptxas {}, {} targets): {} ptxas runs, {} probes from cache, in {:.2f} s (plan {:.2f} s, "
+      "probes {:.2f} s, judging {:.2f} s)\n",
+      a.plan.probes.size(), tc.version, a.plan.targets.size(), stats.ptxas_runs, stats.cached, since(t0), planned,
+      assembled - planned, since(t0) - assembled);
   for (auto const& e : a.audit.errors) fmt::print("  ptxas failed: {}\n", e);
   return a;
 }

@@ -85,9 +85,9 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   // The grammar, on every target.
   for (auto& cc : classify_grammar(specs, by_text)) {
     GrammarSubject g{.cc = std::move(cc), .instruction = "", .on = {}};
-    const OperandShape shape = documented_shape(g.cc.combo);
-    const std::string body = probe_body(g.cc.combo.text, shape);
-    g.instruction = probe_instruction(g.cc.combo.text, shape);
+    ProbeText pt = probe_text(g.cc.combo.text, documented_shape(g.cc.combo));
+    const std::string& body = pt.body;
+    g.instruction = std::move(pt.instruction);
     for (auto const& t : plan.targets)
       g.on.push_back(b.add(t, plan.toolkit_ptx, body,
                            g.cc.doc == DocClass::Valid &&
@@ -101,13 +101,13 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     if (cc.doc != DocClass::Valid) continue;
     if (const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false))
       for (auto& m : mutations_of(cc, texts32)) {
-        std::string ins = probe_instruction(m.text, m.shape);
-        OnTarget on = b.add(home->name, plan.toolkit_ptx, probe_body(m.text, m.shape), m.expected == DocClass::Valid);
-        plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(ins), .on = on});
+        ProbeText pt = probe_text(m.text, m.shape);
+        OnTarget on = b.add(home->name, plan.toolkit_ptx, std::move(pt.body), m.expected == DocClass::Valid);
+        plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(pt.instruction), .on = on});
       }
     VersionSubject v{.of = k, .documented = cc.instance->min_ptx(), .why = cc.instance->requirement_text(),
                      .at = std::nullopt, .below = std::nullopt, .below_version = {}};
-    const std::string body = probe_body(cc.combo.text, documented_shape(cc.combo));
+    const std::string& body = plan.probes[plan.grammar[k].on.front().probe].body;
     if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true))
       v.at = b.add(t->name, v.documented, body, true, targets.arch_for(t->name));
     if (auto below = specs.targets.previous(v.documented)) {

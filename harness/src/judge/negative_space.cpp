@@ -111,9 +111,16 @@ std::vector<Mutation> mutations_of(const ClassifiedCombination& valid, const std
   const OperandShape shape = documented_shape(c);
   const Split s = split(c);
   std::vector<Mutation> out;
-  std::set<std::string> seen{c.text};  // a mutation that comes back to the form itself is none
+  std::set<std::string> seen;  // a mutation that comes back to the form itself is none
+  {
+    std::string self = c.text + "|[{addr}]|64";
+    for (auto const& [o, n] : shape.registers) self += o + std::to_string(n);
+    for (auto const& [o, t] : shape.types) self += o + t;
+    seen.insert(self);
+  }
   auto add = [&](Mutation m) {
-    std::string key = probe_instruction(m.text, m.shape) + "|" + std::to_string(m.shape.address_width);
+    std::string key = m.text + "|" + m.shape.address + "|" + std::to_string(m.shape.address_width);
+    for (auto const& [o, n] : m.shape.registers) key += o + std::to_string(n);
     for (auto const& [o, t] : m.shape.types) key += o + t;
     if (seen.insert(key).second) out.push_back(std::move(m));
   };

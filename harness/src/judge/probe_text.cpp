@@ -54,8 +54,9 @@ Filled fill(const std::string& text, const OperandShape& s) {
       auto n = s.registers.find(name);
       const int count = n == s.registers.end() ? 1 : n->second;
       if (count > 0) declare(fmt::format(".reg {} {}<{}>;", type_of(s, name), prefix(name), count));
+      const std::string p = prefix(name);  // (appends, not fmt: tens of thousands of probes)
       f.instruction += '{';
-      for (int k = 0; k < count; ++k) f.instruction += fmt::format("{}{}{}", k ? ", " : "", prefix(name), k);
+      for (int k = 0; k < count; ++k) f.instruction.append(k ? ", " : "").append(p).append(std::to_string(k));
       f.instruction += '}';
     } else {  // a brace the text really has (a vector written out)
       f.instruction += body.substr(p, close - p + 1);
@@ -70,6 +71,11 @@ Filled fill(const std::string& text, const OperandShape& s) {
 std::string probe_body(const std::string& text, const OperandShape& shape) {
   Filled f = fill(text, shape);
   return f.declarations + f.instruction + "\n";
+}
+
+ProbeText probe_text(const std::string& text, const OperandShape& shape) {
+  Filled f = fill(text, shape);
+  return {.instruction = f.instruction, .body = f.declarations + f.instruction + "\n"};
 }
 
 std::string probe_instruction(const std::string& text, const OperandShape& shape) {

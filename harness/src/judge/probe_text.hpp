@@ -22,4 +22,10 @@ std::string probe_body(const std::string& text, const OperandShape& shape);
 // The instruction as the probe writes it (operands filled), for reports.
 std::string probe_instruction(const std::string& text, const OperandShape& shape);
 
+// Both at once.
+struct ProbeText {
+  std::string instruction, body;
+};
+ProbeText probe_text(const std::string& text, const OperandShape& shape);
+
 }  // namespace ptxcts
