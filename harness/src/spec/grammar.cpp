@@ -7,30 +7,17 @@
 #include <set>
 
 #include "spec/spec_error.hpp"
+#include "spec/spec_fields.hpp"
 
 namespace ptxcts {
 namespace {
 
 std::string fill(const GrammarBlock& b, const std::vector<std::size_t>& choice) {
-  std::string out;
-  const std::string& s = b.syntax;
-  for (std::size_t p = 0; p < s.size(); ++p) {
-    if (s[p] != '{') {
-      out += s[p];
-      continue;
-    }
-    std::size_t close = s.find('}', p);
-    std::string name = s.substr(p + 1, close - p - 1);
-    bool position = false;
+  return fill_syntax(b.syntax, [&](const std::string& name) -> const std::string* {
     for (std::size_t k = 0; k < b.positions.size(); ++k)
-      if (b.positions[k].name == name) {
-        out += b.positions[k].values[choice[k]].text;
-        position = true;
-      }
-    if (!position) out += s.substr(p, close - p + 1);
-    p = close;
-  }
-  return out;
+      if (b.positions[k].name == name) return &b.positions[k].values[choice[k]].text;
+    return nullptr;
+  });
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& x) {

@@ -28,6 +28,17 @@ Citation read_citation(const YamlReader& r) {
   return c;
 }
 
+// What every statement read here starts with: where it is, its family, its id, its words, its source.
+template <class Statement>
+void read_head(const YamlReader& item, Statement& out, const std::string& family, const char* id_key,
+               const std::string& what) {
+  out.where = item.where();
+  out.family = family;
+  out.id = read_identifier(item.at(id_key), what);
+  out.text = item.at("text").str();
+  out.cite = read_citation(item);
+}
+
 GrammarValue read_value(const YamlReader& r) {
   GrammarValue v;
   if (!r.node().IsMap()) {
@@ -196,11 +207,7 @@ std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& f
   for (auto item : list.items("'rules'")) {
     item.expect_map({"rule", "text", "source", "document", "when", "only", "forbid", "blocks"});
     GrammarRule rule;
-    rule.where = item.where();
-    rule.family = family;
-    rule.id = read_identifier(item.at("rule"), "a rule id");
-    rule.text = item.at("text").str();
-    rule.cite = read_citation(item);
+    read_head(item, rule, family, "rule", "a rule id");
     if (item.has("blocks"))
       for (auto const& b : item.at("blocks").items("'blocks' of a rule")) {
         std::string id = b.str();
@@ -314,11 +321,7 @@ std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const st
   for (auto item : list.items("'register_claims'")) {
     item.expect_map({"claim", "text", "source", "document", "variant", "where", "operand", "registers"});
     RegisterClaim c;
-    c.where = item.where();
-    c.family = family;
-    c.id = read_identifier(item.at("claim"), "a claim id");
-    c.text = item.at("text").str();
-    c.cite = read_citation(item);
+    read_head(item, c, family, "claim", "a claim id");
     c.variant = item.at("variant").str();
     c.operand = item.at("operand").str();
     if (!kVectorOperands.count(c.operand))

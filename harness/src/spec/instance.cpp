@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "spec/spec_fields.hpp"
+
 namespace ptxcts {
 
 Instance::Instance(const Variant& v, std::vector<const QualifierOption*> options, int address_width)
@@ -22,21 +24,11 @@ bool Instance::has_option(const std::string& axis, const std::string& text) cons
 }
 
 std::string Instance::text() const {
-  std::string out;
-  const std::string& s = variant_->syntax;
-  for (std::size_t p = 0; p < s.size(); ++p) {
-    if (s[p] != '{') {
-      out += s[p];
-      continue;
-    }
-    std::size_t close = s.find('}', p);
-    std::string name = s.substr(p + 1, close - p - 1);
+  return fill_syntax(variant_->syntax, [&](const std::string& name) -> const std::string* {
     const bool operand = name == "regs" || name == "addr" || name == "dst" || name == "src" || name == "d" ||
                          name == "a" || name == "b" || name == "c";
-    out += operand ? s.substr(p, close - p + 1) : option(name).text;
-    p = close;
-  }
-  return out;
+    return operand ? nullptr : &option(name).text;
+  });
 }
 
 std::string Instance::mnemonic() const {

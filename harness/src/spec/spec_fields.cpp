@@ -105,6 +105,21 @@ std::map<std::string, int> read_placeholders(const YamlReader& r, const std::str
   return used;
 }
 
+std::string fill_syntax(const std::string& s, const std::function<const std::string*(const std::string&)>& value) {
+  std::string out;
+  for (std::size_t p = 0; p < s.size(); ++p) {
+    const std::size_t close = s[p] == '{' ? s.find('}', p) : std::string::npos;
+    if (close == std::string::npos) {
+      out += s[p];
+      continue;
+    }
+    const std::string* v = value(s.substr(p + 1, close - p - 1));
+    out += v ? *v : s.substr(p, close - p + 1);
+    p = close;
+  }
+  return out;
+}
+
 Formula read_formula(const YamlReader& r, const std::set<std::string>& allowed, const std::string& what) {
   std::string text = r.str();
   Formula f;

@@ -2,6 +2,7 @@
 // variant_checks): formulas, PTX versions and requirements, placeholders, and the fields every case has.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -25,6 +26,10 @@ Requirement read_requirement(YamlReader r, const TargetCatalog& targets, bool ne
 // `known` (else a SpecError pointing into the text, `expected` saying what may stand there).
 std::map<std::string, int> read_placeholders(const YamlReader& r, const std::string& text, const std::string& what,
                                              const std::set<std::string>& known, const std::string& expected);
+
+// A syntax with each {name} for which `value` gives a text replaced by it; other placeholders
+// (the operands) are kept.
+std::string fill_syntax(const std::string& syntax, const std::function<const std::string*(const std::string&)>& value);
 
 // A case's name (unique among `names`, which it joins), description and data kind.
 CaseSpec read_case_basics(const YamlReader& item, std::set<std::string>& names);
