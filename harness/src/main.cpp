@@ -163,7 +163,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     RunOptions opt;
     RunReport rep;
     Journal journal;
-    fs::path journal_path;
+    fs::path journal_path, reports;
     DeviceRun run;
     double secs = 0;
     std::exception_ptr failed;
@@ -200,7 +200,10 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
                 .suite_version = PTXCTS_VERSION,
                 .suite_commit = PTXCTS_SUITE_COMMIT};
     // The journal: every result on disk as soon as it is known; --resume goes on from it.
-    G.journal_path = fs::path(p.reports) / (report_basename(rep.info) + ".journal.jsonl");
+    // Two GPUs of one model name their reports alike: with several GPUs, each has a folder of its own.
+    G.reports = many ? fs::path(p.reports) / fmt::format("gpu{}", dev.ordinal) : fs::path(p.reports);
+    if (many) fs::create_directories(G.reports);
+    G.journal_path = G.reports / (report_basename(rep.info) + ".journal.jsonl");
     if (families.empty()) {
       if (resume) {
         auto done = read_journal(G.journal_path);
@@ -241,10 +244,10 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
       }
     for (auto const& v : rep.claims) fmt::print("  claim {:<13} {}\n", to_string(v.verdict), v.id);
     if (families.empty()) {
-      write_reports(rep, p.reports);
+      write_reports(rep, G.reports);
       fs::remove(journal_path);  // the reports now hold everything it did
-      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", p.reports, report_basename(rep.info),
-                 secs);
+      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", G.reports.string(),
+                 report_basename(rep.info), secs);
     }
     Totals t = rep.totals(), ft = rep.fault_totals();
     fmt::print("  GPU {}: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out\n", dev.ordinal, t.pass,
