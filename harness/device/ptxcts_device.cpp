@@ -86,14 +86,35 @@ int info() {
   return count > 0 ? 0 : kExitNoDevice;
 }
 
-ptxcts::LaunchState launch(CUfunction fn, const ptxcts::LaunchInput& in) {
+// Device buffers kept from launch to launch, grown when a case needs more: a launch costs its
+// copies, its launch and one synchronize, not five allocations and five frees.
+struct Buffer {
+  CUdeviceptr ptr = 0;
+  std::size_t size = 0;
+  CUdeviceptr at_least(std::size_t bytes) {
+    bytes = bytes ? bytes : 4;
+    if (bytes > size) {
+      if (ptr) cuMemFree(ptr);
+      ptr = 0;
+      size = 0;
+      check(cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+      size = bytes;
+    }
+    return ptr;
+  }
+};
+
+struct Buffers {
+  Buffer smem_in, offsets, regs_in, regs_out, smem_out;
+};
+
+ptxcts::LaunchState launch(CUfunction fn, const ptxcts::LaunchInput& in, Buffers& b) {
   const auto& s = in.shape;
-  CUdeviceptr smem_in, offsets, regs_in, regs_out, smem_out;
-  check(cuMemAlloc(&smem_in, in.state.smem.size()), "cuMemAlloc");
-  check(cuMemAlloc(&smem_out, in.state.smem.size()), "cuMemAlloc");
-  check(cuMemAlloc(&offsets, in.offsets.size() * 4), "cuMemAlloc");
-  check(cuMemAlloc(&regs_in, in.state.regs.size() * 4), "cuMemAlloc");
-  check(cuMemAlloc(&regs_out, in.state.regs.size() * 4), "cuMemAlloc");
+  CUdeviceptr smem_in = b.smem_in.at_least(in.state.smem.size());
+  CUdeviceptr smem_out = b.smem_out.at_least(in.state.smem.size());
+  CUdeviceptr offsets = b.offsets.at_least(in.offsets.size() * 4);
+  CUdeviceptr regs_in = b.regs_in.at_least(in.state.regs.size() * 4);
+  CUdeviceptr regs_out = b.regs_out.at_least(in.state.regs.size() * 4);
   check(cuMemcpyHtoD(smem_in, in.state.smem.data(), in.state.smem.size()), "cuMemcpyHtoD");
   check(cuMemcpyHtoD(offsets, in.offsets.data(), in.offsets.size() * 4), "cuMemcpyHtoD");
   check(cuMemcpyHtoD(regs_in, in.state.regs.data(), in.state.regs.size() * 4), "cuMemcpyHtoD");
@@ -111,7 +132,6 @@ ptxcts::LaunchState launch(CUfunction fn, const ptxcts::LaunchInput& in) {
   out.regs.resize(in.state.regs.size());
   check(cuMemcpyDtoH(out.smem.data(), smem_out, out.smem.size()), "cuMemcpyDtoH");
   check(cuMemcpyDtoH(out.regs.data(), regs_out, out.regs.size() * 4), "cuMemcpyDtoH");
-  for (CUdeviceptr p : {smem_in, offsets, regs_in, regs_out, smem_out}) cuMemFree(p);
   return out;
 }
 
@@ -137,6 +157,7 @@ int run(int device, const char* jobs_file, const char* results_file, unsigned st
     return kExitNoDevice;
   }
   std::map<std::string, CUmodule> modules;
+  Buffers buffers;
   for (std::size_t k = start; k < jobs.size(); ++k) {
     const auto& job = jobs[k];
     ptxcts::DeviceResult result;
@@ -146,7 +167,7 @@ int run(int device, const char* jobs_file, const char* results_file, unsigned st
       if (!mod) check(cuModuleLoad(&mod, job.cubin.c_str()), "cuModuleLoad");
       CUfunction fn;
       check(cuModuleGetFunction(&fn, mod, job.kernel_name.c_str()), "cuModuleGetFunction");
-      result.state = launch(fn, job.input);
+      result.state = launch(fn, job.input, buffers);
       result.ok = true;
     } catch (const CudaFailure& f) { result.error = f.what; }
     ptxcts::write_result(out, result);

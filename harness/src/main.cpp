@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -220,6 +221,15 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     print_toolkit_side(suite, cat, p);
     return cat.errors().empty() ? 0 : kExitPtxasFailed;
   }
+  // Under `ctest --resource-spec-file`, a test given a GPU (RESOURCE_GROUPS gpus:1) runs on that GPU
+  // only: CTest names it as CTEST_RESOURCE_GROUP_0_GPUS=id:N,slots:1.
+  if (const char* given = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS")) {
+    std::string g = given;
+    if (auto at = g.find("id:"); at != std::string::npos) {
+      int id = std::atoi(g.c_str() + at + 3);
+      std::erase_if(q.devices, [id](const DeviceInfo& d) { return d.ordinal != id; });
+    }
+  }
   // What the requirement claims rest on (the same for every GPU): the toolkit's audit, where there is a toolkit.
   Audit audit;
   try {
@@ -230,19 +240,35 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     fmt::print("No toolkit to audit ({}): requirement claims are not checkable in this run\n", e.what());
   }
   Totals all;
-  for (auto const& dev : q.devices) {
+  // Every GPU of the host at once: a device runner (and its fault pool) per GPU, each GPU's results
+  // and reports its own; a GPU whose runner cannot run costs only that GPU's cases.
+  struct PerGpu {
+    RunOptions opt;
+    RunReport rep;
+    Journal journal;
+    fs::path journal_path, reports;
+    DeviceRun run;
+    double secs = 0;
+    std::exception_ptr failed;
+  };
+  std::vector<PerGpu> gpus(q.devices.size());
+  const bool many = q.devices.size() > 1;
+  for (std::size_t g = 0; g < q.devices.size(); ++g) {
+    auto const& dev = q.devices[g];
+    PerGpu& G = gpus[g];
     fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version,
                dev.driver_cuda);
-    RunOptions opt;
+    RunOptions& opt = G.opt;
     opt.runner = p.runner;
     opt.catalog_dir =
         p.catalog;  // read only: each run's job and result files go to a fresh directory of its own (work_dir)
     opt.families.insert(families.begin(), families.end());
-    opt.progress = [](const std::string& line) {
-      fmt::print("{}\n", line);
+    opt.progress = [many, ordinal = dev.ordinal](const std::string& line) {
+      if (many) fmt::print("[GPU {}] {}\n", ordinal, line);
+      else fmt::print("{}\n", line);
       std::fflush(stdout);
     };
-    RunReport rep;
+    RunReport& rep = G.rep;
     rep.info = {.gpu_name = dev.name,
                 .compute_capability = fmt::format("{}.{}", dev.major, dev.minor),
                 .sm = dev.sm(),
@@ -257,21 +283,42 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
                 .suite_version = PTXCTS_VERSION,
                 .suite_commit = PTXCTS_SUITE_COMMIT};
     // The journal: every result on disk as soon as it is known; --resume goes on from it.
-    Journal journal;
-    fs::path journal_path = fs::path(p.reports) / (report_basename(rep.info) + ".journal.jsonl");
+    // Two GPUs of one model name their reports alike: with several GPUs, each has a folder of its own.
+    G.reports = many ? fs::path(p.reports) / fmt::format("gpu{}", dev.ordinal) : fs::path(p.reports);
+    if (many) fs::create_directories(G.reports);
+    G.journal_path = G.reports / (report_basename(rep.info) + ".journal.jsonl");
     if (families.empty()) {
       if (resume) {
-        auto done = read_journal(journal_path);
+        auto done = read_journal(G.journal_path);
         opt.done = by_kernel_and_case(done);
-        fmt::print("  resuming: {} results from {}\n", done.size(), journal_path.string());
+        fmt::print("  resuming: {} results from {}\n", done.size(), G.journal_path.string());
       }
-      journal = Journal(journal_path, !resume);
-      opt.journal = &journal;
+      G.journal = Journal(G.journal_path, !resume);
+      opt.journal = &G.journal;
     }
-    auto t0 = std::chrono::steady_clock::now();
-    DeviceRun run = run_on_device(suite, cat, dev, opt);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rep.results = std::move(run.results);
+  }
+  {
+    std::vector<std::thread> threads;
+    for (std::size_t g = 0; g < q.devices.size(); ++g)
+      threads.emplace_back([&, g] {
+        PerGpu& G = gpus[g];
+        try {
+          auto t0 = std::chrono::steady_clock::now();
+          G.run = run_on_device(suite, cat, q.devices[g], G.opt);
+          G.secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        } catch (...) { G.failed = std::current_exception(); }
+      });
+    for (auto& t : threads) t.join();
+  }
+  for (std::size_t g = 0; g < q.devices.size(); ++g) {
+    auto const& dev = q.devices[g];
+    PerGpu& G = gpus[g];
+    if (G.failed) std::rethrow_exception(G.failed);
+    RunReport& rep = G.rep;
+    const double secs = G.secs;
+    const fs::path& journal_path = G.journal_path;
+    if (many) fmt::print("\n[GPU {}] {}\n", dev.ordinal, dev.name);
+    rep.results = std::move(G.run.results);
     rep.claims = evaluate_claims(suite, audit, rep.results);
     for (auto const& r : rep.results)
       if (!r.fault_case && r.status != Status::Pass && r.status != Status::Skip) {
@@ -280,10 +327,10 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
       }
     for (auto const& v : rep.claims) fmt::print("  claim {:<13} {}\n", to_string(v.verdict), v.id);
     if (families.empty()) {
-      write_reports(rep, p.reports);
+      write_reports(rep, G.reports);
       fs::remove(journal_path);  // the reports now hold everything it did
-      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", p.reports, report_basename(rep.info),
-                 secs);
+      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", G.reports.string(),
+                 report_basename(rep.info), secs);
     }
     Totals t = rep.totals(), ft = rep.fault_totals();
     fmt::print("  GPU {}: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out\n", dev.ordinal, t.pass,

@@ -4,12 +4,17 @@
 
 #include <stdlib.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "kinds/kinds.hpp"
 #include "run/cubin_selection.hpp"
@@ -26,6 +31,7 @@ struct Pending {
   std::size_t result;  // index into the run's results
   const KernelPlan* kernel;
   std::unique_ptr<PreparedCase> prepared;
+  bool isolated = false;  // a fault case: run alone, in a runner of the fault pool
 };
 
 // A run's own directory for its job and result files: runs at the same time (ctest -j, two
@@ -110,7 +116,7 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
                            .kernel_name = a->entry,
                            .label = k.name + "/" + c.name,
                            .input = prepared->input});
-      plan.pending.push_back({run.results.size(), &k, std::move(prepared)});
+      plan.pending.push_back({run.results.size(), &k, std::move(prepared), c.fault != Fault::None});
       run.results.push_back(std::move(r));
     }
   }
@@ -155,9 +161,14 @@ class Finisher {
       : plan_(plan), run_(run), opt_(opt), finished_(plan.pending.size(), false) {
     for (auto const& p : plan.pending) ++left_[p.kernel];
   }
-  bool finished(std::size_t n) const { return finished_[n]; }
+  bool finished(std::size_t n) const {
+    std::lock_guard<std::mutex> hold(mutex_);
+    return finished_[n];
+  }
+  // Called from the main runner's thread and the fault pool's threads at once.
   void finish(std::size_t n, const DeviceResult* got, const std::string& lost_reason = "",
               Status lost_status = Status::Crash) {
+    std::lock_guard<std::mutex> hold(mutex_);
     if (n >= plan_.pending.size() || finished_[n]) return;
     finished_[n] = true;
     const Pending& p = plan_.pending[n];
@@ -191,27 +202,32 @@ class Finisher {
   std::vector<bool> finished_;
   std::map<const KernelPlan*, int> left_;  // cases of each kernel still to finish
   std::size_t kernels_done_ = 0;
+  mutable std::mutex mutex_;
 };
 
-// Hands the launches to the device runner; after a fault it exits and a fresh one goes on from the
-// next launch, so that one bad case never costs another. Results are checked as they arrive. The
-// runner's exit codes (device_protocol.hpp): done, stopped after recording a device fault, or
-// cannot run at all; anything else (a signal, an abort) means it died inside the launch after its
-// last record.
-void launch_all(const Plan& plan, const DeviceInfo& device, const RunOptions& opt, Finisher& fin) {
-  const std::size_t count = plan.jobs.size();
-  const ScratchDir scratch(opt.work_dir.empty() ? fs::temp_directory_path() : opt.work_dir);
-  fs::path jobs_file = scratch.path / fmt::format("device{}-jobs.bin", device.ordinal);
-  fs::path results_file = scratch.path / fmt::format("device{}-results.bin", device.ordinal);
+// Hands a group of launches (ids into the plan) to the device runner; after a fault it exits and a
+// fresh one goes on from the next launch, so that one bad case never costs another. Results are
+// checked as they arrive. The runner's exit codes (device_protocol.hpp): done, stopped after
+// recording a device fault, or cannot run at all; anything else (a signal, an abort) means it died
+// inside the launch after its last record.
+void launch_group(const std::vector<DeviceJob>& jobs, const fs::path& dir, const std::string& name,
+                  const DeviceInfo& device, const RunOptions& opt, Finisher& fin) {
+  const std::size_t count = jobs.size();
+  if (!count) return;
+  fs::path jobs_file = dir / fmt::format("device{}-{}-jobs.bin", device.ordinal, name);
+  fs::path results_file = dir / fmt::format("device{}-{}-results.bin", device.ordinal, name);
   {
     std::ofstream out(jobs_file, std::ios::binary | std::ios::trunc);
-    write_jobs(out, plan.jobs);
+    write_jobs(out, jobs);
   }
   { std::ofstream truncate(results_file, std::ios::binary | std::ios::trunc); }
 
   std::ifstream results_in(results_file, std::ios::binary);
   auto drain = [&] {
     while (auto g = read_result(results_in)) fin.finish(g->id, &*g);
+  };
+  auto finish_at = [&](std::size_t k, const std::string& reason, Status status = Status::Crash) {
+    fin.finish(jobs[k].id, nullptr, reason, status);
   };
   std::size_t next = 0;
   while (next < count) {
@@ -225,26 +241,58 @@ void launch_all(const Plan& plan, const DeviceInfo& device, const RunOptions& op
         opt.case_timeout);
     drain();
     std::size_t after = next;
-    while (after < count && fin.finished(after)) ++after;
+    while (after < count && fin.finished(jobs[after].id)) ++after;
     if (pr.exit_code == kDeviceDone && pr.signal == 0 && after == count) break;
     if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127 ||
         (pr.exit_code == kDeviceDone && pr.signal == 0)) {
-      for (std::size_t k = after; k < count; ++k)
-        fin.finish(k, nullptr, "the device runner could not run: " + pr.output);
+      for (std::size_t k = after; k < count; ++k) finish_at(k, "the device runner could not run: " + pr.output);
       break;
     }
     if (pr.went_quiet) {  // the watchdog: the launch in flight hung
-      fin.finish(after, nullptr, fmt::format("no result within {} s; the device runner was killed", opt.case_timeout),
-                 Status::Timeout);
+      finish_at(after, fmt::format("no result within {} s; the device runner was killed", opt.case_timeout),
+                Status::Timeout);
       ++after;
     } else if (pr.exit_code != kDeviceFaulted || after == next) {
-      fin.finish(after, nullptr,
-                 pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
-                           : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
+      finish_at(after, pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
+                                 : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
       ++after;
     }
     next = after;
   }
+}
+
+// The fault pool's size: fault cases each cost a runner start (driver, context, module) and end
+// it, so several run side by side, beside the main runner.
+// PTXCTS_FAULT_WORKERS=N sets the pool's size; 0, the default, is no pool: fault cases run in the
+// main runner's line, restarting it after each fault. Off by default because on the H100 (driver
+// 580.159.04) a pool made the full run slower, not faster: 36.8 s without it, 47.2 s with 8
+// workers, 56.6 s with 2 (a fault in one context seems to stall the GPU for the others).
+unsigned fault_workers(std::size_t faults) {
+  unsigned want = 0;
+  if (const char* env = std::getenv("PTXCTS_FAULT_WORKERS")) want = static_cast<unsigned>(std::atoi(env));
+  return static_cast<unsigned>(std::min<std::size_t>(faults, want));
+}
+
+// The main runner takes every ordinary case in one process; the fault cases (those meant to fault,
+// which end their runner) go to a pool of runners working in parallel with it, one case each, so
+// that a fault costs no other case and no waiting in line.
+void launch_all(const Plan& plan, const DeviceInfo& device, const RunOptions& opt, Finisher& fin) {
+  const ScratchDir scratch(opt.work_dir.empty() ? fs::temp_directory_path() : opt.work_dir);
+  std::vector<DeviceJob> main_jobs, fault_jobs;
+  std::size_t isolated = 0;
+  for (auto const& p : plan.pending) isolated += p.isolated;
+  const bool pool_on = fault_workers(isolated) > 0;
+  for (std::size_t k = 0; k < plan.jobs.size(); ++k)
+    (pool_on && plan.pending[k].isolated ? fault_jobs : main_jobs).push_back(plan.jobs[k]);
+  std::atomic<std::size_t> next_fault{0};
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < fault_workers(fault_jobs.size()); ++w)
+    pool.emplace_back([&] {
+      for (std::size_t f; (f = next_fault++) < fault_jobs.size();)
+        launch_group({fault_jobs[f]}, scratch.path, fmt::format("fault{}", f), device, opt, fin);
+    });
+  launch_group(main_jobs, scratch.path, "main", device, opt, fin);
+  for (auto& t : pool) t.join();
 }
 
 }  // namespace

@@ -149,3 +149,17 @@ TEST(Runner, LaunchesEachKernelsEntryInItsCubin) {
   ASSERT_FALSE(jobs.empty());
   for (auto const& j : jobs) EXPECT_EQ(j.kernel_name.rfind("entry_sm_90_movmatrix", 0), 0u) << j.kernel_name;
 }
+
+TEST(Runner, TheFaultPoolGivesTheSameResultsAsOneRunner) {
+  FakeRun f;
+  DeviceRun one = f.run("echo,fault:7", 9, 0, {"ldmatrix"});
+  setenv("PTXCTS_FAULT_WORKERS", "4", 1);
+  DeviceRun pooled = f.run("echo,fault:7", 9, 0, {"ldmatrix"});
+  unsetenv("PTXCTS_FAULT_WORKERS");
+  ASSERT_EQ(one.results.size(), pooled.results.size());
+  for (std::size_t k = 0; k < one.results.size(); ++k) {
+    EXPECT_EQ(one.results[k].status, pooled.results[k].status) << k;
+    EXPECT_EQ(one.results[k].reason, pooled.results[k].reason) << k;
+    EXPECT_EQ(one.results[k].diff, pooled.results[k].diff) << k;
+  }
+}

@@ -5,6 +5,7 @@
 //   DEVICE: echo (executes nothing: every launch's input state comes back, the default), zero,
 //           model (a correct device in software: device_emulator), or a wrong device that the
 //           suite's checks must catch: shuffled, off-by-one, stale (see device_emulator.hpp).
+//   K is a launch's job id (the plan's launch number, in whichever job file it is).
 //   abort:K dies with SIGABRT in launch K; fault:K records launch K as a device fault and exits 3,
 //   as the real runner does; hang:K never finishes launch K; killparent:K kills `ptxcts run` (its
 //   parent) with SIGKILL in launch K, as a power cut would.
@@ -67,7 +68,6 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[k], "--start")) start = static_cast<unsigned>(std::atoi(argv[k + 1]));
   }
   if (!jobs_file || !results_file) return kDeviceUsage;
-  if (const char* starts = std::getenv("PTXCTS_FAKE_STARTS")) std::ofstream(starts, std::ios::app) << start << "\n";
   const std::string mode = std::getenv("PTXCTS_FAKE_MODE") ? std::getenv("PTXCTS_FAKE_MODE") : "echo";
   const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"),
              hang_at = modifier(mode, "hang:"), kill_at = modifier(mode, "killparent:");
@@ -80,18 +80,23 @@ int main(int argc, char** argv) {
   }
   std::ifstream in(jobs_file, std::ios::binary);
   auto jobs = read_jobs(in);
+  // Launches are named by their job id (the plan's launch number), whichever job file holds them:
+  // `ptxcts run` gives the fault cases to runners of their own.
+  if (const char* starts = std::getenv("PTXCTS_FAKE_STARTS"))
+    std::ofstream(starts, std::ios::app) << (start < jobs.size() ? jobs[start].id : start) << "\n";
   std::ofstream out(results_file, std::ios::binary | std::ios::app);
   test::DeviceEmulator emulator;
   for (std::size_t k = start; k < jobs.size(); ++k) {
-    if (static_cast<long>(k) == abort_at) std::abort();
-    if (static_cast<long>(k) == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
-    if (static_cast<long>(k) == kill_at) {
+    const long at = jobs[k].id;
+    if (at == abort_at) std::abort();
+    if (at == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
+    if (at == kill_at) {
       kill(getppid(), SIGKILL);
       return 0;
     }
     DeviceResult r;
     r.id = jobs[k].id;
-    if (static_cast<long>(k) == fault_at) {
+    if (at == fault_at) {
       r.error = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address";
       write_result(out, r);
       return kDeviceFaulted;
