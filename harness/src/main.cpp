@@ -31,6 +31,9 @@
 #include "util/file_text.hpp"
 
 #include "suite_commit.hpp"  // generated at build time
+#ifndef PTXCTS_CATALOG_TARGETS
+#define PTXCTS_CATALOG_TARGETS "native"
+#endif
 #ifndef PTXCTS_SUITE_COMMIT
 #define PTXCTS_SUITE_COMMIT "unknown"
 #endif
@@ -448,7 +451,8 @@ int main(int argc, char** argv) {
   run->add_flag("--require-gpu", require_gpu,
                 "With no GPU, skip (exit 77, for CTest) instead of running the toolkit side");
   run->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
-  std::string run_targets = "native";
+  // The build's choice (PTXCTS_CATALOG_TARGETS), so that a run keeps the build's catalog as it is.
+  std::string run_targets = PTXCTS_CATALOG_TARGETS;
   run->add_option("--targets", run_targets,
                   "Targets the catalog is brought up to date for (unless --no-assemble): native, all, or a list")
       ->capture_default_str();
