@@ -29,6 +29,7 @@
 #include "run/runner.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/file_text.hpp"
+#include "util/subprocess.hpp"
 
 #include "suite_commit.hpp"  // generated at build time
 #ifndef PTXCTS_CATALOG_TARGETS
@@ -43,12 +44,21 @@ using namespace ptxcts;
 
 namespace {
 
+// The build's folders, relative to this program's own (the build compiles them in relative, so a
+// build copied or moved elsewhere uses its own catalog and reports, never the original tree's).
+std::string beside_this_program(const char* relative) {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(relative) : (exe.parent_path() / relative).lexically_normal().string();
+}
+
 struct Paths {
-  std::string specs = PTXCTS_SOURCE_DIR "/specs";
-  std::string kernels = PTXCTS_SOURCE_DIR "/kernels";
-  std::string catalog = PTXCTS_CATALOG_DIR;
-  std::string reports = PTXCTS_SOURCE_DIR "/reports";
-  std::string runner = PTXCTS_DEVICE_RUNNER;
+  std::string specs = beside_this_program(PTXCTS_REL_SOURCE_DIR "/specs");
+  std::string kernels = beside_this_program(PTXCTS_REL_SOURCE_DIR "/kernels");
+  std::string catalog = beside_this_program(PTXCTS_REL_CATALOG_DIR);
+  // The build's, not the tracked reports/: a run's reports are committed only when chosen (--reports reports).
+  std::string reports = beside_this_program(PTXCTS_REL_REPORTS_DIR);
+  std::string runner = beside_this_program(PTXCTS_REL_DEVICE_RUNNER);
   std::string ptxas;
   std::string targets = "all";  // the catalog's: all, native (the GPUs here), or a list such as sm_90,sm_100a
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -415,8 +425,11 @@ int cmd_list(const Paths& p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  end_children_with_this_process();  // Ctrl-C or a kill ends the ptxas and device runners it started
   CLI::App app{"ptxcts: conformance tests for PTX warp-level matrix data-movement instructions"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", fmt::format("ptxcts {} (commit {})", PTXCTS_VERSION, PTXCTS_SUITE_COMMIT));
+  app.option_defaults()->always_capture_default();
   app.footer(
       "Exit status: 0 all well; 1 a case failed, errored or crashed (run), an unexplained contradiction (audit), a "
       "regression "

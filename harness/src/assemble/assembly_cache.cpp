@@ -14,6 +14,8 @@
 #include "assemble/assembly_batch.hpp"
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
+#include "util/sealed_file.hpp"
+#include "assemble/cubin_check.hpp"
 
 #include <unistd.h>
 
@@ -22,30 +24,58 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// 2: each kernel's verdict says how it was obtained (1 did not, and may hold ptxas failures as
-// rejections).
-constexpr int kRecordFormat = 2;
+// 3: sealed, with each cubin's size and checksum; 2 was not; 1 did not say how each verdict was
+// obtained (and may hold ptxas failures as rejections).
+constexpr int kRecordFormat = 3;
 // The first line of a .log or .rejected record; ptxas's message follows.
 constexpr std::string_view kObtained = "obtained: ";
 
-std::string read_file(const fs::path& p) { return try_read_file_text(p).value_or(""); }
+// A cubin as recorded when ptxas wrote it: "cubin: <size> <xxh3-128>", the record's second line.
+constexpr std::string_view kCubinLine = "cubin: ";
 
-// A module's cached verdict: its record, if it says how the verdict was obtained. Older records
-// do not, and may be a failed ptxas taken for a rejection: those are assembled again.
-std::optional<AssemblyOutcome> read_verdict(const fs::path& record, AssemblyState state) {
-  std::string text = read_file(record);  // "" when there is none
-  if (text.compare(0, kObtained.size(), kObtained) != 0) return std::nullopt;
-  const std::size_t nl = text.find('\n');
+std::string cubin_seal(const std::string& bytes) { return fmt::format("{} {}", bytes.size(), xxh3_hex(bytes)); }
+
+// Why the cubin at `path` is not the one sealed as `seal` for `target`, or "" where it is.
+std::string cubin_mismatch(const fs::path& path, const std::string& seal, const std::string& target) {
+  std::optional<std::string> bytes = try_read_file_text(path);
+  if (!bytes) return "missing";
+  if (cubin_seal(*bytes) != seal) return fmt::format("{} bytes, not the {} recorded (size and checksum)", bytes->size(), seal);
+  if (auto why = cubin_problem(*bytes, target)) return *why;
+  return "";
+}
+
+// A module's cached verdict: its sealed record, if it says how the verdict was obtained (older
+// records do not, and may be a failed ptxas taken for a rejection: those are assembled again).
+// A damaged record is said once and discarded.
+std::optional<AssemblyOutcome> read_verdict(const fs::path& record, AssemblyState state, std::string* cubin = nullptr) {
+  SealedRead read = read_sealed(record);
+  if (read.state == SealedRead::State::Bad) discard_bad_entry(record, read.why);
+  if (!read.good()) return std::nullopt;
+  std::string_view text = read.content;
+  auto take_line = [&text](std::string_view head) -> std::optional<std::string> {
+    if (text.substr(0, head.size()) != head) return std::nullopt;
+    const std::size_t nl = text.find('\n');
+    std::string line(text.substr(head.size(), nl == std::string_view::npos ? std::string_view::npos : nl - head.size()));
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    return line;
+  };
   AssemblyOutcome o;
   o.state = state;
-  o.obtained = text.substr(kObtained.size(), nl == std::string::npos ? std::string::npos : nl - kObtained.size());
-  if (nl != std::string::npos) o.message = text.substr(nl + 1);
-  if (o.obtained.empty()) return std::nullopt;
+  auto obtained = take_line(kObtained);
+  if (!obtained || obtained->empty()) return std::nullopt;
+  o.obtained = *obtained;
+  if (cubin) {
+    auto seal = take_line(kCubinLine);
+    if (!seal) return std::nullopt;
+    *cubin = *seal;
+  }
+  o.message = std::string(text);
   return o;
 }
 
-void write_verdict(const fs::path& record, const AssemblyOutcome& o) {
-  write_file_atomically(record, std::string(kObtained) + o.obtained + "\n" + o.message);
+void write_verdict(const fs::path& record, const AssemblyOutcome& o, const std::string& cubin = "") {
+  write_sealed(record, std::string(kObtained) + o.obtained + "\n" +
+                           (cubin.empty() ? "" : std::string(kCubinLine) + cubin + "\n") + o.message);
 }
 
 std::vector<BatchMember> members_of(const Batch& b, const std::vector<std::size_t>& live) {
@@ -72,25 +102,33 @@ bool is_cubin_name(const std::string& s) {
 // The record of a batch's outcome, trusted only if every part of it fits this batch. Parallel
 // arrays, one element per kernel: a warm rebuild reads every record, and objects parse slowly.
 bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
-  if (!fs::exists(record)) return false;
+  SealedRead read = read_sealed(record);
+  if (read.state == SealedRead::State::Bad) discard_bad_entry(record, read.why);
+  if (!read.good()) return false;
   try {
-    nlohmann::json j = nlohmann::json::parse(read_file(record));
+    nlohmann::json j = nlohmann::json::parse(read.content);
     if (j.at("format") != kRecordFormat) return false;
     auto entries = j.at("entries").get<std::vector<std::string>>(),
          messages = j.at("messages").get<std::vector<std::string>>(),
-         cubins = j.at("cubins").get<std::vector<std::string>>();
+         cubins = j.at("cubins").get<std::vector<std::string>>(),
+         seals = j.at("cubin_seals").get<std::vector<std::string>>();
     auto accepted = j.at("accepted").get<std::vector<bool>>();
     auto obtained = j.at("obtained").get<std::vector<std::string>>();
     const std::size_t n = b.kernels.size();
     if (entries.size() != n || messages.size() != n || cubins.size() != n || accepted.size() != n ||
-        obtained.size() != n)
+        obtained.size() != n || seals.size() != n)
       return false;
     std::string present;  // the last cubin found on disk (most kernels share one)
     for (std::size_t k = 0; k < n; ++k) {
       if (accepted[k]) {
         if (entries[k] != b.kernels[k].entry && entries[k] != kSkeletonEntry) return false;
         if (!is_cubin_name(cubins[k])) return false;
-        if (cubins[k] != present && !fs::exists(dir / cubins[k])) return false;
+        if (cubins[k] != present) {
+          if (auto why = cubin_mismatch(dir / cubins[k], seals[k], b.target); !why.empty()) {
+            if (why != "missing") discard_bad_entry(dir / cubins[k], why);
+            return false;
+          }
+        }
         present = cubins[k];
       } else if (!cubins[k].empty() || !entries[k].empty()) {
         return false;
@@ -102,6 +140,7 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
       bk.outcome = {accepted[k] ? AssemblyState::Accepted : AssemblyState::Rejected, std::move(messages[k]),
                     std::move(obtained[k])};
       bk.cubin = std::move(cubins[k]);
+      bk.cubin_seal = std::move(seals[k]);
       bk.cubin_entry = std::move(entries[k]);
     }
     return true;
@@ -110,13 +149,14 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
 
 void save_record(const fs::path& record, const Batch& b) {
   auto entries = nlohmann::ordered_json::array(), accepted = entries, messages = entries, cubins = entries,
-       obtained = entries;
+       obtained = entries, seals = entries;
   for (auto const& k : b.kernels) {
     entries.push_back(k.cubin_entry);
     accepted.push_back(k.outcome.accepted());
     messages.push_back(k.outcome.message);
     cubins.push_back(k.cubin);
     obtained.push_back(k.outcome.obtained);
+    seals.push_back(k.cubin_seal);
   }
   nlohmann::ordered_json j;
   j["format"] = kRecordFormat;
@@ -125,7 +165,8 @@ void save_record(const fs::path& record, const Batch& b) {
   j["messages"] = std::move(messages);
   j["cubins"] = std::move(cubins);
   j["obtained"] = std::move(obtained);
-  write_file_atomically(record, j.dump() + "\n");
+  j["cubin_seals"] = std::move(seals);
+  write_sealed(record, j.dump() + "\n");
 }
 
 }  // namespace
@@ -149,10 +190,16 @@ void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
   fs::path cache = dir / "cache";
   fs::path cubin = cache / (job.key + ".cubin"), log = cache / (job.key + ".log"),
            rejected = cache / (job.key + ".rejected"), ptx = cache / (job.key + ".ptx");
-  if (auto o = read_verdict(log, AssemblyState::Accepted); o && fs::exists(cubin)) {
-    job.outcome = std::move(*o);
-    job.cached = true;
-    return;
+  std::string seal;
+  if (auto o = read_verdict(log, AssemblyState::Accepted, &seal)) {
+    if (std::string why = cubin_mismatch(cubin, seal, job.target); why.empty()) {
+      job.outcome = std::move(*o);
+      job.cubin_seal = std::move(seal);
+      job.cached = true;
+      return;
+    } else if (why != "missing") {
+      discard_bad_entry(cubin, why);
+    }
   }
   if (auto o = read_verdict(rejected, AssemblyState::Rejected)) {
     job.outcome = std::move(*o);
@@ -166,11 +213,21 @@ void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
   job.outcome = assemble(tc, ptx, job.target, tmp);
   std::error_code ec;
   switch (job.outcome.state) {
-    case AssemblyState::Accepted:
-      write_verdict(log, job.outcome);
-      fs::rename(tmp, cubin);
+    case AssemblyState::Accepted: {
+      // What ptxas wrote is believed only if it is a cubin for this target.
+      const std::string bytes = try_read_file_text(tmp).value_or("");
+      if (auto why = cubin_problem(bytes, job.target)) {
+        job.outcome.state = AssemblyState::Error;
+        job.outcome.obtained += ", but its output is not a cubin for " + job.target + ": " + *why;
+        fs::remove(tmp, ec);
+        break;
+      }
+      job.cubin_seal = cubin_seal(bytes);
+      fs::rename(tmp, cubin);  // before its record: a record never names a cubin not there
+      write_verdict(log, job.outcome, job.cubin_seal);
       fs::remove(rejected, ec);
       break;
+    }
     case AssemblyState::Rejected:
       fs::remove(tmp, ec);
       fs::remove(cubin, ec);
@@ -200,7 +257,7 @@ void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
   for (int round = 0; round < kBatchRounds && !live.empty(); ++round) {
     std::vector<BatchMember> members = members_of(b, live);
     if (round > 0) module = compose_batch(b.header, members);
-    Job job{module.text, b.target, round == 0 ? first_key : content_key(module.text, b.target, tc.version), {}, false};
+    Job job{module.text, b.target, round == 0 ? first_key : content_key(module.text, b.target, tc.version), {}, false, {}};
     run_job(tc, dir, job);
     b.ptxas_runs += !job.cached;
     AssemblyOutcome how = job.outcome;
@@ -219,6 +276,7 @@ void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
       if (v.kind == BatchVerdict::Kind::Accepted) {
         k.outcome = {AssemblyState::Accepted, v.messages[n], how.obtained};
         k.cubin = "cache/" + job.key + ".cubin";
+        k.cubin_seal = job.cubin_seal;
         k.cubin_entry = k.entry;
       } else if (v.rejected[n]) {
         k.outcome = {AssemblyState::Rejected, v.messages[n], how.obtained};
@@ -238,6 +296,7 @@ void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
     failed = failed || k.outcome.error();
     if (k.outcome.accepted()) {
       k.cubin = "cache/" + k.alone.key + ".cubin";
+      k.cubin_seal = k.alone.cubin_seal;
       k.cubin_entry = kSkeletonEntry;
     }
   }

@@ -17,11 +17,15 @@ std::string content_key(const std::string& ptx, const std::string& target, const
 
 // One module assembled alone: cache/<key>.cubin (+ .log) if accepted, cache/<key>.rejected if
 // rejected, nothing if ptxas failed (an error is tried again next time). The .log and .rejected
-// records start with a line "obtained: <how>" (AssemblyOutcome::obtained); one without is not trusted.
+// records are sealed (util/sealed_file) and start with a line "obtained: <how>"
+// (AssemblyOutcome::obtained); a .log's second line is its cubin's size and checksum, and the cubin
+// is checked against it (and as a CUDA ELF for the target) on every read. A record that fails is
+// said once, discarded and rebuilt.
 struct Job {
   std::string ptx_text, target, key;
   AssemblyOutcome outcome;
-  bool cached = false;  // no ptxas ran
+  bool cached = false;     // no ptxas ran
+  std::string cubin_seal;  // accepted: "<size> <xxh3-128>" of its cubin, checked on every read
 };
 void run_job(const Toolchain& tc, const std::filesystem::path& dir, Job& job);
 
@@ -35,6 +39,7 @@ struct BatchKernel {
   // The outcome (its `obtained` says whether the batch or the kernel alone gave it):
   AssemblyOutcome outcome;
   std::string cubin;        // "cache/<key>.cubin" when accepted
+  std::string cubin_seal;   // its size and checksum
   std::string cubin_entry;  // the entry to launch in it: `entry`, or the skeleton's if assembled alone
 };
 

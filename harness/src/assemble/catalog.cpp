@@ -15,6 +15,9 @@
 #include "assemble/assembly_batch.hpp"
 #include "assemble/assembly_cache.hpp"
 #include "util/atomic_file.hpp"
+#include "util/file_text.hpp"
+#include "util/json_text.hpp"
+#include "util/worker_threads.hpp"
 
 namespace ptxcts {
 namespace fs = std::filesystem;
@@ -63,10 +66,7 @@ void run_parallel(std::vector<Work>& work, int threads, const Toolchain& tc, con
       }
     }
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  run_threads(threads, worker);
 }
 
 }  // namespace
@@ -121,6 +121,7 @@ struct AssemblyPlan {
                                            .entry = entry,
                                            .outcome = {},
                                            .cubin = "",
+                                           .cubin_seal = "",
                                            .cubin_entry = ""});
     batch_slots[at->second].push_back(assembly);
   }
@@ -282,16 +283,22 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
 
 Catalog load_catalog(const fs::path& dir) {
   fs::path file = dir / "manifest.json";
-  std::ifstream in(file);
+  const std::optional<std::string> in = try_read_file_text(file);
   if (!in)
     throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
+  if (auto problem = json_nesting_problem(*in, file.string())) throw std::runtime_error(*problem);
   // A manifest of another schema is one to rebuild, not a corrupt one.
   struct OtherSchema : std::runtime_error {
     using std::runtime_error::runtime_error;
   };
   Catalog c;
   try {
-    nlohmann::json j = nlohmann::json::parse(in);
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(*in);
+    } catch (const nlohmann::json::out_of_range& e) {
+      throw std::runtime_error(json_number_overflow(*in, file.string(), e.what()));
+    }
     if (j.at("schema_version") != Catalog::kSchemaVersion)
       throw OtherSchema(fmt::format(
           "{}: catalog manifest of schema_version {}; this ptxcts reads schema_version {} (rebuild the catalog "

@@ -14,6 +14,8 @@
 
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
+#include "util/sealed_file.hpp"
+#include "util/worker_threads.hpp"
 #include "util/subprocess.hpp"
 
 namespace ptxcts {
@@ -64,9 +66,9 @@ Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, Pro
   const std::string stem = fmt::format("probe-{}-{}", ::getpid(), counter++);
   const fs::path file = dir / (stem + ".ptx"), out = dir / (stem + ".cubin");
   write_file_atomically(file, m.text);
-  std::vector<std::string> argv = {tc.ptxas, "-arch=" + arch, file.string(), "-o",
-                                   mode == ProbeMode::Full ? out.string() : "/dev/null"};
-  ProcessResult r = run_process(argv, tc.timeout_seconds);
+  const std::optional<ProcessResult> ran =
+      tc.run({"-arch=" + arch, file.string(), "-o", mode == ProbeMode::Full ? out.string() : "/dev/null"});
+  ProcessResult r = ran.value_or(ProcessResult{});
   std::error_code ec;
   const bool wrote = fs::exists(out, ec);
   fs::remove(file, ec);
@@ -78,7 +80,8 @@ Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, Pro
   const std::size_t n = m.body_line.size();
   run.messages.assign(n, "");
   run.rejected.assign(n, false);
-  if (r.timed_out) run.failed = true, run.why = fmt::format("ptxas ran past the {} s limit", tc.timeout_seconds);
+  if (!ran) run.failed = true, run.why = tc.abandoned();
+  else if (r.timed_out) run.failed = true, run.why = fmt::format("ptxas ran past the {} s limit", tc.timeout_seconds);
   else if (r.signal) run.failed = true, run.why = fmt::format("ptxas killed by signal {} ({})", r.signal, strsignal(r.signal));
   else if (r.exit_code == 126 || r.exit_code == 127)
     run.failed = true, run.why = fmt::format("ptxas could not be run (exit {}): {}", r.exit_code, r.output);
@@ -242,7 +245,17 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
   // The largest first, so that no long one starts last.
   std::stable_sort(work.begin(), work.end(),
                    [](const Work& a, const Work& b) { return a.members.size() > b.members.size(); });
-  fs::create_directories(cache_dir);
+  // A catalog copied read-only is still used: its verdicts are read, nothing is written into it,
+  // and ptxas's scratch files go to a folder of this process's own.
+  std::error_code ec;
+  fs::create_directories(cache_dir, ec);
+  const bool writable = !ec && ::access(cache_dir.c_str(), W_OK) == 0;
+  const fs::path scratch = writable ? cache_dir : fs::temp_directory_path() / fmt::format("ptxcts-probes-{}", ::getpid());
+  if (!writable) {
+    fs::create_directories(scratch);
+    fmt::print(stderr, "audit: {} cannot be written: probe verdicts are read from it but none are added\n",
+               cache_dir.string());
+  }
   std::atomic<std::size_t> next{0}, runs{0}, cached{0}, errors{0};
   auto worker = [&] {
     for (std::size_t w; (w = next++) < work.size();) {
@@ -250,12 +263,15 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
       job.key = key_of(compose(probes, job.members), job.arch, mode, tc);
       const fs::path record = cache_dir / (job.key + ".probes");
       std::vector<ProbeVerdict> known;
-      if (auto text = try_read_file_text(record); text && decode(*text, job.members.size(), known)) {
+      SealedRead read = read_sealed(record);
+      if (read.good() && decode(read.content, job.members.size(), known)) {
         for (std::size_t j = 0; j < job.members.size(); ++j) out[job.members[j]] = std::move(known[j]);
         cached += job.members.size();
         continue;
       }
-      Judging{tc, probes, mode, cache_dir, out, runs}.judge(job.members, job.arch);
+      if (read.state == SealedRead::State::Bad || read.good())
+        discard_bad_entry(record, read.good() ? "sealed, but not " + std::to_string(job.members.size()) + " verdicts" : read.why);
+      Judging{tc, probes, mode, scratch, out, runs}.judge(job.members, job.arch);
       std::vector<ProbeVerdict> mine;
       bool failed = false;
       for (auto k : job.members) {
@@ -263,13 +279,11 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
         failed = failed || !out[k].error.empty();
         errors += !out[k].error.empty();
       }
-      if (!failed) write_file_atomically(record, encode(mine));  // only verdicts are kept
+      if (!failed && writable) write_sealed(record, encode(mine));  // only verdicts are kept
     }
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::max(1, jobs); ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  run_threads(jobs, worker);
+  if (!writable) fs::remove_all(scratch, ec);
   if (stats)
     *stats = {.probes = probes.size(), .cached = cached, .modules = work.size(), .ptxas_runs = runs, .errors = errors};
   return out;

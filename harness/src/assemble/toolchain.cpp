@@ -55,6 +55,24 @@ Toolchain Toolchain::discover(const std::string& explicit_ptxas) {
   return tc;
 }
 
+std::optional<ProcessResult> Toolchain::run(const std::vector<std::string>& args) const {
+  if (hangs->load() >= kHangsBeforeGivingUp) return std::nullopt;
+  std::vector<std::string> argv{ptxas};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessResult r = run_process(argv, timeout_seconds);
+  if (r.timed_out) {
+    const int n = ++*hangs;
+    fmt::print(stderr, "ptxas hung: killed after {} s ({} of {} hangs allowed{})\n", timeout_seconds, n,
+               kHangsBeforeGivingUp, n >= kHangsBeforeGivingUp ? "; the remaining assemblies are abandoned" : "");
+  }
+  return r;
+}
+
+std::string Toolchain::abandoned() const {
+  return fmt::format("not run: ptxas hung {} times in this process (each killed after {} s), so the rest was abandoned",
+                     hangs->load(), timeout_seconds);
+}
+
 namespace {
 
 // ptxas saying that it failed, not that the PTX is wrong (case-insensitive). The one place these live.
@@ -84,9 +102,13 @@ AssemblyOutcome assemble(const Toolchain& tc, const std::filesystem::path& ptx_f
                          const std::filesystem::path& cubin_file) {
   std::error_code ec;
   std::filesystem::remove(cubin_file, ec);  // whatever is there afterwards, this ptxas wrote
-  ProcessResult r =
-      run_process({tc.ptxas, "-arch=" + target, "-o", cubin_file.string(), ptx_file.string()}, tc.timeout_seconds);
   AssemblyOutcome out;
+  const std::optional<ProcessResult> ran = tc.run({"-arch=" + target, "-o", cubin_file.string(), ptx_file.string()});
+  if (!ran) {
+    out.obtained = tc.abandoned();
+    return out;  // an error: nothing said about the PTX
+  }
+  const ProcessResult& r = *ran;
   out.message = r.output;
   // Drop the temporary file's name from messages, so that they read the same on every machine.
   for (std::size_t p; (p = out.message.find(ptx_file.string())) != std::string::npos;)

@@ -2,9 +2,14 @@
 // assembling one PTX text for one target.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "util/subprocess.hpp"
 
 namespace ptxcts {
 
@@ -14,6 +19,16 @@ struct Toolchain {
   std::string release;                    // "13.0"
   std::vector<std::string> real_targets;  // sm_* names from `ptxas --help`, in its order
   double timeout_seconds = 300;           // one ptxas run; past it, ptxas is killed (an error, not a verdict)
+  // How often ptxas hung (ran past timeout_seconds) in this process, shared by copies. After
+  // kHangsBeforeGivingUp hangs the rest is abandoned, so a hanging ptxas costs minutes, not hours
+  // of one time limit per batch.
+  std::shared_ptr<std::atomic<int>> hangs = std::make_shared<std::atomic<int>>(0);
+  static constexpr int kHangsBeforeGivingUp = 2;
+
+  // Runs ptxas with `args` under the time limit, saying on stderr when it hangs; nullopt where it
+  // has hung too often already (nothing is run).
+  std::optional<ProcessResult> run(const std::vector<std::string>& args) const;
+  std::string abandoned() const;  // why a run was not made
 
   // Finds ptxas (explicit path, else $PTXCTS_PTXAS, else the build's toolkit, else PATH) and asks it.
   static Toolchain discover(const std::string& explicit_ptxas = "");

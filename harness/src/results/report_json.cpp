@@ -1,4 +1,5 @@
 #include "results/report_json.hpp"
+#include "util/json_text.hpp"
 
 #include <fmt/format.h>
 
@@ -366,21 +367,27 @@ std::string case_result_json_line(const CaseResult& r) {
 }
 
 CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number) {
+  const std::string here = fmt::format("{}:{}", file, line_number);
+  // "file:line:1:column: ..." (a one-line text) -> "file:line:column: ..."
+  auto on_one_line = [&here](std::string what) {
+    if (what.rfind(here + ":1:", 0) == 0) what.replace(0, here.size() + 3, here + ":");
+    return what;
+  };
+  if (auto problem = json_nesting_problem(line, here)) throw ReportError(on_one_line(*problem));
   Json j;
   try {
     j = Json::parse(line);
   } catch (const Json::parse_error& e) {
     throw ReportError(fmt::format("{}:{}:{}: {}", file, line_number, e.byte, syntax_message(e.what())));
+  } catch (const Json::out_of_range& e) {
+    throw ReportError(on_one_line(json_number_overflow(line, here, e.what())));
   }
   const std::map<std::string, std::size_t> no_positions;
-  const std::string here = fmt::format("{}:{}", file, line_number);
   Source src{here, line, no_positions};
   try {
     return read_result(Node(src, j, "result"));
-  } catch (const ReportError& e) {  // "file:line:1:column: ..." (a one-line text) -> "file:line:column: ..."
-    std::string what = e.what();
-    if (what.rfind(here + ":1:", 0) == 0) what.replace(0, here.size() + 3, here + ":");
-    throw ReportError(what);
+  } catch (const ReportError& e) {
+    throw ReportError(on_one_line(e.what()));
   }
 }
 
@@ -404,6 +411,8 @@ std::string report_json(const RunReport& report) {
 }
 
 RunReport parse_report_json(const std::string& text, const std::string& file) {
+  // Deep nesting is refused before anything else: the position tracking below is per level.
+  if (auto problem = json_nesting_problem(text, file)) throw ReportError(*problem);
   Json j;
   try {
     j = Json::parse(text);
@@ -411,6 +420,8 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
     // e.byte is the 1-based index of the character the parser stopped at.
     throw ReportError(fmt::format("{}:{}: invalid JSON: {}", file, line_column(text, e.byte == 0 ? 0 : e.byte - 1),
                                   syntax_message(e.what())));
+  } catch (const Json::out_of_range& e) {
+    throw ReportError(json_number_overflow(text, file, e.what()));
   }
   std::istringstream in(text);
   PositionRecorder positions(text, in);

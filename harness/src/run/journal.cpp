@@ -1,5 +1,7 @@
 #include "run/journal.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <optional>
 
 #include "results/report_json.hpp"
@@ -17,6 +19,12 @@ void Journal::append(const CaseResult& r) {
   if (!out_.is_open()) return;
   out_ << case_result_json_line(r) << '\n';
   out_.flush();
+  // A journal that stops silently would lose what the run goes on to do: a full disk stops the run
+  // (what was written before stays, and --resume goes on from it).
+  if (!out_)
+    throw std::runtime_error("cannot write the journal " + path_.string() + ": " + std::strerror(errno) +
+                             "; the run stops here, and "
+                             "what it wrote before can be resumed with --resume");
 }
 
 std::vector<CaseResult> read_journal(const std::filesystem::path& path) {

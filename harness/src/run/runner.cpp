@@ -20,6 +20,7 @@
 #include "run/cubin_selection.hpp"
 #include "run/device_protocol.hpp"
 #include "util/subprocess.hpp"
+#include "util/worker_threads.hpp"
 
 namespace ptxcts {
 namespace fs = std::filesystem;
@@ -285,14 +286,13 @@ void launch_all(const Plan& plan, const DeviceInfo& device, const RunOptions& op
   for (std::size_t k = 0; k < plan.jobs.size(); ++k)
     (pool_on && plan.pending[k].isolated ? fault_jobs : main_jobs).push_back(plan.jobs[k]);
   std::atomic<std::size_t> next_fault{0};
-  std::vector<std::thread> pool;
+  std::vector<std::function<void()>> workers = {[&] { launch_group(main_jobs, scratch.path, "main", device, opt, fin); }};
   for (unsigned w = 0; w < fault_workers(fault_jobs.size()); ++w)
-    pool.emplace_back([&] {
+    workers.push_back([&] {
       for (std::size_t f; (f = next_fault++) < fault_jobs.size();)
         launch_group({fault_jobs[f]}, scratch.path, fmt::format("fault{}", f), device, opt, fin);
     });
-  launch_group(main_jobs, scratch.path, "main", device, opt, fin);
-  for (auto& t : pool) t.join();
+  run_threads(workers);
 }
 
 }  // namespace

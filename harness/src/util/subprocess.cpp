@@ -1,5 +1,7 @@
 #include "util/subprocess.hpp"
 
+#include "util/utf8_text.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -8,13 +10,67 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <csignal>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <thread>
 
 extern char** environ;
 
 namespace ptxcts {
+
+namespace {
+
+// The process groups of the children running now, for the signal handler: fixed slots, lock-free
+// (a handler may not take a lock).
+class LiveChildren {
+ public:
+  void add(pid_t pid) {
+    for (auto& s : slots_) {
+      pid_t empty = 0;
+      if (s.compare_exchange_strong(empty, pid)) return;
+    }
+  }
+  void forget(pid_t pid) {
+    for (auto& s : slots_) {
+      pid_t p = pid;
+      if (s.compare_exchange_strong(p, 0)) return;
+    }
+  }
+  void kill_all() {
+    for (auto& s : slots_)
+      if (pid_t p = s.load(); p > 0) ::kill(-p, SIGKILL);
+  }
+
+ private:
+  std::array<std::atomic<pid_t>, 1024> slots_{};
+};
+
+LiveChildren& live_children() {
+  static LiveChildren children;
+  return children;
+}
+
+void end_with_children(int sig) {
+  live_children().kill_all();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+}  // namespace
+
+void end_children_with_this_process() {
+  live_children();  // made now, not first inside a handler
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction sa{};
+    sa.sa_handler = end_with_children;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, nullptr);
+  }
+}
 
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds,
                           const std::function<void(const std::string&)>& on_line, double idle_seconds) {
@@ -41,6 +97,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   close(pipefd[1]);
+  if (rc == 0) live_children().add(pid);
   if (rc != 0) {
     close(pipefd[0]);
     result.exit_code = 127;
@@ -91,12 +148,28 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
       std::size_t line_start = result.output.rfind('\n', before == 0 ? 0 : before - 1);
       line_start = (line_start == std::string::npos || before == 0) ? 0 : line_start + 1;
       for (std::size_t nl; (nl = result.output.find('\n', line_start)) != std::string::npos; line_start = nl + 1)
-        if (nl >= before) on_line(result.output.substr(line_start, nl - line_start));
+        if (nl >= before) on_line(valid_utf8(result.output.substr(line_start, nl - line_start)));
     }
   }
   close(pipefd[0]);
+  // Output closed is not the end: a child may close it and go on (or hang). The limits still hold
+  // until it exits; past them, its group is killed. It is reaped only after its group is killed, so
+  // that its pid (the group's id) cannot have been reused by then.
+  for (bool killed = result.timed_out || result.went_quiet;;) {
+    siginfo_t info{};
+    int w = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | (killed ? 0 : WNOHANG));
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0 || info.si_pid == pid) break;
+    for (auto const& l : limits)
+      if (l.on && !killed && clock::now() >= *l.at) *l.flag = killed = true;
+    if (killed) kill(-pid, SIGKILL);
+    else std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  kill(-pid, SIGKILL);  // what it left behind in its group (a grandchild holding on) goes with it
+  live_children().forget(pid);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  result.output = valid_utf8(result.output);
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;

@@ -208,13 +208,14 @@ struct HandBatch : ::testing::Test {
     ASSERT_TRUE(parts);
     if (batch.kernels.empty()) batch = {target, parts->header, {}, 0};
     ASSERT_EQ(parts->header, batch.header);
-    Job alone{ptx, target, content_key(ptx, target, tc->version), {}, false};
+    Job alone{ptx, target, content_key(ptx, target, tc->version), {}, false, {}};
     batch.kernels.push_back({.alone = alone,
                              .entry_offset = parts->entry_offset,
                              .entry_line = parts->entry_line,
                              .entry = entry_name(name),
                              .outcome = {},
                              .cubin = "",
+                             .cubin_seal = "",
                              .cubin_entry = ""});
   }
 
@@ -257,7 +258,7 @@ TEST_F(HandBatch, SyntaxErrorsShowOneARunAndEachKernelGetsItsOwnVerdict) {
   expect_same_as_alone();
   // The outcome is recorded: the same batch again runs nothing.
   Batch again = batch;
-  for (auto& k : again.kernels) k = {k.alone, k.entry_offset, k.entry_line, k.entry, {}, "", ""};
+  for (auto& k : again.kernels) k = {k.alone, k.entry_offset, k.entry_line, k.entry, {}, "", "", ""};
   again.ptxas_runs = 0;
   run_batch(*tc, dir, again);
   EXPECT_EQ(again.ptxas_runs, 0);

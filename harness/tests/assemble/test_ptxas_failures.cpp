@@ -16,19 +16,13 @@
 #include "run/runner.hpp"
 #include "support/fake_ptxas.hpp"
 #include "support/spec_fixture.hpp"
+#include "util/sealed_file.hpp"
 
 using namespace ptxcts;
 using namespace ptxcts::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct Failure {
   const char* name;
@@ -46,7 +40,7 @@ const std::vector<Failure> kFailures = {
 
 const std::string kPtx = ".version 7.8\n.target sm_90\n.address_size 64\n";
 
-Job job_of(const FakePtxas& f) { return {kPtx, "sm_90", content_key(kPtx, "sm_90", f.tc.version), {}, false}; }
+Job job_of(const FakePtxas& f) { return {kPtx, "sm_90", content_key(kPtx, "sm_90", f.tc.version), {}, false, {}}; }
 
 // Three kernels sharing a module header on sm_90 (one batch), each with its version probe.
 Suite small_suite() {
@@ -122,7 +116,7 @@ TEST(PtxasFailures, ARejectionIsCachedWithHowItWasObtained) {
   EXPECT_EQ(second.outcome.state, AssemblyState::Rejected);
   EXPECT_EQ(second.outcome.obtained, "ptxas exit 255 with a message");
   EXPECT_EQ(second.outcome.message, first.outcome.message);
-  EXPECT_EQ(read_text(ptxas.dir / "catalog" / "cache" / (first.key + ".rejected")),
+  EXPECT_EQ(read_sealed(ptxas.dir / "catalog" / "cache" / (first.key + ".rejected")).content,
             "obtained: ptxas exit 255 with a message\n" + first.outcome.message);
 }
 
@@ -188,8 +182,8 @@ TEST(PtxasFailures, ACatalogBuildCachesRealRejections) {
   for (auto const& a : cat.assemblies) EXPECT_FALSE(a.accepted);
   EXPECT_EQ(ptxas.cached(".batch.json"), 1);
   EXPECT_EQ(
-      read_text(ptxas.dir / "catalog" / "cache" / (fs::path(cat.assemblies[0].ptx_file).stem().string() + ".rejected"))
-          .rfind("obtained: ptxas exit 255 with a message\n", 0),
+      read_sealed(ptxas.dir / "catalog" / "cache" / (fs::path(cat.assemblies[0].ptx_file).stem().string() + ".rejected"))
+          .content.rfind("obtained: ptxas exit 255 with a message\n", 0),
       0u);
   build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &second);
   EXPECT_EQ(second.ptxas_runs, 0);

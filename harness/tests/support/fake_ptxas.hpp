@@ -22,7 +22,13 @@ inline const std::string kSilentFailure = "exit 2\n";
 inline const std::string kRejects =
     "echo \"ptxas $4, line 1; error   : Unknown symbol 'bogus'\"\n"
     "echo 'ptxas fatal   : Ptx assembly aborted due to errors'\nexit 255\n";
-inline const std::string kAccepts = "echo cubin > \"$3\"\n";
+// A 64-byte CUDA ELF header for the target (-arch=sm_NN in $1): what the cache checks a cubin by.
+inline const std::string kAccepts =
+    "sm=${1#-arch=sm_}; sm=${sm%[af]}\n"
+    "printf '\\177ELF\\2\\1\\1\\101\\10\\0\\0\\0\\0\\0\\0\\0\\2\\0\\276\\0' > \"$3\"\n"
+    "printf '\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0' >> \"$3\"\n"
+    "printf \"\\\\002\\\\$(printf %03o $sm)\\\\000\\\\006\" >> \"$3\"\n"
+    "printf '\\100\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0' >> \"$3\"\n";
 
 // A stand-in ptxas: a shell script in a fresh directory that counts its runs there, then does
 // `body`. The time limit is short only for the one that hangs, so that a slow start is no timeout.

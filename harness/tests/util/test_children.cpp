@@ -1,0 +1,130 @@
+// Children on a leash: the limits hold after a child closes its output, whatever it leaves in its
+// process group dies with it, its text is valid UTF-8, and `ptxcts run` ends its device runner when
+// it is ended by a signal.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "util/subprocess.hpp"
+
+namespace fs = std::filesystem;
+using namespace ptxcts;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+
+int read_pid(const fs::path& file) {
+  std::ifstream in(file);
+  int pid = 0;
+  in >> pid;
+  return pid;
+}
+
+}  // namespace
+
+TEST(Children, AChildThatClosesItsOutputAndHangsIsKilledAtTheLimit) {
+  // Before: EOF was taken for the end, and waitpid without a limit waited forever.
+  auto t0 = clock_type::now();
+  ProcessResult r = run_process({"sh", "-c", "exec >/dev/null 2>&1; sleep 30"}, 1.0);
+  EXPECT_LT(seconds_since(t0), 5.0);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.signal, SIGKILL);
+}
+
+TEST(Children, TheIdleWatchdogHoldsAfterTheOutputCloses) {
+  auto t0 = clock_type::now();
+  ProcessResult r = run_process({"sh", "-c", "echo hello; exec >/dev/null 2>&1; sleep 30"}, 0, {}, 1.0);
+  EXPECT_LT(seconds_since(t0), 5.0);
+  EXPECT_TRUE(r.went_quiet);
+  EXPECT_EQ(r.output, "hello\n");
+}
+
+TEST(Children, WhatAChildLeavesInItsGroupDiesWithIt) {
+  const fs::path pid_file = fs::temp_directory_path() / ("ptxcts-grandchild-" + std::to_string(::getpid()));
+  ProcessResult r = run_process(
+      {"sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > '" + pid_file.string() + "'; exit 0"}, 10.0);
+  EXPECT_EQ(r.exit_code, 0);
+  const int grandchild = read_pid(pid_file);
+  ASSERT_GT(grandchild, 0);
+  for (int i = 0; i < 100 && alive(grandchild); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(alive(grandchild));
+  fs::remove(pid_file);
+}
+
+TEST(Children, OutputThatIsNotUtf8IsStoredWithReplacementCharacters) {
+  // Before: the bytes were stored as they came, and nlohmann's dump() threw when a record was saved.
+  ProcessResult r = run_process({"sh", "-c", "printf 'bad \\377\\376 byte\\n'"}, 10.0);
+  EXPECT_EQ(r.output, "bad \xEF\xBF\xBD\xEF\xBF\xBD byte\n");
+  std::string seen;
+  run_process({"sh", "-c", "printf 'x\\300\\n'"}, 10.0, [&seen](const std::string& line) { seen = line; });
+  EXPECT_EQ(seen, "x\xEF\xBF\xBD");
+}
+
+// `ptxcts run` with a device runner that hangs in its first launch: SIGTERM, SIGINT or SIGHUP to
+// ptxcts ends the runner too (it runs in a process group of its own, out of the terminal's reach).
+class EndedBySignal : public ::testing::TestWithParam<int> {};
+
+TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
+  const int sig = GetParam();
+  const fs::path dir = fs::temp_directory_path() / ("ptxcts-signal-" + std::to_string(::getpid()) + "-" + std::to_string(sig));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path runner = dir / "runner", pid_file = dir / "runner.pid";
+  std::ofstream(runner) << "#!/bin/sh\n"
+                           "if [ \"$1\" = --info ]; then\n"
+                           "  echo '[{\"ordinal\": 0, \"name\": \"Hanging GPU\", \"major\": 9, \"minor\": 0, "
+                           "\"driver_cuda\": \"13.0\", \"driver_version\": \"0.0\"}]'; exit 0\n"
+                           "fi\n"
+                           "echo $$ > '" << pid_file.string() << "'\nexec sleep 120\n";
+  ::chmod(runner.c_str(), 0755);
+  pid_t ptxcts = ::fork();
+  ASSERT_GE(ptxcts, 0);
+  if (ptxcts == 0) {
+    const std::string out = (dir / "out.txt").string();
+    std::freopen(out.c_str(), "w", stdout);
+    std::freopen(out.c_str(), "a", stderr);
+    ::execl(PTXCTS_COMMAND, PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR, "--family",
+            "ldmatrix", "--runner", runner.c_str(), "--reports", dir.c_str(), static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  int runner_pid = 0;
+  for (int i = 0; i < 1200 && !runner_pid; ++i) {  // the toolkit audit runs first (warm, about a second)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    runner_pid = read_pid(pid_file);
+  }
+  if (!runner_pid) {
+    ::kill(ptxcts, SIGKILL);
+    ::waitpid(ptxcts, nullptr, 0);
+    std::ifstream in(dir / "out.txt");
+    FAIL() << "the device runner never started: " << std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  ASSERT_TRUE(alive(runner_pid));
+  ::kill(ptxcts, sig);
+  int status = 0;
+  ::waitpid(ptxcts, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  if (WIFSIGNALED(status)) {
+    EXPECT_EQ(WTERMSIG(status), sig);
+  }
+  for (int i = 0; i < 100 && alive(runner_pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(alive(runner_pid)) << "the device runner outlived ptxcts";
+  if (alive(runner_pid)) ::kill(runner_pid, SIGKILL);
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, EndedBySignal, ::testing::Values(SIGTERM, SIGINT, SIGHUP),
+                         [](const auto& info) { return std::string(sigabbrev_np(info.param)); });
