@@ -107,7 +107,8 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
       }
     VersionSubject v{.of = k, .documented = cc.instance->min_ptx(), .why = cc.instance->requirement_text(),
                      .at = std::nullopt, .below = std::nullopt, .below_version = {}};
-    const std::string& body = plan.probes[plan.grammar[k].on.front().probe].body;
+    // A copy: b.add grows plan.probes, which would leave a reference into it dangling.
+    const std::string body = plan.probes[plan.grammar[k].on.front().probe].body;
     if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true))
       v.at = b.add(t->name, v.documented, body, true, targets.arch_for(t->name));
     if (auto below = specs.targets.previous(v.documented)) {

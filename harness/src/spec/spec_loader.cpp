@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cctype>
 #include <regex>
 #include <set>
@@ -431,6 +433,13 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
   // refuse it rather than run without it.
   std::vector<std::filesystem::path> paths, misnamed;
   for (auto const& e : std::filesystem::directory_iterator(dir)) {
+    // Hidden files are an editor's (a lock file .#ldmatrix.yaml, often a dangling link; a swap
+    // file): skipped with a word, so that an open editor breaks nothing.
+    if (e.path().filename().string().front() == '.') {
+      if (e.path().filename().string().find(".yaml") != std::string::npos)
+        fmt::print(stderr, "specs: skipping {} (a hidden file: an editor's lock or backup, not a spec)\n", e.path().string());
+      continue;
+    }
     std::string lower = e.path().filename().string();
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -447,10 +456,17 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
         "or moved out of the specs directory");
   for (auto const& p : paths) {
     std::optional<std::string> text;
-    if (std::filesystem::is_regular_file(p, ec)) text = try_read_file_text(p);
-    if (!text)  // a directory, a broken link (an editor's lock file), no permission
+    const bool regular = std::filesystem::is_regular_file(p, ec);
+    if (regular) text = try_read_file_text(p);
+    if (!text) {  // a directory, a broken link, a link loop, no permission
+      const std::string why = ec                                       ? ec.message()
+                              : std::filesystem::is_directory(p, ec) ? "a directory"
+                              : !regular                             ? "not a regular file"
+                                                                     : std::strerror(errno);
       throw SpecError({.file = p.string()},
-                      "cannot read this file; expected every *.yaml in the specs directory to be a readable spec file");
+                      "cannot read this file (" + why +
+                          "); expected every *.yaml in the specs directory to be a readable spec file");
+    }
     files.push_back({.path = p.string(), .text = std::move(*text)});
   }
   return load_specs(files);

@@ -6,6 +6,8 @@
 #include <map>
 #include <string_view>
 
+#include "util/utf8_text.hpp"
+
 namespace ptxcts {
 
 static const char* kind_name(const YAML::Node& n) {
@@ -114,22 +116,89 @@ SourceLocation YamlReader::where_in_scalar(std::size_t offset) const {
   return w;
 }
 
-YAML::Node parse_yaml(const std::string& file, const std::string& text) {
-  // yaml-cpp parses nested flow collections recursively: refuse absurd depth before it does.
-  int depth = 0, line = 1, column = 0;
-  for (char c : text) {
+namespace {
+
+// yaml-cpp parses nested flow collections recursively: absurd depth is refused before it does.
+// Only brackets that open flow collections count: not those in comments, quoted scalars, block
+// scalars (| and >) or plain text (a[0]). Outside a flow collection a bracket opens one only where a
+// value starts (line start, after "- ", ": " or "? "); inside one, every unquoted bracket does.
+void refuse_deep_flow(const std::string& file, const std::string& text) {
+  constexpr int kMaxDepth = 64;
+  int depth = 0, line = 1, column = 0, indent = 0;
+  int block_indent = -1;  // inside a block scalar: the indentation of the line that began it
+  bool line_start = true, gap = false;
+  char prev = '\n';  // the last character on this line that was not a space ('\n': none yet)
+  auto skip_line = [&](std::size_t& i) { i = std::min(text.find('\n', i), text.size()) - 1; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     ++column;
     if (c == '\n') {
-      ++line;
-      column = 0;
+      ++line, column = 0, indent = 0, line_start = true, gap = false, prev = '\n';
+      continue;
     }
-    if (c == '[' || c == '{') {
-      if (++depth > 64)
-        throw SpecError({.file = file, .line = line, .column = column}, "flow collections nested more than 64 deep");
+    if (c == ' ' || c == '\t') {
+      indent += line_start;
+      gap = true;
+      continue;
+    }
+    if (line_start) {
+      line_start = false;
+      if (block_indent >= 0 && indent > block_indent) {  // a block scalar's line: text, not YAML
+        skip_line(i);
+        continue;
+      }
+      block_indent = -1;
+    }
+    const bool after_indicator = prev == '\n' || (gap && (prev == ':' || prev == '-' || prev == '?'));
+    const bool value_start =
+        depth > 0 ? prev == '\n' || gap || prev == ',' || prev == '[' || prev == '{' || prev == ':' : after_indicator;
+    gap = false;
+    if (c == '#' && (prev == '\n' || text[i - 1] == ' ' || text[i - 1] == '\t')) {  // a comment
+      skip_line(i);
+      continue;
+    }
+    if ((c == '"' || c == '\'') && value_start) {  // a quoted scalar, perhaps over several lines
+      for (++i; i < text.size(); ++i) {
+        if (text[i] == '\n') ++line, column = 0;
+        else ++column;
+        if (c == '"' && text[i] == '\\') {
+          ++i, ++column;
+        } else if (text[i] == c) {
+          if (c == '\'' && i + 1 < text.size() && text[i + 1] == '\'') ++i, ++column;  // '' inside '...'
+          else break;
+        }
+      }
+      prev = c;
+      continue;
+    }
+    if ((c == '|' || c == '>') && depth == 0 && after_indicator) {
+      block_indent = indent;
+      skip_line(i);
+      continue;
+    }
+    if ((c == '[' || c == '{') && (depth > 0 || value_start)) {
+      if (++depth > kMaxDepth)
+        throw SpecError({.file = file, .line = line, .column = column},
+                        fmt::format("flow collections nested more than {} deep", kMaxDepth));
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
+    prev = c;
   }
+}
+
+}  // namespace
+
+YAML::Node parse_yaml(const std::string& file, const std::string& text) {
+  if (auto bad = first_invalid_utf8(text)) {
+    int line = 1, column = 1;
+    for (std::size_t i = 0; i < *bad; ++i) text[i] == '\n' ? (++line, column = 1) : ++column;
+    throw SpecError({.file = file, .line = line, .column = column},
+                    fmt::format("byte 0x{:02x} is not UTF-8; expected a spec file in UTF-8",
+                                static_cast<unsigned char>(text[*bad])));
+  }
+  refuse_deep_flow(file, text);
+  int line = 1;
   // One document per file, and nothing after its end: YAML::Load reads the first document and drops
   // the rest silently. (Found by line rather than with YAML::LoadAll, which loops forever on some
   // inputs in yaml-cpp 0.7, e.g. a top-level '"a",' — found by the fuzzer.)

@@ -14,4 +14,10 @@ std::string valid_utf8(const std::string& bytes) {
   return out;
 }
 
+std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
+  auto bad = utf8::find_invalid(text.begin(), text.end());
+  if (bad == text.end()) return std::nullopt;
+  return static_cast<std::size_t>(bad - text.begin());
+}
+
 }  // namespace ptxcts

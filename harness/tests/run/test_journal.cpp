@@ -118,3 +118,20 @@ TEST(Journal, AResumedRunRedoesNothingDone) {
   EXPECT_TRUE(second.empty());
   fs::remove_all(work);
 }
+
+TEST(Journal, AFullDiskStopsTheRunWithAClearMessage) {
+  // Before: append errors went unchecked, so the journal stopped silently while the run went on.
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  ptxcts::Journal j("/dev/full", true);
+  ptxcts::CaseResult r;
+  r.kernel = "k";
+  r.case_name = "c";
+  try {
+    for (int i = 0; i < 10000; ++i) j.append(r);  // the stream's buffer fills first
+    FAIL() << "no error from a full disk";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot write the journal /dev/full: No space left on device; the run stops here, and what it wrote "
+              "before can be resumed with --resume");
+  }
+}

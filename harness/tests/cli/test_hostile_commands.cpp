@@ -1,0 +1,140 @@
+// Whole commands in a hostile environment: a full disk, a read-only catalog, hostile reports, a
+// copied build. Each runs the real `ptxcts` (with a stand-in ptxas where assembling is not the point).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/fake_ptxas.hpp"
+#include "util/subprocess.hpp"
+
+namespace fs = std::filesystem;
+using namespace ptxcts;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name)
+      : path(fs::temp_directory_path() / ("ptxcts-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+// A stand-in ptxas for whole commands: answers --version and --help like ptxas 13.0 with the one
+// target sm_90, and accepts everything (a CUDA ELF header where a cubin is asked for).
+fs::path write_fake_ptxas(const fs::path& dir) {
+  fs::path script = dir / "ptxas";
+  std::ofstream(script) << "#!/bin/sh\n"
+                           "case \"$1\" in\n"
+                           "  --version) echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0;;\n"
+                           "  --help) echo \"--gpu-name  Allowed values for this option: 'compute_90','sm_90'. "
+                           "Default value: 'sm_75'.\"; exit 0;;\n"
+                           "esac\n"
+                           "[ \"$2\" = -o ] || exit 0\n"  // parse-only probes: -arch=X FILE -o /dev/null
+                        << ptxcts::test::kAccepts;
+  ::chmod(script.c_str(), 0755);
+  return script;
+}
+
+bool can_unshare() {
+  return run_process({"unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"}, 20).exit_code == 0;
+}
+
+}  // namespace
+
+TEST(HostileCommands, AFullDiskUnderCatalogOutIsOneClearError) {
+  // Before: SIGABRT (an exception escaped a worker thread).
+  if (!can_unshare()) GTEST_SKIP() << "cannot mount a small tmpfs here (unshare -rm is not allowed)";
+  TempDir t("full-disk");
+  fs::path ptxas = write_fake_ptxas(t.path), mnt = t.path / "small";
+  fs::create_directories(mnt);
+  ProcessResult r = run_process({"unshare", "-rm", "sh", "-c",
+                                 "mount -t tmpfs -o size=128k tmpfs '" + mnt.string() + "' && exec " PTXCTS_COMMAND
+                                 " catalog --out '" + mnt.string() + "/catalog' --targets sm_90 -j 2 --ptxas '" +
+                                     ptxas.string() + "'"},
+                                300);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.signal, 0) << r.output;
+  EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("terminate"), std::string::npos) << r.output;
+}
+
+TEST(HostileCommands, AReadOnlyCatalogCanBeRun) {
+  // Before: scratch files went inside the catalog, so a read-only copy could not be run.
+  if (!can_unshare()) GTEST_SKIP() << "cannot bind-mount read-only here (unshare -rm is not allowed)";
+  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json")) GTEST_SKIP() << "the build has no catalog";
+  TempDir t("read-only");
+  fs::path ro = t.path / "catalog";
+  fs::create_directories(ro);
+  ProcessResult r = run_process(
+      {"unshare", "-rm", "sh", "-c",
+       "mount --bind '" PTXCTS_CATALOG_DIR "' '" + ro.string() + "' && mount -o remount,ro,bind '" + ro.string() +
+           "' && export PTXCTS_FAKE_MODE=model && exec " PTXCTS_COMMAND " run --no-assemble --catalog '" + ro.string() +
+           "' --family movmatrix --runner " PTXCTS_FAKE_RUNNER},
+      300);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(" passed, 0 failed"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Read-only file system"), std::string::npos) << r.output;
+}
+
+TEST(HostileCommands, DeeplyNestedReportsAreRefusedFastWithAPlace) {
+  // Before: 200 KB of nested brackets grew `diff` to 24 GB (quadratic) until it was killed.
+  TempDir t("deep");
+  const fs::path deep = t.path / "deep.json";
+  std::ofstream(deep) << "{\"a\":\n" << std::string(100000, '[') << std::string(100000, ']') << "}\n";
+  auto t0 = std::chrono::steady_clock::now();
+  ProcessResult r = run_process({PTXCTS_COMMAND, "diff", deep.string(), deep.string()}, 60);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "error: " + deep.string() +
+                          ":2:64: nested more than 64 deep; expected a report, journal or manifest (they nest a few "
+                          "levels)\n");
+}
+
+TEST(HostileCommands, ANumberTooLargeIsPlaced) {
+  // Before: "[json.exception.out_of_range.406] number overflow parsing '1e400'", no file, no place.
+  TempDir t("1e400");
+  const fs::path big = t.path / "big.json";
+  std::ofstream(big) << "{\n  \"schema_version\": 1e400\n}\n";
+  ProcessResult r = run_process({PTXCTS_COMMAND, "diff", big.string(), big.string()}, 60);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "error: " + big.string() +
+                          ":2:21: number 1e400 is out of range (does not fit a double); expected a number a report "
+                          "can hold\n");
+}
+
+TEST(HostileCommands, ACopiedBuildWritesIntoItsOwnFolders) {
+  // Before: the source tree's absolute paths were compiled in: a copy wrote into the original tree.
+  TempDir t("copied-build");
+  fs::create_directories(t.path / "build" / "harness");
+  const fs::path copy = t.path / "build" / "harness" / "ptxcts";
+  fs::copy_file(PTXCTS_COMMAND, copy);
+  fs::path ptxas = write_fake_ptxas(t.path);
+  ProcessResult r = run_process({copy.string(), "--specs", PTXCTS_SOURCE_DIR "/specs", "catalog", "--kernels",
+                                 PTXCTS_SOURCE_DIR "/kernels", "--targets", "sm_90", "--ptxas", ptxas.string()},
+                                300);
+  EXPECT_EQ(r.exit_code, 0) << "signal " << r.signal << ": " << r.output;
+  EXPECT_TRUE(fs::exists(t.path / "build" / "catalog" / "manifest.json")) << r.output;
+  ProcessResult help = run_process({copy.string(), "audit", "--help"}, 60);
+  EXPECT_NE(help.output.find("--reports TEXT=" + (t.path / "build" / "reports").string()), std::string::npos)
+      << help.output;
+  // Without the source tree beside it, the specs are not found, and it says where it looked.
+  ProcessResult lost = run_process({copy.string(), "check-specs"}, 60);
+  EXPECT_EQ(lost.exit_code, 2);
+  EXPECT_NE(lost.output.find((t.path / "specs").string()), std::string::npos) << lost.output;
+}
+
+TEST(HostileCommands, ReportsGoUnderTheBuildUnlessTold) {
+  // Before: `audit` and `run` wrote into the tracked reports/, and the next build stamped "+changes".
+  ProcessResult help = run_process({PTXCTS_COMMAND, "run", "--help"}, 60);
+  const std::string build_reports = (fs::path(PTXCTS_CATALOG_DIR).parent_path() / "reports").string();
+  EXPECT_NE(help.output.find("--reports TEXT=" + build_reports + "\n"), std::string::npos) << help.output;
+  EXPECT_EQ(help.output.find("--reports TEXT=" PTXCTS_SOURCE_DIR "/reports"), std::string::npos) << help.output;
+}
