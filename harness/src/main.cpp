@@ -516,6 +516,9 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {  // SpecError, ReportError, a harness error
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitTrouble;
+  } catch (...) {  // nothing ends in std::terminate
+    fmt::print(stderr, "error: an unexpected failure (not a std::exception)\n");
+    return kExitTrouble;
   }
   return 0;
 }
