@@ -33,17 +33,6 @@ constexpr std::string_view kObtained = "obtained: ";
 // A cubin as recorded when ptxas wrote it: "cubin: <size> <xxh3-128>", the record's second line.
 constexpr std::string_view kCubinLine = "cubin: ";
 
-std::string cubin_seal(const std::string& bytes) { return fmt::format("{} {}", bytes.size(), xxh3_hex(bytes)); }
-
-// Why the cubin at `path` is not the one sealed as `seal` for `target`, or "" where it is.
-std::string cubin_mismatch(const fs::path& path, const std::string& seal, const std::string& target) {
-  std::optional<std::string> bytes = try_read_file_text(path);
-  if (!bytes) return "missing";
-  if (cubin_seal(*bytes) != seal) return fmt::format("{} bytes, not the {} recorded (size and checksum)", bytes->size(), seal);
-  if (auto why = cubin_problem(*bytes, target)) return *why;
-  return "";
-}
-
 // A module's cached verdict: its sealed record, if it says how the verdict was obtained (older
 // records do not, and may be a failed ptxas taken for a rejection: those are assembled again).
 // A damaged record is said once and discarded.
@@ -124,7 +113,7 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
         if (entries[k] != b.kernels[k].entry && entries[k] != kSkeletonEntry) return false;
         if (!is_cubin_name(cubins[k])) return false;
         if (cubins[k] != present) {
-          if (auto why = cubin_mismatch(dir / cubins[k], seals[k], b.target); !why.empty()) {
+          if (auto why = cubin_file_problem(dir / cubins[k], seals[k], b.target); !why.empty()) {
             if (why != "missing") discard_bad_entry(dir / cubins[k], why);
             return false;
           }
@@ -192,7 +181,7 @@ void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
            rejected = cache / (job.key + ".rejected"), ptx = cache / (job.key + ".ptx");
   std::string seal;
   if (auto o = read_verdict(log, AssemblyState::Accepted, &seal)) {
-    if (std::string why = cubin_mismatch(cubin, seal, job.target); why.empty()) {
+    if (std::string why = cubin_file_problem(cubin, seal, job.target); why.empty()) {
       job.outcome = std::move(*o);
       job.cubin_seal = std::move(seal);
       job.cached = true;

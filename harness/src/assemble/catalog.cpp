@@ -196,6 +196,7 @@ void collect_batches(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
       a.accepted = bk.outcome.accepted();
       a.message = bk.outcome.message;
       a.cubin = bk.cubin;
+      a.cubin_seal = bk.cubin_seal;
       a.entry = bk.cubin_entry;
       if (bk.outcome.error()) a.error = bk.outcome.why(), ++s.errors;
     }
@@ -216,6 +217,7 @@ void collect_alone(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
     a.error = error;
     if (a.accepted) {
       a.cubin = "cache/" + j.key + ".cubin";
+      a.cubin_seal = j.cubin_seal;
       a.entry = kSkeletonEntry;
     }
   }
@@ -274,6 +276,7 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
                   {"accepted", a.accepted},
                   {"message", a.message},
                   {"cubin", a.cubin},
+                  {"cubin_seal", a.cubin_seal},
                   {"entry", a.entry},
                   {"ptx", a.ptx_file},
                   {"instruction", a.instruction},
@@ -322,6 +325,7 @@ Catalog load_catalog(const fs::path& dir) {
                               .attempted = a.at("attempted"),
                               .message = a.at("message"),
                               .cubin = a.at("cubin"),
+                              .cubin_seal = a.at("cubin_seal"),
                               .ptx_file = a.at("ptx"),
                               .instruction = a.at("instruction"),
                               .entry = a.at("entry"),

@@ -24,6 +24,7 @@ struct Assembly {
   bool attempted = true;    // false: the toolkit's PTX ISA version cannot express this target/form
   std::string message;      // ptxas's output, or why it was not attempted
   std::string cubin;        // relative to the catalog directory (accepted only)
+  std::string cubin_seal{}; // its "<size> <xxh3-128>" (accepted only): a run checks the cubin against it
   std::string ptx_file;     // relative to the catalog directory: the kernel's own module, which
                             // the line numbers in `message` refer to
   std::string instruction;  // the instruction text(s) under test, as emitted
@@ -32,7 +33,8 @@ struct Assembly {
 };
 
 struct Catalog {
-  static constexpr int kSchemaVersion = 4;  // 4: kernels only (the audit's probes are assemble/probe_assembly's)
+  // 5: each cubin's seal; 4: kernels only (the audit's probes are assemble/probe_assembly's)
+  static constexpr int kSchemaVersion = 5;
   std::string ptxas_version, cuda_release;
   PtxVersion toolkit_ptx;
   std::vector<std::string> targets;  // the real targets used, in ptxas's order

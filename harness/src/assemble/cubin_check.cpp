@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "util/file_text.hpp"
+#include "util/sealed_file.hpp"
+
 namespace ptxcts {
 
 namespace {
@@ -26,6 +29,17 @@ std::optional<std::string> cubin_problem(std::string_view bytes, const std::stri
   if (static_cast<int>(in_flags) != sm) return fmt::format("an ELF object for sm_{}, not {}", in_flags, target);
   if (h.e_shoff > bytes.size()) return fmt::format("cut short: its section headers start at byte {} of {}", h.e_shoff, bytes.size());
   return std::nullopt;
+}
+
+std::string cubin_seal(std::string_view bytes) { return fmt::format("{} {}", bytes.size(), xxh3_hex(bytes)); }
+
+std::string cubin_file_problem(const std::filesystem::path& path, const std::string& seal, const std::string& target) {
+  std::optional<std::string> bytes = try_read_file_text(path);
+  if (!bytes) return "missing";
+  if (cubin_seal(*bytes) != seal)
+    return fmt::format("{} bytes, not the {} recorded (size and checksum)", bytes->size(), seal);
+  if (auto why = cubin_problem(*bytes, target)) return *why;
+  return "";
 }
 
 }  // namespace ptxcts

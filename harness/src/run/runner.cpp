@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include <stdlib.h>
 
 #include <cstdlib>
@@ -20,6 +22,7 @@
 #include "run/cubin_selection.hpp"
 #include "run/device_protocol.hpp"
 #include "util/subprocess.hpp"
+#include "assemble/cubin_check.hpp"
 #include "util/worker_threads.hpp"
 
 namespace ptxcts {
@@ -67,6 +70,7 @@ struct Plan {
 Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& opt,
               DeviceRun& run) {
   Plan plan;
+  std::map<std::string, std::string> checked_cubins;  // cubin -> what is wrong with it ("": nothing)
   auto record = [&](CaseResult r) {
     if (opt.journal) opt.journal->append(r);
     run.results.push_back(std::move(r));
@@ -77,6 +81,15 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
     std::string instruction;
     for (auto const* s : k.steps) instruction += (instruction.empty() ? "" : " ; ") + s->mnemonic();
     CubinChoice choice = select_cubin(suite.specs.targets, catalog, k, device.major, device.minor);
+    // The cubin is checked against the seal the catalog recorded (once per file): a damaged copy is an
+    // error for its cases, never a launch of whatever bytes are there.
+    if (const Assembly* a = choice.assembly; a && choice.error.empty() && !a->cubin_seal.empty()) {
+      auto [at, fresh] = checked_cubins.try_emplace(a->cubin);
+      if (fresh) at->second = cubin_file_problem(opt.catalog_dir / a->cubin, a->cubin_seal, a->target);
+      if (!at->second.empty())
+        choice.error = fmt::format("the catalog's cubin {} is damaged ({}): rebuild the catalog with 'ptxcts catalog'",
+                                   a->cubin, at->second);
+    }
     if (choice.skip.empty() && choice.error.empty() && !k.runnable())
       choice.skip =
           "the spec gives this form's syntax and requirements but no layout yet, so nothing can check its result";

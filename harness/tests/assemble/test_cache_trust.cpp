@@ -14,6 +14,7 @@
 #include "assemble/catalog.hpp"
 #include "assemble/cubin_check.hpp"
 #include "assemble/probe_assembly.hpp"
+#include "run/runner.hpp"
 #include "support/fake_ptxas.hpp"
 #include "support/spec_fixture.hpp"
 #include "util/sealed_file.hpp"
@@ -241,4 +242,28 @@ TEST(CacheTrust, TwoProcessesBuildOneCatalogAtOnce) {
   EXPECT_EQ(back.assemblies.size(), 2u);
   for (auto const& e : fs::directory_iterator(ptxas.dir / "catalog" / "cache"))
     EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+TEST(CacheTrust, ARunDoesNotLaunchACubinDamagedAfterTheCatalogWasBuilt) {
+  // A catalog copied with --no-assemble is read, not rebuilt: its cubins are checked against the
+  // manifest's seals before anything is launched.
+  const Suite suite = small_suite();
+  FakePtxas ptxas(kAccepts);
+  build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 1);
+  Catalog cat = load_catalog(ptxas.dir / "catalog");
+  ASSERT_TRUE(cat.assemblies[0].accepted);
+  ASSERT_FALSE(cat.assemblies[0].cubin_seal.empty());
+  const fs::path cubin = ptxas.dir / "catalog" / cat.assemblies[0].cubin;
+  flip_last_bit(cubin);
+  RunOptions opt;
+  opt.runner = PTXCTS_FAKE_RUNNER;
+  opt.catalog_dir = ptxas.dir / "catalog";
+  DeviceRun run = run_on_device(suite, cat, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
+  ASSERT_FALSE(run.results.empty());
+  for (auto const& r : run.results) {
+    EXPECT_EQ(r.status, Status::Error) << r.kernel << " / " << r.case_name;
+    EXPECT_EQ(r.reason.find("the catalog's cubin " + cat.assemblies[0].cubin + " is damaged (64 bytes, not the 64 "),
+              0u)
+        << r.reason;
+  }
 }

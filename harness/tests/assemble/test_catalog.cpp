@@ -106,6 +106,7 @@ TEST(CatalogManifest, EveryFieldRoundTripsUnderItsKey) {
                           .attempted = false,
                           .message = "message-a",
                           .cubin = "cubin-a",
+                          .cubin_seal = "seal-a",
                           .ptx_file = "ptx-a",
                           .instruction = "instruction-a",
                           .entry = "entry-a",
@@ -122,7 +123,7 @@ TEST(CatalogManifest, EveryFieldRoundTripsUnderItsKey) {
   EXPECT_EQ(j.at("toolkit_ptx_isa"), "9.9");
   EXPECT_EQ(j.at("targets"), nlohmann::json({"sm_90", "sm_100a"}));
   EXPECT_EQ(j.at("assemblies"), nlohmann::json::parse(R"([{"kernel": "kernel-a", "target": "target-a", "ptx_isa": "7.1",
-    "attempted": false, "accepted": true, "message": "message-a", "cubin": "cubin-a", "entry": "entry-a", "ptx": "ptx-a",
+    "attempted": false, "accepted": true, "message": "message-a", "cubin": "cubin-a", "cubin_seal": "seal-a", "entry": "entry-a", "ptx": "ptx-a",
     "instruction": "instruction-a", "error": "error-a"}])"));
   EXPECT_FALSE(j.contains("version_probes"));  // schema 4: kernels only
 
@@ -138,6 +139,7 @@ TEST(CatalogManifest, EveryFieldRoundTripsUnderItsKey) {
   EXPECT_EQ(a.target, "target-a");
   EXPECT_EQ(a.ptx, (PtxVersion{7, 1}));
   EXPECT_TRUE(a.accepted);
+  EXPECT_EQ(a.cubin_seal, "seal-a");
   EXPECT_FALSE(a.attempted);
   EXPECT_EQ(a.message, "message-a");
   EXPECT_EQ(a.cubin, "cubin-a");

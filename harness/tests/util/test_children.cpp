@@ -25,7 +25,15 @@ double seconds_since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();
 }
 
-bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+// Running, not a zombie: a killed child whose parent died is a zombie until its new parent (often a
+// container's PID 1, which may never) reaps it.
+bool alive(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return false;
+  const std::size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] != 'Z' && text[paren + 2] != 'X';
+}
 
 int read_pid(const fs::path& file) {
   std::ifstream in(file);
