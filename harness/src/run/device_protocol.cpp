@@ -1,5 +1,6 @@
 #include "run/device_protocol.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -33,12 +34,21 @@ bool get_str(std::istream& i, std::string& s) {
   s.resize(n);
   return static_cast<bool>(i.read(s.data(), n));
 }
+// A length read from the file is a claim: the vector grows only as elements arrive, a chunk at a
+// time, so a corrupt length costs what the file holds, not what it states (fuzzing finding F3).
 template <class T>
 bool get_vec(std::istream& i, std::vector<T>& v) {
   std::uint64_t n = 0;
   if (!get(i, n) || n > (std::uint64_t{1} << 28)) return false;
-  v.resize(n);
-  return static_cast<bool>(i.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(n * sizeof(T))));
+  constexpr std::uint64_t kChunk = 1 << 16;
+  v.clear();
+  for (std::uint64_t done = 0; done < n;) {
+    const std::uint64_t take = std::min(kChunk, n - done);
+    v.resize(done + take);
+    if (!i.read(reinterpret_cast<char*>(v.data() + done), static_cast<std::streamsize>(take * sizeof(T)))) return false;
+    done += take;
+  }
+  return true;
 }
 
 }  // namespace
@@ -64,8 +74,10 @@ std::vector<DeviceJob> read_jobs(std::istream& in) {
   if (!in.read(magic, 8) || std::memcmp(magic, kJobMagic, 8) != 0) throw std::runtime_error("not a ptxcts job file");
   std::uint32_t n = 0;
   if (!get(in, n)) throw std::runtime_error("truncated job file");
-  std::vector<DeviceJob> jobs(n);
-  for (auto& j : jobs) {
+  // The count is a claim too: jobs are added as they are read (fuzzing finding F1).
+  std::vector<DeviceJob> jobs;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    DeviceJob& j = jobs.emplace_back();
     std::int32_t w, t, st, r;
     bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get_str(in, j.label) &&
               get(in, w) && get(in, t) && get(in, st) && get(in, r) && get_vec(in, j.input.offsets) &&

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <sstream>
 
@@ -60,4 +61,36 @@ TEST(DeviceProtocol, ATruncatedLastResultIsDroppedTheRestKept) {
   EXPECT_EQ(back[0].state, ok.state);
   EXPECT_FALSE(back[1].ok);
   EXPECT_EQ(back[1].error, fault.error);
+}
+
+namespace {
+long max_rss_kb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+std::string bytes_of(std::initializer_list<int> b) {
+  std::string s;
+  for (int c : b) s += static_cast<char>(c);
+  return s;
+}
+}  // namespace
+
+// Fuzzing findings F1 and F3 (harness/fuzz/FINDINGS.md): a count or a length in a job or result file
+// cost what it stated (768 GiB for a 12-byte job file), not what the file holds.
+TEST(DeviceProtocol, AJobCountIsNotTrustedBeyondTheFile) {
+  const long before = max_rss_kb();
+  std::istringstream in(bytes_of({0x50, 0x54, 0x58, 0x43, 0x54, 0x53, 0x4a, 0x32, 0xff, 0xff, 0xff, 0xff}));
+  EXPECT_THROW(read_jobs(in), std::runtime_error);
+  EXPECT_LT(max_rss_kb() - before, 64 * 1024);
+}
+
+TEST(DeviceProtocol, AVectorLengthIsNotTrustedBeyondTheFile) {
+  const long before = max_rss_kb();
+  std::istringstream smem(bytes_of({0x50, 0x43, 0x52, 0x31, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0}));
+  EXPECT_TRUE(read_results(smem).empty());
+  std::istringstream regs(bytes_of({0x50, 0x43, 0x52, 0x31, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                    0, 0, 0, 0x10, 0, 0, 0, 0}));
+  EXPECT_TRUE(read_results(regs).empty());
+  EXPECT_LT(max_rss_kb() - before, 64 * 1024);
 }
