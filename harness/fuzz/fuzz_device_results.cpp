@@ -79,8 +79,8 @@ bool known_finding_f3_jobs(const std::string& bytes) {
   bool oversized = false;
   if (!w.magic("PTXCTSJ2", 8) || !w.get(n)) return false;
   for (std::uint32_t i = 0; i < n; ++i)
-    if (!(w.get(id) && w.str() && w.str() && w.str() && w.get(shape) && w.get(shape) && w.get(shape) &&
-          w.get(shape) && w.vec(4, oversized) && w.vec(1, oversized) && w.vec(4, oversized)))
+    if (!(w.get(id) && w.str() && w.str() && w.str() && w.get(shape) && w.get(shape) && w.get(shape) && w.get(shape) &&
+          w.vec(4, oversized) && w.vec(1, oversized) && w.vec(4, oversized)))
       break;
   return oversized;
 }
@@ -90,8 +90,8 @@ bool known_finding_f3_results(const std::string& bytes) {
   std::uint32_t id;
   std::uint8_t ok;
   bool oversized = false;
-  while (!w.done() && w.magic("PCR1", 4) && w.get(id) && w.get(ok) && w.str() && w.vec(1, oversized) && w.vec(4, oversized)) {
-  }
+  while (!w.done() && w.magic("PCR1", 4) && w.get(id) && w.get(ok) && w.str() && w.vec(1, oversized) &&
+         w.vec(4, oversized)) {}
   return oversized;
 }
 
@@ -101,18 +101,14 @@ void jobs(const std::string& bytes) {
   std::vector<ptxcts::DeviceJob> read;
   try {
     read = ptxcts::read_jobs(in);
-  } catch (const std::runtime_error&) {
-    return;
-  }
+  } catch (const std::runtime_error&) { return; }
   std::ostringstream out;
   ptxcts::write_jobs(out, read);
   std::istringstream again_in(out.str());
   std::vector<ptxcts::DeviceJob> again;
   try {
     again = ptxcts::read_jobs(again_in);
-  } catch (const std::runtime_error&) {
-    fail("a job file it read, written back, is refused");
-  }
+  } catch (const std::runtime_error&) { fail("a job file it read, written back, is refused"); }
   if (again.size() != read.size()) fail("a job file written back reads differently (count)");
   for (std::size_t i = 0; i < read.size(); ++i)
     if (again[i].id != read[i].id || again[i].cubin != read[i].cubin || again[i].kernel_name != read[i].kernel_name ||

@@ -49,9 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<ptxcts::CaseResult> results;
   try {
     results = ptxcts::read_journal(g_path);
-  } catch (const ptxcts::ReportError&) {
-    return 0;
-  } catch (const nlohmann::json::out_of_range& e) {
+  } catch (const ptxcts::ReportError&) { return 0; } catch (const nlohmann::json::out_of_range& e) {
     if (known_finding_f2(e)) return 0;
     throw;
   }

@@ -56,9 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ptxcts::Catalog c;
   try {
     c = ptxcts::load_catalog(g_dir);
-  } catch (const std::runtime_error&) {
-    return 0;
-  }
+  } catch (const std::runtime_error&) { return 0; }
   // What the rest of the harness asks of a loaded catalog.
   (void)c.errors();
   for (auto const& a : c.assemblies) (void)c.find(a.kernel, a.target);

@@ -26,9 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ptxcts::RunReport report;
   try {
     report = ptxcts::parse_report_json(text, "fuzz.json");
-  } catch (const ptxcts::ReportError&) {
-    return 0;
-  } catch (const nlohmann::json::out_of_range& e) {
+  } catch (const ptxcts::ReportError&) { return 0; } catch (const nlohmann::json::out_of_range& e) {
     if (known_finding_f2(e)) return 0;
     throw;
   }
