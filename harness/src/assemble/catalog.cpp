@@ -5,35 +5,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <thread>
 
 #include "assemble/assembly_batch.hpp"
 #include "assemble/assembly_cache.hpp"
-#include "util/atomic_file.hpp"
-#include "util/file_text.hpp"
-#include "util/json_text.hpp"
 #include "util/worker_threads.hpp"
 
 namespace ptxcts {
 namespace fs = std::filesystem;
-
-const Assembly* Catalog::find(const std::string& kernel, const std::string& target) const {
-  for (auto const& a : assemblies)
-    if (a.kernel == kernel && a.target == target) return &a;
-  return nullptr;
-}
-
-std::vector<std::string> Catalog::errors() const {
-  std::vector<std::string> out;
-  for (auto const& a : assemblies)
-    if (!a.error.empty()) out.push_back(fmt::format("{} on {}: {}", a.kernel, a.target, a.error));
-  return out;
-}
 
 namespace {
 
@@ -258,84 +240,6 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
   if (stats) *stats = s;
   save_catalog(cat, dir);
   return cat;
-}
-
-void save_catalog(const Catalog& c, const fs::path& dir) {
-  nlohmann::ordered_json j;
-  j["schema_version"] = Catalog::kSchemaVersion;
-  j["ptxas_version"] = c.ptxas_version;
-  j["cuda_release"] = c.cuda_release;
-  j["toolkit_ptx_isa"] = c.toolkit_ptx.str();
-  j["targets"] = c.targets;
-  auto& as = j["assemblies"] = nlohmann::ordered_json::array();
-  for (auto const& a : c.assemblies)
-    as.push_back({{"kernel", a.kernel},
-                  {"target", a.target},
-                  {"ptx_isa", a.ptx.str()},
-                  {"attempted", a.attempted},
-                  {"accepted", a.accepted},
-                  {"message", a.message},
-                  {"cubin", a.cubin},
-                  {"cubin_seal", a.cubin_seal},
-                  {"entry", a.entry},
-                  {"ptx", a.ptx_file},
-                  {"instruction", a.instruction},
-                  {"error", a.error}});
-  write_file_atomically(dir / "manifest.json", j.dump(1) + "\n");
-}
-
-Catalog load_catalog(const fs::path& dir) {
-  fs::path file = dir / "manifest.json";
-  const std::optional<std::string> in = try_read_file_text(file);
-  if (!in)
-    throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
-  if (auto problem = json_nesting_problem(*in, file.string())) throw std::runtime_error(*problem);
-  // A manifest of another schema is one to rebuild, not a corrupt one.
-  struct OtherSchema : std::runtime_error {
-    using std::runtime_error::runtime_error;
-  };
-  Catalog c;
-  try {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(*in);
-    } catch (const nlohmann::json::out_of_range& e) {
-      throw std::runtime_error(json_number_overflow(*in, file.string(), e.what()));
-    }
-    if (j.at("schema_version") != Catalog::kSchemaVersion)
-      throw OtherSchema(fmt::format(
-          "{}: catalog manifest of schema_version {}; this ptxcts reads schema_version {} (rebuild the catalog "
-          "with 'ptxcts catalog')",
-          file.string(), j.at("schema_version").dump(), Catalog::kSchemaVersion));
-    auto ver = [](const nlohmann::json& v) {
-      auto p = PtxVersion::parse(v.get<std::string>());
-      if (!p) throw std::runtime_error("bad PTX ISA version " + v.dump());
-      return *p;
-    };
-    c.ptxas_version = j.at("ptxas_version");
-    c.cuda_release = j.at("cuda_release");
-    c.toolkit_ptx = ver(j.at("toolkit_ptx_isa"));
-    c.targets = j.at("targets").get<std::vector<std::string>>();
-    // Every field by its key and by its member's name: the order of neither the JSON nor the struct matters.
-    for (auto const& a : j.at("assemblies"))
-      c.assemblies.push_back({.kernel = a.at("kernel"),
-                              .target = a.at("target"),
-                              .ptx = ver(a.at("ptx_isa")),
-                              .accepted = a.at("accepted"),
-                              .attempted = a.at("attempted"),
-                              .message = a.at("message"),
-                              .cubin = a.at("cubin"),
-                              .cubin_seal = a.at("cubin_seal"),
-                              .ptx_file = a.at("ptx"),
-                              .instruction = a.at("instruction"),
-                              .entry = a.at("entry"),
-                              .error = a.at("error")});
-  } catch (const OtherSchema&) { throw; } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
-  }
-  return c;
 }
 
 }  // namespace ptxcts

@@ -11,39 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "assemble/catalog_manifest.hpp"
 #include "assemble/toolchain.hpp"
 #include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
 
 namespace ptxcts {
-
-struct Assembly {
-  std::string kernel, target;
-  PtxVersion ptx;
-  bool accepted = false;
-  bool attempted = true;    // false: the toolkit's PTX ISA version cannot express this target/form
-  std::string message;      // ptxas's output, or why it was not attempted
-  std::string cubin;        // relative to the catalog directory (accepted only)
-  std::string cubin_seal{}; // its "<size> <xxh3-128>" (accepted only): a run checks the cubin against it
-  std::string ptx_file;     // relative to the catalog directory: the kernel's own module, which
-                            // the line numbers in `message` refer to
-  std::string instruction;  // the instruction text(s) under test, as emitted
-  std::string entry;        // the kernel's entry in `cubin` (accepted only)
-  std::string error{};      // non-empty: ptxas failed and gave no verdict (accepted is false): how, and what it said
-};
-
-struct Catalog {
-  // 5: each cubin's seal; 4: kernels only (the audit's probes are assemble/probe_assembly's)
-  static constexpr int kSchemaVersion = 5;
-  std::string ptxas_version, cuda_release;
-  PtxVersion toolkit_ptx;
-  std::vector<std::string> targets;  // the real targets used, in ptxas's order
-  std::vector<Assembly> assemblies;
-
-  const Assembly* find(const std::string& kernel, const std::string& target) const;
-  // "<kernel> on <target>: <error>" for every assembly ptxas failed on (no verdict).
-  std::vector<std::string> errors() const;
-};
 
 struct CatalogStats {
   int assembled = 0, cached = 0, not_attempted = 0;  // (kernel, target) pairs
@@ -75,7 +48,5 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
                       const std::function<void(std::size_t, std::size_t)>& progress = {},
                       const std::optional<std::vector<std::string>>& targets = std::nullopt);
 
-Catalog load_catalog(const std::filesystem::path& dir);  // throws std::runtime_error naming the file
-void save_catalog(const Catalog& c, const std::filesystem::path& dir);
 
 }  // namespace ptxcts

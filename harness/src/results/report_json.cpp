@@ -213,7 +213,7 @@ class Node {
     std::vector<const char*> all = keys;
     all.insert(all.end(), optional.begin(), optional.end());
     for (auto const& [k, v] : j_.items())
-      if (std::none_of(all.begin(), all.end(), [&](const char* key) { return k == key; }))
+      if (std::none_of(all.begin(), all.end(), [&k = k](const char* key) { return k == key; }))
         src_.fail(PositionRecorder::member_path(path_, k),
                   fmt::format("unknown key \"{}\"; expected one of {}", k, fmt::join(all, ", ")));
     for (const char* k : keys)

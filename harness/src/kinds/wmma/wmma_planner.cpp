@@ -133,7 +133,7 @@ bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
     bool seen = false;
     for (auto const* s : k.steps) {
       const bool has = std::any_of(s->variant().axes.begin(), s->variant().axes.end(),
-                                   [&](auto const& a) { return a.name == axis; });
+                                   [&axis = axis](auto const& a) { return a.name == axis; });
       if (!has) continue;
       seen = true;
       if (std::find(texts.begin(), texts.end(), s->option(axis).text) == texts.end()) return false;

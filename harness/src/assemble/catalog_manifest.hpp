@@ -1,0 +1,45 @@
+// What a catalog holds, as its manifest.json says: each kernel's assembly per target (verdict,
+// message, cubin and its seal). Written by the catalog build, read by every run, and readable
+// alone (a copied catalog needs nothing else; the fuzzer links only this).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "spec/ptx_version.hpp"
+
+namespace ptxcts {
+
+struct Assembly {
+  std::string kernel, target;
+  PtxVersion ptx;
+  bool accepted = false;
+  bool attempted = true;    // false: the toolkit's PTX ISA version cannot express this target/form
+  std::string message;      // ptxas's output, or why it was not attempted
+  std::string cubin;        // relative to the catalog directory (accepted only)
+  std::string cubin_seal{}; // its "<size> <xxh3-128>" (accepted only): a run checks the cubin against it
+  std::string ptx_file;     // relative to the catalog directory: the kernel's own module, which
+                            // the line numbers in `message` refer to
+  std::string instruction;  // the instruction text(s) under test, as emitted
+  std::string entry;        // the kernel's entry in `cubin` (accepted only)
+  std::string error{};      // non-empty: ptxas failed and gave no verdict (accepted is false): how, and what it said
+};
+
+struct Catalog {
+  // 5: each cubin's seal; 4: kernels only (the audit's probes are assemble/probe_assembly's)
+  static constexpr int kSchemaVersion = 5;
+  std::string ptxas_version, cuda_release;
+  PtxVersion toolkit_ptx;
+  std::vector<std::string> targets;  // the real targets used, in ptxas's order
+  std::vector<Assembly> assemblies;
+
+  const Assembly* find(const std::string& kernel, const std::string& target) const;
+  // "<kernel> on <target>: <error>" for every assembly ptxas failed on (no verdict).
+  std::vector<std::string> errors() const;
+};
+
+Catalog load_catalog(const std::filesystem::path& dir);  // throws std::runtime_error naming the file
+void save_catalog(const Catalog& c, const std::filesystem::path& dir);
+
+}  // namespace ptxcts
