@@ -1,14 +1,19 @@
 // ptxcts-device: the only program of the suite that talks to a GPU (CUDA driver API).
 //   ptxcts-device --info                      prints the GPUs as JSON
-//   ptxcts-device --device N --jobs F --results R [--start K]
-//                                             runs jobs K.. of F on GPU N, appending each result
-//                                             to R as soon as it has it.
-// A device fault leaves the CUDA context unusable: the runner records the failing launch and exits
-// with status 3, and `ptxcts run` starts a fresh runner from the next job. The whole contract
+//   ptxcts-device --device N --jobs F --results R [--start K] [--count M] [--batch B] [--standby GO]
+//                                             runs jobs K.. of F on GPU N, B launches to a batch
+//                                             (one copy in, one copy out, one synchronize),
+//                                             appending each result to R as soon as it has it.
+// A device fault leaves the CUDA context (and, on this driver, the process) unusable: the runner
+// records the failing launch and exits with status 3, and `ptxcts run` starts a fresh runner from
+// the next job; a batch of several launches that faults records nothing and exits 5, and its jobs
+// are run again one at a time. The whole contract
 // (files, progress lines, exit codes) is written in device_protocol.hpp.
 #include <cuda.h>
 
+#include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -86,98 +91,204 @@ int info() {
   return count > 0 ? 0 : kExitNoDevice;
 }
 
-// Device buffers kept from launch to launch, grown when a case needs more: a launch costs its
-// copies, its launch and one synchronize, not five allocations and five frees.
-struct Buffer {
-  CUdeviceptr ptr = 0;
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+// Memory kept from batch to batch, grown when a batch needs more: a batch costs one copy in, its
+// launches, one copy out and one synchronize, not allocations. The host side is pinned, so the
+// copies are asynchronous DMA.
+struct Arena {
+  CUdeviceptr dev = 0;
+  void* host = nullptr;
   std::size_t size = 0;
-  CUdeviceptr at_least(std::size_t bytes) {
-    bytes = bytes ? bytes : 4;
-    if (bytes > size) {
-      if (ptr) cuMemFree(ptr);
-      ptr = 0;
-      size = 0;
-      check(cuMemAlloc(&ptr, bytes), "cuMemAlloc");
-      size = bytes;
-    }
-    return ptr;
+  void at_least(std::size_t bytes) {
+    if (bytes <= size) return;
+    bytes = std::max(bytes, size * 2);
+    if (dev) cuMemFree(dev);
+    if (host) cuMemFreeHost(host);
+    dev = 0;
+    host = nullptr;
+    size = 0;
+    check(cuMemAlloc(&dev, bytes), "cuMemAlloc");
+    check(cuMemAllocHost(&host, bytes), "cuMemAllocHost");
+    size = bytes;
   }
 };
 
-struct Buffers {
-  Buffer smem_in, offsets, regs_in, regs_out, smem_out;
+// Where one job's buffers lie in the arena: inputs first (the tile, offsets, registers), then the
+// outputs (registers, tile), each 256-byte aligned.
+struct Placement {
+  std::size_t smem_in, offsets, regs_in, regs_out, smem_out;
+};
+std::size_t aligned(std::size_t n) { return (n + 255) & ~std::size_t{255}; }
+
+struct Runner {
+  std::map<std::string, CUmodule> modules;
+  std::map<std::pair<std::string, std::string>, CUfunction> functions;
+  Arena arena;
+  CUstream stream = nullptr;
+  ptxcts::RunnerTiming timing;
+
+  CUfunction function(const ptxcts::DeviceJob& job) {
+    auto key = std::make_pair(job.cubin, job.kernel_name);
+    if (auto f = functions.find(key); f != functions.end()) return f->second;
+    const auto t0 = Clock::now();
+    CUmodule& mod = modules[job.cubin];
+    if (!mod) check(cuModuleLoad(&mod, job.cubin.c_str()), "cuModuleLoad");
+    CUfunction fn;
+    check(cuModuleGetFunction(&fn, mod, job.kernel_name.c_str()), "cuModuleGetFunction");
+    timing.modules_ms += ms_since(t0);
+    return functions[key] = fn;
+  }
+
+  // Runs jobs [first, end) as one batch. Returns false if the batch faulted (nothing recorded).
+  bool batch(const std::vector<ptxcts::DeviceJob>& jobs, std::size_t first, std::size_t end, std::ostream& out) {
+    std::vector<CUfunction> fns(end - first, nullptr);
+    std::vector<std::string> load_errors(end - first);
+    for (std::size_t k = first; k < end; ++k) try {
+        fns[k - first] = function(jobs[k]);
+      } catch (const CudaFailure& f) { load_errors[k - first] = f.what; }
+    std::vector<Placement> at(end - first);
+    std::size_t in_bytes = 0;
+    for (std::size_t k = first; k < end; ++k) {
+      const auto& in = jobs[k].input;
+      Placement& p = at[k - first];
+      p.smem_in = in_bytes;
+      in_bytes += aligned(in.state.smem.size());
+      p.offsets = in_bytes;
+      in_bytes += aligned(in.offsets.size() * 4);
+      p.regs_in = in_bytes;
+      in_bytes += aligned(in.state.regs.size() * 4);
+    }
+    std::size_t total = in_bytes;
+    for (std::size_t k = first; k < end; ++k) {
+      const auto& in = jobs[k].input;
+      Placement& p = at[k - first];
+      p.regs_out = total;
+      total += aligned(in.state.regs.size() * 4);
+      p.smem_out = total;
+      total += aligned(in.state.smem.size());
+    }
+    arena.at_least(std::max<std::size_t>(total, 256));
+    auto* host = static_cast<std::uint8_t*>(arena.host);
+    for (std::size_t k = first; k < end; ++k) {
+      const auto& in = jobs[k].input;
+      const Placement& p = at[k - first];
+      std::memcpy(host + p.smem_in, in.state.smem.data(), in.state.smem.size());
+      std::memcpy(host + p.offsets, in.offsets.data(), in.offsets.size() * 4);
+      std::memcpy(host + p.regs_in, in.state.regs.data(), in.state.regs.size() * 4);
+    }
+    std::printf("batch %zu %zu\n", first, end - first);
+    std::fflush(stdout);
+    const auto t0 = Clock::now();
+    CUresult r = cuMemcpyHtoDAsync(arena.dev, host, in_bytes, stream);
+    // Poison the outputs so that anything the kernel fails to write shows as a difference.
+    if (r == CUDA_SUCCESS) r = cuMemsetD8Async(arena.dev + in_bytes, 0xEE, total - in_bytes, stream);
+    for (std::size_t k = first; k < end && r == CUDA_SUCCESS; ++k) {
+      if (!fns[k - first]) continue;
+      const auto& s = jobs[k].input.shape;
+      const Placement& p = at[k - first];
+      CUdeviceptr smem_in = arena.dev + p.smem_in, offsets = arena.dev + p.offsets, regs_in = arena.dev + p.regs_in,
+                  regs_out = arena.dev + p.regs_out, smem_out = arena.dev + p.smem_out;
+      unsigned tile = static_cast<unsigned>(s.tile_bytes);
+      void* params[] = {&smem_in, &offsets, &regs_in, &regs_out, &smem_out, &tile};
+      unsigned shared = static_cast<unsigned>(s.warps * s.tile_bytes);
+      r = cuLaunchKernel(fns[k - first], 1, 1, 1, static_cast<unsigned>(s.threads()), 1, 1, shared, stream, params,
+                         nullptr);
+      ++timing.launches;
+    }
+    if (r == CUDA_SUCCESS) r = cuMemcpyDtoHAsync(host + in_bytes, arena.dev + in_bytes, total - in_bytes, stream);
+    if (r == CUDA_SUCCESS) r = cuStreamSynchronize(stream);
+    timing.gpu_ms += ms_since(t0);
+    ++timing.batches;
+    if (r != CUDA_SUCCESS) {
+      if (end - first > 1) return false;  // which launch faulted is unknown: run them again one by one
+      ptxcts::DeviceResult fault{.id = jobs[first].id, .ok = false, .error = "kernel: " + error_text(r), .state = {}};
+      ptxcts::write_result(out, fault);
+      std::printf("done %u fault\n", fault.id);
+      std::fflush(stdout);
+      return false;
+    }
+    for (std::size_t k = first; k < end; ++k) {
+      const auto& in = jobs[k].input;
+      const Placement& p = at[k - first];
+      ptxcts::DeviceResult result;
+      result.id = jobs[k].id;
+      if (fns[k - first]) {
+        result.ok = true;
+        result.state.smem.assign(host + p.smem_out, host + p.smem_out + in.state.smem.size());
+        result.state.regs.resize(in.state.regs.size());
+        std::memcpy(result.state.regs.data(), host + p.regs_out, in.state.regs.size() * 4);
+      } else {
+        result.error = load_errors[k - first];
+      }
+      ptxcts::write_result(out, result);
+      std::printf("done %u %s\n", result.id, result.ok ? "ok" : "fault");  // after the record is on disk
+    }
+    std::fflush(stdout);
+    return true;
+  }
 };
 
-ptxcts::LaunchState launch(CUfunction fn, const ptxcts::LaunchInput& in, Buffers& b) {
-  const auto& s = in.shape;
-  CUdeviceptr smem_in = b.smem_in.at_least(in.state.smem.size());
-  CUdeviceptr smem_out = b.smem_out.at_least(in.state.smem.size());
-  CUdeviceptr offsets = b.offsets.at_least(in.offsets.size() * 4);
-  CUdeviceptr regs_in = b.regs_in.at_least(in.state.regs.size() * 4);
-  CUdeviceptr regs_out = b.regs_out.at_least(in.state.regs.size() * 4);
-  check(cuMemcpyHtoD(smem_in, in.state.smem.data(), in.state.smem.size()), "cuMemcpyHtoD");
-  check(cuMemcpyHtoD(offsets, in.offsets.data(), in.offsets.size() * 4), "cuMemcpyHtoD");
-  check(cuMemcpyHtoD(regs_in, in.state.regs.data(), in.state.regs.size() * 4), "cuMemcpyHtoD");
-  // Poison the outputs so that anything the kernel fails to write shows as a difference.
-  check(cuMemsetD8(smem_out, 0xEE, in.state.smem.size()), "cuMemsetD8");
-  check(cuMemsetD8(regs_out, 0xEE, in.state.regs.size() * 4), "cuMemsetD8");
-  unsigned tile = static_cast<unsigned>(s.tile_bytes);
-  void* params[] = {&smem_in, &offsets, &regs_in, &regs_out, &smem_out, &tile};
-  unsigned shared = static_cast<unsigned>(s.warps * s.tile_bytes);
-  check(cuLaunchKernel(fn, 1, 1, 1, static_cast<unsigned>(s.threads()), 1, 1, shared, nullptr, params, nullptr),
-        "cuLaunchKernel");
-  check(cuCtxSynchronize(), "kernel");
-  ptxcts::LaunchState out;
-  out.smem.resize(in.state.smem.size());
-  out.regs.resize(in.state.regs.size());
-  check(cuMemcpyDtoH(out.smem.data(), smem_out, out.smem.size()), "cuMemcpyDtoH");
-  check(cuMemcpyDtoH(out.regs.data(), regs_out, out.regs.size() * 4), "cuMemcpyDtoH");
-  return out;
-}
-
-int run(int device, const char* jobs_file, const char* results_file, unsigned start) {
-  std::ifstream jin(jobs_file, std::ios::binary);
+int run(const ptxcts::RunnerArgs& args) {
+  std::ifstream jin(args.jobs, std::ios::binary);
   std::vector<ptxcts::DeviceJob> jobs;
   try {
     jobs = ptxcts::read_jobs(jin);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", jobs_file, e.what());
+    std::fprintf(stderr, "%s: %s\n", args.jobs.c_str(), e.what());
     return kExitUsage;
   }
-  std::ofstream out(results_file, std::ios::binary | std::ios::app);
+  Runner runner;
+  const auto t_init = Clock::now();
   CUcontext ctx = nullptr;
   try {
     check(cuInit(0), "cuInit");
     CUdevice dev;
-    check(cuDeviceGet(&dev, device), "cuDeviceGet");
+    check(cuDeviceGet(&dev, args.device), "cuDeviceGet");
     check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
     check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+    check(cuStreamCreate(&runner.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    runner.arena.at_least(std::size_t{1} << 20);
   } catch (const CudaFailure& f) {
     std::fprintf(stderr, "%s\n", f.what.c_str());
     return kExitNoDevice;
   }
-  std::map<std::string, CUmodule> modules;
-  Buffers buffers;
-  for (std::size_t k = start; k < jobs.size(); ++k) {
-    const auto& job = jobs[k];
-    ptxcts::DeviceResult result;
-    result.id = job.id;
-    try {
-      CUmodule& mod = modules[job.cubin];
-      if (!mod) check(cuModuleLoad(&mod, job.cubin.c_str()), "cuModuleLoad");
-      CUfunction fn;
-      check(cuModuleGetFunction(&fn, mod, job.kernel_name.c_str()), "cuModuleGetFunction");
-      result.state = launch(fn, job.input, buffers);
-      result.ok = true;
-    } catch (const CudaFailure& f) { result.error = f.what; }
-    ptxcts::write_result(out, result);
-    std::printf("done %u %s\n", result.id, result.ok ? "ok" : "fault");  // progress, after the record is on disk
+  runner.timing.init_ms = ms_since(t_init);
+  unsigned start = args.start, count = args.count;
+  if (!args.standby.empty()) {  // made ready ahead of time: wait for the jobs to run
+    std::printf("ready\n");
     std::fflush(stdout);
-    if (!result.ok) {
-      // A sticky error poisons the context; anything else (a module that fails to load) does not.
-      if (cuCtxSynchronize() != CUDA_SUCCESS) return kExitFault;
-    }
+    auto go = ptxcts::wait_for_go(args.standby, [] {
+      std::printf("waiting\n");
+      std::fflush(stdout);
+    });
+    if (!go) return 0;
+    start = go->start;
+    count = go->count;
   }
+  const std::size_t end = count ? std::min<std::size_t>(jobs.size(), std::size_t{start} + count) : jobs.size();
+  std::ofstream out(args.results, std::ios::binary | std::ios::app);
+  auto say_timing = [&] {
+    std::printf("%s\n", ptxcts::timing_line(runner.timing).c_str());
+    std::fflush(stdout);
+  };
+  for (std::size_t k = start; k < end;) {
+    const std::size_t e = ptxcts::batch_end(jobs, k, end, args.batch);
+    bool ok = false;
+    try {
+      ok = runner.batch(jobs, k, e, out);
+    } catch (const CudaFailure& f) {
+      std::fprintf(stderr, "%s\n", f.what.c_str());
+    }
+    if (!ok) {
+      say_timing();
+      // A sticky error poisons the context (and the process: every context of it, on this driver).
+      return e - k > 1 ? ptxcts::kDeviceBatchFaulted : kExitFault;
+    }
+    k = e;
+  }
+  say_timing();
   return 0;
 }
 
@@ -185,22 +296,14 @@ int run(int device, const char* jobs_file, const char* results_file, unsigned st
 
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "--info") == 0) return info();
-  int device = -1;
-  const char *jobs = nullptr, *results = nullptr;
-  unsigned start = 0;
-  for (int k = 1; k + 1 < argc; k += 2) {
-    if (std::strcmp(argv[k], "--device") == 0) device = std::atoi(argv[k + 1]);
-    else if (std::strcmp(argv[k], "--jobs") == 0) jobs = argv[k + 1];
-    else if (std::strcmp(argv[k], "--results") == 0) results = argv[k + 1];
-    else if (std::strcmp(argv[k], "--start") == 0) start = static_cast<unsigned>(std::atoi(argv[k + 1]));
-    else {
-      std::fprintf(stderr, "ptxcts-device: unknown option '%s'\n", argv[k]);
-      return kExitUsage;
-    }
-  }
-  if (device < 0 || !jobs || !results || argc % 2 == 0) {
-    std::fprintf(stderr, "usage: ptxcts-device --info | --device N --jobs FILE --results FILE [--start K]\n");
+  std::string error;
+  auto args = ptxcts::parse_runner_args(argc, argv, error);
+  if (!args) {
+    std::fprintf(stderr,
+                 "ptxcts-device: %s\nusage: ptxcts-device --info | --device N --jobs FILE --results FILE [--start K] "
+                 "[--count M] [--batch B] [--standby GO]\n",
+                 error.c_str());
     return kExitUsage;
   }
-  return run(device, jobs, results, start);
+  return run(*args);
 }

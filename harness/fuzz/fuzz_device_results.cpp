@@ -1,7 +1,7 @@
 // libFuzzer target: the device runner's binary readers (run/device_protocol.hpp) on arbitrary
 // bytes. The first byte picks the reader: even, read_jobs (a job file; std::runtime_error, as the
 // header says, is its clean error); odd, read_results and read_result (a results file: these throw
-// nothing, a truncated or foreign record ends the reading). Anything else is a finding: a crash, a
+// nothing, a truncated or foreign record ends the reading); 3 mod 4, parse_timing_line. Anything else is a finding: a crash, a
 // sanitizer report, a hang, an exception, unbounded memory. What they read must survive the round
 // trip: written back (write_jobs, write_result) and read again, it is the same.
 #include <cstddef>
@@ -71,12 +71,23 @@ void results(const std::string& bytes) {
         again[i].state.smem != read[i].state.smem || again[i].state.regs != read[i].state.regs)
       fail("results written back read differently");
 }
+// A runner's "timing ..." line (its own clock): parsed or refused; what parses, written back and
+// read again, reads the same as its own writing (the writer rounds to microseconds).
+void timing(const std::string& bytes) {
+  auto t = ptxcts::parse_timing_line(bytes);
+  if (!t) return;
+  const std::string line = ptxcts::timing_line(*t);
+  auto again = ptxcts::parse_timing_line(line);
+  if (!again) fail("a timing line it read, written back, is refused");
+  if (ptxcts::timing_line(*again) != line) fail("a timing line written back reads differently");
+}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
-  if (data[0] % 2 == 0) jobs(bytes);
+  if (data[0] % 4 == 3) timing(bytes);
+  else if (data[0] % 2 == 0) jobs(bytes);
   else results(bytes);
   return 0;
 }

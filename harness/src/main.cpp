@@ -2,12 +2,14 @@
 // or the toolkit side where there is none), list, check-specs.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <future>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -22,6 +24,7 @@
 #include "report/audit_report.hpp"
 #include "report/report_diff.hpp"
 #include "report/report_files.hpp"
+#include "report/terminal_progress.hpp"
 #include "results/report_json.hpp"
 #include "run/cubin_selection.hpp"
 #include "run/device_query.hpp"
@@ -121,7 +124,8 @@ struct ToolkitAudit {
   Audit audit;
 };
 
-ToolkitAudit audit_toolkit(const Suite& suite, const Toolchain& tc, const Paths& p) {
+// `said`, if given, takes the summary line instead of stdout (an audit run beside the GPU work).
+ToolkitAudit audit_toolkit(const Suite& suite, const Toolchain& tc, const Paths& p, std::string* said = nullptr) {
   using clock = std::chrono::steady_clock;
   auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
   const auto t0 = clock::now();
@@ -132,12 +136,14 @@ ToolkitAudit audit_toolkit(const Suite& suite, const Toolchain& tc, const Paths&
   a.verdicts = assemble_probes(tc, a.plan.probes, fs::path(p.catalog) / "probes", p.jobs, ProbeMode::ParseOnly, &stats);
   const double assembled = since(t0);
   a.audit = judge_audit(suite, a.plan, a.verdicts);
-  fmt::print(
+  std::string text = fmt::format(
       "audit: {} probes (ptxas {}, {} targets): {} ptxas runs, {} probes from cache, in {:.2f} s (plan {:.2f} s, "
       "probes {:.2f} s, judging {:.2f} s)\n",
       a.plan.probes.size(), tc.version, a.plan.targets.size(), stats.ptxas_runs, stats.cached, since(t0), planned,
       assembled - planned, since(t0) - assembled);
-  for (auto const& e : a.audit.errors) fmt::print("  ptxas failed: {}\n", e);
+  for (auto const& e : a.audit.errors) text += fmt::format("  ptxas failed: {}\n", e);
+  if (said) *said += text;
+  else fmt::print("{}", text);
   return a;
 }
 
@@ -207,13 +213,44 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_assemble, bool require_gpu, bool resume) {
+// When this process started: a run's wall time and its first launch are counted from here.
+const auto kProcessStart = std::chrono::steady_clock::now();
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+int peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<int>(u.ru_maxrss / 1024);  // Linux: kilobytes
+}
+
+// Where the run's time went, from the report's timing.
+void print_timing(const RunTiming& t) {
+  fmt::print(
+      "  time: {:.2f} s wall (first launch at {:.2f} s): plan {:.2f} s, runner init {:.2f} s over {} runner starts, "
+      "module loads {:.2f} s, {} launches in {} batches {:.3f} s, fault line {:.2f} s, compare {:.2f} s, reports "
+      "{:.2f} s; peak memory {} MiB\n",
+      t.wall, t.first_launch, t.plan, t.runner_init, t.runner_starts, t.module_loads, t.launch_count, t.batch_count,
+      t.launches, t.faults, t.compare, t.reports, t.peak_rss_mib);
+}
+
+struct RunFlags {
+  bool no_assemble = false, require_gpu = false, resume = false, quiet = false, verbose = false;
+  unsigned batch = 256;
+};
+
+int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunFlags& flags) {
+  const bool no_assemble = flags.no_assemble, require_gpu = flags.require_gpu, resume = flags.resume;
   // Only a run of every family keeps a journal (a run of some writes no reports), so there would
   // be nothing of theirs to go on from.
   if (resume && !families.empty())
     return usage_error(
         "--resume and --family cannot be combined: only a run of every family keeps a journal to resume; "
         "expected --resume alone, or --family alone (a fresh run of those families)");
+  // Which GPUs there are (the runner starts the driver: a few hundred ms) is asked while the specs load.
+  auto query = std::async(std::launch::async, [&] { return query_devices(p.runner); });
   Suite suite = build_suite(load_spec_dir(p.specs));
   // A family the specs do not define would select nothing, and a run of nothing passes.
   for (auto const& f : families)
@@ -223,7 +260,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
       return usage_error(fmt::format("unknown family '{}'; the specs define {}", f, fmt::join(known, ", ")));
     }
   Catalog cat = no_assemble ? load_catalog(p.catalog) : make_catalog(suite, p);
-  DeviceQuery q = query_devices(p.runner);
+  DeviceQuery q = query.get();
   if (q.devices.empty() && require_gpu) {
     fmt::print("SKIPPED: {}; the conformance cases need a GPU\n", q.reason);
     return kExitSkipped;
@@ -243,15 +280,17 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
       std::erase_if(q.devices, [id](const DeviceInfo& d) { return d.ordinal != id; });
     }
   }
-  // What the requirement claims rest on (the same for every GPU): the toolkit's audit, where there is a toolkit.
-  Audit audit;
-  try {
-    ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
-    print_findings(a.audit);
-    audit = std::move(a.audit);
-  } catch (const std::runtime_error& e) {
-    fmt::print("No toolkit to audit ({}): requirement claims are not checkable in this run\n", e.what());
-  }
+  // What the requirement claims rest on (the same for every GPU): the toolkit's audit, where there is
+  // a toolkit. Only the claims need it, at the end, so it runs beside the GPU work and is said then.
+  std::string audit_said;
+  auto audit_future = std::async(std::launch::async, [&]() -> Audit {
+    try {
+      return audit_toolkit(suite, Toolchain::discover(p.ptxas), p, &audit_said).audit;
+    } catch (const std::runtime_error& e) {
+      audit_said = fmt::format("No toolkit to audit ({}): requirement claims are not checkable in this run\n", e.what());
+      return Audit{};
+    }
+  });
   Totals all;
   // Every GPU of the host at once: a device runner (and its fault pool) per GPU, each GPU's results
   // and reports its own; a GPU whose runner cannot run costs only that GPU's cases.
@@ -263,6 +302,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     DeviceRun run;
     double secs = 0;
     std::exception_ptr failed;
+    std::unique_ptr<TerminalProgress> terminal;
   };
   std::vector<PerGpu> gpus(q.devices.size());
   const bool many = q.devices.size() > 1;
@@ -276,11 +316,16 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     opt.catalog_dir =
         p.catalog;  // read only: each run's job and result files go to a fresh directory of its own (work_dir)
     opt.families.insert(families.begin(), families.end());
-    opt.progress = [many, ordinal = dev.ordinal](const std::string& line) {
-      if (many) fmt::print("[GPU {}] {}\n", ordinal, line);
-      else fmt::print("{}\n", line);
-      std::fflush(stdout);
+    G.terminal = std::make_unique<TerminalProgress>(
+        stdout, isatty(STDOUT_FILENO) != 0,
+        flags.quiet ? Verbosity::Quiet : flags.verbose ? Verbosity::Verbose : Verbosity::Normal,
+        many ? fmt::format("[GPU {}] ", dev.ordinal) : "");
+    opt.progress = [t = G.terminal.get()](const std::string& line) { t->kernel_line(line); };
+    opt.on_case = [t = G.terminal.get()](const CaseResult& r, std::size_t done, std::size_t total) {
+      t->case_done(r, done, total);
     };
+    opt.batch = flags.batch;
+    opt.process_start = kProcessStart;
     RunReport& rep = G.rep;
     rep.info = {.gpu_name = dev.name,
                 .compute_capability = fmt::format("{}.{}", dev.major, dev.minor),
@@ -319,10 +364,15 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
           auto t0 = std::chrono::steady_clock::now();
           G.run = run_on_device(suite, cat, q.devices[g], G.opt);
           G.secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          G.terminal->finish();
         } catch (...) { G.failed = std::current_exception(); }
       });
     for (auto& t : threads) t.join();
   }
+  const Audit audit = audit_future.get();
+  fmt::print("\n{}", audit_said);
+  if (!audit.ptxas_version.empty()) print_findings(audit);
+  double reports_secs = 0;
   for (std::size_t g = 0; g < q.devices.size(); ++g) {
     auto const& dev = q.devices[g];
     PerGpu& G = gpus[g];
@@ -332,19 +382,30 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, bool no_as
     const fs::path& journal_path = G.journal_path;
     if (many) fmt::print("\n[GPU {}] {}\n", dev.ordinal, dev.name);
     rep.results = std::move(G.run.results);
+    rep.timing = G.run.timing;
     rep.claims = evaluate_claims(suite, audit, rep.results);
-    for (auto const& r : rep.results)
-      if (!r.fault_case && r.status != Status::Pass && r.status != Status::Skip) {
-        fmt::print("  {:<5} {} / {}: {}\n", to_string(r.status), r.kernel, r.case_name, r.reason);
-        for (auto const& d : r.diff) fmt::print("          {}\n", d);
-      }
-    for (auto const& v : rep.claims) fmt::print("  claim {:<13} {}\n", to_string(v.verdict), v.id);
+    // The failures were printed in full as they happened; the claims are said here.
+    for (auto const& v : rep.claims)
+      if (!flags.quiet || (v.verdict != Verdict::Confirmed && v.verdict != Verdict::Observed))
+        fmt::print("  claim {:<13} {}\n", to_string(v.verdict), v.id);
     if (families.empty()) {
+      // The report's own time: the process start to this moment; write_reports adds the writing of
+      // the Markdown and JUnit files (the JSON cannot hold the time of its own writing).
+      const auto t_reports = std::chrono::steady_clock::now();
+      rep.timing.wall = seconds_since(kProcessStart);
+      rep.timing.peak_rss_mib = peak_rss_mib();
       write_reports(rep, G.reports);
+      reports_secs = seconds_since(t_reports);
+      rep.timing.reports = reports_secs;
+      rep.timing.wall = seconds_since(kProcessStart);
       fs::remove(journal_path);  // the reports now hold everything it did
-      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side)\n", G.reports.string(),
-                 report_basename(rep.info), secs);
+      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side, written in {:.2f} s)\n",
+                 G.reports.string(), report_basename(rep.info), secs, reports_secs);
+    } else {
+      rep.timing.wall = seconds_since(kProcessStart);
+      rep.timing.peak_rss_mib = peak_rss_mib();
     }
+    if (!flags.quiet) print_timing(rep.timing);
     Totals t = rep.totals(), ft = rep.fault_totals();
     fmt::print("  GPU {}: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out\n", dev.ordinal, t.pass,
                t.fail, t.skip, t.error, t.crash, t.timeout);
@@ -451,7 +512,8 @@ int main(int argc, char** argv) {
   catalog->add_option("--runner", p.runner, "The device runner program (asked which GPUs there are, for native)");
 
   std::vector<std::string> families;
-  bool no_assemble = false, require_gpu = false, resume = false;
+  bool no_assemble = false, require_gpu = false, resume = false, quiet = false, verbose = false;
+  unsigned batch = 256;
   auto* run = app.add_subcommand("run", "Run the suite on every GPU (or, with none, the toolkit side)");
   run->add_option("--catalog", p.catalog, "Catalog directory");
   run->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
@@ -464,6 +526,11 @@ int main(int argc, char** argv) {
   run->add_flag("--require-gpu", require_gpu,
                 "With no GPU, skip (exit 77, for CTest) instead of running the toolkit side");
   run->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
+  auto* quiet_flag = run->add_flag("-q,--quiet", quiet, "Print only failures, unconfirmed claims and the totals");
+  run->add_flag("-v,--verbose", verbose, "Also print a line per kernel")->excludes(quiet_flag);
+  run->add_option("--batch", batch, "Launches per batch (one copy in, one copy out, one synchronize)")
+      ->check(CLI::Range(1, 65536))
+      ->capture_default_str();
   // The build's choice (PTXCTS_CATALOG_TARGETS), so that a run keeps the build's catalog as it is.
   std::string run_targets = PTXCTS_CATALOG_TARGETS;
   run->add_option("--targets", run_targets,
@@ -502,7 +569,13 @@ int main(int argc, char** argv) {
     }
     if (*run) {
       p.targets = run_targets;
-      return cmd_run(p, families, no_assemble, require_gpu, resume);
+      return cmd_run(p, families,
+                     {.no_assemble = no_assemble,
+                      .require_gpu = require_gpu,
+                      .resume = resume,
+                      .quiet = quiet,
+                      .verbose = verbose,
+                      .batch = batch});
     }
     if (*list) return cmd_list(p);
     if (*audit) return cmd_audit(p);

@@ -29,7 +29,9 @@ class PreparedCase {
  public:
   explicit PreparedCase(LaunchInput input) : input(std::move(input)) {}
   virtual ~PreparedCase() = default;
-  const LaunchInput input;
+  // The launch's inputs. `ptxcts run` moves them into the job file and puts them back (read from
+  // it) for the check, so that a run's cases do not all hold their inputs in memory at once.
+  LaunchInput input;
   // Throws std::runtime_error when the reference model cannot say what the result must be.
   virtual CaseOutcome check(const LaunchState& actual) const = 0;
 };

@@ -1,6 +1,8 @@
 #include "results/report_json.hpp"
 #include "util/json_text.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -242,6 +244,12 @@ class Node {
     if (!in_range) fail(fmt::format("expected an integer from {} to {}, got {}", min, max, j_.dump()));
     return j_.get<std::int64_t>();
   }
+  double seconds() const {  // a duration: a number, never negative
+    if (!j_.is_number()) fail("expected a number of seconds, got " + describe(j_));
+    const double v = j_.get<double>();
+    if (!(v >= 0)) fail(fmt::format("expected a duration of 0 s or more, got {}", j_.dump()));
+    return v;
+  }
   std::vector<Node> items() const {
     if (!j_.is_array()) fail("expected an array, got " + describe(j_));
     std::vector<Node> out;
@@ -393,6 +401,35 @@ CaseResult parse_case_result_line(const std::string& line, const std::string& fi
 
 std::span<const RunInfoField> run_info_fields() { return kRunInfoFields; }
 
+struct TimingSeconds {
+  const char* key;
+  double RunTiming::* member;
+};
+constexpr TimingSeconds kTimingSeconds[] = {
+    {"wall_s", &RunTiming::wall},           {"first_launch_s", &RunTiming::first_launch},
+    {"plan_s", &RunTiming::plan},           {"runner_init_s", &RunTiming::runner_init},
+    {"module_loads_s", &RunTiming::module_loads}, {"launches_s", &RunTiming::launches},
+    {"faults_s", &RunTiming::faults},       {"compare_s", &RunTiming::compare},
+    {"reports_s", &RunTiming::reports}};
+struct TimingCount {
+  const char* key;
+  int RunTiming::* member;
+};
+constexpr TimingCount kTimingCounts[] = {
+    {"launches", &RunTiming::launch_count}, {"batches", &RunTiming::batch_count}, {"runner_starts", &RunTiming::runner_starts},
+    {"peak_rss_mib", &RunTiming::peak_rss_mib}};
+
+RunTiming read_timing(const Node& n) {
+  std::vector<const char*> keys;
+  for (auto const& f : kTimingSeconds) keys.push_back(f.key);
+  for (auto const& f : kTimingCounts) keys.push_back(f.key);
+  n.object(keys);
+  RunTiming t;
+  for (auto const& f : kTimingSeconds) t.*f.member = n.at(f.key).seconds();
+  for (auto const& f : kTimingCounts) t.*f.member = static_cast<int>(n.at(f.key).integer(0, INT32_MAX));
+  return t;
+}
+
 std::string report_json(const RunReport& report) {
   Totals t = report.totals();
   Json j;
@@ -406,6 +443,9 @@ std::string report_json(const RunReport& report) {
   for (auto const& c : report.claims) j["claims"].push_back(to_json(c));
   j["withdrawn"] = Json::array();
   for (auto const& w : report.withdrawn) j["withdrawn"].push_back(to_json(w));
+  j["timing"] = Json::object();
+  for (auto const& f : kTimingSeconds) j["timing"][f.key] = std::round(report.timing.*f.member * 1e4) / 1e4;
+  for (auto const& f : kTimingCounts) j["timing"][f.key] = report.timing.*f.member;
   // A toolkit message with stray bytes must not cost the report: invalid UTF-8 becomes U+FFFD.
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -439,7 +479,8 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   if (v < kOldest || v > RunReport::kSchemaVersion)
     version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest,
                              RunReport::kSchemaVersion, v));
-  if (v >= 4) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
+  if (v >= 6) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing"});
+  else if (v >= 4) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
   else root.object({"schema_version", "run", "totals", "results", "claims"});
 
   RunReport report;
@@ -457,6 +498,7 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   for (auto const& n : claims) report.claims.push_back(read_claim(n, v));
   refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
   check_totals(root.at("totals"), report.totals());
+  if (v >= 6) report.timing = read_timing(root.at("timing"));
   if (v < 4) return report;
 
   // What a report withdraws it must lack: withdrawing what it has would hide nothing, and says the

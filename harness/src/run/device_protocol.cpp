@@ -1,6 +1,12 @@
 #include "run/device_protocol.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
 #include <cstring>
 #include <stdexcept>
 
@@ -53,10 +59,15 @@ bool get_vec(std::istream& i, std::vector<T>& v) {
 
 }  // namespace
 
-void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs) {
+void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs, std::vector<std::uint64_t>* offsets) {
   out.write(kJobMagic, sizeof kJobMagic);
   put<std::uint32_t>(out, static_cast<std::uint32_t>(jobs.size()));
+  std::uint64_t at = sizeof kJobMagic + 4;
   for (auto const& j : jobs) {
+    if (offsets) offsets->push_back(at);
+    const LaunchInput& in = j.input;
+    at += 4 + (4 + j.cubin.size()) + (4 + j.kernel_name.size()) + (4 + j.label.size()) + 16 +
+          (8 + in.offsets.size() * 4) + (8 + in.state.smem.size()) + (8 + in.state.regs.size() * 4);
     put(out, j.id);
     put_str(out, j.cubin);
     put_str(out, j.kernel_name);
@@ -69,6 +80,23 @@ void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs) {
   }
 }
 
+// One job, where the stream is.
+static DeviceJob read_one_job(std::istream& in) {
+  DeviceJob j;
+    std::int32_t w, t, st, r;
+  bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get_str(in, j.label) &&
+            get(in, w) && get(in, t) && get(in, st) && get(in, r) && get_vec(in, j.input.offsets) &&
+            get_vec(in, j.input.state.smem) && get_vec(in, j.input.state.regs);
+  if (!ok) throw std::runtime_error("truncated job file");
+  j.input.shape = {w, t, st, r};
+  const std::size_t threads = static_cast<std::size_t>(w) * 32;
+  if (w <= 0 || t <= 0 || st <= 0 || r <= 0 || j.input.offsets.size() != threads * static_cast<std::size_t>(st) ||
+      j.input.state.smem.size() != static_cast<std::size_t>(w) * static_cast<std::size_t>(t) ||
+      j.input.state.regs.size() != threads * static_cast<std::size_t>(r))
+    throw std::runtime_error("job " + std::to_string(j.id) + ": buffer sizes do not match its shape");
+  return j;
+}
+
 std::vector<DeviceJob> read_jobs(std::istream& in) {
   char magic[8];
   if (!in.read(magic, 8) || std::memcmp(magic, kJobMagic, 8) != 0) throw std::runtime_error("not a ptxcts job file");
@@ -76,20 +104,7 @@ std::vector<DeviceJob> read_jobs(std::istream& in) {
   if (!get(in, n)) throw std::runtime_error("truncated job file");
   // The count is a claim too: jobs are added as they are read (fuzzing finding F1).
   std::vector<DeviceJob> jobs;
-  for (std::uint32_t k = 0; k < n; ++k) {
-    DeviceJob& j = jobs.emplace_back();
-    std::int32_t w, t, st, r;
-    bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get_str(in, j.label) &&
-              get(in, w) && get(in, t) && get(in, st) && get(in, r) && get_vec(in, j.input.offsets) &&
-              get_vec(in, j.input.state.smem) && get_vec(in, j.input.state.regs);
-    if (!ok) throw std::runtime_error("truncated job file");
-    j.input.shape = {w, t, st, r};
-    const std::size_t threads = static_cast<std::size_t>(w) * 32;
-    if (w <= 0 || t <= 0 || st <= 0 || r <= 0 || j.input.offsets.size() != threads * static_cast<std::size_t>(st) ||
-        j.input.state.smem.size() != static_cast<std::size_t>(w) * static_cast<std::size_t>(t) ||
-        j.input.state.regs.size() != threads * static_cast<std::size_t>(r))
-      throw std::runtime_error("job " + std::to_string(j.id) + ": buffer sizes do not match its shape");
-  }
+  for (std::uint32_t k = 0; k < n; ++k) jobs.push_back(read_one_job(in));
   return jobs;
 }
 
@@ -101,6 +116,13 @@ void write_result(std::ostream& out, const DeviceResult& r) {
   put_vec(out, r.state.smem);
   put_vec(out, r.state.regs);
   out.flush();
+}
+
+DeviceJob read_job_at(std::istream& in, std::uint64_t offset) {
+  in.clear();
+  in.seekg(static_cast<std::streamoff>(offset));
+  if (!in) throw std::runtime_error("job file: no job at offset " + std::to_string(offset));
+  return read_one_job(in);
 }
 
 std::optional<DeviceResult> read_result(std::istream& in) {
@@ -122,6 +144,119 @@ std::vector<DeviceResult> read_results(std::istream& in) {
   std::vector<DeviceResult> out;
   while (auto r = read_result(in)) out.push_back(std::move(*r));
   return out;
+}
+
+std::optional<RunnerArgs> parse_runner_args(int argc, const char* const* argv, std::string& error) {
+  RunnerArgs a;
+  auto number = [&](const char* option, const char* text, unsigned& into) {
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(text, &end, 10);
+    if (!*text || *end || v > 0xffffffffUL) {
+      error = std::string(option) + " expects a non-negative integer, got '" + text + "'";
+      return false;
+    }
+    into = static_cast<unsigned>(v);
+    return true;
+  };
+  for (int k = 1; k < argc; k += 2) {
+    const std::string opt = argv[k];
+    if (k + 1 >= argc) {
+      error = "option '" + opt + "' expects a value";
+      return std::nullopt;
+    }
+    const char* value = argv[k + 1];
+    unsigned device = 0;
+    if (opt == "--device") {
+      if (!number("--device", value, device)) return std::nullopt;
+      a.device = static_cast<int>(device);
+    } else if (opt == "--jobs") a.jobs = value;
+    else if (opt == "--results") a.results = value;
+    else if (opt == "--standby") a.standby = value;
+    else if (opt == "--start") {
+      if (!number("--start", value, a.start)) return std::nullopt;
+    } else if (opt == "--count") {
+      if (!number("--count", value, a.count)) return std::nullopt;
+    } else if (opt == "--batch") {
+      if (!number("--batch", value, a.batch)) return std::nullopt;
+      if (a.batch == 0) {
+        error = "--batch expects at least 1";
+        return std::nullopt;
+      }
+    } else {
+      error = "unknown option '" + opt + "'";
+      return std::nullopt;
+    }
+  }
+  if (a.device < 0 || a.jobs.empty() || a.results.empty()) {
+    error = "--device, --jobs and --results are required";
+    return std::nullopt;
+  }
+  return a;
+}
+
+std::size_t batch_end(const std::vector<DeviceJob>& jobs, std::size_t first, std::size_t end, std::size_t max_jobs) {
+  end = std::min(end, jobs.size());
+  std::size_t bytes = 0, k = first;
+  for (; k < end && k - first < std::max<std::size_t>(max_jobs, 1); ++k) {
+    const LaunchInput& in = jobs[k].input;
+    // in and out: the tile and the registers twice, the offsets once
+    const std::size_t need = 2 * (in.state.smem.size() + in.state.regs.size() * 4) + in.offsets.size() * 4;
+    if (k > first && bytes + need > kMaxBatchBytes) break;
+    bytes += need;
+  }
+  return std::max(k, std::min(first + 1, end));
+}
+
+std::optional<GoOrder> wait_for_go(const std::string& path, const std::function<void()>& heartbeat) {
+  auto last_beat = std::chrono::steady_clock::now();
+  for (;;) {
+    std::ifstream in(path);
+    if (in) {
+      std::string first;
+      in >> first;
+      if (first == "quit") return std::nullopt;
+      GoOrder g;
+      std::istringstream(first) >> g.start;
+      in >> g.count;
+      return g;
+    }
+    if (std::chrono::steady_clock::now() - last_beat > std::chrono::seconds(2)) {
+      if (heartbeat) heartbeat();
+      last_beat = std::chrono::steady_clock::now();
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(300));
+  }
+}
+
+void write_go(const std::string& path, const std::optional<GoOrder>& order) {
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (order) out << order->start << " " << order->count << "\n";
+    else out << "quit\n";
+    out.flush();
+    if (!out) throw std::runtime_error(tmp + ": cannot write a standby runner's go file");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw std::runtime_error(path + ": cannot put a standby runner's go file in place");
+}
+
+std::string timing_line(const RunnerTiming& t) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "timing init_ms=%.3f modules_ms=%.3f gpu_ms=%.3f launches=%u batches=%u", t.init_ms,
+                t.modules_ms, t.gpu_ms, t.launches, t.batches);
+  return buf;
+}
+
+std::optional<RunnerTiming> parse_timing_line(const std::string& line) {
+  RunnerTiming t;
+  if (std::sscanf(line.c_str(), "timing init_ms=%lf modules_ms=%lf gpu_ms=%lf launches=%u batches=%u", &t.init_ms,
+                  &t.modules_ms, &t.gpu_ms, &t.launches, &t.batches) != 5)
+    return std::nullopt;
+  // A duration, in milliseconds of one run: not negative, not NaN, under a day.
+  for (double ms : {t.init_ms, t.modules_ms, t.gpu_ms})
+    if (!(ms >= 0 && ms < 864e5)) return std::nullopt;
+  return t;
 }
 
 }  // namespace ptxcts

@@ -5,25 +5,37 @@
 //   RUNNER --info                          prints the GPUs as a JSON array of objects with ordinal,
 //                                          name, major, minor, driver_cuda, driver_version; exit 0.
 //                                          Any other exit: no usable GPU (its output says why).
-//   RUNNER --device N --jobs F --results R [--start K]
-//                                          runs jobs K, K+1, ... of the job file F on GPU N.
+//   RUNNER --device N --jobs F --results R [--start K] [--count M] [--batch B] [--standby GO]
+//                                          runs jobs K, K+1, ... of the job file F on GPU N (at most M
+//                                          of them; 0 or absent: to the end), B launches to a batch
+//                                          (default 1). With --standby the runner makes its context,
+//                                          prints "ready", and waits until the file GO exists; it holds
+//                                          "START COUNT" (run those jobs, as --start/--count would) or
+//                                          "quit". A standby runner prints "waiting" every few seconds.
 // Job file (written once by `ptxcts run`, read-only for the runner): the magic "PTXCTSJ2", a u32
 //   count, then per job: u32 id, string cubin (absolute path), string entry, string label
 //   ("kernel/case"), i32 warps, tile_bytes, steps, regs, then the vectors offsets (u32), smem (u8),
 //   regs (u32). Strings are a u32 length and the bytes; vectors a u64 length and the elements;
 //   everything little-endian.
+// A batch (batch_end below says which jobs) is one copy in, its launches in order on one stream,
+//   one copy out and one synchronize; the runner prints "batch K N" (job index K, N jobs) before it.
 // Results file: the runner appends one record per launch, "PCR1", u32 id, u8 ok, string error, the
 //   vectors smem and regs, and flushes it before printing the progress line "done ID ok|fault" on
 //   stdout (a silent runner is killed by `ptxcts run`'s watchdog: a hung launch is a `timeout`).
-//   A record cut short (the runner died while writing) is ignored.
-// Exit codes (DeviceExit): 0 every job from K on has its record; 3 a device fault was recorded
+//   A record cut short (the runner died while writing) is ignored. Before it exits the runner
+//   prints "timing init_ms=X modules_ms=X gpu_ms=X launches=N batches=N" (its own clock).
+// Exit codes (DeviceExit): 0 every job asked for has its record; 3 a device fault was recorded
 //   (the context is unusable) and the runner stopped: `ptxcts run` starts a fresh runner from the
-//   next job; 2 bad command line or unreadable job file, 4 no usable device: nothing more can run.
-//   Death by a signal, or any other exit, means the launch after the last record killed it: that
-//   launch is a `crash`, and a fresh runner goes on from the one after.
+//   next job; 5 a batch of several launches faulted: nothing of that batch was recorded (which
+//   launch faulted is unknown), and `ptxcts run` runs its jobs again one at a time; 2 bad command
+//   line or unreadable job file, 4 no usable device: nothing more can run.
+//   Death by a signal, or any other exit, means the launch after the last record killed it (or,
+//   in a batch of several, one of the batch's launches not yet recorded): that launch is a `crash`,
+//   and a fresh runner goes on from the one after (a batch's unrecorded jobs are run one at a time).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -34,7 +46,13 @@
 
 namespace ptxcts {
 
-enum DeviceExit : int { kDeviceDone = 0, kDeviceUsage = 2, kDeviceFaulted = 3, kDeviceUnusable = 4 };
+enum DeviceExit : int {
+  kDeviceDone = 0,
+  kDeviceUsage = 2,
+  kDeviceFaulted = 3,
+  kDeviceUnusable = 4,
+  kDeviceBatchFaulted = 5
+};
 
 struct DeviceJob {
   std::uint32_t id = 0;
@@ -51,13 +69,47 @@ struct DeviceResult {
   LaunchState state;  // when ok
 };
 
-void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs);
+// `offsets`, if given, receives where each job starts in `out` (for read_job_at).
+void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs, std::vector<std::uint64_t>* offsets = nullptr);
 std::vector<DeviceJob> read_jobs(std::istream& in);  // throws std::runtime_error
+// The job that starts at `offset` of a job file (as write_jobs said); throws std::runtime_error.
+DeviceJob read_job_at(std::istream& in, std::uint64_t offset);
 
 void write_result(std::ostream& out, const DeviceResult& r);
 // Reads the next complete result; on a truncated record, leaves the stream where it was.
 std::optional<DeviceResult> read_result(std::istream& in);
 // Reads every complete result; a truncated last record (the runner died mid-write) is dropped.
 std::vector<DeviceResult> read_results(std::istream& in);
+
+// A runner's command line (both runners read it here, so that they cannot disagree).
+struct RunnerArgs {
+  int device = -1;
+  std::string jobs, results, standby;
+  unsigned start = 0, count = 0, batch = 1;  // count 0: to the end
+};
+// nullopt: a bad command line, said in `error`.
+std::optional<RunnerArgs> parse_runner_args(int argc, const char* const* argv, std::string& error);
+
+// The jobs one batch takes, [first, returned): at most `max_jobs`, and no more buffer bytes than a
+// batch may move (kMaxBatchBytes), but always at least one job; never past `end`.
+constexpr std::size_t kMaxBatchBytes = std::size_t{64} << 20;
+std::size_t batch_end(const std::vector<DeviceJob>& jobs, std::size_t first, std::size_t end, std::size_t max_jobs);
+
+// A standby runner's go file: which jobs to run, or nullopt for "quit". wait_for_go polls for the
+// file (a few hundred microseconds apart), calling `heartbeat` every few seconds while it waits.
+struct GoOrder {
+  unsigned start = 0, count = 0;
+};
+std::optional<GoOrder> wait_for_go(const std::string& path, const std::function<void()>& heartbeat);
+// Written by `ptxcts run` (atomically: a temporary file renamed into place).
+void write_go(const std::string& path, const std::optional<GoOrder>& order);
+
+// What a runner says of its own time, from its "timing ..." line.
+struct RunnerTiming {
+  double init_ms = 0, modules_ms = 0, gpu_ms = 0;
+  unsigned launches = 0, batches = 0;
+};
+std::string timing_line(const RunnerTiming& t);
+std::optional<RunnerTiming> parse_timing_line(const std::string& line);
 
 }  // namespace ptxcts

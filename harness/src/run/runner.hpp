@@ -3,7 +3,9 @@
 // and compares every result with the reference model.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <functional>
 #include <map>
 #include <set>
@@ -23,7 +25,14 @@ struct RunOptions {
   std::filesystem::path work_dir;  // where each run makes a fresh directory of its own for its job and
                                    // result files, removed when it ends (empty: the system's temp directory)
   std::set<std::string> families;  // empty: all
-  std::function<void(const std::string&)> progress;  // one line per kernel
+  std::function<void(const std::string&)> progress;  // one line per kernel (--verbose)
+  // Each case as its verdict is known (from several threads, one at a time), with how many of the
+  // run's launched cases are done and how many there are.
+  std::function<void(const CaseResult&, std::size_t done, std::size_t total)> on_case;
+  unsigned batch = 256;  // launches per batch in the main line
+  bool standby = true;   // the fault line keeps a runner ready ahead of time
+  // When the process started (for RunTiming::first_launch); unset: the run's own start.
+  std::optional<std::chrono::steady_clock::time_point> process_start;
   double case_timeout = 30;                          // seconds a launch may take before it is killed (timeout)
   Journal* journal = nullptr;                        // every result is appended here as soon as it is known
   std::map<std::pair<std::string, std::string>, CaseResult> done;  // resumed: not run again
@@ -31,6 +40,7 @@ struct RunOptions {
 
 struct DeviceRun {
   std::vector<CaseResult> results;  // with what was observed beyond pass/fail (CaseResult::roundtrip_identity)
+  RunTiming timing;                 // all but wall and reports, which the command adds
 };
 
 DeviceRun run_on_device(const Suite& suite, const Catalog& catalog, const DeviceInfo& device,

@@ -52,6 +52,20 @@ RunReport sample_report() {
             .date = "2025-06-01T12:00:00Z",
             .suite_version = "0.1.0",
             .suite_commit = "0123abcd"};
+  // distinct values, so that a field read into another's place shows
+  r.timing = {.wall = 2.5,
+              .first_launch = 0.25,
+              .plan = 0.125,
+              .runner_init = 0.5,
+              .module_loads = 0.0625,
+              .launches = 0.0312,
+              .faults = 1.75,
+              .compare = 0.375,
+              .reports = 0.0156,
+              .launch_count = 4072,
+              .batch_count = 17,
+              .runner_starts = 61,
+              .peak_rss_mib = 97};
   r.results.push_back({.kernel = "ldmatrix_x1",
                        .family = "ldmatrix",
                        .instruction = "ldmatrix.sync.aligned.m8n8.x1.shared.b16",
@@ -193,11 +207,29 @@ TEST(ReportJson, RoundTripPreservesEveryField) {
   ASSERT_EQ(back.withdrawn.size(), original.withdrawn.size());
   for (std::size_t i = 0; i < original.withdrawn.size(); ++i)
     EXPECT_EQ(fields(back.withdrawn[i]), fields(original.withdrawn[i])) << "withdrawn[" << i << "]";
+  EXPECT_TRUE(back.timing == original.timing);
+  EXPECT_EQ(back.timing.faults, 1.75);
+  EXPECT_EQ(back.timing.runner_starts, 61);
+}
+
+TEST(ReportJson, ATimingThatIsNotADurationIsPlaced) {
+  std::string text = report_json(sample_report());
+  const std::string from = "\"faults_s\": 1.75", to = "\"faults_s\": -1";
+  ASSERT_NE(text.find(from), std::string::npos) << text;
+  text.replace(text.find(from), from.size(), to);
+  try {
+    parse_report_json(text, "r.json");
+    FAIL() << "a negative duration was read";
+  } catch (const ReportError& e) {
+    EXPECT_NE(std::string(e.what()).find("timing.faults_s: expected a duration of 0 s or more, got -1"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   std::string text = report_json(sample_report());
-  EXPECT_EQ(text.rfind("{\n \"schema_version\": 5,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 6,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
   EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": "
                       "1,\n  \"timeout\": 1\n }"),
             std::string::npos)
@@ -291,9 +323,9 @@ TEST(ReportJson, UnknownStatus) {
 
 TEST(ReportJson, WrongSchemaVersion) {
   EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 1,)")),
-            "r.json:2:20: schema_version: expected 2 to 5 (the schema versions this build reads), got 1");
-  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 6,)")),
-            "r.json:2:20: schema_version: expected 2 to 5 (the schema versions this build reads), got 6");
+            "r.json:2:20: schema_version: expected 2 to 6 (the schema versions this build reads), got 1");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 7,)")),
+            "r.json:2:20: schema_version: expected 2 to 6 (the schema versions this build reads), got 7");
 }
 
 // kMinimal as schema 4: with its `withdrawn` list, `withdrawn` (which must name what the report lacks).

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "run/device_protocol.hpp"
 #include "run/runner.hpp"
@@ -29,7 +30,7 @@ struct FakeRun {
   }
   ~FakeRun() { fs::remove_all(work); }
 
-  DeviceRun run(const std::string& mode, int major, int minor, std::set<std::string> families) {
+  DeviceRun run(const std::string& mode, int major, int minor, std::set<std::string> families, unsigned batch = 256) {
     setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
     RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
                    .catalog_dir = work,
@@ -39,6 +40,7 @@ struct FakeRun {
                    .case_timeout = 30,
                    .journal = nullptr,
                    .done = {}};
+    opt.batch = batch;
     return run_on_device(suite, catalog, {0, "Fake GPU", major, minor, "13.0", "0.0"}, opt);
   }
 };
@@ -92,11 +94,38 @@ TEST(Runner, ARunnerThatDiesMidLaunchIsRestartedAfterIt) {
   EXPECT_EQ(r.results[12].status, Status::Crash);
   EXPECT_EQ(r.results[12].reason, "the device runner died with signal 6 during this launch");
   EXPECT_EQ(count(r, Status::Fail), 179);
+  // The main line: the batch from launch 0 died unrecorded, so it ran again one launch at a time
+  // from 0, and after launch 12 killed its runner a fresh one went on from 13.
   std::ifstream in(starts);
-  std::string a, b;
-  in >> a >> b;
-  EXPECT_EQ(a, "0");
-  EXPECT_EQ(b, "13");
+  std::multiset<std::string> started;
+  for (std::string id; in >> id;) started.insert(id);
+  EXPECT_EQ(started.count("0"), 2u);
+  EXPECT_EQ(started.count("13"), 1u);
+}
+
+TEST(Runner, AFaultInABatchIsRunAgainOneLaunchAtATime) {
+  // Launch 7 faults inside a batch of the main line: the batch records nothing (exit 5), its
+  // launches run again singly, and exactly launch 7 is the crash; with batches of one the same.
+  FakeRun f;
+  fs::create_directories(f.work);
+  fs::path starts = f.work / "starts";
+  setenv("PTXCTS_FAKE_STARTS", starts.c_str(), 1);
+  DeviceRun batched = f.run("echo,fault:7", 9, 0, {"ldmatrix"});
+  unsetenv("PTXCTS_FAKE_STARTS");
+  std::ifstream in(starts);
+  std::multiset<std::string> started;
+  for (std::string id; in >> id;) started.insert(id);
+  EXPECT_EQ(started.count("0"), 2u);  // batched, then one at a time
+  EXPECT_EQ(started.count("8"), 1u);  // after the fault
+  EXPECT_GE(batched.timing.batch_count, 9);
+  DeviceRun single = f.run("echo,fault:7", 9, 0, {"ldmatrix"}, 1);
+  ASSERT_EQ(batched.results.size(), single.results.size());
+  for (std::size_t k = 0; k < single.results.size(); ++k) {
+    EXPECT_EQ(batched.results[k].status, single.results[k].status) << k;
+    EXPECT_EQ(batched.results[k].reason, single.results[k].reason) << k;
+  }
+  EXPECT_EQ(count(batched, Status::Crash), 1);
+  EXPECT_EQ(batched.results[7].status, Status::Crash);
 }
 
 TEST(Runner, AHungLaunchTimesOutAndTheRunGoesOn) {
@@ -150,16 +179,30 @@ TEST(Runner, LaunchesEachKernelsEntryInItsCubin) {
   for (auto const& j : jobs) EXPECT_EQ(j.kernel_name.rfind("entry_sm_90_movmatrix", 0), 0u) << j.kernel_name;
 }
 
-TEST(Runner, TheFaultPoolGivesTheSameResultsAsOneRunner) {
+TEST(Runner, TheStandbyRunnerGivesTheSameResultsAsFreshStarts) {
+  // The fault line with a runner made ready ahead of time, against fresh starts after each fault.
   FakeRun f;
-  DeviceRun one = f.run("echo,fault:7", 9, 0, {"ldmatrix"});
-  setenv("PTXCTS_FAULT_WORKERS", "4", 1);
-  DeviceRun pooled = f.run("echo,fault:7", 9, 0, {"ldmatrix"});
-  unsetenv("PTXCTS_FAULT_WORKERS");
-  ASSERT_EQ(one.results.size(), pooled.results.size());
-  for (std::size_t k = 0; k < one.results.size(); ++k) {
-    EXPECT_EQ(one.results[k].status, pooled.results[k].status) << k;
-    EXPECT_EQ(one.results[k].reason, pooled.results[k].reason) << k;
-    EXPECT_EQ(one.results[k].diff, pooled.results[k].diff) << k;
+  DeviceRun ready = f.run("model,fault:19", 9, 0, {"ldmatrix"});
+  FakeRun g;
+  setenv("PTXCTS_FAKE_MODE", "model,fault:19", 1);
+  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
+                 .catalog_dir = g.work,
+                 .work_dir = g.work,
+                 .families = {"ldmatrix"},
+                 .progress = {},
+                 .case_timeout = 30,
+                 .journal = nullptr,
+                 .done = {}};
+  opt.standby = false;
+  DeviceRun fresh = run_on_device(g.suite, g.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
+  ASSERT_EQ(ready.results.size(), fresh.results.size());
+  int crashes = 0;
+  for (std::size_t k = 0; k < ready.results.size(); ++k) {
+    EXPECT_EQ(ready.results[k].status, fresh.results[k].status) << k;
+    EXPECT_EQ(ready.results[k].reason, fresh.results[k].reason) << k;
+    EXPECT_EQ(ready.results[k].diff, fresh.results[k].diff) << k;
+    crashes += ready.results[k].status == Status::Crash;
   }
+  EXPECT_GE(crashes, 1);  // the emulated faults and launch 19's
+  EXPECT_EQ(ready.results[19].status, Status::Crash);
 }

@@ -1,11 +1,13 @@
 // A stand-in for ptxcts-device, for testing `ptxcts run` without a GPU: the same command line, job
 // and results files, exit codes and progress lines.
 //
+// Batches, --count and --standby as device_protocol.hpp says.
 // PTXCTS_FAKE_MODE = DEVICE[,abort:K][,fault:K][,hang:K][,killparent:K]
 //   DEVICE: echo (executes nothing: every launch's input state comes back, the default), zero,
 //           model (a correct device in software: device_emulator), or a wrong device that the
 //           suite's checks must catch: shuffled, off-by-one, stale (see device_emulator.hpp).
 //   K is a launch's job id (the plan's launch number, in whichever job file it is).
+//   unusable:N: the runner for GPU N cannot make a context (exit 4); the other GPUs' work as asked.
 //   abort:K dies with SIGABRT in launch K; fault:K records launch K as a device fault and exits 3,
 //   as the real runner does; hang:K never finishes launch K; killparent:K kills `ptxcts run` (its
 //   parent) with SIGKILL in launch K, as a power cut would.
@@ -60,17 +62,21 @@ int main(int argc, char** argv) {
             : R"([{"ordinal": 0, "name": "Fake GPU", "major": 9, "minor": 0, "driver_cuda": "13.0", "driver_version": "0.0"}])");
     return 0;
   }
-  const char *jobs_file = nullptr, *results_file = nullptr;
-  unsigned start = 0;
-  for (int k = 1; k + 1 < argc; k += 2) {
-    if (!std::strcmp(argv[k], "--jobs")) jobs_file = argv[k + 1];
-    if (!std::strcmp(argv[k], "--results")) results_file = argv[k + 1];
-    if (!std::strcmp(argv[k], "--start")) start = static_cast<unsigned>(std::atoi(argv[k + 1]));
+  std::string error;
+  auto args = parse_runner_args(argc, argv, error);
+  if (!args) {
+    std::fprintf(stderr, "fake_device_runner: %s\n", error.c_str());
+    return kDeviceUsage;
   }
-  if (!jobs_file || !results_file) return kDeviceUsage;
   const std::string mode = std::getenv("PTXCTS_FAKE_MODE") ? std::getenv("PTXCTS_FAKE_MODE") : "echo";
   const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"),
-             hang_at = modifier(mode, "hang:"), kill_at = modifier(mode, "killparent:");
+             hang_at = modifier(mode, "hang:"), kill_at = modifier(mode, "killparent:"),
+             unusable = modifier(mode, "unusable:");
+  if (args->device == unusable) {  // as the real runner when the GPU cannot make a context
+    std::fprintf(stderr, "cuDevicePrimaryCtxRetain: CUDA_ERROR_ECC_UNCORRECTABLE (emulated on device %d)\n",
+                 args->device);
+    return kDeviceUnusable;
+  }
   test::Mutant device;
   try {
     device = test::mutant_from_string(mode.substr(0, mode.find(',')));
@@ -78,50 +84,81 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fake_device_runner: %s\n", e.what());
     return kDeviceUsage;
   }
-  std::ifstream in(jobs_file, std::ios::binary);
+  std::ifstream in(args->jobs, std::ios::binary);
   auto jobs = read_jobs(in);
+  unsigned start = args->start, count = args->count;
+  if (!args->standby.empty()) {
+    std::printf("ready\n");
+    std::fflush(stdout);
+    auto go = wait_for_go(args->standby, [] {
+      std::printf("waiting\n");
+      std::fflush(stdout);
+    });
+    if (!go) return 0;
+    start = go->start;
+    count = go->count;
+  }
+  const std::size_t end = count ? std::min<std::size_t>(jobs.size(), std::size_t{start} + count) : jobs.size();
   // Launches are named by their job id (the plan's launch number), whichever job file holds them:
   // `ptxcts run` gives the fault cases to runners of their own.
   if (const char* starts = std::getenv("PTXCTS_FAKE_STARTS"))
     std::ofstream(starts, std::ios::app) << (start < jobs.size() ? jobs[start].id : start) << "\n";
-  std::ofstream out(results_file, std::ios::binary | std::ios::app);
+  std::ofstream out(args->results, std::ios::binary | std::ios::app);
   test::DeviceEmulator emulator;
-  for (std::size_t k = start; k < jobs.size(); ++k) {
-    const long at = jobs[k].id;
-    if (at == abort_at) std::abort();
-    if (at == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
-    if (at == kill_at) {
-      kill(getppid(), SIGKILL);
-      return 0;
-    }
-    DeviceResult r;
-    r.id = jobs[k].id;
-    if (at == fault_at) {
-      r.error = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address";
-      write_result(out, r);
-      return kDeviceFaulted;
-    }
-    if (device == test::Mutant::Echo) {
-      r.state = jobs[k].input.state;
-    } else {
-      const std::string& label = jobs[k].label;
-      const KernelPlan* plan = suite().find_kernel(label.substr(0, label.rfind('/')));
-      if (!plan) {
-        std::fprintf(stderr, "fake_device_runner: job %u names no kernel of the specs: '%s'\n", r.id, label.c_str());
-        return kDeviceUnusable;
+  RunnerTiming timing;
+  // As the real runner: a batch's records are written only when the whole batch came back; a fault
+  // in a batch of several records nothing (exit 5), a fault alone is recorded (exit 3).
+  for (std::size_t k = start; k < end;) {
+    const std::size_t e = batch_end(jobs, k, end, args->batch);
+    std::printf("batch %zu %zu\n", k, e - k);
+    std::fflush(stdout);
+    std::vector<DeviceResult> got;
+    for (std::size_t j = k; j < e; ++j) {
+      const long at = jobs[j].id;
+      if (at == abort_at) std::abort();
+      if (at == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
+      if (at == kill_at) {
+        kill(getppid(), SIGKILL);
+        return 0;
       }
-      try {
-        r.state = emulator.run(*plan, jobs[k].input, device);
-      } catch (const std::exception& e) {
-        r.error = std::string("kernel: CUDA_ERROR_ILLEGAL_ADDRESS (emulated): ") + e.what();
+      DeviceResult r;
+      r.id = jobs[j].id;
+      ++timing.launches;
+      if (at == fault_at) r.error = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address";
+      else if (device == test::Mutant::Echo) {
+        r.state = jobs[j].input.state;
+        r.ok = true;
+      } else {
+        const std::string& label = jobs[j].label;
+        const KernelPlan* plan = suite().find_kernel(label.substr(0, label.rfind('/')));
+        if (!plan) {
+          std::fprintf(stderr, "fake_device_runner: job %u names no kernel of the specs: '%s'\n", r.id, label.c_str());
+          return kDeviceUnusable;
+        }
+        try {
+          r.state = emulator.run(*plan, jobs[j].input, device);
+          r.ok = true;
+        } catch (const std::exception& ex) {
+          r.error = std::string("kernel: CUDA_ERROR_ILLEGAL_ADDRESS (emulated): ") + ex.what();
+        }
+      }
+      if (!r.ok) {
+        ++timing.batches;
+        std::printf("%s\n", timing_line(timing).c_str());
+        if (e - k > 1) return kDeviceBatchFaulted;
         write_result(out, r);
         return kDeviceFaulted;
       }
+      got.push_back(std::move(r));
     }
-    r.ok = true;
-    write_result(out, r);
-    std::printf("done %u ok\n", r.id);  // as the real runner does: the watchdog hears progress
+    ++timing.batches;
+    for (auto const& r : got) {
+      write_result(out, r);
+      std::printf("done %u ok\n", r.id);  // as the real runner does: the watchdog hears progress
+    }
     std::fflush(stdout);
+    k = e;
   }
+  std::printf("%s\n", timing_line(timing).c_str());
   return 0;
 }
