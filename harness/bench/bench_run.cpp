@@ -39,9 +39,8 @@ DeviceRun run_fake(const Suite& suite, const Catalog& catalog, std::set<std::str
 void BM_RunOnFakeDevice(benchmark::State& state) {
   setenv("PTXCTS_FAKE_MODE", "model", 1);
   const Suite suite = build_suite(load_spec_dir(PTXCTS_SOURCE_DIR "/specs"));
-  const Catalog catalog = test::fake_catalog(suite, {"sm_90"}, {9, 0}, [](auto const& k, auto const&) {
-    return "entry_" + k.name;
-  });
+  const Catalog catalog =
+      test::fake_catalog(suite, {"sm_90"}, {9, 0}, [](auto const& k, auto const&) { return "entry_" + k.name; });
   std::set<std::string> families;
   if (state.range(2) == 0) families = {"ldmatrix"};
   int launches = 0, passed = 0;

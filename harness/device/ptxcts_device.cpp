@@ -278,9 +278,7 @@ int run(const ptxcts::RunnerArgs& args) {
     bool ok = false;
     try {
       ok = runner.batch(jobs, k, e, out);
-    } catch (const CudaFailure& f) {
-      std::fprintf(stderr, "%s\n", f.what.c_str());
-    }
+    } catch (const CudaFailure& f) { std::fprintf(stderr, "%s\n", f.what.c_str()); }
     if (!ok) {
       say_timing();
       // A sticky error poisons the context (and the process: every context of it, on this driver).

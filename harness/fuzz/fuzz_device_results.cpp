@@ -1,9 +1,9 @@
 // libFuzzer target: the device runner's binary readers (run/device_protocol.hpp) on arbitrary
 // bytes. The first byte picks the reader: even, read_jobs (a job file; std::runtime_error, as the
 // header says, is its clean error); odd, read_results and read_result (a results file: these throw
-// nothing, a truncated or foreign record ends the reading); 3 mod 4, parse_timing_line. Anything else is a finding: a crash, a
-// sanitizer report, a hang, an exception, unbounded memory. What they read must survive the round
-// trip: written back (write_jobs, write_result) and read again, it is the same.
+// nothing, a truncated or foreign record ends the reading); 3 mod 4, parse_timing_line. Anything else is a finding: a
+// crash, a sanitizer report, a hang, an exception, unbounded memory. What they read must survive the round trip:
+// written back (write_jobs, write_result) and read again, it is the same.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -1,5 +1,5 @@
-#include <chrono>
 #include "report/report_files.hpp"
+#include <chrono>
 
 #include <string_view>
 

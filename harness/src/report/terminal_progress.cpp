@@ -76,10 +76,10 @@ void TerminalProgress::finish() {
   if (verbosity_ == Verbosity::Quiet || total_ == 0) return;
   if (tty_ && drawn_) std::fputs("\r\x1b[K", out_);
   drawn_ = false;
-  std::fprintf(out_, "%s%s\n", prefix_.c_str(),
-               line(done_, total_, failures_,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count())
-                   .c_str());
+  std::fprintf(
+      out_, "%s%s\n", prefix_.c_str(),
+      line(done_, total_, failures_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count())
+          .c_str());
   std::fflush(out_);
 }
 

@@ -387,37 +387,37 @@ CaseResult parse_case_result_line(const std::string& line, const std::string& fi
     j = Json::parse(line);
   } catch (const Json::parse_error& e) {
     throw ReportError(fmt::format("{}:{}:{}: {}", file, line_number, e.byte, syntax_message(e.what())));
-  } catch (const Json::out_of_range& e) {
-    throw ReportError(on_one_line(json_number_overflow(line, here, e.what())));
-  }
+  } catch (const Json::out_of_range& e) { throw ReportError(on_one_line(json_number_overflow(line, here, e.what()))); }
   const std::map<std::string, std::size_t> no_positions;
   Source src{here, line, no_positions};
   try {
     return read_result(Node(src, j, "result"));
-  } catch (const ReportError& e) {
-    throw ReportError(on_one_line(e.what()));
-  }
+  } catch (const ReportError& e) { throw ReportError(on_one_line(e.what())); }
 }
 
 std::span<const RunInfoField> run_info_fields() { return kRunInfoFields; }
 
 struct TimingSeconds {
   const char* key;
-  double RunTiming::* member;
+  double RunTiming::*member;
 };
-constexpr TimingSeconds kTimingSeconds[] = {
-    {"wall_s", &RunTiming::wall},           {"first_launch_s", &RunTiming::first_launch},
-    {"plan_s", &RunTiming::plan},           {"runner_init_s", &RunTiming::runner_init},
-    {"module_loads_s", &RunTiming::module_loads}, {"launches_s", &RunTiming::launches},
-    {"faults_s", &RunTiming::faults},       {"compare_s", &RunTiming::compare},
-    {"reports_s", &RunTiming::reports}};
+constexpr TimingSeconds kTimingSeconds[] = {{"wall_s", &RunTiming::wall},
+                                            {"first_launch_s", &RunTiming::first_launch},
+                                            {"plan_s", &RunTiming::plan},
+                                            {"runner_init_s", &RunTiming::runner_init},
+                                            {"module_loads_s", &RunTiming::module_loads},
+                                            {"launches_s", &RunTiming::launches},
+                                            {"faults_s", &RunTiming::faults},
+                                            {"compare_s", &RunTiming::compare},
+                                            {"reports_s", &RunTiming::reports}};
 struct TimingCount {
   const char* key;
-  int RunTiming::* member;
+  int RunTiming::*member;
 };
-constexpr TimingCount kTimingCounts[] = {
-    {"launches", &RunTiming::launch_count}, {"batches", &RunTiming::batch_count}, {"runner_starts", &RunTiming::runner_starts},
-    {"peak_rss_mib", &RunTiming::peak_rss_mib}};
+constexpr TimingCount kTimingCounts[] = {{"launches", &RunTiming::launch_count},
+                                         {"batches", &RunTiming::batch_count},
+                                         {"runner_starts", &RunTiming::runner_starts},
+                                         {"peak_rss_mib", &RunTiming::peak_rss_mib}};
 
 RunTiming read_timing(const Node& n) {
   std::vector<const char*> keys;
@@ -460,9 +460,7 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
     // e.byte is the 1-based index of the character the parser stopped at.
     throw ReportError(fmt::format("{}:{}: invalid JSON: {}", file, line_column(text, e.byte == 0 ? 0 : e.byte - 1),
                                   syntax_message(e.what())));
-  } catch (const Json::out_of_range& e) {
-    throw ReportError(json_number_overflow(text, file, e.what()));
-  }
+  } catch (const Json::out_of_range& e) { throw ReportError(json_number_overflow(text, file, e.what())); }
   std::istringstream in(text);
   PositionRecorder positions(text, in);
   Json::sax_parse(in, &positions);

@@ -65,15 +65,15 @@ struct RunInfo {
 // Where a run's time went (seconds of wall time, but the sums over device runners), so that speed
 // can be read from the report. JSON: "timing" (schema 6 on).
 struct RunTiming {
-  double wall = 0;           // process start to the reports written
-  double first_launch = 0;   // process start to the first batch handed to the GPU
-  double plan = 0;           // every case's inputs made (and the catalog's cubins checked)
-  double runner_init = 0;    // the device runners' context creation, summed over runners (standbys overlap)
-  double module_loads = 0;   // cubins loaded, summed over runners
-  double launches = 0;       // batches on the GPU (copies, launches, synchronize), summed over runners
-  double faults = 0;         // the fault line's wall time (isolated cases, one runner each fault)
-  double compare = 0;        // results checked against the reference
-  double reports = 0;        // the report files written
+  double wall = 0;          // process start to the reports written
+  double first_launch = 0;  // process start to the first batch handed to the GPU
+  double plan = 0;          // every case's inputs made (and the catalog's cubins checked)
+  double runner_init = 0;   // the device runners' context creation, summed over runners (standbys overlap)
+  double module_loads = 0;  // cubins loaded, summed over runners
+  double launches = 0;      // batches on the GPU (copies, launches, synchronize), summed over runners
+  double faults = 0;        // the fault line's wall time (isolated cases, one runner each fault)
+  double compare = 0;       // results checked against the reference
+  double reports = 0;       // the report files written
   int launch_count = 0, batch_count = 0, runner_starts = 0;
   int peak_rss_mib = 0;  // of `ptxcts` itself (getrusage), not of its device runners
   bool operator==(const RunTiming&) const = default;

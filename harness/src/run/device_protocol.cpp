@@ -1,14 +1,14 @@
 #include "run/device_protocol.hpp"
 
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
-#include <thread>
-#include <unistd.h>
-#include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace ptxcts {
 namespace {
@@ -83,9 +83,9 @@ void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs, std::vect
 // One job, where the stream is.
 static DeviceJob read_one_job(std::istream& in) {
   DeviceJob j;
-    std::int32_t w, t, st, r;
-  bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get_str(in, j.label) &&
-            get(in, w) && get(in, t) && get(in, st) && get(in, r) && get_vec(in, j.input.offsets) &&
+  std::int32_t w, t, st, r;
+  bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get_str(in, j.label) && get(in, w) &&
+            get(in, t) && get(in, st) && get(in, r) && get_vec(in, j.input.offsets) &&
             get_vec(in, j.input.state.smem) && get_vec(in, j.input.state.regs);
   if (!ok) throw std::runtime_error("truncated job file");
   j.input.shape = {w, t, st, r};

@@ -9,22 +9,22 @@
 #include <cstdlib>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 
+#include "assemble/cubin_check.hpp"
 #include "kinds/kinds.hpp"
 #include "run/cubin_selection.hpp"
 #include "run/device_protocol.hpp"
 #include "util/subprocess.hpp"
-#include "assemble/cubin_check.hpp"
 #include "util/worker_threads.hpp"
 
 namespace ptxcts {
@@ -37,9 +37,9 @@ struct Pending {
   std::size_t result;  // index into the run's results
   const KernelPlan* kernel;
   const CaseSpec* spec = nullptr;
-  std::string cubin, entry;  // what the job launches
+  std::string cubin, entry;                // what the job launches
   std::unique_ptr<PreparedCase> prepared;  // made by prepare_jobs, just before its line starts
-  bool isolated = false;  // a fault or alignment-edge case: the fault line, one launch a runner
+  bool isolated = false;                   // a fault or alignment-edge case: the fault line, one launch a runner
 };
 
 // A run's own directory for its job and result files: runs at the same time (ctest -j, two
@@ -263,8 +263,15 @@ class DeviceLine {
  public:
   DeviceLine(std::vector<DeviceJob> jobs, const fs::path& dir, const std::string& name, const DeviceInfo& device,
              const RunOptions& opt, Finisher& fin, unsigned batch, bool standby, std::function<void()> first_launch)
-      : jobs_(std::move(jobs)), dir_(dir), name_(name), device_(device), opt_(opt), fin_(fin), batch_(batch),
-        standby_(standby), first_launch_(std::move(first_launch)) {}
+      : jobs_(std::move(jobs)),
+        dir_(dir),
+        name_(name),
+        device_(device),
+        opt_(opt),
+        fin_(fin),
+        batch_(batch),
+        standby_(standby),
+        first_launch_(std::move(first_launch)) {}
 
   LineTiming run() {
     if (jobs_.empty()) return {};
@@ -296,10 +303,11 @@ class DeviceLine {
         pr = current->finish();
       } else {
         ++timing_.starts;
-        pr = run_process({opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs", jobs_file_.string(),
-                          "--results", results_file_.string(), "--start", std::to_string(next), "--count",
-                          std::to_string(count), "--batch", std::to_string(batch)},
-                         0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
+        pr = run_process(
+            {opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs", jobs_file_.string(), "--results",
+             results_file_.string(), "--start", std::to_string(next), "--count", std::to_string(count), "--batch",
+             std::to_string(batch)},
+            0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
       }
       drain();
       std::size_t after = next;
@@ -311,7 +319,8 @@ class DeviceLine {
       }
       if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127 ||
           (pr.exit_code == kDeviceDone && pr.signal == 0)) {
-        for (std::size_t k = after; k < jobs_.size(); ++k) finish_at(k, "the device runner could not run: " + pr.output);
+        for (std::size_t k = after; k < jobs_.size(); ++k)
+          finish_at(k, "the device runner could not run: " + pr.output);
         break;
       }
       // A batch of several launches lost: run what of it is unrecorded one launch at a time.
@@ -360,10 +369,10 @@ class DeviceLine {
     Standby* raw = s.get();
     raw->thread = std::thread([this, raw] {
       try {
-        raw->result = run_process({opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs",
-                                   jobs_file_.string(), "--results", results_file_.string(), "--batch", "1",
-                                   "--standby", raw->go.string()},
-                                  0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
+        raw->result = run_process(
+            {opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs", jobs_file_.string(), "--results",
+             results_file_.string(), "--batch", "1", "--standby", raw->go.string()},
+            0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
       } catch (const std::exception& e) { raw->result.output = e.what(); }
     });
     return s;
@@ -405,8 +414,8 @@ class DeviceLine {
   std::function<void()> first_launch_;
   fs::path jobs_file_, results_file_;
   std::ifstream results_in_, jobs_in_;
-  std::vector<std::uint64_t> job_offsets_;           // where each job starts in the job file
-  std::map<std::uint32_t, std::size_t> index_of_;    // job id -> index in jobs_
+  std::vector<std::uint64_t> job_offsets_;               // where each job starts in the job file
+  std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in jobs_
   std::pair<std::size_t, std::size_t> in_flight_{0, 0};  // the batch the runner said it launched
   LineTiming timing_;
   std::mutex mutex_;

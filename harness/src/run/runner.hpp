@@ -5,9 +5,9 @@
 
 #include <chrono>
 #include <filesystem>
-#include <optional>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -33,8 +33,8 @@ struct RunOptions {
   bool standby = true;   // the fault line keeps a runner ready ahead of time
   // When the process started (for RunTiming::first_launch); unset: the run's own start.
   std::optional<std::chrono::steady_clock::time_point> process_start;
-  double case_timeout = 30;                          // seconds a launch may take before it is killed (timeout)
-  Journal* journal = nullptr;                        // every result is appended here as soon as it is known
+  double case_timeout = 30;    // seconds a launch may take before it is killed (timeout)
+  Journal* journal = nullptr;  // every result is appended here as soon as it is known
   std::map<std::pair<std::string, std::string>, CaseResult> done;  // resumed: not run again
 };
 

@@ -20,10 +20,10 @@ TEST(SeveralGpus, ACudaErrorOnOneGpuDoesNotStopTheOthers) {
   const std::string devices =
       R"([{"ordinal": 0, "name": "Fake GPU", "major": 9, "minor": 0, "driver_cuda": "13.0", "driver_version": "0.0"},)"
       R"( {"ordinal": 1, "name": "Fake GPU", "major": 9, "minor": 0, "driver_cuda": "13.0", "driver_version": "0.0"}])";
-  ProcessResult r = run_process({"env", "PTXCTS_FAKE_DEVICES=" + devices, "PTXCTS_FAKE_MODE=model,unusable:1",
-                                 PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR, "--runner",
-                                 PTXCTS_FAKE_RUNNER, "--reports", reports.string()},
-                                600);
+  ProcessResult r = run_process(
+      {"env", "PTXCTS_FAKE_DEVICES=" + devices, "PTXCTS_FAKE_MODE=model,unusable:1", PTXCTS_COMMAND, "run",
+       "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR, "--runner", PTXCTS_FAKE_RUNNER, "--reports", reports.string()},
+      600);
   ASSERT_EQ(r.exit_code, 1) << r.output;  // GPU 1 ran nothing
   auto read = [&](int gpu) {
     const fs::path dir = reports / ("gpu" + std::to_string(gpu));
