@@ -74,11 +74,10 @@ std::optional<std::vector<std::string>> catalog_targets(const Suite& suite, cons
     for (auto const& t : suite.specs.targets.targets)
       for (auto const& d : q.devices)
         if (std::find(tc.real_targets.begin(), tc.real_targets.end(), t.name) != tc.real_targets.end() &&
-            runs_on(suite.specs.targets, t, d.major, d.minor) &&
-            std::find(out.begin(), out.end(), t.name) == out.end())
+            runs_on(suite.specs.targets, t, d.major, d.minor) && std::find(out.begin(), out.end(), t.name) == out.end())
           out.push_back(t.name);
-    fmt::print("catalog: --targets native: {}\n",
-               q.devices.empty() ? "no GPU here (" + q.reason + "), so no target" : fmt::format("{}", fmt::join(out, ", ")));
+    fmt::print("catalog: --targets native: {}\n", q.devices.empty() ? "no GPU here (" + q.reason + "), so no target"
+                                                                    : fmt::format("{}", fmt::join(out, ", ")));
     return out;
   }
   for (std::size_t at = 0; at <= p.targets.size();) {
@@ -148,13 +147,16 @@ void print_findings(const Audit& audit) {
     undocumented += f.undocumented;
     known += f.known != nullptr;
   }
-  fmt::print("\nFindings of the toolkit audit (ptxas {}): {} ({} not expected by the specs, {} known, {} undocumented "
-             "forms accepted)\n",
-             audit.ptxas_version, audit.findings.size(), failing, known, undocumented);
+  fmt::print(
+      "\nFindings of the toolkit audit (ptxas {}): {} ({} not expected by the specs, {} known, {} undocumented "
+      "forms accepted)\n",
+      audit.ptxas_version, audit.findings.size(), failing, known, undocumented);
   for (auto const& f : audit.findings)
     if (!f.undocumented)
       fmt::print("  {:<18} {}: {} form(s): {}{}\n", finding_class_id(f.cls), f.subject, f.forms, f.observed,
-                 f.known ? " [known]" : f.fails() ? " [NOT EXPECTED]" : "");
+                 f.known     ? " [known]"
+                 : f.fails() ? " [NOT EXPECTED]"
+                             : "");
 }
 
 void print_toolkit_side(const Suite& suite, const Catalog& c, const Paths& paths) {
@@ -383,7 +385,9 @@ int cmd_audit(const Paths& p) {
   }
   for (auto const* k : a.audit.unused_known)
     fmt::print("audit: known discrepancy no longer observed: {} ({})\n",
-               !k->finding.empty() ? k->finding : k->form.empty() ? k->variant + " on " + k->target : k->form,
+               !k->finding.empty() ? k->finding
+               : k->form.empty()   ? k->variant + " on " + k->target
+                                   : k->form,
                k->source);
   fmt::print(
       "audit: {} statements and requirements: {} confirmed, {} contradicted; {} findings, {} not expected by the specs "
@@ -444,9 +448,10 @@ int main(int argc, char** argv) {
   catalog->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
   catalog->add_option("--ptxas", p.ptxas, "ptxas to use (default: $PTXCTS_PTXAS, else the build's toolkit)");
   catalog->add_option("-j,--jobs", p.jobs, "Assemblies in parallel")->check(CLI::Range(1, 256));
-  catalog->add_option("--targets", p.targets,
-                      "Targets to assemble for: all (every target ptxas knows), native (those whose code loads on "
-                      "this machine's GPUs), or a list such as sm_90,sm_100a")
+  catalog
+      ->add_option("--targets", p.targets,
+                   "Targets to assemble for: all (every target ptxas knows), native (those whose code loads on "
+                   "this machine's GPUs), or a list such as sm_90,sm_100a")
       ->capture_default_str();
   catalog->add_option("--runner", p.runner, "The device runner program (asked which GPUs there are, for native)");
 
@@ -470,8 +475,9 @@ int main(int argc, char** argv) {
                   "Targets the catalog is brought up to date for (unless --no-assemble): native, all, or a list")
       ->capture_default_str();
 
-  auto* audit = app.add_subcommand(
-      "audit", "Judge every statement of the documents that ptxas can judge (the whole grammar, its negative space, the examples, the requirements), for every target");
+  auto* audit = app.add_subcommand("audit",
+                                   "Judge every statement of the documents that ptxas can judge (the whole grammar, "
+                                   "its negative space, the examples, the requirements), for every target");
   audit->add_option("--catalog", p.catalog, "Catalog directory (the audit's probe verdicts are cached in its probes/)");
   audit->add_option("--reports", p.reports, "Where the audit report is written");
   audit->add_option("--ptxas", p.ptxas, "ptxas to use");

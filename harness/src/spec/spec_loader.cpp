@@ -4,16 +4,16 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <cctype>
 #include <regex>
 #include <set>
 #include <stdexcept>
 
-#include "spec/spec_checks.hpp"
 #include "spec/grammar.hpp"
 #include "spec/grammar_reader.hpp"
+#include "spec/spec_checks.hpp"
 #include "spec/spec_fields.hpp"
 #include "spec/spec_wmma.hpp"
 #include "spec/variant_reader.hpp"
@@ -437,7 +437,8 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
     // file): skipped with a word, so that an open editor breaks nothing.
     if (e.path().filename().string().front() == '.') {
       if (e.path().filename().string().find(".yaml") != std::string::npos)
-        fmt::print(stderr, "specs: skipping {} (a hidden file: an editor's lock or backup, not a spec)\n", e.path().string());
+        fmt::print(stderr, "specs: skipping {} (a hidden file: an editor's lock or backup, not a spec)\n",
+                   e.path().string());
       continue;
     }
     std::string lower = e.path().filename().string();
@@ -459,7 +460,7 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
     const bool regular = std::filesystem::is_regular_file(p, ec);
     if (regular) text = try_read_file_text(p);
     if (!text) {  // a directory, a broken link, a link loop, no permission
-      const std::string why = ec                                       ? ec.message()
+      const std::string why = ec                                     ? ec.message()
                               : std::filesystem::is_directory(p, ec) ? "a directory"
                               : !regular                             ? "not a regular file"
                                                                      : std::strerror(errno);

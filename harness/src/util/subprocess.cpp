@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <csignal>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <thread>
 
@@ -65,7 +65,7 @@ void end_with_children(int sig) {
 void end_children_with_this_process() {
   live_children();  // made now, not first inside a handler
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = end_with_children;
     sigemptyset(&sa.sa_mask);
     sigaction(sig, &sa, nullptr);

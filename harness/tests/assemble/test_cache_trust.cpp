@@ -135,7 +135,8 @@ TEST(CacheTrust, PtxasOutputThatIsNoCubinForTheTargetIsAnError) {
   Job job = job_of(garbage);
   run_job(garbage.tc, garbage.dir / "catalog", job);
   EXPECT_EQ(job.outcome.state, AssemblyState::Error);
-  EXPECT_EQ(job.outcome.obtained, "ptxas exit 0, but its output is not a cubin for sm_90: 16 bytes: too short for an ELF header");
+  EXPECT_EQ(job.outcome.obtained,
+            "ptxas exit 0, but its output is not a cubin for sm_90: 16 bytes: too short for an ELF header");
   EXPECT_EQ(garbage.cached(".cubin"), 0);
   EXPECT_EQ(garbage.cached(".log"), 0);
 }
@@ -151,7 +152,10 @@ TEST(CacheTrust, TheCubinCheckReadsTheElfHeaderAndTarget) {
   std::string x86 = cubin;
   x86[18] = 62;  // EM_X86_64
   EXPECT_EQ(cubin_problem(x86, "sm_90"), "ELF machine 62, not CUDA (190)");
-  EXPECT_EQ(cubin_problem("\x7f" "ELF", "sm_90"), "4 bytes: too short for an ELF header");
+  EXPECT_EQ(cubin_problem("\x7f"
+                          "ELF",
+                          "sm_90"),
+            "4 bytes: too short for an ELF header");
 }
 
 TEST(CacheTrust, AProbeVerdictChangedOnDiskIsNotBelieved) {
@@ -209,7 +213,8 @@ TEST(CacheTrust, APtxasMessageThatIsNotUtf8IsKeptAsValidText) {
   Catalog first = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 1);
   ASSERT_FALSE(first.assemblies.empty());
   EXPECT_FALSE(first.assemblies[0].accepted);
-  EXPECT_NE(first.assemblies[0].message.find("\xEF\xBF\xBD\xEF\xBF\xBD"), std::string::npos) << first.assemblies[0].message;
+  EXPECT_NE(first.assemblies[0].message.find("\xEF\xBF\xBD\xEF\xBF\xBD"), std::string::npos)
+      << first.assemblies[0].message;
   CatalogStats stats;
   Catalog again = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 1, &stats);
   EXPECT_EQ(again.assemblies[0].message, first.assemblies[0].message);

@@ -55,11 +55,11 @@ TEST(HostileCommands, AFullDiskUnderCatalogOutIsOneClearError) {
   TempDir t("full-disk");
   fs::path ptxas = write_fake_ptxas(t.path), mnt = t.path / "small";
   fs::create_directories(mnt);
-  ProcessResult r = run_process({"unshare", "-rm", "sh", "-c",
-                                 "mount -t tmpfs -o size=128k tmpfs '" + mnt.string() + "' && exec " PTXCTS_COMMAND
-                                 " catalog --out '" + mnt.string() + "/catalog' --targets sm_90 -j 2 --ptxas '" +
-                                     ptxas.string() + "'"},
-                                300);
+  ProcessResult r = run_process(
+      {"unshare", "-rm", "sh", "-c",
+       "mount -t tmpfs -o size=128k tmpfs '" + mnt.string() + "' && exec " PTXCTS_COMMAND " catalog --out '" +
+           mnt.string() + "/catalog' --targets sm_90 -j 2 --ptxas '" + ptxas.string() + "'"},
+      300);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_EQ(r.signal, 0) << r.output;
   EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;

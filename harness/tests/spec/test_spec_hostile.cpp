@@ -19,9 +19,7 @@ namespace {
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const SpecError& e) {
-    return e.what();
-  }
+  } catch (const SpecError& e) { return e.what(); }
   return "(no error)";
 }
 

@@ -21,9 +21,7 @@ using clock_type = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(clock_type::time_point t) {
-  return std::chrono::duration<double>(clock_type::now() - t).count();
-}
+double seconds_since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 // Running, not a zombie: a killed child whose parent died is a zombie until its new parent (often a
 // container's PID 1, which may never) reaps it.
@@ -63,8 +61,8 @@ TEST(Children, TheIdleWatchdogHoldsAfterTheOutputCloses) {
 
 TEST(Children, WhatAChildLeavesInItsGroupDiesWithIt) {
   const fs::path pid_file = fs::temp_directory_path() / ("ptxcts-grandchild-" + std::to_string(::getpid()));
-  ProcessResult r = run_process(
-      {"sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > '" + pid_file.string() + "'; exit 0"}, 10.0);
+  ProcessResult r =
+      run_process({"sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > '" + pid_file.string() + "'; exit 0"}, 10.0);
   EXPECT_EQ(r.exit_code, 0);
   const int grandchild = read_pid(pid_file);
   ASSERT_GT(grandchild, 0);
@@ -88,7 +86,8 @@ class EndedBySignal : public ::testing::TestWithParam<int> {};
 
 TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
   const int sig = GetParam();
-  const fs::path dir = fs::temp_directory_path() / ("ptxcts-signal-" + std::to_string(::getpid()) + "-" + std::to_string(sig));
+  const fs::path dir =
+      fs::temp_directory_path() / ("ptxcts-signal-" + std::to_string(::getpid()) + "-" + std::to_string(sig));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path runner = dir / "runner", pid_file = dir / "runner.pid";
@@ -97,7 +96,8 @@ TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
                            "  echo '[{\"ordinal\": 0, \"name\": \"Hanging GPU\", \"major\": 9, \"minor\": 0, "
                            "\"driver_cuda\": \"13.0\", \"driver_version\": \"0.0\"}]'; exit 0\n"
                            "fi\n"
-                           "echo $$ > '" << pid_file.string() << "'\nexec sleep 120\n";
+                           "echo $$ > '"
+                        << pid_file.string() << "'\nexec sleep 120\n";
   ::chmod(runner.c_str(), 0755);
   pid_t ptxcts = ::fork();
   ASSERT_GE(ptxcts, 0);
@@ -125,9 +125,7 @@ TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
   int status = 0;
   ::waitpid(ptxcts, &status, 0);
   EXPECT_TRUE(WIFSIGNALED(status));
-  if (WIFSIGNALED(status)) {
-    EXPECT_EQ(WTERMSIG(status), sig);
-  }
+  if (WIFSIGNALED(status)) { EXPECT_EQ(WTERMSIG(status), sig); }
   for (int i = 0; i < 100 && alive(runner_pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_FALSE(alive(runner_pid)) << "the device runner outlived ptxcts";
   if (alive(runner_pid)) ::kill(runner_pid, SIGKILL);
