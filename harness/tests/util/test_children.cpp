@@ -80,6 +80,24 @@ TEST(Children, OutputThatIsNotUtf8IsStoredWithReplacementCharacters) {
   EXPECT_EQ(seen, "x\xEF\xBF\xBD");
 }
 
+TEST(Children, AChildIsKilledAndReapedWhenWhatReadsItsOutputThrows) {
+  // Before: an exception from the line callback (the journal on a full disk, appended as each
+  // result arrives) left run_process with the device runner still running, orphaned, after ptxcts
+  // had said the run stopped.
+  const fs::path pid_file = fs::temp_directory_path() / ("ptxcts-thrown-" + std::to_string(::getpid()));
+  fs::remove(pid_file);
+  auto t0 = clock_type::now();
+  EXPECT_THROW(run_process({"sh", "-c", "echo $$ > '" + pid_file.string() + "'; echo first; exec sleep 30"}, 60.0,
+                           [](const std::string&) { throw std::runtime_error("cannot write the journal"); }),
+               std::runtime_error);
+  EXPECT_LT(seconds_since(t0), 5.0);
+  const int child = read_pid(pid_file);
+  ASSERT_GT(child, 0);
+  EXPECT_FALSE(alive(child)) << "the child outlived the exception";
+  if (alive(child)) ::kill(child, SIGKILL);
+  fs::remove(pid_file);
+}
+
 // `ptxcts run` with a device runner that hangs in its first launch: SIGTERM, SIGINT or SIGHUP to
 // ptxcts ends the runner too (it runs in a process group of its own, out of the terminal's reach).
 class EndedBySignal : public ::testing::TestWithParam<int> {};
