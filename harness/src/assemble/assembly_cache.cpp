@@ -16,6 +16,7 @@
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
 #include "util/sealed_file.hpp"
+#include "util/utf8_text.hpp"
 
 #include <unistd.h>
 
@@ -59,7 +60,7 @@ std::optional<AssemblyOutcome> read_verdict(const fs::path& record, AssemblyStat
     if (!seal) return std::nullopt;
     *cubin = *seal;
   }
-  o.message = std::string(text);
+  o.message = valid_utf8(std::string(text));  // a record is sealed, not proven UTF-8: it must not poison the JSON
   return o;
 }
 
@@ -156,7 +157,7 @@ void save_record(const fs::path& record, const Batch& b) {
   j["cubins"] = std::move(cubins);
   j["obtained"] = std::move(obtained);
   j["cubin_seals"] = std::move(seals);
-  write_sealed(record, j.dump() + "\n");
+  write_sealed(record, j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace
