@@ -458,12 +458,16 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
   for (auto const& p : paths) {
     std::optional<std::string> text;
     const bool regular = std::filesystem::is_regular_file(p, ec);
-    if (regular) text = try_read_file_text(p);
+    if (regular) text = try_read_file_text(p, kMaxInputFileBytes);
     if (!text) {  // a directory, a broken link, a link loop, no permission
-      const std::string why = ec                                     ? ec.message()
-                              : std::filesystem::is_directory(p, ec) ? "a directory"
-                              : !regular                             ? "not a regular file"
-                                                                     : std::strerror(errno);
+      std::error_code link_ec;
+      const bool dangling = ec == std::errc::no_such_file_or_directory && std::filesystem::is_symlink(p, link_ec);
+      const std::string why =
+          dangling ? "a link to " + std::filesystem::read_symlink(p, link_ec).string() + ", which does not exist"
+          : ec     ? ec.message()
+          : std::filesystem::is_directory(p, ec) ? "a directory"
+          : !regular                             ? "not a regular file"
+                                                 : std::strerror(errno);
       throw SpecError({.file = p.string()},
                       "cannot read this file (" + why +
                           "); expected every *.yaml in the specs directory to be a readable spec file");

@@ -90,3 +90,13 @@ TEST(SpecHostile, ASymlinkLoopIsNamedAsOne) {
                 ": cannot read this file (Too many levels of symbolic links); expected every *.yaml in the specs "
                 "directory to be a readable spec file");
 }
+
+TEST(SpecHostile, ADanglingLinkNamedLikeASpecIsNamedAsOne) {
+  // Before: "found nothing (null)". Not hidden, so not an editor's: it is named, with the cause.
+  SpecsCopy specs;
+  fs::create_symlink("nowhere.yaml", specs.dir / "extra.yaml");
+  EXPECT_EQ(error_of([&] { load_spec_dir(specs.dir); }),
+            (specs.dir / "extra.yaml").string() +
+                ": cannot read this file (a link to nowhere.yaml, which does not exist); expected every *.yaml in "
+                "the specs directory to be a readable spec file");
+}
