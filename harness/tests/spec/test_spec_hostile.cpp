@@ -100,3 +100,19 @@ TEST(SpecHostile, ADanglingLinkNamedLikeASpecIsNamedAsOne) {
                 ": cannot read this file (a link to nowhere.yaml, which does not exist); expected every *.yaml in "
                 "the specs directory to be a readable spec file");
 }
+
+TEST(SpecHostile, DeepBlockNestingIsNamedForWhatItIs) {
+  // yaml-cpp stops deep block nesting itself, but says only "bad file".
+  std::string sequences, mappings;
+  for (int i = 0; i < 5000; ++i) sequences += "- ";
+  sequences += "x\n";
+  for (int i = 0; i < 3000; ++i) mappings += std::string(static_cast<std::size_t>(i), ' ') + "a:\n";
+  for (const std::string& text : {sequences, mappings}) {
+    const std::string said = error_of([&] { parse_yaml("x.yaml", text); });
+    EXPECT_EQ(said.rfind("x.yaml:", 0), 0u) << said;
+    EXPECT_NE(said.find(": collections nested too deeply for the YAML parser (its recursion limit); expected a spec "
+                        "file, which nests a few levels"),
+              std::string::npos)
+        << said;
+  }
+}
