@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "support/fake_ptxas.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -117,14 +118,30 @@ TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
                            "echo $$ > '"
                         << pid_file.string() << "'\nexec sleep 120\n";
   ::chmod(runner.c_str(), 0755);
+  // A catalog of its own, for sm_90 (the hanging GPU), assembled by a stand-in ptxas: the build's
+  // catalog may hold no sm_90 (targets 'native' on a machine without a GPU), and then nothing launches.
+  const fs::path ptxas = dir / "ptxas", catalog = dir / "catalog";
+  std::ofstream(ptxas) << "#!/bin/sh\n"
+                          "case \"$1\" in\n"
+                          "  --version) echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0;;\n"
+                          "  --help) echo \"--gpu-name  Allowed values for this option: 'compute_90','sm_90'. "
+                          "Default value: 'sm_75'.\"; exit 0;;\n"
+                          "esac\n"
+                          "[ \"$2\" = -o ] || exit 0\n"
+                       << ptxcts::test::kAccepts;
+  ::chmod(ptxas.c_str(), 0755);
+  ProcessResult built = run_process(
+      {PTXCTS_COMMAND, "catalog", "--out", catalog.string(), "--targets", "sm_90", "--ptxas", ptxas.string()}, 300);
+  ASSERT_EQ(built.exit_code, 0) << built.output;
   pid_t ptxcts = ::fork();
   ASSERT_GE(ptxcts, 0);
   if (ptxcts == 0) {
     const std::string out = (dir / "out.txt").string();
     std::freopen(out.c_str(), "w", stdout);
     std::freopen(out.c_str(), "a", stderr);
-    ::execl(PTXCTS_COMMAND, PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR, "--family",
-            "ldmatrix", "--runner", runner.c_str(), "--reports", dir.c_str(), static_cast<char*>(nullptr));
+    ::execl(PTXCTS_COMMAND, PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", catalog.c_str(), "--family",
+            "ldmatrix", "--runner", runner.c_str(), "--ptxas", ptxas.c_str(), "--reports", dir.c_str(),
+            static_cast<char*>(nullptr));
     std::_Exit(127);
   }
   int runner_pid = 0;
