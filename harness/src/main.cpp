@@ -465,7 +465,7 @@ int cmd_audit(const Paths& p) {
 
 int cmd_diff(const std::string& before, const std::string& after) {
   auto load = [](const std::string& path) {
-    auto text = try_read_file_text(path);
+    auto text = try_read_file_text(path, kMaxInputFileBytes);
     if (!text) throw ReportError(path + ": cannot read this report");
     return parse_report_json(*text, path);
   };

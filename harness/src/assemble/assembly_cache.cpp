@@ -12,10 +12,11 @@
 #include <thread>
 
 #include "assemble/assembly_batch.hpp"
+#include "assemble/cubin_check.hpp"
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
 #include "util/sealed_file.hpp"
-#include "assemble/cubin_check.hpp"
+#include "util/utf8_text.hpp"
 
 #include <unistd.h>
 
@@ -44,7 +45,8 @@ std::optional<AssemblyOutcome> read_verdict(const fs::path& record, AssemblyStat
   auto take_line = [&text](std::string_view head) -> std::optional<std::string> {
     if (text.substr(0, head.size()) != head) return std::nullopt;
     const std::size_t nl = text.find('\n');
-    std::string line(text.substr(head.size(), nl == std::string_view::npos ? std::string_view::npos : nl - head.size()));
+    std::string line(
+        text.substr(head.size(), nl == std::string_view::npos ? std::string_view::npos : nl - head.size()));
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     return line;
   };
@@ -58,7 +60,7 @@ std::optional<AssemblyOutcome> read_verdict(const fs::path& record, AssemblyStat
     if (!seal) return std::nullopt;
     *cubin = *seal;
   }
-  o.message = std::string(text);
+  o.message = valid_utf8(std::string(text));  // a record is sealed, not proven UTF-8: it must not poison the JSON
   return o;
 }
 
@@ -155,7 +157,7 @@ void save_record(const fs::path& record, const Batch& b) {
   j["cubins"] = std::move(cubins);
   j["obtained"] = std::move(obtained);
   j["cubin_seals"] = std::move(seals);
-  write_sealed(record, j.dump() + "\n");
+  write_sealed(record, j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace
@@ -246,7 +248,8 @@ void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
   for (int round = 0; round < kBatchRounds && !live.empty(); ++round) {
     std::vector<BatchMember> members = members_of(b, live);
     if (round > 0) module = compose_batch(b.header, members);
-    Job job{module.text, b.target, round == 0 ? first_key : content_key(module.text, b.target, tc.version), {}, false, {}};
+    Job job{module.text, b.target, round == 0 ? first_key : content_key(module.text, b.target, tc.version),
+            {},          false,    {}};
     run_job(tc, dir, job);
     b.ptxas_runs += !job.cached;
     AssemblyOutcome how = job.outcome;

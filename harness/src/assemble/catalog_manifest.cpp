@@ -47,29 +47,34 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
                   {"ptx", a.ptx_file},
                   {"instruction", a.instruction},
                   {"error", a.error}});
-  write_file_atomically(dir / "manifest.json", j.dump(1) + "\n");
+  // A message with stray bytes must not cost the catalog: invalid UTF-8 becomes U+FFFD, as in the reports.
+  write_file_atomically(dir / "manifest.json",
+                        j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 
 Catalog load_catalog(const fs::path& dir) {
   fs::path file = dir / "manifest.json";
-  const std::optional<std::string> in = try_read_file_text(file);
+  const std::optional<std::string> in = try_read_file_text(file, kMaxInputFileBytes);
   if (!in)
     throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
   if (auto problem = json_nesting_problem(*in, file.string())) throw std::runtime_error(*problem);
-  // A manifest of another schema is one to rebuild, not a corrupt one.
-  struct OtherSchema : std::runtime_error {
+  // An error already whole (another schema: one to rebuild, not a corrupt one; a place in the text),
+  // passed on as it is.
+  struct Whole : std::runtime_error {
     using std::runtime_error::runtime_error;
   };
   Catalog c;
+  std::string where;  // the assembly being read, for the message
   try {
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(*in);
-    } catch (const nlohmann::json::out_of_range& e) {
-      throw std::runtime_error(json_number_overflow(*in, file.string(), e.what()));
-    }
+    } catch (const nlohmann::json::parse_error& e) {  // placed: e.byte is the 1-based byte it stopped at
+      throw Whole(fmt::format("{}:{}: corrupt catalog manifest: invalid JSON ({})", file.string(),
+                              json_line_column(*in, e.byte == 0 ? 0 : e.byte - 1), e.what()));
+    } catch (const nlohmann::json::out_of_range& e) { throw Whole(json_number_overflow(*in, file.string(), e.what())); }
     if (j.at("schema_version") != Catalog::kSchemaVersion)
-      throw OtherSchema(fmt::format(
+      throw Whole(fmt::format(
           "{}: catalog manifest of schema_version {}; this ptxcts reads schema_version {} (rebuild the catalog "
           "with 'ptxcts catalog')",
           file.string(), j.at("schema_version").dump(), Catalog::kSchemaVersion));
@@ -83,7 +88,8 @@ Catalog load_catalog(const fs::path& dir) {
     c.toolkit_ptx = ver(j.at("toolkit_ptx_isa"));
     c.targets = j.at("targets").get<std::vector<std::string>>();
     // Every field by its key and by its member's name: the order of neither the JSON nor the struct matters.
-    for (auto const& a : j.at("assemblies"))
+    for (auto const& a : j.at("assemblies")) {
+      where = fmt::format("assemblies[{}]: ", c.assemblies.size());
       c.assemblies.push_back({.kernel = a.at("kernel"),
                               .target = a.at("target"),
                               .ptx = ver(a.at("ptx_isa")),
@@ -96,10 +102,11 @@ Catalog load_catalog(const fs::path& dir) {
                               .instruction = a.at("instruction"),
                               .entry = a.at("entry"),
                               .error = a.at("error")});
-  } catch (const OtherSchema&) { throw; } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
+    }
+  } catch (const Whole&) { throw; } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}{}", file.string(), where, e.what()));
   } catch (const std::runtime_error& e) {
-    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}", file.string(), e.what()));
+    throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}{}", file.string(), where, e.what()));
   }
   return c;
 }

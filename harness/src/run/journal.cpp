@@ -29,7 +29,7 @@ void Journal::append(const CaseResult& r) {
 
 std::vector<CaseResult> read_journal(const std::filesystem::path& path) {
   std::vector<CaseResult> out;
-  const std::optional<std::string> read = try_read_file_text(path);
+  const std::optional<std::string> read = try_read_file_text(path, kMaxInputFileBytes);
   if (!read) return out;  // no journal yet: nothing done
   const std::string& text = *read;
   int number = 0;

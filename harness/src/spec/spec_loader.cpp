@@ -4,16 +4,16 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <cctype>
 #include <regex>
 #include <set>
 #include <stdexcept>
 
-#include "spec/spec_checks.hpp"
 #include "spec/grammar.hpp"
 #include "spec/grammar_reader.hpp"
+#include "spec/spec_checks.hpp"
 #include "spec/spec_fields.hpp"
 #include "spec/spec_wmma.hpp"
 #include "spec/variant_reader.hpp"
@@ -437,7 +437,8 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
     // file): skipped with a word, so that an open editor breaks nothing.
     if (e.path().filename().string().front() == '.') {
       if (e.path().filename().string().find(".yaml") != std::string::npos)
-        fmt::print(stderr, "specs: skipping {} (a hidden file: an editor's lock or backup, not a spec)\n", e.path().string());
+        fmt::print(stderr, "specs: skipping {} (a hidden file: an editor's lock or backup, not a spec)\n",
+                   e.path().string());
       continue;
     }
     std::string lower = e.path().filename().string();
@@ -457,12 +458,16 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
   for (auto const& p : paths) {
     std::optional<std::string> text;
     const bool regular = std::filesystem::is_regular_file(p, ec);
-    if (regular) text = try_read_file_text(p);
+    if (regular) text = try_read_file_text(p, kMaxInputFileBytes);
     if (!text) {  // a directory, a broken link, a link loop, no permission
-      const std::string why = ec                                       ? ec.message()
-                              : std::filesystem::is_directory(p, ec) ? "a directory"
-                              : !regular                             ? "not a regular file"
-                                                                     : std::strerror(errno);
+      std::error_code link_ec;
+      const bool dangling = ec == std::errc::no_such_file_or_directory && std::filesystem::is_symlink(p, link_ec);
+      const std::string why =
+          dangling ? "a link to " + std::filesystem::read_symlink(p, link_ec).string() + ", which does not exist"
+          : ec     ? ec.message()
+          : std::filesystem::is_directory(p, ec) ? "a directory"
+          : !regular                             ? "not a regular file"
+                                                 : std::strerror(errno);
       throw SpecError({.file = p.string()},
                       "cannot read this file (" + why +
                           "); expected every *.yaml in the specs directory to be a readable spec file");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <yaml-cpp/depthguard.h>
 
 #include <map>
 #include <string_view>
@@ -233,6 +234,10 @@ YAML::Node parse_yaml(const std::string& file, const std::string& text) {
   }
   try {
     return YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {  // block nesting: yaml-cpp's own guard, whose message says "bad file"
+    throw SpecError({.file = file, .line = e.mark.line + 1, .column = e.mark.column + 1},
+                    "collections nested too deeply for the YAML parser (its recursion limit); expected a spec file, "
+                    "which nests a few levels");
   } catch (const YAML::Exception& e) {
     throw SpecError({.file = file, .line = e.mark.line + 1, .column = e.mark.column + 1}, "invalid YAML: " + e.msg);
   }

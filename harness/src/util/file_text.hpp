@@ -1,15 +1,24 @@
 // Whole-file reads, in one place: callers differ only in what a missing file means to them.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace ptxcts {
 
-// The file's bytes, or nullopt where it cannot be opened (the caller says what that means).
-std::optional<std::string> try_read_file_text(const std::filesystem::path& path);
+// What a reader of the suite's own formats (specs, run reports, journals, the catalog manifest)
+// takes at most: they are a few MB; more (a runaway file, /dev/zero) is refused, not read into memory.
+inline constexpr std::size_t kMaxInputFileBytes = std::size_t{256} << 20;
+
+// The file's bytes, or nullopt where it cannot be opened (the caller says what that means). A file
+// of more than max_bytes throws std::runtime_error "<path>: more than N MiB; ..." after reading
+// max_bytes + 1 of them.
+std::optional<std::string> try_read_file_text(const std::filesystem::path& path,
+                                              std::size_t max_bytes = std::numeric_limits<std::size_t>::max());
 
 // The file's bytes; throws std::runtime_error "<path>: cannot read <what>" where it cannot be opened.
 std::string read_file_text(const std::filesystem::path& path, std::string_view what = "this file");

@@ -12,10 +12,11 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <csignal>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
+#include <exception>
 #include <thread>
 
 extern char** environ;
@@ -65,7 +66,7 @@ void end_with_children(int sig) {
 void end_children_with_this_process() {
   live_children();  // made now, not first inside a handler
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = end_with_children;
     sigemptyset(&sa.sa_mask);
     sigaction(sig, &sa, nullptr);
@@ -110,6 +111,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   };
   clock::time_point deadline = after(timeout_seconds), quiet_deadline = after(idle_seconds);
   char buf[65536];
+  std::exception_ptr thrown;  // from on_line: rethrown once the child is killed and reaped
   // Each limit in force either has passed (kill, say which) or bounds how long poll may wait.
   struct Limit {
     bool on;
@@ -147,15 +149,21 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     if (on_line) {
       std::size_t line_start = result.output.rfind('\n', before == 0 ? 0 : before - 1);
       line_start = (line_start == std::string::npos || before == 0) ? 0 : line_start + 1;
-      for (std::size_t nl; (nl = result.output.find('\n', line_start)) != std::string::npos; line_start = nl + 1)
-        if (nl >= before) on_line(valid_utf8(result.output.substr(line_start, nl - line_start)));
+      try {
+        for (std::size_t nl; (nl = result.output.find('\n', line_start)) != std::string::npos; line_start = nl + 1)
+          if (nl >= before) on_line(valid_utf8(result.output.substr(line_start, nl - line_start)));
+      } catch (...) {  // what reads the lines gave up (a full disk under the journal): so does the child
+        thrown = std::current_exception();
+        kill(-pid, SIGKILL);
+        break;
+      }
     }
   }
   close(pipefd[0]);
   // Output closed is not the end: a child may close it and go on (or hang). The limits still hold
   // until it exits; past them, its group is killed. It is reaped only after its group is killed, so
   // that its pid (the group's id) cannot have been reused by then.
-  for (bool killed = result.timed_out || result.went_quiet;;) {
+  for (bool killed = result.timed_out || result.went_quiet || thrown;;) {
     siginfo_t info{};
     int w = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | (killed ? 0 : WNOHANG));
     if (w < 0 && errno == EINTR) continue;
@@ -169,6 +177,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   live_children().forget(pid);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (thrown) std::rethrow_exception(thrown);
   result.output = valid_utf8(result.output);
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);

@@ -135,7 +135,8 @@ TEST(CacheTrust, PtxasOutputThatIsNoCubinForTheTargetIsAnError) {
   Job job = job_of(garbage);
   run_job(garbage.tc, garbage.dir / "catalog", job);
   EXPECT_EQ(job.outcome.state, AssemblyState::Error);
-  EXPECT_EQ(job.outcome.obtained, "ptxas exit 0, but its output is not a cubin for sm_90: 16 bytes: too short for an ELF header");
+  EXPECT_EQ(job.outcome.obtained,
+            "ptxas exit 0, but its output is not a cubin for sm_90: 16 bytes: too short for an ELF header");
   EXPECT_EQ(garbage.cached(".cubin"), 0);
   EXPECT_EQ(garbage.cached(".log"), 0);
 }
@@ -151,7 +152,10 @@ TEST(CacheTrust, TheCubinCheckReadsTheElfHeaderAndTarget) {
   std::string x86 = cubin;
   x86[18] = 62;  // EM_X86_64
   EXPECT_EQ(cubin_problem(x86, "sm_90"), "ELF machine 62, not CUDA (190)");
-  EXPECT_EQ(cubin_problem("\x7f" "ELF", "sm_90"), "4 bytes: too short for an ELF header");
+  EXPECT_EQ(cubin_problem("\x7f"
+                          "ELF",
+                          "sm_90"),
+            "4 bytes: too short for an ELF header");
 }
 
 TEST(CacheTrust, AProbeVerdictChangedOnDiskIsNotBelieved) {
@@ -202,6 +206,52 @@ TEST(CacheTrust, AHangingPtxasCostsTwoTimeLimitsNotOnePerAssembly) {
       << said;
 }
 
+TEST(CacheTrust, AHangingPtxasAbandonsAWholeCatalogBuildAfterTwoLimits) {
+  // Before: a hanging ptxas cost the limit once per batch, then once per kernel of it, in silence.
+  Suite suite = build_suite(load_specs(spec_files()));
+  std::vector<KernelPlan> keep;
+  for (auto const& k : suite.kernels)
+    if (k.family == "ldmatrix" || k.family == "movmatrix") keep.push_back(k);
+  suite.kernels = keep;
+  suite.specs.forms.clear();
+  ASSERT_GE(suite.kernels.size(), 10u);
+  FakePtxas ptxas(kHangs);  // killed after 0.5 s
+  auto t0 = std::chrono::steady_clock::now();
+  testing::internal::CaptureStderr();
+  Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2);
+  const std::string said = testing::internal::GetCapturedStderr();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(secs, 10.0);
+  EXPECT_EQ(ptxas.runs(), Toolchain::kHangsBeforeGivingUp);
+  ASSERT_EQ(cat.assemblies.size(), suite.kernels.size());
+  EXPECT_EQ(cat.errors().size(), cat.assemblies.size());
+  for (auto const& a : cat.assemblies) EXPECT_FALSE(a.accepted) << a.kernel;
+  EXPECT_NE(said.find("ptxas hung: killed after 0.5 s (2 of 2 hangs allowed; the remaining assemblies are abandoned)"),
+            std::string::npos)
+      << said;
+}
+
+TEST(CacheTrust, ASealedRecordWithBytesThatAreNotUtf8CannotPoisonTheCatalog) {
+  // Before: a record holding a message that is not UTF-8 made every later build abort when it wrote
+  // the batch record or the manifest (nlohmann's dump() throws), until the cache was deleted by hand.
+  const Suite suite = small_suite();
+  FakePtxas ptxas(kRejects);  // the batch's message names a header line: each kernel is assembled alone
+  Catalog first = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 1);
+  ASSERT_EQ(first.assemblies.size(), 2u);
+  const fs::path cache = ptxas.dir / "catalog" / "cache";
+  fs::remove(only_file_ending(cache, ".batch.json"));
+  const fs::path rejected = cache / (fs::path(first.assemblies[0].ptx_file).stem().string() + ".rejected");
+  ASSERT_EQ(read_sealed(rejected).state, SealedRead::State::Good) << rejected;
+  write_sealed(rejected, "obtained: ptxas exit 255 with a message\nptxas \xff\xfe line 1; error   : bad byte");
+  Catalog again;
+  ASSERT_NO_THROW(again = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 1));
+  EXPECT_EQ(again.assemblies[0].message, "ptxas \xEF\xBF\xBD\xEF\xBF\xBD line 1; error   : bad byte");
+  Catalog back;
+  ASSERT_NO_THROW(back = load_catalog(ptxas.dir / "catalog"));
+  EXPECT_EQ(back.assemblies[0].message, again.assemblies[0].message);
+  EXPECT_EQ(ptxas.cached(".batch.json"), 1);  // the record was written again
+}
+
 TEST(CacheTrust, APtxasMessageThatIsNotUtf8IsKeptAsValidText) {
   // Before: nlohmann's dump() threw in save_record, and every later build aborted on the record.
   const Suite suite = small_suite();
@@ -209,7 +259,8 @@ TEST(CacheTrust, APtxasMessageThatIsNotUtf8IsKeptAsValidText) {
   Catalog first = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 1);
   ASSERT_FALSE(first.assemblies.empty());
   EXPECT_FALSE(first.assemblies[0].accepted);
-  EXPECT_NE(first.assemblies[0].message.find("\xEF\xBF\xBD\xEF\xBF\xBD"), std::string::npos) << first.assemblies[0].message;
+  EXPECT_NE(first.assemblies[0].message.find("\xEF\xBF\xBD\xEF\xBF\xBD"), std::string::npos)
+      << first.assemblies[0].message;
   CatalogStats stats;
   Catalog again = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 1, &stats);
   EXPECT_EQ(again.assemblies[0].message, first.assemblies[0].message);

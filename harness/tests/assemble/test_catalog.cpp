@@ -83,8 +83,10 @@ TEST_F(SmallCatalog, ManifestRoundTripsAndCorruptionIsNamed) {
     load_catalog(bad);
     FAIL() << "a corrupt manifest loaded";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find((bad / "manifest.json").string() + ": corrupt catalog manifest"),
-              std::string::npos)
+    // Placed where the text ends (39 characters, the value missing): line 1, column 40.
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  (bad / "manifest.json").string() + ":1:40: corrupt catalog manifest: invalid JSON", 0),
+              0u)
         << e.what();
   }
 }

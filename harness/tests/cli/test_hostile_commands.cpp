@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "support/fake_ptxas.hpp"
 #include "util/subprocess.hpp"
@@ -28,8 +29,9 @@ struct TempDir {
 };
 
 // A stand-in ptxas for whole commands: answers --version and --help like ptxas 13.0 with the one
-// target sm_90, and accepts everything (a CUDA ELF header where a cubin is asked for).
-fs::path write_fake_ptxas(const fs::path& dir) {
+// target sm_90, and accepts every parse-only probe; an assembly does `assembles`: by default it accepts
+// (a CUDA ELF header where a cubin is asked for).
+fs::path write_fake_ptxas(const fs::path& dir, const std::string& assembles = ptxcts::test::kAccepts) {
   fs::path script = dir / "ptxas";
   std::ofstream(script) << "#!/bin/sh\n"
                            "case \"$1\" in\n"
@@ -38,7 +40,7 @@ fs::path write_fake_ptxas(const fs::path& dir) {
                            "Default value: 'sm_75'.\"; exit 0;;\n"
                            "esac\n"
                            "[ \"$2\" = -o ] || exit 0\n"  // parse-only probes: -arch=X FILE -o /dev/null
-                        << ptxcts::test::kAccepts;
+                        << assembles;
   ::chmod(script.c_str(), 0755);
   return script;
 }
@@ -55,11 +57,11 @@ TEST(HostileCommands, AFullDiskUnderCatalogOutIsOneClearError) {
   TempDir t("full-disk");
   fs::path ptxas = write_fake_ptxas(t.path), mnt = t.path / "small";
   fs::create_directories(mnt);
-  ProcessResult r = run_process({"unshare", "-rm", "sh", "-c",
-                                 "mount -t tmpfs -o size=128k tmpfs '" + mnt.string() + "' && exec " PTXCTS_COMMAND
-                                 " catalog --out '" + mnt.string() + "/catalog' --targets sm_90 -j 2 --ptxas '" +
-                                     ptxas.string() + "'"},
-                                300);
+  ProcessResult r = run_process(
+      {"unshare", "-rm", "sh", "-c",
+       "mount -t tmpfs -o size=128k tmpfs '" + mnt.string() + "' && exec " PTXCTS_COMMAND " catalog --out '" +
+           mnt.string() + "/catalog' --targets sm_90 -j 2 --ptxas '" + ptxas.string() + "'"},
+      300);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_EQ(r.signal, 0) << r.output;
   EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
@@ -69,18 +71,23 @@ TEST(HostileCommands, AFullDiskUnderCatalogOutIsOneClearError) {
 TEST(HostileCommands, AReadOnlyCatalogCanBeRun) {
   // Before: scratch files went inside the catalog, so a read-only copy could not be run.
   if (!can_unshare()) GTEST_SKIP() << "cannot bind-mount read-only here (unshare -rm is not allowed)";
-  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json")) GTEST_SKIP() << "the build has no catalog";
   TempDir t("read-only");
-  fs::path ro = t.path / "catalog";
+  // A catalog for sm_90 (the fake GPU) of its own: the build's may hold no target (native, no GPU),
+  // and a run that launches nothing proves nothing.
+  fs::path ptxas = write_fake_ptxas(t.path), built = t.path / "built", ro = t.path / "catalog";
+  ProcessResult b = run_process(
+      {PTXCTS_COMMAND, "catalog", "--out", built.string(), "--targets", "sm_90", "--ptxas", ptxas.string()}, 300);
+  ASSERT_EQ(b.exit_code, 0) << b.output;
   fs::create_directories(ro);
   ProcessResult r = run_process(
       {"unshare", "-rm", "sh", "-c",
-       "mount --bind '" PTXCTS_CATALOG_DIR "' '" + ro.string() + "' && mount -o remount,ro,bind '" + ro.string() +
+       "mount --bind '" + built.string() + "' '" + ro.string() + "' && mount -o remount,ro,bind '" + ro.string() +
            "' && export PTXCTS_FAKE_MODE=model && exec " PTXCTS_COMMAND " run --no-assemble --catalog '" + ro.string() +
-           "' --family movmatrix --runner " PTXCTS_FAKE_RUNNER},
+           "' --family movmatrix --ptxas '" + ptxas.string() + "' --runner " PTXCTS_FAKE_RUNNER},
       300);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find(" passed, 0 failed"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("\n0 passed"), std::string::npos) << "nothing was launched: " << r.output;
   EXPECT_EQ(r.output.find("Read-only file system"), std::string::npos) << r.output;
 }
 
@@ -137,4 +144,102 @@ TEST(HostileCommands, ReportsGoUnderTheBuildUnlessTold) {
   const std::string build_reports = (fs::path(PTXCTS_CATALOG_DIR).parent_path() / "reports").string();
   EXPECT_NE(help.output.find("--reports TEXT=" + build_reports + "\n"), std::string::npos) << help.output;
   EXPECT_EQ(help.output.find("--reports TEXT=" PTXCTS_SOURCE_DIR "/reports"), std::string::npos) << help.output;
+}
+
+TEST(HostileCommands, AuditReportsGoUnderTheBuildUnlessTold) {
+  ProcessResult help = run_process({PTXCTS_COMMAND, "audit", "--help"}, 60);
+  const std::string build_reports = (fs::path(PTXCTS_CATALOG_DIR).parent_path() / "reports").string();
+  EXPECT_NE(help.output.find("--reports TEXT=" + build_reports + "\n"), std::string::npos) << help.output;
+}
+
+TEST(HostileCommands, APtxasThatExitsZeroWithoutOutputIsAnErrorNotACrash) {
+  // Before: the build's catalog step crashed (SIGABRT) instead of saying what ptxas did.
+  TempDir t("no-output");
+  fs::path ptxas = write_fake_ptxas(t.path, "exit 0\n");
+  ProcessResult r = run_process({PTXCTS_COMMAND, "catalog", "--out", (t.path / "catalog").string(), "--targets",
+                                 "sm_90", "--ptxas", ptxas.string()},
+                                300);
+  EXPECT_EQ(r.signal, 0) << r.output.substr(0, 2000);
+  EXPECT_EQ(r.exit_code, 3) << r.output.substr(0, 2000);
+  EXPECT_NE(r.output.find("ptxas failed: "), std::string::npos) << r.output.substr(0, 2000);
+  EXPECT_NE(r.output.find(": ptxas exit 0 without writing the cubin, on a batch of "), std::string::npos)
+      << r.output.substr(0, 2000);
+  EXPECT_EQ(r.output.find("terminate"), std::string::npos) << r.output.substr(0, 2000);
+}
+
+TEST(HostileCommands, TwoColdCatalogBuildsIntoOneDirectoryAtOnce) {
+  // Before: "cannot rename ... .cubin.tmp": one of the two ended with SIGABRT.
+  TempDir t("two-catalogs");
+  fs::path ptxas = write_fake_ptxas(t.path);
+  const std::vector<std::string> cmd = {PTXCTS_COMMAND, "catalog", "--out",   (t.path / "catalog").string(),
+                                        "--targets",    "sm_90",   "--ptxas", ptxas.string()};
+  ProcessResult a, b;
+  std::thread other([&] { b = run_process(cmd, 600); });
+  a = run_process(cmd, 600);
+  other.join();
+  for (const ProcessResult* r : {&a, &b}) {
+    EXPECT_EQ(r->signal, 0) << r->output.substr(0, 2000);
+    EXPECT_EQ(r->exit_code, 0) << r->output.substr(0, 2000);
+    EXPECT_EQ(r->output.find("cannot rename"), std::string::npos) << r->output.substr(0, 2000);
+  }
+  // What they left is one catalog, read as such, with no temporary files.
+  ProcessResult check = run_process({PTXCTS_COMMAND, "catalog", "--out", (t.path / "catalog").string(), "--targets",
+                                     "sm_90", "--ptxas", ptxas.string()},
+                                    600);
+  EXPECT_EQ(check.exit_code, 0) << check.output.substr(0, 2000);
+  EXPECT_NE(check.output.find(" 0 assembled"), std::string::npos) << check.output.substr(0, 2000);
+  for (auto const& e : fs::recursive_directory_iterator(t.path / "catalog"))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+TEST(HostileCommands, AFullDiskUnderTheJournalStopsTheRunWithOneLine) {
+  // Before: journal appends were unchecked: on a full disk it stopped silently while the run went on.
+  if (!can_unshare()) GTEST_SKIP() << "cannot mount a small tmpfs here (unshare -rm is not allowed)";
+  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json")) GTEST_SKIP() << "the build has no catalog";
+  TempDir t("full-journal");
+  fs::path mnt = t.path / "small";
+  fs::create_directories(mnt);
+  ProcessResult r = run_process(
+      {"unshare", "-rm", "sh", "-c",
+       "mount -t tmpfs -o size=16k tmpfs '" + mnt.string() +
+           "' && export PTXCTS_FAKE_MODE=model && exec " PTXCTS_COMMAND
+           " run --no-assemble --catalog '" PTXCTS_CATALOG_DIR "' --runner " PTXCTS_FAKE_RUNNER " --reports '" +
+           mnt.string() + "/reports'"},
+      300);
+  EXPECT_EQ(r.signal, 0) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: cannot write the journal " + mnt.string() + "/reports/"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(": No space left on device; the run stops here, and what it wrote before can be resumed "
+                          "with --resume\n"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(HostileCommands, AFileWithoutAnEndIsRefusedAtTheSizeLimit) {
+  // A reader took whatever it was given whole: /dev/zero as a report would be read until memory ran out.
+  ProcessResult r = run_process({PTXCTS_COMMAND, "diff", "/dev/zero", "/dev/zero"}, 120);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output,
+            "error: /dev/zero: more than 256 MiB; refused unread (expected a spec, report, journal or manifest: they "
+            "are a few MB)\n");
+}
+
+TEST(HostileCommands, AFullDiskUnderTheReportsIsOneClearError) {
+  // Write errors are checked everywhere: the audit's report (megabytes) on a 64 KiB disk.
+  if (!can_unshare()) GTEST_SKIP() << "cannot mount a small tmpfs here (unshare -rm is not allowed)";
+  TempDir t("full-reports");
+  fs::path ptxas = write_fake_ptxas(t.path), mnt = t.path / "small";
+  fs::create_directories(mnt);
+  ProcessResult r = run_process({"unshare", "-rm", "sh", "-c",
+                                 "mount -t tmpfs -o size=64k tmpfs '" + mnt.string() +
+                                     "' && exec " PTXCTS_COMMAND " audit --catalog '" + (t.path / "catalog").string() +
+                                     "' --ptxas '" + ptxas.string() + "' --reports '" + mnt.string() + "/reports'"},
+                                300);
+  EXPECT_EQ(r.signal, 0) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: cannot write " + mnt.string() + "/reports/audit-cuda13.0."), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(": No space left on device\n"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("terminate"), std::string::npos) << r.output;
 }

@@ -19,9 +19,7 @@ namespace {
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const SpecError& e) {
-    return e.what();
-  }
+  } catch (const SpecError& e) { return e.what(); }
   return "(no error)";
 }
 
@@ -91,4 +89,30 @@ TEST(SpecHostile, ASymlinkLoopIsNamedAsOne) {
             (specs.dir / "loop.yaml").string() +
                 ": cannot read this file (Too many levels of symbolic links); expected every *.yaml in the specs "
                 "directory to be a readable spec file");
+}
+
+TEST(SpecHostile, ADanglingLinkNamedLikeASpecIsNamedAsOne) {
+  // Before: "found nothing (null)". Not hidden, so not an editor's: it is named, with the cause.
+  SpecsCopy specs;
+  fs::create_symlink("nowhere.yaml", specs.dir / "extra.yaml");
+  EXPECT_EQ(error_of([&] { load_spec_dir(specs.dir); }),
+            (specs.dir / "extra.yaml").string() +
+                ": cannot read this file (a link to nowhere.yaml, which does not exist); expected every *.yaml in "
+                "the specs directory to be a readable spec file");
+}
+
+TEST(SpecHostile, DeepBlockNestingIsNamedForWhatItIs) {
+  // yaml-cpp stops deep block nesting itself, but says only "bad file".
+  std::string sequences, mappings;
+  for (int i = 0; i < 5000; ++i) sequences += "- ";
+  sequences += "x\n";
+  for (int i = 0; i < 3000; ++i) mappings += std::string(static_cast<std::size_t>(i), ' ') + "a:\n";
+  for (const std::string& text : {sequences, mappings}) {
+    const std::string said = error_of([&] { parse_yaml("x.yaml", text); });
+    EXPECT_EQ(said.rfind("x.yaml:", 0), 0u) << said;
+    EXPECT_NE(said.find(": collections nested too deeply for the YAML parser (its recursion limit); expected a spec "
+                        "file, which nests a few levels"),
+              std::string::npos)
+        << said;
+  }
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "support/fake_ptxas.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -21,9 +22,7 @@ using clock_type = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(clock_type::time_point t) {
-  return std::chrono::duration<double>(clock_type::now() - t).count();
-}
+double seconds_since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 // Running, not a zombie: a killed child whose parent died is a zombie until its new parent (often a
 // container's PID 1, which may never) reaps it.
@@ -63,8 +62,8 @@ TEST(Children, TheIdleWatchdogHoldsAfterTheOutputCloses) {
 
 TEST(Children, WhatAChildLeavesInItsGroupDiesWithIt) {
   const fs::path pid_file = fs::temp_directory_path() / ("ptxcts-grandchild-" + std::to_string(::getpid()));
-  ProcessResult r = run_process(
-      {"sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > '" + pid_file.string() + "'; exit 0"}, 10.0);
+  ProcessResult r =
+      run_process({"sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > '" + pid_file.string() + "'; exit 0"}, 10.0);
   EXPECT_EQ(r.exit_code, 0);
   const int grandchild = read_pid(pid_file);
   ASSERT_GT(grandchild, 0);
@@ -82,13 +81,32 @@ TEST(Children, OutputThatIsNotUtf8IsStoredWithReplacementCharacters) {
   EXPECT_EQ(seen, "x\xEF\xBF\xBD");
 }
 
+TEST(Children, AChildIsKilledAndReapedWhenWhatReadsItsOutputThrows) {
+  // Before: an exception from the line callback (the journal on a full disk, appended as each
+  // result arrives) left run_process with the device runner still running, orphaned, after ptxcts
+  // had said the run stopped.
+  const fs::path pid_file = fs::temp_directory_path() / ("ptxcts-thrown-" + std::to_string(::getpid()));
+  fs::remove(pid_file);
+  auto t0 = clock_type::now();
+  EXPECT_THROW(run_process({"sh", "-c", "echo $$ > '" + pid_file.string() + "'; echo first; exec sleep 30"}, 60.0,
+                           [](const std::string&) { throw std::runtime_error("cannot write the journal"); }),
+               std::runtime_error);
+  EXPECT_LT(seconds_since(t0), 5.0);
+  const int child = read_pid(pid_file);
+  ASSERT_GT(child, 0);
+  EXPECT_FALSE(alive(child)) << "the child outlived the exception";
+  if (alive(child)) ::kill(child, SIGKILL);
+  fs::remove(pid_file);
+}
+
 // `ptxcts run` with a device runner that hangs in its first launch: SIGTERM, SIGINT or SIGHUP to
 // ptxcts ends the runner too (it runs in a process group of its own, out of the terminal's reach).
 class EndedBySignal : public ::testing::TestWithParam<int> {};
 
 TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
   const int sig = GetParam();
-  const fs::path dir = fs::temp_directory_path() / ("ptxcts-signal-" + std::to_string(::getpid()) + "-" + std::to_string(sig));
+  const fs::path dir =
+      fs::temp_directory_path() / ("ptxcts-signal-" + std::to_string(::getpid()) + "-" + std::to_string(sig));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path runner = dir / "runner", pid_file = dir / "runner.pid";
@@ -97,16 +115,33 @@ TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
                            "  echo '[{\"ordinal\": 0, \"name\": \"Hanging GPU\", \"major\": 9, \"minor\": 0, "
                            "\"driver_cuda\": \"13.0\", \"driver_version\": \"0.0\"}]'; exit 0\n"
                            "fi\n"
-                           "echo $$ > '" << pid_file.string() << "'\nexec sleep 120\n";
+                           "echo $$ > '"
+                        << pid_file.string() << "'\nexec sleep 120\n";
   ::chmod(runner.c_str(), 0755);
+  // A catalog of its own, for sm_90 (the hanging GPU), assembled by a stand-in ptxas: the build's
+  // catalog may hold no sm_90 (targets 'native' on a machine without a GPU), and then nothing launches.
+  const fs::path ptxas = dir / "ptxas", catalog = dir / "catalog";
+  std::ofstream(ptxas) << "#!/bin/sh\n"
+                          "case \"$1\" in\n"
+                          "  --version) echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0;;\n"
+                          "  --help) echo \"--gpu-name  Allowed values for this option: 'compute_90','sm_90'. "
+                          "Default value: 'sm_75'.\"; exit 0;;\n"
+                          "esac\n"
+                          "[ \"$2\" = -o ] || exit 0\n"
+                       << ptxcts::test::kAccepts;
+  ::chmod(ptxas.c_str(), 0755);
+  ProcessResult built = run_process(
+      {PTXCTS_COMMAND, "catalog", "--out", catalog.string(), "--targets", "sm_90", "--ptxas", ptxas.string()}, 300);
+  ASSERT_EQ(built.exit_code, 0) << built.output;
   pid_t ptxcts = ::fork();
   ASSERT_GE(ptxcts, 0);
   if (ptxcts == 0) {
     const std::string out = (dir / "out.txt").string();
     std::freopen(out.c_str(), "w", stdout);
     std::freopen(out.c_str(), "a", stderr);
-    ::execl(PTXCTS_COMMAND, PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR, "--family",
-            "ldmatrix", "--runner", runner.c_str(), "--reports", dir.c_str(), static_cast<char*>(nullptr));
+    ::execl(PTXCTS_COMMAND, PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", catalog.c_str(), "--family",
+            "ldmatrix", "--runner", runner.c_str(), "--ptxas", ptxas.c_str(), "--reports", dir.c_str(),
+            static_cast<char*>(nullptr));
     std::_Exit(127);
   }
   int runner_pid = 0;
@@ -125,9 +160,7 @@ TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
   int status = 0;
   ::waitpid(ptxcts, &status, 0);
   EXPECT_TRUE(WIFSIGNALED(status));
-  if (WIFSIGNALED(status)) {
-    EXPECT_EQ(WTERMSIG(status), sig);
-  }
+  if (WIFSIGNALED(status)) { EXPECT_EQ(WTERMSIG(status), sig); }
   for (int i = 0; i < 100 && alive(runner_pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_FALSE(alive(runner_pid)) << "the device runner outlived ptxcts";
   if (alive(runner_pid)) ::kill(runner_pid, SIGKILL);
