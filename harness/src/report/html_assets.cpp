@@ -67,10 +67,13 @@ const char* const kPageScript = R"JS(
     document.body.setAttribute('data-ready','yes');
   });
   // When the browser first painted the page, for the measurement of how fast a page opens.
-  window.addEventListener('load',function(){setTimeout(function(){
+  // Read at the load event (a large page has painted by then), else once more after it.
+  function paint(){
     var p=performance.getEntriesByName('first-contentful-paint')[0];
-    document.body.setAttribute('data-first-paint-ms',p?String(Math.round(p.startTime)):'none');
-  },0);});
+    if(p)document.body.setAttribute('data-first-paint-ms',String(Math.round(p.startTime)));
+    return !!p;
+  }
+  window.addEventListener('load',function(){if(!paint())setTimeout(paint,100);});
 })();
 )JS";
 
