@@ -97,7 +97,7 @@ void findings_section(pugi::xml_node body, const json& a) {
       std::vector<std::string> targets;
       for (auto const& t : f.at("targets")) targets.push_back(t.get<std::string>());
       el(d, "p", {},
-         fmt::format("{} forms, e.g. {}; on {}", f.at("forms").dump(), str(f, "example"), fmt::join(targets, " ")));
+         fmt::format("{} form(s), e.g. {} on {}", f.at("forms").dump(), str(f, "example"), fmt::join(targets, " ")));
       if (known) el(d, "p", {}, "Known discrepancy: " + str(f, "known_discrepancy"));
       el(d, "p", {{"class", "mono"}}, str(f, "id"));
     }
