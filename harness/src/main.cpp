@@ -22,6 +22,7 @@
 #include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
 #include "report/audit_report.hpp"
+#include "report/page_commands.hpp"
 #include "report/report_diff.hpp"
 #include "report/report_files.hpp"
 #include "report/terminal_progress.hpp"
@@ -394,16 +395,16 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
         fmt::print("  claim {:<13} {}\n", to_string(v.verdict), v.id);
     if (families.empty()) {
       // The report's own time: the process start to this moment; write_reports adds the writing of
-      // the Markdown and JUnit files (the JSON cannot hold the time of its own writing).
+      // the Markdown, JUnit and HTML files (the JSON cannot hold the time of its own writing).
       const auto t_reports = std::chrono::steady_clock::now();
       rep.timing.wall = seconds_since(kProcessStart);
       rep.timing.peak_rss_mib = peak_rss_mib();
-      write_reports(rep, G.reports);
+      write_reports(rep, G.reports, &suite.specs);
       reports_secs = seconds_since(t_reports);
       rep.timing.reports = reports_secs;
       rep.timing.wall = seconds_since(kProcessStart);
       fs::remove(journal_path);  // the reports now hold everything it did
-      fmt::print("  reports: {}/{}.{{json,md,xml}} ({:.1f} s on the GPU side, written in {:.2f} s)\n",
+      fmt::print("  reports: {}/{}.{{json,md,xml,html}} ({:.1f} s on the GPU side, written in {:.2f} s)\n",
                  G.reports.string(), report_basename(rep.info), secs, reports_secs);
     } else {
       rep.timing.wall = seconds_since(kProcessStart);
@@ -463,14 +464,16 @@ int cmd_audit(const Paths& p) {
   return a.audit.contradictions() ? kExitFound : a.audit.errors.empty() ? 0 : kExitPtxasFailed;
 }
 
-int cmd_diff(const std::string& before, const std::string& after) {
+int cmd_diff(const std::string& before, const std::string& after, const std::string& html) {
   auto load = [](const std::string& path) {
     auto text = try_read_file_text(path, kMaxInputFileBytes);
     if (!text) throw ReportError(path + ": cannot read this report");
     return parse_report_json(*text, path);
   };
-  ReportDiff d = diff_reports(load(before), load(after));
+  RunReport old_report = load(before), new_report = load(after);
+  ReportDiff d = diff_reports(old_report, new_report);
   fmt::print("{}", format_diff(d));
+  if (!html.empty()) write_diff_page(old_report, new_report, d, html);
   return d.regressions() ? kExitFound : 0;
 }
 
@@ -557,6 +560,20 @@ int main(int argc, char** argv) {
       app.add_subcommand("diff", "Compare two run reports (JSON); exit 1 if anything got worse or went missing");
   diff->add_option("before", diff_before, "The earlier report")->required();
   diff->add_option("after", diff_after, "The later report")->required();
+  std::string diff_html_out;
+  diff->add_option("--html", diff_html_out, "Also write the diff as a page, changed layouts drawn");
+
+  std::vector<std::string> html_reports;
+  std::string html_out;
+  auto* html = app.add_subcommand("html", "Write the page (HTML) of run or audit reports (JSON), beside each");
+  html->add_option("reports", html_reports, "Report JSON files")->required();
+  html->add_option("--out", html_out, "Where the page goes (one report only)");
+
+  std::vector<std::string> merge_reports_in;
+  std::string merge_out = "fleet";
+  auto* merge = app.add_subcommand("merge", "Combine run reports of many machines into one page and one JSON");
+  merge->add_option("reports", merge_reports_in, "Run report JSON files, a column each")->required();
+  merge->add_option("--out", merge_out, "Writes OUT.json and OUT.html");
 
   auto* list = app.add_subcommand("list", "List kernels, cases and claims");
   auto* check = app.add_subcommand("check-specs", "Validate the specs and say so");
@@ -587,7 +604,18 @@ int main(int argc, char** argv) {
     }
     if (*list) return cmd_list(p);
     if (*audit) return cmd_audit(p);
-    if (*diff) return cmd_diff(diff_before, diff_after);
+    if (*diff) return cmd_diff(diff_before, diff_after, diff_html_out);
+    if (*html) {
+      if (!html_out.empty() && html_reports.size() > 1) throw std::invalid_argument("html: --out takes one report");
+      SpecSet specs = load_spec_dir(p.specs);  // for the layouts the specs give
+      for (auto const& r : html_reports) fmt::print("{}\n", write_page_for(r, html_out, &specs).string());
+      return 0;
+    }
+    if (*merge) {
+      int differing = write_fleet({merge_reports_in.begin(), merge_reports_in.end()}, merge_out);
+      fmt::print("{}.{{json,html}}: {} machines, {} rows differ\n", merge_out, merge_reports_in.size(), differing);
+      return 0;
+    }
     if (*check) {
       SpecSet s = load_spec_dir(p.specs);
       fmt::print("{}: {} variants, {} claims, {} cases: valid\n", p.specs, s.variants.size(), s.claims.size(),

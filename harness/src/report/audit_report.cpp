@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/audit_html.hpp"
 #include "util/atomic_file.hpp"
 
 namespace ptxcts {
@@ -262,7 +263,10 @@ std::filesystem::path write_audit_reports(const Audit& audit, const AuditPlan& p
   for (char& c : base)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '-';
   write_file_atomically(dir / (base + ".md"), audit_markdown(audit, run));
-  write_file_atomically(dir / (base + ".json"), audit_json(audit, plan, verdicts, run));
+  std::string json = audit_json(audit, plan, verdicts, run);
+  write_file_atomically(dir / (base + ".json"), json);
+  // The page is made from the JSON, as `ptxcts html` makes it from a committed one.
+  write_file_atomically(dir / (base + ".html"), audit_html(nlohmann::json::parse(json)));
   return dir / (base + ".json");
 }
 

@@ -17,7 +17,7 @@ struct AuditRun {
 std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vector<ProbeVerdict>& verdicts,
                        const AuditRun& run);
 std::string audit_markdown(const Audit& audit, const AuditRun& run);
-// Writes both files atomically and returns the path of the JSON one.
+// Writes the JSON, the Markdown and the page (.html) atomically and returns the path of the JSON one.
 std::filesystem::path write_audit_reports(const Audit& audit, const AuditPlan& plan,
                                           const std::vector<ProbeVerdict>& verdicts, const AuditRun& run,
                                           const std::filesystem::path& dir);

@@ -1,12 +1,17 @@
 #include "report/report_files.hpp"
+
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 
 #include <string_view>
 
+#include "report/report_html.hpp"
 #include "report/report_junit.hpp"
 #include "report/report_markdown.hpp"
 #include "results/report_json.hpp"
 #include "util/atomic_file.hpp"
+#include "util/file_text.hpp"
 
 namespace ptxcts {
 
@@ -39,12 +44,31 @@ std::string report_basename(const RunInfo& info) {
          slug(info.cuda_release, "._");
 }
 
-void write_reports(const RunReport& report, const std::filesystem::path& dir) {
+std::string run_page(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs) {
+  RunPageInputs in;
+  SpecLayouts layouts;
+  if (specs) in.layouts = &(layouts = spec_layouts(*specs));
+  nlohmann::json audit;
+  // An audit that cannot be read only leaves the matrix to this run's target.
+  if (auto text = try_read_file_text(dir / ("audit-cuda" + report.info.cuda_release + ".json"))) {
+    audit = nlohmann::json::parse(*text, nullptr, false);
+    if (audit.is_object() && audit.contains("grammar") && audit.contains("run")) in.audit = &audit;
+  }
+  try {
+    return report_html(report, in);
+  } catch (const nlohmann::json::exception&) {
+    in.audit = nullptr;  // an audit of another shape
+    return report_html(report, in);
+  }
+}
+
+void write_reports(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs) {
   std::string base = report_basename(report.info);
-  // The JSON last, with the time the others took: the record cannot hold the time of its own writing.
+  // The JSON last, with the time the others took (the page shows the time up to them): the record cannot hold the time of its own writing.
   const auto t0 = std::chrono::steady_clock::now();
   write_file_atomically(dir / (base + ".md"), report_markdown(report));
   write_file_atomically(dir / (base + ".xml"), report_junit(report));
+  write_file_atomically(dir / (base + ".html"), run_page(report, dir, specs));
   RunReport with_time = report;
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   with_time.timing.reports += secs;

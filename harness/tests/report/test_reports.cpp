@@ -632,18 +632,19 @@ TEST(ReportFiles, BasenameCannotNameAnotherDirectory) {
   EXPECT_EQ((std::filesystem::path("reports") / (base + ".json")).parent_path(), "reports");
 }
 
-TEST(ReportFiles, WritesAllThreeFormats) {
+TEST(ReportFiles, WritesAllFourFormats) {
   auto dir = std::filesystem::temp_directory_path() / ("ptxcts_test_reports_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   RunReport report = sample_report();
   write_reports(report, dir / "sub");
   std::string base = (dir / "sub" / "nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0").string();
-  for (const char* ext : {".json", ".md", ".xml"}) EXPECT_TRUE(std::filesystem::is_regular_file(base + ext)) << ext;
+  for (const char* ext : {".json", ".md", ".xml", ".html"})
+    EXPECT_TRUE(std::filesystem::is_regular_file(base + ext)) << ext;
   std::ifstream in(base + ".json");
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_EQ(parse_report_json(text.str(), base + ".json").results.size(), report.results.size());
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "sub"), std::filesystem::directory_iterator()), 3);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "sub"), std::filesystem::directory_iterator()), 4);
   std::filesystem::remove_all(dir);
 }
 

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Every spec and every committed report against its JSON Schema (specs/schema/, reports/schema/),
+with Debian's python3-jsonschema and python3-yaml. `--broken-copies` shows the schemas can fail:
+for each file it validates copies broken in ways a hand edit breaks them (a required key removed,
+an unknown key added, a value of the wrong type, a status or verdict misspelt), and each copy must
+be rejected. Exit 0 all valid (or every broken copy rejected), 1 otherwise, 77 without the packages.
+
+usage: check_schemas.py SOURCE_DIR [--broken-copies]"""
+import copy, glob, json, os, sys
+
+try:
+    import jsonschema, yaml
+except ImportError as e:
+    print(f"skipped: {e} (harness/scripts/bootstrap.sh installs python3-jsonschema and python3-yaml)")
+    sys.exit(77)
+
+
+def documents(src):
+    """(path, document, schema path) for every spec and committed report."""
+    for path in sorted(glob.glob(os.path.join(src, "specs", "*.yaml"))):
+        name = os.path.basename(path)[:-5]
+        schema = name if name in ("targets", "cases", "diagnostics") else "family"
+        with open(path) as f:
+            yield path, yaml.safe_load(f), os.path.join(src, "specs", "schema", schema + ".schema.json")
+    for path in sorted(glob.glob(os.path.join(src, "reports", "**", "*.json"), recursive=True)):
+        if os.sep + "schema" + os.sep in path:
+            continue
+        with open(path) as f:
+            doc = json.load(f)
+        schema = ("audit-report" if "grammar" in doc else "fleet" if "fleet_schema_version" in doc else "run-report")
+        yield path, doc, os.path.join(src, "reports", "schema", schema + ".schema.json")
+
+
+def validator(schema_path, cache={}):
+    if schema_path not in cache:
+        with open(schema_path) as f:
+            schema = json.load(f)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        cache[schema_path] = jsonschema.Draft202012Validator(schema)
+    return cache[schema_path]
+
+
+def breakages(doc):
+    """Named broken copies of `doc`: each breaks one thing a schema must catch."""
+    def first(d, key):  # the first object in the list under `key`
+        return d[key][0] if isinstance(d.get(key), list) and d[key] and isinstance(d[key][0], dict) else None
+    top = next(iter(doc))
+    b = copy.deepcopy(doc); del b[top]; yield f"top-level key '{top}' removed", b
+    b = copy.deepcopy(doc); b["unknown_key"] = 1; yield "an unknown top-level key", b
+    b = copy.deepcopy(doc); b[top] = {"wrong": ["type"]} if not isinstance(doc[top], dict) else 42
+    yield f"'{top}' of the wrong type", b
+    for key in ("variants", "results", "claims", "findings", "targets", "classes", "cases"):
+        if first(doc, key) is not None:
+            b = copy.deepcopy(doc); e = b[key][0]; k = next(iter(e)); del e[k]
+            yield f"{key}[0].{k} removed", b
+            b = copy.deepcopy(doc); b[key][0]["misspelt_key"] = "x"; yield f"an unknown key in {key}[0]", b
+    if first(doc, "results") is not None:
+        b = copy.deepcopy(doc); b["results"][0]["status"] = "passed"; yield "status 'passed'", b
+        b = copy.deepcopy(doc); b["results"][0]["mismatches"] = -1; yield "mismatches -1", b
+    if first(doc, "claims") is not None and "verdict" in doc["claims"][0]:
+        b = copy.deepcopy(doc); b["claims"][0]["verdict"] = "true"; yield "verdict 'true'", b
+    if first(doc, "variants") is not None:
+        b = copy.deepcopy(doc); b["variants"][0]["operation"] = "lod"; yield "operation 'lod'", b
+
+
+def main():
+    src = sys.argv[1]
+    broken = "--broken-copies" in sys.argv[2:]
+    bad = 0
+    for path, doc, schema in documents(src):
+        v = validator(schema)
+        rel = os.path.relpath(path, src)
+        if not broken:
+            errors = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
+            for e in errors[:5]:
+                print(f"{rel}: {e.json_path}: {e.message[:300]}")
+            print(f"{'ok  ' if not errors else 'FAIL'} {rel} ({os.path.relpath(schema, src)})")
+            bad += bool(errors)
+            continue
+        # Each list cut to its first entries: a schema judges every entry alike, and copies stay cheap.
+        small = {k: v[:3] if isinstance(v, list) else v for k, v in doc.items()}
+        if not v.is_valid(small):
+            print(f"FAIL {rel}: not valid to begin with")
+            bad += 1
+        for what, b in breakages(small):
+            if v.is_valid(b):
+                print(f"FAIL {rel}: a copy with {what} passes {os.path.relpath(schema, src)}")
+                bad += 1
+        print(f"ok   {rel}: every broken copy rejected")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

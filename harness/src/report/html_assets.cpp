@@ -1,0 +1,80 @@
+#include "report/html_assets.hpp"
+
+namespace ptxcts {
+
+const char* const kPageStyle = R"CSS(
+body{font:14px/1.4 system-ui,sans-serif;margin:0 2em 4em;color:#222;max-width:120em}
+h1{font-size:1.5em;margin:.6em 0 .2em}h2{border-bottom:2px solid #ccc;margin-top:1.6em}
+nav a{margin-right:1em}code,pre,.mono{font-family:ui-monospace,monospace;font-size:12px}
+pre{background:#f6f6f6;padding:.4em;overflow-x:auto;margin:.2em 0}
+table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
+th{background:#f0f0f0;position:sticky;top:0}
+.pass,.confirmed,.passes{background:#d8f5d0}.fail,.contradicted,.runs{background:#ffc9c4}
+.crash,.timeout,.error{background:#ffd9a8}.skip,.not-checkable,.untested{background:#eee;color:#555}
+.observed{background:#dde8ff}.accepted{background:#e4f3ff}.rejected{background:#f3e6f0;color:#555}
+.known{background:#fff4c2}.fault{font-style:italic}
+.badge{display:inline-block;padding:0 .5em;border-radius:.6em;margin-right:.3em}
+#run td:first-child{font-weight:600}.totals span{margin-right:1em}
+.finding{border-left:4px solid #d33;padding:.1em .8em;margin:.6em 0;background:#fff8f7}
+.finding.known,.finding.info{border-color:#cb3;background:#fffdf0}
+.finding h3{font-size:1em;margin:.2em 0}
+#matrix td{text-align:center;font-size:12px;min-width:3em}#matrix td.form{text-align:left}
+.filters{margin:.5em 0}.filters input{width:24em}
+details{margin:.15em 0}summary{cursor:pointer}details>div{margin-left:1.2em}
+figure{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}figcaption{font-size:12px;max-width:60em}
+svg text{font:9px ui-monospace,monospace;pointer-events:none}
+svg .lr rect{stroke:#fff;stroke-width:.5}svg .lr rect.repeat{stroke:#c00;stroke-width:2}svg .lr rect.changed{stroke:#d0f;stroke-width:3}
+#script-errors:empty{display:none}#script-errors{background:#fcc}
+.diffcol{background:#fff2a8}
+)CSS";
+
+const char* const kPageScript = R"JS(
+(function(){
+  function record(what){
+    var ol=document.getElementById('script-errors');
+    if(!ol){ol=document.createElement('ol');ol.id='script-errors';(document.body||document.documentElement).appendChild(ol);}
+    var li=document.createElement('li');li.textContent=what;ol.appendChild(li);
+  }
+  window.onerror=function(msg,src,line,col){record(msg+' at '+src+':'+line+':'+col);};
+  window.addEventListener('unhandledrejection',function(e){record('unhandled rejection: '+e.reason);});
+  // Rows of a table with data-family hide unless they match the family chosen and every word typed.
+  function filter(box){
+    var table=document.getElementById(box.getAttribute('data-for'));
+    var fam=box.querySelector('select').value, words=box.querySelector('input').value.toLowerCase().split(/\s+/).filter(Boolean);
+    var rows=table.querySelectorAll('tbody>tr,:scope>details'), shown=0;
+    for(var i=0;i!==rows.length;++i){
+      var r=rows[i], t=(r.getAttribute('data-name')||r.textContent).toLowerCase();
+      var ok=(fam===''||r.getAttribute('data-family')===fam)&&words.every(function(w){return t.indexOf(w)!==-1;});
+      r.style.display=ok?'':'none';shown+=ok?1:0;
+    }
+    box.querySelector('.shown').textContent=shown+' shown';
+  }
+  // A link to a kernel opens its collapsed section.
+  function openTarget(){
+    var id=decodeURIComponent(location.hash.slice(1)), t=id&&document.getElementById(id);
+    for(var n=t;n;n=n.parentElement){if(n.tagName==='DETAILS')n.open=true;}
+    if(t)t.scrollIntoView();
+  }
+  document.addEventListener('DOMContentLoaded',function(){
+    var boxes=document.querySelectorAll('.filters');
+    for(var i=0;i!==boxes.length;++i){(function(b){
+      b.querySelector('select').addEventListener('change',function(){filter(b);});
+      b.querySelector('input').addEventListener('input',function(){filter(b);});
+      filter(b);
+    })(boxes[i]);}
+    window.addEventListener('hashchange',openTarget);openTarget();
+    if(!document.getElementById('script-errors')){var ol=document.createElement('ol');ol.id='script-errors';document.body.appendChild(ol);}
+    document.body.setAttribute('data-ready','yes');
+  });
+  // When the browser first painted the page, for the measurement of how fast a page opens.
+  // Read at the load event (a large page has painted by then), else once more after it.
+  function paint(){
+    var p=performance.getEntriesByName('first-contentful-paint')[0];
+    if(p)document.body.setAttribute('data-first-paint-ms',String(Math.round(p.startTime)));
+    return !!p;
+  }
+  window.addEventListener('load',function(){if(!paint())setTimeout(paint,100);});
+})();
+)JS";
+
+}  // namespace ptxcts

@@ -1,0 +1,72 @@
+#include "report/html_document.hpp"
+
+#include <sstream>
+
+#include "report/html_assets.hpp"
+
+namespace ptxcts {
+
+pugi::xml_node el(pugi::xml_node parent, const char* tag, Attrs attrs, std::string_view s) {
+  pugi::xml_node n = parent.append_child(tag);
+  for (auto const& [k, v] : attrs) n.append_attribute(k).set_value(std::string(v).c_str());
+  if (!s.empty()) text(n, s);
+  return n;
+}
+
+pugi::xml_node text(pugi::xml_node parent, std::string_view s) {
+  pugi::xml_node t = parent.append_child(pugi::node_pcdata);
+  t.set_value(std::string(s).c_str());
+  return t;
+}
+
+namespace {
+
+// <style>/*<![CDATA[*/ ... /*]]>*/</style>: the HTML parser sees comments around the CSS, an XML
+// parser a CDATA section, and neither needs '<' or '&' escaped inside.
+void raw_block(pugi::xml_node parent, const char* tag, const char* open, const char* body, const char* close) {
+  pugi::xml_node n = parent.append_child(tag);
+  n.append_child(pugi::node_pcdata).set_value(open);
+  n.append_child(pugi::node_cdata).set_value((std::string(close) + "\n" + body + "\n" + open).c_str());
+  n.append_child(pugi::node_pcdata).set_value(close);
+}
+
+}  // namespace
+
+HtmlPage::HtmlPage(std::string_view title) {
+  pugi::xml_node html = doc.append_child("html");
+  html.append_attribute("lang").set_value("en");
+  head = el(html, "head");
+  el(head, "meta", {{"charset", "utf-8"}});
+  el(head, "meta", {{"name", "viewport"}, {"content", "width=device-width, initial-scale=1"}});
+  el(head, "title", {}, title);
+  raw_block(head, "style", "/*", kPageStyle, "*/");
+  // The script first, so that its error recorder sees every later error; it acts on DOMContentLoaded.
+  raw_block(head, "script", "//", kPageScript, "//");
+  body = el(html, "body");
+}
+
+std::string HtmlPage::str() const {
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n";
+  // No empty-element tags: the HTML parser would read <div/> as an open <div>.
+  doc.save(out, "", pugi::format_raw | pugi::format_no_declaration | pugi::format_no_empty_element_tags);
+  out << "\n";
+  return out.str();
+}
+
+pugi::xml_node section(pugi::xml_node body, const char* id, std::string_view heading) {
+  pugi::xml_node s = el(body, "section", {{"id", id}});
+  el(s, "h2", {}, heading);
+  return s;
+}
+
+pugi::xml_node table(pugi::xml_node parent, std::initializer_list<const char*> headings, const char* cls) {
+  pugi::xml_node t = el(parent, "table", {{"class", cls}});
+  if (headings.size()) {
+    pugi::xml_node tr = el(el(t, "thead"), "tr");
+    for (const char* h : headings) el(tr, "th", {}, h);
+  }
+  return el(t, "tbody");
+}
+
+}  // namespace ptxcts

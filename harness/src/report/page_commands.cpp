@@ -1,0 +1,55 @@
+#include "report/page_commands.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "report/audit_html.hpp"
+#include "report/report_diff_html.hpp"
+#include "report/report_files.hpp"
+#include "report/report_merge.hpp"
+#include "results/report_json.hpp"
+#include "util/atomic_file.hpp"
+#include "util/file_text.hpp"
+
+namespace ptxcts {
+
+RunReport load_run_report(const std::filesystem::path& path) {
+  auto text = try_read_file_text(path);
+  if (!text) throw ReportError(path.string() + ": cannot read this report");
+  return parse_report_json(*text, path.string());
+}
+
+std::filesystem::path write_page_for(const std::filesystem::path& json, std::filesystem::path out,
+                                     const SpecSet* specs) {
+  auto text = try_read_file_text(json);
+  if (!text) throw ReportError(json.string() + ": cannot read this report");
+  if (out.empty()) out = std::filesystem::path(json).replace_extension(".html");
+  // An audit report has "findings" and "grammar"; a run report "results". The run reader places errors.
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_object() && j.contains("grammar") && j.contains("findings")) {
+    try {
+      write_file_atomically(out, audit_html(j));
+    } catch (const nlohmann::json::exception& e) {
+      throw ReportError(json.string() + ": not an audit report this build reads: " + e.what());
+    }
+    return out;
+  }
+  RunReport report = parse_report_json(*text, json.string());
+  write_file_atomically(out, run_page(report, json.parent_path(), specs));
+  return out;
+}
+
+void write_diff_page(const RunReport& before, const RunReport& after, const ReportDiff& d,
+                     const std::filesystem::path& out) {
+  write_file_atomically(out, diff_html(before, after, d));
+}
+
+int write_fleet(const std::vector<std::filesystem::path>& reports, const std::filesystem::path& prefix) {
+  std::vector<RunReport> runs;
+  for (auto const& r : reports) runs.push_back(load_run_report(r));
+  Fleet fleet = merge_reports(runs);
+  write_file_atomically(prefix.string() + ".json", fleet_json(fleet));
+  write_file_atomically(prefix.string() + ".html", fleet_html(fleet));
+  return fleet.differing();
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,28 @@
+// What `ptxcts html`, `ptxcts diff --html` and `ptxcts merge` do with files, so that main.cpp only
+// wires options: read the reports, write the pages (atomically), say where.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "report/report_diff.hpp"
+#include "spec/spec_model.hpp"
+
+namespace ptxcts {
+
+// A run report's JSON (read and checked as `ptxcts diff` reads it); throws ReportError.
+RunReport load_run_report(const std::filesystem::path& path);
+
+// The page of a run or an audit report (told apart by their keys), written to `out`, or beside the
+// JSON with .html for .json when `out` is empty; returns the path written. Throws ReportError.
+std::filesystem::path write_page_for(const std::filesystem::path& json, std::filesystem::path out,
+                                     const SpecSet* specs);
+
+void write_diff_page(const RunReport& before, const RunReport& after, const ReportDiff& d,
+                     const std::filesystem::path& out);
+
+// <prefix>.json and <prefix>.html of the fleet; returns how many rows differ.
+int write_fleet(const std::vector<std::filesystem::path>& reports, const std::filesystem::path& prefix);
+
+}  // namespace ptxcts

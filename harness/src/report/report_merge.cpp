@@ -1,0 +1,114 @@
+#include "report/report_merge.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "report/html_document.hpp"
+#include "report/html_page_parts.hpp"
+#include "report/layout_svg.hpp"
+#include "report/report_files.hpp"
+#include "results/report_json.hpp"
+
+namespace ptxcts {
+
+int Fleet::differing() const {
+  return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const FleetRow& r) { return r.differs; }));
+}
+
+Fleet merge_reports(const std::vector<RunReport>& reports) {
+  Fleet f;
+  std::map<std::string, std::size_t> row_of, layout_of;
+  auto put = [&](const std::string& what, std::size_t m, const std::string& value) {
+    auto [it, fresh] = row_of.emplace(what, f.rows.size());
+    if (fresh) f.rows.push_back({what, std::vector<std::string>(reports.size()), false});
+    f.rows[it->second].values[m] = value;
+  };
+  for (std::size_t m = 0; m < reports.size(); ++m) {
+    const RunReport& r = reports[m];
+    std::string name = report_basename(r.info);
+    // Two reports of one name (two GPUs of a model) stay apart.
+    if (std::find(f.machines.begin(), f.machines.end(), name) != f.machines.end()) name += fmt::format(" #{}", m + 1);
+    f.machines.push_back(name);
+    f.runs.push_back(r.info);
+    for (auto const& c : r.results) {
+      put(c.kernel + " / " + c.case_name, m, to_string(c.status));
+      if (c.observed_layout.empty()) continue;
+      auto [it, fresh] = layout_of.emplace(c.observed_layout, f.layouts.size());
+      if (fresh) f.layouts.push_back(c.observed_layout);
+      put("layout " + c.kernel + " / " + c.case_name, m, fmt::format("L{}", it->second));
+    }
+    for (auto const& v : r.claims) put("claim " + v.id, m, to_string(v.verdict));
+  }
+  for (auto& row : f.rows)
+    row.differs = std::any_of(row.values.begin(), row.values.end(), [&](auto const& v) { return v != row.values[0]; });
+  std::stable_partition(f.rows.begin(), f.rows.end(), [](const FleetRow& r) { return r.differs; });
+  return f;
+}
+
+std::string fleet_json(const Fleet& f) {
+  nlohmann::ordered_json j;
+  j["fleet_schema_version"] = 1;
+  j["machines"] = nlohmann::ordered_json::array();
+  for (std::size_t m = 0; m < f.machines.size(); ++m) {
+    nlohmann::ordered_json run;
+    for (auto const& field : run_info_fields()) run[field.key] = f.runs[m].*field.member;
+    j["machines"].push_back({{"name", f.machines[m]}, {"run", run}});
+  }
+  j["differing"] = f.differing();
+  j["rows"] = nlohmann::ordered_json::array();
+  for (auto const& r : f.rows) j["rows"].push_back({{"what", r.what}, {"values", r.values}, {"differs", r.differs}});
+  j["layouts"] = f.layouts;
+  return j.dump(1) + "\n";
+}
+
+std::string fleet_html(const Fleet& f) {
+  HtmlPage page("ptxcts fleet");
+  el(page.body, "h1", {},
+     fmt::format("ptxcts fleet: {} machines, {} of {} rows differ", f.machines.size(), f.differing(), f.rows.size()));
+  pugi::xml_node s = section(page.body, "run", "The machines");
+  pugi::xml_node tb = table(s, {"Column", "GPU", "Driver", "Toolkit", "Commit", "Date"});
+  for (std::size_t m = 0; m < f.machines.size(); ++m) {
+    const RunInfo& i = f.runs[m];
+    pugi::xml_node tr = el(tb, "tr");
+    el(tr, "td", {}, fmt::format("{}: {}", m + 1, f.machines[m]));
+    el(tr, "td", {}, fmt::format("{} ({})", i.gpu_name, i.sm));
+    el(tr, "td", {}, i.driver_version);
+    el(tr, "td", {}, fmt::format("CUDA {}, ptxas {}", i.cuda_release, i.ptxas_version));
+    el(tr, "td", {}, i.suite_commit);
+    el(tr, "td", {}, i.date);
+  }
+  s = section(page.body, "fleet-section", "Cases, claims and layouts per machine (differences first)");
+  std::set<std::string> kinds{"case", "claim", "layout"};
+  filter_box(s, "fleet", kinds);
+  pugi::xml_node t = el(s, "table", {{"id", "fleet"}});
+  pugi::xml_node hr = el(el(t, "thead"), "tr");
+  el(hr, "th", {}, "What");
+  for (std::size_t m = 0; m < f.machines.size(); ++m)
+    el(hr, "th", {{"title", f.machines[m]}}, fmt::format("{}", m + 1));
+  tb = el(t, "tbody");
+  for (auto const& r : f.rows) {
+    const char* kind = r.what.starts_with("claim ") ? "claim" : r.what.starts_with("layout ") ? "layout" : "case";
+    pugi::xml_node tr =
+        el(tb, "tr", {{"data-family", kind}, {"data-name", r.what}, {"class", r.differs ? "differs" : ""}});
+    el(tr, "td", {{"class", r.differs ? "mono diffcol" : "mono"}}, r.what);
+    for (auto const& v : r.values) {
+      if (kind == std::string_view("layout") && !v.empty()) el(el(tr, "td"), "a", {{"href", "#layout-" + v}}, v);
+      else el(tr, "td", {{"class", v.empty() ? "untested" : v}}, v.empty() ? "(absent)" : v);
+    }
+  }
+  s = section(page.body, "layouts", "Observed wmma layouts");
+  for (std::size_t k = 0; k < f.layouts.size(); ++k) {
+    pugi::xml_node d = el(s, "details", {{"id", fmt::format("layout-L{}", k)}});
+    el(d, "summary", {}, fmt::format("L{}", k));
+    pugi::xml_node fig = el(d, "figure", {{"class", "layout-observed"}});
+    if (auto L = parse_observed_layout(f.layouts[k])) draw_observed_layout(fig, *L);
+    else el(fig, "pre", {}, f.layouts[k]);
+  }
+  return page.str();
+}
+
+}  // namespace ptxcts

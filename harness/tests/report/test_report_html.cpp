@@ -1,0 +1,174 @@
+// The pages: well-formed, in the documented order, text escaped by the DOM library, layout figures
+// with a cell per (lane, register) at the places the manual's formulas put them, repeats and
+// changes marked, the fleet's differences first. Expected values come from the manual and from the
+// inputs written here, never from the writer.
+#include <gtest/gtest.h>
+#include <pugixml.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "report/audit_html.hpp"
+#include "report/layout_svg.hpp"
+#include "report/report_diff_html.hpp"
+#include "report/report_html.hpp"
+#include "report/report_merge.hpp"
+#include "results/report_json.hpp"
+#include "spec/spec_loader.hpp"
+
+using namespace ptxcts;
+
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+RunReport test_report(const std::string& name = "html-page.json") {
+  std::string path = std::string(PTXCTS_TEST_DATA) + "/reports/" + name;
+  return parse_report_json(read(path), path);
+}
+
+// The page parsed back as XML: the writer's output must be well-formed.
+pugi::xml_document parse(const std::string& html) {
+  pugi::xml_document doc;
+  auto at = html.find("<html");
+  auto ok = doc.load_string(html.substr(at).c_str());
+  EXPECT_TRUE(ok) << ok.description() << " at " << ok.offset;
+  return doc;
+}
+
+std::size_t count(const pugi::xml_node& n, const char* xpath) { return n.select_nodes(xpath).size(); }
+
+}  // namespace
+
+TEST(ReportHtml, SectionsInTheDocumentedOrder) {
+  auto doc = parse(report_html(test_report()));
+  std::vector<std::string> ids;
+  for (auto s : doc.select_nodes("//section")) ids.push_back(s.node().attribute("id").value());
+  std::vector<std::string> want = {"run", "findings", "claims", "matrix-section", "layouts", "kernels"};
+  EXPECT_EQ(ids, want);
+  EXPECT_EQ(count(doc, "//head/script"), 1u);
+  EXPECT_EQ(count(doc, "//*[@src or @href[starts-with(., 'http')]]"), 0u) << "nothing fetched";
+}
+
+TEST(ReportHtml, FindingsAreTheContradictedClaimAndTheFailedCasesOnly) {
+  auto doc = parse(report_html(test_report()));
+  auto findings = doc.select_node("//section[@id='findings']").node();
+  // html-page.json: one contradicted claim, one fail, one crash that is not a fault case.
+  EXPECT_EQ(count(findings, ".//div[contains(@class, 'finding')]"), 3u);
+  EXPECT_EQ(count(findings, ".//div[@data-id='blog-consecutive-rows-stored-consecutively']"), 1u);
+  EXPECT_EQ(count(findings, ".//pre[contains(., 'expected <&\"quoted\"> 0x5e6f')]"), 1u);
+}
+
+TEST(ReportHtml, TextIsEscapedNotMarkup) {
+  std::string html = report_html(test_report());
+  EXPECT_EQ(html.find("<b>not bold</b>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;/script&gt;&lt;b&gt;not bold&lt;/b&gt;"), std::string::npos);
+  auto doc = parse(html);
+  EXPECT_EQ(count(doc, "//b"), 0u);
+  EXPECT_EQ(html.find("/>"), std::string::npos) << "an empty-element tag opens an element in HTML";
+}
+
+TEST(ReportHtml, AnAuditBesideJoinsTheMatrix) {
+  nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
+  auto doc = parse(report_html(test_report(), {.layouts = nullptr, .audit = &audit}));
+  // The audit asked about 23 targets, sm_90 among them: a column each.
+  EXPECT_EQ(count(doc, "//table[@id='matrix']/thead/tr/th"), 1u + audit["run"]["targets"].size());
+  // The audit excerpt has ldmatrix.sync.aligned.m8n8.x1.b16 (accepted from sm_75 on), not .trans.
+  auto row = doc.select_node("//table[@id='matrix']/tbody/tr[@data-name='ldmatrix.sync.aligned.m8n8.x1.trans.b16']");
+  ASSERT_TRUE(row);
+}
+
+TEST(LayoutSvg, ParsesTheReportsObservedLayout) {
+  auto L = parse_observed_layout(
+      "lane 0: r0.lo=(0,0) r0.hi=(0,1) r1.lo=? r1.hi=(0,1)\nlane 1: r0.lo=(1,0) r0.hi=(1,1) "
+      "r1.lo=(2,0) r1.hi=(2,1)");
+  ASSERT_TRUE(L);
+  EXPECT_EQ(L->lanes, 2);
+  EXPECT_EQ(L->registers, 2);
+  EXPECT_EQ(L->parts, 2);
+  ASSERT_EQ(L->slots.size(), 8u);
+  EXPECT_FALSE(L->slots[2].known);
+  EXPECT_EQ(L->slots[7].row, 2);
+  EXPECT_EQ(L->slots[7].col, 1);
+  EXPECT_FALSE(parse_observed_layout("lane 0: r0.lo=(0,0"));
+  EXPECT_FALSE(parse_observed_layout("lane x: r0=(0,0)"));
+  EXPECT_FALSE(parse_observed_layout(""));
+}
+
+TEST(LayoutSvg, ObservedFigureHasACellPerLaneAndRegisterAndMarksRepeats) {
+  auto L = parse_observed_layout(
+      "lane 0: r0.lo=(0,0) r0.hi=(0,1) r1.lo=? r1.hi=(0,1)\nlane 1: r0.lo=(1,0) r0.hi=(1,1) "
+      "r1.lo=(2,0) r1.hi=(2,1)");
+  pugi::xml_document doc;
+  draw_observed_layout(doc.append_child("figure"), *L);
+  EXPECT_EQ(count(doc, "//g[@class='lr']"), 4u);
+  EXPECT_EQ(count(doc, "//rect[@class='repeat']"), 2u);  // (0,1) in r0.hi and r1.hi of lane 0
+}
+
+TEST(LayoutSvg, ChangedSlotsAreHighlightedWithWhatTheyHeld) {
+  auto before = parse_observed_layout("lane 0: r0=(0,0) r1=(0,1)");
+  auto after = parse_observed_layout("lane 0: r0=(0,0) r1=(1,1)");
+  pugi::xml_document doc;
+  draw_observed_layout(doc.append_child("figure"), *after, &*before);
+  ASSERT_EQ(count(doc, "//rect[@class='changed']"), 1u);
+  EXPECT_NE(std::string(doc.select_node("//g[@data-reg='1']/title").node().child_value()).find("was (0,1)"),
+            std::string::npos);
+}
+
+TEST(LayoutSvg, SpecFigureOfLdmatrixX4PlacesEachElementWhereTheManualDoes) {
+  SpecSet specs = load_spec_dir(std::string(PTXCTS_SOURCE_DIR) + "/specs");
+  SpecLayouts layouts = spec_layouts(specs);
+  auto it = layouts.figure_of.find("ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+  ASSERT_NE(it, layouts.figure_of.end());
+  pugi::xml_document doc;
+  draw_spec_layout(doc.append_child("figure"), layouts.figures[it->second].layout);
+  EXPECT_EQ(count(doc, "//g[@class='lr']"), 32u * 4u);  // .x4: four registers per lane
+  // Manual, Figure 104: lane 5 holds row 1, columns 2 and 3 of each matrix (row lane/4, col 2*(lane%4)+i).
+  // Cells are 34 x 24 px, matrices 2 to a line of (8 * 34 + 24) px, below a 14 px title.
+  auto g = doc.select_node("//g[@data-lane='5'][@data-reg='1']").node();
+  auto r = g.child("rect");
+  EXPECT_EQ(std::string(r.attribute("x").value()), std::to_string(8 * 34 + 24 + 2 * 34));
+  EXPECT_EQ(std::string(r.attribute("y").value()), std::to_string(14 + 1 * 24));
+  // Forms with one layout share a figure: the state space and address width do not change it.
+  EXPECT_EQ(layouts.figure_of.at("ldmatrix.sync.aligned.m8n8.x4.b16"), it->second);
+  EXPECT_NE(layouts.figure_of.at("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), it->second);
+}
+
+TEST(DiffHtml, DrawsTheChangedLayout) {
+  RunReport a = test_report(), b = test_report("html-page-later.json");
+  auto doc = parse(diff_html(a, b, diff_reports(a, b)));
+  // html-page-later.json swaps lane 0's r0.lo and r0.hi of the wmma.load.a layout.
+  EXPECT_EQ(count(doc, "//figure//rect[@class='changed']"), 2u);
+}
+
+TEST(Fleet, DifferencesFirstAndAColumnPerMachine) {
+  RunReport a = test_report(), b = test_report("html-page-later.json");
+  Fleet f = merge_reports({a, b});
+  ASSERT_EQ(f.machines.size(), 2u);
+  EXPECT_NE(f.machines[0], f.machines[1]);  // the later report names another driver
+  // One case fail -> pass and one layout changed.
+  EXPECT_EQ(f.differing(), 2);
+  EXPECT_TRUE(f.rows[0].differs && f.rows[1].differs && !f.rows[2].differs);
+  EXPECT_EQ(f.rows[0].values, (std::vector<std::string>{"fail", "pass"}));
+  auto doc = parse(fleet_html(f));
+  EXPECT_EQ(count(doc, "//table[@id='fleet']/tbody/tr[@class='differs']"), 2u);
+  auto j = nlohmann::json::parse(fleet_json(f));
+  EXPECT_EQ(j["differing"], 2);
+}
+
+TEST(AuditHtml, FindingsByClassAndTheMatrix) {
+  nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
+  auto doc = parse(audit_html(audit));
+  EXPECT_EQ(count(doc, "//section[@id='findings']//div[@data-id]"), audit["findings"].size());
+  EXPECT_EQ(count(doc, "//table[@id='matrix']/tbody/tr"), audit["grammar"].size());
+  nlohmann::json broken = audit;
+  broken.erase("grammar");
+  EXPECT_THROW(audit_html(broken), nlohmann::json::exception);
+}
