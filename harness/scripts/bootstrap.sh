@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 packages=(cmake ninja-build g++ libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libpugixml-dev
-          libxxhash-dev libutfcpp-dev libgtest-dev libbenchmark-dev)
+          libxxhash-dev libutfcpp-dev libgtest-dev libbenchmark-dev
+          unzip python3-pip)  # ptxcts toolkits fetch: pip downloads a wheel, unzip takes its ptxas out
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
