@@ -575,6 +575,12 @@ int main(int argc, char** argv) {
   run->add_option("--family", families, "Run only these families (reports are then not written)");
   run->add_option("--runner", p.runner, "The device runner program");
   run->add_option("--ptxas", p.ptxas, "ptxas to use");
+  std::string run_toolkit, toolkit_cache = default_toolkit_cache().string();
+  run->add_option("--toolkit", run_toolkit,
+                  "Assemble the catalog with this toolkit (a CUDA release such as 12.4, a ptxas version or path; "
+                  "ptxcts toolkits lists them), in CATALOG-cuda<release> unless --catalog says where; the reports "
+                  "name the toolkit");
+  run->add_option("--toolkit-cache", toolkit_cache, "Where fetched toolkits are (ptxcts toolkits fetch)");
   run->add_flag("--no-assemble", no_assemble, "Use the catalog as it is (no toolkit needed)");
   run->add_flag("--resume", resume, "Go on from the journal a run that was cut short left in the reports directory");
   run->add_flag("--require-gpu", require_gpu,
@@ -593,7 +599,6 @@ int main(int argc, char** argv) {
   audit->add_option("--ptxas", p.ptxas, "ptxas to use");
   audit->add_option("-j,--jobs", p.jobs, "ptxas processes in parallel")->check(CLI::Range(1, 256));
   std::vector<std::string> audit_toolkits, toolkit_ptxas;
-  std::string toolkit_cache = default_toolkit_cache().string();
   audit->add_option("--toolkit", audit_toolkits,
                     "Audit these toolkits, each a CUDA release (12.4), a ptxas version or a ptxas path, or all (every "
                     "toolkit found); with two or more, toolkits.{json,md} sets them side by side");
@@ -637,6 +642,12 @@ int main(int argc, char** argv) {
       // The audit's probes too (parse-only, cheap), so that a copied catalog audits warm.
       ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
       return errors || !a.audit.errors.empty() ? kExitPtxasFailed : 0;
+    }
+    if (*run && !run_toolkit.empty()) {  // another toolkit's catalog, beside the build's own
+      const Toolchain tc = select_toolkit(find_toolkits(default_toolkit_search({}, toolkit_cache)), run_toolkit);
+      p.ptxas = tc.ptxas;
+      if (run->count("--catalog") == 0) p.catalog += "-cuda" + tc.release;
+      fmt::print("run: toolkit CUDA {} (ptxas {}, {}), catalog {}\n", tc.release, tc.version, tc.ptxas, p.catalog);
     }
     if (*run) {
       p.targets = run_targets;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <set>
 
+#include "assemble/probe_assembly.hpp"
 #include "assemble/toolkits.hpp"
 #include "assemble/wheel_fetch.hpp"
 
@@ -251,4 +252,29 @@ TEST(WheelFetch, EachFailureIsOneMessageAndTheCacheIsAsItWas) {
   FetchResult r = fetch_toolkit("12.99", cache, fake_pip(t.dir, cases[0].pip));
   EXPECT_EQ(r.outcome, FetchOutcome::NoSuchVersion);
   EXPECT_EQ(listing(cache), before);
+}
+
+TEST(Toolkits, AnArchPtxasRefusesForParsingIsJudgedByAFullAssembly) {
+  // ptxas 12.4 lists compute_90a but refuses it as -arch: that says nothing about the PTX.
+  TempDir t;
+  write_script(t.dir / "ptxas", "arch=$(echo \"$*\" | grep -o '\\(compute\\|sm\\)_90a')\necho $arch >> '" +
+                                    (t.dir / "archs").string() +
+                                    "'\n[ \"$arch\" = compute_90a ] && { echo \"ptxas fatal   : Unsupported gpu "
+                                    "architecture 'compute_90a'\"; exit 255; }\nexit 0\n");
+  Toolchain tc;
+  tc.ptxas = (t.dir / "ptxas").string();
+  tc.version = "12.4.131";
+  tc.release = "12.4";
+  tc.real_targets = {"sm_90a"};
+  std::vector<Probe> probes(3, Probe{.target = "sm_90a", .ptx = {8, 4}, .body = "ret;"});
+  auto v = assemble_probes(tc, probes, t.dir / "probes", 1);
+  for (auto const& p : v) {
+    EXPECT_TRUE(p.accepted) << p.message;
+    EXPECT_TRUE(p.error.empty()) << p.error;
+  }
+  std::ifstream in(t.dir / "archs");
+  std::string first, second;
+  in >> first >> second;
+  EXPECT_EQ(first, "compute_90a");
+  EXPECT_EQ(second, "sm_90a");
 }
