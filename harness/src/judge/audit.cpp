@@ -516,7 +516,7 @@ void Judge::versions_of_targets() {
     audit.statements.push_back(std::move(s));
   }
   if (auto const& tk = plan.toolkit_version) {
-    StatementVerdict s{.id = "cuda-" + plan.cuda_release, .kind = "toolkit-version", .family = "",
+    StatementVerdict s{.id = "toolkit-ptx-isa", .kind = "toolkit-version", .family = "",
                        .words = fmt::format("CUDA {} speaks PTX ISA {}", plan.cuda_release, tk->documented.str()),
                        .source = "specs/targets.yaml toolkits, from the CUDA release notes",
                        .verdict = Verdict::NotCheckable, .evidence = "", .forms = 1};
@@ -535,7 +535,7 @@ void Judge::versions_of_targets() {
     audit.statements.push_back(std::move(s));
   } else if (!plan.targets.empty()) {
     audit.statements.push_back(
-        {.id = "cuda-" + plan.cuda_release,
+        {.id = "toolkit-ptx-isa",
          .kind = "toolkit-version",
          .family = "",
          .words = fmt::format("the PTX ISA version CUDA {} speaks (not listed)", plan.cuda_release),

@@ -39,9 +39,11 @@ std::size_t PairChanges::count(const std::string& kind) const {
 }
 
 std::string message_gist(const std::string& message) {
-  static const std::regex where(R"(ptxas [^,\n]*, line \d+; )"), target(R"((^|\s)sm_\d+[af]?: )"), blanks(R"( {2,})");
+  static const std::regex where(R"(ptxas [^,\n]*, line \d+; )"), target(R"((^|\s)sm_\d+[af]?: )"),
+      blanks(R"( {2,})"), how_many(R"(on \d+ of \d+ targets|on \d+ targets)");
   std::string s = message.substr(0, message.find('\n'));
   s = std::regex_replace(s, where, "");
+  s = std::regex_replace(s, how_many, "on some targets");  // the count follows the targets a toolkit knows
   s = std::regex_replace(s, target, "$1");
   return std::regex_replace(s, blanks, " ");
 }

@@ -78,7 +78,8 @@ struct PairChanges {
 // What changed from `a` to `b`.
 PairChanges compare_audits(const AuditSummary& a, const AuditSummary& b);
 
-// ptxas's message without what differs from probe to probe ("ptxas probe.ptx, line 3; ", "sm_90: ").
+// ptxas's message without what differs from probe to probe or toolkit to toolkit ("ptxas probe.ptx,
+// line 3; ", "sm_90: ", "on 7 of 21 targets").
 std::string message_gist(const std::string& message);
 
 // The audits ordered by CUDA release (oldest first) and each consecutive pair compared. Throws
