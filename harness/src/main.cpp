@@ -16,16 +16,20 @@
 
 #include "assemble/catalog.hpp"
 #include "assemble/probe_assembly.hpp"
+#include "assemble/toolkits.hpp"
+#include "assemble/wheel_fetch.hpp"
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
 #include "judge/claims.hpp"
 #include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
 #include "report/audit_report.hpp"
+#include "report/audit_report_reader.hpp"
 #include "report/page_commands.hpp"
 #include "report/report_diff.hpp"
 #include "report/report_files.hpp"
 #include "report/terminal_progress.hpp"
+#include "report/toolkit_matrix_report.hpp"
 #include "results/report_json.hpp"
 #include "run/cubin_selection.hpp"
 #include "run/device_query.hpp"
@@ -477,6 +481,118 @@ int cmd_diff(const std::string& before, const std::string& after, const std::str
   return d.regressions() ? kExitFound : 0;
 }
 
+// `ptxcts toolkits`: every ptxas found, what each says it is.
+int cmd_toolkits(const std::vector<std::string>& ptxas, const std::string& cache) {
+  auto found = find_toolkits(default_toolkit_search(ptxas, cache));
+  int usable = 0;
+  for (auto const& f : found) {
+    if (!f.tc) {
+      fmt::print("cannot use {} ({}): {}\n", f.where.ptxas, f.where.found_by, f.problem);
+      continue;
+    }
+    ++usable;
+    const Toolchain& tc = *f.tc;
+    fmt::print("CUDA {:<5} ptxas {:<10} PTX ISA {} ({}), {} targets: {}\n      {} ({}){}\n", tc.release, tc.version,
+               tc.ptx_isa.str(), tc.ptx_isa_read_by, tc.real_targets.size(), fmt::join(tc.real_targets, " "),
+               f.where.ptxas, f.where.found_by,
+               f.also.empty() ? "" : fmt::format("; also {}", fmt::join(f.also, "; ")));
+  }
+  fmt::print("{} toolkits usable; fetched ones are cached in {}\n", usable, cache);
+  return usable ? 0 : usage_error("no usable ptxas found (ptxcts toolkits fetch VERSION fetches one)");
+}
+
+// `ptxcts toolkits fetch VERSION...`: each through pip into the cache; 77 if the registry cannot be
+// reached (nothing else went wrong), 2 if a version does not exist or a wheel is bad.
+int cmd_toolkits_fetch(const std::vector<std::string>& versions, const std::string& cache, bool refetch) {
+  for (auto const& v : versions) {
+    try {
+      pip_requirement(v);
+    } catch (const std::invalid_argument& e) { return usage_error(e.what()); }
+  }
+  const FetchTools tools = default_fetch_tools();
+  bool unreachable = false, failed = false;
+  for (auto const& v : versions) {
+    auto t0 = std::chrono::steady_clock::now();
+    FetchResult r = fetch_toolkit(v, cache, tools, refetch);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r.ok()) fmt::print("fetch: {} ({:.1f} s)\n", r.message, secs);
+    else fmt::print(stderr, "fetch: {}\n", r.message);
+    unreachable |= r.outcome == FetchOutcome::RegistryUnreachable;
+    failed |= !r.ok() && r.outcome != FetchOutcome::RegistryUnreachable;
+  }
+  return failed ? kExitTrouble : unreachable ? kExitSkipped : 0;
+}
+
+// `ptxcts audit --toolkit ...`: each toolkit's audit report, then (two or more) the matrix.
+int cmd_audit_toolkits(const Paths& p, const std::vector<std::string>& names, const std::vector<std::string>& ptxas,
+                       const std::string& cache) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto found = find_toolkits(default_toolkit_search(ptxas, cache));
+  std::vector<Toolchain> toolkits;
+  for (auto const& n : names) {
+    if (n == "all") {
+      for (auto const& f : found)
+        if (f.tc) toolkits.push_back(*f.tc);
+    } else {
+      toolkits.push_back(select_toolkit(found, n));
+    }
+  }
+  if (toolkits.empty()) return usage_error("--toolkit all: no usable ptxas found (ptxcts toolkits lists them)");
+  Suite suite = build_suite(load_spec_dir(p.specs));
+  const AuditRun run{
+      .host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
+  std::vector<AuditSummary> summaries;
+  bool contradicted = false, ptxas_failed = false;
+  for (auto const& tc : toolkits) {
+    ToolkitAudit a = audit_toolkit(suite, tc, p);
+    fs::path json = write_audit_reports(a.audit, a.plan, a.verdicts, run, p.reports);
+    fmt::print("audit: CUDA {}: {} findings, {} not expected by the specs -> {}\n", a.audit.cuda_release,
+               a.audit.findings.size(), a.audit.contradictions(), json.string());
+    contradicted |= a.audit.contradictions() > 0;
+    ptxas_failed |= !a.audit.errors.empty();
+    // Read back as written: the matrix is made of the reports, exactly.
+    auto text = try_read_file_text(json);
+    if (!text) throw std::runtime_error(json.string() + ": cannot read the report just written");
+    summaries.push_back(parse_audit_report(*text, json.string()));
+  }
+  if (summaries.size() > 1) {
+    ToolkitMatrix m = build_matrix(std::move(summaries));
+    fs::path json = write_matrix_reports(m, run, p.reports);
+    for (auto const& s : m.steps)
+      fmt::print(
+          "matrix: CUDA {} -> {}: {} changes ({} findings appeared, {} fixed, {} forms newly accepted, {} newly "
+          "rejected, {} messages changed)\n",
+          s.from, s.to, s.changes.size(), s.count("finding appeared"), s.count("finding fixed"),
+          s.count("form newly accepted"), s.count("form newly rejected"), s.count("message changed"));
+    fmt::print("matrix: {} toolkits -> {}\n", m.columns.size(), json.string());
+  }
+  fmt::print("audit: {} toolkits in {:.2f} s\n", toolkits.size(),
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return contradicted ? kExitFound : ptxas_failed ? kExitPtxasFailed : 0;
+}
+
+// `ptxcts diff` of two audit reports: what changed from one toolkit (or audit) to the other.
+int cmd_diff_audits(const std::string& before, const std::string& after) {
+  auto load = [](const std::string& path) {
+    auto text = try_read_file_text(path);
+    if (!text) throw std::runtime_error(path + ": cannot read this report");
+    return parse_audit_report(*text, path);
+  };
+  AuditSummary a = load(before), b = load(after);
+  PairChanges c = compare_audits(a, b);
+  fmt::print("{}", format_audit_diff(c, a, b));
+  return audit_regressed(c, b) ? kExitFound : 0;
+}
+
+// Whether `path` holds an audit report (else it is read as a run report, with that reader's errors).
+bool holds_audit_report(const std::string& path) {
+  auto text = try_read_file_text(path);
+  if (!text) return false;
+  try {
+    return is_audit_report(JsonDocument(*text, path));
+  } catch (const JsonInputError&) { return false; }
+}
+
 int cmd_list(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   for (auto const& k : suite.kernels) {
@@ -531,6 +647,12 @@ int main(int argc, char** argv) {
   run->add_option("--family", families, "Run only these families (reports are then not written)");
   run->add_option("--runner", p.runner, "The device runner program");
   run->add_option("--ptxas", p.ptxas, "ptxas to use");
+  std::string run_toolkit, toolkit_cache = default_toolkit_cache().string();
+  run->add_option("--toolkit", run_toolkit,
+                  "Assemble the catalog with this toolkit (a CUDA release such as 12.4, a ptxas version or path; "
+                  "ptxcts toolkits lists them), in CATALOG-cuda<release> unless --catalog says where; the reports "
+                  "name the toolkit");
+  run->add_option("--toolkit-cache", toolkit_cache, "Where fetched toolkits are (ptxcts toolkits fetch)");
   run->add_flag("--no-assemble", no_assemble, "Use the catalog as it is (no toolkit needed)");
   run->add_flag("--resume", resume, "Go on from the journal a run that was cut short left in the reports directory");
   run->add_flag("--require-gpu", require_gpu,
@@ -554,6 +676,27 @@ int main(int argc, char** argv) {
   audit->add_option("--reports", p.reports, "Where the audit report is written");
   audit->add_option("--ptxas", p.ptxas, "ptxas to use");
   audit->add_option("-j,--jobs", p.jobs, "ptxas processes in parallel")->check(CLI::Range(1, 256));
+  std::vector<std::string> audit_toolkits, toolkit_ptxas;
+  audit->add_option("--toolkit", audit_toolkits,
+                    "Audit these toolkits, each a CUDA release (12.4), a ptxas version or a ptxas path, or all (every "
+                    "toolkit found); with two or more, toolkits.{json,md} sets them side by side");
+  audit->add_option("--toolkit-cache", toolkit_cache, "Where fetched toolkits are (ptxcts toolkits fetch)");
+  audit->add_option("--also-ptxas", toolkit_ptxas, "Another ptxas to count among the toolkits found");
+
+  bool refetch = false;
+  std::vector<std::string> fetch_versions;
+  auto* toolkits = app.add_subcommand("toolkits",
+                                      "List the toolkits (ptxas) found: --ptxas, $PTXCTS_TOOLKITS, "
+                                      "/usr/local/cuda*, PATH and the cache of fetched ones");
+  toolkits->add_option("--ptxas", toolkit_ptxas, "Another ptxas to list (repeatable)");
+  toolkits->add_option("--cache", toolkit_cache, "The cache of fetched toolkits");
+  auto* fetch = toolkits->add_subcommand(
+      "fetch",
+      "Fetch toolkits' ptxas from PyPI with pip (pip download --no-deps) into the cache; exit 77 if the "
+      "package registry cannot be reached");
+  fetch->add_option("versions", fetch_versions, "CUDA versions, e.g. 11.8 12.4 12.9 13.5")->required();
+  fetch->add_option("--cache", toolkit_cache, "The cache of fetched toolkits");
+  fetch->add_flag("--refetch", refetch, "Fetch again what the cache has");
 
   std::string diff_before, diff_after;
   auto* diff =
@@ -592,6 +735,12 @@ int main(int argc, char** argv) {
       ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
       return errors || !a.audit.errors.empty() ? kExitPtxasFailed : 0;
     }
+    if (*run && !run_toolkit.empty()) {  // another toolkit's catalog, beside the build's own
+      const Toolchain tc = select_toolkit(find_toolkits(default_toolkit_search({}, toolkit_cache)), run_toolkit);
+      p.ptxas = tc.ptxas;
+      if (run->count("--catalog") == 0) p.catalog += "-cuda" + tc.release;
+      fmt::print("run: toolkit CUDA {} (ptxas {}, {}), catalog {}\n", tc.release, tc.version, tc.ptxas, p.catalog);
+    }
     if (*run) {
       p.targets = run_targets;
       return cmd_run(p, families,
@@ -603,6 +752,11 @@ int main(int argc, char** argv) {
                       .batch = batch});
     }
     if (*list) return cmd_list(p);
+    if (*audit && !audit_toolkits.empty()) return cmd_audit_toolkits(p, audit_toolkits, toolkit_ptxas, toolkit_cache);
+    if (*fetch) return cmd_toolkits_fetch(fetch_versions, toolkit_cache, refetch);
+    if (*toolkits) return cmd_toolkits(toolkit_ptxas, toolkit_cache);
+    if (*diff && holds_audit_report(diff_before) && holds_audit_report(diff_after))
+      return cmd_diff_audits(diff_before, diff_after);
     if (*audit) return cmd_audit(p);
     if (*diff) return cmd_diff(diff_before, diff_after, diff_html_out);
     if (*html) {

@@ -25,8 +25,9 @@ struct CatalogStats {
 };
 
 // What the catalog covers with this toolkit: the real targets of specs/targets.yaml that this
-// ptxas knows (in targets.yaml's order, by architecture) and the PTX ISA version it speaks.
-// Throws std::runtime_error if targets.yaml does not say which PTX ISA version the toolkit speaks.
+// ptxas knows (in targets.yaml's order, by architecture) and the PTX ISA version it speaks (as the
+// binary says; targets.yaml's toolkits: table only for a stand-in that says nothing). Throws
+// std::runtime_error if neither says.
 struct CatalogScope {
   std::vector<std::string> targets;
   PtxVersion toolkit_ptx;

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <stdexcept>
 
@@ -40,6 +43,51 @@ std::vector<std::string> parse_ptxas_targets(const std::string& help) {
   return out;
 }
 
+std::optional<PtxVersion> parse_ptxas_version_list(const std::string& out) {
+  std::optional<PtxVersion> newest;
+  static const std::regex re(R"((^|\s)(\d\.\d)(?=\s|$))");
+  for (std::sregex_iterator it(out.begin(), out.end(), re), e; it != e; ++it)
+    if (auto v = PtxVersion::parse((*it)[2].str()); v && (!newest || *newest < *v)) newest = v;
+  return newest;
+}
+
+std::optional<PtxVersion> parse_ptxas_current_version(const std::string& message) {
+  std::smatch m;
+  static const std::regex re(R"(current version is '(\d\.\d)')");
+  if (!std::regex_search(message, m, re)) return std::nullopt;
+  return PtxVersion::parse(m[1].str());
+}
+
+namespace {
+
+// The newest PTX ISA version the binary speaks: its own list where it has one (ptxas 13 and
+// later), else what it says when refused a module of a version no ptxas knows.
+void read_newest_ptx(Toolchain& tc, const std::string& help) {
+  if (help.find("--list-version") != std::string::npos) {
+    ProcessResult r = run_process({tc.ptxas, "--list-version"}, 60);
+    if (auto v = r.exit_code == 0 ? parse_ptxas_version_list(r.output) : std::nullopt) {
+      tc.ptx_isa = *v, tc.ptx_isa_read_by = "ptxas --list-version";
+      return;
+    }
+  }
+  namespace fs = std::filesystem;
+  static int made = 0;
+  fs::path ptx = fs::temp_directory_path() / fmt::format("ptxcts-version-probe-{}-{}.ptx", ::getpid(), made++);
+  std::ofstream(ptx) << ".version 99.9\n.target " << tc.real_targets.front() << "\n.address_size 64\n";
+  ProcessResult r = run_process({tc.ptxas, "-arch=" + tc.real_targets.front(), "-o", "/dev/null", ptx.string()}, 60);
+  std::error_code ec;
+  fs::remove(ptx, ec);
+  auto v = parse_ptxas_current_version(r.output);
+  if (!v)
+    throw std::runtime_error(
+        fmt::format("'{}' names no PTX ISA version of its own: it has no --list-version, and "
+                    "refusing a .version 99.9 module it said: {}",
+                    tc.ptxas, r.output.substr(0, 200)));
+  tc.ptx_isa = *v, tc.ptx_isa_read_by = "ptxas on a .version 99.9 module";
+}
+
+}  // namespace
+
 Toolchain Toolchain::discover(const std::string& explicit_ptxas) {
   Toolchain tc;
   if (!explicit_ptxas.empty()) tc.ptxas = explicit_ptxas;
@@ -52,6 +100,7 @@ Toolchain Toolchain::discover(const std::string& explicit_ptxas) {
   ProcessResult h = run_process({tc.ptxas, "--help"}, 60);
   if (h.exit_code != 0) throw std::runtime_error(fmt::format("'{} --help' failed: {}", tc.ptxas, h.output));
   tc.real_targets = parse_ptxas_targets(h.output);
+  read_newest_ptx(tc, h.output);
   return tc;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "spec/ptx_version.hpp"
 #include "util/subprocess.hpp"
 
 namespace ptxcts {
@@ -24,6 +25,11 @@ struct Toolchain {
   // of one time limit per batch.
   std::shared_ptr<std::atomic<int>> hangs = std::make_shared<std::atomic<int>>(0);
   static constexpr int kHangsBeforeGivingUp = 2;
+  // The newest PTX ISA version this ptxas speaks, read from the binary (`--list-version` where it
+  // has it, else the version it names when refusing a module of a version it does not know);
+  // {0,0} where unknown (a stand-in built by hand), and then targets.yaml's toolkits: table decides.
+  PtxVersion ptx_isa{};
+  std::string ptx_isa_read_by;  // "ptxas --list-version", "ptxas on a .version 99.9 module"
 
   // Runs ptxas with `args` under the time limit, saying on stderr when it hangs; nullopt where it
   // has hung too often already (nothing is run).
@@ -62,5 +68,9 @@ bool says_ptxas_failed(const std::string& message);
 // Parses `ptxas --version` / `ptxas --help` output (exposed for tests).
 std::string parse_ptxas_version(const std::string& version_output);
 std::vector<std::string> parse_ptxas_targets(const std::string& help_output);
+// The newest version `ptxas --list-version` lists (one a line), or nullopt.
+std::optional<PtxVersion> parse_ptxas_version_list(const std::string& list_output);
+// The version ptxas names as its own when refusing a newer one: "... current version is '8.4'".
+std::optional<PtxVersion> parse_ptxas_current_version(const std::string& message);
 
 }  // namespace ptxcts

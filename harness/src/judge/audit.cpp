@@ -131,16 +131,21 @@ void Judge::requirements() {
                             documented, source, Verdict::NotCheckable, "", {}, {}};
       const std::string finding_key = boundary.empty() ? "targets" : "targets-" + boundary;
       std::set<std::string> accepted_on, rejected_on;
-      int checked = 0, failed = 0;
+      int checked = 0, failed = 0, beyond = 0;
       for (auto const* g : subjects) {
         for (auto const& on : g->on) {
+          const bool documented_ok =
+              supports(suite.specs.targets, *g->cc.instance, *suite.specs.targets.find(on.target));
+          // A form of a PTX ISA version newer than the toolkit's is not known to it: no rejection.
+          if (documented_ok && plan.toolkit_ptx < g->cc.instance->min_ptx()) {
+            ++beyond;
+            continue;
+          }
           if (!decided(on, g->cc.combo.text)) {
             ++failed;
             continue;
           }
           const ProbeVerdict& pv = verdict(on);
-          const bool documented_ok =
-              supports(suite.specs.targets, *g->cc.instance, *suite.specs.targets.find(on.target));
           ++checked;
           (pv.accepted ? accepted_on : rejected_on).insert(on.target);
           if (documented_ok == pv.accepted) continue;
@@ -168,9 +173,23 @@ void Judge::requirements() {
           if (s.count(t)) out.push_back(t);
         return out.empty() ? std::string("none") : fmt::format("{}", fmt::join(out, ", "));
       };
+      // The targets the documents name that this toolkit does not know: not known, not rejected.
+      std::vector<std::string> unknown;
+      for (auto const& t : suite.specs.targets.targets)
+        if (std::find(plan.targets.begin(), plan.targets.end(), t.name) == plan.targets.end() && !subjects.empty() &&
+            supports(suite.specs.targets, *subjects.front()->cc.instance, t))
+          unknown.push_back(t.name);
+      const std::string not_known =
+          unknown.empty() ? "" : fmt::format("; not known to this toolkit: {}", fmt::join(unknown, ", "));
       if (checked == 0) {
-        rv.evidence = failed ? fmt::format("ptxas failed on all {} probes", failed)
-                             : "no documented form of this variant in the grammar";
+        rv.evidence = failed   ? fmt::format("ptxas failed on all {} probes", failed)
+                      : beyond ? fmt::format(
+                                     "its {} assemblies need PTX ISA {}, newer than this toolkit's {}: not "
+                                     "known to this toolkit",
+                                     beyond, subjects.front()->cc.instance->min_ptx().str(), plan.toolkit_ptx.str())
+                      : subjects.empty() ? "no documented form of this variant in the grammar"
+                                         : "no target it needs is known to this toolkit";
+        rv.evidence += not_known;
       } else if (!rv.mismatches.empty()) {
         rv.verdict = Verdict::Contradicted;
         rv.evidence = fmt::format("{} of {} assemblies of {} forms disagree with the documented targets; first: {}",
@@ -181,8 +200,8 @@ void Judge::requirements() {
                                   checked, rv.known.front());
       } else {
         rv.verdict = Verdict::Confirmed;
-        rv.evidence = fmt::format("{} assemblies of {} forms agree: accepted on {}; rejected on {}", checked,
-                                  subjects.size(), in_order(accepted_on), in_order(rejected_on));
+        rv.evidence = fmt::format("{} assemblies of {} forms agree: accepted on {}; rejected on {}{}", checked,
+                                  subjects.size(), in_order(accepted_on), in_order(rejected_on), not_known);
       }
       audit.requirements.push_back(std::move(rv));
     }
@@ -241,10 +260,15 @@ void Judge::requirements() {
             "the version requirement",
             at_ok, min.str(), below_ok);
       } else {
-        r.evidence = at_ok == 0 ? fmt::format("no supporting target known at PTX ISA {} ({} forms)", min.str(), untried)
-                                : fmt::format("the version below is not known to the documents or ptxas named no "
-                                              "version requirement ({} probes)",
-                                              below_other);
+        r.evidence = plan.toolkit_ptx < min
+                         ? fmt::format("PTX ISA {} is newer than this toolkit's {}: not known to this toolkit",
+                                       min.str(), plan.toolkit_ptx.str())
+                     : at_ok == 0
+                         ? fmt::format("no supporting target known at PTX ISA {} ({} forms)", min.str(), untried)
+                         : fmt::format(
+                               "the version below is not known to the documents or ptxas named no "
+                               "version requirement ({} probes)",
+                               below_other);
       }
       audit.requirements.push_back(std::move(r));
     }
@@ -492,7 +516,7 @@ void Judge::versions_of_targets() {
     audit.statements.push_back(std::move(s));
   }
   if (auto const& tk = plan.toolkit_version) {
-    StatementVerdict s{.id = "cuda-" + plan.cuda_release, .kind = "toolkit-version", .family = "",
+    StatementVerdict s{.id = "toolkit-ptx-isa", .kind = "toolkit-version", .family = "",
                        .words = fmt::format("CUDA {} speaks PTX ISA {}", plan.cuda_release, tk->documented.str()),
                        .source = "specs/targets.yaml toolkits, from the CUDA release notes",
                        .verdict = Verdict::NotCheckable, .evidence = "", .forms = 1};
@@ -509,6 +533,19 @@ void Judge::versions_of_targets() {
       }
     }
     audit.statements.push_back(std::move(s));
+  } else if (!plan.targets.empty()) {
+    audit.statements.push_back(
+        {.id = "toolkit-ptx-isa",
+         .kind = "toolkit-version",
+         .family = "",
+         .words = fmt::format("the PTX ISA version CUDA {} speaks (not listed)", plan.cuda_release),
+         .source = "specs/targets.yaml toolkits, from the CUDA release notes",
+         .verdict = Verdict::NotCheckable,
+         .evidence = fmt::format("specs/targets.yaml lists no PTX ISA version for CUDA {}; ptxas {} says it speaks "
+                                 "PTX ISA {} ({})",
+                                 plan.cuda_release, plan.ptxas_version, plan.toolkit_ptx.str(),
+                                 plan.toolkit_ptx_read_by.empty() ? "targets.yaml" : plan.toolkit_ptx_read_by),
+         .forms = 1});
   }
 }
 
@@ -518,7 +555,7 @@ void Judge::forms() {
     FormVerdict fv;
     fv.form = &f;
     fv.instruction = fs.instruction;
-    if (!fs.on) fv.evidence = fmt::format("this toolkit cannot assemble for {}", f.target);
+    if (!fs.on) fv.evidence = fmt::format("{}: not known to this toolkit", f.target);
     else if (!decided(*fs.on, f.name)) {
       fv.evidence = "ptxas failed: " + verdict(*fs.on).error;
       for (auto const& k : suite.specs.known_discrepancies)
@@ -549,6 +586,22 @@ void Judge::forms() {
         }
         fv.diagnostic_seen = fmt::format("{}", fmt::join(seen, ", "));
         fv.verdict = seen.count(f.diagnostic) ? Verdict::Confirmed : Verdict::Contradicted;
+        // A spelling the documents give a PTX ISA version newer than this toolkit's: the toolkit
+        // does not know it at all, so its reason says nothing about the documented one.
+        const std::string head = f.text.substr(0, f.text.find(' '));
+        for (auto const& i : suite.instances)
+          if (fv.verdict == Verdict::Contradicted && i.text().substr(0, i.text().find(' ')) == head &&
+              plan.toolkit_ptx < i.min_ptx()) {
+            fv.verdict = Verdict::NotCheckable;
+            fv.evidence = fmt::format("not known to this toolkit: the documents give {} PTX ISA {}, this toolkit "
+                                      "speaks {} (ptxas: {})",
+                                      head, i.min_ptx().str(), plan.toolkit_ptx.str(), said(pv.message));
+            break;
+          }
+        if (fv.verdict == Verdict::NotCheckable) {
+          audit.forms.push_back(std::move(fv));
+          continue;
+        }
         fv.evidence = seen.count(f.diagnostic)
                           ? "rejected as documented: " + said(pv.message)
                           : fmt::format("rejected, but not for the documented reason ({}): {}", f.diagnostic,
@@ -613,6 +666,7 @@ Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<P
   audit.cuda_release = plan.cuda_release;
   audit.toolkit_ptx = plan.toolkit_ptx;
   audit.targets = plan.targets;
+  audit.ptxas_targets = plan.ptxas_targets;
   audit.probes = plan.probes.size();
   Judge j{suite, plan, verdicts, audit, {}, {}};
   j.requirements();

@@ -87,7 +87,8 @@ struct MutationCount {
 struct Audit {
   std::string ptxas_version, cuda_release;
   PtxVersion toolkit_ptx;
-  std::vector<std::string> targets;
+  std::vector<std::string> targets;        // the suite's targets this toolkit knows (targets.yaml's order)
+  std::vector<std::string> ptxas_targets;  // every sm_* target ptxas lists, in its order
   std::size_t probes = 0;
   std::vector<Finding> findings;
   std::vector<StatementVerdict> statements;

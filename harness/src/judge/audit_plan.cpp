@@ -74,7 +74,9 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   plan.ptxas_version = tc.version;
   plan.cuda_release = tc.release;
   plan.toolkit_ptx = scope.toolkit_ptx;
+  plan.toolkit_ptx_read_by = tc.ptx_isa_read_by;
   plan.targets = scope.targets;
+  plan.ptxas_targets = tc.real_targets;
   Builder b{plan};
   const Targets targets{specs.targets, scope.targets};
   const auto by_text = instances_by_text(suite.instances);
@@ -109,9 +111,11 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
                      .at = std::nullopt, .below = std::nullopt, .below_version = {}};
     // A copy: b.add grows plan.probes, which would leave a reference into it dangling.
     const std::string body = plan.probes[plan.grammar[k].on.front().probe].body;
-    if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true))
+    // A version newer than the toolkit's is not known to it: nothing to ask.
+    const bool known_version = !(plan.toolkit_ptx < v.documented);
+    if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true); t && known_version)
       v.at = b.add(t->name, v.documented, body, true, targets.arch_for(t->name));
-    if (auto below = specs.targets.previous(v.documented)) {
+    if (auto below = specs.targets.previous(v.documented); below && known_version) {
       v.below_version = *below;
       // A target the version below knows, if there is one; else the same target (ptxas then
       // names both the target and the feature).
@@ -186,10 +190,12 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     }
     plan.target_versions.push_back(s);
   }
-  if (!plan.targets.empty()) {
-    ToolkitVersionSubject s{.documented = plan.toolkit_ptx, .at = std::nullopt, .above = std::nullopt,
+  // What targets.yaml's toolkits: table says this release speaks, checked against the binary.
+  if (auto listed = specs.targets.toolkits.find(plan.cuda_release);
+      !plan.targets.empty() && listed != specs.targets.toolkits.end()) {
+    ToolkitVersionSubject s{.documented = listed->second, .at = std::nullopt, .above = std::nullopt,
                             .above_version = {}};
-    s.above_version = PtxVersion{plan.toolkit_ptx.major, plan.toolkit_ptx.minor + 1};
+    s.above_version = PtxVersion{s.documented.major, s.documented.minor + 1};
     s.at = b.add(plan.targets.back(), s.documented, "", true);
     s.above = b.add(plan.targets.back(), s.above_version, "", false);
     plan.toolkit_version = s;

@@ -70,7 +70,7 @@ struct TargetVersionSubject {
 };
 
 struct ToolkitVersionSubject {
-  PtxVersion documented;  // targets.yaml toolkits: the PTX ISA version of this release
+  PtxVersion documented;  // targets.yaml toolkits: the PTX ISA version of this release (only where listed)
   std::optional<OnTarget> at, above;
   PtxVersion above_version;
 };
@@ -83,8 +83,10 @@ struct FormSubject {
 
 struct AuditPlan {
   std::string ptxas_version, cuda_release;
-  PtxVersion toolkit_ptx;
+  PtxVersion toolkit_ptx;            // the newest PTX ISA version this ptxas speaks
+  std::string toolkit_ptx_read_by;   // how the binary told it ("" : from targets.yaml, a stand-in)
   std::vector<std::string> targets;  // the real targets this ptxas knows, in targets.yaml's order
+  std::vector<std::string> ptxas_targets;  // every sm_* target ptxas lists (targets.yaml's or not)
   std::vector<Probe> probes;
   std::vector<GrammarSubject> grammar;
   std::vector<MutationSubject> mutations;

@@ -12,7 +12,8 @@
 namespace ptxcts {
 namespace {
 
-constexpr int kAuditSchemaVersion = 2;  // 2: findings, statements, the grammar and its negative space (probes)
+constexpr int kAuditSchemaVersion =
+    3;  // 2: findings, statements, the grammar and its negative space (probes); 3: run.ptxas_targets
 
 std::string cell(std::string s) {
   for (std::size_t p = 0; (p = s.find_first_of("|\n", p)) != std::string::npos; p += 2)
@@ -59,6 +60,7 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
               {"ptxas_version", audit.ptxas_version},
               {"ptx_isa", audit.toolkit_ptx.str()},
               {"targets", audit.targets},
+              {"ptxas_targets", audit.ptxas_targets},
               {"host", run.host},
               {"date", run.date},
               {"suite_version", run.suite_version},

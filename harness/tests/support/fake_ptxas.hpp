@@ -45,7 +45,11 @@ struct FakePtxas {
     std::filesystem::path script = dir / "ptxas";
     std::ofstream(script) << "#!/bin/sh\necho run >> '" << (dir / "runs").string() << "'\n" << body;
     ::chmod(script.c_str(), 0755);
-    tc = {script.string(), "13.0.88", "13.0", {"sm_90"}, timeout_seconds};
+    tc.ptxas = script.string();
+    tc.version = "13.0.88";
+    tc.release = "13.0";
+    tc.real_targets = {"sm_90"};
+    tc.timeout_seconds = timeout_seconds;
   }
   ~FakePtxas() { std::filesystem::remove_all(dir); }
   int runs() const {

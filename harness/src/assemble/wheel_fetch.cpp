@@ -1,0 +1,177 @@
+#include "assemble/wheel_fetch.hpp"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <stdexcept>
+
+#include "assemble/toolchain.hpp"
+#include "util/subprocess.hpp"
+
+namespace ptxcts {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The line of `output` the regular expression first matches (trimmed), or "".
+std::string line_matching(const std::string& output, const std::regex& re) {
+  std::size_t at = 0;
+  while (at < output.size()) {
+    std::size_t end = std::min(output.find('\n', at), output.size());
+    std::string line = output.substr(at, end - at);
+    if (std::regex_search(line, re)) {
+      line.erase(0, line.find_first_not_of(" \t"));
+      return line.substr(0, 300);
+    }
+    at = end + 1;
+  }
+  return "";
+}
+
+std::string last_line(const std::string& output) {
+  std::string s = output;
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s.substr(s.rfind('\n') == std::string::npos ? 0 : s.rfind('\n') + 1).substr(0, 300);
+}
+
+// A folder of its own in the cache for one fetch, removed when the fetch ends, however it ends.
+struct Scratch {
+  fs::path dir;
+  explicit Scratch(const fs::path& cache, const std::string& release) {
+    static std::atomic<int> made{0};
+    dir = cache / fmt::format(".fetch-{}-{}-{}", release, ::getpid(), made++);
+    fs::remove_all(dir);
+    fs::create_directories(dir / "wheel");
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+}  // namespace
+
+FetchTools default_fetch_tools() {
+  FetchTools t;
+  if (const char* pip = std::getenv("PTXCTS_PIP"); pip && *pip) t.pip = {pip};
+  return t;
+}
+
+std::string pip_requirement(const std::string& version) {
+  std::smatch m;
+  static const std::regex re(R"(^(\d{1,3})\.(\d{1,3})(\.\d{1,6})?$)");
+  if (!std::regex_match(version, m, re))
+    throw std::invalid_argument(
+        fmt::format("'{}' is not a CUDA version; expected MAJOR.MINOR or MAJOR.MINOR.PATCH, e.g. 12.4", version));
+  const int major = std::stoi(m[1].str());
+  if (major < 11)
+    throw std::invalid_argument(
+        fmt::format("CUDA {}: PyPI carries ptxas wheels from CUDA 11 on; expected a version of 11 or later", version));
+  const std::string package = major >= 13 ? "nvidia-cuda-nvcc" : fmt::format("nvidia-cuda-nvcc-cu{}", major);
+  return package + "==" + version + (m[3].matched ? "" : ".*");
+}
+
+FetchResult fetch_toolkit(const std::string& version, const fs::path& cache, const FetchTools& tools, bool refetch) {
+  const std::string requirement = pip_requirement(version);  // throws for a bad version
+  FetchResult out;
+  out.release = version.substr(0, version.find('.', version.find('.') + 1));
+  const fs::path dest = cache / ("cuda-" + out.release);
+  out.ptxas = (dest / "bin" / "ptxas").string();
+  std::error_code ec;
+  if (!refetch && fs::is_regular_file(out.ptxas, ec)) {
+    out.outcome = FetchOutcome::AlreadyThere;
+    out.message = fmt::format("CUDA {}: already in the cache: {}", out.release, out.ptxas);
+    return out;
+  }
+  auto fail = [&](FetchOutcome o, std::string why) {
+    out.outcome = o;
+    out.ptxas.clear();
+    out.message = fmt::format("CUDA {}: {}; nothing fetched, the cache is as it was", version, why);
+    return out;
+  };
+  fs::create_directories(cache);
+  Scratch scratch(cache, out.release);
+
+  std::vector<std::string> argv = tools.pip;
+  for (const char* a : {"download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "--no-input",
+                        "--progress-bar", "off", "-d"})
+    argv.push_back(a);
+  argv.push_back((scratch.dir / "wheel").string());
+  argv.push_back(requirement);
+  ProcessResult pip = run_process(argv, tools.timeout_seconds);
+  if (pip.timed_out)
+    return fail(FetchOutcome::RegistryUnreachable,
+                fmt::format("pip download {} ran past {} s and was stopped", requirement, tools.timeout_seconds));
+  if (pip.exit_code != 0) {
+    static const std::regex network(
+        "NewConnectionError|Failed to establish a new connection|Temporary failure in name resolution|"
+        "Name or service not known|Network is unreachable|No route to host|Connection refused|ConnectTimeout|"
+        "ReadTimeout|ProxyError|SSLError|Could not fetch URL|connection broken",
+        std::regex::icase);
+    static const std::regex missing("No matching distribution found|Could not find a version that satisfies",
+                                    std::regex::icase);
+    if (auto line = line_matching(pip.output, network); !line.empty())
+      return fail(FetchOutcome::RegistryUnreachable,
+                  fmt::format("cannot reach the package registry for {} (pip: {})", requirement, line));
+    if (auto line = line_matching(pip.output, missing); !line.empty())
+      return fail(FetchOutcome::NoSuchVersion,
+                  fmt::format("the package registry has no {} (pip: {})", requirement, line));
+    return fail(FetchOutcome::Failed,
+                fmt::format("pip download {} failed (exit {}): {}", requirement, pip.exit_code, last_line(pip.output)));
+  }
+  std::vector<fs::path> wheels;
+  for (auto const& e : fs::directory_iterator(scratch.dir / "wheel"))
+    if (e.path().extension() == ".whl") wheels.push_back(e.path());
+  if (wheels.size() != 1)
+    return fail(FetchOutcome::BadWheel,
+                fmt::format("pip download {} left {} wheels, expected one", requirement, wheels.size()));
+  const fs::path wheel = wheels.front();
+  const std::string name = wheel.filename().string();
+  // A wheel is a zip archive: checked whole (every member's CRC), then only ptxas unpacked.
+  ProcessResult test = run_process({tools.unzip, "-tqq", wheel.string()}, 300);
+  if (test.exit_code != 0)
+    return fail(FetchOutcome::BadWheel, fmt::format("the wheel {} is damaged (unzip -t, exit {}: {})", name,
+                                                    test.exit_code, last_line(test.output)));
+  ProcessResult list = run_process({tools.unzip, "-Z1", wheel.string()}, 60);
+  std::string member;
+  static const std::regex ptxas_member(R"(^[^\n]*/bin/ptxas$)");
+  if (list.exit_code == 0) member = line_matching(list.output, ptxas_member);
+  if (member.empty()) return fail(FetchOutcome::BadWheel, fmt::format("the wheel {} holds no */bin/ptxas", name));
+  const fs::path staged = scratch.dir / "toolkit";
+  fs::create_directories(staged / "bin");  // unzip -d makes one level, not two
+  ProcessResult unzip =
+      run_process({tools.unzip, "-q", "-j", "-o", wheel.string(), member, "-d", (staged / "bin").string()}, 300);
+  const fs::path ptxas = staged / "bin" / "ptxas";
+  if (unzip.exit_code != 0 || !fs::is_regular_file(ptxas, ec))
+    return fail(FetchOutcome::BadWheel, fmt::format("cannot unpack {} from the wheel {} (unzip, exit {}: {})", member,
+                                                    name, unzip.exit_code, last_line(unzip.output)));
+  ::chmod(ptxas.c_str(), 0755);
+  // The binary itself says what it is: it must run and be the release asked for.
+  ProcessResult v = run_process({ptxas.string(), "--version"}, 60);
+  std::string said;
+  try {
+    said = parse_ptxas_version(v.output);
+  } catch (const std::exception&) {
+    return fail(FetchOutcome::BadWheel, fmt::format("the ptxas in the wheel {} does not run or name its version "
+                                                    "(exit {}: {})",
+                                                    name, v.exit_code, last_line(v.output)));
+  }
+  if (said.rfind(version, 0) != 0 || (said.size() > version.size() && said[version.size()] != '.'))
+    return fail(FetchOutcome::BadWheel,
+                fmt::format("the ptxas in the wheel {} is version {}, not {}", name, said, version));
+  std::ofstream(staged / "wheel.txt") << "wheel: " << name << "\nrequirement: " << requirement << "\nptxas: " << said
+                                      << "\nmember: " << member << "\n";
+  // Into place by renames only: a reader sees the old toolkit or the new one, never half of one.
+  if (fs::exists(dest, ec)) fs::rename(dest, scratch.dir / "replaced");
+  fs::rename(staged, dest);
+  out.outcome = FetchOutcome::Fetched;
+  out.message = fmt::format("CUDA {}: ptxas {} from {} -> {}", out.release, said, name, out.ptxas);
+  return out;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,93 @@
+// Toolkits side by side: what each toolkit's audit says (as its report gives it, read back by
+// report/audit_report_reader), and what changed from one toolkit to the next: targets added or
+// removed, the PTX ISA version, forms newly accepted or rejected (the grammar on every target both
+// know, the negative space), ptxas's messages, findings that appeared or were fixed, statements,
+// requirements and hand-listed forms whose verdict changed. A target one toolkit does not know is
+// "not known to this toolkit", never a change of verdict.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxcts {
+
+// What the matrix needs of one audit report.
+struct AuditSummary {
+  std::string file;  // where it was read from
+  std::string cuda_release, ptxas_version, ptx_isa;
+  std::vector<std::string> targets;        // in the report's order: each grammar row's verdicts follow it
+  std::vector<std::string> ptxas_targets;  // every target ptxas lists (schema 2: `targets`)
+  struct FindingRow {
+    std::string id, cls, subject, observed, known;
+    bool undocumented = false, fails = false;
+    std::size_t forms = 0;
+    std::vector<std::string> targets;
+  };
+  struct VerdictRow {
+    std::string id, kind, verdict, evidence;  // statements; requirements (id: "variant requirement")
+  };
+  struct FormRow {  // hand-listed forms
+    std::string name, target, instruction, verdict, evidence;
+    bool assembled = false, accepted = false;
+  };
+  struct GrammarRow {
+    std::string block, instruction, cls;
+    std::string verdicts;  // one character per target: + accepted, - rejected, ! ptxas failed
+    std::string first_rejection;
+  };
+  struct MutationCountRow {  // the negative space of a block, per kind of mutation
+    std::string block, kind, documents;
+    std::size_t forms = 0, accepted = 0, rejected = 0;
+  };
+  std::vector<FindingRow> findings;
+  std::vector<VerdictRow> statements, requirements;
+  std::vector<FormRow> forms;
+  std::vector<GrammarRow> grammar;
+  std::vector<MutationCountRow> negative_space;
+  std::size_t probes = 0;
+  int contradictions = 0;
+};
+
+struct ToolkitChange {
+  std::string kind;  // see kChangeKinds
+  std::string what;  // the target, form, finding, statement, ...
+  std::string before, after;
+};
+
+// The kinds of change, in the order the reports give them.
+inline const std::vector<std::string> kChangeKinds = {"ptx isa",
+                                                      "target added",
+                                                      "target removed",
+                                                      "form newly accepted",
+                                                      "form newly rejected",
+                                                      "message changed",
+                                                      "finding appeared",
+                                                      "finding fixed",
+                                                      "finding changed",
+                                                      "statement verdict",
+                                                      "requirement verdict",
+                                                      "hand-listed form"};
+
+struct PairChanges {
+  std::string from, to;  // CUDA releases
+  std::vector<ToolkitChange> changes;
+  std::size_t count(const std::string& kind) const;
+};
+
+// What changed from `a` to `b`.
+PairChanges compare_audits(const AuditSummary& a, const AuditSummary& b);
+
+// ptxas's message without what differs from probe to probe or toolkit to toolkit ("ptxas probe.ptx,
+// line 3; ", "sm_90: ", "on 7 of 21 targets").
+std::string message_gist(const std::string& message);
+
+// The audits ordered by CUDA release (oldest first) and each consecutive pair compared. Throws
+// std::invalid_argument if two share a release.
+struct ToolkitMatrix {
+  std::vector<AuditSummary> columns;
+  std::vector<PairChanges> steps;
+};
+ToolkitMatrix build_matrix(std::vector<AuditSummary> audits);
+
+}  // namespace ptxcts

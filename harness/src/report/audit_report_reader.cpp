@@ -1,0 +1,197 @@
+#include "report/audit_report_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <climits>
+#include <map>
+
+namespace ptxcts {
+namespace {
+
+constexpr std::int64_t kMaxCount = INT64_MAX / 2;
+
+AuditSummary::FindingRow read_finding(const JsonNode& n) {
+  n.object({"id", "class", "undocumented", "subject", "words", "source", "observed", "targets", "forms", "example",
+            "known_discrepancy", "fails_audit"});
+  AuditSummary::FindingRow f;
+  f.id = n.at("id").str();
+  f.cls = n.at("class").str();
+  f.undocumented = n.at("undocumented").boolean();
+  f.subject = n.at("subject").str();
+  n.at("words").str();
+  n.at("source").str();
+  f.observed = n.at("observed").str();
+  f.targets = n.at("targets").strings();
+  f.forms = static_cast<std::size_t>(n.at("forms").integer(0, kMaxCount));
+  n.at("example").str();
+  f.known = n.at("known_discrepancy").str();
+  f.fails = n.at("fails_audit").boolean();
+  if (f.id.empty()) n.at("id").fail("expected a finding id, got an empty string");
+  return f;
+}
+
+AuditSummary::VerdictRow read_statement(const JsonNode& n) {
+  n.object({"id", "kind", "family", "words", "source", "verdict", "evidence", "forms"});
+  AuditSummary::VerdictRow s;
+  s.id = n.at("id").str();
+  s.kind = n.at("kind").str();
+  n.at("family").str();
+  n.at("words").str();
+  n.at("source").str();
+  s.verdict = n.at("verdict").str();
+  s.evidence = n.at("evidence").str();
+  n.at("forms").integer(0, kMaxCount);
+  return s;
+}
+
+AuditSummary::VerdictRow read_requirement(const JsonNode& n) {
+  n.object({"variant", "family", "requirement", "documented", "source", "verdict", "evidence", "mismatches",
+            "known_discrepancies"});
+  AuditSummary::VerdictRow r;
+  r.id = n.at("variant").str() + " " + n.at("requirement").str();
+  r.kind = "requirement";
+  n.at("family").str();
+  n.at("documented").str();
+  n.at("source").str();
+  r.verdict = n.at("verdict").str();
+  r.evidence = n.at("evidence").str();
+  n.at("mismatches").strings();
+  n.at("known_discrepancies").strings();
+  return r;
+}
+
+AuditSummary::FormRow read_form(const JsonNode& n) {
+  n.object(
+      {"name", "kind", "family", "target", "source", "instruction", "assembled", "accepted", "message", "evidence"},
+      {"reason", "diagnostic_expected", "diagnostic_seen", "verdict", "known_discrepancy"});
+  AuditSummary::FormRow f;
+  f.name = n.at("name").str();
+  const std::string kind = n.at("kind").str();
+  if (kind != "invalid" && kind != "spelling")
+    n.at("kind").fail("expected \"invalid\" or \"spelling\", got \"" + kind + "\"");
+  n.at("family").str();
+  f.target = n.at("target").str();
+  n.at("source").str();
+  f.instruction = n.at("instruction").str();
+  f.assembled = n.at("assembled").boolean();
+  f.accepted = n.at("accepted").boolean();
+  n.at("message").str();
+  f.evidence = n.at("evidence").str();
+  f.verdict = n.has("verdict") ? n.at("verdict").str() : "observation";
+  for (const char* k : {"reason", "diagnostic_expected", "diagnostic_seen", "known_discrepancy"})
+    if (n.has(k)) n.at(k).str();
+  return f;
+}
+
+AuditSummary::GrammarRow read_grammar_row(const JsonNode& n, std::size_t targets) {
+  n.object({"block", "instruction", "class", "variant", "rules", "verdicts", "first_rejection"});
+  AuditSummary::GrammarRow g;
+  g.block = n.at("block").str();
+  g.instruction = n.at("instruction").str();
+  g.cls = n.at("class").str();
+  n.at("variant").str();
+  n.at("rules").strings();
+  g.verdicts = n.at("verdicts").str();
+  if (g.verdicts.size() != targets)
+    n.at("verdicts").fail(fmt::format("expected one verdict per target ({}), got {}", targets, g.verdicts.size()));
+  if (auto bad = g.verdicts.find_first_not_of("+-!"); bad != std::string::npos)
+    n.at("verdicts")
+        .fail(fmt::format("expected + (accepted), - (rejected) or ! (ptxas failed), got '{}'", g.verdicts[bad]));
+  g.first_rejection = n.at("first_rejection").str();
+  return g;
+}
+
+AuditSummary::MutationCountRow read_mutation_count(const JsonNode& n) {
+  n.object({"block", "kind", "documents", "forms", "accepted", "rejected"});
+  AuditSummary::MutationCountRow m;
+  m.block = n.at("block").str();
+  m.kind = n.at("kind").str();
+  m.documents = n.at("documents").str();
+  m.forms = static_cast<std::size_t>(n.at("forms").integer(0, kMaxCount));
+  m.accepted = static_cast<std::size_t>(n.at("accepted").integer(0, kMaxCount));
+  m.rejected = static_cast<std::size_t>(n.at("rejected").integer(0, kMaxCount));
+  return m;
+}
+
+// Each row once: the matrix matches rows of two reports by these keys.
+struct Unique {
+  std::map<std::string, std::string> first;  // key -> path of its first row
+  void check(const JsonNode& n, const std::string& key, const char* what) {
+    auto [at, fresh] = first.emplace(key, n.path());
+    if (!fresh) n.fail(fmt::format("duplicate {} {} (first at {})", what, key, at->second));
+  }
+};
+
+}  // namespace
+
+bool is_audit_report(const JsonDocument& doc) {
+  return doc.root().json().is_object() && doc.root().has("grammar_counts");
+}
+
+AuditSummary read_audit_report(const JsonDocument& doc) {
+  const JsonNode root = doc.root();
+  root.object({"schema_version", "run", "summary", "findings", "statements", "requirements", "forms", "grammar_counts",
+               "negative_space_counts", "grammar", "negative_space", "ptxas_failures"});
+  const JsonNode version = root.at("schema_version");
+  const auto schema = version.integer(INT32_MIN, INT32_MAX);
+  if (schema < 2 || schema > kAuditReportSchema)
+    version.fail(fmt::format("expected 2 to {} (the audit report schemas this build reads), got {}", kAuditReportSchema,
+                             schema));
+  AuditSummary a;
+  a.file = doc.file();
+  const JsonNode run = root.at("run");
+  if (schema >= 3)
+    run.object({"cuda_release", "ptxas_version", "ptx_isa", "targets", "ptxas_targets", "host", "date", "suite_version",
+                "suite_commit"});
+  else
+    run.object(
+        {"cuda_release", "ptxas_version", "ptx_isa", "targets", "host", "date", "suite_version", "suite_commit"});
+  a.cuda_release = run.at("cuda_release").str();
+  if (a.cuda_release.empty()) run.at("cuda_release").fail("expected a CUDA release such as \"12.4\", got \"\"");
+  a.ptxas_version = run.at("ptxas_version").str();
+  a.ptx_isa = run.at("ptx_isa").str();
+  a.targets = run.at("targets").strings();
+  a.ptxas_targets = schema >= 3 ? run.at("ptxas_targets").strings() : a.targets;
+  for (const char* k : {"host", "date", "suite_version", "suite_commit"}) run.at(k).str();
+  const JsonNode summary = root.at("summary");
+  summary.object({"probes", "findings", "findings_per_class", "contradictions", "ptxas_failures"});
+  a.probes = static_cast<std::size_t>(summary.at("probes").integer(0, kMaxCount));
+  a.contradictions = static_cast<int>(summary.at("contradictions").integer(0, INT32_MAX));
+  Unique findings, statements, requirements, forms, mutations, grammar;
+  for (auto const& n : root.at("findings").items()) {
+    a.findings.push_back(read_finding(n));
+    findings.check(n, a.findings.back().id, "finding");
+  }
+  for (auto const& n : root.at("statements").items()) {
+    a.statements.push_back(read_statement(n));
+    statements.check(n, a.statements.back().kind + " " + a.statements.back().id, "statement");
+  }
+  for (auto const& n : root.at("requirements").items()) {
+    a.requirements.push_back(read_requirement(n));
+    requirements.check(n, a.requirements.back().id, "requirement");
+  }
+  for (auto const& n : root.at("forms").items()) {
+    a.forms.push_back(read_form(n));
+    forms.check(n, a.forms.back().name, "form");
+  }
+  root.at("grammar_counts").items();
+  for (auto const& n : root.at("negative_space_counts").items()) {
+    a.negative_space.push_back(read_mutation_count(n));
+    auto const& m = a.negative_space.back();
+    mutations.check(n, m.block + " " + m.kind + " " + m.documents, "negative space count");
+  }
+  for (auto const& n : root.at("grammar").items()) {
+    a.grammar.push_back(read_grammar_row(n, a.targets.size()));
+    grammar.check(n, a.grammar.back().block + ": " + a.grammar.back().instruction, "grammar row");
+  }
+  root.at("negative_space").items();
+  root.at("ptxas_failures").strings();
+  return a;
+}
+
+AuditSummary parse_audit_report(const std::string& text, const std::string& file) {
+  JsonDocument doc(text, file);
+  return read_audit_report(doc);
+}
+
+}  // namespace ptxcts

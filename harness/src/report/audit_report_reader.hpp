@@ -1,0 +1,24 @@
+// Reading an audit report back (reports/audit-cuda<release>.json, schema 2 or 3, as report/audit_report
+// writes it): what the toolkit matrix and `ptxcts diff` of two audits need, checked as strictly as
+// the other readers: every key known, every type, every grammar row's verdicts one per target, and
+// an error names FILE:LINE:COLUMN and what was expected (util/json_document).
+#pragma once
+
+#include <string>
+
+#include "judge/toolkit_matrix.hpp"
+#include "util/json_document.hpp"
+
+namespace ptxcts {
+
+inline constexpr int kAuditReportSchema = 3;  // the newest read; 2 lacks run.ptxas_targets
+
+// Throws JsonInputError for anything that is not an audit report of this schema.
+AuditSummary read_audit_report(const JsonDocument& doc);
+AuditSummary parse_audit_report(const std::string& text, const std::string& file);
+
+// Whether a parsed JSON document is an audit report (its top level has "grammar_counts") rather
+// than a run report.
+bool is_audit_report(const JsonDocument& doc);
+
+}  // namespace ptxcts

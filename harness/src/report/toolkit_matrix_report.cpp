@@ -1,0 +1,286 @@
+#include "report/toolkit_matrix_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "util/atomic_file.hpp"
+
+namespace ptxcts {
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr int kMatrixSchemaVersion = 1;
+constexpr std::size_t kChangesShownPerKind = 60;  // in the Markdown; the JSON has every one
+
+std::string cell(std::string s) {
+  for (std::size_t p = 0; (p = s.find_first_of("|\n", p)) != std::string::npos; p += 2)
+    s.replace(p, 1, s[p] == '|' ? "\\|" : "<br>");
+  return s;
+}
+
+std::string counts_line(const PairChanges& c) {
+  std::vector<std::string> parts;
+  for (auto const& k : kChangeKinds)
+    if (auto n = c.count(k)) parts.push_back(fmt::format("{} {}", n, k));
+  return parts.empty() ? "no changes" : fmt::format("{}", fmt::join(parts, "; "));
+}
+
+// The union of rows over the columns, in first-seen order, and each column's row by key.
+template <class Row, class Key>
+std::pair<std::vector<std::string>, std::vector<std::map<std::string, const Row*>>> side_by_side(
+    const ToolkitMatrix& m, std::vector<Row> AuditSummary::*rows, Key key) {
+  std::vector<std::string> order;
+  std::set<std::string> seen;
+  std::vector<std::map<std::string, const Row*>> per(m.columns.size());
+  for (std::size_t c = 0; c < m.columns.size(); ++c)
+    for (auto const& r : m.columns[c].*rows) {
+      std::string k = key(r);
+      if (seen.insert(k).second) order.push_back(k);
+      per[c][k] = &r;
+    }
+  return {order, per};
+}
+
+std::string finding_cell(const AuditSummary::FindingRow* f) {
+  if (!f) return "—";
+  return fmt::format("{} form{}{}", f->forms, f->forms == 1 ? "" : "s",
+                     f->fails            ? ", FAILS"
+                     : !f->known.empty() ? ", known"
+                     : f->undocumented   ? ", undocumented"
+                                         : "");
+}
+
+std::string verdict_cell(const AuditSummary::VerdictRow* v) {
+  if (!v) return "—";
+  if (v->verdict == "not-checkable" && v->evidence.find("not known to this toolkit") != std::string::npos)
+    return "not known";
+  return v->verdict;
+}
+
+std::string form_cell(const AuditSummary::FormRow* f) {
+  if (!f) return "—";
+  if (!f->assembled) return f->evidence.find("not known") != std::string::npos ? "target not known" : "not assembled";
+  return f->accepted ? "accepted" : "rejected";
+}
+
+// "+ 12/14" style: accepted on how many of the targets this toolkit knows.
+std::string grammar_cell(const AuditSummary::GrammarRow* g) {
+  if (!g) return "—";
+  std::size_t acc = 0;
+  for (char c : g->verdicts) acc += c == '+';
+  return fmt::format("{}/{}", acc, g->verdicts.size());
+}
+
+}  // namespace
+
+std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run) {
+  Json j;
+  j["schema_version"] = kMatrixSchemaVersion;
+  j["run"] = {
+      {"host", run.host}, {"date", run.date}, {"suite_version", run.suite_version}, {"suite_commit", run.suite_commit}};
+  auto& tks = j["toolkits"] = Json::array();
+  for (auto const& c : m.columns)
+    tks.push_back({{"cuda_release", c.cuda_release},
+                   {"ptxas_version", c.ptxas_version},
+                   {"ptx_isa", c.ptx_isa},
+                   {"targets", c.targets},
+                   {"probes", c.probes},
+                   {"findings", c.findings.size()},
+                   {"contradictions", c.contradictions},
+                   {"report", std::filesystem::path(c.file).filename().string()}});
+  auto& steps = j["changes"] = Json::array();
+  for (auto const& s : m.steps) {
+    Json counts = Json::object(), list = Json::array();
+    for (auto const& k : kChangeKinds)
+      if (auto n = s.count(k)) counts[k] = n;
+    for (auto const& c : s.changes)
+      list.push_back({{"kind", c.kind}, {"what", c.what}, {"before", c.before}, {"after", c.after}});
+    steps.push_back({{"from", s.from}, {"to", s.to}, {"counts", counts}, {"changes", list}});
+  }
+  auto per_toolkit = [&](auto const& per, const std::string& key, auto value) {
+    Json o = Json::object();
+    for (std::size_t c = 0; c < m.columns.size(); ++c) {
+      auto it = per[c].find(key);
+      o[m.columns[c].cuda_release] = it == per[c].end() ? Json(nullptr) : value(*it->second);
+    }
+    return o;
+  };
+  {
+    auto [order, per] = side_by_side(m, &AuditSummary::findings, [](auto const& f) { return f.id; });
+    auto& out = j["findings"] = Json::array();
+    for (auto const& id : order)
+      out.push_back({{"id", id}, {"per_toolkit", per_toolkit(per, id, [](const AuditSummary::FindingRow& f) {
+                                    return Json{{"class", f.cls},
+                                                {"forms", f.forms},
+                                                {"fails_audit", f.fails},
+                                                {"known", !f.known.empty()},
+                                                {"observed", f.observed}};
+                                  })}});
+  }
+  for (auto [name, rows] :
+       {std::pair{"statements", &AuditSummary::statements}, std::pair{"requirements", &AuditSummary::requirements}}) {
+    auto [order, per] = side_by_side(m, rows, [](auto const& v) { return v.kind + " " + v.id; });
+    auto& out = j[name] = Json::array();
+    for (auto const& id : order)
+      out.push_back({{"id", id}, {"per_toolkit", per_toolkit(per, id, [](const AuditSummary::VerdictRow& v) {
+                                    return Json{{"verdict", v.verdict}, {"evidence", v.evidence}};
+                                  })}});
+  }
+  {
+    auto [order, per] = side_by_side(m, &AuditSummary::forms, [](auto const& f) { return f.name; });
+    auto& out = j["forms"] = Json::array();
+    for (auto const& id : order)
+      out.push_back(
+          {{"name", id}, {"per_toolkit", per_toolkit(per, id, [](const AuditSummary::FormRow& f) {
+                            return Json{{"state", form_cell(&f)}, {"verdict", f.verdict}, {"evidence", f.evidence}};
+                          })}});
+  }
+  {
+    auto [order, per] =
+        side_by_side(m, &AuditSummary::grammar, [](auto const& g) { return g.block + "\n" + g.instruction; });
+    auto& out = j["grammar"] = Json::array();
+    for (auto const& id : order) {
+      const auto nl = id.find('\n');
+      out.push_back(
+          {{"block", id.substr(0, nl)},
+           {"instruction", id.substr(nl + 1)},
+           {"verdicts", per_toolkit(per, id, [](const AuditSummary::GrammarRow& g) { return Json(g.verdicts); })}});
+    }
+  }
+  return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run) {
+  std::string md = "# ptxcts: toolkits side by side\n\n";
+  md += fmt::format(
+      "Written by `ptxcts audit` on {} at {} (ptxcts {}, commit {}) from the audit reports of {} toolkits, columns "
+      "by release. A target a toolkit does not know is *not known* to it, never a rejection.\n\n",
+      run.host, run.date, run.suite_version, run.suite_commit, m.columns.size());
+  md +=
+      "| CUDA | ptxas | PTX ISA | Targets | Probes | Findings | Failing the audit | Report |\n"
+      "|---|---|---|---|---|---|---|---|\n";
+  for (auto const& c : m.columns)
+    md += fmt::format("| {} | {} | {} | {} ({}) | {} | {} | {} | `{}` |\n", c.cuda_release, c.ptxas_version, c.ptx_isa,
+                      c.targets.size(), fmt::join(c.targets, ", "), c.probes, c.findings.size(), c.contradictions,
+                      std::filesystem::path(c.file).filename().string());
+  md += "\n## What changed between consecutive releases\n";
+  for (auto const& s : m.steps) {
+    md += fmt::format("\n### CUDA {} -> {}\n\n{}.\n", s.from, s.to, counts_line(s));
+    for (auto const& k : kChangeKinds) {
+      const std::size_t n = s.count(k);
+      if (!n) continue;
+      md += fmt::format("\n**{}** ({}):\n\n", k, n);
+      std::size_t shown = 0;
+      for (auto const& c : s.changes) {
+        if (c.kind != k) continue;
+        if (shown++ == kChangesShownPerKind) {
+          md += fmt::format("- ... and {} more (toolkits.json lists every one)\n", n - kChangesShownPerKind);
+          break;
+        }
+        md += fmt::format("- `{}`: {} -> {}\n", cell(c.what), cell(c.before), cell(c.after));
+      }
+    }
+  }
+  auto header = [&](const std::string& first) {
+    std::string h = "| " + first + " |", rule = "|---|";
+    for (auto const& c : m.columns) h += " " + c.cuda_release + " |", rule += "---|";
+    return h + "\n" + rule + "\n";
+  };
+  md +=
+      "\n## Findings, side by side\n\nForms each finding covers per toolkit (FAILS: a contradiction the specs do not "
+      "expect; known: recorded in the specs; —: no such finding).\n\n" +
+      header("Finding");
+  {
+    auto [order, per] = side_by_side(m, &AuditSummary::findings, [](auto const& f) { return f.id; });
+    for (auto const& id : order) {
+      md += "| `" + cell(id) + "` |";
+      for (std::size_t c = 0; c < m.columns.size(); ++c) {
+        auto it = per[c].find(id);
+        md += " " + finding_cell(it == per[c].end() ? nullptr : it->second) + " |";
+      }
+      md += "\n";
+    }
+  }
+  for (auto [title, rows] : {std::pair{"Statements of the documents", &AuditSummary::statements},
+                             std::pair{"Documented requirements", &AuditSummary::requirements}}) {
+    md += fmt::format("\n## {}, side by side\n\n", title) + header("Statement");
+    auto [order, per] = side_by_side(m, rows, [](auto const& v) { return v.kind + " " + v.id; });
+    for (auto const& id : order) {
+      md += "| " + cell(id) + " |";
+      for (std::size_t c = 0; c < m.columns.size(); ++c) {
+        auto it = per[c].find(id);
+        md += " " + verdict_cell(it == per[c].end() ? nullptr : it->second) + " |";
+      }
+      md += "\n";
+    }
+  }
+  md += "\n## Hand-listed forms, side by side\n\n" + header("Form");
+  {
+    auto [order, per] = side_by_side(m, &AuditSummary::forms, [](auto const& f) { return f.name; });
+    for (auto const& id : order) {
+      md += "| " + cell(id) + " |";
+      for (std::size_t c = 0; c < m.columns.size(); ++c) {
+        auto it = per[c].find(id);
+        md += " " + form_cell(it == per[c].end() ? nullptr : it->second) + " |";
+      }
+      md += "\n";
+    }
+  }
+  // The grammar's forms whose verdict on some target changed between two releases.
+  std::set<std::string> changed;
+  for (auto const& s : m.steps)
+    for (auto const& c : s.changes)
+      if ((c.kind == "form newly accepted" || c.kind == "form newly rejected") &&
+          c.what.rfind("negative space of ", 0) != 0)
+        changed.insert(c.what);
+  md += fmt::format(
+            "\n## Forms of the grammar whose verdict depends on the toolkit ({})\n\nAccepted on how many of the "
+            "targets each toolkit knows (every form, per target: toolkits.json).\n\n",
+            changed.size()) +
+        header("Block: form");
+  {
+    auto [order, per] =
+        side_by_side(m, &AuditSummary::grammar, [](auto const& g) { return g.block + "\n" + g.instruction; });
+    for (auto const& id : order) {
+      const auto nl = id.find('\n');
+      if (!changed.count(id.substr(nl + 1))) continue;
+      md += fmt::format("| {}: `{}` |", id.substr(0, nl), cell(id.substr(nl + 1)));
+      for (std::size_t c = 0; c < m.columns.size(); ++c) {
+        auto it = per[c].find(id);
+        md += " " + grammar_cell(it == per[c].end() ? nullptr : it->second) + " |";
+      }
+      md += "\n";
+    }
+  }
+  return md;
+}
+
+std::filesystem::path write_matrix_reports(const ToolkitMatrix& m, const AuditRun& run,
+                                           const std::filesystem::path& dir) {
+  write_file_atomically(dir / "toolkits.md", matrix_markdown(m, run));
+  write_file_atomically(dir / "toolkits.json", matrix_json(m, run));
+  return dir / "toolkits.json";
+}
+
+std::string format_audit_diff(const PairChanges& c, const AuditSummary& before, const AuditSummary& after) {
+  std::string out =
+      fmt::format("audit diff: CUDA {} (ptxas {}, PTX ISA {}) -> CUDA {} (ptxas {}, PTX ISA {})\n", before.cuda_release,
+                  before.ptxas_version, before.ptx_isa, after.cuda_release, after.ptxas_version, after.ptx_isa);
+  for (auto const& x : c.changes) out += fmt::format("{:<20} {}: {} -> {}\n", x.kind, x.what, x.before, x.after);
+  out += fmt::format("{} changes: {}\n", c.changes.size(), counts_line(c));
+  return out;
+}
+
+bool audit_regressed(const PairChanges& c, const AuditSummary& after) {
+  for (auto const& x : c.changes)
+    if (x.kind == "finding appeared")
+      for (auto const& f : after.findings)
+        if (f.id == x.what && f.fails) return true;
+  return false;
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,25 @@
+// The toolkit matrix's reports (reports/toolkits.{json,md}: every claim, requirement and form side
+// by side, columns by CUDA release, opening with what changed between consecutive releases) and
+// `ptxcts diff` of two audit reports.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "judge/toolkit_matrix.hpp"
+#include "report/audit_report.hpp"
+
+namespace ptxcts {
+
+std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run);
+std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run);
+// Writes toolkits.json and toolkits.md into `dir` atomically; returns the JSON's path.
+std::filesystem::path write_matrix_reports(const ToolkitMatrix& m, const AuditRun& run,
+                                           const std::filesystem::path& dir);
+
+// What changed from one audit to another, a line per change, then the counts.
+std::string format_audit_diff(const PairChanges& c, const AuditSummary& before, const AuditSummary& after);
+// Whether the later audit has a finding that fails the audit and the earlier one lacks.
+bool audit_regressed(const PairChanges& c, const AuditSummary& after);
+
+}  // namespace ptxcts

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# CI's toolkit matrix: fetches CUDA 11.8 and 12.4's ptxas (pip, into a cache under the build, once),
+# audits them beside the build's toolkit and writes the matrix of the three. Skips (exit 77, with
+# the reason) where pip cannot reach the package registry.
+#   toolkits_matrix.sh PTXCTS BUILD_DIR INSTALLED_PTXAS
+set -uo pipefail
+ptxcts=$1 build=$2 installed=$3
+cache="$build/toolkits" out="$build/toolkit-reports"
+"$ptxcts" toolkits fetch 11.8 12.4 --cache "$cache"
+rc=$?
+if [ "$rc" = 77 ]; then
+  echo "SKIPPED: pip cannot reach the package registry, so no other toolkit can be fetched"
+  exit 77
+fi
+[ "$rc" = 0 ] || exit "$rc"
+"$ptxcts" audit --toolkit 11.8 --toolkit 12.4 --toolkit "$installed" --toolkit-cache "$cache" --reports "$out"
+rc=$?
+# 1 is a finding the specs do not expect in one of the toolkits (older ones have some: the reports
+# show them); the matrix is what this test is about. 2 or 3 is trouble.
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
+# The matrix has the three, oldest first, and says what changed twice.
+columns=$(grep -c '^| 1[0-9]\.[0-9]* | [0-9.]* | [0-9]\.[0-9] |' "$out/toolkits.md")
+steps=$(grep -c '^### CUDA .* -> ' "$out/toolkits.md")
+if [ "$columns" != 3 ] || [ "$steps" != 2 ]; then
+  echo "toolkits.md has $columns toolkits and $steps steps; expected 3 and 2" >&2
+  exit 1
+fi
