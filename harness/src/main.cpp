@@ -574,7 +574,7 @@ int cmd_audit_toolkits(const Paths& p, const std::vector<std::string>& names, co
 // `ptxcts diff` of two audit reports: what changed from one toolkit (or audit) to the other.
 int cmd_diff_audits(const std::string& before, const std::string& after) {
   auto load = [](const std::string& path) {
-    auto text = try_read_file_text(path);
+    auto text = try_read_file_text(path, kMaxInputFileBytes);
     if (!text) throw std::runtime_error(path + ": cannot read this report");
     return parse_audit_report(*text, path);
   };
@@ -586,7 +586,7 @@ int cmd_diff_audits(const std::string& before, const std::string& after) {
 
 // Whether `path` holds an audit report (else it is read as a run report, with that reader's errors).
 bool holds_audit_report(const std::string& path) {
-  auto text = try_read_file_text(path);
+  auto text = try_read_file_text(path, kMaxInputFileBytes);  // a file without an end is refused here
   if (!text) return false;
   try {
     return is_audit_report(JsonDocument(*text, path));

@@ -125,7 +125,8 @@ TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
                           "case \"$1\" in\n"
                           "  --version) echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0;;\n"
                           "  --help) echo \"--gpu-name  Allowed values for this option: 'compute_90','sm_90'. "
-                          "Default value: 'sm_75'.\"; exit 0;;\n"
+                          "Default value: 'sm_75'. --list-version\"; exit 0;;\n"
+                          "  --list-version) printf '8.8\\n9.0\\n'; exit 0;;\n"
                           "esac\n"
                           "[ \"$2\" = -o ] || exit 0\n"
                        << ptxcts::test::kAccepts;
