@@ -28,11 +28,11 @@ struct RunOptions {
   std::function<void(const std::string&)> progress;  // one line per kernel (--verbose)
   // Each case as its verdict is known (from several threads, one at a time), with how many of the
   // run's launched cases are done and how many there are.
-  std::function<void(const CaseResult&, std::size_t done, std::size_t total)> on_case;
+  std::function<void(const CaseResult&, std::size_t done, std::size_t total)> on_case = {};
   unsigned batch = 256;  // launches per batch in the main line
   bool standby = true;   // the fault line keeps a runner ready ahead of time
   // When the process started (for RunTiming::first_launch); unset: the run's own start.
-  std::optional<std::chrono::steady_clock::time_point> process_start;
+  std::optional<std::chrono::steady_clock::time_point> process_start = std::nullopt;
   double case_timeout = 30;    // seconds a launch may take before it is killed (timeout)
   Journal* journal = nullptr;  // every result is appended here as soon as it is known
   std::map<std::pair<std::string, std::string>, CaseResult> done;  // resumed: not run again
