@@ -255,19 +255,9 @@ int run(const ptxcts::RunnerArgs& args) {
     return kExitNoDevice;
   }
   runner.timing.init_ms = ms_since(t_init);
-  unsigned start = args.start, count = args.count;
-  if (!args.standby.empty()) {  // made ready ahead of time: wait for the jobs to run
-    std::printf("ready\n");
-    std::fflush(stdout);
-    auto go = ptxcts::wait_for_go(args.standby, [] {
-      std::printf("waiting\n");
-      std::fflush(stdout);
-    });
-    if (!go) return 0;
-    start = go->start;
-    count = go->count;
-  }
-  const std::size_t end = count ? std::min<std::size_t>(jobs.size(), std::size_t{start} + count) : jobs.size();
+  const auto range = ptxcts::jobs_to_run(args, jobs.size());
+  if (!range) return 0;  // a standby runner told to quit
+  const std::size_t start = range->first, end = range->end;
   std::ofstream out(args.results, std::ios::binary | std::ios::app);
   auto say_timing = [&] {
     std::printf("%s\n", ptxcts::timing_line(runner.timing).c_str());

@@ -64,7 +64,8 @@ std::string run_page(const RunReport& report, const std::filesystem::path& dir, 
 
 void write_reports(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs) {
   std::string base = report_basename(report.info);
-  // The JSON last, with the time the others took (the page shows the time up to them): the record cannot hold the time of its own writing.
+  // The JSON last, with the time the others took (the page shows the time up to them): the record cannot hold the time
+  // of its own writing.
   const auto t0 = std::chrono::steady_clock::now();
   write_file_atomically(dir / (base + ".md"), report_markdown(report));
   write_file_atomically(dir / (base + ".xml"), report_junit(report));

@@ -45,11 +45,12 @@ void run_section(pugi::xml_node body, const RunReport& report) {
   row("Host", i.host);
   const RunTiming& tm = report.timing;
   row("Duration",
-      tm.wall > 0 ? fmt::format("{:.1f} s (first launch at {:.2f} s; fault line {:.1f} s over {} runner starts; {} launches "
-                                "in {} batches; peak memory {} MiB)",
-                                tm.wall, tm.first_launch, tm.faults, tm.runner_starts, tm.launch_count, tm.batch_count,
-                                tm.peak_rss_mib)
-                  : std::string("not recorded in the report (schema 5 and before)"));
+      tm.wall > 0
+          ? fmt::format("{:.1f} s (first launch at {:.2f} s; fault line {:.1f} s over {} runner starts; {} launches "
+                        "in {} batches; peak memory {} MiB)",
+                        tm.wall, tm.first_launch, tm.faults, tm.runner_starts, tm.launch_count, tm.batch_count,
+                        tm.peak_rss_mib)
+          : std::string("not recorded in the report (schema 5 and before)"));
   Totals t = report.totals(), ft = report.fault_totals();
   pugi::xml_node p = el(s, "p", {{"class", "totals"}});
   for (auto [n, st] : {std::pair{t.pass, Status::Pass},

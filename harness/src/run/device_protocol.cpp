@@ -241,6 +241,23 @@ void write_go(const std::string& path, const std::optional<GoOrder>& order) {
     throw std::runtime_error(path + ": cannot put a standby runner's go file in place");
 }
 
+std::optional<JobRange> jobs_to_run(const RunnerArgs& args, std::size_t job_count) {
+  unsigned start = args.start, count = args.count;
+  if (!args.standby.empty()) {  // made ready ahead of time: wait for the jobs to run
+    std::printf("ready\n");
+    std::fflush(stdout);
+    auto go = wait_for_go(args.standby, [] {
+      std::printf("waiting\n");
+      std::fflush(stdout);
+    });
+    if (!go) return std::nullopt;
+    start = go->start;
+    count = go->count;
+  }
+  const std::size_t end = count ? std::min<std::size_t>(job_count, std::size_t{start} + count) : job_count;
+  return JobRange{.first = start, .end = end};
+}
+
 std::string timing_line(const RunnerTiming& t) {
   char buf[160];
   std::snprintf(buf, sizeof buf, "timing init_ms=%.3f modules_ms=%.3f gpu_ms=%.3f launches=%u batches=%u", t.init_ms,

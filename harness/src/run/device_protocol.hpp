@@ -104,6 +104,13 @@ std::optional<GoOrder> wait_for_go(const std::string& path, const std::function<
 // Written by `ptxcts run` (atomically: a temporary file renamed into place).
 void write_go(const std::string& path, const std::optional<GoOrder>& order);
 
+// The jobs a runner runs, [first, end): from its command line, or, with --standby, from its go
+// file, after printing "ready" and while printing "waiting" (stdout). nullopt: told to quit.
+struct JobRange {
+  std::size_t first = 0, end = 0;
+};
+std::optional<JobRange> jobs_to_run(const RunnerArgs& args, std::size_t job_count);
+
 // What a runner says of its own time, from its "timing ..." line.
 struct RunnerTiming {
   double init_ms = 0, modules_ms = 0, gpu_ms = 0;

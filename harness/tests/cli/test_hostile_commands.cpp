@@ -28,20 +28,10 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
-// A stand-in ptxas for whole commands: answers --version, --help and --list-version like ptxas 13.0
-// with the one target sm_90, and accepts every parse-only probe; an assembly does `assembles`: by
-// default it accepts (a CUDA ELF header where a cubin is asked for).
+// The stand-in ptxas for whole commands (support/fake_ptxas.hpp), written into `dir`.
 fs::path write_fake_ptxas(const fs::path& dir, const std::string& assembles = ptxcts::test::kAccepts) {
   fs::path script = dir / "ptxas";
-  std::ofstream(script) << "#!/bin/sh\n"
-                           "case \"$1\" in\n"
-                           "  --version) echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0;;\n"
-                           "  --help) echo \"--gpu-name  Allowed values for this option: 'compute_90','sm_90'. "
-                           "Default value: 'sm_75'. --list-version\"; exit 0;;\n"
-                           "  --list-version) printf '8.8\\n9.0\\n'; exit 0;;\n"
-                           "esac\n"
-                           "[ \"$2\" = -o ] || exit 0\n"  // parse-only probes: -arch=X FILE -o /dev/null
-                        << assembles;
+  std::ofstream(script) << ptxcts::test::whole_command_ptxas(assembles);
   ::chmod(script.c_str(), 0755);
   return script;
 }

@@ -86,19 +86,9 @@ int main(int argc, char** argv) {
   }
   std::ifstream in(args->jobs, std::ios::binary);
   auto jobs = read_jobs(in);
-  unsigned start = args->start, count = args->count;
-  if (!args->standby.empty()) {
-    std::printf("ready\n");
-    std::fflush(stdout);
-    auto go = wait_for_go(args->standby, [] {
-      std::printf("waiting\n");
-      std::fflush(stdout);
-    });
-    if (!go) return 0;
-    start = go->start;
-    count = go->count;
-  }
-  const std::size_t end = count ? std::min<std::size_t>(jobs.size(), std::size_t{start} + count) : jobs.size();
+  const auto range = jobs_to_run(*args, jobs.size());
+  if (!range) return 0;  // a standby runner told to quit
+  const std::size_t start = range->first, end = range->end;
   // Launches are named by their job id (the plan's launch number), whichever job file holds them:
   // `ptxcts run` gives the fault cases to runners of their own.
   if (const char* starts = std::getenv("PTXCTS_FAKE_STARTS"))

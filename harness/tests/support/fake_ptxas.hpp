@@ -30,6 +30,20 @@ inline const std::string kAccepts =
     "printf \"\\\\002\\\\$(printf %03o $sm)\\\\000\\\\006\" >> \"$3\"\n"
     "printf '\\100\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0' >> \"$3\"\n";
 
+// A stand-in ptxas for whole commands: answers --version, --help and --list-version like ptxas 13.0
+// with the one target sm_90, accepts every parse-only probe, and does `assembles` for an assembly.
+inline std::string whole_command_ptxas(const std::string& assembles = kAccepts) {
+  return "#!/bin/sh\n"
+         "case \"$1\" in\n"
+         "  --version) echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0;;\n"
+         "  --help) echo \"--gpu-name  Allowed values for this option: 'compute_90','sm_90'. "
+         "Default value: 'sm_75'. --list-version\"; exit 0;;\n"
+         "  --list-version) printf '8.8\\n9.0\\n'; exit 0;;\n"
+         "esac\n"
+         "[ \"$2\" = -o ] || exit 0\n" +  // parse-only probes: -arch=X FILE -o /dev/null
+         assembles;
+}
+
 // A stand-in ptxas: a shell script in a fresh directory that counts its runs there, then does
 // `body`. The time limit is short only for the one that hangs, so that a slow start is no timeout.
 struct FakePtxas {
@@ -38,8 +52,8 @@ struct FakePtxas {
   explicit FakePtxas(const std::string& body) {
     const double timeout_seconds = body == kHangs ? 0.5 : 60;
     static int made = 0;
-    dir =
-        std::filesystem::temp_directory_path() / ("ptxcts-fake-ptxas-" + std::to_string(::getpid()) + "-" + std::to_string(made++));
+    dir = std::filesystem::temp_directory_path() /
+          ("ptxcts-fake-ptxas-" + std::to_string(::getpid()) + "-" + std::to_string(made++));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir / "catalog" / "cache");
     std::filesystem::path script = dir / "ptxas";

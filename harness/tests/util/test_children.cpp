@@ -121,15 +121,7 @@ TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
   // A catalog of its own, for sm_90 (the hanging GPU), assembled by a stand-in ptxas: the build's
   // catalog may hold no sm_90 (targets 'native' on a machine without a GPU), and then nothing launches.
   const fs::path ptxas = dir / "ptxas", catalog = dir / "catalog";
-  std::ofstream(ptxas) << "#!/bin/sh\n"
-                          "case \"$1\" in\n"
-                          "  --version) echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0;;\n"
-                          "  --help) echo \"--gpu-name  Allowed values for this option: 'compute_90','sm_90'. "
-                          "Default value: 'sm_75'. --list-version\"; exit 0;;\n"
-                          "  --list-version) printf '8.8\\n9.0\\n'; exit 0;;\n"
-                          "esac\n"
-                          "[ \"$2\" = -o ] || exit 0\n"
-                       << ptxcts::test::kAccepts;
+  std::ofstream(ptxas) << ptxcts::test::whole_command_ptxas();
   ::chmod(ptxas.c_str(), 0755);
   ProcessResult built = run_process(
       {PTXCTS_COMMAND, "catalog", "--out", catalog.string(), "--targets", "sm_90", "--ptxas", ptxas.string()}, 300);
