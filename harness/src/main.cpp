@@ -381,7 +381,6 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
   const Audit audit = audit_future.get();
   fmt::print("\n{}", audit_said);
   if (!audit.ptxas_version.empty()) print_findings(audit);
-  double reports_secs = 0;
   for (std::size_t g = 0; g < q.devices.size(); ++g) {
     auto const& dev = q.devices[g];
     PerGpu& G = gpus[g];
@@ -397,22 +396,18 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
     for (auto const& v : rep.claims)
       if (!flags.quiet || (v.verdict != Verdict::Confirmed && v.verdict != Verdict::Observed))
         fmt::print("  claim {:<13} {}\n", to_string(v.verdict), v.id);
+    // The report's own time: the process start to this moment; write_reports adds the writing of the
+    // Markdown, JUnit and HTML files (the JSON cannot hold the time of its own writing).
+    rep.timing.wall = seconds_since(kProcessStart);
+    rep.timing.peak_rss_mib = peak_rss_mib();
     if (families.empty()) {
-      // The report's own time: the process start to this moment; write_reports adds the writing of
-      // the Markdown, JUnit and HTML files (the JSON cannot hold the time of its own writing).
       const auto t_reports = std::chrono::steady_clock::now();
-      rep.timing.wall = seconds_since(kProcessStart);
-      rep.timing.peak_rss_mib = peak_rss_mib();
       write_reports(rep, G.reports, &suite.specs);
-      reports_secs = seconds_since(t_reports);
-      rep.timing.reports = reports_secs;
+      rep.timing.reports = seconds_since(t_reports);  // for the line below: what the files took in all
       rep.timing.wall = seconds_since(kProcessStart);
       fs::remove(journal_path);  // the reports now hold everything it did
       fmt::print("  reports: {}/{}.{{json,md,xml,html}} ({:.1f} s on the GPU side, written in {:.2f} s)\n",
-                 G.reports.string(), report_basename(rep.info), secs, reports_secs);
-    } else {
-      rep.timing.wall = seconds_since(kProcessStart);
-      rep.timing.peak_rss_mib = peak_rss_mib();
+                 G.reports.string(), report_basename(rep.info), secs, rep.timing.reports);
     }
     if (!flags.quiet) print_timing(rep.timing);
     Totals t = rep.totals(), ft = rep.fault_totals();
