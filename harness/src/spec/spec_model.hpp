@@ -105,6 +105,10 @@ struct Variant {
   // The semantics: absent for variants specified so far by syntax and requirements only.
   bool has_layout = false;
   int rows = 0, cols = 0, element_bits = 0;
+  // A load that widens: each element takes memory_bits in memory (packed, least significant first)
+  // and element_bits in the register, sign-extended where widen_signed (ldmatrix .s8.s4). 0: the same.
+  int memory_bits = 0;
+  bool widen_signed = false;
   int row_alignment = 0;
   AddressLanes address_lanes;
   FragmentLayout fragment;
@@ -120,7 +124,8 @@ struct Variant {
   bool runnable() const {
     return has_layout || wmma_matrix || wmma_mma;
   }  // semantics given, so a result can be checked
-  int row_bytes() const { return cols * element_bits / 8; }
+  int memory_element_bits() const { return memory_bits ? memory_bits : element_bits; }
+  int row_bytes() const { return cols * memory_element_bits() / 8; }
   int elements_per_register() const { return 32 / element_bits; }
 };
 

@@ -170,7 +170,7 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
   v.has_layout = present == static_cast<int>(layout_keys.size());
   if (!v.has_layout) return;
   YamlReader m = r.at("matrix");
-  m.expect_map({"rows", "cols", "element_bits"});
+  m.expect_map({"rows", "cols", "element_bits", "memory_bits", "widen"});
   v.rows = static_cast<int>(m.at("rows").integer(1, 64));
   v.cols = static_cast<int>(m.at("cols").integer(1, 64));
   v.element_bits = static_cast<int>(m.at("element_bits").integer(1, 32));
@@ -179,6 +179,20 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
         .fail(fmt::format(
             "expected element_bits of 8, 16 or 32 (a whole number of bytes dividing a 32-bit register) but found {}",
             v.element_bits));
+  if (m.has("memory_bits")) {
+    if (v.operation != Operation::Load) m.at("memory_bits").fail("'memory_bits' (a widening load) is only for loads");
+    v.memory_bits = static_cast<int>(m.at("memory_bits").integer(1, 32));
+    if (v.memory_bits >= v.element_bits || 8 % v.memory_bits != 0)
+      m.at("memory_bits")
+          .fail(fmt::format("expected memory_bits of 1, 2 or 4, narrower than element_bits {}, but found {}",
+                            v.element_bits, v.memory_bits));
+    if (!m.has("widen")) m.fail("a widening load ('memory_bits') needs 'widen: sign' or 'widen: zero'");
+    const std::string w = m.at("widen").str();
+    if (w != "sign" && w != "zero") m.at("widen").fail(fmt::format("expected 'sign' or 'zero' but found '{}'", w));
+    v.widen_signed = w == "sign";
+  } else if (m.has("widen")) {
+    m.at("widen").fail("'widen' needs 'memory_bits' (the element's width in memory)");
+  }
   if (v.row_bytes() % 4 != 0)
     m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
   std::set<std::string> addr_vars = bound, frag_vars = bound;

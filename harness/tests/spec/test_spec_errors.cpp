@@ -372,6 +372,33 @@ TEST(SpecErrors, ElementBitsNotAWholeNumberOfBytes) {
             "32-bit register) but found 12");
 }
 
+// A widening load (ldmatrix .s8.s4): memory_bits narrower than element_bits, with its extension.
+TEST(SpecErrors, MemoryBitsNotADivisorOfAByte) {
+  Specs s;
+  edit(s.ldmatrix, "element_bits: 16}", "element_bits: 16, memory_bits: 3, widen: sign}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:32:63: expected memory_bits of 1, 2 or 4, narrower than element_bits 16, but found 3");
+}
+
+TEST(SpecErrors, MemoryBitsWithoutWiden) {
+  Specs s;
+  edit(s.ldmatrix, "element_bits: 16}", "element_bits: 16, memory_bits: 4}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:32:13: a widening load ('memory_bits') needs 'widen: sign' or 'widen: zero'");
+}
+
+TEST(SpecErrors, WidenOtherThanSignOrZero) {
+  Specs s;
+  edit(s.ldmatrix, "element_bits: 16}", "element_bits: 16, memory_bits: 4, widen: saturate}");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:32:73: expected 'sign' or 'zero' but found 'saturate'");
+}
+
+TEST(SpecErrors, MemoryBitsOnAStore) {
+  Specs s;
+  edit(s.stmatrix, "element_bits: 16}", "element_bits: 16, memory_bits: 4, widen: sign}");
+  EXPECT_EQ(load_error(s), "specs/stmatrix.yaml:30:63: 'memory_bits' (a widening load) is only for loads");
+}
+
 TEST(SpecErrors, RowAlignmentNotPowerOfTwo) {
   Specs s;
   edit(s.ldmatrix, "row_alignment: 16", "row_alignment: 24");

@@ -68,25 +68,34 @@ LaunchInput make_case_input(const CaseSet& set, const CaseSpec& c, const std::ve
     for (auto& b : in.state.smem) b = static_cast<std::uint8_t>(rng());
     for (auto& r : in.state.regs) r = static_cast<std::uint32_t>(rng());
   } else {
-    const int ebits = first.element_bits, ebytes = ebits / 8;
-    const std::uint64_t half = std::uint64_t{1} << (ebits - 1);
-    const std::uint64_t elems = in.state.smem.size() / static_cast<std::size_t>(ebytes);
+    const int mbits = first.memory_bits, ebits = first.element_bits;
+    const std::uint64_t half = std::uint64_t{1} << (mbits - 1);
+    const std::uint64_t elems = in.state.smem.size() * 8 / static_cast<std::size_t>(mbits);
     // Each case starts its values elsewhere, so that no two cases give the same outputs (a device
     // that returns the previous launch's outputs is caught); never 0, which zeroed memory holds.
+    // Packed sub-byte elements (a widening load) take every value of their width in turn, negative
+    // ones included, so that 16 consecutive 4-bit elements of a row are all distinct; each 16-byte
+    // block starts its run 7 further on, so that rows in different blocks differ too.
     std::uint64_t salt = 0;
     while (salt < set.cases.size() && set.cases[salt].name != c.name) ++salt;
     salt *= 977;
     for (std::uint64_t e = 0; e < elems; ++e) {
+      const std::uint64_t bit = e * static_cast<std::uint64_t>(mbits);
+      if (mbits < 8) {
+        const std::uint64_t v = (e + salt + bit / 128 * 7) % (half * 2);
+        in.state.smem[bit / 8] = static_cast<std::uint8_t>(in.state.smem[bit / 8] | (v << (bit % 8)));
+        continue;
+      }
       std::uint64_t v = 1 + (e + salt) % (half - 1);
-      for (int b = 0; b < ebytes; ++b)
-        in.state.smem[e * static_cast<std::uint64_t>(ebytes) + static_cast<std::uint64_t>(b)] =
-            static_cast<std::uint8_t>(v >> (8 * b));
+      for (int b = 0; b < mbits / 8; ++b)
+        in.state.smem[bit / 8 + static_cast<std::uint64_t>(b)] = static_cast<std::uint8_t>(v >> (8 * b));
     }
+    const std::uint64_t rhalf = std::uint64_t{1} << (ebits - 1);
     const int per_reg = 32 / ebits;
     std::uint64_t n = 0;
     for (auto& r : in.state.regs) {
       std::uint32_t word = 0;
-      for (int i = 0; i < per_reg; ++i, ++n) word |= static_cast<std::uint32_t>((half | (n % half)) << (i * ebits));
+      for (int i = 0; i < per_reg; ++i, ++n) word |= static_cast<std::uint32_t>((rhalf | (n % rhalf)) << (i * ebits));
       r = word;
     }
   }

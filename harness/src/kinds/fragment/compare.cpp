@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace ptxcts {
@@ -17,7 +18,6 @@ std::map<std::size_t, Where> addressed_elements(const std::vector<ModelStep>& st
   const int threads = in.shape.threads();
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const Layout& L = steps[k].layout;
-    const int ebytes = L.element_bits / 8;
     for (int w = 0; w < in.shape.warps; ++w)
       for (int lane = 0; lane < kWarpLanes; ++lane) {
         if (!L.active[static_cast<std::size_t>(lane)]) continue;
@@ -25,8 +25,8 @@ std::map<std::size_t, Where> addressed_elements(const std::vector<ModelStep>& st
         std::size_t base =
             static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes) +
             in.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(w * kWarpLanes + lane)];
-        for (int c = 0; c < L.cols; ++c)
-          out[base + static_cast<std::size_t>(c * ebytes)] = {static_cast<int>(k), p.matrix, p.row, c};
+        for (int c = L.cols - 1; c >= 0; --c)  // (packed sub-byte elements: a byte is named by its first)
+          out[base + static_cast<std::size_t>(c * L.memory_bits / 8)] = {static_cast<int>(k), p.matrix, p.row, c};
       }
   }
   return out;
@@ -72,7 +72,8 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
       }
     }
   // Shared memory, at the element size of the last step.
-  const int mbytes = steps.back().layout.element_bits / 8;  // (moves leave memory as it was)
+  // (moves leave memory as it was; a widening load's packed elements are compared byte by byte)
+  const int mbytes = std::max(1, steps.back().layout.memory_bits / 8);
   auto where = addressed_elements(steps, input);
   for (std::size_t at = 0; at + static_cast<std::size_t>(mbytes) <= expected.smem.size();
        at += static_cast<std::size_t>(mbytes)) {

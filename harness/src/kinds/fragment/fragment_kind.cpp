@@ -12,7 +12,7 @@ namespace {
 bool roundtrip_identity(const std::vector<ModelStep>& steps, const LaunchInput& in, const LaunchState& actual) {
   const Layout& L = steps[0].layout;
   const LaunchShape& s = in.shape;
-  const std::size_t row_bytes = static_cast<std::size_t>(L.cols * L.element_bits / 8);
+  const std::size_t row_bytes = static_cast<std::size_t>(L.row_bytes());
   for (int w = 0; w < s.warps; ++w)
     for (int lane = 0; lane < kWarpLanes; ++lane) {
       if (!L.active[static_cast<std::size_t>(lane)]) continue;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -17,6 +18,14 @@ std::uint32_t read_bits(const std::vector<std::uint8_t>& mem, std::size_t at, in
 
 void write_bits(std::vector<std::uint8_t>& mem, std::size_t at, int bytes, std::uint32_t v) {
   for (int b = 0; b < bytes; ++b) mem[at + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(v >> (8 * b));
+}
+
+// A widening load's element: the low memory_bits of `bits`, sign- or zero-extended to element_bits.
+std::uint32_t widen(const Layout& L, std::uint32_t bits) {
+  const std::uint32_t m = (1u << L.memory_bits) - 1, v = bits & m;
+  const std::uint32_t emask = L.element_bits == 32 ? 0xFFFFFFFFu : ((1u << L.element_bits) - 1);
+  if (L.widen_signed && (v >> (L.memory_bits - 1)) != 0) return (v | ~m) & emask;
+  return v;
 }
 
 // A move: destination element (lane, r, i) takes the source element at the same matrix position.
@@ -65,16 +74,18 @@ LaunchState expected_state(const std::vector<ModelStep>& steps, const LaunchInpu
           for (int i = 0; i < L.elements_per_register; ++i) {
             const ElementPos& p = L.at(lane, r, i);
             const int supplier = w * kWarpLanes + L.row_lane[static_cast<std::size_t>(p.matrix * L.rows + p.row)];
+            const std::uint64_t bit = static_cast<std::uint64_t>(p.col) * static_cast<std::uint64_t>(L.memory_bits);
             const std::uint64_t off =
-                input.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(supplier)] +
-                static_cast<std::uint64_t>(p.col) * static_cast<std::uint64_t>(ebytes);
-            if (off + static_cast<std::uint64_t>(ebytes) > static_cast<std::uint64_t>(shape.tile_bytes))
+                input.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(supplier)] + bit / 8;
+            if (off + static_cast<std::uint64_t>(std::max(ebytes, 1)) > static_cast<std::uint64_t>(shape.tile_bytes))
               throw std::runtime_error(
                   fmt::format("step {}: warp {} lane {} row address +{} is outside the {}-byte tile", k, w,
                               supplier % kWarpLanes, off, shape.tile_bytes));
             const std::size_t at = static_cast<std::size_t>(w) * static_cast<std::size_t>(shape.tile_bytes) + off;
             const int shift = i * L.element_bits;
-            if (load) {
+            if (load && L.memory_bits < L.element_bits) {
+              reg = (reg & ~(emask << shift)) | (widen(L, s.smem[at] >> (bit % 8)) << shift);
+            } else if (load) {
               std::uint32_t v = read_bits(s.smem, at, ebytes);
               reg = (reg & ~(emask << shift)) | (v << shift);
             } else {
