@@ -1,6 +1,7 @@
 // The pages people read: the HTML of the full committed H100 run report (4,598 results, the spec's
 // layout figures, the CUDA 13.0 audit's targets in the matrix) and of the audit. Targets (issue 15):
-// <= 1 s and <= 5 MB for the H100 page. Counters: bytes written.
+// <= 1 s and <= 5 MB for the H100 page. And the toolkit matrix's page (six toolkits). Counters: bytes
+// written.
 #include <benchmark/benchmark.h>
 
 #include <nlohmann/json.hpp>
@@ -8,6 +9,8 @@
 #include "report/audit_html.hpp"
 #include "report/report_files.hpp"
 #include "report/report_html.hpp"
+#include "report/toolkit_matrix_html.hpp"
+#include "report/toolkit_matrix_reader.hpp"
 #include "results/report_json.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/file_text.hpp"
@@ -18,6 +21,7 @@ namespace {
 const std::string kReports = PTXCTS_SOURCE_DIR "/reports";
 const std::string kH100 = kReports + "/nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0.json";
 const std::string kAudit = kReports + "/audit-cuda13.0.json";
+const std::string kToolkits = kReports + "/toolkits.json";
 }  // namespace
 
 // The page alone, from the report, the spec's figures and the audit in memory.
@@ -50,3 +54,20 @@ static void BM_AuditPage_FromJson(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_AuditPage_FromJson)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// What `ptxcts html reports/toolkits.json` does: read and check the matrix, write its page.
+static void BM_ToolkitsPage_FromFile(benchmark::State& state) {
+  std::size_t bytes = 0;
+  for (auto _ : state) bytes = toolkit_matrix_html(parse_matrix_file(*try_read_file_text(kToolkits), kToolkits)).size();
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_ToolkitsPage_FromFile)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The page alone, from the matrix as read.
+static void BM_ToolkitsPage_Write(benchmark::State& state) {
+  MatrixFile m = parse_matrix_file(*try_read_file_text(kToolkits), kToolkits);
+  std::size_t bytes = 0;
+  for (auto _ : state) bytes = toolkit_matrix_html(m).size();
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_ToolkitsPage_Write)->Unit(benchmark::kMillisecond)->UseRealTime();

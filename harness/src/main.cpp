@@ -566,6 +566,23 @@ int cmd_audit_toolkits(const Paths& p, const std::vector<std::string>& names, co
   return contradicted ? kExitFound : ptxas_failed ? kExitPtxasFailed : 0;
 }
 
+// `ptxcts merge` of audit reports (audited on other machines, or earlier): their toolkit matrix.
+int cmd_merge_audits(const std::vector<std::string>& reports, const std::string& prefix) {
+  std::vector<AuditSummary> summaries;
+  for (auto const& path : reports) {
+    auto text = try_read_file_text(path, kMaxInputFileBytes);
+    if (!text) throw std::runtime_error(path + ": cannot read this report");
+    summaries.push_back(parse_audit_report(*text, path));
+  }
+  if (summaries.size() < 2) return usage_error("merge: the toolkit matrix needs two or more audit reports");
+  ToolkitMatrix m = build_matrix(std::move(summaries));
+  const AuditRun run{
+      .host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
+  write_matrix_files(m, run, prefix);
+  fmt::print("{}.{{json,md,html}}: the toolkit matrix of {} toolkits\n", prefix, m.columns.size());
+  return 0;
+}
+
 // `ptxcts diff` of two audit reports: what changed from one toolkit (or audit) to the other.
 int cmd_diff_audits(const std::string& before, const std::string& after) {
   auto load = [](const std::string& path) {
@@ -703,15 +720,19 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> html_reports;
   std::string html_out;
-  auto* html = app.add_subcommand("html", "Write the page (HTML) of run or audit reports (JSON), beside each");
+  auto* html = app.add_subcommand(
+      "html", "Write the page (HTML) of run or audit reports or the toolkit matrix (JSON), beside each");
   html->add_option("reports", html_reports, "Report JSON files")->required();
   html->add_option("--out", html_out, "Where the page goes (one report only)");
 
   std::vector<std::string> merge_reports_in;
   std::string merge_out = "fleet";
-  auto* merge = app.add_subcommand("merge", "Combine run reports of many machines into one page and one JSON");
-  merge->add_option("reports", merge_reports_in, "Run report JSON files, a column each")->required();
-  merge->add_option("--out", merge_out, "Writes OUT.json and OUT.html");
+  auto* merge =
+      app.add_subcommand("merge",
+                         "Combine run reports of many machines into one page and one JSON; audit reports of several "
+                         "toolkits into their toolkit matrix");
+  merge->add_option("reports", merge_reports_in, "Run (or audit) report JSON files, a column each")->required();
+  merge->add_option("--out", merge_out, "Writes OUT.json and OUT.html (and OUT.md for audits)");
 
   auto* list = app.add_subcommand("list", "List kernels, cases and claims");
   auto* check = app.add_subcommand("check-specs", "Validate the specs and say so");
@@ -760,6 +781,8 @@ int main(int argc, char** argv) {
       for (auto const& r : html_reports) fmt::print("{}\n", write_page_for(r, html_out, &specs).string());
       return 0;
     }
+    if (*merge && std::all_of(merge_reports_in.begin(), merge_reports_in.end(), holds_audit_report))
+      return cmd_merge_audits(merge_reports_in, merge_out);
     if (*merge) {
       int differing = write_fleet({merge_reports_in.begin(), merge_reports_in.end()}, merge_out);
       fmt::print("{}.{{json,html}}: {} machines, {} rows differ\n", merge_out, merge_reports_in.size(), differing);

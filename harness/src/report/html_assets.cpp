@@ -12,7 +12,7 @@ th{background:#f0f0f0;position:sticky;top:0}
 .pass,.confirmed,.passes{background:#d8f5d0}.fail,.contradicted,.runs{background:#ffc9c4}
 .crash,.timeout,.error{background:#ffd9a8}.skip,.not-checkable,.untested{background:#eee;color:#555}
 .observed{background:#dde8ff}.accepted{background:#e4f3ff}.rejected{background:#f3e6f0;color:#555}
-.known{background:#fff4c2}.fault{font-style:italic}
+.known{background:#fff4c2}.partial{background:#fff0c8}.fault{font-style:italic}
 .badge{display:inline-block;padding:0 .5em;border-radius:.6em;margin-right:.3em}
 #run td:first-child{font-weight:600}.totals span{margin-right:1em}
 .finding{border-left:4px solid #d33;padding:.1em .8em;margin:.6em 0;background:#fff8f7}

@@ -6,6 +6,8 @@
 #include "report/report_diff_html.hpp"
 #include "report/report_files.hpp"
 #include "report/report_merge.hpp"
+#include "report/toolkit_matrix_html.hpp"
+#include "report/toolkit_matrix_reader.hpp"
 #include "results/report_json.hpp"
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
@@ -23,8 +25,15 @@ std::filesystem::path write_page_for(const std::filesystem::path& json, std::fil
   auto text = try_read_file_text(json);
   if (!text) throw ReportError(json.string() + ": cannot read this report");
   if (out.empty()) out = std::filesystem::path(json).replace_extension(".html");
-  // An audit report has "findings" and "grammar"; a run report "results". The run reader places errors.
+  // The toolkit matrix has "toolkits" and "changes" (its reader places errors); an audit report
+  // "findings" and "grammar"; a run report "results" (the run reader places errors).
   auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_object() && j.contains("toolkits") && j.contains("changes")) {
+    try {
+      write_file_atomically(out, toolkit_matrix_html(parse_matrix_file(*text, json.string())));
+    } catch (const JsonInputError& e) { throw ReportError(e.what()); }
+    return out;
+  }
   if (j.is_object() && j.contains("grammar") && j.contains("findings")) {
     try {
       write_file_atomically(out, audit_html(j));

@@ -14,8 +14,8 @@ namespace ptxcts {
 // A run report's JSON (read and checked as `ptxcts diff` reads it); throws ReportError.
 RunReport load_run_report(const std::filesystem::path& path);
 
-// The page of a run or an audit report (told apart by their keys), written to `out`, or beside the
-// JSON with .html for .json when `out` is empty; returns the path written. Throws ReportError.
+// The page of a run report, an audit report or the toolkit matrix (told apart by their keys), written to `out`, or
+// beside the JSON with .html for .json when `out` is empty; returns the path written. Throws ReportError.
 std::filesystem::path write_page_for(const std::filesystem::path& json, std::filesystem::path out,
                                      const SpecSet* specs);
 

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/toolkit_matrix_html.hpp"
+#include "report/toolkit_matrix_reader.hpp"
 #include "util/atomic_file.hpp"
 
 namespace ptxcts {
@@ -259,11 +261,20 @@ std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run) {
   return md;
 }
 
+std::filesystem::path write_matrix_files(const ToolkitMatrix& m, const AuditRun& run,
+                                         const std::filesystem::path& prefix) {
+  const std::filesystem::path json = prefix.string() + ".json";
+  const std::string text = matrix_json(m, run);
+  write_file_atomically(prefix.string() + ".md", matrix_markdown(m, run));
+  write_file_atomically(json, text);
+  // The page is made of the JSON as written, read back as `ptxcts html toolkits.json` reads it.
+  write_file_atomically(prefix.string() + ".html", toolkit_matrix_html(parse_matrix_file(text, json.string())));
+  return json;
+}
+
 std::filesystem::path write_matrix_reports(const ToolkitMatrix& m, const AuditRun& run,
                                            const std::filesystem::path& dir) {
-  write_file_atomically(dir / "toolkits.md", matrix_markdown(m, run));
-  write_file_atomically(dir / "toolkits.json", matrix_json(m, run));
-  return dir / "toolkits.json";
+  return write_matrix_files(m, run, dir / "toolkits");
 }
 
 std::string format_audit_diff(const PairChanges& c, const AuditSummary& before, const AuditSummary& after) {

@@ -13,7 +13,10 @@ namespace ptxcts {
 
 std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run);
 std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run);
-// Writes toolkits.json and toolkits.md into `dir` atomically; returns the JSON's path.
+// Writes PREFIX.json, PREFIX.md and the page PREFIX.html atomically; returns the JSON's path.
+std::filesystem::path write_matrix_files(const ToolkitMatrix& m, const AuditRun& run,
+                                         const std::filesystem::path& prefix);
+// The same as toolkits.{json,md,html} in `dir`.
 std::filesystem::path write_matrix_reports(const ToolkitMatrix& m, const AuditRun& run,
                                            const std::filesystem::path& dir);
 

@@ -7,6 +7,9 @@ or from the manual, never from the writer. Exit 77 (CTest: skipped) where there 
 usage: check_pages.py PTXCTS DATA_DIR OUT_DIR"""
 import html.parser, json, os, re, shutil, subprocess, sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import devtools  # noqa: E402 (after the line above)
+
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -86,6 +89,35 @@ def open_page(chrome, page, png):
     return root
 
 
+def words_match(name, words):
+    """The filter's rule as the page tells the user: every word typed is in the form's name."""
+    return all(w in name.lower() for w in words.lower().split())
+
+
+def filter_checks(chrome, page, table, rows, cells_per_row, tries):
+    """Types each (family, words) of `tries` into the filter of `table` as a user does and counts the
+    rows (and cells) left showing. `rows` is [(family, name)] from the report JSON."""
+    name = f"{os.path.basename(page)}: filter of #{table}"
+    box = f".filters[data-for={table}]"
+    visible = (f"[...document.querySelectorAll('#{table} tbody>tr')]"
+               ".filter(function(r){return getComputedStyle(r).display!=='none';})")
+    with devtools.Page(chrome, "file://" + os.path.abspath(page)) as p:
+        for family, words in tries:
+            p.choose(box + " select", family)
+            p.eval(f"document.querySelector('{box} input').value=''")
+            p.type_into(box + " input", words)
+            want = sum(1 for f, n in rows if (not family or f == family) and words_match(n, words))
+            got_rows = p.eval(visible + ".length")
+            got_cells = p.eval(visible + ".reduce(function(n,r){return n+r.querySelectorAll('td').length;},0)")
+            shown = p.eval(f"document.querySelector('{box} .shown').textContent")
+            check(want > 0, f"{name}: the try {family or 'all'} / {words!r} matches something")
+            check(got_rows == want and got_cells == want * cells_per_row and shown == f"{want} shown",
+                  f"{name}: family {family or 'all'}, typed {words!r}: {want} rows, {want * cells_per_row} cells "
+                  f"shown (got {got_rows} rows, {got_cells} cells, '{shown}')")
+        errors = p.eval("document.getElementById('script-errors').textContent")
+        check(errors == "", f"{name}: no script errors while filtering ({errors})")
+
+
 def slots(layout):
     """(lane, register, part) -> element, from a report's observed_layout text."""
     out = {}
@@ -125,6 +157,14 @@ def run_page(ptxcts, chrome, data, out):
     check(len(cells) == len(forms) * (1 + len(targets)),
           f"run page: matrix has {len(forms)} forms x ({len(targets)} targets + name) = {len(forms) * (1 + len(targets))} cells (got {len(cells)})")
     check(len(list(root.by_id("claims").all("tr"))) == len(report["claims"]) + 1, "run page: a row per claim")
+    # Finding one form: a family chosen and words typed leave the forms that match, a row each.
+    family_of = {}
+    for r in report["results"]:
+        if not r["fault_case"]:
+            family_of.setdefault(r["instruction"], r["family"])
+    filter_checks(chrome, page, "matrix", [(f, n) for n, f in family_of.items()], 1 + len(targets),
+                  [("ldmatrix", ""), ("ldmatrix", "x4"), ("stmatrix", "m8n8"), ("", "trans"), ("wmma", "store f32"),
+                   ("", "m8n8 SHARED")])
 
     # Observed wmma layouts: one cell per (lane, register) of the report's layout, repeats marked.
     for r in report["results"]:
@@ -176,6 +216,47 @@ def audit_page(ptxcts, chrome, data, out):
     check(len(cells) == want, f"audit page: matrix has {want} cells (got {len(cells)})")
 
 
+def toolkits_page(ptxcts, chrome, data, out):
+    """The toolkit matrix of the two test audits (ptxcts merge of audit reports), its page written by
+    ptxcts html from the JSON."""
+    audits = [os.path.join(data, "..", "audits", f"cuda{v}.json") for v in ("13.0", "13.5")]
+    prefix = os.path.join(out, "toolkits")
+    subprocess.run([ptxcts, "merge", *audits, "--out", prefix], check=True)
+    page = os.path.join(out, "toolkits-page.html")
+    subprocess.run([ptxcts, "html", prefix + ".json", "--out", page], check=True)
+    check(open(page).read() == open(prefix + ".html").read(), "toolkits page: ptxcts html writes what ptxcts merge wrote")
+    matrix = json.load(open(prefix + ".json"))
+    inputs = [json.load(open(a)) for a in audits]
+    root = open_page(chrome, page, os.path.join(out, "toolkits.png"))
+
+    # A column per toolkit, by release.
+    heads = [th.content() for th in next(root.by_id("toolkit-columns").all("thead")).all("th")][1:]
+    check(heads == [f"CUDA {a['run']['cuda_release']}" for a in inputs],
+          f"toolkits page: a column per toolkit, oldest first ({heads})")
+    # What changed, first after the toolkits: each change of the matrix, in its step.
+    sections = [s.attrs["id"] for s in root.all("section")]
+    check(sections[:3] == ["toolkits", "changes", "findings"], f"toolkits page: the changes come first ({sections})")
+    steps = list(root.by_id("changes").all("div", cls="step"))
+    check([(d.attrs["data-from"], d.attrs["data-to"]) for d in steps] == [(s["from"], s["to"]) for s in matrix["changes"]],
+          "toolkits page: a part per pair of consecutive releases")
+    for d, step in zip(steps, matrix["changes"]):
+        rows = [[td.content() for td in tr.all("td")] for tr in next(d.all("tbody")).children]
+        want = sorted([c["kind"], c["what"], c["before"], c["after"]] for c in step["changes"])
+        check(sorted(rows) == want and len(want) > 0,
+              f"toolkits page: CUDA {step['from']} -> {step['to']} lists the matrix's {len(want)} changes (got {len(rows)})")
+    # The grammar's forms side by side: every form of either audit, a cell per toolkit.
+    forms = {}
+    for a in inputs:
+        for g in a["grammar"]:
+            forms.setdefault((g["block"], g["instruction"]), g["block"].split(".")[0])
+    cells = [td for tr in next(root.by_id("matrix").all("tbody")).children for td in tr.children if td.tag == "td"]
+    check(len(cells) == len(forms) * (2 + len(inputs)), f"toolkits page: matrix has {len(forms) * (2 + len(inputs))} cells (got {len(cells)})")
+    menu = [o.attrs["value"] for o in next(root.all("div", cls="filters", data_for="matrix")).all("option")]
+    check(menu == [""] + sorted(set(forms.values())), f"toolkits page: the family menu lists the forms' families ({menu})")
+    filter_checks(chrome, page, "matrix", [(f, n) for (_, n), f in forms.items()], 2 + len(inputs),
+                  [("ldmatrix", ""), ("ldmatrix", "b16"), ("", "shared"), ("", "x1 B8")])
+
+
 def fleet_page(ptxcts, chrome, data, out):
     a, b = (json.load(open(os.path.join(data, n))) for n in ("html-page.json", "html-page-later.json"))
     subprocess.run([ptxcts, "merge", os.path.join(data, "html-page.json"), os.path.join(data, "html-page-later.json"),
@@ -195,7 +276,7 @@ def main():
         print("skipped: no chromium (harness/scripts/bootstrap.sh installs Debian's chromium)")
         return 77
     os.makedirs(out, exist_ok=True)
-    for t in (run_page, diff_page, audit_page, fleet_page):
+    for t in (run_page, diff_page, audit_page, toolkits_page, fleet_page):
         t(ptxcts, chrome, data, out)
     print(f"{len(failures)} failed" if failures else "all checks passed; screenshots in " + out)
     return 1 if failures else 0

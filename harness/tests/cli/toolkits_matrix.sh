@@ -25,3 +25,9 @@ if [ "$columns" != 3 ] || [ "$steps" != 2 ]; then
   echo "toolkits.md has $columns toolkits and $steps steps; expected 3 and 2" >&2
   exit 1
 fi
+# And its page beside it, a column per toolkit in the table of toolkits.
+heads=$(grep -o '<th data-toolkit="[^"]*">' "$out/toolkits.html" | sort -u | wc -l)
+if [ "$heads" != 3 ]; then
+  echo "toolkits.html has $heads toolkit columns; expected 3" >&2
+  exit 1
+fi

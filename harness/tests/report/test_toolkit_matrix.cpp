@@ -4,10 +4,18 @@
 // FILE:LINE:COLUMN where it is not an audit report, and the matrix's reports.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+#include <pugixml.hpp>
+
+#include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "report/audit_report_reader.hpp"
+#include "report/toolkit_matrix_html.hpp"
+#include "report/toolkit_matrix_reader.hpp"
 #include "report/toolkit_matrix_report.hpp"
 
 using namespace ptxcts;
@@ -195,4 +203,160 @@ TEST(ToolkitMatrixReport, OpensWithWhatChangedThenSideBySide) {
   EXPECT_EQ(j["changes"][0]["counts"]["finding appeared"], 1);
   EXPECT_EQ(j["grammar"][0]["verdicts"]["13.5"], "+-+");
   EXPECT_EQ(j["findings"].size(), 4u);  // three in 13.0, one of them gone, one new
+}
+
+namespace {
+
+// The matrix of the two test audits, as `ptxcts audit` writes it.
+std::string test_matrix_json() {
+  AuditSummary a = parse_audit_report(read(kAudits + "cuda13.0.json"), "audit-cuda13.0.json");
+  AuditSummary b = parse_audit_report(read(kAudits + "cuda13.5.json"), "audit-cuda13.5.json");
+  return matrix_json(build_matrix({a, b}), {.host = "h", .date = "d", .suite_version = "v", .suite_commit = "c"});
+}
+
+// FILE:LINE:COLUMN of the first character of `what` in `text`, counted here (lines and columns from 1).
+std::string place_of(const std::string& text, const std::string& what) {
+  const auto at = text.find(what);
+  EXPECT_NE(at, std::string::npos) << what;
+  const auto line_start = text.rfind('\n', at);
+  const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1;
+  return fmt::format("t.json:{}:{}", line, at - (line_start == std::string::npos ? 0 : line_start + 1) + 1);
+}
+
+std::string matrix_error_of(const std::string& text) {
+  try {
+    parse_matrix_file(text, "t.json");
+  } catch (const JsonInputError& e) { return e.what(); }
+  return "(accepted)";
+}
+
+}  // namespace
+
+TEST(ToolkitMatrixReader, ReadsBackWhatTheWriterWrote) {
+  MatrixFile m = parse_matrix_file(test_matrix_json(), "t.json");
+  ASSERT_EQ(m.toolkits.size(), 2u);
+  EXPECT_EQ(m.toolkits[0].cuda_release, "13.0");
+  EXPECT_EQ(m.toolkits[1].ptxas_version, "13.5.37");
+  ASSERT_EQ(m.steps.size(), 1u);
+  // The eight changes `ptxcts diff` of the two audits prints (CTest cli.diff-audits).
+  EXPECT_EQ(m.steps[0].changes.size(), 8u);
+  EXPECT_EQ(m.steps[0].count("finding appeared"), 1u);
+  ASSERT_EQ(m.findings.size(), 4u);  // three in 13.0, one of them gone in 13.5, one new
+  std::size_t only_one = 0;
+  for (auto const& f : m.findings) only_one += f.per[0].has_value() != f.per[1].has_value();
+  EXPECT_EQ(only_one, 2u);
+  ASSERT_EQ(m.grammar.size(), 3u);
+  EXPECT_EQ(*m.grammar[0].verdicts[1], "+-+");
+  EXPECT_EQ(m.run.host, "h");
+}
+
+TEST(ToolkitMatrixReader, ReadsTheCommittedMatrix) {
+  const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json";
+  const std::string text = read(path);
+  MatrixFile m = parse_matrix_file(text, path);
+  auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(m.toolkits.size(), j["toolkits"].size());
+  EXPECT_EQ(m.steps.size(), m.toolkits.size() - 1);
+  EXPECT_EQ(m.grammar.size(), j["grammar"].size());
+  EXPECT_EQ(m.statements.size(), j["statements"].size());
+}
+
+TEST(ToolkitMatrixReader, RefusesACorruptMatrixWithItsPlace) {
+  const std::string good = test_matrix_json();
+  EXPECT_EQ(matrix_error_of(good), "(accepted)");
+  auto variant = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    auto at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return s.replace(at, from.size(), to);
+  };
+  // Not JSON: cut in the middle.
+  EXPECT_EQ(matrix_error_of(good.substr(0, 200)).rfind("t.json:", 0), 0u);
+  EXPECT_NE(matrix_error_of(good.substr(0, 200)).find(": invalid JSON: "), std::string::npos);
+  std::string bad = variant("\"schema_version\": 1", "\"schema_version\": 2");
+  EXPECT_EQ(matrix_error_of(bad),
+            place_of(bad, "2,") + ": schema_version: expected 1 (the toolkit matrix schema this build reads), got 2");
+  bad = variant("\"probes\":", "\"gpu\": 1, \"probes\":");
+  EXPECT_EQ(matrix_error_of(bad).rfind(
+                place_of(bad, "1, \"probes") + ": toolkits[0].gpu: unknown key \"gpu\"; expected one", 0),
+            0u)
+      << matrix_error_of(bad);
+  // A side-by-side row without a column of one toolkit.
+  bad = variant("\"13.5\": \"+-+\"", "\"13.6\": \"+-+\"");
+  EXPECT_NE(matrix_error_of(bad).find(": grammar[0].verdicts.13.6: unknown key \"13.6\"; expected one of 13.0, 13.5"),
+            std::string::npos)
+      << matrix_error_of(bad);
+  bad = variant("\"13.5\": \"+-+\"", "\"13.5\": \"+-\"");
+  EXPECT_EQ(
+      matrix_error_of(bad),
+      place_of(bad, "\"+-\"") + ": grammar[0].verdicts.13.5: expected one verdict per target of CUDA 13.5 (3), got 2");
+  // The counts must be those of the list.
+  bad = variant("\"finding appeared\": 1", "\"finding appeared\": 2");
+  EXPECT_EQ(matrix_error_of(bad), place_of(bad, "2,\n") +
+                                      ": changes[0].counts.finding appeared: expected the count of \"finding "
+                                      "appeared\" to be 1 (the changes listed), got 2");
+  bad = variant("\"kind\": \"finding appeared\"", "\"kind\": \"finding vanished\"");
+  EXPECT_EQ(matrix_error_of(bad).rfind(place_of(bad, "\"finding vanished") +
+                                           ": changes[0].changes[5].kind: expected a kind of change (ptx isa, target ",
+                                       0),
+            0u)
+      << matrix_error_of(bad);
+  bad = variant("\"from\": \"13.0\"", "\"from\": \"12.9\"");
+  EXPECT_NE(matrix_error_of(bad).find(
+                ": changes[0]: expected the change from CUDA 13.0 to 13.5 (consecutive toolkits), got 12.9 to 13.5"),
+            std::string::npos);
+}
+
+TEST(ToolkitMatrixPage, ToolkitsThenChangesThenSideBySideAColumnPerToolkit) {
+  const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json";
+  const auto j = nlohmann::json::parse(read(path));  // what the page must show, counted from the JSON
+  const std::string html = toolkit_matrix_html(parse_matrix_file(read(path), path));
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(html.substr(html.find("<html")).c_str()));
+  std::vector<std::string> ids;
+  for (auto s : doc.select_nodes("//section")) ids.push_back(s.node().attribute("id").value());
+  EXPECT_EQ(ids, (std::vector<std::string>{"toolkits", "changes", "findings", "statements", "requirements", "forms",
+                                           "matrix-section"}));
+  const std::size_t n = j["toolkits"].size();
+  EXPECT_EQ(doc.select_nodes("//table[@id='toolkit-columns']/thead/tr/th").size(), n + 1);
+  EXPECT_EQ(doc.select_nodes("//table[@id='matrix']/thead/tr/th").size(), n + 2);
+  EXPECT_EQ(doc.select_nodes("//table[@id='matrix']/tbody/tr").size(), j["grammar"].size());
+  EXPECT_EQ(doc.select_nodes("//table[@id='matrix']/tbody/tr/td").size(), j["grammar"].size() * (n + 2));
+  EXPECT_EQ(doc.select_nodes("//table[@id='statements-columns']/tbody/tr").size(), j["statements"].size());
+  std::size_t changes = 0;
+  for (auto const& s : j["changes"]) changes += s["changes"].size();
+  EXPECT_EQ(doc.select_nodes("//section[@id='changes']//tbody/tr").size(), changes);
+}
+
+TEST(ToolkitMatrixPage, FormsWhoseVerdictChangedComeFirstMarked) {
+  AuditSummary a = audit("12.0", {"sm_75", "sm_90"});
+  AuditSummary b = audit("12.4", {"sm_75", "sm_90"});
+  // form.one the same in both; form.two rejected on sm_75 in 12.0, accepted in 12.4; form.three only in 12.4.
+  a.grammar.push_back({"ldmatrix.shape", "form.one", "documented-valid", "++", ""});
+  b.grammar.push_back({"ldmatrix.shape", "form.one", "documented-valid", "++", ""});
+  a.grammar.push_back({"stmatrix.shape", "form.two", "undocumented", "-+", "sm_75: error   : x"});
+  b.grammar.push_back({"stmatrix.shape", "form.two", "undocumented", "++", ""});
+  b.grammar.push_back({"stmatrix.shape", "form.three", "undocumented", "--", "sm_75: error   : y"});
+  const std::string json =
+      matrix_json(build_matrix({a, b}), {.host = "h", .date = "d", .suite_version = "v", .suite_commit = "c"});
+  const std::string html = toolkit_matrix_html(parse_matrix_file(json, "t.json"));
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(html.substr(html.find("<html")).c_str()));
+  std::vector<std::string> rows;
+  for (auto r : doc.select_nodes("//table[@id='matrix']/tbody/tr"))
+    rows.push_back(std::string(r.node().attribute("data-name").value()) + " " + r.node().attribute("class").value() +
+                   " " + r.node().attribute("data-family").value());
+  EXPECT_EQ(rows,
+            (std::vector<std::string>{"form.two differs stmatrix", "form.one  ldmatrix", "form.three  stmatrix"}));
+  // Cells: accepted on how many of the toolkit's targets; none where the toolkit lacks the form.
+  std::vector<std::string> three;
+  for (auto td : doc.select_nodes("//table[@id='matrix']/tbody/tr[@data-name='form.three']/td"))
+    three.push_back(std::string(td.node().text().get()) + "|" + td.node().attribute("class").value());
+  EXPECT_EQ(three,
+            (std::vector<std::string>{"form.three|form mono", "stmatrix.shape|mono", "—|untested", "0/2|rejected"}));
+  std::vector<std::string> two;
+  for (auto td : doc.select_nodes("//table[@id='matrix']/tbody/tr[@data-name='form.two']/td[position() > 2]"))
+    two.push_back(std::string(td.node().text().get()) + "|" + td.node().attribute("class").value() + "|" +
+                  td.node().attribute("title").value());
+  EXPECT_EQ(two, (std::vector<std::string>{"1/2|partial|accepted on sm_90; rejected on sm_75", "2/2|accepted|"}));
 }

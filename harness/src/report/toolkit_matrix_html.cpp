@@ -1,0 +1,272 @@
+#include "report/toolkit_matrix_html.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "report/html_document.hpp"
+#include "report/html_page_parts.hpp"
+
+namespace ptxcts {
+namespace {
+
+// A cell of a side-by-side row: what it says, its color (a class of the page's style), a tooltip.
+struct Cell {
+  std::string text, cls, title;
+};
+const Cell kAbsent{"—", "untested", "no such row for this toolkit"};
+
+// The color of a change, by its kind.
+const char* change_class(const std::string& kind) {
+  if (kind == "form newly accepted" || kind == "target added") return "accepted";
+  if (kind == "form newly rejected" || kind == "target removed") return "rejected";
+  if (kind == "finding appeared") return "contradicted";
+  if (kind == "finding fixed") return "confirmed";
+  return "";
+}
+
+std::string counts_line(const PairChanges& s) {
+  std::vector<std::string> parts;
+  for (auto const& k : kChangeKinds)
+    if (auto n = s.count(k)) parts.push_back(fmt::format("{} {}", n, k));
+  return parts.empty() ? "No changes." : fmt::format("{}.", fmt::join(parts, "; "));
+}
+
+// The header row: the first column's heading, then one column per toolkit.
+pugi::xml_node side_table(pugi::xml_node parent, const char* id, const char* first, const MatrixFile& m,
+                          const char* second = nullptr) {
+  pugi::xml_node t = el(parent, "table", {{"id", id}, {"class", "side"}});
+  pugi::xml_node hr = el(el(t, "thead"), "tr");
+  el(hr, "th", {}, first);
+  if (second) el(hr, "th", {}, second);
+  for (auto const& tk : m.toolkits) el(hr, "th", {{"data-toolkit", tk.cuda_release}}, "CUDA " + tk.cuda_release);
+  return el(t, "tbody");
+}
+
+// Rows whose cells are not the same in every toolkit come first, marked.
+struct SideRow {
+  std::string id, family;
+  std::vector<Cell> cells;
+  bool differs = false;
+};
+
+void side_rows(pugi::xml_node tb, std::vector<SideRow> rows) {
+  for (auto& r : rows)
+    r.differs = std::any_of(r.cells.begin(), r.cells.end(), [&](const Cell& c) { return c.text != r.cells[0].text; });
+  std::stable_partition(rows.begin(), rows.end(), [](const SideRow& r) { return r.differs; });
+  for (auto const& r : rows) {
+    pugi::xml_node tr =
+        el(tb, "tr", {{"data-family", r.family}, {"data-name", r.id}, {"class", r.differs ? "differs" : ""}});
+    el(tr, "td", {{"class", r.differs ? "mono diffcol" : "mono"}}, r.id);
+    for (auto const& c : r.cells) el(tr, "td", {{"class", c.cls}, {"title", c.title}}, c.text);
+  }
+}
+
+template <class C, class F>
+std::vector<Cell> cells(const std::vector<std::optional<C>>& per, F cell) {
+  std::vector<Cell> out;
+  for (auto const& p : per) out.push_back(p ? cell(*p) : kAbsent);
+  return out;
+}
+
+void toolkits_section(pugi::xml_node body, const MatrixFile& m) {
+  pugi::xml_node s = section(body, "toolkits", "The toolkits");
+  el(s, "p", {},
+     fmt::format("Written by ptxcts {} (commit {}) on {} at {} from the audit reports of {} toolkits, a column per "
+                 "CUDA release, oldest first. A target a toolkit does not know is not known to it, never a rejection.",
+                 m.run.suite_version, m.run.suite_commit, m.run.host, m.run.date, m.toolkits.size()));
+  pugi::xml_node tb = side_table(s, "toolkit-columns", "", m);
+  auto line = [&](const char* what, auto value, auto cls) {
+    pugi::xml_node tr = el(tb, "tr");
+    el(tr, "td", {}, what);
+    for (auto const& t : m.toolkits) el(tr, "td", {{"class", cls(t)}}, value(t));
+  };
+  auto plain = [](const MatrixFile::Toolkit&) { return ""; };
+  line(
+      "ptxas", [](auto const& t) { return t.ptxas_version; }, plain);
+  line(
+      "PTX ISA", [](auto const& t) { return t.ptx_isa; }, plain);
+  line(
+      "Targets", [](auto const& t) { return fmt::format("{}: {}", t.targets.size(), fmt::join(t.targets, " ")); },
+      [](auto const&) { return "mono"; });
+  line(
+      "Probes", [](auto const& t) { return std::to_string(t.probes); }, plain);
+  line(
+      "Findings", [](auto const& t) { return std::to_string(t.findings); }, plain);
+  line(
+      "Not expected by the specs", [](auto const& t) { return std::to_string(t.contradictions); },
+      [](auto const& t) { return t.contradictions ? "contradicted" : "confirmed"; });
+  pugi::xml_node tr = el(tb, "tr");
+  el(tr, "td", {}, "The audit's page");
+  for (auto const& t : m.toolkits) {
+    const std::string page = std::filesystem::path(t.report).replace_extension(".html").string();
+    el(el(tr, "td"), "a", {{"href", page}}, page);
+  }
+}
+
+void changes_section(pugi::xml_node body, const MatrixFile& m) {
+  pugi::xml_node s = section(body, "changes", "What changed between consecutive releases");
+  el(s, "p", {},
+     "Forms newly accepted or rejected (compared only on targets both releases know), ptxas's messages, targets, "
+     "findings that appeared or were fixed, statements and requirements whose verdict changed.");
+  legend(s, {{"accepted", "newly accepted, target added"},
+             {"rejected", "newly rejected, target removed"},
+             {"contradicted", "finding appeared"},
+             {"confirmed", "finding fixed"}});
+  for (auto const& step : m.steps) {
+    pugi::xml_node d = el(s, "div", {{"class", "step"}, {"data-from", step.from}, {"data-to", step.to}});
+    el(d, "h3", {{"id", fmt::format("cuda{}-to-{}", step.from, step.to)}},
+       fmt::format("CUDA {} → {}: {} change{}", step.from, step.to, step.changes.size(),
+                   step.changes.size() == 1 ? "" : "s"));
+    el(d, "p", {}, counts_line(step));
+    if (step.changes.empty()) continue;
+    pugi::xml_node tb = table(d, {"Kind", "What", "Before", "After"}, "changes");
+    for (auto const& kind : kChangeKinds)
+      for (auto const& c : step.changes) {
+        if (c.kind != kind) continue;
+        pugi::xml_node tr = el(tb, "tr", {{"data-kind", c.kind}, {"class", change_class(c.kind)}});
+        el(tr, "td", {}, c.kind);
+        el(tr, "td", {{"class", "mono"}}, c.what);
+        el(tr, "td", {}, c.before);
+        el(tr, "td", {}, c.after);
+      }
+  }
+}
+
+void findings_section(pugi::xml_node body, const MatrixFile& m) {
+  pugi::xml_node s = section(body, "findings", "Findings, side by side");
+  el(s, "p", {}, "Forms each finding covers per toolkit; what ptxas did is the tooltip. Rows that differ come first.");
+  legend(s, {{"contradicted", "fails the audit (not expected by the specs)"},
+             {"known", "known discrepancy, recorded in the specs"},
+             {"observed", "shown"},
+             {"untested", "no such finding"}});
+  std::vector<SideRow> rows;
+  std::set<std::string> classes;
+  for (auto const& f : m.findings) {
+    SideRow r{f.id, "", cells(f.per, [](const MatrixFile::FindingCell& c) {
+                return Cell{fmt::format("{} form{}{}", c.forms, c.forms == 1 ? "" : "s",
+                                        c.fails   ? ", fails"
+                                        : c.known ? ", known"
+                                                  : ""),
+                            c.fails   ? "contradicted"
+                            : c.known ? "known"
+                                      : "observed",
+                            c.observed};
+              })};
+    for (auto const& p : f.per)
+      if (p) r.family = p->cls;
+    classes.insert(r.family);
+    rows.push_back(std::move(r));
+  }
+  filter_box(s, "finding-columns", classes);
+  side_rows(side_table(s, "finding-columns", "Finding", m), std::move(rows));
+}
+
+void verdicts_section(pugi::xml_node body, const MatrixFile& m, const char* id, const char* heading,
+                      const std::vector<MatrixFile::Row<MatrixFile::VerdictCell>>& list) {
+  pugi::xml_node s = section(body, id, heading);
+  legend(s, {{"confirmed", "confirmed"},
+             {"contradicted", "contradicted"},
+             {"not-checkable", "not checkable (a target not known, ptxas failed)"},
+             {"untested", "no such statement"}});
+  std::vector<SideRow> rows;
+  for (auto const& v : list)
+    rows.push_back({v.id, "", cells(v.per, [](const MatrixFile::VerdictCell& c) {
+                      const bool unknown = c.verdict == "not-checkable" &&
+                                           c.evidence.find("not known to this toolkit") != std::string::npos;
+                      return Cell{unknown ? "not known" : c.verdict, c.verdict, c.evidence};
+                    })});
+  side_rows(side_table(s, (std::string(id) + "-columns").c_str(), "Statement", m), std::move(rows));
+}
+
+void forms_section(pugi::xml_node body, const MatrixFile& m) {
+  pugi::xml_node s = section(body, "forms", "Hand-listed forms, side by side");
+  legend(s, {{"accepted", "accepted"}, {"rejected", "rejected"}, {"untested", "not assembled, target not known"}});
+  std::vector<SideRow> rows;
+  for (auto const& f : m.forms)
+    rows.push_back({f.id, "", cells(f.per, [](const MatrixFile::FormCell& c) {
+                      return Cell{c.state,
+                                  c.state == "accepted"   ? "accepted"
+                                  : c.state == "rejected" ? "rejected"
+                                                          : "untested",
+                                  c.verdict + ": " + c.evidence};
+                    })});
+  side_rows(side_table(s, "form-columns", "Form", m), std::move(rows));
+}
+
+// A grammar form on one toolkit: accepted on how many of the targets it knows.
+Cell grammar_cell(const std::string& verdicts, const MatrixFile::Toolkit& t) {
+  std::vector<std::string> acc, rej, failed;
+  for (std::size_t k = 0; k < verdicts.size(); ++k)
+    (verdicts[k] == '+' ? acc : verdicts[k] == '-' ? rej : failed).push_back(t.targets[k]);
+  Cell c{fmt::format("{}/{}", acc.size(), verdicts.size()), "", ""};
+  c.cls = failed.empty() && rej.empty() ? "accepted" : failed.empty() && acc.empty() ? "rejected" : "partial";
+  if (c.cls == "partial")
+    c.title = fmt::format("accepted on {}; rejected on {}{}{}", fmt::join(acc, " "), fmt::join(rej, " "),
+                          failed.empty() ? "" : "; ptxas failed on ", fmt::join(failed, " "));
+  return c;
+}
+
+void grammar_section(pugi::xml_node body, const MatrixFile& m) {
+  pugi::xml_node s = section(body, "matrix-section", "Forms of the grammar x toolkits");
+  el(s, "p", {},
+     "Every form the documents' syntax blocks spell, and on how many of the targets each toolkit knows ptxas accepts "
+     "it (the targets are the tooltip). Forms whose verdict changed between two releases come first, marked. Type a "
+     "form, or part of it, to find it.");
+  legend(s, {{"accepted", "accepted on every target"},
+             {"partial", "on some targets"},
+             {"rejected", "on none"},
+             {"untested", "not in this toolkit's audit"}});
+  std::set<std::string> changed;
+  for (auto const& st : m.steps)
+    for (auto const& c : st.changes)
+      if (c.kind == "form newly accepted" || c.kind == "form newly rejected") changed.insert(c.what);
+  std::set<std::string> families;
+  for (auto const& g : m.grammar) families.insert(g.block.substr(0, g.block.find('.')));
+  filter_box(s, "matrix", families);
+  pugi::xml_node tb = side_table(s, "matrix", "Form", m, "Block");
+  std::vector<const MatrixFile::GrammarRow*> rows;
+  for (auto const& g : m.grammar) rows.push_back(&g);
+  std::stable_partition(rows.begin(), rows.end(), [&](auto const* g) { return changed.count(g->instruction) > 0; });
+  for (const auto* g : rows) {
+    const bool differs = changed.count(g->instruction) > 0;
+    pugi::xml_node tr = el(tb, "tr",
+                           {{"data-family", g->block.substr(0, g->block.find('.'))},
+                            {"data-name", g->instruction},
+                            {"class", differs ? "differs" : ""}});
+    el(tr, "td", {{"class", differs ? "form mono diffcol" : "form mono"}}, g->instruction);
+    el(tr, "td", {{"class", "mono"}}, g->block);
+    for (std::size_t c = 0; c < m.toolkits.size(); ++c) {
+      const Cell cell = g->verdicts[c] ? grammar_cell(*g->verdicts[c], m.toolkits[c]) : kAbsent;
+      el(tr, "td", {{"class", cell.cls}, {"title", cell.title}}, cell.text);
+    }
+  }
+}
+
+}  // namespace
+
+std::string toolkit_matrix_html(const MatrixFile& m) {
+  const std::string span =
+      fmt::format("CUDA {} to {}", m.toolkits.front().cuda_release, m.toolkits.back().cuda_release);
+  HtmlPage page("ptxcts toolkits " + span);
+  el(page.body, "h1", {}, "ptxcts: toolkits side by side, " + span);
+  contents(page.body, {{"changes", "What changed"},
+                       {"findings", "Findings"},
+                       {"statements", "Statements"},
+                       {"requirements", "Requirements"},
+                       {"forms", "Hand-listed forms"},
+                       {"matrix-section", "Forms of the grammar"}});
+  toolkits_section(page.body, m);
+  changes_section(page.body, m);
+  findings_section(page.body, m);
+  verdicts_section(page.body, m, "statements", "Statements of the documents, side by side", m.statements);
+  verdicts_section(page.body, m, "requirements", "Documented requirements, side by side", m.requirements);
+  forms_section(page.body, m);
+  grammar_section(page.body, m);
+  return page.str();
+}
+
+}  // namespace ptxcts
