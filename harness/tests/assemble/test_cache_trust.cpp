@@ -224,8 +224,14 @@ TEST(CacheTrust, AHangingPtxasAbandonsAWholeCatalogBuildAfterTwoLimits) {
   EXPECT_LT(secs, 10.0);
   EXPECT_EQ(ptxas.runs(), Toolchain::kHangsBeforeGivingUp);
   ASSERT_EQ(cat.assemblies.size(), suite.kernels.size());
-  EXPECT_EQ(cat.errors().size(), cat.assemblies.size());
-  for (auto const& a : cat.assemblies) EXPECT_FALSE(a.accepted) << a.kernel;
+  // Every assembly attempted is an error; those beyond this ptxas's PTX ISA version never start.
+  std::size_t attempted = 0;
+  for (auto const& a : cat.assemblies) {
+    EXPECT_FALSE(a.accepted) << a.kernel;
+    attempted += a.attempted;
+  }
+  EXPECT_GT(attempted, 10u);
+  EXPECT_EQ(cat.errors().size(), attempted);
   EXPECT_NE(said.find("ptxas hung: killed after 0.5 s (2 of 2 hangs allowed; the remaining assemblies are abandoned)"),
             std::string::npos)
       << said;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <xxhash.h>
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -81,7 +82,10 @@ TEST_F(BatchedCatalog, SameVerdictsAndMessagesAsAssemblingEachKernelAlone) {
   int accepted = 0, rejected = 0;
   fs::path alone = dir / "alone.cubin";
   for (auto const& a : cat.assemblies) {
-    ASSERT_TRUE(a.attempted);
+    if (!a.attempted) {  // beyond this ptxas's PTX ISA version: nothing to compare
+      EXPECT_NE(a.message.find("this toolkit speaks"), std::string::npos) << a.kernel << ": " << a.message;
+      continue;
+    }
     AssemblyOutcome one = assemble(*tc, dir / a.ptx_file, a.target, alone);
     EXPECT_EQ(a.accepted, one.accepted()) << a.kernel << " on " << a.target;
     EXPECT_EQ(classify_diagnostic(suite.specs, a.message), classify_diagnostic(suite.specs, one.message))
@@ -100,7 +104,11 @@ TEST_F(BatchedCatalog, SameVerdictsAndMessagesAsAssemblingEachKernelAlone) {
 
 TEST_F(BatchedCatalog, OnePtxasRunAssemblesManyKernels) {
   const int pairs = static_cast<int>(cat.assemblies.size());
-  EXPECT_EQ(cold.assembled + cold.cached, pairs);
+  // Forms of a PTX ISA version newer than this ptxas speaks (ldmatrix .s8.s4) are not attempted.
+  const int beyond = static_cast<int>(
+      std::count_if(cat.assemblies.begin(), cat.assemblies.end(), [](const Assembly& a) { return !a.attempted; }));
+  EXPECT_EQ(cold.not_attempted, beyond);
+  EXPECT_EQ(cold.assembled + cold.cached + cold.not_attempted, pairs);
   // Alone: one run per pair. Batched: a few per (target, PTX ISA version).
   EXPECT_LT(cold.ptxas_runs, pairs / 3) << cold.ptxas_runs;
 }
