@@ -1,9 +1,13 @@
 // ptxcts-device: the only program of the suite that talks to a GPU (CUDA driver API).
 //   ptxcts-device --info                      prints the GPUs as JSON
 //   ptxcts-device --device N --jobs F --results R [--start K] [--count M] [--batch B] [--standby GO]
-//                                             runs jobs K.. of F on GPU N, B launches to a batch
+//                 [--toolchain cubin|jit]     runs jobs K.. of F on GPU N, B launches to a batch
 //                                             (one copy in, one copy out, one synchronize),
 //                                             appending each result to R as soon as it has it.
+// Every module is loaded the same way, from its bytes with cuModuleLoadDataEx and a log buffer: a
+// cubin (the default), or with --toolchain jit the kernel's PTX, which the driver's compiler builds.
+// A module the driver's JIT refuses (a PTX ISA version or target it does not know) gives each of its
+// jobs a record saying so (a skip for `ptxcts run`); any other load failure, one with the JIT log.
 // A device fault leaves the CUDA context (and, on this driver, the process) unusable: the runner
 // records the failing launch and exits with status 3, and `ptxcts run` starts a fresh runner from
 // the next job; a batch of several launches that faults records nothing and exits 5, and its jobs
@@ -17,6 +21,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -39,6 +44,7 @@ std::string error_text(CUresult r) {
 
 struct CudaFailure {
   std::string what;
+  ptxcts::ModuleLoad load = ptxcts::ModuleLoad::Loaded;  // a module that did not load: refused or failed
 };
 
 void check(CUresult r, const char* where) {
@@ -122,19 +128,74 @@ struct Placement {
 };
 std::size_t aligned(std::size_t n) { return (n + 255) & ~std::size_t{255}; }
 
+// The driver's JIT writes its messages here (cuModuleLoadDataEx's log options); a cubin's load
+// writes little or nothing.
+constexpr std::size_t kLogBytes = 16384;
+
+// Loads one module from its file's bytes (a cubin image or PTX text; the driver tells them apart),
+// with the driver's info and error logs. Throws CudaFailure with how it failed.
+CUmodule load_module(const std::string& path, ptxcts::RunToolchain toolchain) {
+  const bool jit = toolchain == ptxcts::RunToolchain::Jit;
+  const char* how = jit ? "cuModuleLoadDataEx (driver JIT of the PTX)" : "cuModuleLoadDataEx (cubin)";
+  std::ifstream in(path, std::ios::binary);
+  std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof())
+    throw CudaFailure{std::string(how) + ": cannot read " + path, ptxcts::ModuleLoad::Failed};
+  if (image.empty())
+    throw CudaFailure{std::string(how) + ": " + path + " is missing or empty", ptxcts::ModuleLoad::Failed};
+  // PTX is read as a C string: image.c_str() ends it.
+  std::string info(kLogBytes, '\0'), errors(kLogBytes, '\0');
+  CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {info.data(), reinterpret_cast<void*>(kLogBytes), errors.data(), reinterpret_cast<void*>(kLogBytes)};
+  CUmodule mod = nullptr;
+  const CUresult r = cuModuleLoadDataEx(&mod, image.c_str(), 4, options, values);
+  if (r == CUDA_SUCCESS) return mod;
+  const char* name = nullptr;
+  cuGetErrorName(r, &name);
+  const std::string error_name = name ? name : "CUDA_ERROR_UNKNOWN";
+  errors.resize(std::strlen(errors.c_str()));
+  info.resize(std::strlen(info.c_str()));
+  const std::string log = errors.empty() ? info : errors;
+  if (jit && ptxcts::jit_refusal(error_name, log))
+    throw CudaFailure{"the driver's JIT does not take this PTX: " + error_text(r) +
+                          (log.empty() ? "" : "; JIT log: " + ptxcts::first_line(log)),
+                      ptxcts::ModuleLoad::Refused};
+  throw CudaFailure{std::string(how) + ": " + error_text(r) + (log.empty() ? "" : "; JIT log:\n" + log),
+                    ptxcts::ModuleLoad::Failed};
+}
+
 struct Runner {
+  ptxcts::RunToolchain toolchain = ptxcts::RunToolchain::Cubin;
   std::map<std::string, CUmodule> modules;
+  std::map<std::string, CudaFailure> unloadable;  // a module that did not load is not tried again
   std::map<std::pair<std::string, std::string>, CUfunction> functions;
   Arena arena;
   CUstream stream = nullptr;
   ptxcts::RunnerTiming timing;
+  Clock::time_point last_word = Clock::now();  // when the runner last said something while loading
 
   CUfunction function(const ptxcts::DeviceJob& job) {
-    auto key = std::make_pair(job.cubin, job.kernel_name);
+    auto key = std::make_pair(job.module, job.kernel_name);
     if (auto f = functions.find(key); f != functions.end()) return f->second;
+    if (auto u = unloadable.find(job.module); u != unloadable.end()) throw u->second;
     const auto t0 = Clock::now();
-    CUmodule& mod = modules[job.cubin];
-    if (!mod) check(cuModuleLoad(&mod, job.cubin.c_str()), "cuModuleLoad");
+    CUmodule& mod = modules[job.module];
+    if (!mod) try {
+        // The driver's JIT can take a while over a batch's modules: a line every few seconds tells
+        // `ptxcts run`'s watchdog the runner is alive (it ignores the line itself).
+        if (std::chrono::duration<double>(t0 - last_word).count() > 2) {
+          std::printf("loading\n");
+          std::fflush(stdout);
+          last_word = t0;
+        }
+        mod = load_module(job.module, toolchain);
+      } catch (const CudaFailure& f) {
+        timing.modules_ms += ms_since(t0);
+        modules.erase(job.module);
+        unloadable.emplace(job.module, f);
+        throw;
+      }
     CUfunction fn;
     check(cuModuleGetFunction(&fn, mod, job.kernel_name.c_str()), "cuModuleGetFunction");
     timing.modules_ms += ms_since(t0);
@@ -144,10 +205,13 @@ struct Runner {
   // Runs jobs [first, end) as one batch. Returns false if the batch faulted (nothing recorded).
   bool batch(const std::vector<ptxcts::DeviceJob>& jobs, std::size_t first, std::size_t end, std::ostream& out) {
     std::vector<CUfunction> fns(end - first, nullptr);
-    std::vector<std::string> load_errors(end - first);
+    std::vector<CudaFailure> load_errors(end - first);
     for (std::size_t k = first; k < end; ++k) try {
         fns[k - first] = function(jobs[k]);
-      } catch (const CudaFailure& f) { load_errors[k - first] = f.what; }
+      } catch (const CudaFailure& f) {
+        load_errors[k - first] = f;
+        if (f.load == ptxcts::ModuleLoad::Loaded) load_errors[k - first].load = ptxcts::ModuleLoad::Failed;
+      }
     std::vector<Placement> at(end - first);
     std::size_t in_bytes = 0;
     for (std::size_t k = first; k < end; ++k) {
@@ -220,7 +284,8 @@ struct Runner {
         result.state.regs.resize(in.state.regs.size());
         std::memcpy(result.state.regs.data(), host + p.regs_out, in.state.regs.size() * 4);
       } else {
-        result.error = load_errors[k - first];
+        result.error = load_errors[k - first].what;
+        result.load = load_errors[k - first].load;
       }
       ptxcts::write_result(out, result);
       std::printf("done %u %s\n", result.id, result.ok ? "ok" : "fault");  // after the record is on disk
@@ -240,6 +305,7 @@ int run(const ptxcts::RunnerArgs& args) {
     return kExitUsage;
   }
   Runner runner;
+  runner.toolchain = args.toolchain;
   const auto t_init = Clock::now();
   CUcontext ctx = nullptr;
   try {
@@ -289,7 +355,7 @@ int main(int argc, char** argv) {
   if (!args) {
     std::fprintf(stderr,
                  "ptxcts-device: %s\nusage: ptxcts-device --info | --device N --jobs FILE --results FILE [--start K] "
-                 "[--count M] [--batch B] [--standby GO]\n",
+                 "[--count M] [--batch B] [--standby GO] [--toolchain cubin|jit]\n",
                  error.c_str());
     return kExitUsage;
   }

@@ -42,7 +42,7 @@ void jobs(const std::string& bytes) {
   } catch (const std::runtime_error&) { fail("a job file it read, written back, is refused"); }
   if (again.size() != read.size()) fail("a job file written back reads differently (count)");
   for (std::size_t i = 0; i < read.size(); ++i)
-    if (again[i].id != read[i].id || again[i].cubin != read[i].cubin || again[i].kernel_name != read[i].kernel_name ||
+    if (again[i].id != read[i].id || again[i].module != read[i].module || again[i].kernel_name != read[i].kernel_name ||
         again[i].label != read[i].label || !same(again[i].input, read[i].input))
       fail("a job file written back reads differently");
 }

@@ -57,6 +57,8 @@ def breakages(doc):
     if first(doc, "results") is not None:
         b = copy.deepcopy(doc); b["results"][0]["status"] = "passed"; yield "status 'passed'", b
         b = copy.deepcopy(doc); b["results"][0]["mismatches"] = -1; yield "mismatches -1", b
+    if isinstance(doc.get("run"), dict) and "toolchain" in doc["run"]:
+        b = copy.deepcopy(doc); b["run"]["toolchain"] = "jit"; yield "toolchain 'jit'", b
     if first(doc, "claims") is not None and "verdict" in doc["claims"][0]:
         b = copy.deepcopy(doc); b["claims"][0]["verdict"] = "true"; yield "verdict 'true'", b
     if first(doc, "variants") is not None:

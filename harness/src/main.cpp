@@ -246,6 +246,7 @@ void print_timing(const RunTiming& t) {
 struct RunFlags {
   bool no_assemble = false, require_gpu = false, resume = false, quiet = false, verbose = false;
   unsigned batch = 256;
+  RunToolchain toolchain = RunToolchain::Cubin;
 };
 
 int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunFlags& flags) {
@@ -334,6 +335,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
       t->case_done(r, done, total);
     };
     opt.batch = flags.batch;
+    opt.toolchain = flags.toolchain;
     opt.process_start = kProcessStart;
     RunReport& rep = G.rep;
     rep.info = {.gpu_name = dev.name,
@@ -344,11 +346,13 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
                 .cuda_release = cat.cuda_release,
                 .ptxas_version = cat.ptxas_version,
                 .ptx_isa = cat.toolkit_ptx.str(),
-                .toolchain = "precompiled cubin (ptxas, ahead of time)",
+                .toolchain = flags.toolchain == RunToolchain::Jit ? jit_toolchain(dev.driver_version, dev.driver_cuda)
+                                                                  : cubin_toolchain(cat.ptxas_version),
                 .host = host_name(),
                 .date = utc_now(),
                 .suite_version = PTXCTS_VERSION,
                 .suite_commit = PTXCTS_SUITE_COMMIT};
+    if (flags.toolchain == RunToolchain::Jit) fmt::print("  toolchain: {}\n", rep.info.toolchain);
     // The journal: every result on disk as soon as it is known; --resume goes on from it.
     // Two GPUs of one model name their reports alike: with several GPUs, each has a folder of its own.
     G.reports = many ? fs::path(p.reports) / fmt::format("gpu{}", dev.ordinal) : fs::path(p.reports);
@@ -473,7 +477,7 @@ int cmd_diff(const std::string& before, const std::string& after, const std::str
   ReportDiff d = diff_reports(old_report, new_report);
   fmt::print("{}", format_diff(d));
   if (!html.empty()) write_diff_page(old_report, new_report, d, html);
-  return d.regressions() ? kExitFound : 0;
+  return d.findings() ? kExitFound : 0;
 }
 
 // `ptxcts toolkits`: every ptxas found, what each says it is.
@@ -652,6 +656,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> families;
   bool no_assemble = false, require_gpu = false, resume = false, quiet = false, verbose = false;
   unsigned batch = 256;
+  std::string run_toolchain = "cubin";
   auto* run = app.add_subcommand("run", "Run the suite on every GPU (or, with none, the toolkit side)");
   run->add_option("--catalog", p.catalog, "Catalog directory");
   run->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
@@ -674,6 +679,11 @@ int main(int argc, char** argv) {
   run->add_flag("-v,--verbose", verbose, "Also print a line per kernel")->excludes(quiet_flag);
   run->add_option("--batch", batch, "Launches per batch (one copy in, one copy out, one synchronize)")
       ->check(CLI::Range(1, 65536))
+      ->capture_default_str();
+  run->add_option("--toolchain", run_toolchain,
+                  "What the GPU runs: cubin (the catalog's cubins, made by ptxas) or jit (the kernels' PTX, compiled "
+                  "by the driver's own JIT; the reports' names end in -jit)")
+      ->check(CLI::IsMember({"cubin", "jit"}))
       ->capture_default_str();
   // The build's choice (PTXCTS_CATALOG_TARGETS), so that a run keeps the build's catalog as it is.
   std::string run_targets = PTXCTS_CATALOG_TARGETS;
@@ -765,7 +775,8 @@ int main(int argc, char** argv) {
                       .resume = resume,
                       .quiet = quiet,
                       .verbose = verbose,
-                      .batch = batch});
+                      .batch = batch,
+                      .toolchain = run_toolchain == "jit" ? RunToolchain::Jit : RunToolchain::Cubin});
     }
     if (*list) return cmd_list(p);
     if (*audit && !audit_toolkits.empty()) return cmd_audit_toolkits(p, audit_toolkits, toolkit_ptxas, toolkit_cache);

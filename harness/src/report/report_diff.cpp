@@ -16,8 +16,57 @@ int ReportDiff::regressions() const {
   return n;
 }
 
+int ReportDiff::findings() const { return toolchains ? static_cast<int>(disagreements.size()) : regressions(); }
+
+namespace {
+
+// What a run saw of a case beyond its status, for comparing toolchains: "" where nothing was seen.
+std::string observation(const CaseResult& r) {
+  std::string o;
+  if (r.status == Status::Crash) o += "error: " + r.reason + "\n";  // which fault the GPU raised
+  if (r.mismatches) o += fmt::format("{} element(s) differ\n", r.mismatches);
+  if (r.roundtrip_identity) o += fmt::format("round trip identity: {}\n", *r.roundtrip_identity ? "yes" : "no");
+  if (!r.observed_layout.empty()) o += "observed layout:\n" + r.observed_layout;
+  return o;
+}
+
+// The cubin run against the JIT run, case by case (either may be OLD).
+void compare_toolchains(const RunReport& a, const RunReport& b, ReportDiff& d) {
+  const std::string name_a = ran_driver_jit(a.info) ? "JIT" : "cubin",
+                    name_b = ran_driver_jit(b.info) ? "JIT" : "cubin";
+  std::map<std::string, std::pair<const CaseResult*, const CaseResult*>> cases;
+  for (auto const& r : a.results) cases[r.kernel + " / " + r.case_name].first = &r;
+  for (auto const& r : b.results) cases[r.kernel + " / " + r.case_name].second = &r;
+  auto side = [](const std::string& name, const CaseResult* r) {
+    return r ? fmt::format("{} {}", name, to_string(r->status)) : fmt::format("{} (absent)", name);
+  };
+  for (auto const& [what, ab] : cases) {
+    const auto [x, y] = ab;
+    if (x && y && (x->status == Status::Skip) != (y->status == Status::Skip)) {
+      const CaseResult& skipped = x->status == Status::Skip ? *x : *y;
+      d.not_compared.push_back(
+          fmt::format("{}: skipped by the {} run: {}", what, &skipped == x ? name_a : name_b, skipped.reason));
+      continue;
+    }
+    if (x && y && x->status == y->status && observation(*x) == observation(*y)) continue;
+    ToolchainDisagreement g{what, side(name_a, x), side(name_b, y)};
+    if (x && y && x->status == y->status) {  // the same status, seen differently
+      g.before += ": " + observation(*x);
+      g.after += ": " + observation(*y);
+    } else {
+      if (x && !x->reason.empty()) g.before += " (" + x->reason + ")";
+      if (y && !y->reason.empty()) g.after += " (" + y->reason + ")";
+    }
+    d.disagreements.push_back(std::move(g));
+  }
+}
+
+}  // namespace
+
 ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
   ReportDiff d;
+  d.toolchains = ran_driver_jit(a.info) != ran_driver_jit(b.info);
+  if (d.toolchains) compare_toolchains(a, b, d);
   for (auto const& f : run_info_fields()) {
     if (std::string(f.key) == "date" || std::string(f.key) == "host") continue;
     if (a.info.*f.member != b.info.*f.member)
@@ -72,6 +121,17 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
 
 std::string format_diff(const ReportDiff& d) {
   std::string out;
+  // Findings first: where the driver's JIT and the precompiled cubin disagree.
+  for (auto const& g : d.disagreements) {
+    auto lines = [](std::string s) {  // an observation of several lines, indented under its finding
+      while (!s.empty() && s.back() == '\n') s.pop_back();
+      for (std::size_t p = 0; (p = s.find('\n', p)) != std::string::npos; p += 2) s.replace(p, 1, "\n    ");
+      return s;
+    };
+    out += fmt::format("FINDING JIT and precompiled cubin disagree: {}\n  {}\n  {}\n", g.what, lines(g.before),
+                       lines(g.after));
+  }
+  for (auto const& n : d.not_compared) out += "not compared " + n + "\n";
   for (auto const& r : d.run_changes) out += "run     " + r + "\n";
   auto side = [](const std::string& s) { return s.empty() ? std::string("(absent)") : s; };
   auto line = [&](const ReportChange& c, const char* kind) {
@@ -79,6 +139,15 @@ std::string format_diff(const ReportDiff& d) {
     std::string withdrawn = c.withdrawn.empty() ? "" : fmt::format(" (withdrawn: {})", c.withdrawn);
     return fmt::format("{} {}{}: {} -> {}{}\n", label, kind, c.what, side(c.before), side(c.after), withdrawn);
   };
+  if (d.toolchains) {  // the cases are above, as findings; neither run is "before"
+    for (auto const& c : d.claims)
+      out += fmt::format("changed claim {}: {} -> {}\n", c.what, side(c.before), side(c.after));
+    out += fmt::format(
+        "JIT and precompiled cubin: {} cases disagree, {} not compared (skipped by one run), {} claim "
+        "changes\n",
+        d.disagreements.size(), d.not_compared.size(), d.claims.size());
+    return out;
+  }
   for (auto const& c : d.cases) out += line(c, "");
   for (auto const& c : d.claims) out += line(c, "claim ");
   for (auto const& c : d.lost_layouts) out += line(c, "layout ");

@@ -19,8 +19,22 @@ struct ReportChange {
   bool regression() const { return worse || (lost && withdrawn.empty()); }
 };
 
+// A case that two runs by different toolchains (precompiled cubin, driver JIT) did not see alike.
+struct ToolchainDisagreement {
+  std::string what;           // "kernel / case"
+  std::string before, after;  // what each run saw of it: the status, then what differs ("(absent)")
+};
+
 struct ReportDiff {
-  std::vector<std::string> run_changes;  // "driver_version: 580.1 -> 585.2"
+  // Set when one report ran the catalog's cubins and the other the driver's JIT of the same PTX
+  // (RunInfo::toolchain): then neither run is "before", and every case whose status or observation
+  // (the wmma layout, the round trip's identity, the mismatches, a fault's error) differs is a
+  // finding, "JIT and precompiled cubin disagree"; a case only one of them skipped (the driver
+  // refused the PTX) is not compared, and said.
+  bool toolchains = false;
+  std::vector<ToolchainDisagreement> disagreements;
+  std::vector<std::string> not_compared;  // "kernel / case: skipped by the JIT run: reason"
+  std::vector<std::string> run_changes;   // "driver_version: 580.1 -> 585.2"
   std::vector<ReportChange> cases, claims;
   // wmma fragment layouts that differ (both runs observed one): an observation, never a regression.
   std::vector<std::string> layouts;  // "kernel / case"
@@ -28,6 +42,8 @@ struct ReportDiff {
   // or got worse (a crash observes nothing) takes its layout with it and counts once, not here.
   std::vector<ReportChange> lost_layouts;
   int regressions() const;
+  // What makes `ptxcts diff` exit 1: the disagreements between toolchains, else the regressions.
+  int findings() const;
 };
 
 ReportDiff diff_reports(const RunReport& before, const RunReport& after);

@@ -37,7 +37,9 @@ void changes_table(pugi::xml_node s, const char* heading, const std::vector<Repo
 
 std::string diff_html(const RunReport& before, const RunReport& after, const ReportDiff& d) {
   HtmlPage page("ptxcts diff");
-  el(page.body, "h1", {}, fmt::format("ptxcts diff: {} regression(s)", d.regressions()));
+  el(page.body, "h1", {},
+     d.toolchains ? fmt::format("ptxcts diff: JIT and precompiled cubin disagree on {} case(s)", d.disagreements.size())
+                  : fmt::format("ptxcts diff: {} regression(s)", d.regressions()));
   pugi::xml_node s = section(page.body, "run", "The two runs");
   pugi::xml_node tb = table(s, {});
   for (auto [k, info] : {std::pair{"Before", &before.info}, std::pair{"After", &after.info}}) {
@@ -46,6 +48,17 @@ std::string diff_html(const RunReport& before, const RunReport& after, const Rep
     el(tr, "td", {}, run_name(*info));
   }
   for (auto const& c : d.run_changes) el(s, "p", {}, c);
+  if (d.toolchains) {  // findings first: where the driver's JIT and the cubin disagree
+    s = section(page.body, "findings", "JIT and precompiled cubin disagree");
+    pugi::xml_node t = table(s, {"Case", "Before", "After"});
+    for (auto const& g : d.disagreements) {
+      pugi::xml_node tr = el(t, "tr");
+      el(tr, "td", {}, g.what);
+      el(el(tr, "td"), "pre", {}, g.before);
+      el(el(tr, "td"), "pre", {}, g.after);
+    }
+    for (auto const& n : d.not_compared) el(s, "p", {}, "Not compared: " + n);
+  }
   s = section(page.body, "changes", "What changed");
   changes_table(s, "Cases", d.cases);
   changes_table(s, "Claims", d.claims);

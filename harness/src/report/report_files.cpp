@@ -41,7 +41,7 @@ std::string slug(std::string_view s, std::string_view keep) {
 
 std::string report_basename(const RunInfo& info) {
   return slug(info.gpu_name, "") + "-" + slug(info.sm, "._") + "-driver" + slug(info.driver_version, "._") + "-cuda" +
-         slug(info.cuda_release, "._");
+         slug(info.cuda_release, "._") + (ran_driver_jit(info) ? "-jit" : "");  // beside the cubin run's, not over it
 }
 
 std::string run_page(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs) {

@@ -118,8 +118,9 @@ void withdrawn_section(std::string& out, const RunReport& report) {
 
 std::string report_markdown(const RunReport& report) {
   const RunInfo& info = report.info;
-  std::string out = fmt::format("# ptxcts report: {} ({}), driver {}, CUDA {}\n\n", info.gpu_name, info.sm,
-                                info.driver_version, info.cuda_release);
+  std::string out =
+      fmt::format("# ptxcts report: {} ({}), driver {}, CUDA {}{}\n\n", info.gpu_name, info.sm, info.driver_version,
+                  info.cuda_release, ran_driver_jit(info) ? ", compiled by the driver's JIT" : "");
 
   out += "| Run | |\n|---|---|\n";
   for (auto const& f : run_info_fields())

@@ -77,7 +77,8 @@ std::string fleet_html(const Fleet& f) {
     el(tr, "td", {}, fmt::format("{}: {}", m + 1, f.machines[m]));
     el(tr, "td", {}, fmt::format("{} ({})", i.gpu_name, i.sm));
     el(tr, "td", {}, i.driver_version);
-    el(tr, "td", {}, fmt::format("CUDA {}, ptxas {}", i.cuda_release, i.ptxas_version));
+    el(tr, "td", {},
+       fmt::format("CUDA {}, ptxas {}{}", i.cuda_release, i.ptxas_version, ran_driver_jit(i) ? "; driver JIT" : ""));
     el(tr, "td", {}, i.suite_commit);
     el(tr, "td", {}, i.date);
   }

@@ -4,6 +4,20 @@
 
 namespace ptxcts {
 
+namespace {
+constexpr const char* kJitPrefix = "driver JIT";
+}
+
+std::string cubin_toolchain(const std::string& ptxas_version) {
+  return "precompiled cubin (ptxas " + ptxas_version + ")";
+}
+
+std::string jit_toolchain(const std::string& driver_version, const std::string& driver_cuda) {
+  return std::string(kJitPrefix) + " (cuModuleLoadDataEx), driver " + driver_version + " (CUDA " + driver_cuda + ")";
+}
+
+bool ran_driver_jit(const RunInfo& info) { return info.toolchain.starts_with(kJitPrefix); }
+
 const char* to_string(Status s) {
   switch (s) {
     case Status::Pass: return "pass";

@@ -55,12 +55,19 @@ struct RunInfo {
   std::string cuda_release;        // the toolkit that built the catalog, "13.0"
   std::string ptxas_version;       // "13.0.88"
   std::string ptx_isa;             // PTX ISA version the toolkit speaks
-  std::string toolchain;           // "precompiled cubin (ptxas)"
+  std::string toolchain;           // which code ran: cubin_toolchain() or jit_toolchain() below
   std::string host;
   std::string date;  // ISO 8601, UTC
   std::string suite_version;
   std::string suite_commit;
 };
+
+// RunInfo::toolchain, as `ptxcts run` writes it: "precompiled cubin (ptxas 13.0.88)" (the catalog's
+// cubins) or "driver JIT (cuModuleLoadDataEx), driver 580.159.04 (CUDA 13.0)" (the kernels' PTX,
+// compiled by the driver). Reports before the JIT column say "precompiled cubin (ptxas, ahead of time)".
+std::string cubin_toolchain(const std::string& ptxas_version);
+std::string jit_toolchain(const std::string& driver_version, const std::string& driver_cuda);
+bool ran_driver_jit(const RunInfo& info);  // the report's code was compiled by the driver's JIT
 
 // Where a run's time went (seconds of wall time, but the sums over device runners), so that speed
 // can be read from the report. JSON: "timing" (schema 6 on).

@@ -59,6 +59,32 @@ bool get_vec(std::istream& i, std::vector<T>& v) {
 
 }  // namespace
 
+const char* to_string(RunToolchain t) { return t == RunToolchain::Jit ? "jit" : "cubin"; }
+
+bool jit_refusal(const std::string& error_name, const std::string& log) {
+  if (error_name == "CUDA_ERROR_UNSUPPORTED_PTX_VERSION" || error_name == "CUDA_ERROR_NO_BINARY_FOR_GPU") return true;
+  if (error_name != "CUDA_ERROR_INVALID_PTX") return false;
+  // The JIT's ptxas says so in its own words (as the toolkit's ptxas does).
+  for (const char* says : {"Unsupported .version", "Unsupported .target", "is not defined for option 'gpu-name'"})
+    if (log.find(says) != std::string::npos) return true;
+  return false;
+}
+
+std::string first_line(const std::string& log) {
+  std::size_t at = 0;
+  while (at < log.size()) {
+    std::size_t end = log.find('\n', at);
+    if (end == std::string::npos) end = log.size();
+    std::size_t b = log.find_first_not_of(" \t\r", at);
+    if (b != std::string::npos && b < end) {
+      std::size_t e = log.find_last_not_of(" \t\r", end - 1);
+      return log.substr(b, e - b + 1);
+    }
+    at = end + 1;
+  }
+  return "";
+}
+
 void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs, std::vector<std::uint64_t>* offsets) {
   out.write(kJobMagic, sizeof kJobMagic);
   put<std::uint32_t>(out, static_cast<std::uint32_t>(jobs.size()));
@@ -66,10 +92,10 @@ void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs, std::vect
   for (auto const& j : jobs) {
     if (offsets) offsets->push_back(at);
     const LaunchInput& in = j.input;
-    at += 4 + (4 + j.cubin.size()) + (4 + j.kernel_name.size()) + (4 + j.label.size()) + 16 +
+    at += 4 + (4 + j.module.size()) + (4 + j.kernel_name.size()) + (4 + j.label.size()) + 16 +
           (8 + in.offsets.size() * 4) + (8 + in.state.smem.size()) + (8 + in.state.regs.size() * 4);
     put(out, j.id);
-    put_str(out, j.cubin);
+    put_str(out, j.module);
     put_str(out, j.kernel_name);
     put_str(out, j.label);
     const LaunchShape& s = j.input.shape;
@@ -84,8 +110,8 @@ void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs, std::vect
 static DeviceJob read_one_job(std::istream& in) {
   DeviceJob j;
   std::int32_t w, t, st, r;
-  bool ok = get(in, j.id) && get_str(in, j.cubin) && get_str(in, j.kernel_name) && get_str(in, j.label) && get(in, w) &&
-            get(in, t) && get(in, st) && get(in, r) && get_vec(in, j.input.offsets) &&
+  bool ok = get(in, j.id) && get_str(in, j.module) && get_str(in, j.kernel_name) && get_str(in, j.label) &&
+            get(in, w) && get(in, t) && get(in, st) && get(in, r) && get_vec(in, j.input.offsets) &&
             get_vec(in, j.input.state.smem) && get_vec(in, j.input.state.regs);
   if (!ok) throw std::runtime_error("truncated job file");
   j.input.shape = {w, t, st, r};
@@ -111,7 +137,8 @@ std::vector<DeviceJob> read_jobs(std::istream& in) {
 void write_result(std::ostream& out, const DeviceResult& r) {
   out.write(kResultMagic, sizeof kResultMagic);
   put(out, r.id);
-  put<std::uint8_t>(out, r.ok ? 1 : 0);
+  const std::uint8_t outcome = r.ok ? 1 : r.load == ModuleLoad::Refused ? 2 : r.load == ModuleLoad::Failed ? 3 : 0;
+  put<std::uint8_t>(out, outcome);
   put_str(out, r.error);
   put_vec(out, r.state.smem);
   put_vec(out, r.state.regs);
@@ -132,7 +159,8 @@ std::optional<DeviceResult> read_result(std::istream& in) {
   std::uint8_t ok = 0;
   if (in.read(magic, 4) && std::memcmp(magic, kResultMagic, 4) == 0 && get(in, r.id) && get(in, ok) &&
       get_str(in, r.error) && get_vec(in, r.state.smem) && get_vec(in, r.state.regs)) {
-    r.ok = ok != 0;
+    r.ok = ok == 1;
+    r.load = ok == 2 ? ModuleLoad::Refused : ok == 3 ? ModuleLoad::Failed : ModuleLoad::Loaded;
     return r;
   }
   in.clear();
@@ -169,6 +197,13 @@ std::optional<RunnerArgs> parse_runner_args(int argc, const char* const* argv, s
     if (opt == "--device") {
       if (!number("--device", value, device)) return std::nullopt;
       a.device = static_cast<int>(device);
+    } else if (opt == "--toolchain") {
+      const std::string t = value;
+      if (t != "cubin" && t != "jit") {
+        error = "--toolchain expects cubin or jit, got '" + t + "'";
+        return std::nullopt;
+      }
+      a.toolchain = t == "jit" ? RunToolchain::Jit : RunToolchain::Cubin;
     } else if (opt == "--jobs") a.jobs = value;
     else if (opt == "--results") a.results = value;
     else if (opt == "--standby") a.standby = value;

@@ -6,24 +6,29 @@
 //                                          name, major, minor, driver_cuda, driver_version; exit 0.
 //                                          Any other exit: no usable GPU (its output says why).
 //   RUNNER --device N --jobs F --results R [--start K] [--count M] [--batch B] [--standby GO]
-//                                          runs jobs K, K+1, ... of the job file F on GPU N (at most M
+//          [--toolchain cubin|jit]         runs jobs K, K+1, ... of the job file F on GPU N (at most M
 //                                          of them; 0 or absent: to the end), B launches to a batch
-//                                          (default 1). With --standby the runner makes its context,
-//                                          prints "ready", and waits until the file GO exists; it holds
-//                                          "START COUNT" (run those jobs, as --start/--count would) or
-//                                          "quit". A standby runner prints "waiting" every few seconds.
+//                                          (default 1). Each job's module is a cubin (the default),
+//                                          or with --toolchain jit the kernel's PTX text, which the
+//                                          driver's own compiler builds (cuModuleLoadDataEx). With --standby the runner
+//                                          makes its context, prints "ready", and waits until the file GO exists; it
+//                                          holds "START COUNT" (run those jobs, as --start/--count would) or "quit". A
+//                                          standby runner prints "waiting" every few seconds.
 // Job file (written once by `ptxcts run`, read-only for the runner): the magic "PTXCTSJ2", a u32
-//   count, then per job: u32 id, string cubin (absolute path), string entry, string label
+//   count, then per job: u32 id, string module (absolute path: the cubin, or the .ptx under jit), string entry, string
+//   label
 //   ("kernel/case"), i32 warps, tile_bytes, steps, regs, then the vectors offsets (u32), smem (u8),
 //   regs (u32). Strings are a u32 length and the bytes; vectors a u64 length and the elements;
 //   everything little-endian.
 // A batch (batch_end below says which jobs) is one copy in, its launches in order on one stream,
 //   one copy out and one synchronize; the runner prints "batch K N" (job index K, N jobs) before it.
-// Results file: the runner appends one record per launch, "PCR1", u32 id, u8 ok, string error, the
-//   vectors smem and regs, and flushes it before printing the progress line "done ID ok|fault" on
-//   stdout (a silent runner is killed by `ptxcts run`'s watchdog: a hung launch is a `timeout`).
-//   A record cut short (the runner died while writing) is ignored. Before it exits the runner
-//   prints "timing init_ms=X modules_ms=X gpu_ms=X launches=N batches=N" (its own clock).
+// Results file: the runner appends one record per launch, "PCR1", u32 id, u8 outcome (1 ok, 0 the
+//   launch failed, 2 the driver refused the module, 3 the module could not be loaded: see
+//   ModuleLoad), string error, the vectors smem and regs, and flushes it before printing the progress line "done ID
+//   ok|fault" on stdout (a silent runner is killed by `ptxcts run`'s watchdog: a hung launch is a `timeout`). A record
+//   cut short (the runner died while writing) is ignored. While it loads a batch's modules (the driver's JIT may take
+//   seconds) a runner may print "loading"; it means only that it is alive. Before it exits the runner prints "timing
+//   init_ms=X modules_ms=X gpu_ms=X launches=N batches=N" (its own clock).
 // Exit codes (DeviceExit): 0 every job asked for has its record; 3 a device fault was recorded
 //   (the context is unusable) and the runner stopped: `ptxcts run` starts a fresh runner from the
 //   next job; 5 a batch of several launches faulted: nothing of that batch was recorded (which
@@ -54,20 +59,39 @@ enum DeviceExit : int {
   kDeviceBatchFaulted = 5
 };
 
+// What a runner loads for each job: the cubin ptxas made, or the PTX the driver compiles itself.
+enum class RunToolchain { Cubin, Jit };
+const char* to_string(RunToolchain t);  // "cubin", "jit": the runner's --toolchain value
+
 struct DeviceJob {
   std::uint32_t id = 0;
-  std::string cubin;        // absolute path
+  std::string module;       // absolute path: the cubin, or (--toolchain jit) the kernel's .ptx
   std::string kernel_name;  // entry point in the cubin
   std::string label;        // "suite kernel/case", for messages (and for the fake device runner)
   LaunchInput input;
 };
 
+// Why a job whose launch did not happen has no result (ok is false): its module did not load.
+// Refused: the driver does not know the module's PTX ISA version or target (JIT), so the case cannot
+// run here (a skip); Failed: any other load failure (an error, with the JIT log).
+enum class ModuleLoad { Loaded, Refused, Failed };
+
 struct DeviceResult {
   std::uint32_t id = 0;
   bool ok = false;
-  std::string error;  // the CUDA error, when !ok
-  LaunchState state;  // when ok
+  std::string error;                     // the CUDA error, when !ok (with the JIT log's first line or all of it)
+  LaunchState state;                     // when ok
+  ModuleLoad load = ModuleLoad::Loaded;  // when !ok: Loaded means the launch itself failed
 };
+
+// What the driver's JIT says when it cannot compile a PTX module for this device (its error's name
+// and the log): true where that is a refusal, not an error. Refusals: a PTX ISA version newer than
+// the driver knows (CUDA_ERROR_UNSUPPORTED_PTX_VERSION), no code for this GPU
+// (CUDA_ERROR_NO_BINARY_FOR_GPU), or an invalid-PTX error whose log says the .version or .target is
+// unknown to it.
+bool jit_refusal(const std::string& error_name, const std::string& log);
+// A log's first non-empty line, trimmed ("" if none).
+std::string first_line(const std::string& log);
 
 // `offsets`, if given, receives where each job starts in `out` (for read_job_at).
 void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs, std::vector<std::uint64_t>* offsets = nullptr);
@@ -86,6 +110,7 @@ struct RunnerArgs {
   int device = -1;
   std::string jobs, results, standby;
   unsigned start = 0, count = 0, batch = 1;  // count 0: to the end
+  RunToolchain toolchain = RunToolchain::Cubin;
 };
 // nullopt: a bad command line, said in `error`.
 std::optional<RunnerArgs> parse_runner_args(int argc, const char* const* argv, std::string& error);

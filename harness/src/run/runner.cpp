@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "assemble/assembly_batch.hpp"
 #include "assemble/cubin_check.hpp"
 #include "kinds/kinds.hpp"
 #include "run/cubin_selection.hpp"
@@ -37,7 +38,7 @@ struct Pending {
   std::size_t result;  // index into the run's results
   const KernelPlan* kernel;
   const CaseSpec* spec = nullptr;
-  std::string cubin, entry;                // what the job launches
+  std::string module, entry;               // what the job loads (cubin or PTX) and launches
   std::unique_ptr<PreparedCase> prepared;  // made by prepare_jobs, just before its line starts
   bool isolated = false;                   // a fault or alignment-edge case: the fault line, one launch a runner
 };
@@ -88,7 +89,9 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
     CubinChoice choice = select_cubin(suite.specs.targets, catalog, k, device.major, device.minor);
     // The cubin is checked against the seal the catalog recorded (once per file): a damaged copy is an
     // error for its cases, never a launch of whatever bytes are there.
-    if (const Assembly* a = choice.assembly; a && choice.error.empty() && !a->cubin_seal.empty()) {
+    // (Under JIT the cubin is not loaded, so it is not checked.)
+    if (const Assembly* a = choice.assembly;
+        a && choice.error.empty() && !a->cubin_seal.empty() && opt.toolchain == RunToolchain::Cubin) {
       auto [at, fresh] = checked_cubins.try_emplace(a->cubin);
       if (fresh) at->second = cubin_file_problem(opt.catalog_dir / a->cubin, a->cubin_seal, a->target);
       if (!at->second.empty())
@@ -121,11 +124,15 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
       }
       r.target = a->target;
       r.ptx_isa = a->ptx.str();
+      // What the runner loads: the cubin, or the kernel's own PTX module, whose entry is the skeleton's
+      // (a cubin's entry may be renamed, in a batch).
+      const bool jit = opt.toolchain == RunToolchain::Jit;
+      const std::string& module = jit ? a->ptx_file : a->cubin;
       plan.pending.push_back({.result = run.results.size(),
                               .kernel = &k,
                               .spec = &c,
-                              .cubin = fs::absolute(opt.catalog_dir / a->cubin).string(),
-                              .entry = a->entry,
+                              .module = fs::absolute(opt.catalog_dir / module).string(),
+                              .entry = jit ? kSkeletonEntry : a->entry,
                               .prepared = nullptr,
                               .isolated = c.fault != Fault::None});
       run.results.push_back(std::move(r));
@@ -143,8 +150,10 @@ void judge_case(CaseResult& r, const PreparedCase* prepared, const DeviceResult*
     r.reason = lost_reason;
     return;
   }
-  if (!got->ok) {
-    r.status = Status::Crash;
+  if (!got->ok) {  // a module that did not load: refused (skip) or an error; else the launch failed
+    r.status = got->load == ModuleLoad::Refused  ? Status::Skip
+               : got->load == ModuleLoad::Failed ? Status::Error
+                                                 : Status::Crash;
     r.reason = got->error;
     return;
   }
@@ -306,7 +315,7 @@ class DeviceLine {
         pr = run_process(
             {opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs", jobs_file_.string(), "--results",
              results_file_.string(), "--start", std::to_string(next), "--count", std::to_string(count), "--batch",
-             std::to_string(batch)},
+             std::to_string(batch), "--toolchain", to_string(opt_.toolchain)},
             0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
       }
       drain();
@@ -371,7 +380,8 @@ class DeviceLine {
       try {
         raw->result = run_process(
             {opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs", jobs_file_.string(), "--results",
-             results_file_.string(), "--batch", "1", "--standby", raw->go.string()},
+             results_file_.string(), "--batch", "1", "--standby", raw->go.string(), "--toolchain",
+             to_string(opt_.toolchain)},
             0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
       } catch (const std::exception& e) { raw->result.output = e.what(); }
     });
@@ -435,7 +445,7 @@ std::vector<DeviceJob> prepare_jobs(const Suite& suite, Plan& plan, Finisher& fi
       continue;
     }
     jobs.push_back({.id = static_cast<std::uint32_t>(n),
-                    .cubin = p.cubin,
+                    .module = p.module,
                     .kernel_name = p.entry,
                     .label = p.kernel->name + "/" + p.spec->name,
                     .input = std::move(p.prepared->input)});

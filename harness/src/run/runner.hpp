@@ -14,6 +14,7 @@
 #include "assemble/catalog.hpp"
 #include "plan/suite.hpp"
 #include "results/results.hpp"
+#include "run/device_protocol.hpp"
 #include "run/device_query.hpp"
 #include "run/journal.hpp"
 
@@ -30,7 +31,10 @@ struct RunOptions {
   // run's launched cases are done and how many there are.
   std::function<void(const CaseResult&, std::size_t done, std::size_t total)> on_case = {};
   unsigned batch = 256;  // launches per batch in the main line
-  bool standby = true;   // the fault line keeps a runner ready ahead of time
+  // Cubin: load the catalog's cubins; Jit: the kernels' PTX (the catalog's <key>.ptx), built by the
+  // driver's own compiler. A module the driver refuses gives its cases `skip` with the reason.
+  RunToolchain toolchain = RunToolchain::Cubin;
+  bool standby = true;  // the fault line keeps a runner ready ahead of time
   // When the process started (for RunTiming::first_launch); unset: the run's own start.
   std::optional<std::chrono::steady_clock::time_point> process_start = std::nullopt;
   double case_timeout = 30;    // seconds a launch may take before it is killed (timeout)

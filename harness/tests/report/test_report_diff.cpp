@@ -2,12 +2,17 @@
 
 #include "report/report_diff.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "results/report_json.hpp"
+#include "util/subprocess.hpp"
 
 using namespace ptxcts;
+namespace fs = std::filesystem;
 
 namespace {
 CaseResult result(const std::string& kernel, const std::string& c, Status s, const std::string& layout = "") {
@@ -174,4 +179,111 @@ TEST(ReportDiff, TheCommittedSchema4ReportAgainstObservedVerdicts) {
   // and written as schema 5, it reads back with them
   RunReport back = parse_report_json(report_json(now), "now.json");
   EXPECT_EQ(diff_reports(now, back).claims.size(), 0u);
+}
+
+namespace {
+// A cubin run and a JIT run of the same results (RunInfo::toolchain as `ptxcts run` writes them).
+std::pair<RunReport, RunReport> cubin_and_jit(std::vector<CaseResult> results) {
+  RunReport cubin, jit;
+  cubin.info.toolchain = cubin_toolchain("13.0.88");
+  jit.info.toolchain = jit_toolchain("580.159.04", "13.0");
+  cubin.results = jit.results = std::move(results);
+  return {cubin, jit};
+}
+}  // namespace
+
+TEST(ReportDiff, JitAndCubinAlikeHaveNoFindings) {
+  auto [cubin, jit] = cubin_and_jit(
+      {result("k1", "c", Status::Pass), result("k2", "c", Status::Fail), result("w", "u", Status::Pass, "lane 0\n")});
+  ReportDiff d = diff_reports(cubin, jit);
+  EXPECT_TRUE(d.toolchains);
+  EXPECT_EQ(d.findings(), 0);
+  EXPECT_EQ(format_diff(d),
+            "run     toolchain: precompiled cubin (ptxas 13.0.88) -> driver JIT (cuModuleLoadDataEx), driver "
+            "580.159.04 (CUDA 13.0)\n"
+            "JIT and precompiled cubin: 0 cases disagree, 0 not compared (skipped by one run), 0 claim changes\n");
+}
+
+// Exactly the case that differs, first, as a finding; in status or in what was observed; either order.
+TEST(ReportDiff, ACaseWhereJitAndCubinDisagreeIsAFinding) {
+  auto [cubin, jit] =
+      cubin_and_jit({result("k1", "c", Status::Pass), result("k2", "c", Status::Pass),
+                     result("w", "u", Status::Pass, "lane 0: r0=(0,0)\n"), result("k3", "c", Status::Pass)});
+  jit.results[1].status = Status::Fail;
+  jit.results[1].reason = "2 element(s) differ from the reference model";
+  jit.results[1].mismatches = 2;
+  ReportDiff d = diff_reports(cubin, jit);
+  ASSERT_EQ(d.disagreements.size(), 1u);
+  EXPECT_EQ(d.disagreements[0].what, "k2 / c");
+  EXPECT_EQ(d.findings(), 1);
+  const std::string text = format_diff(d);
+  EXPECT_EQ(text.substr(0, text.find("run ")),
+            "FINDING JIT and precompiled cubin disagree: k2 / c\n"
+            "  cubin pass\n"
+            "  JIT fail (2 element(s) differ from the reference model)\n");
+  EXPECT_NE(text.find("1 cases disagree, 0 not compared"), std::string::npos) << text;
+  EXPECT_EQ(diff_reports(jit, cubin).disagreements.size(), 1u);
+
+  // The same status, a different observation: the wmma layout.
+  jit.results[1] = cubin.results[1];
+  jit.results[2].observed_layout = "lane 0: r0=(0,1)\n";
+  d = diff_reports(cubin, jit);
+  ASSERT_EQ(d.disagreements.size(), 1u);
+  EXPECT_EQ(d.disagreements[0].what, "w / u");
+  EXPECT_EQ(d.disagreements[0].before, "cubin pass: observed layout:\nlane 0: r0=(0,0)\n");
+  EXPECT_EQ(d.disagreements[0].after, "JIT pass: observed layout:\nlane 0: r0=(0,1)\n");
+
+  // A case the JIT run lacks is a disagreement too, not an agreement.
+  jit.results = {cubin.results[0], cubin.results[1], cubin.results[2]};
+  d = diff_reports(cubin, jit);
+  ASSERT_EQ(d.disagreements.size(), 1u);
+  EXPECT_EQ(d.disagreements[0].after, "JIT (absent)");
+}
+
+// The driver refusing the PTX (a skip) says nothing about the instruction: not compared, and said.
+TEST(ReportDiff, ACaseOnlyOneToolchainSkippedIsNotComparedNoFinding) {
+  auto [cubin, jit] = cubin_and_jit({result("k1", "c", Status::Pass), result("k2", "c", Status::Pass)});
+  jit.results[0].status = Status::Skip;
+  jit.results[0].reason = "the driver's JIT does not take this PTX: CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+  ReportDiff d = diff_reports(cubin, jit);
+  EXPECT_EQ(d.findings(), 0);
+  ASSERT_EQ(d.not_compared.size(), 1u);
+  EXPECT_EQ(
+      d.not_compared[0],
+      "k1 / c: skipped by the JIT run: the driver's JIT does not take this PTX: CUDA_ERROR_UNSUPPORTED_PTX_VERSION");
+}
+
+// `ptxcts diff` itself, on the committed H100 report and a copy that says it ran the JIT: exit 0 when
+// they agree; one case changed: exit 1 and that case, alone, is the first thing said.
+TEST(ReportDiff, TheCommandExitsOneOnADisagreementAndNamesTheCase) {
+  std::ifstream in(PTXCTS_SOURCE_DIR "/reports/nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  RunReport cubin = parse_report_json(text.str(), "h100.json");
+  ASSERT_GT(cubin.results.size(), 1000u);
+  RunReport jit = cubin;
+  jit.info.toolchain = jit_toolchain(cubin.info.driver_version, cubin.info.driver_cuda);
+  const fs::path dir = fs::temp_directory_path() / ("ptxcts-diff-jit-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto write = [&](const std::string& name, const RunReport& r) {
+    std::ofstream(dir / name) << report_json(r);
+    return (dir / name).string();
+  };
+  const std::string a = write("cubin.json", cubin), b = write("jit.json", jit);
+  ProcessResult same = run_process({PTXCTS_COMMAND, "diff", a, b}, 120);
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_NE(same.output.find("0 cases disagree"), std::string::npos) << same.output;
+  std::size_t at = jit.results.size() / 2;
+  while (at < jit.results.size() && jit.results[at].status != Status::Pass) ++at;
+  ASSERT_LT(at, jit.results.size());
+  CaseResult& changed = jit.results[at];
+  changed.status = Status::Fail;
+  changed.reason = "1 element(s) differ from the reference model";
+  changed.mismatches = 1;
+  ProcessResult differs = run_process({PTXCTS_COMMAND, "diff", a, write("jit.json", jit)}, 120);
+  EXPECT_EQ(differs.exit_code, 1) << differs.output;
+  EXPECT_EQ(differs.output.substr(0, differs.output.find('\n')),
+            "FINDING JIT and precompiled cubin disagree: " + changed.kernel + " / " + changed.case_name);
+  EXPECT_NE(differs.output.find("1 cases disagree"), std::string::npos) << differs.output;
+  fs::remove_all(dir);
 }

@@ -620,6 +620,23 @@ TEST(ReportFiles, Basename) {
   EXPECT_EQ(report_basename(info), "nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0");
 }
 
+// The JIT column's reports lie beside the cubin run's, never over them.
+TEST(ReportFiles, AJitRunsNameEndsInJit) {
+  RunInfo info;
+  info.gpu_name = "NVIDIA H100 80GB HBM3";
+  info.sm = "sm_90";
+  info.driver_version = "580.159.04";
+  info.cuda_release = "13.0";
+  info.toolchain = cubin_toolchain("13.0.88");
+  EXPECT_EQ(info.toolchain, "precompiled cubin (ptxas 13.0.88)");
+  EXPECT_FALSE(ran_driver_jit(info));
+  EXPECT_EQ(report_basename(info), "nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0");
+  info.toolchain = jit_toolchain("580.159.04", "13.0");
+  EXPECT_EQ(info.toolchain, "driver JIT (cuModuleLoadDataEx), driver 580.159.04 (CUDA 13.0)");
+  EXPECT_TRUE(ran_driver_jit(info));
+  EXPECT_EQ(report_basename(info), "nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0-jit");
+}
+
 TEST(ReportFiles, BasenameCannotNameAnotherDirectory) {
   RunInfo info;
   info.gpu_name = "../../etc/NVIDIA  H100/";

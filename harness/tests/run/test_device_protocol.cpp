@@ -11,7 +11,7 @@ namespace {
 DeviceJob job(std::uint32_t id) {
   DeviceJob j;
   j.id = id;
-  j.cubin = "/catalog/cache/abc.cubin";
+  j.module = "/catalog/cache/abc.cubin";
   j.kernel_name = "ptxcts_kernel";
   j.input.shape = {1, 64, 1, 2};
   j.input.offsets.assign(32, 16 + id);
@@ -27,7 +27,7 @@ TEST(DeviceProtocol, JobsRoundTrip) {
   auto back = read_jobs(ss);
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back[1].id, 7u);
-  EXPECT_EQ(back[1].cubin, "/catalog/cache/abc.cubin");
+  EXPECT_EQ(back[1].module, "/catalog/cache/abc.cubin");
   EXPECT_EQ(back[1].input.offsets, job(7).input.offsets);
   EXPECT_EQ(back[1].input.state, job(7).input.state);
 }
@@ -89,8 +89,56 @@ TEST(DeviceProtocol, AVectorLengthIsNotTrustedBeyondTheFile) {
   const long before = max_rss_kb();
   std::istringstream smem(bytes_of({0x50, 0x43, 0x52, 0x31, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0}));
   EXPECT_TRUE(read_results(smem).empty());
-  std::istringstream regs(bytes_of({0x50, 0x43, 0x52, 0x31, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                    0, 0, 0, 0x10, 0, 0, 0, 0}));
+  std::istringstream regs(bytes_of(
+      {0x50, 0x43, 0x52, 0x31, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0}));
   EXPECT_TRUE(read_results(regs).empty());
   EXPECT_LT(max_rss_kb() - before, 64 * 1024);
+}
+
+// A result says why a job did not launch: its module refused by the driver (a skip for `ptxcts run`),
+// its module not loaded (an error), or the launch itself failed; each reads back as written.
+TEST(DeviceProtocol, AResultSaysWhetherItsModuleWasRefusedOrFailedToLoad) {
+  std::stringstream ss;
+  DeviceResult refused{5, false, "the driver's JIT does not take this PTX: ...", {}, ModuleLoad::Refused};
+  DeviceResult failed{
+      6, false, "cuModuleLoadDataEx (driver JIT of the PTX): CUDA_ERROR_INVALID_PTX", {}, ModuleLoad::Failed};
+  DeviceResult fault{7, false, "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address", {}};
+  DeviceResult ok{8, true, "", {{1}, {2}}};
+  for (auto const* r : {&refused, &failed, &fault, &ok}) write_result(ss, *r);
+  auto back = read_results(ss);
+  ASSERT_EQ(back.size(), 4u);
+  EXPECT_EQ(back[0].load, ModuleLoad::Refused);
+  EXPECT_EQ(back[1].load, ModuleLoad::Failed);
+  EXPECT_EQ(back[2].load, ModuleLoad::Loaded);
+  EXPECT_EQ(back[3].load, ModuleLoad::Loaded);
+  EXPECT_FALSE(back[0].ok || back[1].ok || back[2].ok);
+  EXPECT_TRUE(back[3].ok);
+  EXPECT_EQ(back[0].error, refused.error);
+}
+
+TEST(DeviceProtocol, TheRunnersToolchainIsCubinOrJit) {
+  std::string error;
+  const char* jit[] = {"r", "--device", "0", "--jobs", "j", "--results", "r", "--toolchain", "jit"};
+  auto a = parse_runner_args(9, jit, error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->toolchain, RunToolchain::Jit);
+  const char* plain[] = {"r", "--device", "0", "--jobs", "j", "--results", "r"};
+  EXPECT_EQ(parse_runner_args(7, plain, error)->toolchain, RunToolchain::Cubin);
+  const char* bad[] = {"r", "--device", "0", "--jobs", "j", "--results", "r", "--toolchain", "ptx"};
+  EXPECT_FALSE(parse_runner_args(9, bad, error));
+  EXPECT_EQ(error, "--toolchain expects cubin or jit, got 'ptx'");
+}
+
+// Which JIT failures are the driver refusing the PTX (the logs as the driver's JIT writes them).
+TEST(DeviceProtocol, AJitRefusalIsAnUnknownVersionOrTargetNothingElse) {
+  EXPECT_TRUE(jit_refusal("CUDA_ERROR_UNSUPPORTED_PTX_VERSION", ""));
+  EXPECT_TRUE(jit_refusal("CUDA_ERROR_NO_BINARY_FOR_GPU", ""));
+  EXPECT_TRUE(jit_refusal("CUDA_ERROR_INVALID_PTX",
+                          "ptxas application ptx input, line 2; fatal   : Unsupported .target 'sm_110a'"));
+  EXPECT_FALSE(
+      jit_refusal("CUDA_ERROR_INVALID_PTX", "ptxas application ptx input, line 9; error   : Unknown symbol 'x'"));
+  EXPECT_FALSE(jit_refusal("CUDA_ERROR_OUT_OF_MEMORY", "Unsupported .version 9.9"));
+  EXPECT_EQ(first_line("\n  \nptxas application ptx input, line 1; fatal   : Unsupported .version 9.0  \nmore\n"),
+            "ptxas application ptx input, line 1; fatal   : Unsupported .version 9.0");
+  EXPECT_EQ(first_line(""), "");
 }

@@ -12,6 +12,11 @@
 //   as the real runner does; hang:K never finishes launch K; killparent:K kills `ptxcts run` (its
 //   parent) with SIGKILL in launch K, as a power cut would.
 // An emulated launch that would fault (an address outside the tiles) is recorded as a fault.
+// --toolchain jit: as the driver's JIT, each job's module is read as PTX text; a module that cannot
+// be read, has no `.version X.Y`, or does not define the job's `.entry` fails to load (an error
+// record with a log, as the real runner's), and with PTXCTS_FAKE_JIT_PTX=X.Y (the newest PTX ISA
+// version the emulated driver knows) a module of a newer `.version` is refused with
+// CUDA_ERROR_UNSUPPORTED_PTX_VERSION and the real JIT's log line (a skip for `ptxcts run`).
 // PTXCTS_FAKE_SPECS: the specs the emulator plans kernels from (default: the source tree's).
 // PTXCTS_FAKE_DEVICES: `--info`'s answer (default: one sm_90 GPU). PTXCTS_FAKE_STARTS: a file
 // each start appends its first launch to.
@@ -23,9 +28,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "kinds/kinds.hpp"
 #include "run/device_protocol.hpp"
@@ -48,6 +58,40 @@ const Suite& suite() {
     return build_suite(load_spec_dir(dir ? dir : PTXCTS_SOURCE_DIR "/specs"));
   }();
   return s;
+}
+
+struct LoadFailure {
+  ModuleLoad load = ModuleLoad::Loaded;  // Loaded: the module loads
+  std::string error;
+};
+
+// What the emulated driver's JIT makes of a PTX module for `entry` (the real runner's wording).
+LoadFailure jit_load(const std::string& path, const std::string& entry) {
+  const std::string how = "cuModuleLoadDataEx (driver JIT of the PTX): ";
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string ptx = text.str();
+  if (!in || ptx.empty()) return {ModuleLoad::Failed, how + path + " is missing or empty"};
+  std::smatch m;
+  if (!std::regex_search(ptx, m, std::regex(R"(\.version\s+(\d+)\.(\d+))")))
+    return {ModuleLoad::Failed, how + "CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed (emulated); JIT log:\n" +
+                                    "ptxas application ptx input, line 1; error   : no .version directive"};
+  const int major = std::stoi(m[1]), minor = std::stoi(m[2]);
+  if (const char* known = std::getenv("PTXCTS_FAKE_JIT_PTX")) {
+    int kmaj = 0, kmin = 0;
+    std::sscanf(known, "%d.%d", &kmaj, &kmin);
+    if (std::pair(major, minor) > std::pair(kmaj, kmin))
+      return {ModuleLoad::Refused,
+              fmt::format("the driver's JIT does not take this PTX: CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided "
+                          "PTX was compiled with an unsupported toolchain. (emulated); JIT log: ptxas application ptx "
+                          "input, line 1; fatal   : Unsupported .version {}.{}; current version is '{}'",
+                          major, minor, known)};
+  }
+  if (!std::regex_search(ptx, std::regex("\\.entry\\s+" + entry + "\\s*\\(")))
+    return {ModuleLoad::Failed,
+            how + "CUDA_ERROR_NOT_FOUND: named symbol not found (emulated): the PTX defines no entry " + entry};
+  return {};
 }
 
 }  // namespace
@@ -96,6 +140,7 @@ int main(int argc, char** argv) {
   std::ofstream out(args->results, std::ios::binary | std::ios::app);
   test::DeviceEmulator emulator;
   RunnerTiming timing;
+  std::map<std::pair<std::string, std::string>, LoadFailure> loaded;  // (module, entry): as the JIT said
   // As the real runner: a batch's records are written only when the whole batch came back; a fault
   // in a batch of several records nothing (exit 5), a fault alone is recorded (exit 3).
   for (std::size_t k = start; k < end;) {
@@ -114,6 +159,19 @@ int main(int argc, char** argv) {
       DeviceResult r;
       r.id = jobs[j].id;
       ++timing.launches;
+      LoadFailure load;
+      if (args->toolchain == RunToolchain::Jit) {
+        auto key = std::make_pair(jobs[j].module, jobs[j].kernel_name);
+        auto it = loaded.find(key);
+        if (it == loaded.end()) it = loaded.emplace(key, jit_load(jobs[j].module, jobs[j].kernel_name)).first;
+        load = it->second;
+      }
+      if (load.load != ModuleLoad::Loaded) {  // recorded, and the runner goes on, as the real one
+        r.load = load.load;
+        r.error = load.error;
+        got.push_back(std::move(r));
+        continue;
+      }
       if (at == fault_at) r.error = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address";
       else if (device == test::Mutant::Echo) {
         r.state = jobs[j].input.state;
@@ -144,7 +202,7 @@ int main(int argc, char** argv) {
     ++timing.batches;
     for (auto const& r : got) {
       write_result(out, r);
-      std::printf("done %u ok\n", r.id);  // as the real runner does: the watchdog hears progress
+      std::printf("done %u %s\n", r.id, r.ok ? "ok" : "fault");  // as the real runner does: the watchdog hears progress
     }
     std::fflush(stdout);
     k = e;
