@@ -77,7 +77,7 @@ std::string grammar_cell(const AuditSummary::GrammarRow* g) {
 
 }  // namespace
 
-std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run) {
+std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
   Json j;
   j["schema_version"] = kMatrixSchemaVersion;
   j["run"] = {
@@ -151,10 +151,22 @@ std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run) {
            {"verdicts", per_toolkit(per, id, [](const AuditSummary::GrammarRow& g) { return Json(g.verdicts); })}});
     }
   }
+  if (sass.size() > 1) {  // what the code became, per consecutive pair of releases with a SASS report
+    auto& pairs = j["sass_changes"] = Json::array();
+    for (std::size_t n = 1; n < sass.size(); ++n) {
+      Json changes = Json::array();
+      for (auto const& c : compare_sass(sass[n - 1], sass[n]))
+        changes.push_back({{"kernel", c.kernel}, {"target", c.target}, {"before", c.before}, {"after", c.after}});
+      pairs.push_back({{"from", sass[n - 1].cuda_release},
+                       {"to", sass[n].cuda_release},
+                       {"disassemblers", {sass[n - 1].disassembler, sass[n].disassembler}},
+                       {"changes", changes}});
+    }
+  }
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run) {
+std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
   std::string md = "# ptxcts: toolkits side by side\n\n";
   md += fmt::format(
       "Written by `ptxcts audit` on {} at {} (ptxcts {}, commit {}) from the audit reports of {} toolkits, columns "
@@ -190,6 +202,7 @@ std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run) {
     for (auto const& c : m.columns) h += " " + c.cuda_release + " |", rule += "---|";
     return h + "\n" + rule + "\n";
   };
+  if (!sass.empty()) md += sass_changes_markdown(sass);
   md +=
       "\n## Findings, side by side\n\nForms each finding covers per toolkit (FAILS: a contradiction the specs do not "
       "expect; known: recorded in the specs; —: no such finding).\n\n" +
@@ -260,9 +273,9 @@ std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run) {
 }
 
 std::filesystem::path write_matrix_reports(const ToolkitMatrix& m, const AuditRun& run,
-                                           const std::filesystem::path& dir) {
-  write_file_atomically(dir / "toolkits.md", matrix_markdown(m, run));
-  write_file_atomically(dir / "toolkits.json", matrix_json(m, run));
+                                           const std::filesystem::path& dir, const std::vector<SassReport>& sass) {
+  write_file_atomically(dir / "toolkits.md", matrix_markdown(m, run, sass));
+  write_file_atomically(dir / "toolkits.json", matrix_json(m, run, sass));
   return dir / "toolkits.json";
 }
 
