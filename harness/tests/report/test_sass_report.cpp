@@ -98,6 +98,10 @@ TEST(SassReport, JsonReadBackAndChangesBetweenReleases) {
   EXPECT_NE(md.find("### CUDA 12.9 -> 13.0"), std::string::npos) << md;
   EXPECT_NE(md.find("| ldmatrix | **none of LDSM** | LDSM.16.M88.4 | 1 | sm_80 | `x4_a64` |"), std::string::npos) << md;
   EXPECT_NE(sass_changes_markdown({a, a}).find("No change"), std::string::npos);
+  SassReport reordered = a;  // the same opcodes in another order: no change
+  reordered.rows[0].matched["sm_80"] = {"LDSM.16.M88", "LDSM.16.M88.4"};
+  a.rows[0].matched["sm_80"] = {"LDSM.16.M88.4", "LDSM.16.M88"};
+  EXPECT_TRUE(compare_sass(a, reordered).empty());
 
   try {
     read_sass_report("{\"schema_version\": 1}", "bad.json");
