@@ -27,7 +27,7 @@ def documents(src):
             continue
         with open(path) as f:
             doc = json.load(f)
-        schema = ("toolkit-matrix" if "toolkits" in doc and "changes" in doc else "audit-report" if "grammar" in doc else "fleet" if "fleet_schema_version" in doc else "run-report")
+        schema = ("sass-report" if doc.get("kind") == "sass" else "toolkit-matrix" if "toolkits" in doc and "changes" in doc else "audit-report" if "grammar" in doc else "fleet" if "fleet_schema_version" in doc else "run-report")
         yield path, doc, os.path.join(src, "reports", "schema", schema + ".schema.json")
 
 

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "assemble/catalog.hpp"
+#include "assemble/catalog_sass.hpp"
 #include "assemble/probe_assembly.hpp"
 #include "assemble/toolkits.hpp"
 #include "assemble/wheel_fetch.hpp"
@@ -28,12 +29,14 @@
 #include "report/page_commands.hpp"
 #include "report/report_diff.hpp"
 #include "report/report_files.hpp"
+#include "report/sass_report.hpp"
 #include "report/terminal_progress.hpp"
 #include "report/toolkit_matrix_report.hpp"
 #include "results/report_json.hpp"
 #include "run/cubin_selection.hpp"
 #include "run/device_query.hpp"
 #include "run/journal.hpp"
+#include "run/run_sass.hpp"
 #include "run/runner.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/file_text.hpp"
@@ -69,6 +72,8 @@ struct Paths {
   std::string runner = beside_this_program(PTXCTS_REL_DEVICE_RUNNER);
   std::string ptxas;
   std::string targets = "all";  // the catalog's: all, native (the GPUs here), or a list such as sm_90,sm_100a
+  bool sass = true;             // disassemble the catalog's cubins (--no-sass: not)
+  std::string toolkit_cache = default_toolkit_cache().string();  // other toolkits, for a disassembler
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
 
@@ -96,6 +101,32 @@ std::optional<std::vector<std::string>> catalog_targets(const Suite& suite, cons
   return out;
 }
 
+// The disassembler for the toolkit of `tc`: its own, $PTXCTS_DISASSEMBLER, or another toolkit's.
+DisassemblerChoice disassembler_for(const std::string& ptxas, const std::string& release, const Paths& p) {
+  std::vector<std::string> others;
+  for (auto const& c : toolkit_candidates(default_toolkit_search({}, p.toolkit_cache))) others.push_back(c.ptxas);
+  const char* env = std::getenv("PTXCTS_DISASSEMBLER");
+  return choose_disassembler(ptxas, release, env ? env : "", others);
+}
+
+// What the catalog's kernels became (every accepted cubin disassembled, or why not), saved in its manifest.
+void disassemble_catalog(Catalog& c, const Suite& suite, const std::string& ptxas, const Paths& p) {
+  const auto t0 = std::chrono::steady_clock::now();
+  DisassemblerChoice choice = disassembler_for(ptxas, c.cuda_release, p);
+  SassStats st;
+  add_sass(c, suite, p.catalog, choice, p.jobs, &st);
+  if (::access(p.catalog.c_str(), W_OK) == 0) save_catalog(c, p.catalog);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!choice.tool) {
+    fmt::print("sass: {}; the SASS columns say so, nothing else is affected\n", choice.unavailable);
+    return;
+  }
+  fmt::print(
+      "sass: {} kernels of {} cubins by {}: {} disassembler runs, {} from cache, {} failed, {} with none of the "
+      "expected mnemonics, in {:.1f} s\n",
+      st.kernels, st.cubins, choice.tool->describe(), st.processes, st.cached, st.failed, st.unmatched, secs);
+}
+
 Catalog make_catalog(const Suite& suite, const Paths& p) {
   Toolchain tc = Toolchain::discover(p.ptxas);
   CatalogStats stats;
@@ -118,6 +149,7 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
                errors.size());
     for (auto const& e : errors) fmt::print("  ptxas failed: {}\n", e);
   }
+  if (p.sass) disassemble_catalog(c, suite, tc.ptxas, p);
   return c;
 }
 
@@ -396,6 +428,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
     rep.results = std::move(G.run.results);
     rep.timing = G.run.timing;
     rep.claims = evaluate_claims(suite, audit, rep.results);
+    rep.sass = run_sass(cat, rep.results);
     // The failures were printed in full as they happened; the claims are said here.
     for (auto const& v : rep.claims)
       if (!flags.quiet || (v.verdict != Verdict::Confirmed && v.verdict != Verdict::Observed))
@@ -480,6 +513,37 @@ int cmd_diff(const std::string& before, const std::string& after, const std::str
   return d.findings() ? kExitFound : 0;
 }
 
+// `ptxcts sass`: what the code of a toolkit's catalog becomes, as a table form x target
+// (sass-cuda<release>.{json,md}); the catalog is brought up to date and disassembled first, or
+// (--no-assemble) taken as it is and disassembled where its manifest lacks the SASS.
+int cmd_sass(const Paths& p, bool no_assemble) {
+  Suite suite = build_suite(load_spec_dir(p.specs));
+  Catalog cat;
+  if (no_assemble) {
+    cat = load_catalog(p.catalog);
+    const bool has_sass =
+        std::any_of(cat.assemblies.begin(), cat.assemblies.end(), [](const Assembly& a) { return a.sass.has_value(); });
+    if (!has_sass) disassemble_catalog(cat, suite, p.ptxas, p);
+  } else {
+    cat = make_catalog(suite, p);
+  }
+  const AuditRun run{
+      .host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
+  const fs::path json = write_sass_reports(build_sass_report(cat, suite), run, p.reports);
+  fmt::print("sass: CUDA {}, {} targets -> {} (and .md)\n", cat.cuda_release, cat.targets.size(), json.string());
+  return cat.errors().empty() ? 0 : kExitPtxasFailed;
+}
+
+// The SASS reports of these releases found in `dir` (sass-cuda<release>.json), in that order.
+std::vector<SassReport> sass_reports_in(const fs::path& dir, const std::vector<std::string>& releases) {
+  std::vector<SassReport> out;
+  for (auto const& r : releases) {
+    const fs::path file = dir / ("sass-cuda" + r + ".json");
+    if (auto text = try_read_file_text(file, kMaxInputFileBytes)) out.push_back(read_sass_report(*text, file.string()));
+  }
+  return out;
+}
+
 // `ptxcts toolkits`: every ptxas found, what each says it is.
 int cmd_toolkits(const std::vector<std::string>& ptxas, const std::string& cache) {
   auto found = find_toolkits(default_toolkit_search(ptxas, cache));
@@ -502,23 +566,26 @@ int cmd_toolkits(const std::vector<std::string>& ptxas, const std::string& cache
 
 // `ptxcts toolkits fetch VERSION...`: each through pip into the cache; 77 if the registry cannot be
 // reached (nothing else went wrong), 2 if a version does not exist or a wheel is bad.
-int cmd_toolkits_fetch(const std::vector<std::string>& versions, const std::string& cache, bool refetch) {
-  for (auto const& v : versions) {
-    try {
-      pip_requirement(v);
-    } catch (const std::invalid_argument& e) { return usage_error(e.what()); }
-  }
+int cmd_toolkits_fetch(const std::vector<std::string>& versions, const std::string& cache, bool refetch,
+                       const std::vector<std::string>& tools_asked) {
+  for (auto const& v : versions)
+    for (auto const& tool : tools_asked) {
+      try {
+        pip_requirement(v, tool);
+      } catch (const std::invalid_argument& e) { return usage_error(e.what()); }
+    }
   const FetchTools tools = default_fetch_tools();
   bool unreachable = false, failed = false;
-  for (auto const& v : versions) {
-    auto t0 = std::chrono::steady_clock::now();
-    FetchResult r = fetch_toolkit(v, cache, tools, refetch);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (r.ok()) fmt::print("fetch: {} ({:.1f} s)\n", r.message, secs);
-    else fmt::print(stderr, "fetch: {}\n", r.message);
-    unreachable |= r.outcome == FetchOutcome::RegistryUnreachable;
-    failed |= !r.ok() && r.outcome != FetchOutcome::RegistryUnreachable;
-  }
+  for (auto const& v : versions)
+    for (auto const& tool : tools_asked) {
+      auto t0 = std::chrono::steady_clock::now();
+      FetchResult r = fetch_toolkit(v, cache, tools, refetch, tool);
+      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (r.ok()) fmt::print("fetch: {} ({:.1f} s)\n", r.message, secs);
+      else fmt::print(stderr, "fetch: {}\n", r.message);
+      unreachable |= r.outcome == FetchOutcome::RegistryUnreachable;
+      failed |= !r.ok() && r.outcome != FetchOutcome::RegistryUnreachable;
+    }
   return failed ? kExitTrouble : unreachable ? kExitSkipped : 0;
 }
 
@@ -556,7 +623,9 @@ int cmd_audit_toolkits(const Paths& p, const std::vector<std::string>& names, co
   }
   if (summaries.size() > 1) {
     ToolkitMatrix m = build_matrix(std::move(summaries));
-    fs::path json = write_matrix_reports(m, run, p.reports);
+    std::vector<std::string> releases;
+    for (auto const& c : m.columns) releases.push_back(c.cuda_release);
+    fs::path json = write_matrix_reports(m, run, p.reports, sass_reports_in(p.reports, releases));
     for (auto const& s : m.steps)
       fmt::print(
           "matrix: CUDA {} -> {}: {} changes ({} findings appeared, {} fixed, {} forms newly accepted, {} newly "
@@ -652,6 +721,8 @@ int main(int argc, char** argv) {
                    "this machine's GPUs), or a list such as sm_90,sm_100a")
       ->capture_default_str();
   catalog->add_option("--runner", p.runner, "The device runner program (asked which GPUs there are, for native)");
+  bool no_sass = false;
+  catalog->add_flag("--no-sass", no_sass, "Do not disassemble the cubins (the manifest then has no SASS)");
 
   std::vector<std::string> families;
   bool no_assemble = false, require_gpu = false, resume = false, quiet = false, verbose = false;
@@ -671,6 +742,7 @@ int main(int argc, char** argv) {
                   "name the toolkit");
   run->add_option("--toolkit-cache", toolkit_cache, "Where fetched toolkits are (ptxcts toolkits fetch)");
   run->add_flag("--no-assemble", no_assemble, "Use the catalog as it is (no toolkit needed)");
+  run->add_flag("--no-sass", no_sass, "Do not disassemble the catalog's cubins");
   run->add_flag("--resume", resume, "Go on from the journal a run that was cut short left in the reports directory");
   run->add_flag("--require-gpu", require_gpu,
                 "With no GPU, skip (exit 77, for CTest) instead of running the toolkit side");
@@ -719,6 +791,32 @@ int main(int argc, char** argv) {
   fetch->add_option("versions", fetch_versions, "CUDA versions, e.g. 11.8 12.4 12.9 13.5")->required();
   fetch->add_option("--cache", toolkit_cache, "The cache of fetched toolkits");
   fetch->add_flag("--refetch", refetch, "Fetch again what the cache has");
+  std::vector<std::string> fetch_tools{"ptxas"};
+  fetch
+      ->add_option("--tool", fetch_tools,
+                   "What to fetch of each release (repeatable): ptxas, cuobjdump, nvdisasm (the disassemblers, which "
+                   "PyPI carries from CUDA 13.2 on)")
+      ->check(CLI::IsMember(kFetchableTools))
+      ->capture_default_str();
+
+  bool sass_no_assemble = false;
+  std::string sass_toolkit, sass_targets = "all";
+  auto* sass = app.add_subcommand("sass",
+                                  "What the code becomes: disassemble the catalog (a toolkit's) and write "
+                                  "sass-cuda<release>.{json,md}, a table form x target");
+  sass->add_option("--catalog", p.catalog, "Catalog directory");
+  sass->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
+  sass->add_option("--reports", p.reports, "Where the SASS report is written");
+  sass->add_option("--ptxas", p.ptxas, "ptxas to use");
+  sass->add_option("--toolkit", sass_toolkit,
+                   "The toolkit whose catalog it is (a CUDA release, a ptxas version or path), in "
+                   "CATALOG-cuda<release> unless --catalog says where");
+  sass->add_option("--toolkit-cache", toolkit_cache, "Where fetched toolkits (and their disassemblers) are");
+  sass->add_option("--targets", sass_targets, "Targets the catalog is brought up to date for: all, native, or a list")
+      ->capture_default_str();
+  sass->add_option("-j,--jobs", p.jobs, "Assemblies and disassemblies in parallel")->check(CLI::Range(1, 256));
+  sass->add_flag("--no-assemble", sass_no_assemble,
+                 "Use the catalog as it is (disassembled if its manifest has no SASS)");
 
   std::string diff_before, diff_after;
   auto* diff =
@@ -753,7 +851,18 @@ int main(int argc, char** argv) {
     // CLI11 prints the message; its codes differ by kind of error (105, 106, 109, ...): one will do.
     return app.exit(e) == 0 ? 0 : kExitTrouble;  // 0: --help
   }
+  p.toolkit_cache = toolkit_cache;
+  p.sass = !no_sass;
   try {
+    if (*sass) {
+      if (!sass_toolkit.empty()) {
+        const Toolchain tc = select_toolkit(find_toolkits(default_toolkit_search({}, toolkit_cache)), sass_toolkit);
+        p.ptxas = tc.ptxas;
+        if (sass->count("--catalog") == 0) p.catalog += "-cuda" + tc.release;
+      }
+      p.targets = sass_targets;
+      return cmd_sass(p, sass_no_assemble);
+    }
     if (*catalog) {
       Suite suite = build_suite(load_spec_dir(p.specs));
       const bool errors = !make_catalog(suite, p).errors().empty();
@@ -780,7 +889,7 @@ int main(int argc, char** argv) {
     }
     if (*list) return cmd_list(p);
     if (*audit && !audit_toolkits.empty()) return cmd_audit_toolkits(p, audit_toolkits, toolkit_ptxas, toolkit_cache);
-    if (*fetch) return cmd_toolkits_fetch(fetch_versions, toolkit_cache, refetch);
+    if (*fetch) return cmd_toolkits_fetch(fetch_versions, toolkit_cache, refetch, fetch_tools);
     if (*toolkits) return cmd_toolkits(toolkit_ptxas, toolkit_cache);
     if (*diff && holds_audit_report(diff_before) && holds_audit_report(diff_after))
       return cmd_diff_audits(diff_before, diff_after);

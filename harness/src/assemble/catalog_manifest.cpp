@@ -33,8 +33,10 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
   j["cuda_release"] = c.cuda_release;
   j["toolkit_ptx_isa"] = c.toolkit_ptx.str();
   j["targets"] = c.targets;
+  j["disassembler"] = c.disassembler;
+  j["sass_unavailable"] = c.sass_unavailable;
   auto& as = j["assemblies"] = nlohmann::ordered_json::array();
-  for (auto const& a : c.assemblies)
+  for (auto const& a : c.assemblies) {
     as.push_back({{"kernel", a.kernel},
                   {"target", a.target},
                   {"ptx_isa", a.ptx.str()},
@@ -47,6 +49,13 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
                   {"ptx", a.ptx_file},
                   {"instruction", a.instruction},
                   {"error", a.error}});
+    if (a.sass)
+      as.back()["sass"] = {{"opcodes", a.sass->opcodes},
+                           {"expected", a.sass->expected},
+                           {"matched", a.sass->matched},
+                           {"unavailable", a.sass->unavailable},
+                           {"expectation_source", a.sass->expectation_source}};
+  }
   // A message with stray bytes must not cost the catalog: invalid UTF-8 becomes U+FFFD, as in the reports.
   write_file_atomically(dir / "manifest.json",
                         j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
@@ -87,6 +96,8 @@ Catalog load_catalog(const fs::path& dir) {
     c.cuda_release = j.at("cuda_release");
     c.toolkit_ptx = ver(j.at("toolkit_ptx_isa"));
     c.targets = j.at("targets").get<std::vector<std::string>>();
+    c.disassembler = j.at("disassembler");
+    c.sass_unavailable = j.at("sass_unavailable");
     // Every field by its key and by its member's name: the order of neither the JSON nor the struct matters.
     for (auto const& a : j.at("assemblies")) {
       where = fmt::format("assemblies[{}]: ", c.assemblies.size());
@@ -102,6 +113,14 @@ Catalog load_catalog(const fs::path& dir) {
                               .instruction = a.at("instruction"),
                               .entry = a.at("entry"),
                               .error = a.at("error")});
+      if (a.contains("sass")) {
+        auto const& s = a.at("sass");
+        c.assemblies.back().sass = AssemblySass{.opcodes = s.at("opcodes"),
+                                                .expected = s.at("expected"),
+                                                .matched = s.at("matched"),
+                                                .unavailable = s.at("unavailable"),
+                                                .expectation_source = s.at("expectation_source")};
+      }
     }
   } catch (const Whole&) { throw; } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: corrupt catalog manifest: {}{}", file.string(), where, e.what()));

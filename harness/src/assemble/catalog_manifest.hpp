@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,25 +12,38 @@
 
 namespace ptxcts {
 
+// What an accepted kernel became (assemble/catalog_sass): its SASS opcodes and those that the
+// specs expect to implement its instruction under test.
+struct AssemblySass {
+  std::vector<std::string> opcodes;   // the function's distinct opcodes, in order of first appearance
+  std::vector<std::string> expected;  // the mnemonics the specs expect (family `sass:`); empty: no expectation
+  std::vector<std::string> matched;   // the opcodes whose mnemonic is expected; empty: none is there
+  std::string unavailable;            // non-empty: no SASS, and why (no disassembler, it failed, ...)
+  std::string expectation_source;     // where the expectation comes from ("assumed: ..." for the suite's own)
+};
+
 struct Assembly {
   std::string kernel, target;
   PtxVersion ptx;
   bool accepted = false;
-  bool attempted = true;    // false: the toolkit's PTX ISA version cannot express this target/form
-  std::string message;      // ptxas's output, or why it was not attempted
-  std::string cubin;        // relative to the catalog directory (accepted only)
-  std::string cubin_seal{}; // its "<size> <xxh3-128>" (accepted only): a run checks the cubin against it
-  std::string ptx_file;     // relative to the catalog directory: the kernel's own module, which
-                            // the line numbers in `message` refer to
-  std::string instruction;  // the instruction text(s) under test, as emitted
-  std::string entry;        // the kernel's entry in `cubin` (accepted only)
-  std::string error{};      // non-empty: ptxas failed and gave no verdict (accepted is false): how, and what it said
+  bool attempted = true;     // false: the toolkit's PTX ISA version cannot express this target/form
+  std::string message;       // ptxas's output, or why it was not attempted
+  std::string cubin;         // relative to the catalog directory (accepted only)
+  std::string cubin_seal{};  // its "<size> <xxh3-128>" (accepted only): a run checks the cubin against it
+  std::string ptx_file;      // relative to the catalog directory: the kernel's own module, which
+                             // the line numbers in `message` refer to
+  std::string instruction;   // the instruction text(s) under test, as emitted
+  std::string entry;         // the kernel's entry in `cubin` (accepted only)
+  std::string error{};       // non-empty: ptxas failed and gave no verdict (accepted is false): how, and what it said
+  std::optional<AssemblySass> sass{};  // accepted kernels, once the catalog is disassembled
 };
 
 struct Catalog {
-  // 5: each cubin's seal; 4: kernels only (the audit's probes are assemble/probe_assembly's)
-  static constexpr int kSchemaVersion = 5;
+  // 6: each accepted kernel's SASS and the disassembler; 5: each cubin's seal; 4: kernels only
+  static constexpr int kSchemaVersion = 6;
   std::string ptxas_version, cuda_release;
+  std::string disassembler{};      // the one that made the SASS ("cuobjdump 13.5.37 (of CUDA 13.5; ...)")
+  std::string sass_unavailable{};  // none: why ("no disassembler: ...", "not asked for")
   PtxVersion toolkit_ptx;
   std::vector<std::string> targets;  // the real targets used, in ptxas's order
   std::vector<Assembly> assemblies;

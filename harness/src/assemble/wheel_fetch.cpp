@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -62,7 +63,10 @@ FetchTools default_fetch_tools() {
   return t;
 }
 
-std::string pip_requirement(const std::string& version) {
+std::string pip_requirement(const std::string& version, const std::string& tool) {
+  if (std::find(kFetchableTools.begin(), kFetchableTools.end(), tool) == kFetchableTools.end())
+    throw std::invalid_argument(
+        fmt::format("'{}' is not a tool that can be fetched; expected ptxas, cuobjdump or nvdisasm", tool));
   std::smatch m;
   static const std::regex re(R"(^(\d{1,3})\.(\d{1,3})(\.\d{1,6})?$)");
   if (!std::regex_match(version, m, re))
@@ -72,25 +76,28 @@ std::string pip_requirement(const std::string& version) {
   if (major < 11)
     throw std::invalid_argument(
         fmt::format("CUDA {}: PyPI carries ptxas wheels from CUDA 11 on; expected a version of 11 or later", version));
-  const std::string package = major >= 13 ? "nvidia-cuda-nvcc" : fmt::format("nvidia-cuda-nvcc-cu{}", major);
+  const std::string stem = tool == "ptxas" ? "nvidia-cuda-nvcc" : "nvidia-cuda-" + tool;
+  const std::string package = major >= 13 ? stem : fmt::format("{}-cu{}", stem, major);
   return package + "==" + version + (m[3].matched ? "" : ".*");
 }
 
-FetchResult fetch_toolkit(const std::string& version, const fs::path& cache, const FetchTools& tools, bool refetch) {
-  const std::string requirement = pip_requirement(version);  // throws for a bad version
+FetchResult fetch_toolkit(const std::string& version, const fs::path& cache, const FetchTools& tools, bool refetch,
+                          const std::string& tool) {
+  const std::string requirement = pip_requirement(version, tool);  // throws for a bad version or tool
   FetchResult out;
+  out.tool = tool;
   out.release = version.substr(0, version.find('.', version.find('.') + 1));
   const fs::path dest = cache / ("cuda-" + out.release);
-  out.ptxas = (dest / "bin" / "ptxas").string();
+  out.binary = (dest / "bin" / tool).string();
   std::error_code ec;
-  if (!refetch && fs::is_regular_file(out.ptxas, ec)) {
+  if (!refetch && fs::is_regular_file(out.binary, ec)) {
     out.outcome = FetchOutcome::AlreadyThere;
-    out.message = fmt::format("CUDA {}: already in the cache: {}", out.release, out.ptxas);
+    out.message = fmt::format("CUDA {}: already in the cache: {}", out.release, out.binary);
     return out;
   }
   auto fail = [&](FetchOutcome o, std::string why) {
     out.outcome = o;
-    out.ptxas.clear();
+    out.binary.clear();
     out.message = fmt::format("CUDA {}: {}; nothing fetched, the cache is as it was", version, why);
     return out;
   };
@@ -132,45 +139,52 @@ FetchResult fetch_toolkit(const std::string& version, const fs::path& cache, con
                 fmt::format("pip download {} left {} wheels, expected one", requirement, wheels.size()));
   const fs::path wheel = wheels.front();
   const std::string name = wheel.filename().string();
-  // A wheel is a zip archive: checked whole (every member's CRC), then only ptxas unpacked.
+  // A wheel is a zip archive: checked whole (every member's CRC), then only the tool unpacked.
   ProcessResult test = run_process({tools.unzip, "-tqq", wheel.string()}, 300);
   if (test.exit_code != 0)
     return fail(FetchOutcome::BadWheel, fmt::format("the wheel {} is damaged (unzip -t, exit {}: {})", name,
                                                     test.exit_code, last_line(test.output)));
   ProcessResult list = run_process({tools.unzip, "-Z1", wheel.string()}, 60);
   std::string member;
-  static const std::regex ptxas_member(R"(^[^\n]*/bin/ptxas$)");
-  if (list.exit_code == 0) member = line_matching(list.output, ptxas_member);
-  if (member.empty()) return fail(FetchOutcome::BadWheel, fmt::format("the wheel {} holds no */bin/ptxas", name));
+  const std::regex tool_member("^[^\\n]*/bin/" + tool + "$");
+  if (list.exit_code == 0) member = line_matching(list.output, tool_member);
+  if (member.empty()) return fail(FetchOutcome::BadWheel, fmt::format("the wheel {} holds no */bin/{}", name, tool));
   const fs::path staged = scratch.dir / "toolkit";
   fs::create_directories(staged / "bin");  // unzip -d makes one level, not two
   ProcessResult unzip =
       run_process({tools.unzip, "-q", "-j", "-o", wheel.string(), member, "-d", (staged / "bin").string()}, 300);
-  const fs::path ptxas = staged / "bin" / "ptxas";
-  if (unzip.exit_code != 0 || !fs::is_regular_file(ptxas, ec))
+  const fs::path binary = staged / "bin" / tool;
+  if (unzip.exit_code != 0 || !fs::is_regular_file(binary, ec))
     return fail(FetchOutcome::BadWheel, fmt::format("cannot unpack {} from the wheel {} (unzip, exit {}: {})", member,
                                                     name, unzip.exit_code, last_line(unzip.output)));
-  ::chmod(ptxas.c_str(), 0755);
+  ::chmod(binary.c_str(), 0755);
   // The binary itself says what it is: it must run and be the release asked for.
-  ProcessResult v = run_process({ptxas.string(), "--version"}, 60);
+  ProcessResult v = run_process({binary.string(), "--version"}, 60);
   std::string said;
   try {
     said = parse_ptxas_version(v.output);
   } catch (const std::exception&) {
-    return fail(FetchOutcome::BadWheel, fmt::format("the ptxas in the wheel {} does not run or name its version "
+    return fail(FetchOutcome::BadWheel, fmt::format("the {} in the wheel {} does not run or name its version "
                                                     "(exit {}: {})",
-                                                    name, v.exit_code, last_line(v.output)));
+                                                    tool, name, v.exit_code, last_line(v.output)));
   }
   if (said.rfind(version, 0) != 0 || (said.size() > version.size() && said[version.size()] != '.'))
     return fail(FetchOutcome::BadWheel,
-                fmt::format("the ptxas in the wheel {} is version {}, not {}", name, said, version));
-  std::ofstream(staged / "wheel.txt") << "wheel: " << name << "\nrequirement: " << requirement << "\nptxas: " << said
-                                      << "\nmember: " << member << "\n";
-  // Into place by renames only: a reader sees the old toolkit or the new one, never half of one.
-  if (fs::exists(dest, ec)) fs::rename(dest, scratch.dir / "replaced");
-  fs::rename(staged, dest);
+                fmt::format("the {} in the wheel {} is version {}, not {}", tool, name, said, version));
+  const std::string record = tool == "ptxas" ? "wheel.txt" : "wheel-" + tool + ".txt";
+  std::ofstream(staged / record) << "wheel: " << name << "\nrequirement: " << requirement << "\n"
+                                 << tool << ": " << said << "\nmember: " << member << "\n";
+  // Into place by renames only: a reader sees the old toolkit or the new one, never half of one. A
+  // disassembler joins the folder its release's ptxas is in (the file and its record, each renamed).
+  if (tool != "ptxas" && fs::is_directory(dest / "bin", ec)) {
+    fs::rename(staged / record, dest / record);
+    fs::rename(binary, out.binary);
+  } else {
+    if (fs::exists(dest, ec)) fs::rename(dest, scratch.dir / "replaced");
+    fs::rename(staged, dest);
+  }
   out.outcome = FetchOutcome::Fetched;
-  out.message = fmt::format("CUDA {}: ptxas {} from {} -> {}", out.release, said, name, out.ptxas);
+  out.message = fmt::format("CUDA {}: {} {} from {} -> {}", out.release, tool, said, name, out.binary);
   return out;
 }
 

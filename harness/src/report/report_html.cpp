@@ -10,6 +10,7 @@
 
 #include "report/html_document.hpp"
 #include "report/html_page_parts.hpp"
+#include "report/sass_text.hpp"
 #include "results/report_json.hpp"
 
 namespace ptxcts {
@@ -77,6 +78,35 @@ void result_block(pugi::xml_node parent, const CaseResult& r) {
   if (!r.diff.empty()) el(d, "pre", {}, fmt::format("{}", fmt::join(r.diff, "\n")));
 }
 
+// What the code of a contradicted claim's kernels became, beside the claim (the first dozen results).
+void sass_beside_claim(pugi::xml_node d, const RunReport& report, const ClaimVerdict& c) {
+  if (report.sass.disassembler.empty() && report.sass.unavailable.empty()) return;  // before schema 7
+  pugi::xml_node table;
+  std::size_t shown = 0, rows = 0;
+  for (auto const& checked : c.checked)
+    for (auto const& r : report.results) {
+      if (r.target.empty() || checked != r.kernel + "/" + r.case_name) continue;
+      ++rows;
+      if (shown == 12) continue;
+      if (!table) {
+        el(d, "p", {},
+           report.sass.unavailable.empty() ? "What the code became (SASS by " + report.sass.disassembler + "):"
+                                           : report.sass.unavailable);
+        table = el(d, "table", {{"class", "sass"}});
+        pugi::xml_node head = el(table, "tr");
+        for (const char* h : {"Kernel", "Case", "Target", "Status", "SASS of the instruction under test"})
+          el(head, "th", {}, h);
+      }
+      pugi::xml_node tr = el(table, "tr");
+      const KernelSass* k = report.sass.find(r.kernel, r.target);
+      for (std::string v : {r.kernel, r.case_name, r.target, std::string(to_string(r.status)),
+                            k ? sass_summary(*k) : std::string("no SASS")})
+        el(tr, "td", {}, v);
+      ++shown;
+    }
+  if (rows > shown) el(d, "p", {}, fmt::format("... and {} more (the JSON report has every one)", rows - shown));
+}
+
 void findings_section(pugi::xml_node body, const RunReport& report) {
   pugi::xml_node s = section(body, "findings", "Findings and failures");
   int n = 0;
@@ -91,6 +121,7 @@ void findings_section(pugi::xml_node body, const RunReport& report) {
     el(d, "p", {}, "Evidence: " + c.evidence);
     if (!c.note.empty()) el(d, "p", {}, "Note: " + c.note);
     checked_list(d, c.checked);
+    sass_beside_claim(d, report, c);
   }
   for (auto const& r : report.results)
     if (failed(r)) {

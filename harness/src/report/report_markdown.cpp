@@ -7,6 +7,7 @@
 #include <map>
 #include <string_view>
 
+#include "report/sass_text.hpp"
 #include "results/report_json.hpp"
 
 namespace ptxcts {
@@ -43,6 +44,52 @@ std::string status_cell(Status s) {
   return bad ? fmt::format("**{}**", to_string(s)) : to_string(s);
 }
 
+bool has_sass(const RunReport& report) { return !report.sass.disassembler.empty() || !report.sass.unavailable.empty(); }
+
+// The SASS one result's kernel became on its target, as a cell.
+std::string sass_cell(const RunReport& report, const CaseResult& r) {
+  const KernelSass* k = report.sass.find(r.kernel, r.target);
+  if (!k) return r.target.empty() ? "" : "no SASS";
+  std::string text = cell(sass_summary(*k));
+  return sass_missing(k->matched, k->expected, k->unavailable) ? "**" + text + "**" : text;
+}
+
+// Beside each contradicted claim, what the code of its kernels became: the evidence a reader needs
+// to ask whether the hardware or the compiler made the difference.
+void contradicted_sass(std::string& out, const RunReport& report, const std::vector<const ClaimVerdict*>& claims) {
+  constexpr std::size_t kRows = 12;
+  bool heading = false;
+  for (const ClaimVerdict* c : claims) {
+    if (c->verdict != Verdict::Contradicted) continue;
+    std::vector<const CaseResult*> rows;
+    for (auto const& checked : c->checked)
+      for (auto const& r : report.results)
+        if (checked == r.kernel + "/" + r.case_name && !r.target.empty()) rows.push_back(&r);
+    if (rows.empty() || !has_sass(report)) continue;  // a claim on assemblies (the audit's), or no SASS at all
+    if (!heading) {
+      out += "### What the code became, beside the contradicted claims\n\n";
+      out += report.sass.unavailable.empty()
+                 ? fmt::format(
+                       "SASS by {}; the opcodes whose mnemonic the specs expect for the instruction under test.\n\n",
+                       report.sass.disassembler.empty() ? std::string("(no disassembler named)")
+                                                        : report.sass.disassembler)
+                 : fmt::format("{}\n\n", cell(report.sass.unavailable));
+      heading = true;
+    }
+    fmt::format_to(std::back_inserter(out),
+                   "**{}** ({} results)\n\n| Kernel | Case | Target | Status | SASS |\n|---|---|---|---|---|\n",
+                   cell(c->id), rows.size());
+    for (std::size_t n = 0; n < rows.size() && n < kRows; ++n)
+      fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", cell(rows[n]->kernel),
+                     cell(rows[n]->case_name), cell(rows[n]->target), status_cell(rows[n]->status),
+                     sass_cell(report, *rows[n]));
+    if (rows.size() > kRows)
+      fmt::format_to(std::back_inserter(out), "\n... and {} more (the JSON report has every one)\n",
+                     rows.size() - kRows);
+    out += "\n";
+  }
+}
+
 void claims_section(std::string& out, const RunReport& report) {
   out += "## Claims\n\n";
   if (report.claims.empty()) {
@@ -63,14 +110,21 @@ void claims_section(std::string& out, const RunReport& report) {
                    cell(c->evidence));
   }
   out += "\n";
+  contradicted_sass(out, report, claims);
 }
 
-void family_section(std::string& out, const std::string& family, const std::vector<const CaseResult*>& results) {
+void family_section(std::string& out, const RunReport& report, const std::string& family,
+                    const std::vector<const CaseResult*>& results) {
   fmt::format_to(std::back_inserter(out), "### {}\n\n", family);
-  out += "| Kernel | Instruction | Case | Target | Status | Reason |\n|---|---|---|---|---|---|\n";
+  const bool sass = has_sass(report);  // a report from before schema 7 has no SASS column
+  out += sass ? "| Kernel | Instruction | Case | Target | Status | Reason | SASS |\n|---|---|---|---|---|---|---|\n"
+              : "| Kernel | Instruction | Case | Target | Status | Reason |\n|---|---|---|---|---|---|\n";
   for (const CaseResult* r : results)
-    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} |\n", cell(r->kernel), cell(r->instruction),
-                   cell(r->case_name), cell(r->target), status_cell(r->status), cell(r->reason));
+    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} |{}\n", cell(r->kernel),
+                   cell(r->instruction), cell(r->case_name), cell(r->target), status_cell(r->status), cell(r->reason),
+                   !sass                             ? ""
+                   : report.sass.unavailable.empty() ? " " + sass_cell(report, *r) + " |"
+                                                     : std::string(" no disassembler |"));
   out += "\n";
   for (const CaseResult* r : results) {
     if (r->status != Status::Fail) continue;
@@ -125,7 +179,11 @@ std::string report_markdown(const RunReport& report) {
   out += "| Run | |\n|---|---|\n";
   for (auto const& f : run_info_fields())
     fmt::format_to(std::back_inserter(out), "| {} | {} |\n", f.key, cell(info.*f.member));
-  fmt::format_to(std::back_inserter(out), "| schema_version | {} |\n\n", RunReport::kSchemaVersion);
+  fmt::format_to(std::back_inserter(out), "| schema_version | {} |\n", RunReport::kSchemaVersion);
+  if (has_sass(report))
+    fmt::format_to(std::back_inserter(out), "| sass | {} |\n",
+                   cell(report.sass.unavailable.empty() ? report.sass.disassembler : report.sass.unavailable));
+  out += "\n";
 
   Totals t = report.totals();
   Totals ft = report.fault_totals();
@@ -155,7 +213,7 @@ std::string report_markdown(const RunReport& report) {
     std::vector<const CaseResult*> results;
     for (auto const& r : report.results)
       if (r.family == family) results.push_back(&r);
-    family_section(out, family, results);
+    family_section(out, report, family, results);
   }
   while (out.ends_with("\n\n")) out.pop_back();
   return out;

@@ -136,6 +136,25 @@ void changes_section(pugi::xml_node body, const MatrixFile& m) {
   }
 }
 
+// What the code became: the SASS that changed between releases (ptxcts sass reports), where any.
+void sass_section(pugi::xml_node body, const MatrixFile& m) {
+  if (m.sass.empty()) return;
+  pugi::xml_node s = section(body, "sass", "What the code became (SASS) between releases");
+  for (auto const& st : m.sass) {
+    el(s, "h3", {}, fmt::format("CUDA {} → {}: {} kernel x target change{} ({})", st.from, st.to, st.changes.size(),
+                                st.changes.size() == 1 ? "" : "s", fmt::join(st.disassemblers, "; ")));
+    if (st.changes.empty()) continue;
+    pugi::xml_node tb = table(s, {"Kernel", "Target", "Before", "After"}, "sass");
+    for (auto const& c : st.changes) {
+      pugi::xml_node tr = el(tb, "tr");
+      el(tr, "td", {{"class", "mono"}}, c.kernel);
+      el(tr, "td", {}, c.target);
+      el(tr, "td", {{"class", "mono"}}, c.before);
+      el(tr, "td", {{"class", "mono"}}, c.after);
+    }
+  }
+}
+
 void findings_section(pugi::xml_node body, const MatrixFile& m) {
   pugi::xml_node s = section(body, "findings", "Findings, side by side");
   el(s, "p", {}, "Forms each finding covers per toolkit; what ptxas did is the tooltip. Rows that differ come first.");
@@ -261,6 +280,7 @@ std::string toolkit_matrix_html(const MatrixFile& m) {
                        {"matrix-section", "Forms of the grammar"}});
   toolkits_section(page.body, m);
   changes_section(page.body, m);
+  sass_section(page.body, m);
   findings_section(page.body, m);
   verdicts_section(page.body, m, "statements", "Statements of the documents, side by side", m.statements);
   verdicts_section(page.body, m, "requirements", "Documented requirements, side by side", m.requirements);

@@ -137,7 +137,8 @@ bool is_toolkit_matrix(const JsonDocument& doc) {
 MatrixFile read_matrix_file(const JsonDocument& doc) {
   const JsonNode root = doc.root();
   root.object(
-      {"schema_version", "run", "toolkits", "changes", "findings", "statements", "requirements", "forms", "grammar"});
+      {"schema_version", "run", "toolkits", "changes", "findings", "statements", "requirements", "forms", "grammar"},
+      {"sass_changes"});
   const JsonNode version = root.at("schema_version");
   if (auto v = version.integer(INT32_MIN, INT32_MAX); v != kToolkitMatrixSchema)
     version.fail(
@@ -176,6 +177,19 @@ MatrixFile read_matrix_file(const JsonDocument& doc) {
     grammar.check(n, g.block + ": " + g.instruction, "grammar row");
     m.grammar.push_back(std::move(g));
   }
+  if (root.has("sass_changes"))
+    for (auto const& n : root.at("sass_changes").items()) {
+      n.object({"from", "to", "disassemblers", "changes"});
+      MatrixFile::SassStep st{n.at("from").str(), n.at("to").str(), n.at("disassemblers").strings(), {}};
+      if (!releases.count(st.from) || !releases.count(st.to))
+        n.fail(fmt::format("SASS changes from CUDA {} to {}: expected releases among the matrix's toolkits", st.from,
+                           st.to));
+      for (auto const& c : n.at("changes").items()) {
+        c.object({"kernel", "target", "before", "after"});
+        st.changes.push_back({c.at("kernel").str(), c.at("target").str(), c.at("before").str(), c.at("after").str()});
+      }
+      m.sass.push_back(std::move(st));
+    }
   return m;
 }
 

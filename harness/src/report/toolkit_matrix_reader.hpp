@@ -53,6 +53,17 @@ struct MatrixFile {
   std::vector<Row<VerdictCell>> statements, requirements;
   std::vector<Row<FormCell>> forms;
   std::vector<GrammarRow> grammar;
+  // What the code became (SASS), per consecutive pair of releases that have a SASS report; empty
+  // where the matrix has none (optional "sass_changes").
+  struct SassChange {
+    std::string kernel, target, before, after;
+  };
+  struct SassStep {
+    std::string from, to;
+    std::vector<std::string> disassemblers;
+    std::vector<SassChange> changes;
+  };
+  std::vector<SassStep> sass;
 };
 
 // Throws JsonInputError for anything that is not a toolkit matrix of this schema.

@@ -79,7 +79,7 @@ std::string grammar_cell(const AuditSummary::GrammarRow* g) {
 
 }  // namespace
 
-std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run) {
+std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
   Json j;
   j["schema_version"] = kMatrixSchemaVersion;
   j["run"] = {
@@ -153,10 +153,22 @@ std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run) {
            {"verdicts", per_toolkit(per, id, [](const AuditSummary::GrammarRow& g) { return Json(g.verdicts); })}});
     }
   }
+  if (sass.size() > 1) {  // what the code became, per consecutive pair of releases with a SASS report
+    auto& pairs = j["sass_changes"] = Json::array();
+    for (std::size_t n = 1; n < sass.size(); ++n) {
+      Json changes = Json::array();
+      for (auto const& c : compare_sass(sass[n - 1], sass[n]))
+        changes.push_back({{"kernel", c.kernel}, {"target", c.target}, {"before", c.before}, {"after", c.after}});
+      pairs.push_back({{"from", sass[n - 1].cuda_release},
+                       {"to", sass[n].cuda_release},
+                       {"disassemblers", {sass[n - 1].disassembler, sass[n].disassembler}},
+                       {"changes", changes}});
+    }
+  }
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run) {
+std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
   std::string md = "# ptxcts: toolkits side by side\n\n";
   md += fmt::format(
       "Written by `ptxcts audit` on {} at {} (ptxcts {}, commit {}) from the audit reports of {} toolkits, columns "
@@ -192,6 +204,7 @@ std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run) {
     for (auto const& c : m.columns) h += " " + c.cuda_release + " |", rule += "---|";
     return h + "\n" + rule + "\n";
   };
+  if (!sass.empty()) md += sass_changes_markdown(sass);
   md +=
       "\n## Findings, side by side\n\nForms each finding covers per toolkit (FAILS: a contradiction the specs do not "
       "expect; known: recorded in the specs; —: no such finding).\n\n" +
@@ -262,10 +275,10 @@ std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run) {
 }
 
 std::filesystem::path write_matrix_files(const ToolkitMatrix& m, const AuditRun& run,
-                                         const std::filesystem::path& prefix) {
+                                         const std::filesystem::path& prefix, const std::vector<SassReport>& sass) {
   const std::filesystem::path json = prefix.string() + ".json";
-  const std::string text = matrix_json(m, run);
-  write_file_atomically(prefix.string() + ".md", matrix_markdown(m, run));
+  const std::string text = matrix_json(m, run, sass);
+  write_file_atomically(prefix.string() + ".md", matrix_markdown(m, run, sass));
   write_file_atomically(json, text);
   // The page is made of the JSON as written, read back as `ptxcts html toolkits.json` reads it.
   write_file_atomically(prefix.string() + ".html", toolkit_matrix_html(parse_matrix_file(text, json.string())));
@@ -273,8 +286,8 @@ std::filesystem::path write_matrix_files(const ToolkitMatrix& m, const AuditRun&
 }
 
 std::filesystem::path write_matrix_reports(const ToolkitMatrix& m, const AuditRun& run,
-                                           const std::filesystem::path& dir) {
-  return write_matrix_files(m, run, dir / "toolkits");
+                                           const std::filesystem::path& dir, const std::vector<SassReport>& sass) {
+  return write_matrix_files(m, run, dir / "toolkits", sass);
 }
 
 std::string format_audit_diff(const PairChanges& c, const AuditSummary& before, const AuditSummary& after) {

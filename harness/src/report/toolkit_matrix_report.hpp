@@ -8,17 +8,20 @@
 
 #include "judge/toolkit_matrix.hpp"
 #include "report/audit_report.hpp"
+#include "report/sass_report.hpp"
 
 namespace ptxcts {
 
-std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run);
-std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run);
+// `sass`: the toolkits' SASS reports (report/sass_report), ordered by release, where there are
+// any: what the code became and what changed between releases joins the matrix.
+std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass = {});
+std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass = {});
 // Writes PREFIX.json, PREFIX.md and the page PREFIX.html atomically; returns the JSON's path.
 std::filesystem::path write_matrix_files(const ToolkitMatrix& m, const AuditRun& run,
-                                         const std::filesystem::path& prefix);
+                                         const std::filesystem::path& prefix, const std::vector<SassReport>& sass = {});
 // The same as toolkits.{json,md,html} in `dir`.
 std::filesystem::path write_matrix_reports(const ToolkitMatrix& m, const AuditRun& run,
-                                           const std::filesystem::path& dir);
+                                           const std::filesystem::path& dir, const std::vector<SassReport>& sass = {});
 
 // What changed from one audit to another, a line per change, then the counts.
 std::string format_audit_diff(const PairChanges& c, const AuditSummary& before, const AuditSummary& after);

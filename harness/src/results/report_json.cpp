@@ -419,6 +419,33 @@ constexpr TimingCount kTimingCounts[] = {{"launches", &RunTiming::launch_count},
                                          {"runner_starts", &RunTiming::runner_starts},
                                          {"peak_rss_mib", &RunTiming::peak_rss_mib}};
 
+Json to_json(const RunSass& s) {
+  Json kernels = Json::array();
+  for (auto const& k : s.kernels)
+    kernels.push_back({{"kernel", k.kernel},
+                       {"target", k.target},
+                       {"opcodes", k.opcodes},
+                       {"expected", k.expected},
+                       {"matched", k.matched},
+                       {"unavailable", k.unavailable}});
+  return {{"disassembler", s.disassembler}, {"unavailable", s.unavailable}, {"kernels", kernels}};
+}
+
+RunSass read_sass(const Node& n) {
+  n.object({"disassembler", "unavailable", "kernels"});
+  RunSass s{.disassembler = n.at("disassembler").str(), .unavailable = n.at("unavailable").str(), .kernels = {}};
+  for (auto const& k : n.at("kernels").items()) {
+    k.object({"kernel", "target", "opcodes", "expected", "matched", "unavailable"});
+    s.kernels.push_back({.kernel = k.at("kernel").str(),
+                         .target = k.at("target").str(),
+                         .opcodes = k.at("opcodes").strings(),
+                         .expected = k.at("expected").strings(),
+                         .matched = k.at("matched").strings(),
+                         .unavailable = k.at("unavailable").str()});
+  }
+  return s;
+}
+
 RunTiming read_timing(const Node& n) {
   std::vector<const char*> keys;
   for (auto const& f : kTimingSeconds) keys.push_back(f.key);
@@ -446,6 +473,7 @@ std::string report_json(const RunReport& report) {
   j["timing"] = Json::object();
   for (auto const& f : kTimingSeconds) j["timing"][f.key] = std::round(report.timing.*f.member * 1e4) / 1e4;
   for (auto const& f : kTimingCounts) j["timing"][f.key] = report.timing.*f.member;
+  j["sass"] = to_json(report.sass);
   // A toolkit message with stray bytes must not cost the report: invalid UTF-8 becomes U+FFFD.
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -470,14 +498,15 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
 
   Node root(src, j, "");
   Node version = root.at("schema_version");
-  // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity, 4 lacks the verdict observed;
-  // nothing else differs.
+  // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity, 4 lacks the verdict observed,
+  // 5 the timing, 6 the sass; nothing else differs.
   constexpr int kOldest = 2;
   const auto v = version.integer(INT32_MIN, INT32_MAX);
   if (v < kOldest || v > RunReport::kSchemaVersion)
     version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest,
                              RunReport::kSchemaVersion, v));
-  if (v >= 6) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing"});
+  if (v >= 7) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing", "sass"});
+  else if (v >= 6) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing"});
   else if (v >= 4) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
   else root.object({"schema_version", "run", "totals", "results", "claims"});
 
@@ -497,6 +526,7 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
   check_totals(root.at("totals"), report.totals());
   if (v >= 6) report.timing = read_timing(root.at("timing"));
+  if (v >= 7) report.sass = read_sass(root.at("sass"));
   if (v < 4) return report;
 
   // What a report withdraws it must lack: withdrawing what it has would hide nothing, and says the

@@ -74,4 +74,10 @@ Totals count(const std::vector<CaseResult>& results, bool fault_cases) {
 Totals RunReport::totals() const { return count(results, false); }
 Totals RunReport::fault_totals() const { return count(results, true); }
 
+const KernelSass* RunSass::find(const std::string& kernel, const std::string& target) const {
+  for (auto const& k : kernels)
+    if (k.kernel == kernel && k.target == target) return &k;
+  return nullptr;
+}
+
 }  // namespace ptxcts

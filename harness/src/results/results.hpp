@@ -99,15 +99,32 @@ struct Withdrawal {
   std::string reason;  // never empty
 };
 
+// What a kernel that ran became on its target (the catalog's SASS, assemble/catalog_sass): its
+// opcodes, the mnemonics its family's specs expect for the instruction under test, and those present.
+struct KernelSass {
+  std::string kernel, target;
+  std::vector<std::string> opcodes, expected, matched;
+  std::string unavailable;  // non-empty: no SASS, and why
+};
+
+// The SASS of the kernels a run ran; JSON: "sass" (schema 7 on).
+struct RunSass {
+  std::string disassembler;  // the one that made it ("cuobjdump 13.5.37 (of CUDA 13.5; ...)")
+  std::string unavailable;   // none at all: why ("no disassembler: ...")
+  std::vector<KernelSass> kernels;
+  const KernelSass* find(const std::string& kernel, const std::string& target) const;
+};
+
 struct RunReport {
   // 2: status timeout, fault_case; 3: observed_layout; 4: withdrawn, roundtrip_identity; 5: verdict
-  // observed; 6: timing. Reads 6, 5, 4, 3 and 2.
-  static constexpr int kSchemaVersion = 6;
+  // observed; 6: timing; 7: sass. Reads 7, 6, 5, 4, 3 and 2.
+  static constexpr int kSchemaVersion = 7;
   RunInfo info;
   RunTiming timing;  // zeros where the report predates it
   std::vector<CaseResult> results;
   std::vector<ClaimVerdict> claims;
   std::vector<Withdrawal> withdrawn;  // `ptxcts run` withdraws nothing (yet): always empty from it
+  RunSass sass;                       // empty where the report predates it
   Totals totals() const;              // of the cases that are not fault cases
   Totals fault_totals() const;        // of the fault cases
 };

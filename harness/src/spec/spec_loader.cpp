@@ -13,6 +13,7 @@
 
 #include "spec/grammar.hpp"
 #include "spec/grammar_reader.hpp"
+#include "spec/sass_expectations.hpp"
 #include "spec/spec_checks.hpp"
 #include "spec/spec_fields.hpp"
 #include "spec/spec_wmma.hpp"
@@ -342,7 +343,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
     // 'definitions' holds YAML anchors that the rest of the file refers to; nothing reads it directly.
     doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies",
-                    "grammar", "rules", "examples", "register_claims"});
+                    "grammar", "rules", "examples", "register_claims", "sass"});
     std::string family = read_identifier(doc.at("family"), "a family name");
     if (auto it = families.find(family); it != families.end())
       doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
@@ -355,6 +356,8 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
       check_distinct_instances(v, item.at("syntax"), instances);
       specs.variants.push_back(std::move(v));
     }
+    if (doc.has("sass"))
+      for (auto& e : read_sass_expectations(doc.at("sass"), family, specs.variants)) specs.sass.push_back(std::move(e));
     if (doc.has("claims"))
       for (auto const& item : doc.at("claims").items("'claims'")) {
         Claim c = read_claim(item, family, specs.cases);

@@ -65,6 +65,12 @@ const Variant* SpecSet::find_variant(const std::string& name) const {
   return nullptr;
 }
 
+const SassExpectation* SpecSet::find_sass(const std::string& family, Operation op) const {
+  for (auto const& e : sass)
+    if (e.family == family && e.operation == op) return &e;
+  return nullptr;
+}
+
 const DiagnosticClass* SpecSet::find_diagnostic(const std::string& name) const {
   for (auto const& d : diagnostics)
     if (d.name == name) return &d;

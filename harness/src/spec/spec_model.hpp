@@ -253,6 +253,19 @@ struct TargetCatalog {
   std::optional<PtxVersion> previous(PtxVersion v) const;  // the version before v, if known
 };
 
+// What a family's instructions are expected to become (the family file's `sass:`): the SASS mnemonics
+// of the opcodes that implement one operation, a claim with its source. `assumed`: no document says
+// it; the suite assumes it (the source says on what grounds).
+struct SassExpectation {
+  std::string family;
+  Operation operation = Operation::Load;
+  std::string operation_text;          // as the spec spells it: "load", "wmma-mma"
+  std::vector<std::string> mnemonics;  // "LDSM", "HMMA": an opcode matches by its text before the first '.'
+  std::string source;
+  bool assumed = false;
+  SourceLocation where;
+};
+
 struct SpecSet {
   TargetCatalog targets;
   CaseSet cases;
@@ -266,10 +279,12 @@ struct SpecSet {
   std::vector<RegisterClaim> register_claims;
   std::vector<KnownDiscrepancy> known_discrepancies;
   std::vector<DiagnosticClass> diagnostics;
+  std::vector<SassExpectation> sass;
 
   const Variant* find_variant(const std::string& name) const;
   const CaseSpec* find_case(const std::string& name) const;
   const DiagnosticClass* find_diagnostic(const std::string& name) const;
+  const SassExpectation* find_sass(const std::string& family, Operation op) const;
 };
 
 }  // namespace ptxcts

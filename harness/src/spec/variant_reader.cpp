@@ -33,18 +33,6 @@ std::string read_variant_name(const YamlReader& r, const std::string& family) {
   return name;
 }
 
-// 'operation'.
-Operation read_operation(const YamlReader& r) {
-  std::string op = r.str();
-  if (op == "load") return Operation::Load;
-  if (op == "store") return Operation::Store;
-  if (op == "move") return Operation::Move;
-  if (op == "wmma-load") return Operation::WmmaLoad;
-  if (op == "wmma-store") return Operation::WmmaStore;
-  if (op == "wmma-mma") return Operation::WmmaMma;
-  r.fail(fmt::format("unknown operation '{}'; expected load, store, move, wmma-load, wmma-store or wmma-mma", op));
-}
-
 // One value of a qualifier.
 QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
   r.expect_map({"text", "set", "space", "fragment", "requires"});
@@ -233,6 +221,18 @@ void read_semantics(const YamlReader& r, Variant& v, const std::set<std::string>
 }
 
 }  // namespace
+
+// 'operation'.
+Operation read_operation(const YamlReader& r) {
+  std::string op = r.str();
+  if (op == "load") return Operation::Load;
+  if (op == "store") return Operation::Store;
+  if (op == "move") return Operation::Move;
+  if (op == "wmma-load") return Operation::WmmaLoad;
+  if (op == "wmma-store") return Operation::WmmaStore;
+  if (op == "wmma-mma") return Operation::WmmaMma;
+  r.fail(fmt::format("unknown operation '{}'; expected load, store, move, wmma-load, wmma-store or wmma-mma", op));
+}
 
 Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets) {
   r.expect_map({"name", "operation", "syntax", "requires", "qualifiers", "address_widths", "exclude", "matrix",

@@ -10,6 +10,9 @@
 
 namespace ptxcts {
 
+// A variant's 'operation' (load, store, move, wmma-load, wmma-store, wmma-mma).
+Operation read_operation(const YamlReader& r);
+
 // A variant of `family`, read and checked (throws SpecError at file:line:column).
 Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets);
 

@@ -176,10 +176,10 @@ TEST(WheelFetch, OnlyPtxasIsUnpackedAndASecondFetchRunsNoPip) {
   FetchTools pip = fake_pip(t.dir, "cp '" + (kWheels / kWheel124).string() + "' \"$dir/\"\n");
   FetchResult r = fetch_toolkit("12.4", t.dir / "cache", pip);
   ASSERT_EQ(r.outcome, FetchOutcome::Fetched) << r.message;
-  EXPECT_EQ(r.ptxas, (t.dir / "cache" / "cuda-12.4" / "bin" / "ptxas").string());
+  EXPECT_EQ(r.binary, (t.dir / "cache" / "cuda-12.4" / "bin" / "ptxas").string());
   EXPECT_EQ(listing(t.dir / "cache"), (std::set<std::string>{"cuda-12.4", "cuda-12.4/bin", "cuda-12.4/bin/ptxas",
                                                              "cuda-12.4/wheel.txt"}));  // no nvcc, no wheel, no scratch
-  ProcessResult v = run_process({r.ptxas, "--version"});
+  ProcessResult v = run_process({r.binary, "--version"});
   EXPECT_NE(v.output.find("V12.4.131"), std::string::npos);
   EXPECT_EQ(r.message.rfind("CUDA 12.4: ptxas 12.4.131 from " + kWheel124 + " -> ", 0), 0u) << r.message;
 

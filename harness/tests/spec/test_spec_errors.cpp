@@ -189,7 +189,34 @@ TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
   edit(s.ldmatrix, "family: ldmatrix\n", "family: ldmatrix\nversion: 1\n");
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, definitions, "
-            "variants, claims, invalid, spellings, known_discrepancies, grammar, rules, examples, register_claims");
+            "variants, claims, invalid, spellings, known_discrepancies, grammar, rules, examples, register_claims, "
+            "sass");
+}
+
+// A family's `sass:` (the SASS mnemonics expected per operation): an operation the family's
+// variants lack, a mnemonic with modifiers, one operation twice.
+TEST(SpecErrors, SassExpectationOfAnOperationTheFamilyLacks) {
+  Specs s;
+  edit(s.ldmatrix, "\nclaims:\n", "\nsass:\n  - operation: store\n    mnemonics: [STSM]\n    source: x\nclaims:\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:53:16: no variant of family 'ldmatrix' has operation 'store'; expected one its "
+            "variants have");
+}
+
+TEST(SpecErrors, SassMnemonicWithModifiers) {
+  Specs s;
+  edit(s.ldmatrix, "\nclaims:\n", "\nsass:\n  - operation: load\n    mnemonics: [LDSM.16]\n    source: x\nclaims:\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:54:17: 'LDSM.16' is not a SASS mnemonic; expected capitals and digits without "
+            "modifiers, e.g. LDSM");
+}
+
+TEST(SpecErrors, SassOperationTwice) {
+  Specs s;
+  edit(s.ldmatrix, "\nclaims:\n",
+       "\nsass:\n  - operation: load\n    mnemonics: [LDSM]\n    source: x\n  - operation: load\n"
+       "    mnemonics: [LDS]\n    source: y\nclaims:\n");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:56:16: operation 'load' is already given at specs/ldmatrix.yaml:53:5");
 }
 
 TEST(SpecErrors, UnknownKeyInClaimCheck) {

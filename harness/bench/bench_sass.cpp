@@ -1,0 +1,133 @@
+// What disassembly costs: the sm_90 catalog built cold with and without its SASS (the issue's
+// target: disassembly adds at most 20%), every cubin of a built catalog disassembled (one process per
+// cubin, a cubin holding a batch of up to 128 kernels), and the naive way, one process per kernel
+// (cuobjdump -fun), on a sample, extrapolated to the catalog in a counter. The disassembler is the
+// one `ptxcts catalog` would use ($PTXCTS_DISASSEMBLER, beside ptxas, another toolkit's); without
+// one the benchmarks say so and are skipped.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "assemble/catalog.hpp"
+#include "assemble/catalog_sass.hpp"
+#include "assemble/toolkits.hpp"
+#include "kinds/kinds.hpp"
+#include "spec/spec_loader.hpp"
+
+using namespace ptxcts;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSpecs = PTXCTS_SOURCE_DIR "/specs";
+
+DisassemblerChoice disassembler(const Toolchain& tc) {
+  std::vector<std::string> others;
+  for (auto const& c : toolkit_candidates(default_toolkit_search({}, default_toolkit_cache())))
+    others.push_back(c.ptxas);
+  const char* env = std::getenv("PTXCTS_DISASSEMBLER");
+  return choose_disassembler(tc.ptxas, tc.release, env ? env : "", others);
+}
+
+// The cached listings of a catalog, removed so that the next disassembly is cold.
+void forget_listings(const fs::path& dir) {
+  for (auto const& e : fs::directory_iterator(dir / "cache"))
+    if (e.path().extension() == ".sass") fs::remove(e.path());
+}
+
+}  // namespace
+
+// The sm_90 catalog from nothing: ptxas only (0), or ptxas then the disassembler (1).
+static void BM_ColdCatalogSm90(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  KernelSkeletons sk = read_kernel_skeletons(PTXCTS_SOURCE_DIR "/kernels");
+  const bool sass = state.range(0) == 1;
+  DisassemblerChoice choice = disassembler(tc);
+  if (sass && !choice.tool) {
+    state.SkipWithError(choice.unavailable.c_str());
+    return;
+  }
+  CatalogStats stats;
+  SassStats st;
+  for (auto _ : state) {
+    fs::path dir = fs::temp_directory_path() / "ptxcts-bench-cold-sm90";
+    fs::remove_all(dir);
+    Catalog cat = build_catalog(suite, tc, sk, dir, 2, &stats, {}, std::vector<std::string>{"sm_90"});
+    if (sass) add_sass(cat, suite, dir, choice, 2, &st);
+    fs::remove_all(dir);
+  }
+  state.counters["assembled"] = stats.assembled;
+  state.counters["ptxas_runs"] = stats.ptxas_runs;
+  state.counters["disassembler_runs"] = sass ? st.processes : 0;
+  state.counters["kernels_with_sass"] = sass ? st.kernels : 0;
+  state.SetLabel(sass ? "with SASS: " + choice.tool->describe() : "without SASS");
+}
+BENCHMARK(BM_ColdCatalogSm90)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+
+// A built sm_90 catalog's every cubin disassembled: one process per cubin.
+static void BM_DisassembleCatalogBatched(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  DisassemblerChoice choice = disassembler(tc);
+  if (!choice.tool) {
+    state.SkipWithError(choice.unavailable.c_str());
+    return;
+  }
+  fs::path dir = fs::temp_directory_path() / "ptxcts-bench-sass-batched";
+  Catalog built = build_catalog(suite, tc, read_kernel_skeletons(PTXCTS_SOURCE_DIR "/kernels"), dir, 2, nullptr, {},
+                                std::vector<std::string>{"sm_90"});
+  SassStats st;
+  for (auto _ : state) {
+    forget_listings(dir);
+    Catalog cat = built;
+    add_sass(cat, suite, dir, choice, 2, &st);
+  }
+  state.counters["cubins"] = st.cubins;
+  state.counters["disassembler_runs"] = st.processes;
+  state.counters["kernels"] = st.kernels;
+  state.counters["kernels/s"] = benchmark::Counter(
+      static_cast<double>(st.kernels) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_DisassembleCatalogBatched)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+
+// The naive way: one process per kernel (cuobjdump -sass -fun ENTRY CUBIN), 32 kernels of the sm_90
+// catalog; s_per_kernel x catalog_kernels is what the whole catalog would take that way (an
+// extrapolation, not a run).
+static void BM_DisassembleNaiveOneProcessPerKernel(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  DisassemblerChoice choice = disassembler(tc);
+  // cuobjdump beside the chosen disassembler: -fun takes a name there (nvdisasm's takes an index).
+  std::optional<Disassembler> cuobjdump;
+  if (choice.tool) cuobjdump = probe_disassembler(fs::path(choice.tool->path).parent_path() / "cuobjdump");
+  if (!cuobjdump) {
+    state.SkipWithError("the naive way needs cuobjdump (-fun NAME) beside the disassembler");
+    return;
+  }
+  fs::path dir = fs::temp_directory_path() / "ptxcts-bench-sass-naive";
+  Catalog built = build_catalog(suite, tc, read_kernel_skeletons(PTXCTS_SOURCE_DIR "/kernels"), dir, 2, nullptr, {},
+                                std::vector<std::string>{"sm_90"});
+  std::vector<const Assembly*> sample, accepted;
+  for (auto const& a : built.assemblies)
+    if (a.accepted) accepted.push_back(&a);
+  for (std::size_t n = 0; n < accepted.size() && sample.size() < 32;
+       n += std::max<std::size_t>(1, accepted.size() / 32))
+    sample.push_back(accepted[n]);
+  std::string failed;
+  for (auto _ : state)
+    for (const Assembly* a : sample)
+      if (auto r = disassemble_function(*cuobjdump, dir / a->cubin, a->entry); !r.error.empty() && failed.empty())
+        failed = a->entry + ": " + r.error;
+  if (!failed.empty()) state.SkipWithError(failed.c_str());
+  state.counters["kernels"] = static_cast<double>(sample.size());
+  state.counters["s_per_kernel"] =
+      benchmark::Counter(static_cast<double>(sample.size()) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["catalog_kernels"] = static_cast<double>(accepted.size());
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_DisassembleNaiveOneProcessPerKernel)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
