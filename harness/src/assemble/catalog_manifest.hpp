@@ -15,15 +15,15 @@ struct Assembly {
   std::string kernel, target;
   PtxVersion ptx;
   bool accepted = false;
-  bool attempted = true;    // false: the toolkit's PTX ISA version cannot express this target/form
-  std::string message;      // ptxas's output, or why it was not attempted
-  std::string cubin;        // relative to the catalog directory (accepted only)
-  std::string cubin_seal{}; // its "<size> <xxh3-128>" (accepted only): a run checks the cubin against it
-  std::string ptx_file;     // relative to the catalog directory: the kernel's own module, which
-                            // the line numbers in `message` refer to
-  std::string instruction;  // the instruction text(s) under test, as emitted
-  std::string entry;        // the kernel's entry in `cubin` (accepted only)
-  std::string error{};      // non-empty: ptxas failed and gave no verdict (accepted is false): how, and what it said
+  bool attempted = true;     // false: the toolkit's PTX ISA version cannot express this target/form
+  std::string message;       // ptxas's output, or why it was not attempted
+  std::string cubin;         // relative to the catalog directory (accepted only)
+  std::string cubin_seal{};  // its "<size> <xxh3-128>" (accepted only): a run checks the cubin against it
+  std::string ptx_file;      // relative to the catalog directory: the kernel's own module, which
+                             // the line numbers in `message` refer to
+  std::string instruction;   // the instruction text(s) under test, as emitted
+  std::string entry;         // the kernel's entry in `cubin` (accepted only)
+  std::string error{};       // non-empty: ptxas failed and gave no verdict (accepted is false): how, and what it said
 };
 
 struct Catalog {
@@ -41,5 +41,11 @@ struct Catalog {
 
 Catalog load_catalog(const std::filesystem::path& dir);  // throws std::runtime_error naming the file
 void save_catalog(const Catalog& c, const std::filesystem::path& dir);
+// The pieces of both, for the manifest's index (catalog_index): the manifest's text for a catalog;
+// dir/manifest.json's text (throws std::runtime_error if there is none); a manifest's text parsed
+// (errors name `file`).
+std::string manifest_text(const Catalog& c);
+std::string read_manifest_text(const std::filesystem::path& dir);
+Catalog parse_manifest_text(const std::string& text, const std::filesystem::path& file);
 
 }  // namespace ptxcts
