@@ -296,14 +296,6 @@ struct Runner {
 };
 
 int run(const ptxcts::RunnerArgs& args) {
-  std::ifstream jin(args.jobs, std::ios::binary);
-  std::vector<ptxcts::DeviceJob> jobs;
-  try {
-    jobs = ptxcts::read_jobs(jin);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", args.jobs.c_str(), e.what());
-    return kExitUsage;
-  }
   Runner runner;
   runner.toolchain = args.toolchain;
   const auto t_init = Clock::now();
@@ -321,9 +313,19 @@ int run(const ptxcts::RunnerArgs& args) {
     return kExitNoDevice;
   }
   runner.timing.init_ms = ms_since(t_init);
-  const auto range = ptxcts::jobs_to_run(args, jobs.size());
-  if (!range) return 0;  // a standby runner told to quit
-  const std::size_t start = range->first, end = range->end;
+  // The order first, then the jobs: a standby runner is started before its job file is written.
+  const auto order = ptxcts::order_to_run(args);
+  if (!order) return 0;  // a standby runner told to quit
+  std::ifstream jin(args.jobs, std::ios::binary);
+  std::vector<ptxcts::DeviceJob> jobs;
+  try {
+    jobs = ptxcts::read_jobs(jin);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", args.jobs.c_str(), e.what());
+    return kExitUsage;
+  }
+  const auto range = ptxcts::jobs_in(*order, jobs.size());
+  const std::size_t start = range.first, end = range.end;
   std::ofstream out(args.results, std::ios::binary | std::ios::app);
   auto say_timing = [&] {
     std::printf("%s\n", ptxcts::timing_line(runner.timing).c_str());

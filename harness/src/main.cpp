@@ -16,6 +16,7 @@
 
 #include "assemble/catalog.hpp"
 #include "assemble/catalog_sass.hpp"
+#include "assemble/catalog_index.hpp"
 #include "assemble/probe_assembly.hpp"
 #include "assemble/toolkits.hpp"
 #include "assemble/wheel_fetch.hpp"
@@ -35,6 +36,7 @@
 #include "results/report_json.hpp"
 #include "run/cubin_selection.hpp"
 #include "run/device_query.hpp"
+#include "run/early_runner.hpp"
 #include "run/journal.hpp"
 #include "run/run_sass.hpp"
 #include "run/runner.hpp"
@@ -279,7 +281,20 @@ struct RunFlags {
   bool no_assemble = false, require_gpu = false, resume = false, quiet = false, verbose = false;
   unsigned batch = 256;
   RunToolchain toolchain = RunToolchain::Cubin;
+  // The naive ways, kept for comparison (hidden options): no runner started before the specs load,
+  // the manifest parsed in full, every case's inputs made before its line's job file is written.
+  bool no_early_runner = false, no_manifest_index = false, no_stream = false;
 };
+
+// The GPU a run uses first: the one CTest gives (RESOURCE_GROUPS gpus:1 names it as
+// CTEST_RESOURCE_GROUP_0_GPUS=id:N,slots:1), else the first.
+int first_gpu() {
+  if (const char* given = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS")) {
+    std::string g = given;
+    if (auto at = g.find("id:"); at != std::string::npos) return std::atoi(g.c_str() + at + 3);
+  }
+  return 0;
+}
 
 int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunFlags& flags) {
   const bool no_assemble = flags.no_assemble, require_gpu = flags.require_gpu, resume = flags.resume;
@@ -289,9 +304,20 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
     return usage_error(
         "--resume and --family cannot be combined: only a run of every family keeps a journal to resume; "
         "expected --resume alone, or --family alone (a fresh run of those families)");
-  // Which GPUs there are (the runner starts the driver: a few hundred ms) is asked while the specs load.
+  // The fault line's first runner makes its context, and the GPUs are asked for (each starts the
+  // driver: a few hundred ms), while the specs and the catalog load (run/early_runner).
+  std::unique_ptr<EarlyRunner> early;
+  if (!flags.no_early_runner)
+    early = std::make_unique<EarlyRunner>(p.runner, first_gpu(), fs::path(), RunOptions{}.case_timeout,
+                                          flags.toolchain);
   auto query = std::async(std::launch::async, [&] { return query_devices(p.runner); });
+  // A catalog used as it is needs no specs to be read: it loads beside them.
+  std::future<Catalog> catalog_as_is;
+  if (no_assemble)
+    catalog_as_is =
+        std::async(std::launch::async, [&] { return load_catalog_indexed(p.catalog, !flags.no_manifest_index); });
   Suite suite = build_suite(load_spec_dir(p.specs));
+  const double specs_at = seconds_since(kProcessStart);
   // A family the specs do not define would select nothing, and a run of nothing passes.
   for (auto const& f : families)
     if (std::find(suite.specs.families.begin(), suite.specs.families.end(), f) == suite.specs.families.end()) {
@@ -299,8 +325,17 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
       std::sort(known.begin(), known.end());
       return usage_error(fmt::format("unknown family '{}'; the specs define {}", f, fmt::join(known, ", ")));
     }
-  Catalog cat = no_assemble ? load_catalog(p.catalog) : make_catalog(suite, p);
+  Catalog cat = no_assemble ? catalog_as_is.get() : make_catalog(suite, p);
+  const double catalog_at = seconds_since(kProcessStart);
   DeviceQuery q = query.get();
+  // Where a run's first second goes (the report's timing has the first launch).
+  if (flags.verbose)
+    fmt::print("startup: specs loaded at {:.3f} s, catalog at {:.3f} s{}, GPUs known at {:.3f} s\n", specs_at,
+               catalog_at,
+               !no_assemble              ? ""
+               : flags.no_manifest_index ? " (manifest parsed)"
+                                         : " (manifest index)",
+               seconds_since(kProcessStart));
   if (q.devices.empty() && require_gpu) {
     fmt::print("SKIPPED: {}; the conformance cases need a GPU\n", q.reason);
     return kExitSkipped;
@@ -313,12 +348,12 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
   }
   // Under `ctest --resource-spec-file`, a test given a GPU (RESOURCE_GROUPS gpus:1) runs on that GPU
   // only: CTest names it as CTEST_RESOURCE_GROUP_0_GPUS=id:N,slots:1.
-  if (const char* given = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS")) {
-    std::string g = given;
-    if (auto at = g.find("id:"); at != std::string::npos) {
-      int id = std::atoi(g.c_str() + at + 3);
-      std::erase_if(q.devices, [id](const DeviceInfo& d) { return d.ordinal != id; });
-    }
+  if (std::getenv("CTEST_RESOURCE_GROUP_0_GPUS"))
+    std::erase_if(q.devices, [id = first_gpu()](const DeviceInfo& d) { return d.ordinal != id; });
+  {  // only what these GPUs can load is kept (and searched: an all-targets catalog has ~30,000 assemblies)
+    std::vector<std::pair<int, int>> capabilities;
+    for (auto const& d : q.devices) capabilities.emplace_back(d.major, d.minor);
+    keep_loadable(cat, suite.specs.targets, capabilities);
   }
   // What the requirement claims rest on (the same for every GPU): the toolkit's audit, where there is
   // a toolkit. Only the claims need it, at the end, so it runs beside the GPU work and is said then.
@@ -369,6 +404,8 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
     opt.batch = flags.batch;
     opt.toolchain = flags.toolchain;
     opt.process_start = kProcessStart;
+    opt.early = early.get();
+    opt.stream = !flags.no_stream;
     RunReport& rep = G.rep;
     rep.info = {.gpu_name = dev.name,
                 .compute_capability = fmt::format("{}.{}", dev.major, dev.minor),
@@ -757,6 +794,10 @@ int main(int argc, char** argv) {
                   "by the driver's own JIT; the reports' names end in -jit)")
       ->check(CLI::IsMember({"cubin", "jit"}))
       ->capture_default_str();
+  RunFlags naive;  // hidden: the naive ways, for benchmarks and the tests that compare with them
+  run->add_flag("--no-early-runner", naive.no_early_runner)->group("");
+  run->add_flag("--no-manifest-index", naive.no_manifest_index)->group("");
+  run->add_flag("--no-stream", naive.no_stream)->group("");
   // The build's choice (PTXCTS_CATALOG_TARGETS), so that a run keeps the build's catalog as it is.
   std::string run_targets = PTXCTS_CATALOG_TARGETS;
   run->add_option("--targets", run_targets,
@@ -885,7 +926,10 @@ int main(int argc, char** argv) {
                       .quiet = quiet,
                       .verbose = verbose,
                       .batch = batch,
-                      .toolchain = run_toolchain == "jit" ? RunToolchain::Jit : RunToolchain::Cubin});
+                      .toolchain = run_toolchain == "jit" ? RunToolchain::Jit : RunToolchain::Cubin,
+                      .no_early_runner = naive.no_early_runner,
+                      .no_manifest_index = naive.no_manifest_index,
+                      .no_stream = naive.no_stream});
     }
     if (*list) return cmd_list(p);
     if (*audit && !audit_toolkits.empty()) return cmd_audit_toolkits(p, audit_toolkits, toolkit_ptxas, toolkit_cache);

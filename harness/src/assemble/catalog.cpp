@@ -12,6 +12,7 @@
 
 #include "assemble/assembly_batch.hpp"
 #include "assemble/assembly_cache.hpp"
+#include "assemble/catalog_index.hpp"
 #include "util/worker_threads.hpp"
 
 namespace ptxcts {
@@ -210,9 +211,8 @@ void collect_alone(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
 
 }  // namespace
 
-Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton,
-                      const fs::path& dir, int jobs, CatalogStats* stats,
-                      const std::function<void(std::size_t, std::size_t)>& progress,
+Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, const fs::path& dir,
+                      int jobs, CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress,
                       const std::optional<std::vector<std::string>>& targets) {
   Catalog cat;
   cat.ptxas_version = tc.version;
@@ -241,7 +241,7 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
   collect_alone(plan, cat, s);
   for (auto const& a : cat.assemblies) s.not_attempted += !a.attempted;
   if (stats) *stats = s;
-  save_catalog(cat, dir);
+  save_catalog_indexed(cat, dir);
   return cat;
 }
 

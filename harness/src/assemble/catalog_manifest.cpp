@@ -26,7 +26,7 @@ std::vector<std::string> Catalog::errors() const {
   return out;
 }
 
-void save_catalog(const Catalog& c, const fs::path& dir) {
+std::string manifest_text(const Catalog& c) {
   nlohmann::ordered_json j;
   j["schema_version"] = Catalog::kSchemaVersion;
   j["ptxas_version"] = c.ptxas_version;
@@ -57,16 +57,28 @@ void save_catalog(const Catalog& c, const fs::path& dir) {
                            {"expectation_source", a.sass->expectation_source}};
   }
   // A message with stray bytes must not cost the catalog: invalid UTF-8 becomes U+FFFD, as in the reports.
-  write_file_atomically(dir / "manifest.json",
-                        j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+  return j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+void save_catalog(const Catalog& c, const fs::path& dir) {
+  write_file_atomically(dir / "manifest.json", manifest_text(c));
+}
+
+std::string read_manifest_text(const fs::path& dir) {
+  fs::path file = dir / "manifest.json";
+  std::optional<std::string> in = try_read_file_text(file, kMaxInputFileBytes);
+  if (!in)
+    throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
+  return std::move(*in);
 }
 
 Catalog load_catalog(const fs::path& dir) {
-  fs::path file = dir / "manifest.json";
-  const std::optional<std::string> in = try_read_file_text(file, kMaxInputFileBytes);
-  if (!in)
-    throw std::runtime_error(fmt::format("{}: no catalog here (build one with 'ptxcts catalog')", file.string()));
-  if (auto problem = json_nesting_problem(*in, file.string())) throw std::runtime_error(*problem);
+  const fs::path file = dir / "manifest.json";
+  return parse_manifest_text(read_manifest_text(dir), file);
+}
+
+Catalog parse_manifest_text(const std::string& text, const fs::path& file) {
+  if (auto problem = json_nesting_problem(text, file.string())) throw std::runtime_error(*problem);
   // An error already whole (another schema: one to rebuild, not a corrupt one; a place in the text),
   // passed on as it is.
   struct Whole : std::runtime_error {
@@ -77,11 +89,13 @@ Catalog load_catalog(const fs::path& dir) {
   try {
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(*in);
+      j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {  // placed: e.byte is the 1-based byte it stopped at
       throw Whole(fmt::format("{}:{}: corrupt catalog manifest: invalid JSON ({})", file.string(),
-                              json_line_column(*in, e.byte == 0 ? 0 : e.byte - 1), e.what()));
-    } catch (const nlohmann::json::out_of_range& e) { throw Whole(json_number_overflow(*in, file.string(), e.what())); }
+                              json_line_column(text, e.byte == 0 ? 0 : e.byte - 1), e.what()));
+    } catch (const nlohmann::json::out_of_range& e) {
+      throw Whole(json_number_overflow(text, file.string(), e.what()));
+    }
     if (j.at("schema_version") != Catalog::kSchemaVersion)
       throw Whole(fmt::format(
           "{}: catalog manifest of schema_version {}; this ptxcts reads schema_version {} (rebuild the catalog "

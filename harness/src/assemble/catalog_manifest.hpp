@@ -55,5 +55,11 @@ struct Catalog {
 
 Catalog load_catalog(const std::filesystem::path& dir);  // throws std::runtime_error naming the file
 void save_catalog(const Catalog& c, const std::filesystem::path& dir);
+// The pieces of both, for the manifest's index (catalog_index): the manifest's text for a catalog;
+// dir/manifest.json's text (throws std::runtime_error if there is none); a manifest's text parsed
+// (errors name `file`).
+std::string manifest_text(const Catalog& c);
+std::string read_manifest_text(const std::filesystem::path& dir);
+Catalog parse_manifest_text(const std::string& text, const std::filesystem::path& file);
 
 }  // namespace ptxcts

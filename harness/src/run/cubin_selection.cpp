@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 namespace ptxcts {
@@ -61,6 +62,16 @@ CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, c
     choice.error = fmt::format("ptxas rejected a documented form for {}: {}", a->target, a->message);
   else choice.assembly = a;
   return choice;
+}
+
+void keep_loadable(Catalog& catalog, const TargetCatalog& targets, const std::vector<std::pair<int, int>>& devices) {
+  std::set<std::string> loadable;
+  for (auto const& name : catalog.targets)
+    if (const TargetInfo* t = targets.find(name))
+      for (auto const& [major, minor] : devices)
+        if (runs_on(targets, *t, major, minor)) loadable.insert(name);
+  std::erase_if(catalog.assemblies, [&](const Assembly& a) { return !loadable.count(a.target); });
+  catalog.assemblies.shrink_to_fit();
 }
 
 }  // namespace ptxcts

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "assemble/catalog.hpp"
 #include "plan/suite.hpp"
@@ -22,5 +24,11 @@ struct CubinChoice {
 
 CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, const KernelPlan& kernel, int major,
                          int minor);
+
+// Drops the assemblies of every target that loads on none of the devices (compute capabilities
+// major.minor): select_cubin never chooses them, and an all-targets catalog holds ~30,000, which a
+// run would otherwise keep in memory and search for each kernel. The catalog's targets stay as
+// they are, so select_cubin chooses as it did.
+void keep_loadable(Catalog& catalog, const TargetCatalog& targets, const std::vector<std::pair<int, int>>& devices);
 
 }  // namespace ptxcts

@@ -85,25 +85,44 @@ std::string first_line(const std::string& log) {
   return "";
 }
 
+JobFileWriter::JobFileWriter(std::ostream& out) : out_(out) {
+  if (const std::streampos at = out_.tellp(); at != std::streampos(-1)) base_ = at;
+  out_.write(kJobMagic, sizeof kJobMagic);
+  put<std::uint32_t>(out_, 0);  // the count, filled in by finish()
+}
+
+std::uint64_t JobFileWriter::add(const DeviceJob& j) {
+  const std::uint64_t at = at_;
+  const LaunchInput& in = j.input;
+  at_ += 4 + (4 + j.module.size()) + (4 + j.kernel_name.size()) + (4 + j.label.size()) + 16 +
+         (8 + in.offsets.size() * 4) + (8 + in.state.smem.size()) + (8 + in.state.regs.size() * 4);
+  put(out_, j.id);
+  put_str(out_, j.module);
+  put_str(out_, j.kernel_name);
+  put_str(out_, j.label);
+  const LaunchShape& s = j.input.shape;
+  for (int v : {s.warps, s.tile_bytes, s.steps, s.regs}) put<std::int32_t>(out_, v);
+  put_vec(out_, j.input.offsets);
+  put_vec(out_, j.input.state.smem);
+  put_vec(out_, j.input.state.regs);
+  ++count_;
+  return at;
+}
+
+void JobFileWriter::finish() {
+  out_.seekp(base_ + std::streamoff(sizeof kJobMagic));
+  put<std::uint32_t>(out_, count_);
+  out_.seekp(0, std::ios::end);
+  out_.flush();
+}
+
 void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs, std::vector<std::uint64_t>* offsets) {
-  out.write(kJobMagic, sizeof kJobMagic);
-  put<std::uint32_t>(out, static_cast<std::uint32_t>(jobs.size()));
-  std::uint64_t at = sizeof kJobMagic + 4;
+  JobFileWriter w(out);
   for (auto const& j : jobs) {
+    const std::uint64_t at = w.add(j);
     if (offsets) offsets->push_back(at);
-    const LaunchInput& in = j.input;
-    at += 4 + (4 + j.module.size()) + (4 + j.kernel_name.size()) + (4 + j.label.size()) + 16 +
-          (8 + in.offsets.size() * 4) + (8 + in.state.smem.size()) + (8 + in.state.regs.size() * 4);
-    put(out, j.id);
-    put_str(out, j.module);
-    put_str(out, j.kernel_name);
-    put_str(out, j.label);
-    const LaunchShape& s = j.input.shape;
-    for (int v : {s.warps, s.tile_bytes, s.steps, s.regs}) put<std::int32_t>(out, v);
-    put_vec(out, j.input.offsets);
-    put_vec(out, j.input.state.smem);
-    put_vec(out, j.input.state.regs);
   }
+  w.finish();
 }
 
 // One job, where the stream is.
@@ -276,21 +295,27 @@ void write_go(const std::string& path, const std::optional<GoOrder>& order) {
     throw std::runtime_error(path + ": cannot put a standby runner's go file in place");
 }
 
-std::optional<JobRange> jobs_to_run(const RunnerArgs& args, std::size_t job_count) {
-  unsigned start = args.start, count = args.count;
-  if (!args.standby.empty()) {  // made ready ahead of time: wait for the jobs to run
-    std::printf("ready\n");
+std::optional<GoOrder> order_to_run(const RunnerArgs& args) {
+  if (args.standby.empty()) return GoOrder{.start = args.start, .count = args.count};
+  // Made ready ahead of time: wait for the jobs to run.
+  std::printf("ready\n");
+  std::fflush(stdout);
+  return wait_for_go(args.standby, [] {
+    std::printf("waiting\n");
     std::fflush(stdout);
-    auto go = wait_for_go(args.standby, [] {
-      std::printf("waiting\n");
-      std::fflush(stdout);
-    });
-    if (!go) return std::nullopt;
-    start = go->start;
-    count = go->count;
-  }
-  const std::size_t end = count ? std::min<std::size_t>(job_count, std::size_t{start} + count) : job_count;
-  return JobRange{.first = start, .end = end};
+  });
+}
+
+JobRange jobs_in(const GoOrder& order, std::size_t job_count) {
+  const std::size_t end =
+      order.count ? std::min<std::size_t>(job_count, std::size_t{order.start} + order.count) : job_count;
+  return JobRange{.first = order.start, .end = end};
+}
+
+std::optional<JobRange> jobs_to_run(const RunnerArgs& args, std::size_t job_count) {
+  auto order = order_to_run(args);
+  if (!order) return std::nullopt;
+  return jobs_in(*order, job_count);
 }
 
 std::string timing_line(const RunnerTiming& t) {

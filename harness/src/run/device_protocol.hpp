@@ -13,7 +13,8 @@
 //                                          driver's own compiler builds (cuModuleLoadDataEx). With --standby the runner
 //                                          makes its context, prints "ready", and waits until the file GO exists; it
 //                                          holds "START COUNT" (run those jobs, as --start/--count would) or "quit". A
-//                                          standby runner prints "waiting" every few seconds.
+//                                          standby runner prints "waiting" every few seconds, and reads F only once GO
+//                                          exists (F need not exist before).
 // Job file (written once by `ptxcts run`, read-only for the runner): the magic "PTXCTSJ2", a u32
 //   count, then per job: u32 id, string module (absolute path: the cubin, or the .ptx under jit), string entry, string
 //   label
@@ -93,6 +94,22 @@ bool jit_refusal(const std::string& error_name, const std::string& log);
 // A log's first non-empty line, trimmed ("" if none).
 std::string first_line(const std::string& log);
 
+// Writes a job file a job at a time, so that its writer need not hold every job's inputs at once
+// (the count at the top is filled in by finish(); `out` must be seekable, as a file is).
+class JobFileWriter {
+ public:
+  explicit JobFileWriter(std::ostream& out);
+  std::uint64_t add(const DeviceJob& job);  // where the job starts in `out` (for read_job_at)
+  void finish();
+  std::uint32_t count() const { return count_; }
+
+ private:
+  std::ostream& out_;
+  std::streampos base_ = 0;  // where the file starts in out_
+  std::uint64_t at_ = 12;    // the next job's offset from base_ (after the magic and the count)
+  std::uint32_t count_ = 0;
+};
+
 // `offsets`, if given, receives where each job starts in `out` (for read_job_at).
 void write_jobs(std::ostream& out, const std::vector<DeviceJob>& jobs, std::vector<std::uint64_t>* offsets = nullptr);
 std::vector<DeviceJob> read_jobs(std::istream& in);  // throws std::runtime_error
@@ -131,9 +148,14 @@ void write_go(const std::string& path, const std::optional<GoOrder>& order);
 
 // The jobs a runner runs, [first, end): from its command line, or, with --standby, from its go
 // file, after printing "ready" and while printing "waiting" (stdout). nullopt: told to quit.
+// A runner asks order_to_run before it reads the job file: a standby runner may be started before
+// its job file exists (`ptxcts run` starts one before it has loaded the specs), and reads it only
+// once told to go. jobs_to_run is both at once, for a job count already known.
 struct JobRange {
   std::size_t first = 0, end = 0;
 };
+std::optional<GoOrder> order_to_run(const RunnerArgs& args);
+JobRange jobs_in(const GoOrder& order, std::size_t job_count);
 std::optional<JobRange> jobs_to_run(const RunnerArgs& args, std::size_t job_count);
 
 // What a runner says of its own time, from its "timing ..." line.

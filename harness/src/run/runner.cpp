@@ -23,8 +23,12 @@
 #include "assemble/assembly_batch.hpp"
 #include "assemble/cubin_check.hpp"
 #include "kinds/kinds.hpp"
+#include "run/case_stream.hpp"
 #include "run/cubin_selection.hpp"
 #include "run/device_protocol.hpp"
+#include "run/early_runner.hpp"
+#include "run/scratch_dir.hpp"
+#include "run/standby_runner.hpp"
 #include "util/subprocess.hpp"
 #include "util/worker_threads.hpp"
 
@@ -39,30 +43,8 @@ struct Pending {
   const KernelPlan* kernel;
   const CaseSpec* spec = nullptr;
   std::string module, entry;               // what the job loads (cubin or PTX) and launches
-  std::unique_ptr<PreparedCase> prepared;  // made by prepare_jobs, just before its line starts
+  std::unique_ptr<PreparedCase> prepared;  // made by prepare_job, just before its job is written
   bool isolated = false;                   // a fault or alignment-edge case: the fault line, one launch a runner
-};
-
-// A run's own directory for its job and result files: runs at the same time (ctest -j, two
-// shells) never share one, and the catalog may be read-only. Removed when the run ends, failed or
-// not: every result is in the run's results and journal, and the job file is made again from the
-// suite and the catalog.
-struct ScratchDir {
-  fs::path path;
-  explicit ScratchDir(const fs::path& parent) {
-    fs::create_directories(parent);
-    std::string name = (parent / "ptxcts-run-XXXXXX").string();
-    if (!mkdtemp(name.data()))
-      throw std::runtime_error(
-          fmt::format("{}: cannot make the run's scratch directory: {}", name, std::strerror(errno)));
-    path = name;
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
 };
 
 // What the run is made of: a result for every (kernel, case) the options select, known at once
@@ -267,12 +249,16 @@ struct LineTiming {
 // that faults (exit 5) or whose runner dies or hangs with several of its launches unrecorded is run
 // again one launch at a time, so exactly the launch at fault is recorded. With `standby`, the next
 // runner is started ahead of time (its context made while the current one works) and handed the
-// remaining launches through its go file the moment the current one ends.
+// remaining launches through its go file the moment the current one ends. `first`, if given, is a
+// runner started ahead of time for this line's files (run/early_runner): the line starts with it.
 class DeviceLine {
  public:
-  DeviceLine(std::vector<DeviceJob> jobs, const fs::path& dir, const std::string& name, const DeviceInfo& device,
-             const RunOptions& opt, Finisher& fin, unsigned batch, bool standby, std::function<void()> first_launch)
-      : jobs_(std::move(jobs)),
+  // `write` writes the line's job file (run/case_stream) and says which jobs it holds.
+  DeviceLine(std::function<LineJobs(const fs::path&)> write, const fs::path& dir, const std::string& name,
+             const DeviceInfo& device, const RunOptions& opt, Finisher& fin, unsigned batch, bool standby,
+             std::function<void()> first_launch, std::unique_ptr<StandbyRunner> first = nullptr)
+      : write_(std::move(write)),
+        files_(line_files(dir, device.ordinal, name)),
         dir_(dir),
         name_(name),
         device_(device),
@@ -280,56 +266,55 @@ class DeviceLine {
         fin_(fin),
         batch_(batch),
         standby_(standby),
-        first_launch_(std::move(first_launch)) {}
+        first_launch_(std::move(first_launch)),
+        first_(std::move(first)) {}
 
   LineTiming run() {
-    if (jobs_.empty()) return {};
-    jobs_file_ = dir_ / fmt::format("device{}-{}-jobs.bin", device_.ordinal, name_);
-    results_file_ = dir_ / fmt::format("device{}-{}-results.bin", device_.ordinal, name_);
-    {
-      std::ofstream out(jobs_file_, std::ios::binary | std::ios::trunc);
-      write_jobs(out, jobs_, &job_offsets_);
-      out.flush();
-      if (!out) throw std::runtime_error(fmt::format("{}: cannot write the job file", jobs_file_.string()));
+    std::unique_ptr<StandbyRunner> ready = std::move(first_);
+    if (ready) {  // started before the specs loaded: heard from now on
+      ++timing_.starts;
+      ready->listen([this](const std::string& line) { hear(line); });
     }
-    for (auto& j : jobs_) j.input = {};  // on disk now; the line needs only the ids (peak memory)
-    { std::ofstream truncate(results_file_, std::ios::binary | std::ios::trunc); }
-    results_in_.open(results_file_, std::ios::binary);
-    jobs_in_.open(jobs_file_, std::ios::binary);
-    for (std::size_t k = 0; k < jobs_.size(); ++k) index_of_[jobs_[k].id] = k;
+    const LineJobs line = write_(files_.jobs);
+    ids_ = line.ids;
+    job_offsets_ = line.offsets;
+    if (ids_.empty()) return timing_;  // the waiting runner, if any, is told to quit
+    { std::ofstream truncate(files_.results, std::ios::binary | std::ios::trunc); }
+    results_in_.open(files_.results, std::ios::binary);
+    jobs_in_.open(files_.jobs, std::ios::binary);
+    for (std::size_t k = 0; k < ids_.size(); ++k) index_of_[ids_[k]] = k;
     std::size_t next = 0, single_until = 0;  // jobs before single_until run one at a time
-    std::unique_ptr<Standby> ready = standby_ ? start_standby() : nullptr;
-    while (next < jobs_.size()) {
+    if (!ready && standby_) ready = start_standby();
+    while (next < ids_.size()) {
       const bool single = next < single_until;
       const unsigned batch = single ? 1 : batch_;
       const std::size_t count = single ? single_until - next : 0;
       in_flight_ = {next, next + 1};
       ProcessResult pr;
-      if (ready) {  // hand the launches to the runner made ready ahead of time, and ready the next
-        std::unique_ptr<Standby> current = std::move(ready);
-        ready = start_standby();
-        write_go(current->go.string(), GoOrder{static_cast<unsigned>(next), static_cast<unsigned>(count)});
+      if (ready) {  // hand the launches to the runner made ready ahead of time, then ready the next
+        std::unique_ptr<StandbyRunner> current = std::move(ready);
+        current->go(GoOrder{static_cast<unsigned>(next), static_cast<unsigned>(count)});
+        if (standby_) ready = start_standby();
         pr = current->finish();
       } else {
         ++timing_.starts;
         pr = run_process(
-            {opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs", jobs_file_.string(), "--results",
-             results_file_.string(), "--start", std::to_string(next), "--count", std::to_string(count), "--batch",
+            {opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs", files_.jobs.string(), "--results",
+             files_.results.string(), "--start", std::to_string(next), "--count", std::to_string(count), "--batch",
              std::to_string(batch), "--toolchain", to_string(opt_.toolchain)},
             0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
       }
       drain();
       std::size_t after = next;
-      while (after < jobs_.size() && fin_.finished(jobs_[after].id)) ++after;
-      const std::size_t asked_end = count ? next + count : jobs_.size();
+      while (after < ids_.size() && fin_.finished(ids_[after])) ++after;
+      const std::size_t asked_end = count ? next + count : ids_.size();
       if (pr.exit_code == kDeviceDone && pr.signal == 0 && after >= asked_end) {
         next = after;
         continue;
       }
       if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127 ||
           (pr.exit_code == kDeviceDone && pr.signal == 0)) {
-        for (std::size_t k = after; k < jobs_.size(); ++k)
-          finish_at(k, "the device runner could not run: " + pr.output);
+        for (std::size_t k = after; k < ids_.size(); ++k) finish_at(k, "the device runner could not run: " + pr.output);
         break;
       }
       // A batch of several launches lost: run what of it is unrecorded one launch at a time.
@@ -349,43 +334,21 @@ class DeviceLine {
       }
       next = after;
     }
-    if (ready) {
-      write_go(ready->go.string(), std::nullopt);
-      ready->finish();
-    }
+    if (ready) ready->finish();  // told to quit
     return timing_;
   }
 
  private:
-  // A runner started ahead of time; its thread waits for it to end.
-  struct Standby {
-    fs::path go;
-    ProcessResult result;
-    std::thread thread;
-    ProcessResult finish() {
-      if (thread.joinable()) thread.join();
-      return result;
-    }
-    ~Standby() {
-      if (thread.joinable()) thread.join();
-    }
-  };
-
-  std::unique_ptr<Standby> start_standby() {
-    auto s = std::make_unique<Standby>();
-    s->go = dir_ / fmt::format("device{}-{}-go{}", device_.ordinal, name_, timing_.starts);
+  std::unique_ptr<StandbyRunner> start_standby() {
+    const fs::path go = dir_ / fmt::format("device{}-{}-go{}", device_.ordinal, name_, timing_.starts);
     ++timing_.starts;
-    Standby* raw = s.get();
-    raw->thread = std::thread([this, raw] {
-      try {
-        raw->result = run_process(
-            {opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs", jobs_file_.string(), "--results",
-             results_file_.string(), "--batch", "1", "--standby", raw->go.string(), "--toolchain",
-             to_string(opt_.toolchain)},
-            0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
-      } catch (const std::exception& e) { raw->result.output = e.what(); }
-    });
-    return s;
+    return std::make_unique<StandbyRunner>(RunnerCommand{.runner = opt_.runner,
+                                                         .device = device_.ordinal,
+                                                         .files = files_,
+                                                         .batch = 1,
+                                                         .idle_timeout = opt_.case_timeout,
+                                                         .toolchain = opt_.toolchain},
+                                           go, [this](const std::string& line) { hear(line); });
   }
 
   // A runner's progress lines (from its own thread: a standby's lines arrive beside the current one's).
@@ -410,10 +373,11 @@ class DeviceLine {
     }
   }
   void finish_at(std::size_t k, const std::string& reason, Status status = Status::Crash) {
-    fin_.finish(jobs_[k].id, nullptr, reason, status);
+    fin_.finish(ids_[k], nullptr, reason, status);
   }
 
-  std::vector<DeviceJob> jobs_;
+  std::function<LineJobs(const fs::path&)> write_;
+  LineFiles files_;
   fs::path dir_;
   std::string name_;
   const DeviceInfo& device_;
@@ -422,45 +386,59 @@ class DeviceLine {
   unsigned batch_;
   bool standby_;
   std::function<void()> first_launch_;
-  fs::path jobs_file_, results_file_;
+  std::unique_ptr<StandbyRunner> first_;
   std::ifstream results_in_, jobs_in_;
+  std::vector<std::uint32_t> ids_;                       // job k's id (its index in the plan's pending)
   std::vector<std::uint64_t> job_offsets_;               // where each job starts in the job file
-  std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in jobs_
+  std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in ids_
   std::pair<std::size_t, std::size_t> in_flight_{0, 0};  // the batch the runner said it launched
   LineTiming timing_;
   std::mutex mutex_;
 };
 
-// Makes the inputs of the selected pending cases (the kind's case data) and their jobs; a case
-// whose data cannot be made is finished as an error at once. Returns their jobs.
-std::vector<DeviceJob> prepare_jobs(const Suite& suite, Plan& plan, Finisher& fin, bool isolated) {
-  std::vector<DeviceJob> jobs;
-  for (std::size_t n = 0; n < plan.pending.size(); ++n) {
-    Pending& p = plan.pending[n];
-    if (p.isolated != isolated) continue;
-    try {
-      p.prepared = kind_of(*p.kernel).prepare(suite.specs.cases, *p.spec, *p.kernel);
-    } catch (const std::exception& e) {
-      fin.finish(n, nullptr, fmt::format("cannot build the case's data: {}", e.what()), Status::Error);
-      continue;
-    }
-    jobs.push_back({.id = static_cast<std::uint32_t>(n),
-                    .module = p.module,
-                    .kernel_name = p.entry,
-                    .label = p.kernel->name + "/" + p.spec->name,
-                    .input = std::move(p.prepared->input)});
+// The job of pending case n, its inputs made by its kind now (the case keeps its check); a case
+// whose data cannot be made is finished as an error at once, and has no job.
+std::optional<DeviceJob> prepare_job(const Suite& suite, Plan& plan, std::size_t n, Finisher& fin) {
+  Pending& p = plan.pending[n];
+  try {
+    p.prepared = kind_of(*p.kernel).prepare(suite.specs.cases, *p.spec, *p.kernel);
+  } catch (const std::exception& e) {
+    fin.finish(n, nullptr, fmt::format("cannot build the case's data: {}", e.what()), Status::Error);
+    return std::nullopt;
   }
-  return jobs;
+  return DeviceJob{.id = static_cast<std::uint32_t>(n),
+                   .module = p.module,
+                   .kernel_name = p.entry,
+                   .label = p.kernel->name + "/" + p.spec->name,
+                   .input = std::move(p.prepared->input)};
+}
+
+// Writes the job file of one line (the isolated cases, or the others) as run/case_stream does.
+std::function<LineJobs(const fs::path&)> line_writer(const Suite& suite, Plan& plan, Finisher& fin, bool isolated,
+                                                     bool stream, double& plan_seconds) {
+  return [&suite, &plan, &fin, isolated, stream, &plan_seconds](const fs::path& file) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::size_t> cases;
+    for (std::size_t n = 0; n < plan.pending.size(); ++n)
+      if (plan.pending[n].isolated == isolated) cases.push_back(n);
+    LineJobs line = write_line_jobs(
+        file, cases.size(), [&](std::size_t k) { return prepare_job(suite, plan, cases[k], fin); }, stream);
+    plan_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return line;
+  };
 }
 
 // Ordinary cases go to the main line, in batches; the isolated cases (fault cases and the
 // alignment-edge cases, which may end their runner) go to the fault line, one launch each, with a
-// runner always made ready ahead of time. The fault line's cases are prepared first and it starts
-// at once: it is the longer line (a device fault costs a runner), and the ordinary cases are
-// prepared while it works. The two lines run side by side.
+// runner always made ready ahead of time (the first of them, where the command started one, since
+// the command began). The two lines run side by side, each preparing its cases as it writes its
+// job file; the fault line is the longer (a device fault costs a runner).
 void launch_all(const Suite& suite, Plan& plan, const DeviceInfo& device, const RunOptions& opt, Finisher& fin,
                 DeviceRun& run) {
-  const ScratchDir scratch(opt.work_dir.empty() ? fs::temp_directory_path() : opt.work_dir);
+  std::unique_ptr<StandbyRunner> early = opt.early ? opt.early->adopt(device.ordinal) : nullptr;
+  std::optional<ScratchDir> own;
+  if (!early) own.emplace(opt.work_dir.empty() ? fs::temp_directory_path() : opt.work_dir);
+  const fs::path dir = early ? opt.early->dir() : own->path;
   std::once_flag launched;
   const auto started = opt.process_start.value_or(std::chrono::steady_clock::now());
   auto first_launch = [&] {
@@ -471,10 +449,11 @@ void launch_all(const Suite& suite, Plan& plan, const DeviceInfo& device, const 
   auto since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   };
-  const auto t_plan = std::chrono::steady_clock::now();
-  DeviceLine fault_line(prepare_jobs(suite, plan, fin, true), scratch.path, "faults", device, opt, fin, 1, opt.standby,
-                        first_launch);
-  run.timing.plan += since(t_plan);
+  double fault_plan = 0, main_plan = 0;
+  DeviceLine fault_line(line_writer(suite, plan, fin, true, opt.stream, fault_plan), dir, EarlyRunner::kLine, device,
+                        opt, fin, 1, opt.standby, first_launch, std::move(early));
+  DeviceLine main_line(line_writer(suite, plan, fin, false, opt.stream, main_plan), dir, "main", device, opt, fin,
+                       opt.batch, false, first_launch);
   LineTiming main_timing, fault_timing;
   double fault_secs = 0;
   run_threads({[&] {
@@ -482,14 +461,9 @@ void launch_all(const Suite& suite, Plan& plan, const DeviceInfo& device, const 
                  fault_timing = fault_line.run();
                  fault_secs = since(t0);
                },
-               [&] {
-                 const auto t0 = std::chrono::steady_clock::now();
-                 DeviceLine main_line(prepare_jobs(suite, plan, fin, false), scratch.path, "main", device, opt, fin,
-                                      opt.batch, false, first_launch);
-                 run.timing.plan += since(t0);
-                 main_timing = main_line.run();
-               }});
+               [&] { main_timing = main_line.run(); }});
   RunTiming& t = run.timing;
+  t.plan += fault_plan + main_plan;
   for (const LineTiming* l : {&main_timing, &fault_timing}) {
     t.runner_init += l->runners.init_ms / 1e3;
     t.module_loads += l->runners.modules_ms / 1e3;

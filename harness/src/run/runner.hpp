@@ -20,6 +20,8 @@
 
 namespace ptxcts {
 
+class EarlyRunner;
+
 struct RunOptions {
   std::string runner;  // the device runner program
   std::filesystem::path catalog_dir;
@@ -37,6 +39,9 @@ struct RunOptions {
   bool standby = true;  // the fault line keeps a runner ready ahead of time
   // When the process started (for RunTiming::first_launch); unset: the run's own start.
   std::optional<std::chrono::steady_clock::time_point> process_start = std::nullopt;
+  // A runner started as the command began (run/early_runner): the fault line of its GPU starts with it.
+  EarlyRunner* early = nullptr;
+  bool stream = true;          // each case's inputs made just before its job is written (false: all first)
   double case_timeout = 30;    // seconds a launch may take before it is killed (timeout)
   Journal* journal = nullptr;  // every result is appended here as soon as it is known
   std::map<std::pair<std::string, std::string>, CaseResult> done;  // resumed: not run again

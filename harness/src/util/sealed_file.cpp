@@ -59,7 +59,8 @@ SealedRead read_sealed(const std::filesystem::path& path) {
     return r;
   }
   r.state = SealedRead::State::Good;
-  r.content = std::string(content);
+  text->erase(0, nl + 1);  // in place: a large entry (the catalog's index) is not held twice
+  r.content = std::move(*text);
   return r;
 }
 

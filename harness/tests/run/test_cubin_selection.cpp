@@ -113,3 +113,24 @@ TEST(CubinSelection, AnAssemblyPtxasFailedOnIsAnErrorWithWhyNotARejection) {
             "ptxas failed on this kernel for sm_90, so there is no cubin (the next catalog build tries again): "
             "ptxas killed by signal 9 (Killed)");
 }
+
+// A run keeps only the assemblies of targets that load on its GPUs: every kernel's choice (target,
+// skip reason or error) on each of those GPUs is what the whole catalog gives, and nothing else is kept.
+TEST(CubinSelection, KeepingOnlyWhatTheGpusLoadChangesNoChoice) {
+  Fixture whole;
+  Fixture kept;
+  const std::vector<std::pair<int, int>> gpus = {{9, 0}, {10, 3}};
+  keep_loadable(kept.cat, kept.suite.specs.targets, gpus);
+  EXPECT_LT(kept.cat.assemblies.size(), whole.cat.assemblies.size());
+  EXPECT_EQ(kept.cat.targets, whole.cat.targets);
+  for (auto const& a : kept.cat.assemblies)  // sm_90, sm_90a; sm_100, sm_100f, sm_103, sm_103a, sm_103f
+    EXPECT_TRUE(a.target == "sm_90" || a.target == "sm_90a" || a.target.rfind("sm_10", 0) == 0) << a.target;
+  int chosen = 0;
+  for (auto const& k : whole.suite.kernels)
+    for (auto const& [major, minor] : gpus) {
+      const std::string want = whole.chosen(k.name, major, minor);
+      EXPECT_EQ(kept.chosen(k.name, major, minor), want) << k.name << " on " << major << "." << minor;
+      chosen += want.rfind("skip: ", 0) != 0;
+    }
+  EXPECT_GT(chosen, 100);
+}

@@ -128,11 +128,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fake_device_runner: %s\n", e.what());
     return kDeviceUsage;
   }
+  // The order first, then the jobs, as the real runner: a standby runner is started before its job file is written.
+  const auto order = order_to_run(*args);
+  if (!order) return 0;  // a standby runner told to quit
   std::ifstream in(args->jobs, std::ios::binary);
   auto jobs = read_jobs(in);
-  const auto range = jobs_to_run(*args, jobs.size());
-  if (!range) return 0;  // a standby runner told to quit
-  const std::size_t start = range->first, end = range->end;
+  const auto range = jobs_in(*order, jobs.size());
+  const std::size_t start = range.first, end = range.end;
   // Launches are named by their job id (the plan's launch number), whichever job file holds them:
   // `ptxcts run` gives the fault cases to runners of their own.
   if (const char* starts = std::getenv("PTXCTS_FAKE_STARTS"))

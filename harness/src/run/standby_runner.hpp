@@ -1,0 +1,52 @@
+// A device runner started ahead of time (--standby): it makes its context while other work goes
+// on, then waits for its go file. Its output lines go to whoever listens at the time (listen()):
+// a runner started before anyone can hear it (before the specs load) is heard from when it is
+// given work.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "run/device_protocol.hpp"
+#include "run/scratch_dir.hpp"
+#include "util/subprocess.hpp"
+
+namespace ptxcts {
+
+struct RunnerCommand {
+  std::string runner;  // the device runner program
+  int device = 0;
+  LineFiles files;
+  unsigned batch = 1;
+  double idle_timeout = 30;  // a runner silent this long is killed (a standby runner says "waiting")
+  RunToolchain toolchain = RunToolchain::Cubin;  // what its jobs' modules are: cubins, or PTX for the driver's JIT
+};
+
+class StandbyRunner {
+ public:
+  StandbyRunner(const RunnerCommand& command, std::filesystem::path go,
+                std::function<void(const std::string&)> on_line = {});
+  StandbyRunner(const StandbyRunner&) = delete;
+  StandbyRunner& operator=(const StandbyRunner&) = delete;
+  ~StandbyRunner();  // a runner never given work is told to quit, and waited for
+
+  const RunnerCommand& command() const { return command_; }
+  void listen(std::function<void(const std::string&)> on_line);
+  void go(const GoOrder& order);  // run these jobs (the job file is written by now)
+  ProcessResult finish();         // waits for it to end; one never given work is told to quit first
+
+ private:
+  void hear(const std::string& line);
+  RunnerCommand command_;
+  std::filesystem::path go_;
+  bool told_ = false;
+  std::mutex mutex_;
+  std::function<void(const std::string&)> on_line_;
+  ProcessResult result_;
+  std::thread thread_;
+};
+
+}  // namespace ptxcts

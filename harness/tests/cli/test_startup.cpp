@@ -1,0 +1,77 @@
+// `ptxcts run` of the whole suite on the fake device runner, as a user runs it (the runner started
+// before the specs load, the manifest's index, the cases streamed into the job files) and the
+// naive way (--no-early-runner --no-manifest-index --no-stream): the same reports, case for case,
+// claim for claim.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "results/report_json.hpp"
+#include "util/file_text.hpp"
+#include "util/subprocess.hpp"
+
+namespace fs = std::filesystem;
+using namespace ptxcts;
+
+namespace {
+
+RunReport run_suite(const fs::path& reports, const std::vector<std::string>& extra) {
+  fs::remove_all(reports);
+  std::vector<std::string> argv = {"env",
+                                   "PTXCTS_FAKE_MODE=model",
+                                   PTXCTS_COMMAND,
+                                   "run",
+                                   "--no-assemble",
+                                   "--catalog",
+                                   PTXCTS_CATALOG_DIR,
+                                   "--runner",
+                                   PTXCTS_FAKE_RUNNER,
+                                   "--quiet",
+                                   "--reports",
+                                   reports.string()};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  const ProcessResult r = run_process(argv, 600);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (auto const& e : fs::directory_iterator(reports))
+    if (e.path().extension() == ".json") return parse_report_json(read_file_text(e.path()), e.path().string());
+  ADD_FAILURE() << "no JSON report in " << reports << "\n" << r.output;
+  return RunReport{};
+}
+
+}  // namespace
+
+TEST(Startup, TheSuiteRunAsUsualGivesTheNaiveWaysReport) {
+  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json")) GTEST_SKIP() << "the build has no catalog";
+  const fs::path base = fs::temp_directory_path() / ("ptxcts-startup-" + std::to_string(::getpid()));
+  const RunReport naive = run_suite(base / "naive", {"--no-early-runner", "--no-manifest-index", "--no-stream"});
+  const RunReport usual = run_suite(base / "usual", {});
+  const RunReport warm = run_suite(base / "warm", {});  // the index made by the run before
+  fs::remove_all(base);
+  if (naive.totals().pass == 0) GTEST_SKIP() << "the build's catalog has no sm_90 code to run";
+  for (const RunReport* r : {&usual, &warm}) {
+    ASSERT_EQ(r->results.size(), naive.results.size());
+    for (std::size_t k = 0; k < naive.results.size(); ++k) {
+      const CaseResult &g = r->results[k], &w = naive.results[k];
+      const std::string at = w.kernel + "/" + w.case_name;
+      EXPECT_EQ(g.kernel, w.kernel) << at;
+      EXPECT_EQ(g.case_name, w.case_name) << at;
+      EXPECT_EQ(g.status, w.status) << at;
+      EXPECT_EQ(g.reason, w.reason) << at;
+      EXPECT_EQ(g.diff, w.diff) << at;
+      EXPECT_EQ(g.observed_layout, w.observed_layout) << at;
+      EXPECT_EQ(g.roundtrip_identity, w.roundtrip_identity) << at;
+      EXPECT_EQ(g.target, w.target) << at;
+      EXPECT_EQ(g.ptx_isa, w.ptx_isa) << at;
+    }
+    ASSERT_EQ(r->claims.size(), naive.claims.size());
+    for (std::size_t k = 0; k < naive.claims.size(); ++k) {
+      EXPECT_EQ(r->claims[k].id, naive.claims[k].id);
+      EXPECT_EQ(r->claims[k].verdict, naive.claims[k].verdict) << naive.claims[k].id;
+      EXPECT_EQ(r->claims[k].evidence, naive.claims[k].evidence) << naive.claims[k].id;
+    }
+    EXPECT_EQ(r->timing.runner_starts, naive.timing.runner_starts);  // the early runner is the fault line's first
+    EXPECT_EQ(r->timing.launch_count, naive.timing.launch_count);
+  }
+}
