@@ -22,8 +22,9 @@ Toolchain toolkit(const Suite& s) {
   tc.ptxas = "/nonexistent/ptxas";
   tc.version = "13.0.88";
   tc.release = "13.0";
+  // The targets a ptxas 13.0 knows: sm_75 on, up to those of its PTX ISA 9.0 (not sm_107, of 9.4).
   for (auto const& t : s.specs.targets.targets)
-    if (t.arch >= 75) tc.real_targets.push_back(t.name);
+    if (t.arch >= 75 && t.ptx <= PtxVersion{9, 0}) tc.real_targets.push_back(t.name);
   return tc;
 }
 
