@@ -20,29 +20,15 @@
 #include "util/file_text.hpp"
 #include "util/subprocess.hpp"
 
+#include "support/temp_dir.hpp"
+
 using namespace ptxcts;
+using namespace ptxcts::test;
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kData = fs::path(PTXCTS_TEST_DATA) / "sass";
-
-struct TempDir {
-  fs::path dir;
-  TempDir() {
-    static int made = 0;
-    dir = fs::temp_directory_path() / ("ptxcts-sass-" + std::to_string(::getpid()) + "-" + std::to_string(made++));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~TempDir() { fs::remove_all(dir); }
-};
-
-void write_script(const fs::path& p, const std::string& body) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << "#!/bin/sh\n" << body;
-  ::chmod(p.c_str(), 0755);
-}
 
 // A stand-in cuobjdump of `release`: says its version, counts its runs beside itself, and for
 // `-sass FILE` does `body` (by default, prints the two-function listing).
@@ -141,7 +127,7 @@ TEST(SassMatch, DistinctOpcodesInOrderAndThoseOfTheExpectedMnemonics) {
 }
 
 TEST(SassDisassembler, OwnFirstThenTheEnvironmentThenTheNewestOtherToolkitElseTheReason) {
-  TempDir t;
+  TempDir t("sass");
   write_script(t.dir / "own" / "ptxas", "exit 0\n");
   write_script(t.dir / "bare" / "ptxas", "exit 0\n");
   write_script(t.dir / "old" / "ptxas", "exit 0\n");
@@ -178,7 +164,7 @@ TEST(SassDisassembler, OwnFirstThenTheEnvironmentThenTheNewestOtherToolkitElseTh
 }
 
 TEST(SassCatalog, OneProcessPerCubinCachedAndEveryKernelSaysWhatItGot) {
-  TempDir t;
+  TempDir t("sass");
   fs::path tools = t.dir / "tools";
   DisassemblerChoice choice{.tool = probe_disassembler(fake_cuobjdump(tools, "13.5")), .unavailable = ""};
   ASSERT_TRUE(choice.tool);
@@ -213,7 +199,7 @@ TEST(SassCatalog, OneProcessPerCubinCachedAndEveryKernelSaysWhatItGot) {
 }
 
 TEST(SassCatalog, AFailingOrMissingDisassemblerIsSaidPerKernelAndNothingFails) {
-  TempDir t;
+  TempDir t("sass");
   fs::path tools = t.dir / "tools";
   DisassemblerChoice failing{
       .tool = probe_disassembler(fake_cuobjdump(tools, "13.5", "echo 'cuobjdump fatal : bad ELF' >&2; exit 1\n")),
@@ -245,7 +231,7 @@ TEST(SassFetch, DisassemblerRequirementsByMajorVersion) {
 }
 
 TEST(SassFetch, ADisassemblerJoinsItsReleasesPtxasAndIsFoundBesideIt) {
-  TempDir t;
+  TempDir t("sass");
   // A wheel as PyPI's nvidia-cuda-cuobjdump 13.5 lays it out (nvidia/cu13/bin/cuobjdump), the binary a stand-in.
   fs::path stage = t.dir / "stage" / "nvidia" / "cu13" / "bin";
   fake_cuobjdump(stage, "13.5", "echo listing\n");
@@ -275,7 +261,7 @@ TEST(SassFetch, ADisassemblerJoinsItsReleasesPtxasAndIsFoundBesideIt) {
 // `ptxcts sass --no-assemble`: a copied catalog disassembled and its table written; with no
 // disassembler the table says why and the command still succeeds.
 TEST(SassCommand, ACatalogAsItIsBecomesATableWithOrWithoutADisassembler) {
-  TempDir t;
+  TempDir t("sass");
   fs::path tools = t.dir / "tools";
   fake_cuobjdump(tools, "13.5");
   save_catalog(three_in_one_cubin(t.dir / "catalog"), t.dir / "catalog");
@@ -314,7 +300,7 @@ TEST(SassReal, AnLdmatrixKernelBecomesLdsm) {
   const char* env = std::getenv("PTXCTS_DISASSEMBLER");
   DisassemblerChoice choice = choose_disassembler(tc.ptxas, tc.release, env ? env : "", others);
   if (!choice.tool) GTEST_SKIP() << choice.unavailable;
-  TempDir t;
+  TempDir t("sass");
   std::ofstream(t.dir / "k.ptx")
       << ".version 7.8\n.target sm_90\n.address_size 64\n"
          ".visible .entry ldsm_kernel(.param .u64 out) {\n"

@@ -15,30 +15,16 @@
 #include "assemble/toolkits.hpp"
 #include "assemble/wheel_fetch.hpp"
 
+#include "support/temp_dir.hpp"
+
 using namespace ptxcts;
+using namespace ptxcts::test;
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kWheels = fs::path(PTXCTS_TEST_DATA) / "wheels";
 const std::string kWheel124 = "nvidia_cuda_nvcc_cu12-12.4.131-py3-none-manylinux2014_x86_64.whl";
-
-struct TempDir {
-  fs::path dir;
-  TempDir() {
-    static int made = 0;
-    dir = fs::temp_directory_path() / ("ptxcts-toolkits-" + std::to_string(::getpid()) + "-" + std::to_string(made++));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~TempDir() { fs::remove_all(dir); }
-};
-
-void write_script(const fs::path& p, const std::string& body) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << "#!/bin/sh\n" << body;
-  ::chmod(p.c_str(), 0755);
-}
 
 // A stand-in ptxas of `version` ("12.4.131") that speaks PTX ISA `ptx`, knowing `targets`; with
 // --list-version (as ptxas 13 has) or without (then it names its version when refused .version 99.9).
@@ -94,7 +80,7 @@ TEST(Toolkits, NewestPtxVersionIsReadFromTheBinary) {
             "8.4");
   EXPECT_FALSE(parse_ptxas_current_version("ptxas fatal   : Ptx assembly aborted due to errors"));
 
-  TempDir t;
+  TempDir t("toolkits");
   fake_ptxas(t.dir / "a" / "ptxas", "12.4.131", "8.4", "'compute_75','sm_75','sm_80','sm_90'", false);
   Toolchain a = Toolchain::discover((t.dir / "a" / "ptxas").string());
   EXPECT_EQ(a.version, "12.4.131");
@@ -122,7 +108,7 @@ TEST(Toolkits, NewestPtxVersionIsReadFromTheBinary) {
 }
 
 TEST(Toolkits, FoundEverywhereOncePerFileAndVersionOldestFirst) {
-  TempDir t;
+  TempDir t("toolkits");
   fake_ptxas(t.dir / "explicit" / "ptxas", "13.5.37", "9.5", "'sm_75'", true);
   fake_ptxas(t.dir / "env" / "ptxas", "11.8.89", "7.8", "'sm_75'", false);
   fake_ptxas(t.dir / "local" / "cuda-12.4" / "bin" / "ptxas", "12.4.131", "8.4", "'sm_75'", false);
@@ -172,7 +158,7 @@ TEST(WheelFetch, RequirementsByMajorVersion) {
 }
 
 TEST(WheelFetch, OnlyPtxasIsUnpackedAndASecondFetchRunsNoPip) {
-  TempDir t;
+  TempDir t("toolkits");
   FetchTools pip = fake_pip(t.dir, "cp '" + (kWheels / kWheel124).string() + "' \"$dir/\"\n");
   FetchResult r = fetch_toolkit("12.4", t.dir / "cache", pip);
   ASSERT_EQ(r.outcome, FetchOutcome::Fetched) << r.message;
@@ -196,7 +182,7 @@ TEST(WheelFetch, OnlyPtxasIsUnpackedAndASecondFetchRunsNoPip) {
 }
 
 TEST(WheelFetch, EachFailureIsOneMessageAndTheCacheIsAsItWas) {
-  TempDir t;
+  TempDir t("toolkits");
   const fs::path cache = t.dir / "cache";
   // A toolkit already there, which a failed refetch must leave in place.
   ASSERT_TRUE(
@@ -256,7 +242,7 @@ TEST(WheelFetch, EachFailureIsOneMessageAndTheCacheIsAsItWas) {
 
 TEST(Toolkits, AnArchPtxasRefusesForParsingIsJudgedByAFullAssembly) {
   // ptxas 12.4 lists compute_90a but refuses it as -arch: that says nothing about the PTX.
-  TempDir t;
+  TempDir t("toolkits");
   write_script(t.dir / "ptxas", "arch=$(echo \"$*\" | grep -o '\\(compute\\|sm\\)_90a')\necho $arch >> '" +
                                     (t.dir / "archs").string() +
                                     "'\n[ \"$arch\" = compute_90a ] && { echo \"ptxas fatal   : Unsupported gpu "
