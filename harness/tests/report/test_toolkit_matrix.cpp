@@ -320,8 +320,9 @@ TEST(ToolkitMatrixPage, ToolkitsThenChangesThenSideBySideAColumnPerToolkit) {
                                    "requirements", "forms",   "matrix-section"};
   if (j.contains("sass_changes") && !j["sass_changes"].empty()) want.insert(want.begin() + 2, "sass");
   EXPECT_EQ(ids, want);
-  if (j.contains("sass_changes"))  // a heading per pair of releases with SASS reports
+  if (j.contains("sass_changes")) {  // a heading per pair of releases with SASS reports
     EXPECT_EQ(doc.select_nodes("//section[@id='sass']/h3").size(), j["sass_changes"].size());
+  }
   const std::size_t n = j["toolkits"].size();
   EXPECT_EQ(doc.select_nodes("//table[@id='toolkit-columns']/thead/tr/th").size(), n + 1);
   EXPECT_EQ(doc.select_nodes("//table[@id='matrix']/thead/tr/th").size(), n + 2);
