@@ -164,8 +164,17 @@ struct Judging {
     }
     // A line about no member (the header, ptxas's own built-in code) may be any member's: halves,
     // until it is one member's alone, or goes away.
-    const bool any = std::find(r.rejected.begin(), r.rejected.end(), true) != r.rejected.end();
-    if (!any || r.stray) {
+    const auto pinned = static_cast<std::size_t>(std::count(r.rejected.begin(), r.rejected.end(), true));
+    if (r.stray && pinned > 0 && pinned < members.size()) {
+      // The members an error was pinned on apart from the others: the stray line goes with one
+      // side, and the other (most often the accepted ones) is judged in one run, not in halves.
+      std::vector<std::size_t> rejected, others;
+      for (std::size_t j = 0; j < members.size(); ++j) (r.rejected[j] ? rejected : others).push_back(members[j]);
+      judge(others, arch);
+      judge(rejected, arch);
+      return;
+    }
+    if (pinned == 0 || r.stray) {
       if (members.size() == 1) {
         out[members[0]] = {.accepted = false, .message = r.output};
         return;

@@ -7,8 +7,9 @@
 //
 // A rejected module's entries that no error was pinned on are assembled again without the rejected
 // ones (a fatal syntax error ends the parse, so what follows it was never judged); lines that
-// cannot be pinned (the module's header, no line number) split the module in halves until they
-// can, or an entry is alone. Verdicts are cached per module by content (its text, -arch, mode,
+// cannot be pinned (the module's header, ptxas's built-in code, no line number) first split the
+// entries an error was pinned on from the others (the line is one side's), then split a module of
+// rejected entries in halves until they can be pinned, or an entry is alone. Verdicts are cached per module by content (its text, -arch, mode,
 // ptxas version): a second call with nothing changed starts no ptxas.
 #pragma once
 

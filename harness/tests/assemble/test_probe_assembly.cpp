@@ -69,6 +69,36 @@ TEST(Probes, EachMessageIsPinnedOnItsProbeAndNumberedFromItsBody) {
   EXPECT_GE(stats.ptxas_runs, 2u);  // the module, then what followed the fatal error
 }
 
+// ptxas's built-in code for an f64 wmma.load with .u64 registers says "<builtin>, line 19; error"
+// (a line no probe can be told from) beside the probe's own pinned error. The accepted probes of
+// that module are judged together in one more run, not split in halves down to one probe each; and
+// every verdict and message is what that probe gets in a module of its own.
+TEST(Probes, ALineAboutNoProbeSplitsOffTheRejectedOnesNotTheAcceptedOnes) {
+  auto tc = real_ptxas();
+  if (!tc) GTEST_SKIP() << "no ptxas";
+  const Probe builtin_error{.target = "sm_80",
+                            .ptx = {9, 0},
+                            .body = ".reg .u64 %v<1>;\n.reg .b64 %ad;\n"
+                                    "wmma.load.a.sync.aligned.row.m8n8k4.shared::cta.f64 {%v0}, [%ad];\n"};
+  std::vector<Probe> probes;
+  for (int k = 0; k < 40; ++k) probes.push_back(k % 20 == 7 ? builtin_error : ld(k % 3 ? ".shared" : "", "sm_80"));
+  const fs::path dir = fresh_dir("stray");
+  ProbeStats stats;
+  auto together = assemble_probes(*tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  ASSERT_EQ(together.size(), probes.size());
+  for (std::size_t k = 0; k < probes.size(); ++k) {
+    auto alone = assemble_probes(*tc, {probes[k]}, dir / "alone", 1);
+    EXPECT_EQ(together[k].accepted, alone[0].accepted) << k;
+    EXPECT_EQ(together[k].message, alone[0].message) << k;
+  }
+  fs::remove_all(dir);
+  EXPECT_FALSE(together[7].accepted);
+  EXPECT_NE(together[7].message.find("<builtin>"), std::string::npos) << together[7].message;
+  EXPECT_TRUE(together[8].accepted) << together[8].message;
+  // The module; its 38 accepted probes together; the two rejected ones, together, then alone.
+  EXPECT_LE(stats.ptxas_runs, 5u);
+}
+
 TEST(Probes, AModuleHeaderPtxasRefusesRejectsEachProbeWithTheHeadersMessage) {
   auto tc = real_ptxas();
   if (!tc) GTEST_SKIP() << "no ptxas";
