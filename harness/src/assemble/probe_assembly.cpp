@@ -179,7 +179,9 @@ struct Judging {
         out[members[0]] = {.accepted = false, .message = r.output};
         return;
       }
-      if (members.size() <= kSplitAlone) {
+      // Every member rejected (each likely with a line of its own): small ones alone at once. None
+      // pinned (a fatal error in ptxas's built-in code, often one member's of many): halves, to one.
+      if (pinned > 0 && members.size() <= kSplitAlone) {
         for (auto k : members) judge({k}, arch);
         return;
       }

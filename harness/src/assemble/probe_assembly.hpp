@@ -52,7 +52,8 @@ struct ProbeStats {
 // own built-in code) splits a module in halves, which costs less in a small one.
 inline constexpr std::size_t kProbesPerModule = 2000;
 inline constexpr std::size_t kRejectedProbesPerModule = 200;
-// A module that small whose messages cannot be pinned is split into its members at once.
+// A module that small of rejected entries whose messages cannot all be pinned is split into its
+// members at once (one with no error pinned on any entry is split in halves down to one).
 inline constexpr std::size_t kSplitAlone = 16;
 
 // Verdicts in the probes' order.
