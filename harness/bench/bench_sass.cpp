@@ -1,11 +1,14 @@
 // What disassembly costs: the sm_90 catalog built cold with and without its SASS (the issue's
-// target: disassembly adds at most 20%), every cubin of a built catalog disassembled (one process per
-// cubin, a cubin holding a batch of up to 128 kernels), and the naive way, one process per kernel
+// target: disassembly adds at most 20%), every cubin of a built catalog disassembled (nvdisasm's
+// raw-binary mode, a process per target and worker; and one process per cubin, a cubin holding a
+// batch of up to 128 kernels, as before), and the naive way, one process per kernel
 // (cuobjdump -fun), on a sample, extrapolated to the catalog in a counter. The disassembler is the
 // one `ptxcts catalog` would use ($PTXCTS_DISASSEMBLER, beside ptxas, another toolkit's); without
 // one the benchmarks say so and are skipped.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -14,6 +17,7 @@
 #include "assemble/catalog_sass.hpp"
 #include "assemble/toolkits.hpp"
 #include "kinds/kinds.hpp"
+#include "util/worker_threads.hpp"
 #include "spec/spec_loader.hpp"
 
 using namespace ptxcts;
@@ -67,7 +71,8 @@ static void BM_ColdCatalogSm90(benchmark::State& state) {
 }
 BENCHMARK(BM_ColdCatalogSm90)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 
-// A built sm_90 catalog's every cubin disassembled: one process per cubin.
+// A built sm_90 catalog's every cubin disassembled as `ptxcts catalog` does it (nvdisasm: its
+// raw-binary mode, the target's cubins in two processes for the two workers).
 static void BM_DisassembleCatalogBatched(benchmark::State& state) {
   Suite suite = build_suite(load_spec_dir(kSpecs));
   Toolchain tc = Toolchain::discover();
@@ -93,6 +98,37 @@ static void BM_DisassembleCatalogBatched(benchmark::State& state) {
   fs::remove_all(dir);
 }
 BENCHMARK(BM_DisassembleCatalogBatched)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+
+// The way before nvdisasm's raw-binary mode was used: one process per cubin (its ELF listing), two at
+// a time, on the same built catalog.
+static void BM_DisassembleCatalogOneProcessPerCubin(benchmark::State& state) {
+  Suite suite = build_suite(load_spec_dir(kSpecs));
+  Toolchain tc = Toolchain::discover();
+  DisassemblerChoice choice = disassembler(tc);
+  if (!choice.tool) {
+    state.SkipWithError(choice.unavailable.c_str());
+    return;
+  }
+  fs::path dir = fs::temp_directory_path() / "ptxcts-bench-sass-batched";
+  Catalog built = build_catalog(suite, tc, read_kernel_skeletons(PTXCTS_SOURCE_DIR "/kernels"), dir, 2, nullptr, {},
+                                std::vector<std::string>{"sm_90"});
+  std::vector<std::string> cubins;
+  for (auto const& a : built.assemblies)
+    if (a.accepted && std::find(cubins.begin(), cubins.end(), a.cubin) == cubins.end()) cubins.push_back(a.cubin);
+  std::size_t functions = 0;
+  for (auto _ : state) {
+    std::atomic<std::size_t> next{0}, listed{0};
+    run_threads(2, [&] {
+      for (std::size_t k; (k = next++) < cubins.size();) listed += disassemble_cubin(*choice.tool, dir / cubins[k]).functions.size();
+    });
+    functions = listed;
+  }
+  state.counters["cubins"] = static_cast<double>(cubins.size());
+  state.counters["disassembler_runs"] = static_cast<double>(cubins.size());
+  state.counters["kernels"] = static_cast<double>(functions);
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_DisassembleCatalogOneProcessPerCubin)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 
 // The naive way: one process per kernel (cuobjdump -sass -fun ENTRY CUBIN), 32 kernels of the sm_90
 // catalog; s_per_kernel x catalog_kernels is what the whole catalog would take that way (an

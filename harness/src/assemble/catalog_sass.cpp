@@ -1,4 +1,5 @@
 #include "assemble/catalog_sass.hpp"
+#include "assemble/raw_disassembly.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -21,6 +22,7 @@ namespace {
 struct CubinWork {
   std::string cubin;  // relative to the catalog directory
   std::string seal;
+  std::string target;
   DisassemblyResult result;
   bool cached = false;
 };
@@ -43,22 +45,56 @@ std::optional<SassListing> read_listing(const fs::path& file) {
   }
 }
 
-void disassemble_all(std::vector<CubinWork>& work, const Disassembler& d, const fs::path& dir, int jobs) {
+// The cached listings first; then the others, nvdisasm's raw-binary mode taking all of one target's
+// cubins in one process (its start, about half a second, is most of what a cubin costs), one process
+// per cubin with cuobjdump, and for the cubins of a target whose one process failed.
+void disassemble_all(std::vector<CubinWork>& work, const Disassembler& d, const fs::path& dir, int jobs,
+                     SassStats& st) {
   const bool writable = ::access((dir / "cache").c_str(), W_OK) == 0;  // a copied read-only catalog: nothing added
+  std::map<std::string, std::vector<std::size_t>> by_target;
+  for (std::size_t k = 0; k < work.size(); ++k) {
+    CubinWork& w = work[k];
+    if (auto listing = read_listing(listing_path(dir, w, d))) {
+      w.result.functions = std::move(*listing);
+      w.cached = true;
+    } else {
+      by_target[d.tool == "nvdisasm" ? w.target : w.cubin].push_back(k);
+    }
+  }
+  // A target's cubins in as many parts as it takes to keep every worker busy (one target, two workers:
+  // two processes of half the cubins each).
+  std::vector<std::vector<std::size_t>> tasks;
+  const std::size_t parts_per_target =
+      by_target.empty() ? 1 : (static_cast<std::size_t>(std::max(1, jobs)) + by_target.size() - 1) / by_target.size();
+  for (auto& [_, members] : by_target) {
+    const std::size_t parts = std::min(parts_per_target, members.size());
+    for (std::size_t p = 0; p < parts; ++p)
+      tasks.emplace_back(members.begin() + static_cast<std::ptrdiff_t>(members.size() * p / parts),
+                         members.begin() + static_cast<std::ptrdiff_t>(members.size() * (p + 1) / parts));
+  }
   std::atomic<std::size_t> next{0};
+  std::atomic<int> processes{0};
   run_threads(std::max(1, jobs), [&] {
-    for (std::size_t k; (k = next++) < work.size();) {
-      CubinWork& w = work[k];
-      const fs::path cached = listing_path(dir, w, d);
-      if (auto listing = read_listing(cached)) {
-        w.result.functions = std::move(*listing);
-        w.cached = true;
-        continue;
+    for (std::size_t t; (t = next++) < tasks.size();) {
+      const std::vector<std::size_t>& members = tasks[t];
+      if (d.tool == "nvdisasm") {
+        std::vector<fs::path> cubins;
+        for (auto k : members) cubins.push_back(dir / work[k].cubin);
+        std::vector<DisassemblyResult> raw = disassemble_cubins_raw(d, work[members.front()].target, cubins);
+        ++processes;
+        for (std::size_t j = 0; j < members.size(); ++j) work[members[j]].result = std::move(raw[j]);
       }
-      w.result = disassemble_cubin(d, dir / w.cubin);
-      if (w.result.error.empty() && writable) write_sealed(cached, nlohmann::json(w.result.functions).dump());
+      for (auto k : members) {
+        CubinWork& w = work[k];
+        if (d.tool != "nvdisasm" || !w.result.error.empty()) {
+          w.result = disassemble_cubin(d, dir / w.cubin);
+          ++processes;
+        }
+        if (w.result.error.empty() && writable) write_sealed(listing_path(dir, w, d), nlohmann::json(w.result.functions).dump());
+      }
     }
   });
+  st.processes = processes;
 }
 
 AssemblySass no_sass(std::string why) {
@@ -90,12 +126,11 @@ void add_sass(Catalog& cat, const Suite& suite, const fs::path& dir, const Disas
   std::map<std::string, std::size_t> of_cubin;
   for (auto const& a : cat.assemblies)
     if (a.accepted && !a.cubin.empty() && of_cubin.emplace(a.cubin, work.size()).second)
-      work.push_back(CubinWork{.cubin = a.cubin, .seal = a.cubin_seal, .result = {}, .cached = false});
+      work.push_back(CubinWork{.cubin = a.cubin, .seal = a.cubin_seal, .target = a.target, .result = {}, .cached = false});
   st.cubins = static_cast<int>(work.size());
-  if (choice.tool) disassemble_all(work, *choice.tool, dir, jobs);
+  if (choice.tool) disassemble_all(work, *choice.tool, dir, jobs, st);
   for (auto const& w : work) {
     st.cached += w.cached;
-    st.processes += choice.tool && !w.cached;
     st.failed += !w.result.error.empty();
   }
   for (auto& a : cat.assemblies) {

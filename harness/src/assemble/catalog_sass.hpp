@@ -1,5 +1,6 @@
-// What the catalog's kernels become: every accepted cubin disassembled (one disassembler process
-// per cubin, and a cubin holds a whole batch of kernels), each kernel's SASS opcodes recorded in
+// What the catalog's kernels become: every accepted cubin disassembled (with nvdisasm, one process
+// per target for all its cubins, in its raw-binary mode; with cuobjdump, or where that process
+// fails, one per cubin, a cubin holding a whole batch of kernels), each kernel's SASS opcodes recorded in
 // its assembly with those that its family's `sass:` expects for the instruction under test. The
 // listing of a cubin is cached beside it (sealed; keyed by the cubin's seal and the disassembler's
 // version), so a rebuild with nothing changed starts no disassembler. Without a disassembler, or

@@ -21,14 +21,6 @@ std::tuple<int, int, int> version_key(const std::string& v) {
   return {a, b, c};
 }
 
-// The last line that says something: where a disassembler puts its "fatal" line.
-std::string last_line(const std::string& s) {
-  std::size_t end = s.find_last_not_of(" \t\r\n");
-  if (end == std::string::npos) return "";
-  std::size_t start = s.rfind('\n', end);
-  return s.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1))
-      .substr(0, 300);
-}
 
 }  // namespace
 
@@ -152,6 +144,14 @@ DisassemblyResult disassemble_function(const Disassembler& d, const fs::path& cu
     return r;
   }
   return run_disassembler(d, {d.path, "-sass", "-fun", function, cubin.string()}, timeout_seconds);
+}
+
+std::string last_line(const std::string& s) {
+  std::size_t end = s.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  std::size_t start = s.rfind('\n', end);
+  return s.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1))
+      .substr(0, 300);
 }
 
 std::string sass_mnemonic(const std::string& opcode) { return opcode.substr(0, opcode.find('.')); }

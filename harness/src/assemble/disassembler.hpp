@@ -61,6 +61,9 @@ DisassemblyResult disassemble_cubin(const Disassembler& d, const std::filesystem
 DisassemblyResult disassemble_function(const Disassembler& d, const std::filesystem::path& cubin,
                                        const std::string& function, double timeout_seconds = 120);
 
+// The last line of a tool's output that says something (where it puts its "fatal" line), at most 300 characters.
+std::string last_line(const std::string& output);
+
 // The opcode's mnemonic: "LDSM" of "LDSM.16.M88.4".
 std::string sass_mnemonic(const std::string& opcode);
 

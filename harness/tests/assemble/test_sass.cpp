@@ -5,14 +5,18 @@
 // manifest's SASS read back, fetching a disassembler beside its release's ptxas, and one test with
 // the real toolkit and disassembler (skipped, with the reason, where there is none).
 #include <gtest/gtest.h>
+#include <elf.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "assemble/catalog_sass.hpp"
+#include "assemble/cubin_functions.hpp"
+#include "assemble/raw_disassembly.hpp"
 #include "assemble/disassembler.hpp"
 #include "assemble/toolchain.hpp"
 #include "assemble/toolkits.hpp"
@@ -83,6 +87,74 @@ Catalog three_in_one_cubin(const fs::path& dir) {
   return c;
 }
 
+
+// A CUDA-like ELF object of the given functions (each a .text.NAME section, executable), with a
+// section that is not code among them, written by hand so that its layout is known to the test.
+std::string tiny_cubin(const std::vector<std::pair<std::string, std::string>>& functions) {
+  std::string names(1, '\0');
+  auto add_name = [&](const std::string& n) {
+    const auto at = static_cast<Elf64_Word>(names.size());
+    names += n + '\0';
+    return at;
+  };
+  std::vector<Elf64_Shdr> headers(1, Elf64_Shdr{});
+  std::string body;
+  auto add_section = [&](const std::string& name, Elf64_Word type, Elf64_Xword flags, const std::string& bytes) {
+    Elf64_Shdr h{};
+    h.sh_name = add_name(name);
+    h.sh_type = type;
+    h.sh_flags = flags;
+    h.sh_offset = sizeof(Elf64_Ehdr) + body.size();
+    h.sh_size = bytes.size();
+    body += bytes;
+    headers.push_back(h);
+  };
+  add_section(".nv.info", SHT_PROGBITS, 0, std::string(24, '\x07'));
+  for (auto const& [name, code] : functions) add_section(".text." + name, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, code);
+  const auto shstrtab_name = add_name(".shstrtab");
+  Elf64_Shdr strtab{};
+  strtab.sh_name = shstrtab_name;
+  strtab.sh_type = SHT_STRTAB;
+  strtab.sh_offset = sizeof(Elf64_Ehdr) + body.size();
+  strtab.sh_size = names.size();
+  body += names;
+  headers.push_back(strtab);
+  Elf64_Ehdr e{};
+  std::memcpy(e.e_ident, ELFMAG, SELFMAG);
+  e.e_ident[EI_CLASS] = ELFCLASS64;
+  e.e_machine = 190;
+  e.e_shoff = sizeof(Elf64_Ehdr) + body.size();
+  e.e_shentsize = sizeof(Elf64_Shdr);
+  e.e_shnum = static_cast<Elf64_Half>(headers.size());
+  e.e_shstrndx = static_cast<Elf64_Half>(headers.size() - 1);
+  std::string out(reinterpret_cast<const char*>(&e), sizeof e);
+  out += body;
+  for (auto const& h : headers) out.append(reinterpret_cast<const char*>(&h), sizeof h);
+  return out;
+}
+
+// Code of `words` 16-byte instructions, word k's first byte `first + k`.
+std::string code(int words, unsigned char first) {
+  std::string c(static_cast<std::size_t>(words) * 16, '\x01');
+  for (int k = 0; k < words; ++k) c[static_cast<std::size_t>(k) * 16] = static_cast<char>(first + k);
+  return c;
+}
+
+// A stand-in nvdisasm: in raw-binary mode (-b ARCH FILE) one line per 16-byte word, its opcode
+// "W" and the word's first byte in hex ("WA1"); `-c FILE` (one cubin) prints `elf_listing`; counts its
+// runs and keeps the -b arguments and the raw file's sizes beside itself. `raw_fails`: -b exits 1.
+fs::path fake_nvdisasm(const fs::path& dir, const std::string& elf_listing, bool raw_fails = false) {
+  const fs::path p = dir / "nvdisasm";
+  write_script(p, "if [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.5, V13.5.37'; exit 0; fi\n"
+                  "echo run >> '" + (dir / "runs").string() + "'\n"
+                  "if [ \"$1\" = -b ]; then echo \"$2\" >> '" + (dir / "archs").string() + "'; stat -c %s \"$3\" >> '" +
+                  (dir / "sizes").string() + "'\n" +
+                  (raw_fails ? "echo 'nvdisasm fatal : no raw mode here' >&2; exit 1\n" : "") +
+                  "od -An -v -tx1 -w16 \"$3\" | awk '{ printf \"        /*%04x*/                   W%s ;\\n\", (NR-1)*16, toupper($1) }'\n"
+                  "exit 0; fi\n"
+                  "cat '" + elf_listing + "'\n");
+  return p;
+}
 }  // namespace
 
 TEST(SassListing, CuobjdumpFunctionsWithPredicatesAndEncodingLines) {
@@ -198,6 +270,108 @@ TEST(SassCatalog, OneProcessPerCubinCachedAndEveryKernelSaysWhatItGot) {
   EXPECT_FALSE(read_back.assemblies[3].sass);
 }
 
+TEST(CubinFunctions, EachTextSectionsNameAndBytesInOrderAndABadFileSaysWhy) {
+  const std::string elf = tiny_cubin({{"kernel_a", code(2, 0xA1)}, {"kernel_b", code(3, 0xB1)}});
+  auto f = cubin_functions(elf);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].name, "kernel_a");
+  EXPECT_EQ(f[0].code, code(2, 0xA1));
+  EXPECT_EQ(f[1].name, "kernel_b");
+  EXPECT_EQ(f[1].code, code(3, 0xB1));
+  auto why = [](std::string_view bytes) {
+    try {
+      cubin_functions(bytes);
+    } catch (const std::runtime_error& e) { return std::string(e.what()); }
+    return std::string("no error");
+  };
+  EXPECT_EQ(why("not an elf, but long enough to hold an ELF header: 64 bytes and some more"), "not an ELF file");
+  EXPECT_EQ(why(elf.substr(0, 10)), "the ELF header at byte 0 lies past the end of the file (10 bytes)");
+  EXPECT_NE(why(elf.substr(0, elf.size() - 8)).find("a section header at byte"), std::string::npos);
+}
+
+// nvdisasm: the cubins of one target in one raw-binary process, each cubin's functions cut back out
+// of the listing by address (the zeros between functions dropped), cached like a cubin's own
+// listing; where that process fails, one process per cubin, as before.
+TEST(SassCatalog, NvdisasmTakesATargetsCubinsInOneRawProcessElseOnePerCubin) {
+  TempDir t("sass");
+  const fs::path dir = t.dir / "catalog";
+  fs::create_directories(dir / "cache");
+  std::ofstream(dir / "cache" / "one.cubin") << tiny_cubin({{"kernel_a", code(2, 0xA1)}, {"kernel_b", code(9, 0xB1)}});
+  std::ofstream(dir / "cache" / "two.cubin")
+      << tiny_cubin({{"kernel_c", code(1, 0xC1)}, {"kernel_a_again", code(2, 0xA1)}});
+  std::ofstream(dir / "cache" / "three.cubin") << tiny_cubin({{"kernel_d", code(3, 0xD1)}});
+  auto catalog = [] {
+    Catalog c;
+    c.cuda_release = "13.5";
+    c.targets = {"sm_90a", "sm_100f"};
+    for (auto [entry, cubin, target] :
+         {std::tuple{"kernel_a", "one", "sm_90a"}, std::tuple{"kernel_b", "one", "sm_90a"},
+          std::tuple{"kernel_c", "two", "sm_90a"}, std::tuple{"kernel_d", "three", "sm_100f"}}) {
+      Assembly a;
+      a.kernel = std::string("k") + entry;
+      a.entry = entry;
+      a.target = target;
+      a.accepted = true;
+      a.cubin = std::string("cache/") + cubin + ".cubin";
+      a.cubin_seal = std::string("1 ") + cubin;
+      c.assemblies.push_back(a);
+    }
+    return c;
+  };
+  fs::path tools = t.dir / "tools";
+  DisassemblerChoice choice{
+      .tool = probe_disassembler(fake_nvdisasm(tools, (kData / "nvdisasm-one-function.txt").string())),
+      .unavailable = ""};
+  ASSERT_TRUE(choice.tool);
+  Catalog cat = catalog();
+  SassStats st;
+  add_sass(cat, Suite{}, dir, choice, 1, &st);
+  EXPECT_EQ(runs(tools), 2);  // a process per target
+  EXPECT_EQ(st.processes, 2);
+  EXPECT_EQ(read(tools / "archs"), "SM100f\nSM90a\n");
+  // Each distinct 16-byte word once: kernel_a_again's two are kernel_a's.
+  EXPECT_EQ(read(tools / "sizes"), "48\n192\n");
+  using ops = std::vector<std::string>;
+  EXPECT_EQ(cat.assemblies[0].sass->opcodes, (ops{"WA1", "WA2"}));
+  EXPECT_EQ(cat.assemblies[1].sass->opcodes, (ops{"WB1", "WB2", "WB3", "WB4", "WB5", "WB6", "WB7", "WB8", "WB9"}));
+  EXPECT_EQ(cat.assemblies[2].sass->opcodes, (ops{"WC1"}));
+  EXPECT_EQ(cat.assemblies[3].sass->opcodes, (ops{"WD1", "WD2", "WD3"}));
+  Catalog again = catalog();
+  add_sass(again, Suite{}, dir, choice, 2, &st);
+  EXPECT_EQ(runs(tools), 2);
+  EXPECT_EQ(st.cached, 3);
+  EXPECT_EQ(again.assemblies[1].sass->opcodes, cat.assemblies[1].sass->opcodes);
+
+  // Two workers and one target: two processes, each half of the target's cubins.
+  for (auto const& e : fs::directory_iterator(dir / "cache"))
+    if (e.path().extension() == ".sass") fs::remove(e.path());
+  Catalog one_target = catalog();
+  one_target.assemblies.pop_back();
+  add_sass(one_target, Suite{}, dir, choice, 2, &st);
+  EXPECT_EQ(st.processes, 2);
+  EXPECT_EQ(one_target.assemblies[2].sass->opcodes, (ops{"WC1"}));
+
+  // Before Volta: the functions end to end, each from a 128-byte boundary, the zeros between dropped.
+  auto pascal = disassemble_cubins_raw(*choice.tool, "sm_61", {dir / "cache" / "one.cubin", dir / "cache" / "two.cubin"});
+  ASSERT_EQ(pascal.size(), 2u);
+  EXPECT_EQ(pascal[0].functions["kernel_b"], (ops{"WB1", "WB2", "WB3", "WB4", "WB5", "WB6", "WB7", "WB8", "WB9"}));
+  EXPECT_EQ(pascal[1].functions["kernel_a_again"], (ops{"WA1", "WA2"}));
+  EXPECT_EQ(read(tools / "sizes").substr(read(tools / "sizes").rfind('\n', read(tools / "sizes").size() - 2) + 1), "640\n");
+
+  // Raw mode failing: each cubin alone (the stand-in's listing of one function, ldsm_kernel).
+  fs::path failing_tools = t.dir / "failing";
+  DisassemblerChoice failing{
+      .tool = probe_disassembler(fake_nvdisasm(failing_tools, (kData / "nvdisasm-one-function.txt").string(), true)),
+      .unavailable = ""};
+  for (auto const& e : fs::directory_iterator(dir / "cache"))
+    if (e.path().extension() == ".sass") fs::remove(e.path());
+  Catalog fallback = catalog();
+  add_sass(fallback, Suite{}, dir, failing, 1, &st);
+  EXPECT_EQ(runs(failing_tools), 2 + 3);  // two raw processes, then the three cubins one by one
+  EXPECT_EQ(st.failed, 0);
+  EXPECT_EQ(fallback.assemblies[0].sass->unavailable, "nvdisasm lists no function kernel_a in cache/one.cubin");
+}
+
 TEST(SassCatalog, AFailingOrMissingDisassemblerIsSaidPerKernelAndNothingFails) {
   TempDir t("sass");
   fs::path tools = t.dir / "tools";
@@ -288,7 +462,8 @@ TEST(SassCommand, ACatalogAsItIsBecomesATableWithOrWithoutADisassembler) {
   EXPECT_NE(read(t.dir / "out2" / "sass-cuda13.0.md").find("**no disassembler: "), std::string::npos);
 }
 
-// The real toolkit and disassembler: an ldmatrix kernel assembled by ptxas becomes LDSM.
+// The real toolkit and disassembler: an ldmatrix kernel assembled by ptxas becomes LDSM; nvdisasm's
+// raw-binary mode gives what its ELF listing gives.
 TEST(SassReal, AnLdmatrixKernelBecomesLdsm) {
   Toolchain tc;
   try {
@@ -319,6 +494,25 @@ TEST(SassReal, AnLdmatrixKernelBecomesLdsm) {
   SassExpectation ldsm = expect({"LDSM"});
   AssemblySass s = kernel_sass(r.functions["ldsm_kernel"], &ldsm);
   EXPECT_EQ(s.matched, (std::vector<std::string>{"LDSM.16.M88"})) << choice.tool->describe();
+  // nvdisasm's raw-binary mode over this cubin and one of three more kernels: each cubin's listing
+  // as nvdisasm gives it alone, from the ELF.
+  if (choice.tool->tool == "nvdisasm") {
+    std::ofstream(t.dir / "m.ptx") << ".version 7.8\n.target sm_90\n.address_size 64\n"
+                                      ".visible .entry st(.param .u64 p) { .reg .b32 %r<3>; .reg .b64 %a;\n"
+                                      "  ld.param.u64 %a, [p]; mov.u32 %r1, %tid.x; st.global.u32 [%a], %r1; ret; }\n"
+                                      ".visible .entry empty() { ret; }\n"
+                                      ".visible .entry mov(.param .u64 p) { .reg .b32 %r<3>; .reg .b64 %a;\n"
+                                      "  ld.param.u64 %a, [p]; mov.u32 %r1, %tid.x;\n"
+                                      "  movmatrix.sync.aligned.m8n8.trans.b16 %r2, %r1; st.global.u32 [%a], %r2; ret; }\n";
+    ASSERT_TRUE(assemble(tc, t.dir / "m.ptx", "sm_90", t.dir / "m.cubin").accepted());
+    auto raw = disassemble_cubins_raw(*choice.tool, "sm_90", {t.dir / "k.cubin", t.dir / "m.cubin"});
+    ASSERT_EQ(raw.size(), 2u);
+    ASSERT_TRUE(raw[0].error.empty() && raw[1].error.empty()) << raw[0].error << raw[1].error;
+    EXPECT_EQ(raw[0].functions, r.functions);
+    DisassemblyResult m = disassemble_cubin(*choice.tool, t.dir / "m.cubin");
+    EXPECT_EQ(raw[1].functions, m.functions);
+    EXPECT_EQ(m.functions.size(), 3u);
+  }
   // The naive way (cuobjdump -fun NAME, where there is a cuobjdump beside it) says the same.
   auto cuobjdump = probe_disassembler(fs::path(choice.tool->path).parent_path() / "cuobjdump");
   if (!cuobjdump) return;
