@@ -33,6 +33,7 @@
 #include "report/sass_report.hpp"
 #include "report/terminal_progress.hpp"
 #include "report/toolkit_matrix_report.hpp"
+#include "report/up_to_date.hpp"
 #include "results/report_json.hpp"
 #include "run/cubin_selection.hpp"
 #include "run/device_query.hpp"
@@ -626,9 +627,11 @@ int cmd_toolkits_fetch(const std::vector<std::string>& versions, const std::stri
   return failed ? kExitTrouble : unreachable ? kExitSkipped : 0;
 }
 
-// `ptxcts audit --toolkit ...`: each toolkit's audit report, then (two or more) the matrix.
+// `ptxcts audit --toolkit ...`: each toolkit's audit report, then (two or more) the matrix. Reports
+// whose inputs have not changed since they were written are not written again (report/up_to_date),
+// unless `rewrite`.
 int cmd_audit_toolkits(const Paths& p, const std::vector<std::string>& names, const std::vector<std::string>& ptxas,
-                       const std::string& cache) {
+                       const std::string& cache, bool rewrite) {
   const auto t0 = std::chrono::steady_clock::now();
   auto found = find_toolkits(default_toolkit_search(ptxas, cache));
   std::vector<Toolchain> toolkits;
@@ -644,51 +647,94 @@ int cmd_audit_toolkits(const Paths& p, const std::vector<std::string>& names, co
   Suite suite = build_suite(load_spec_dir(p.specs));
   const AuditRun run{
       .host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
-  std::vector<AuditSummary> summaries;
+  const fs::path stamps = fs::path(p.catalog) / "stamps";
+  const std::string specs = folder_identity(p.specs);
+  std::vector<fs::path> jsons;
   bool contradicted = false, ptxas_failed = false;
   for (auto const& tc : toolkits) {
+    const std::vector<fs::path> files = {audit_report_path(p.reports, tc.release, ".json"),
+                                         audit_report_path(p.reports, tc.release, ".md"),
+                                         audit_report_path(p.reports, tc.release, ".html")};
+    const std::string key = inputs_key({"audit", program_identity(), specs, file_identity(tc.ptxas), tc.version});
+    jsons.push_back(files[0]);
+    if (auto known = rewrite ? std::nullopt : up_to_date(stamps, files, key)) {
+      fmt::print("audit: CUDA {}: {} -> {} (up to date: the same specs, ptxas and suite; not written again)\n",
+                 tc.release, known->said, files[0].string());
+      contradicted |= known->status != 0;
+      continue;
+    }
     ToolkitAudit a = audit_toolkit(suite, tc, p);
     fs::path json = write_audit_reports(a.audit, a.plan, a.verdicts, run, p.reports);
-    fmt::print("audit: CUDA {}: {} findings, {} not expected by the specs -> {}\n", a.audit.cuda_release,
-               a.audit.findings.size(), a.audit.contradictions(), json.string());
+    const std::string said =
+        fmt::format("{} findings, {} not expected by the specs", a.audit.findings.size(), a.audit.contradictions());
+    fmt::print("audit: CUDA {}: {} -> {}\n", a.audit.cuda_release, said, json.string());
     contradicted |= a.audit.contradictions() > 0;
     ptxas_failed |= !a.audit.errors.empty();
-    // Read back as written: the matrix is made of the reports, exactly.
-    auto text = try_read_file_text(json);
-    if (!text) throw std::runtime_error(json.string() + ": cannot read the report just written");
-    summaries.push_back(parse_audit_report(*text, json.string()));
+    if (a.audit.errors.empty()) stamp_reports(stamps, files, key, {.said = said, .status = a.audit.contradictions() > 0});
   }
-  if (summaries.size() > 1) {
-    ToolkitMatrix m = build_matrix(std::move(summaries));
+  if (toolkits.size() > 1) {
     std::vector<std::string> releases;
-    for (auto const& c : m.columns) releases.push_back(c.cuda_release);
-    fs::path json = write_matrix_reports(m, run, p.reports, sass_reports_in(p.reports, releases));
-    for (auto const& s : m.steps)
-      fmt::print(
-          "matrix: CUDA {} -> {}: {} changes ({} findings appeared, {} fixed, {} forms newly accepted, {} newly "
-          "rejected, {} messages changed)\n",
-          s.from, s.to, s.changes.size(), s.count("finding appeared"), s.count("finding fixed"),
-          s.count("form newly accepted"), s.count("form newly rejected"), s.count("message changed"));
-    fmt::print("matrix: {} toolkits -> {}\n", m.columns.size(), json.string());
+    std::vector<std::string> parts = {"matrix", program_identity()};
+    for (std::size_t k = 0; k < toolkits.size(); ++k) {
+      releases.push_back(toolkits[k].release);
+      parts.push_back(file_seal(jsons[k]));
+      parts.push_back(file_seal(fs::path(p.reports) / ("sass-cuda" + toolkits[k].release + ".json")));
+    }
+    const std::vector<fs::path> files = {fs::path(p.reports) / "toolkits.json", fs::path(p.reports) / "toolkits.md",
+                                         fs::path(p.reports) / "toolkits.html"};
+    const std::string key = inputs_key(parts);
+    if (auto known = rewrite ? std::nullopt : up_to_date(stamps, files, key)) {
+      fmt::print("{}matrix: {} toolkits -> {} (up to date: made of these audit and SASS reports; not written again)\n",
+                 known->said, toolkits.size(), files[0].string());
+    } else {
+      // Read back as written: the matrix is made of the reports, exactly.
+      std::vector<AuditSummary> summaries;
+      for (auto const& json : jsons) {
+        auto text = try_read_file_text(json);
+        if (!text) throw std::runtime_error(json.string() + ": cannot read the report just written");
+        summaries.push_back(parse_audit_report(*text, json.string()));
+      }
+      ToolkitMatrix m = build_matrix(std::move(summaries));
+      releases.clear();
+      for (auto const& c : m.columns) releases.push_back(c.cuda_release);
+      fs::path json = write_matrix_reports(m, run, p.reports, sass_reports_in(p.reports, releases));
+      std::string said;
+      for (auto const& s : m.steps)
+        said += fmt::format(
+            "matrix: CUDA {} -> {}: {} changes ({} findings appeared, {} fixed, {} forms newly accepted, {} newly "
+            "rejected, {} messages changed)\n",
+            s.from, s.to, s.changes.size(), s.count("finding appeared"), s.count("finding fixed"),
+            s.count("form newly accepted"), s.count("form newly rejected"), s.count("message changed"));
+      fmt::print("{}matrix: {} toolkits -> {}\n", said, m.columns.size(), json.string());
+      stamp_reports(stamps, files, key, {.said = said, .status = 0});
+    }
   }
   fmt::print("audit: {} toolkits in {:.2f} s\n", toolkits.size(),
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return contradicted ? kExitFound : ptxas_failed ? kExitPtxasFailed : 0;
 }
 
-// `ptxcts merge` of audit reports (audited on other machines, or earlier): their toolkit matrix.
+// `ptxcts merge` of audit reports (audited on other machines, or earlier): their toolkit matrix, with
+// the SASS reports found beside them (sass-cuda<release>.json in each audit report's folder).
 int cmd_merge_audits(const std::vector<std::string>& reports, const std::string& prefix) {
   std::vector<AuditSummary> summaries;
+  std::map<std::string, fs::path> folder_of;  // a release's audit report's folder: its SASS report is looked for there
   for (auto const& path : reports) {
     auto text = try_read_file_text(path, kMaxInputFileBytes);
     if (!text) throw std::runtime_error(path + ": cannot read this report");
     summaries.push_back(parse_audit_report(*text, path));
+    folder_of[summaries.back().cuda_release] = fs::path(path).parent_path();
   }
   if (summaries.size() < 2) return usage_error("merge: the toolkit matrix needs two or more audit reports");
   ToolkitMatrix m = build_matrix(std::move(summaries));
   const AuditRun run{
       .host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
-  write_matrix_files(m, run, prefix);
+  std::vector<SassReport> sass;
+  for (auto const& c : m.columns) {
+    auto found = sass_reports_in(folder_of[c.cuda_release], {c.cuda_release});
+    sass.insert(sass.end(), found.begin(), found.end());
+  }
+  write_matrix_files(m, run, prefix, sass);
   fmt::print("{}.{{json,md,html}}: the toolkit matrix of {} toolkits\n", prefix, m.columns.size());
   return 0;
 }
@@ -817,6 +863,10 @@ int main(int argc, char** argv) {
                     "toolkit found); with two or more, toolkits.{json,md} sets them side by side");
   audit->add_option("--toolkit-cache", toolkit_cache, "Where fetched toolkits are (ptxcts toolkits fetch)");
   audit->add_option("--also-ptxas", toolkit_ptxas, "Another ptxas to count among the toolkits found");
+  bool audit_rewrite = false;
+  audit->add_flag("--rewrite", audit_rewrite,
+                  "With --toolkit: write every report again, even those whose specs, ptxas and suite have not changed "
+                  "since they were written");
 
   bool refetch = false;
   std::vector<std::string> fetch_versions;
@@ -932,7 +982,8 @@ int main(int argc, char** argv) {
                       .no_stream = naive.no_stream});
     }
     if (*list) return cmd_list(p);
-    if (*audit && !audit_toolkits.empty()) return cmd_audit_toolkits(p, audit_toolkits, toolkit_ptxas, toolkit_cache);
+    if (*audit && !audit_toolkits.empty())
+      return cmd_audit_toolkits(p, audit_toolkits, toolkit_ptxas, toolkit_cache, audit_rewrite);
     if (*fetch) return cmd_toolkits_fetch(fetch_versions, toolkit_cache, refetch, fetch_tools);
     if (*toolkits) return cmd_toolkits(toolkit_ptxas, toolkit_cache);
     if (*diff && holds_audit_report(diff_before) && holds_audit_report(diff_after))

@@ -261,15 +261,20 @@ std::string audit_markdown(const Audit& audit, const AuditRun& run) {
 std::filesystem::path write_audit_reports(const Audit& audit, const AuditPlan& plan,
                                           const std::vector<ProbeVerdict>& verdicts, const AuditRun& run,
                                           const std::filesystem::path& dir) {
-  std::string base = "audit-cuda" + audit.cuda_release;
+  write_file_atomically(audit_report_path(dir, audit.cuda_release, ".md"), audit_markdown(audit, run));
+  std::string json = audit_json(audit, plan, verdicts, run);
+  write_file_atomically(audit_report_path(dir, audit.cuda_release, ".json"), json);
+  // The page is made from the JSON, as `ptxcts html` makes it from a committed one.
+  write_file_atomically(audit_report_path(dir, audit.cuda_release, ".html"), audit_html(nlohmann::json::parse(json)));
+  return audit_report_path(dir, audit.cuda_release, ".json");
+}
+
+std::filesystem::path audit_report_path(const std::filesystem::path& dir, const std::string& cuda_release,
+                                        const std::string& extension) {
+  std::string base = "audit-cuda" + cuda_release;
   for (char& c : base)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '-';
-  write_file_atomically(dir / (base + ".md"), audit_markdown(audit, run));
-  std::string json = audit_json(audit, plan, verdicts, run);
-  write_file_atomically(dir / (base + ".json"), json);
-  // The page is made from the JSON, as `ptxcts html` makes it from a committed one.
-  write_file_atomically(dir / (base + ".html"), audit_html(nlohmann::json::parse(json)));
-  return dir / (base + ".json");
+  return dir / (base + extension);
 }
 
 }  // namespace ptxcts

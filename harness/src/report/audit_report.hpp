@@ -17,6 +17,9 @@ struct AuditRun {
 std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vector<ProbeVerdict>& verdicts,
                        const AuditRun& run);
 std::string audit_markdown(const Audit& audit, const AuditRun& run);
+// The audit report of a CUDA release in `dir`, with `extension` (".json", ".md", ".html").
+std::filesystem::path audit_report_path(const std::filesystem::path& dir, const std::string& cuda_release,
+                                        const std::string& extension);
 // Writes the JSON, the Markdown and the page (.html) atomically and returns the path of the JSON one.
 std::filesystem::path write_audit_reports(const Audit& audit, const AuditPlan& plan,
                                           const std::vector<ProbeVerdict>& verdicts, const AuditRun& run,

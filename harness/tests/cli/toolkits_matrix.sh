@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI's toolkit matrix: fetches CUDA 11.8 and 12.4's ptxas (pip, into a cache under the build, once),
 # audits them beside the build's toolkit and writes the matrix of the three. Skips (exit 77, with
-# the reason) where pip cannot reach the package registry.
+# the reason) where pip cannot reach the package registry. Then again: nothing is written again.
 #   toolkits_matrix.sh PTXCTS BUILD_DIR INSTALLED_PTXAS
 set -uo pipefail
 ptxcts=$1 build=$2 installed=$3
@@ -29,5 +29,24 @@ fi
 heads=$(grep -o '<th data-toolkit="[^"]*">' "$out/toolkits.html" | sort -u | wc -l)
 if [ "$heads" != 3 ]; then
   echo "toolkits.html has $heads toolkit columns; expected 3" >&2
+  exit 1
+fi
+# Again, nothing changed: every report is up to date and none is written again (not even the
+# matrix); then --rewrite writes them all.
+before=$(sha256sum "$out"/toolkits.json "$out"/audit-cuda*.json)
+again=$("$ptxcts" audit --toolkit 11.8 --toolkit 12.4 --toolkit "$installed" --toolkit-cache "$cache" --reports "$out")
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
+fresh=$(printf '%s\n' "$again" | grep -c 'up to date')
+if [ "$fresh" != 4 ] || [ "$before" != "$(sha256sum "$out"/toolkits.json "$out"/audit-cuda*.json)" ]; then
+  printf '%s\n' "$again" >&2
+  echo "the second run said 'up to date' $fresh times (expected 4: three audits and the matrix), or wrote a report" >&2
+  exit 1
+fi
+rewritten=$("$ptxcts" audit --rewrite --toolkit 11.8 --toolkit 12.4 --toolkit "$installed" --toolkit-cache "$cache" --reports "$out")
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
+if printf '%s\n' "$rewritten" | grep -q 'up to date'; then
+  echo "--rewrite still found reports up to date" >&2
   exit 1
 fi
