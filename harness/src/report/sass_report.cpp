@@ -175,8 +175,10 @@ std::string sass_report_markdown(const SassReport& r, const AuditRun& run) {
   if (!r.unavailable.empty())
     md += fmt::format("**{}**: every SASS cell says so; nothing else is affected.\n\n", md_cell(r.unavailable));
   else
-    md += fmt::format("SASS by {}, one process per cubin (a cubin holds a batch of kernels).\n\n",
-                      md_cell(r.disassembler));
+    md += fmt::format(
+        "SASS by {} (nvdisasm: a target's cubins in one process, its raw-binary mode; cuobjdump: one process per "
+        "cubin).\n\n",
+        md_cell(r.disassembler));
   md +=
       "Each cell: the opcodes of the kernel on that target whose mnemonic (the text before the first '.') is one "
       "the family's specs expect for the instruction under test; **none of ...** where the SASS has none of them "
