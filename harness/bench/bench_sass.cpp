@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "assemble/catalog.hpp"
@@ -39,6 +40,27 @@ DisassemblerChoice disassembler(const Toolchain& tc) {
 void forget_listings(const fs::path& dir) {
   for (auto const& e : fs::directory_iterator(dir / "cache"))
     if (e.path().extension() == ".sass") fs::remove(e.path());
+}
+
+// The sm_90 catalog built in `dir` with the installed toolkit, and the disassembler to use; nullopt
+// (the benchmark skipped, saying why) without one.
+struct BuiltCatalog {
+  Suite suite;
+  Catalog catalog;
+  Disassembler tool;
+};
+std::optional<BuiltCatalog> built_sm90_catalog(benchmark::State& state, const fs::path& dir) {
+  BuiltCatalog b{.suite = build_suite(load_spec_dir(kSpecs)), .catalog = {}, .tool = {}};
+  Toolchain tc = Toolchain::discover();
+  DisassemblerChoice choice = disassembler(tc);
+  if (!choice.tool) {
+    state.SkipWithError(choice.unavailable.c_str());
+    return std::nullopt;
+  }
+  b.tool = *choice.tool;
+  b.catalog = build_catalog(b.suite, tc, read_kernel_skeletons(PTXCTS_SOURCE_DIR "/kernels"), dir, 2, nullptr, {},
+                            std::vector<std::string>{"sm_90"});
+  return b;
 }
 
 }  // namespace
@@ -74,16 +96,12 @@ BENCHMARK(BM_ColdCatalogSm90)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Us
 // A built sm_90 catalog's every cubin disassembled as `ptxcts catalog` does it (nvdisasm: its
 // raw-binary mode, the target's cubins in two processes for the two workers).
 static void BM_DisassembleCatalogBatched(benchmark::State& state) {
-  Suite suite = build_suite(load_spec_dir(kSpecs));
-  Toolchain tc = Toolchain::discover();
-  DisassemblerChoice choice = disassembler(tc);
-  if (!choice.tool) {
-    state.SkipWithError(choice.unavailable.c_str());
-    return;
-  }
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-sass-batched";
-  Catalog built = build_catalog(suite, tc, read_kernel_skeletons(PTXCTS_SOURCE_DIR "/kernels"), dir, 2, nullptr, {},
-                                std::vector<std::string>{"sm_90"});
+  auto b = built_sm90_catalog(state, dir);
+  if (!b) return;
+  const Suite& suite = b->suite;
+  const Catalog& built = b->catalog;
+  const DisassemblerChoice choice{.tool = b->tool, .unavailable = ""};
   SassStats st;
   for (auto _ : state) {
     forget_listings(dir);
@@ -102,16 +120,12 @@ BENCHMARK(BM_DisassembleCatalogBatched)->Unit(benchmark::kMillisecond)->UseRealT
 // The way before nvdisasm's raw-binary mode was used: one process per cubin (its ELF listing), two at
 // a time, on the same built catalog.
 static void BM_DisassembleCatalogOneProcessPerCubin(benchmark::State& state) {
-  Suite suite = build_suite(load_spec_dir(kSpecs));
-  Toolchain tc = Toolchain::discover();
-  DisassemblerChoice choice = disassembler(tc);
-  if (!choice.tool) {
-    state.SkipWithError(choice.unavailable.c_str());
-    return;
-  }
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-sass-batched";
-  Catalog built = build_catalog(suite, tc, read_kernel_skeletons(PTXCTS_SOURCE_DIR "/kernels"), dir, 2, nullptr, {},
-                                std::vector<std::string>{"sm_90"});
+  auto b = built_sm90_catalog(state, dir);
+  if (!b) return;
+  const Catalog& built = b->catalog;
+  const std::optional<Disassembler> tool = b->tool;
+  const DisassemblerChoice choice{.tool = tool, .unavailable = ""};
   std::vector<std::string> cubins;
   for (auto const& a : built.assemblies)
     if (a.accepted && std::find(cubins.begin(), cubins.end(), a.cubin) == cubins.end()) cubins.push_back(a.cubin);

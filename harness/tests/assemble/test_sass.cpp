@@ -99,9 +99,9 @@ std::string tiny_cubin(const std::vector<std::pair<std::string, std::string>>& f
   };
   std::vector<Elf64_Shdr> headers(1, Elf64_Shdr{});
   std::string body;
-  auto add_section = [&](const std::string& name, Elf64_Word type, Elf64_Xword flags, const std::string& bytes) {
+  auto add_section = [&](Elf64_Word name_at, Elf64_Word type, Elf64_Xword flags, const std::string& bytes) {
     Elf64_Shdr h{};
-    h.sh_name = add_name(name);
+    h.sh_name = name_at;
     h.sh_type = type;
     h.sh_flags = flags;
     h.sh_offset = sizeof(Elf64_Ehdr) + body.size();
@@ -109,16 +109,11 @@ std::string tiny_cubin(const std::vector<std::pair<std::string, std::string>>& f
     body += bytes;
     headers.push_back(h);
   };
-  add_section(".nv.info", SHT_PROGBITS, 0, std::string(24, '\x07'));
-  for (auto const& [name, code] : functions) add_section(".text." + name, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, code);
-  const auto shstrtab_name = add_name(".shstrtab");
-  Elf64_Shdr strtab{};
-  strtab.sh_name = shstrtab_name;
-  strtab.sh_type = SHT_STRTAB;
-  strtab.sh_offset = sizeof(Elf64_Ehdr) + body.size();
-  strtab.sh_size = names.size();
-  body += names;
-  headers.push_back(strtab);
+  add_section(add_name(".nv.info"), SHT_PROGBITS, 0, std::string(24, '\x07'));
+  for (auto const& [name, code] : functions)
+    add_section(add_name(".text." + name), SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, code);
+  const Elf64_Word shstrtab_name = add_name(".shstrtab");
+  add_section(shstrtab_name, SHT_STRTAB, 0, names);  // the names, its own among them
   Elf64_Ehdr e{};
   std::memcpy(e.e_ident, ELFMAG, SELFMAG);
   e.e_ident[EI_CLASS] = ELFCLASS64;
