@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstring>
 #include <map>
+#include <set>
 #include <mutex>
 #include <thread>
 #include <tuple>
@@ -141,9 +142,25 @@ struct Judging {
   fs::path scratch;
   std::vector<ProbeVerdict>& out;
   std::atomic<std::size_t>& runs;
+  // Bodies found alone to give a line about no member with nothing pinned (on any target): in a
+  // module that gives such a line they are judged alone first, and the rest together, before halves.
+  std::set<std::string>& suspects;
+  std::mutex& suspects_lock;
 
-  void judge(const std::vector<std::size_t>& members, const std::string& arch) {
-    if (members.empty()) return;
+  bool suspected(std::size_t k) {
+    std::lock_guard<std::mutex> hold(suspects_lock);
+    return suspects.count(probes[k].body) != 0;
+  }
+
+  // Whether the module was accepted in one run. `holds_the_line`: the other half of its parent ran
+  // clean, so what gave the parent its line about no member is in this half: it is split at once,
+  // not run whole first (each verdict still comes from a run of the member's own module).
+  bool judge(const std::vector<std::size_t>& members, const std::string& arch, bool holds_the_line = false) {
+    if (members.empty()) return true;
+    if (holds_the_line && members.size() > 1) {
+      split_in_halves(members, arch);
+      return false;
+    }
     const Module m = compose(probes, members);
     const Run r = run_ptxas(tc, m, arch, mode, scratch);
     ++runs;
@@ -151,16 +168,15 @@ struct Judging {
     // nothing about the PTX: the module is judged by a full assembly for the real target instead.
     if (arch.rfind("compute_", 0) == 0 &&
         r.output.find("Unsupported gpu architecture '" + arch + "'") != std::string::npos) {
-      judge(members, "sm_" + arch.substr(8));
-      return;
+      return judge(members, "sm_" + arch.substr(8));
     }
     if (r.failed) {
       for (auto k : members) out[k] = {.accepted = false, .message = "", .error = r.why};
-      return;
+      return false;
     }
     if (r.accepted) {
       for (std::size_t j = 0; j < members.size(); ++j) out[members[j]] = {.accepted = true, .message = r.messages[j]};
-      return;
+      return true;
     }
     // A line about no member (the header, ptxas's own built-in code) may be any member's: halves,
     // until it is one member's alone, or goes away.
@@ -172,23 +188,34 @@ struct Judging {
       for (std::size_t j = 0; j < members.size(); ++j) (r.rejected[j] ? rejected : others).push_back(members[j]);
       judge(others, arch);
       judge(rejected, arch);
-      return;
+      return false;
     }
     if (pinned == 0 || r.stray) {
       if (members.size() == 1) {
         out[members[0]] = {.accepted = false, .message = r.output};
-        return;
+        if (pinned == 0) {
+          std::lock_guard<std::mutex> hold(suspects_lock);
+          suspects.insert(probes[members[0]].body);
+        }
+        return false;
+      }
+      if (pinned == 0) {
+        std::vector<std::size_t> suspect, rest;
+        for (auto k : members) (suspected(k) ? suspect : rest).push_back(k);
+        if (!suspect.empty() && !rest.empty()) {
+          for (auto k : suspect) judge({k}, arch);
+          judge(rest, arch);
+          return false;
+        }
       }
       // Every member rejected (each likely with a line of its own): small ones alone at once. None
       // pinned (a fatal error in ptxas's built-in code, often one member's of many): halves, to one.
       if (pinned > 0 && members.size() <= kSplitAlone) {
         for (auto k : members) judge({k}, arch);
-        return;
+        return false;
       }
-      const auto half = static_cast<std::ptrdiff_t>(members.size() / 2);
-      judge({members.begin(), members.begin() + half}, arch);
-      judge({members.begin() + half, members.end()}, arch);
-      return;
+      split_in_halves(members, arch);
+      return false;
     }
     std::vector<std::size_t> again;
     for (std::size_t j = 0; j < members.size(); ++j) {
@@ -196,6 +223,13 @@ struct Judging {
       else again.push_back(members[j]);
     }
     judge(again, arch);
+    return false;
+  }
+
+  void split_in_halves(const std::vector<std::size_t>& members, const std::string& arch) {
+    const auto half = static_cast<std::ptrdiff_t>(members.size() / 2);
+    const bool first_clean = judge({members.begin(), members.begin() + half}, arch);
+    judge({members.begin() + half, members.end()}, arch, first_clean);
   }
 };
 
@@ -275,6 +309,8 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
                cache_dir.string());
   }
   std::atomic<std::size_t> next{0}, runs{0}, cached{0}, errors{0};
+  std::set<std::string> suspects;
+  std::mutex suspects_lock;
   auto worker = [&] {
     for (std::size_t w; (w = next++) < work.size();) {
       Work& job = work[w];
@@ -289,7 +325,7 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
       }
       if (read.state == SealedRead::State::Bad || read.good())
         discard_bad_entry(record, read.good() ? "sealed, but not " + std::to_string(job.members.size()) + " verdicts" : read.why);
-      Judging{tc, probes, mode, scratch, out, runs}.judge(job.members, job.arch);
+      Judging{tc, probes, mode, scratch, out, runs, suspects, suspects_lock}.judge(job.members, job.arch);
       std::vector<ProbeVerdict> mine;
       bool failed = false;
       for (auto k : job.members) {

@@ -137,6 +137,44 @@ TEST(Probes, AWarmCallRunsNoPtxasAndAChangedProbeOnlyItsModule) {
   EXPECT_TRUE(third[3].accepted) << third[3].message;
 }
 
+// ptxas 11.8-12.4 stop on a fatal error in their own built-in code (for example wmma.load.a ...
+// .m16n16k16 without a type on sm_72) and pin it on no entry: such a module is split in halves down
+// to the one entry; a half whose other half ran clean is split without being run whole, and on the
+// next target the entries found alone to give such a line are judged alone first, the rest together.
+TEST(Probes, AFatalErrorPinnedOnNoEntryIsFoundByHalvesAndItsBodySuspectedOnTheNextTarget) {
+  FakePtxas ptxas(
+      "grep -q GUILTY \"$2\" && { echo \"ptxas <builtin>, line 36; fatal   : Parsing error near ',': syntax "
+      "error\"; echo 'ptxas fatal   : Ptx assembly aborted due to errors'; exit 255; }\nexit 0\n");
+  auto module_of = [](const std::string& target) {
+    std::vector<Probe> probes;
+    for (int k = 0; k < 64; ++k)
+      probes.push_back({.target = target,
+                        .ptx = {8, 4},
+                        .body = fmt::format("// probe {}{}\n", k, k == 5 || k == 40 ? " GUILTY" : ""),
+                        .group = 1});
+    return probes;
+  };
+  std::vector<Probe> both = module_of("sm_72"), second = module_of("sm_80");
+  both.insert(both.end(), second.begin(), second.end());
+  ProbeStats one_target, two_targets;
+  auto first = assemble_probes(ptxas.tc, module_of("sm_72"), ptxas.dir / "one", 1, ProbeMode::ParseOnly, &one_target);
+  auto v = assemble_probes(ptxas.tc, both, ptxas.dir / "two", 1, ProbeMode::ParseOnly, &two_targets);
+  ASSERT_EQ(v.size(), 128u);
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const bool guilty = k % 64 == 5 || k % 64 == 40;
+    EXPECT_EQ(v[k].accepted, !guilty) << k;
+    if (guilty) {
+      EXPECT_NE(v[k].message.find("<builtin>, line 36; fatal"), std::string::npos) << v[k].message;
+    }
+    EXPECT_TRUE(v[k].error.empty()) << v[k].error;
+  }
+  for (std::size_t k = 0; k < first.size(); ++k) EXPECT_EQ(first[k].accepted, v[k].accepted) << k;
+  // Halves: 21 runs for two of 64 (23 if every half were run whole).
+  EXPECT_EQ(one_target.ptxas_runs, 21u);
+  // sm_80: the module, its two suspects alone, the other 62 together.
+  EXPECT_EQ(two_targets.ptxas_runs - one_target.ptxas_runs, 4u);
+}
+
 TEST(Probes, PtxasFailingGivesNoVerdictAndIsNeverCached) {
   for (auto const& body : {kKilled, kOutOfMemory, kSilentFailure}) {
     FakePtxas ptxas(body);
