@@ -9,7 +9,10 @@
 // ones (a fatal syntax error ends the parse, so what follows it was never judged); lines that
 // cannot be pinned (the module's header, ptxas's built-in code, no line number) first split the
 // entries an error was pinned on from the others (the line is one side's), then split a module of
-// rejected entries in halves until they can be pinned, or an entry is alone. Verdicts are cached per module by content (its text, -arch, mode,
+// rejected entries in halves until they can be pinned, or an entry is alone. A module with nothing
+// pinned at all (a fatal error in ptxas's built-in code) is split in halves down to the entry: a
+// half whose other half ran clean is split without being run whole, and a body found alone to give
+// such a line (on any target) is judged alone first in the next such module. Verdicts are cached per module by content (its text, -arch, mode,
 // ptxas version): a second call with nothing changed starts no ptxas.
 #pragma once
 
