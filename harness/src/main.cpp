@@ -673,10 +673,8 @@ int cmd_audit_toolkits(const Paths& p, const std::vector<std::string>& names, co
     if (a.audit.errors.empty()) stamp_reports(stamps, files, key, {.said = said, .status = a.audit.contradictions() > 0});
   }
   if (toolkits.size() > 1) {
-    std::vector<std::string> releases;
     std::vector<std::string> parts = {"matrix", program_identity()};
     for (std::size_t k = 0; k < toolkits.size(); ++k) {
-      releases.push_back(toolkits[k].release);
       parts.push_back(file_seal(jsons[k]));
       parts.push_back(file_seal(fs::path(p.reports) / ("sass-cuda" + toolkits[k].release + ".json")));
     }
@@ -695,7 +693,7 @@ int cmd_audit_toolkits(const Paths& p, const std::vector<std::string>& names, co
         summaries.push_back(parse_audit_report(*text, json.string()));
       }
       ToolkitMatrix m = build_matrix(std::move(summaries));
-      releases.clear();
+      std::vector<std::string> releases;
       for (auto const& c : m.columns) releases.push_back(c.cuda_release);
       fs::path json = write_matrix_reports(m, run, p.reports, sass_reports_in(p.reports, releases));
       std::string said;

@@ -213,7 +213,7 @@ void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
         fs::remove(tmp, ec);
         break;
       }
-      job.cubin_seal = cubin_seal(bytes);
+      job.cubin_seal = content_seal(bytes);
       fs::rename(tmp, cubin);  // before its record: a record never names a cubin not there
       write_verdict(log, job.outcome, job.cubin_seal);
       fs::remove(rejected, ec);

@@ -31,12 +31,10 @@ std::optional<std::string> cubin_problem(std::string_view bytes, const std::stri
   return std::nullopt;
 }
 
-std::string cubin_seal(std::string_view bytes) { return fmt::format("{} {}", bytes.size(), xxh3_hex(bytes)); }
-
 std::string cubin_file_problem(const std::filesystem::path& path, const std::string& seal, const std::string& target) {
   std::optional<std::string> bytes = try_read_file_text(path);
   if (!bytes) return "missing";
-  if (cubin_seal(*bytes) != seal)
+  if (content_seal(*bytes) != seal)
     return fmt::format("{} bytes, not the {} recorded (size and checksum)", bytes->size(), seal);
   if (auto why = cubin_problem(*bytes, target)) return *why;
   return "";

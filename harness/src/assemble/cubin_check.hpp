@@ -12,9 +12,6 @@ namespace ptxcts {
 // Why `bytes` is not a cubin for `target` ("sm_90a"), or nullopt where it is one.
 std::optional<std::string> cubin_problem(std::string_view bytes, const std::string& target);
 
-// "<size> <xxh3-128 hex>": what is recorded of a cubin when ptxas writes it.
-std::string cubin_seal(std::string_view bytes);
-
 // Why the file at `path` is not the cubin sealed as `seal` for `target` ("missing" where there is no
 // file), or "" where it is.
 std::string cubin_file_problem(const std::filesystem::path& path, const std::string& seal, const std::string& target);

@@ -83,13 +83,20 @@ DisassemblerChoice choose_disassembler(const std::string& ptxas, const std::stri
   return c;
 }
 
+std::optional<std::pair<std::uint64_t, std::string>> sass_instruction(const std::string& line) {
+  // "/*0260*/  [{] [@P0|@!UP1 ...] OPCODE operands ;" (cuobjdump adds its encoding after it).
+  static const std::regex instruction(
+      R"(^\s*/\*([0-9a-fA-F]{4,})\*/\s+(?:\{\s*)?(?:@!?[A-Z]*P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*))");
+  std::smatch m;
+  if (!std::regex_search(line, m, instruction)) return std::nullopt;
+  return std::pair{std::stoull(m[1].str(), nullptr, 16), m[2].str()};
+}
+
 SassListing parse_sass_listing(const std::string& text) {
   // cuobjdump: "Function : NAME"; nvdisasm: ".section .text.NAME,...". An instruction line:
   // "/*0260*/  [@P0|@!UP1 ...] OPCODE operands ;" (cuobjdump adds its encoding after it).
   static const std::regex cuobjdump_function(R"(^\s*Function\s*:\s*(\S+))");
   static const std::regex nvdisasm_function(R"(^\s*\.section\s+\.text\.([^,\s]+))");
-  static const std::regex instruction(
-      R"(^\s*/\*[0-9a-fA-F]{4,}\*/\s+(?:\{\s*)?(?:@!?[A-Z]*P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*))");
   SassListing out;
   std::vector<std::string>* current = nullptr;
   std::size_t at = 0, line_no = 0;
@@ -103,11 +110,12 @@ SassListing parse_sass_listing(const std::string& text) {
       current = &out[m[1].str()];
       continue;
     }
-    if (!std::regex_search(line, m, instruction)) continue;
+    auto found = sass_instruction(line);
+    if (!found) continue;
     if (!current)
       throw std::runtime_error(
           fmt::format("line {}: an instruction before any function: {}", line_no, line.substr(0, 200)));
-    current->push_back(m[1]);
+    current->push_back(std::move(found->second));
   }
   return out;
 }

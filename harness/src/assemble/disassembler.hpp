@@ -6,10 +6,12 @@
 // fails.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxcts {
@@ -39,6 +41,10 @@ std::optional<Disassembler> disassembler_beside(const std::filesystem::path& ptx
 // $PTXCTS_DISASSEMBLER (`env`), else the newest beside one of `other_ptxas` (other toolkits).
 DisassemblerChoice choose_disassembler(const std::string& ptxas, const std::string& release, const std::string& env,
                                        const std::vector<std::string>& other_ptxas);
+
+// One listing line's instruction ("/*0260*/  @P0 LDSM.16.M88.4 R4, [R2] ;"): its address and its
+// opcode with every modifier; nullopt for any other line.
+std::optional<std::pair<std::uint64_t, std::string>> sass_instruction(const std::string& line);
 
 // A listing: each function's opcodes in address order.
 using SassListing = std::map<std::string, std::vector<std::string>>;

@@ -5,7 +5,7 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <regex>
+#include <map>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
@@ -35,15 +35,11 @@ struct Function {
 std::string raw_binary_arch(const std::string& target) { return "SM" + target.substr(target.rfind('_') + 1); }
 
 std::vector<std::pair<std::uint64_t, std::string>> parse_raw_listing(const std::string& text) {
-  static const std::regex instruction(
-      R"(^\s*/\*([0-9a-fA-F]{4,})\*/\s+(?:\{\s*)?(?:@!?[A-Z]*P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*))");
   std::vector<std::pair<std::uint64_t, std::string>> out;
-  std::smatch m;
   for (std::size_t at = 0; at < text.size();) {
-    std::size_t end = std::min(text.find('\n', at), text.size());
-    const std::string line = text.substr(at, end - at);
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    if (auto found = sass_instruction(text.substr(at, end - at))) out.push_back(std::move(*found));
     at = end + 1;
-    if (std::regex_search(line, m, instruction)) out.emplace_back(std::stoull(m[1].str(), nullptr, 16), m[2].str());
   }
   return out;
 }
@@ -99,20 +95,17 @@ std::vector<DisassemblyResult> disassemble_cubins_raw(const Disassembler& d, con
   if (p.exit_code != 0) return fail_all(fmt::format("{} -b {} exit {}: {}", d.tool, arch, p.exit_code, last_line(p.output)));
   // The opcode at each listed address (an instruction the disassembler prints no line for has none,
   // as in its ELF listing).
-  std::unordered_map<std::uint64_t, std::string> at;
+  std::map<std::uint64_t, std::string> at;
   for (auto& [address, opcode] : parse_raw_listing(p.output)) at.emplace(address, std::move(opcode));
   if (at.empty()) return fail_all(fmt::format("{} listed no instruction: {}", d.tool, last_line(p.output)));
   for (auto const& f : functions) {
     std::vector<std::string>& opcodes = out[f.cubin].functions[f.name];  // named even with no instruction listed
-    const std::size_t words = f.code.size() / kWord + (f.code.size() % kWord != 0);
-    for (std::size_t w = 0; w < words; ++w) {
-      if (!distinct_words) {
-        // Before Volta an instruction may not start on every 16-byte word: every address listed inside.
-        for (std::uint64_t a = f.start + w * kWord; a < f.start + std::min((w + 1) * kWord, f.code.size()); a += 8)
-          if (auto o = at.find(a); o != at.end()) opcodes.push_back(o->second);
-        continue;
-      }
-      if (auto o = at.find(f.words[w] * kWord); o != at.end()) opcodes.push_back(o->second);
+    if (distinct_words) {
+      for (auto word : f.words)
+        if (auto o = at.find(word * kWord); o != at.end()) opcodes.push_back(o->second);
+    } else {
+      for (auto o = at.lower_bound(f.start); o != at.end() && o->first < f.start + f.code.size(); ++o)
+        opcodes.push_back(o->second);
     }
   }
   return out;

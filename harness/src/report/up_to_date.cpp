@@ -58,7 +58,7 @@ std::string file_identity(const fs::path& file) {
 
 std::string file_seal(const fs::path& file) {
   auto bytes = try_read_file_text(file);
-  return bytes ? fmt::format("{} {}", bytes->size(), xxh3_hex(*bytes)) : "";
+  return bytes ? content_seal(*bytes) : "";
 }
 
 std::optional<Stamp> up_to_date(const fs::path& stamps, const std::vector<fs::path>& files, const std::string& key) {

@@ -20,6 +20,8 @@ std::string xxh3_hex(std::string_view bytes) {
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 
+std::string content_seal(std::string_view bytes) { return std::to_string(bytes.size()) + " " + xxh3_hex(bytes); }
+
 void write_sealed(const std::filesystem::path& path, std::string_view content) {
   std::string text = fmt::format("{}{} xxh3-128={}\n", kHead, content.size(), xxh3_hex(content));
   text += content;

@@ -13,6 +13,9 @@ namespace ptxcts {
 // The XXH3 128-bit hash of `bytes`, as 32 hex digits.
 std::string xxh3_hex(std::string_view bytes);
 
+// "<size> <xxh3-128 hex>": what is recorded of a file (a cubin, a report) to know it again.
+std::string content_seal(std::string_view bytes);
+
 // Writes `content` sealed, atomically (unique temporary name, then rename): safe with several writers.
 void write_sealed(const std::filesystem::path& path, std::string_view content);
 
