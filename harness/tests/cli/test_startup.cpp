@@ -9,6 +9,7 @@
 #include <string>
 
 #include "results/report_json.hpp"
+#include "support/same_results.hpp"
 #include "util/file_text.hpp"
 #include "util/subprocess.hpp"
 
@@ -51,20 +52,7 @@ TEST(Startup, TheSuiteRunAsUsualGivesTheNaiveWaysReport) {
   fs::remove_all(base);
   if (naive.totals().pass == 0) GTEST_SKIP() << "the build's catalog has no sm_90 code to run";
   for (const RunReport* r : {&usual, &warm}) {
-    ASSERT_EQ(r->results.size(), naive.results.size());
-    for (std::size_t k = 0; k < naive.results.size(); ++k) {
-      const CaseResult &g = r->results[k], &w = naive.results[k];
-      const std::string at = w.kernel + "/" + w.case_name;
-      EXPECT_EQ(g.kernel, w.kernel) << at;
-      EXPECT_EQ(g.case_name, w.case_name) << at;
-      EXPECT_EQ(g.status, w.status) << at;
-      EXPECT_EQ(g.reason, w.reason) << at;
-      EXPECT_EQ(g.diff, w.diff) << at;
-      EXPECT_EQ(g.observed_layout, w.observed_layout) << at;
-      EXPECT_EQ(g.roundtrip_identity, w.roundtrip_identity) << at;
-      EXPECT_EQ(g.target, w.target) << at;
-      EXPECT_EQ(g.ptx_isa, w.ptx_isa) << at;
-    }
+    test::expect_same_case_results(r->results, naive.results);
     ASSERT_EQ(r->claims.size(), naive.claims.size());
     for (std::size_t k = 0; k < naive.claims.size(); ++k) {
       EXPECT_EQ(r->claims[k].id, naive.claims[k].id);

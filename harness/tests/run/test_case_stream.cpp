@@ -13,6 +13,7 @@
 #include "run/early_runner.hpp"
 #include "run/runner.hpp"
 #include "support/fake_catalog.hpp"
+#include "support/same_results.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -56,23 +57,7 @@ DeviceRun run(const std::string& mode, std::set<std::string> families, bool stre
 }
 
 // Every field a report is made of, case for case.
-void expect_same_results(const DeviceRun& got, const DeviceRun& want) {
-  ASSERT_EQ(got.results.size(), want.results.size());
-  for (std::size_t k = 0; k < want.results.size(); ++k) {
-    const CaseResult &g = got.results[k], &w = want.results[k];
-    const std::string at = w.kernel + "/" + w.case_name;
-    EXPECT_EQ(g.kernel, w.kernel) << at;
-    EXPECT_EQ(g.case_name, w.case_name) << at;
-    EXPECT_EQ(g.status, w.status) << at;
-    EXPECT_EQ(g.reason, w.reason) << at;
-    EXPECT_EQ(g.diff, w.diff) << at;
-    EXPECT_EQ(g.mismatches, w.mismatches) << at;
-    EXPECT_EQ(g.observed_layout, w.observed_layout) << at;
-    EXPECT_EQ(g.roundtrip_identity, w.roundtrip_identity) << at;
-    EXPECT_EQ(g.fault_case, w.fault_case) << at;
-    EXPECT_EQ(g.target, w.target) << at;
-  }
-}
+void expect_same_results(const DeviceRun& got, const DeviceRun& want) { expect_same_case_results(got.results, want.results); }
 
 int count(const DeviceRun& r, Status s) {
   int n = 0;
