@@ -19,9 +19,9 @@ using namespace ptxcts;
 
 namespace {
 const std::string kReports = PTXCTS_SOURCE_DIR "/reports";
-const std::string kH100 = kReports + "/nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0.json";
-const std::string kAudit = kReports + "/audit-cuda13.0.json";
-const std::string kToolkits = kReports + "/toolkits.json";
+const std::string kH100 = kReports + "/nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0.json.gz";
+const std::string kAudit = kReports + "/audit-cuda13.0.json.gz";
+const std::string kToolkits = kReports + "/toolkits.json.gz";
 }  // namespace
 
 // The page alone, from the report, the spec's figures and the audit in memory.

@@ -6,7 +6,7 @@ an unknown key added, a value of the wrong type, a status or verdict misspelt), 
 be rejected. Exit 0 all valid (or every broken copy rejected), 1 otherwise, 77 without the packages.
 
 usage: check_schemas.py SOURCE_DIR [--broken-copies]"""
-import copy, glob, json, os, sys
+import copy, glob, gzip, json, os, sys
 
 try:
     import jsonschema, yaml
@@ -22,10 +22,12 @@ def documents(src):
         schema = name if name in ("targets", "cases", "diagnostics") else "family"
         with open(path) as f:
             yield path, yaml.safe_load(f), os.path.join(src, "specs", "schema", schema + ".schema.json")
-    for path in sorted(glob.glob(os.path.join(src, "reports", "**", "*.json"), recursive=True)):
+    reports = glob.glob(os.path.join(src, "reports", "**", "*.json"), recursive=True)
+    reports += glob.glob(os.path.join(src, "reports", "**", "*.json.gz"), recursive=True)  # the committed ones
+    for path in sorted(reports):
         if os.sep + "schema" + os.sep in path:
             continue
-        with open(path) as f:
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
             doc = json.load(f)
         schema = ("sass-report" if doc.get("kind") == "sass" else "toolkit-matrix" if "toolkits" in doc and "changes" in doc else "audit-report" if "grammar" in doc else "fleet" if "fleet_schema_version" in doc else "run-report")
         yield path, doc, os.path.join(src, "reports", "schema", schema + ".schema.json")

@@ -50,7 +50,7 @@ std::string run_page(const RunReport& report, const std::filesystem::path& dir, 
   if (specs) in.layouts = &(layouts = spec_layouts(*specs));
   nlohmann::json audit;
   // An audit that cannot be read only leaves the matrix to this run's target.
-  if (auto text = try_read_file_text(dir / ("audit-cuda" + report.info.cuda_release + ".json"))) {
+  if (auto text = try_read_plain_or_gzipped(dir / ("audit-cuda" + report.info.cuda_release + ".json"))) {
     audit = nlohmann::json::parse(*text, nullptr, false);
     if (audit.is_object() && audit.contains("grammar") && audit.contains("run")) in.audit = &audit;
   }

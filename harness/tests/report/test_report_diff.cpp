@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "results/report_json.hpp"
+#include "util/file_text.hpp"
 #include "util/subprocess.hpp"
 
 using namespace ptxcts;
@@ -256,10 +257,9 @@ TEST(ReportDiff, ACaseOnlyOneToolchainSkippedIsNotComparedNoFinding) {
 // `ptxcts diff` itself, on the committed H100 report and a copy that says it ran the JIT: exit 0 when
 // they agree; one case changed: exit 1 and that case, alone, is the first thing said.
 TEST(ReportDiff, TheCommandExitsOneOnADisagreementAndNamesTheCase) {
-  std::ifstream in(PTXCTS_SOURCE_DIR "/reports/nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  RunReport cubin = parse_report_json(text.str(), "h100.json");
+  RunReport cubin = parse_report_json(
+      read_file_text(PTXCTS_SOURCE_DIR "/reports/nvidia-h100-80gb-hbm3-sm_90-driver580.159.04-cuda13.0.json.gz"),
+      "h100.json");
   ASSERT_GT(cubin.results.size(), 1000u);
   RunReport jit = cubin;
   jit.info.toolchain = jit_toolchain(cubin.info.driver_version, cubin.info.driver_cuda);

@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "util/file_text.hpp"
 #include "report/audit_report_reader.hpp"
 #include "report/toolkit_matrix_html.hpp"
 #include "report/toolkit_matrix_reader.hpp"
@@ -24,12 +25,7 @@ namespace {
 
 const std::string kAudits = std::string(PTXCTS_TEST_DATA) + "/audits/";
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& path) { return read_file_text(path); }  // the committed ones are .json.gz
 
 AuditSummary audit(const std::string& release, std::vector<std::string> targets) {
   AuditSummary a;
@@ -108,7 +104,7 @@ TEST(ToolkitMatrix, ColumnsByReleaseAndTwoOfOneReleaseRefused) {
 }
 
 TEST(AuditReportReader, ReadsTheCommittedReportAsItsSummarySays) {
-  const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/audit-cuda13.0.json";
+  const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/audit-cuda13.0.json.gz";
   AuditSummary a = parse_audit_report(read(path), path);
   auto j = nlohmann::json::parse(read(path));  // the counts the report states of itself
   EXPECT_EQ(a.cuda_release, j["run"]["cuda_release"]);
@@ -251,7 +247,7 @@ TEST(ToolkitMatrixReader, ReadsBackWhatTheWriterWrote) {
 }
 
 TEST(ToolkitMatrixReader, ReadsTheCommittedMatrix) {
-  const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json";
+  const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json.gz";
   const std::string text = read(path);
   MatrixFile m = parse_matrix_file(text, path);
   auto j = nlohmann::json::parse(text);
@@ -308,7 +304,7 @@ TEST(ToolkitMatrixReader, RefusesACorruptMatrixWithItsPlace) {
 }
 
 TEST(ToolkitMatrixPage, ToolkitsThenChangesThenSideBySideAColumnPerToolkit) {
-  const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json";
+  const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json.gz";
   const auto j = nlohmann::json::parse(read(path));  // what the page must show, counted from the JSON
   const std::string html = toolkit_matrix_html(parse_matrix_file(read(path), path));
   pugi::xml_document doc;
