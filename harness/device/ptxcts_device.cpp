@@ -1,7 +1,8 @@
 // ptxcts-device: the only program of the suite that talks to a GPU (CUDA driver API).
 //   ptxcts-device --info                      prints the GPUs as JSON
 //   ptxcts-device --device N --jobs F --results R [--start K] [--count M] [--batch B] [--standby GO]
-//                 [--toolchain cubin|jit]     runs jobs K.. of F on GPU N, B launches to a batch
+//                 [--toolchain cubin|jit] [--only-gpu UUID]
+//                                             runs jobs K.. of F on GPU N, B launches to a batch
 //                                             (one copy in, one copy out, one synchronize),
 //                                             appending each result to R as soon as it has it.
 // Every module is loaded the same way, from its bytes with cuModuleLoadDataEx and a log buffer: a
@@ -14,6 +15,7 @@
 // are run again one at a time. The whole contract
 // (files, progress lines, exit codes) is written in device_protocol.hpp.
 #include <cuda.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <cctype>
@@ -68,6 +70,20 @@ std::string kernel_driver_version() {
   return "unknown";
 }
 
+// The GPU's UUID as nvidia-smi and CUDA_VISIBLE_DEVICES write it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+std::string uuid_text(CUdevice dev) {
+  CUuuid u{};
+  if (cuDeviceGetUuid(&u, dev) != CUDA_SUCCESS) return "";
+  std::string s = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    char h[3];
+    std::snprintf(h, sizeof h, "%02x", static_cast<unsigned char>(u.bytes[i]));
+    s += h;
+    if (i == 3 || i == 5 || i == 7 || i == 9) s += '-';
+  }
+  return s;
+}
+
 int info() {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   CUresult r = cuInit(0);
@@ -80,10 +96,11 @@ int info() {
   cuDriverGetVersion(&driver);
   for (int d = 0; d < count; ++d) {
     CUdevice dev;
-    char name[256] = {};
+    char name[256] = {}, pci[32] = {};
     int major = 0, minor = 0;
     cuDeviceGet(&dev, d);
     cuDeviceGetName(name, sizeof name, dev);
+    cuDeviceGetPCIBusId(pci, sizeof pci, dev);
     cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
     cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
     out.push_back({{"ordinal", d},
@@ -91,7 +108,9 @@ int info() {
                    {"major", major},
                    {"minor", minor},
                    {"driver_cuda", std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)},
-                   {"driver_version", kernel_driver_version()}});
+                   {"driver_version", kernel_driver_version()},
+                   {"uuid", uuid_text(dev)},
+                   {"pci_bus_id", pci}});
   }
   std::printf("%s\n", out.dump().c_str());
   return count > 0 ? 0 : kExitNoDevice;
@@ -300,10 +319,13 @@ int run(const ptxcts::RunnerArgs& args) {
   runner.toolchain = args.toolchain;
   const auto t_init = Clock::now();
   CUcontext ctx = nullptr;
+  // Its own GPU alone: cuInit and the process's end then touch no other GPU of the host (a fault's
+  // recovery on one GPU need not wait on another's runners starting or ending).
+  if (!args.only_gpu.empty()) setenv("CUDA_VISIBLE_DEVICES", args.only_gpu.c_str(), 1);
   try {
     check(cuInit(0), "cuInit");
     CUdevice dev;
-    check(cuDeviceGet(&dev, args.device), "cuDeviceGet");
+    check(cuDeviceGet(&dev, args.only_gpu.empty() ? args.device : 0), "cuDeviceGet");  // the one it sees
     check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
     check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
     check(cuStreamCreate(&runner.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
@@ -357,7 +379,7 @@ int main(int argc, char** argv) {
   if (!args) {
     std::fprintf(stderr,
                  "ptxcts-device: %s\nusage: ptxcts-device --info | --device N --jobs FILE --results FILE [--start K] "
-                 "[--count M] [--batch B] [--standby GO] [--toolchain cubin|jit]\n",
+                 "[--count M] [--batch B] [--standby GO] [--toolchain cubin|jit] [--only-gpu UUID]\n",
                  error.c_str());
     return kExitUsage;
   }

@@ -20,6 +20,9 @@
 #include "assemble/probe_assembly.hpp"
 #include "assemble/toolkits.hpp"
 #include "assemble/wheel_fetch.hpp"
+#include "commands/fleet_inputs.hpp"
+#include "commands/program_home.hpp"
+#include "commands/release_manifest.hpp"
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
 #include "judge/claims.hpp"
@@ -38,11 +41,13 @@
 #include "run/cubin_selection.hpp"
 #include "run/device_query.hpp"
 #include "run/early_runner.hpp"
+#include "run/fault_sharing.hpp"
 #include "run/journal.hpp"
 #include "run/run_sass.hpp"
 #include "run/runner.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/file_text.hpp"
+#include "util/sealed_file.hpp"
 #include "util/subprocess.hpp"
 
 #include "suite_commit.hpp"  // generated at build time
@@ -58,27 +63,74 @@ using namespace ptxcts;
 
 namespace {
 
-// The build's folders, relative to this program's own (the build compiles them in relative, so a
-// build copied or moved elsewhere uses its own catalog and reports, never the original tree's).
-std::string beside_this_program(const char* relative) {
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(relative) : (exe.parent_path() / relative).lexically_normal().string();
+// The suite's own files: a release package's (bin/ beside share/ptxcts/) or the build tree's, found
+// from this program's own place (commands/program_home); no path of the building machine.
+const ProgramHome& home() {
+  static const ProgramHome h = find_program_home(
+      this_program(), BuildLayout{.source_dir = PTXCTS_REL_SOURCE_DIR,
+                                  .catalog_dir = PTXCTS_REL_CATALOG_DIR,
+                                  .reports_dir = PTXCTS_REL_REPORTS_DIR,  // the build's, not the tracked reports/
+                                  .device_runner = PTXCTS_REL_DEVICE_RUNNER});
+  return h;
 }
 
 struct Paths {
-  std::string specs = beside_this_program(PTXCTS_REL_SOURCE_DIR "/specs");
-  std::string kernels = beside_this_program(PTXCTS_REL_SOURCE_DIR "/kernels");
-  std::string catalog = beside_this_program(PTXCTS_REL_CATALOG_DIR);
-  // The build's, not the tracked reports/: a run's reports are committed only when chosen (--reports reports).
-  std::string reports = beside_this_program(PTXCTS_REL_REPORTS_DIR);
-  std::string runner = beside_this_program(PTXCTS_REL_DEVICE_RUNNER);
+  std::string specs = home().specs.string();
+  std::string kernels = home().kernels.string();
+  std::string catalog = home().catalog.string();
+  std::string reports = home().reports.string();
+  std::string runner = home().runner.string();
   std::string ptxas;
   std::string targets = "all";  // the catalog's: all, native (the GPUs here), or a list such as sm_90,sm_100a
   bool sass = true;             // disassemble the catalog's cubins (--no-sass: not)
   std::string toolkit_cache = default_toolkit_cache().string();  // other toolkits, for a disassembler
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
+
+// The toolkit the command line names (--ptxas), else $PTXCTS_PTXAS, the build's own, PATH's.
+Toolchain find_toolchain(const Paths& p) { return Toolchain::discover(p.ptxas, home().build_ptxas); }
+
+// Where a release assembles another toolkit's catalog (its own is read-only): the user's cache.
+std::string user_catalog(const std::string& release) {
+  return (default_toolkit_cache().parent_path() / ("catalog-cuda" + release)).string();
+}
+
+// What the specs and skeletons of this run are, to know a catalog made from them (CatalogOrigin).
+CatalogOrigin this_suite(const Paths& p) {
+  return {.suite_version = PTXCTS_VERSION,
+          .suite_commit = PTXCTS_SUITE_COMMIT,
+          .specs = xxh3_hex(folder_identity(p.specs) + "\n" + folder_identity(p.kernels))};
+}
+
+// A catalog run as it is must have been made by this suite from these specs and skeletons; one made
+// elsewhere (an older release's, a catalog of other specs) would run kernels that are not this
+// suite's. Catalogs that do not say where they come from (made by tests) are taken as they are,
+// except in a release, whose own catalog always says.
+void check_catalog_origin(const Catalog& c, const Paths& p) {
+  const CatalogOrigin want = this_suite(p);
+  if (!c.origin.known() && !home().release()) return;
+  if (c.origin == want) return;
+  throw std::runtime_error(fmt::format(
+      "the catalog {} was assembled by ptxcts {} (commit {}) from other specs or kernel skeletons than this "
+      "ptxcts {} (commit {}) runs (specs {} against {}): its kernels are not this suite's, so nothing was run; "
+      "rebuild it with 'ptxcts catalog --out {}' (needs ptxas), or use the catalog of the release this program "
+      "came with",
+      p.catalog, c.origin.suite_version.empty() ? "(unknown)" : c.origin.suite_version,
+      c.origin.suite_commit.empty() ? "unknown" : c.origin.suite_commit, want.suite_version, want.suite_commit,
+      c.origin.specs.empty() ? "unknown" : c.origin.specs.substr(0, 12), want.specs.substr(0, 12), p.catalog));
+}
+
+// The toolkit of a catalog taken as it is, for its audit: as its manifest records it (no ptxas
+// needed: the probes are in the catalog's warm cache), with the ptxas found here only if it is that
+// very version (to judge what the cache lacks). A manifest that does not record it: the ptxas found.
+Toolchain catalog_audit_toolchain(const Catalog& c, const Paths& p) {
+  if (c.ptxas_targets.empty()) return find_toolchain(p);
+  std::string ptxas;
+  try {
+    if (Toolchain found = find_toolchain(p); found.version == c.ptxas_version) ptxas = found.ptxas;
+  } catch (const std::runtime_error&) {}  // none here: the cache alone
+  return catalog_toolchain(c, ptxas);
+}
 
 // The targets --targets names: nullopt for all; the GPUs' own for native (every target whose code
 // loads on one of them); else the comma-separated list as given.
@@ -131,7 +183,7 @@ void disassemble_catalog(Catalog& c, const Suite& suite, const std::string& ptxa
 }
 
 Catalog make_catalog(const Suite& suite, const Paths& p) {
-  Toolchain tc = Toolchain::discover(p.ptxas);
+  Toolchain tc = find_toolchain(p);
   CatalogStats stats;
   auto t0 = std::chrono::steady_clock::now();
   auto progress = [&](std::size_t done, std::size_t total) {  // only for builds slow enough to wonder about
@@ -139,7 +191,7 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
       fmt::print("catalog: {}/{} assemblies done or found in the cache\n", done, total), std::fflush(stdout);
   };
   Catalog c = build_catalog(suite, tc, read_kernel_skeletons(p.kernels), p.catalog, p.jobs, &stats, progress,
-                            catalog_targets(suite, tc, p));
+                            catalog_targets(suite, tc, p), this_suite(p));
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print(
       "catalog: {} kernels x {} targets (ptxas {}): {} assembled in {} ptxas runs, {} from cache, {} beyond this "
@@ -217,7 +269,7 @@ void print_toolkit_side(const Suite& suite, const Catalog& c, const Paths& paths
                failed ? fmt::format("  {:>4} ptxas failed", failed) : "");
   }
   const Paths& p = paths;
-  ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
+  ToolkitAudit a = audit_toolkit(suite, catalog_audit_toolchain(c, p), p);
   print_findings(a.audit);
   auto verdicts = evaluate_claims(suite, a.audit, {}, "no GPU on this machine");
   fmt::print("\nClaims the toolkit alone can judge:\n");
@@ -232,6 +284,11 @@ std::string utc_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+std::string env_or(const char* name, const std::string& otherwise) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : otherwise;
 }
 
 std::string host_name() {
@@ -285,6 +342,11 @@ struct RunFlags {
   // The naive ways, kept for comparison (hidden options): no runner started before the specs load,
   // the manifest parsed in full, every case's inputs made before its line's job file is written.
   bool no_early_runner = false, no_manifest_index = false, no_stream = false;
+  // Every GPU runs every fault case (by default GPUs alike share them: run/fault_sharing).
+  bool faults_on_every_gpu = false;
+  // The naive way kept for comparison (hidden): each runner sees every GPU of the host.
+  bool runners_see_all_gpus = false;
+  bool no_early_handoff = false;  // (hidden) the fault line waits for a faulted runner to exit
 };
 
 // The GPU a run uses first: the one CTest gives (RESOURCE_GROUPS gpus:1 names it as
@@ -297,7 +359,9 @@ int first_gpu() {
   return 0;
 }
 
-int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunFlags& flags) {
+// `release_check` (valid in a release) is awaited once the specs and catalog are read, before any launch.
+int cmd_run(const Paths& p, const std::vector<std::string>& families, const std::shared_future<void>& release_check,
+            const RunFlags& flags) {
   const bool no_assemble = flags.no_assemble, require_gpu = flags.require_gpu, resume = flags.resume;
   // Only a run of every family keeps a journal (a run of some writes no reports), so there would
   // be nothing of theirs to go on from.
@@ -327,6 +391,8 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
       return usage_error(fmt::format("unknown family '{}'; the specs define {}", f, fmt::join(known, ", ")));
     }
   Catalog cat = no_assemble ? catalog_as_is.get() : make_catalog(suite, p);
+  if (release_check.valid()) release_check.get();
+  if (no_assemble) check_catalog_origin(cat, p);
   const double catalog_at = seconds_since(kProcessStart);
   DeviceQuery q = query.get();
   // Where a run's first second goes (the report's timing has the first launch).
@@ -361,7 +427,8 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
   std::string audit_said;
   auto audit_future = std::async(std::launch::async, [&]() -> Audit {
     try {
-      return audit_toolkit(suite, Toolchain::discover(p.ptxas), p, &audit_said).audit;
+      return audit_toolkit(suite, no_assemble ? catalog_audit_toolchain(cat, p) : find_toolchain(p), p, &audit_said)
+          .audit;
     } catch (const std::runtime_error& e) {
       audit_said =
           fmt::format("No toolkit to audit ({}): requirement claims are not checkable in this run\n", e.what());
@@ -383,6 +450,8 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
   };
   std::vector<PerGpu> gpus(q.devices.size());
   const bool many = q.devices.size() > 1;
+  const std::vector<FaultShare> shares = share_fault_cases(q.devices, flags.faults_on_every_gpu);
+  const std::string specs_identity = this_suite(p).specs;
   for (std::size_t g = 0; g < q.devices.size(); ++g) {
     auto const& dev = q.devices[g];
     PerGpu& G = gpus[g];
@@ -407,6 +476,10 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
     opt.process_start = kProcessStart;
     opt.early = early.get();
     opt.stream = !flags.no_stream;
+    opt.only_gpu = flags.runners_see_all_gpus ? "" : dev.uuid;
+    opt.early_handoff = !flags.no_early_handoff;
+    opt.fault_share_index = shares[g].index;
+    opt.fault_share_of = shares[g].of;
     RunReport& rep = G.rep;
     rep.info = {.gpu_name = dev.name,
                 .compute_capability = fmt::format("{}.{}", dev.major, dev.minor),
@@ -421,7 +494,15 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
                 .host = host_name(),
                 .date = utc_now(),
                 .suite_version = PTXCTS_VERSION,
-                .suite_commit = PTXCTS_SUITE_COMMIT};
+                .suite_commit = PTXCTS_SUITE_COMMIT,
+                .gpu_index = std::to_string(dev.ordinal),
+                .gpu_uuid = dev.uuid,
+                .gpu_pci_bus_id = dev.pci_bus_id,
+                .gpus_at_once = std::to_string(q.devices.size()),
+                .fault_cases = shares[g].sentence,
+                .specs = specs_identity,
+                .slurm_job = env_or("SLURM_ARRAY_JOB_ID", env_or("SLURM_JOB_ID", "")),
+                .slurm_task = env_or("SLURM_ARRAY_TASK_ID", "")};
     if (flags.toolchain == RunToolchain::Jit) fmt::print("  toolchain: {}\n", rep.info.toolchain);
     // The journal: every result on disk as soon as it is known; --resume goes on from it.
     // Two GPUs of one model name their reports alike: with several GPUs, each has a folder of its own.
@@ -451,6 +532,12 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
         } catch (...) { G.failed = std::current_exception(); }
       });
     for (auto& t : threads) t.join();
+  }
+  {  // the fault cases a GPU left to another of its kind, from that GPU's results
+    std::vector<DeviceRun*> runs;
+    for (auto& G : gpus) runs.push_back(&G.run);
+    if (std::none_of(gpus.begin(), gpus.end(), [](const PerGpu& G) { return G.failed != nullptr; }))
+      fill_shared_fault_cases(q.devices, shares, runs);
   }
   const Audit audit = audit_future.get();
   fmt::print("\n{}", audit_said);
@@ -507,7 +594,10 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const RunF
 
 int cmd_audit(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
-  ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
+  // A release audits the toolkit of its own catalog (warm: no ptxas needed) unless told another.
+  const bool own_catalog = home().release() && p.ptxas.empty() && std::getenv("PTXCTS_PTXAS") == nullptr;
+  ToolkitAudit a =
+      audit_toolkit(suite, own_catalog ? catalog_audit_toolchain(load_catalog_indexed(p.catalog), p) : find_toolchain(p), p);
   const AuditRun run{
       .host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
   fs::path json = write_audit_reports(a.audit, a.plan, a.verdicts, run, p.reports);
@@ -577,7 +667,7 @@ std::vector<SassReport> sass_reports_in(const fs::path& dir, const std::vector<s
   std::vector<SassReport> out;
   for (auto const& r : releases) {
     const fs::path file = dir / ("sass-cuda" + r + ".json");
-    if (auto text = try_read_file_text(file, kMaxInputFileBytes)) out.push_back(read_sass_report(*text, file.string()));
+    if (auto text = try_read_plain_or_gzipped(file)) out.push_back(read_sass_report(*text, file.string()));
   }
   return out;
 }
@@ -759,6 +849,23 @@ bool holds_audit_report(const std::string& path) {
   } catch (const JsonInputError&) { return false; }
 }
 
+// `ptxcts merge` of run reports: the fleet page and JSON; exit 1 if a run is missing or not aligned.
+int cmd_merge_runs(const std::vector<std::string>& inputs, int expect_tasks, const std::string& out) {
+  FleetInputs in = collect_fleet_inputs(inputs, expect_tasks > 0 ? std::optional<int>(expect_tasks) : std::nullopt);
+  if (in.reports.empty() && in.missing.empty())
+    return usage_error(fmt::format("merge: no run report found in {}", fmt::join(inputs, ", ")));
+  const Fleet f = write_fleet(in.reports, in.missing, out);
+  const auto aligned = std::count(f.aligned.begin(), f.aligned.end(), true);
+  for (std::size_t m = 0; m < f.machines.size(); ++m)
+    if (!f.aligned[m]) fmt::print("{}: {} ({})\n", f.machines[m], alignment_note(f, m), in.files[m].string());
+  for (auto const& m : f.missing)
+    fmt::print("missing: task {}{}: {}\n", m.task, m.host.empty() ? "" : " on " + m.host, m.reason);
+  fmt::print("{}.{{json,html}}: {} machines ({} aligned), {} rows differ among the aligned{}\n", out,
+             f.machines.size(), aligned, f.differing(),
+             f.missing.empty() ? "" : fmt::format("; {} of {} expected runs missing", f.missing.size(), expect_tasks));
+  return f.missing.empty() && aligned == static_cast<long>(f.machines.size()) ? 0 : kExitFound;
+}
+
 int cmd_list(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   for (auto const& k : suite.kernels) {
@@ -780,7 +887,13 @@ int main(int argc, char** argv) {
   end_children_with_this_process();  // Ctrl-C or a kill ends the ptxas and device runners it started
   CLI::App app{"ptxcts: conformance tests for PTX warp-level matrix data-movement instructions"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", fmt::format("ptxcts {} (commit {})", PTXCTS_VERSION, PTXCTS_SUITE_COMMIT));
+  app.set_version_flag("--version", [] {
+    std::string v = fmt::format("ptxcts {} (commit {})", PTXCTS_VERSION, PTXCTS_SUITE_COMMIT);
+    if (!home().release()) return v;
+    try {
+      return v + "\n" + describe_release_catalog(check_release(home().prefix, PTXCTS_VERSION, PTXCTS_SUITE_COMMIT));
+    } catch (const ReleaseError& e) { return v + "\nerror: " + e.what(); }
+  });
   app.option_defaults()->always_capture_default();
   app.footer(
       "Exit status: 0 all well; 1 a case failed, errored or crashed (run), an unexplained contradiction (audit), a "
@@ -842,8 +955,14 @@ int main(int argc, char** argv) {
   run->add_flag("--no-early-runner", naive.no_early_runner)->group("");
   run->add_flag("--no-manifest-index", naive.no_manifest_index)->group("");
   run->add_flag("--no-stream", naive.no_stream)->group("");
+  run->add_flag("--runners-see-all-gpus", naive.runners_see_all_gpus)->group("");
+  run->add_flag("--no-early-handoff", naive.no_early_handoff)->group("");
+  bool faults_on_every_gpu = false;
+  run->add_flag("--faults-on-every-gpu", faults_on_every_gpu,
+                "Run the fault cases on every GPU (by default GPUs of one model and driver share them, each case "
+                "run once, and every report names the GPU that ran it)");
   // The build's choice (PTXCTS_CATALOG_TARGETS), so that a run keeps the build's catalog as it is.
-  std::string run_targets = PTXCTS_CATALOG_TARGETS;
+  std::string run_targets = home().release() ? "native" : PTXCTS_CATALOG_TARGETS;
   run->add_option("--targets", run_targets,
                   "Targets the catalog is brought up to date for (unless --no-assemble): native, all, or a list")
       ->capture_default_str();
@@ -928,8 +1047,22 @@ int main(int argc, char** argv) {
       app.add_subcommand("merge",
                          "Combine run reports of many machines into one page and one JSON; audit reports of several "
                          "toolkits into their toolkit matrix");
-  merge->add_option("reports", merge_reports_in, "Run (or audit) report JSON files, a column each")->required();
+  merge->add_option("reports", merge_reports_in,
+                    "Run (or audit) report JSON files, a column each, or folders to find run reports in (a fleet's "
+                    "results directory)")
+      ->required();
   merge->add_option("--out", merge_out, "Writes OUT.json and OUT.html (and OUT.md for audits)");
+  int merge_expect_tasks = 0;
+  merge
+      ->add_option("--expect-tasks", merge_expect_tasks,
+                   "A Slurm array of N tasks ran the suite (harness/slurm/): each task 0..N-1 without a report is "
+                   "listed as missing, with what its task.status says")
+      ->check(CLI::Range(1, 1000000));
+
+  // Hidden: the install step of the release package writes share/ptxcts/release.json with it.
+  std::string release_prefix;
+  auto* release_manifest = app.add_subcommand("release-manifest", "")->group("");
+  release_manifest->add_option("prefix", release_prefix, "The installed package's root")->required();
 
   auto* list = app.add_subcommand("list", "List kernels, cases and claims");
   auto* check = app.add_subcommand("check-specs", "Validate the specs and say so");
@@ -942,7 +1075,21 @@ int main(int argc, char** argv) {
   }
   p.toolkit_cache = toolkit_cache;
   p.sass = !no_sass;
+  std::shared_future<void> release_check;  // valid in a release: throws ReleaseError if the package is not whole
   try {
+    if (*release_manifest) {
+      const std::size_t n = write_release_manifest(release_prefix, PTXCTS_VERSION, PTXCTS_SUITE_COMMIT);
+      fmt::print("{}/share/ptxcts/release.json: {} files\n", release_prefix, n);
+      return 0;
+    }
+    // A release package is checked whole before anything of it is used (commands/release_manifest):
+    // beside a run's start (its early runner, the specs), awaited before the first launch; before
+    // anything else for the other commands.
+    if (home().release())
+      release_check = std::async(std::launch::async, [] {
+                        check_release(home().prefix, PTXCTS_VERSION, PTXCTS_SUITE_COMMIT);
+                      }).share();
+    if (release_check.valid() && !*run) release_check.get();
     if (*sass) {
       if (!sass_toolkit.empty()) {
         const Toolchain tc = select_toolkit(find_toolkits(default_toolkit_search({}, toolkit_cache)), sass_toolkit);
@@ -953,21 +1100,31 @@ int main(int argc, char** argv) {
       return cmd_sass(p, sass_no_assemble);
     }
     if (*catalog) {
+      // A release's own catalog is read-only and complete: another toolkit's goes to the user's cache.
+      if (home().release() && catalog->count("--out") == 0) p.catalog = user_catalog(find_toolchain(p).release);
       Suite suite = build_suite(load_spec_dir(p.specs));
       const bool errors = !make_catalog(suite, p).errors().empty();
       // The audit's probes too (parse-only, cheap), so that a copied catalog audits warm.
-      ToolkitAudit a = audit_toolkit(suite, Toolchain::discover(p.ptxas), p);
+      ToolkitAudit a = audit_toolkit(suite, find_toolchain(p), p);
       return errors || !a.audit.errors.empty() ? kExitPtxasFailed : 0;
     }
     if (*run && !run_toolkit.empty()) {  // another toolkit's catalog, beside the build's own
       const Toolchain tc = select_toolkit(find_toolkits(default_toolkit_search({}, toolkit_cache)), run_toolkit);
       p.ptxas = tc.ptxas;
-      if (run->count("--catalog") == 0) p.catalog += "-cuda" + tc.release;
+      if (run->count("--catalog") == 0)
+        p.catalog = home().release() ? user_catalog(tc.release) : p.catalog + "-cuda" + tc.release;
       fmt::print("run: toolkit CUDA {} (ptxas {}, {}), catalog {}\n", tc.release, tc.version, tc.ptxas, p.catalog);
+    }
+    if (*run && home().release() && run_toolkit.empty() && run->count("--ptxas") == 0 && !no_assemble) {
+      // A release runs the catalog it ships as it is: no ptxas needed. Naming a toolkit (--toolkit,
+      // --ptxas) assembles that toolkit's catalog into the user's cache instead.
+      no_assemble = true;
+    } else if (*run && home().release() && run_toolkit.empty() && run->count("--catalog") == 0 && !no_assemble) {
+      p.catalog = user_catalog(find_toolchain(p).release);
     }
     if (*run) {
       p.targets = run_targets;
-      return cmd_run(p, families,
+      return cmd_run(p, families, release_check,
                      {.no_assemble = no_assemble,
                       .require_gpu = require_gpu,
                       .resume = resume,
@@ -977,7 +1134,10 @@ int main(int argc, char** argv) {
                       .toolchain = run_toolchain == "jit" ? RunToolchain::Jit : RunToolchain::Cubin,
                       .no_early_runner = naive.no_early_runner,
                       .no_manifest_index = naive.no_manifest_index,
-                      .no_stream = naive.no_stream});
+                      .no_stream = naive.no_stream,
+                      .faults_on_every_gpu = faults_on_every_gpu,
+                      .runners_see_all_gpus = naive.runners_see_all_gpus,
+                      .no_early_handoff = naive.no_early_handoff});
     }
     if (*list) return cmd_list(p);
     if (*audit && !audit_toolkits.empty())
@@ -996,11 +1156,7 @@ int main(int argc, char** argv) {
     }
     if (*merge && std::all_of(merge_reports_in.begin(), merge_reports_in.end(), holds_audit_report))
       return cmd_merge_audits(merge_reports_in, merge_out);
-    if (*merge) {
-      int differing = write_fleet({merge_reports_in.begin(), merge_reports_in.end()}, merge_out);
-      fmt::print("{}.{{json,html}}: {} machines, {} rows differ\n", merge_out, merge_reports_in.size(), differing);
-      return 0;
-    }
+    if (*merge) return cmd_merge_runs(merge_reports_in, merge_expect_tasks, merge_out);
     if (*check) {
       SpecSet s = load_spec_dir(p.specs);
       fmt::print("{}: {} variants, {} claims, {} cases: valid\n", p.specs, s.variants.size(), s.claims.size(),
@@ -1008,6 +1164,13 @@ int main(int argc, char** argv) {
       return 0;
     }
   } catch (const std::exception& e) {  // SpecError, ReportError, a harness error
+    // A damaged release explains any other failure that follows from it: said instead, once.
+    if (release_check.valid()) try {
+        release_check.get();
+      } catch (const ReleaseError& r) {
+        fmt::print(stderr, "error: {}\n", r.what());
+        return kExitTrouble;
+      }
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitTrouble;
   } catch (...) {  // nothing ends in std::terminate

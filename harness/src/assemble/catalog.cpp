@@ -213,12 +213,15 @@ void collect_alone(const AssemblyPlan& plan, Catalog& cat, CatalogStats& s) {
 
 Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkeletons& skeleton, const fs::path& dir,
                       int jobs, CatalogStats* stats, const std::function<void(std::size_t, std::size_t)>& progress,
-                      const std::optional<std::vector<std::string>>& targets) {
+                      const std::optional<std::vector<std::string>>& targets, const CatalogOrigin& origin) {
   Catalog cat;
   cat.ptxas_version = tc.version;
   cat.cuda_release = tc.release;
+  cat.ptxas_targets = tc.real_targets;
+  cat.origin = origin;
   CatalogScope scope = catalog_scope(suite, tc);
   cat.toolkit_ptx = scope.toolkit_ptx;
+  cat.ptx_isa_read_by = tc.ptx_isa_read_by.empty() ? "specs/targets.yaml's toolkits: table" : tc.ptx_isa_read_by;
   if (targets) {
     for (auto const& t : *targets)
       if (std::find(scope.targets.begin(), scope.targets.end(), t) == scope.targets.end())
@@ -243,6 +246,17 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
   if (stats) *stats = s;
   save_catalog_indexed(cat, dir);
   return cat;
+}
+
+Toolchain catalog_toolchain(const Catalog& c, const std::string& ptxas) {
+  Toolchain tc;
+  tc.ptxas = ptxas;
+  tc.version = c.ptxas_version;
+  tc.release = c.cuda_release;
+  tc.real_targets = c.ptxas_targets;
+  tc.ptx_isa = c.toolkit_ptx;
+  tc.ptx_isa_read_by = "the catalog's manifest (" + c.ptx_isa_read_by + ")";
+  return tc;
 }
 
 }  // namespace ptxcts

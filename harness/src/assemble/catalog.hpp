@@ -47,7 +47,13 @@ Catalog build_catalog(const Suite& suite, const Toolchain& tc, const KernelSkele
                       const std::filesystem::path& dir, int jobs,
                       CatalogStats* stats = nullptr,
                       const std::function<void(std::size_t, std::size_t)>& progress = {},
-                      const std::optional<std::vector<std::string>>& targets = std::nullopt);
+                      const std::optional<std::vector<std::string>>& targets = std::nullopt,
+                      const CatalogOrigin& origin = {});
+
+// The toolkit that assembled `c`, as its manifest records it, for judging with no ptxas at hand:
+// the audit's probes are read from the catalog's warm cache (probes/), and `ptxas` (empty: none)
+// runs only for a probe that is not there.
+Toolchain catalog_toolchain(const Catalog& c, const std::string& ptxas = "");
 
 
 }  // namespace ptxcts

@@ -95,6 +95,9 @@ std::string encode_catalog_index(const Catalog& c, const ManifestKey& key) {
   put_str(out, c.ptxas_version);
   put_str(out, c.cuda_release);
   put_str(out, c.toolkit_ptx.str());
+  put_str(out, c.ptx_isa_read_by);
+  put_strs(out, c.ptxas_targets);
+  for (const std::string* s : {&c.origin.suite_version, &c.origin.suite_commit, &c.origin.specs}) put_str(out, *s);
   put_str(out, c.disassembler);
   put_str(out, c.sass_unavailable);
   put_u64(out, c.targets.size());
@@ -125,6 +128,9 @@ std::optional<Catalog> decode_catalog_index(std::string_view content, const Mani
   c.ptxas_version = r.str();
   c.cuda_release = r.str();
   c.toolkit_ptx = r.ptx();
+  c.ptx_isa_read_by = r.str();
+  c.ptxas_targets = r.strs();
+  for (std::string* s : {&c.origin.suite_version, &c.origin.suite_commit, &c.origin.specs}) *s = r.str();
   c.disassembler = r.str();
   c.sass_unavailable = r.str();
   const std::uint64_t targets = r.u64();

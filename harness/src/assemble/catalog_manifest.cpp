@@ -32,6 +32,11 @@ std::string manifest_text(const Catalog& c) {
   j["ptxas_version"] = c.ptxas_version;
   j["cuda_release"] = c.cuda_release;
   j["toolkit_ptx_isa"] = c.toolkit_ptx.str();
+  j["toolkit_ptx_isa_read_by"] = c.ptx_isa_read_by;
+  j["ptxas_targets"] = c.ptxas_targets;
+  j["origin"] = {{"suite_version", c.origin.suite_version},
+                 {"suite_commit", c.origin.suite_commit},
+                 {"specs", c.origin.specs}};
   j["targets"] = c.targets;
   j["disassembler"] = c.disassembler;
   j["sass_unavailable"] = c.sass_unavailable;
@@ -109,6 +114,11 @@ Catalog parse_manifest_text(const std::string& text, const fs::path& file) {
     c.ptxas_version = j.at("ptxas_version");
     c.cuda_release = j.at("cuda_release");
     c.toolkit_ptx = ver(j.at("toolkit_ptx_isa"));
+    c.ptx_isa_read_by = j.at("toolkit_ptx_isa_read_by");
+    c.ptxas_targets = j.at("ptxas_targets").get<std::vector<std::string>>();
+    c.origin = {.suite_version = j.at("origin").at("suite_version"),
+                .suite_commit = j.at("origin").at("suite_commit"),
+                .specs = j.at("origin").at("specs")};
     c.targets = j.at("targets").get<std::vector<std::string>>();
     c.disassembler = j.at("disassembler");
     c.sass_unavailable = j.at("sass_unavailable");

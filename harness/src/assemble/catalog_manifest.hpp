@@ -38,10 +38,25 @@ struct Assembly {
   std::optional<AssemblySass> sass{};  // accepted kernels, once the catalog is disassembled
 };
 
+// What assembled a catalog: the suite (version and commit) and the identity of its specs and kernel
+// skeletons (their files' names and content seals, report/up_to_date's folder_identity). A run of a
+// catalog as it is (a release's, one copied from elsewhere) refuses one made from other specs or by
+// another suite: its kernels would not be this suite's. Empty where the maker did not say (tests).
+struct CatalogOrigin {
+  std::string suite_version, suite_commit, specs;
+  bool operator==(const CatalogOrigin&) const = default;
+  bool known() const { return !specs.empty(); }
+};
+
 struct Catalog {
-  // 6: each accepted kernel's SASS and the disassembler; 5: each cubin's seal; 4: kernels only
-  static constexpr int kSchemaVersion = 6;
+  // 7: the toolkit's own target list and how its PTX ISA was read, and the catalog's origin (so that
+  // a catalog is audited and checked with no ptxas at hand); 6: each accepted kernel's SASS and the
+  // disassembler; 5: each cubin's seal; 4: kernels only
+  static constexpr int kSchemaVersion = 7;
   std::string ptxas_version, cuda_release;
+  std::vector<std::string> ptxas_targets{};  // every real target the ptxas knows, in its order (the audit's)
+  std::string ptx_isa_read_by{};             // how toolkit_ptx was read ("ptxas --list-version", ...)
+  CatalogOrigin origin{};
   std::string disassembler{};      // the one that made the SASS ("cuobjdump 13.5.37 (of CUDA 13.5; ...)")
   std::string sass_unavailable{};  // none: why ("no disassembler: ...", "not asked for")
   PtxVersion toolkit_ptx;

@@ -13,10 +13,6 @@
 
 #include "util/subprocess.hpp"
 
-#ifndef PTXCTS_DEFAULT_PTXAS
-#define PTXCTS_DEFAULT_PTXAS "ptxas"
-#endif
-
 namespace ptxcts {
 
 std::string parse_ptxas_version(const std::string& out) {
@@ -88,11 +84,33 @@ void read_newest_ptx(Toolchain& tc, const std::string& help) {
 
 }  // namespace
 
-Toolchain Toolchain::discover(const std::string& explicit_ptxas) {
+namespace {
+
+// The ptxas a command line finds (PATH), else the CUDA toolkit's usual place; "" where neither has one.
+std::string ptxas_on_this_machine() {
+  const char* path = std::getenv("PATH");
+  for (std::string dirs = path ? path : "", dir; !dirs.empty() || !dir.empty();) {
+    const std::size_t colon = dirs.find(':');
+    dir = dirs.substr(0, colon);
+    dirs = colon == std::string::npos ? "" : dirs.substr(colon + 1);
+    if (!dir.empty() && ::access((dir + "/ptxas").c_str(), X_OK) == 0) return dir + "/ptxas";
+    if (dirs.empty()) break;
+  }
+  return ::access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ? "/usr/local/cuda/bin/ptxas" : "";
+}
+
+}  // namespace
+
+Toolchain Toolchain::discover(const std::string& explicit_ptxas, const std::string& fallback) {
   Toolchain tc;
   if (!explicit_ptxas.empty()) tc.ptxas = explicit_ptxas;
   else if (const char* env = std::getenv("PTXCTS_PTXAS"); env && *env) tc.ptxas = env;
-  else tc.ptxas = PTXCTS_DEFAULT_PTXAS;
+  else if (!fallback.empty()) tc.ptxas = fallback;
+  else tc.ptxas = ptxas_on_this_machine();
+  if (tc.ptxas.empty())
+    throw std::runtime_error(
+        "no ptxas: none on PATH or in /usr/local/cuda/bin (name one with --ptxas or $PTXCTS_PTXAS; a release "
+        "package needs none to run its own catalog)");
   ProcessResult v = run_process({tc.ptxas, "--version"}, 60);
   if (v.exit_code != 0) throw std::runtime_error(fmt::format("cannot run ptxas ('{}'): {}", tc.ptxas, v.output));
   tc.version = parse_ptxas_version(v.output);
@@ -106,6 +124,15 @@ Toolchain Toolchain::discover(const std::string& explicit_ptxas) {
 
 std::optional<ProcessResult> Toolchain::run(const std::vector<std::string>& args) const {
   if (hangs->load() >= kHangsBeforeGivingUp) return std::nullopt;
+  if (ptxas.empty()) {  // a toolkit known only from a catalog's manifest: what is not cached has no verdict
+    ProcessResult none;
+    none.exit_code = 127;
+    none.output = fmt::format(
+        "no ptxas at hand: ptxas {} is known here only from the catalog's manifest, and this assembly is not in "
+        "its cache (name a ptxas {} with --ptxas to judge it)",
+        version, version);
+    return none;
+  }
   std::vector<std::string> argv{ptxas};
   argv.insert(argv.end(), args.begin(), args.end());
   ProcessResult r = run_process(argv, timeout_seconds);

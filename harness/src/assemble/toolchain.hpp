@@ -15,7 +15,7 @@
 namespace ptxcts {
 
 struct Toolchain {
-  std::string ptxas;                      // path
+  std::string ptxas;                      // path; empty: none at hand (a toolkit known from a catalog)
   std::string version;                    // "13.0.88"
   std::string release;                    // "13.0"
   std::vector<std::string> real_targets;  // sm_* names from `ptxas --help`, in its order
@@ -36,8 +36,9 @@ struct Toolchain {
   std::optional<ProcessResult> run(const std::vector<std::string>& args) const;
   std::string abandoned() const;  // why a run was not made
 
-  // Finds ptxas (explicit path, else $PTXCTS_PTXAS, else the build's toolkit, else PATH) and asks it.
-  static Toolchain discover(const std::string& explicit_ptxas = "");
+  // Finds ptxas (explicit path, else $PTXCTS_PTXAS, else `fallback` (a build's own toolkit), else
+  // the one on PATH, else /usr/local/cuda/bin/ptxas) and asks it. No path is compiled in.
+  static Toolchain discover(const std::string& explicit_ptxas = "", const std::string& fallback = "");
 };
 
 // What one ptxas run said about a module. Accepted and Rejected are verdicts ptxas was seen to

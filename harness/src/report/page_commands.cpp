@@ -24,7 +24,11 @@ std::filesystem::path write_page_for(const std::filesystem::path& json, std::fil
                                      const SpecSet* specs) {
   auto text = try_read_file_text(json);
   if (!text) throw ReportError(json.string() + ": cannot read this report");
-  if (out.empty()) out = std::filesystem::path(json).replace_extension(".html");
+  if (out.empty()) {  // beside it: X.json -> X.html, and a compressed X.json.gz -> X.html too
+    std::filesystem::path p(json);
+    if (p.extension() == ".gz") p.replace_extension();
+    out = p.replace_extension(".html");
+  }
   // The toolkit matrix has "toolkits" and "changes" (its reader places errors); an audit report
   // "findings" and "grammar"; a run report "results" (the run reader places errors).
   auto j = nlohmann::json::parse(*text, nullptr, false);
@@ -52,13 +56,12 @@ void write_diff_page(const RunReport& before, const RunReport& after, const Repo
   write_file_atomically(out, diff_html(before, after, d));
 }
 
-int write_fleet(const std::vector<std::filesystem::path>& reports, const std::filesystem::path& prefix) {
-  std::vector<RunReport> runs;
-  for (auto const& r : reports) runs.push_back(load_run_report(r));
-  Fleet fleet = merge_reports(runs);
+Fleet write_fleet(const std::vector<RunReport>& runs, std::vector<MissingRun> missing,
+                  const std::filesystem::path& prefix) {
+  Fleet fleet = merge_reports(runs, std::move(missing));
   write_file_atomically(prefix.string() + ".json", fleet_json(fleet));
   write_file_atomically(prefix.string() + ".html", fleet_html(fleet));
-  return fleet.differing();
+  return fleet;
 }
 
 }  // namespace ptxcts

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/report_diff.hpp"
+#include "report/report_merge.hpp"
 #include "spec/spec_model.hpp"
 
 namespace ptxcts {
@@ -22,7 +23,8 @@ std::filesystem::path write_page_for(const std::filesystem::path& json, std::fil
 void write_diff_page(const RunReport& before, const RunReport& after, const ReportDiff& d,
                      const std::filesystem::path& out);
 
-// <prefix>.json and <prefix>.html of the fleet; returns how many rows differ.
-int write_fleet(const std::vector<std::filesystem::path>& reports, const std::filesystem::path& prefix);
+// <prefix>.json and <prefix>.html of the fleet of these runs (and those missing); returns the fleet.
+Fleet write_fleet(const std::vector<RunReport>& runs, std::vector<MissingRun> missing,
+                  const std::filesystem::path& prefix);
 
 }  // namespace ptxcts

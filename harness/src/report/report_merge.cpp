@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "report/html_document.hpp"
 #include "report/html_page_parts.hpp"
@@ -19,8 +20,34 @@ int Fleet::differing() const {
   return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const FleetRow& r) { return r.differs; }));
 }
 
-Fleet merge_reports(const std::vector<RunReport>& reports) {
+namespace {
+
+// The suite commit and specs most reports share (the first given, of equals): the aligned runs.
+std::pair<std::string, std::string> alignment_of(const std::vector<RunReport>& reports) {
+  std::map<std::pair<std::string, std::string>, std::size_t> count;
+  std::pair<std::string, std::string> best;
+  std::size_t most = 0;
+  for (auto const& r : reports) {
+    const auto key = std::make_pair(r.info.suite_commit, r.info.specs);
+    if (++count[key] > most) most = count[key], best = key;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string alignment_note(const Fleet& f, std::size_t m) {
+  if (f.aligned[m]) return "";
+  const RunInfo& i = f.runs[m];
+  auto specs = [](const std::string& s) { return s.empty() ? std::string("(not recorded)") : s.substr(0, 12); };
+  return fmt::format("not aligned: suite commit {}, specs {}; the fleet's: commit {}, specs {}", i.suite_commit,
+                     specs(i.specs), f.aligned_commit, specs(f.aligned_specs));
+}
+
+Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRun> missing) {
   Fleet f;
+  f.missing = std::move(missing);
+  std::tie(f.aligned_commit, f.aligned_specs) = alignment_of(reports);
   std::map<std::string, std::size_t> row_of, layout_of;
   auto put = [&](const std::string& what, std::size_t m, const std::string& value) {
     auto [it, fresh] = row_of.emplace(what, f.rows.size());
@@ -34,6 +61,7 @@ Fleet merge_reports(const std::vector<RunReport>& reports) {
     if (std::find(f.machines.begin(), f.machines.end(), name) != f.machines.end()) name += fmt::format(" #{}", m + 1);
     f.machines.push_back(name);
     f.runs.push_back(r.info);
+    f.aligned.push_back(r.info.suite_commit == f.aligned_commit && r.info.specs == f.aligned_specs);
     for (auto const& c : r.results) {
       put(c.kernel + " / " + c.case_name, m, to_string(c.status));
       if (c.observed_layout.empty()) continue;
@@ -43,21 +71,32 @@ Fleet merge_reports(const std::vector<RunReport>& reports) {
     }
     for (auto const& v : r.claims) put("claim " + v.id, m, to_string(v.verdict));
   }
-  for (auto& row : f.rows)
-    row.differs = std::any_of(row.values.begin(), row.values.end(), [&](auto const& v) { return v != row.values[0]; });
+  // Only aligned columns are compared: another commit's or other specs' answers are other questions.
+  for (auto& row : f.rows) {
+    const std::string* first = nullptr;
+    for (std::size_t m = 0; m < row.values.size(); ++m) {
+      if (!f.aligned[m]) continue;
+      if (!first) first = &row.values[m];
+      else row.differs = row.differs || row.values[m] != *first;
+    }
+  }
   std::stable_partition(f.rows.begin(), f.rows.end(), [](const FleetRow& r) { return r.differs; });
   return f;
 }
 
 std::string fleet_json(const Fleet& f) {
   nlohmann::ordered_json j;
-  j["fleet_schema_version"] = 1;
+  j["fleet_schema_version"] = 2;  // 2: aligned runs, missing runs, the runs' schema 8 fields
+  j["aligned"] = {{"suite_commit", f.aligned_commit}, {"specs", f.aligned_specs}};
   j["machines"] = nlohmann::ordered_json::array();
   for (std::size_t m = 0; m < f.machines.size(); ++m) {
     nlohmann::ordered_json run;
     for (auto const& field : run_info_fields()) run[field.key] = f.runs[m].*field.member;
-    j["machines"].push_back({{"name", f.machines[m]}, {"run", run}});
+    j["machines"].push_back(
+        {{"name", f.machines[m]}, {"aligned", static_cast<bool>(f.aligned[m])}, {"note", alignment_note(f, m)}, {"run", run}});
   }
+  j["missing"] = nlohmann::ordered_json::array();
+  for (auto const& m : f.missing) j["missing"].push_back({{"task", m.task}, {"host", m.host}, {"reason", m.reason}});
   j["differing"] = f.differing();
   j["rows"] = nlohmann::ordered_json::array();
   for (auto const& r : f.rows) j["rows"].push_back({{"what", r.what}, {"values", r.values}, {"differs", r.differs}});
@@ -67,20 +106,38 @@ std::string fleet_json(const Fleet& f) {
 
 std::string fleet_html(const Fleet& f) {
   HtmlPage page("ptxcts fleet");
+  const auto aligned = std::count(f.aligned.begin(), f.aligned.end(), true);
   el(page.body, "h1", {},
-     fmt::format("ptxcts fleet: {} machines, {} of {} rows differ", f.machines.size(), f.differing(), f.rows.size()));
-  pugi::xml_node s = section(page.body, "run", "The machines");
-  pugi::xml_node tb = table(s, {"Column", "GPU", "Driver", "Toolkit", "Commit", "Date"});
+     fmt::format("ptxcts fleet: {} machines ({} aligned{}), {} of {} rows differ", f.machines.size(), aligned,
+                 f.missing.empty() ? "" : fmt::format(", {} runs missing", f.missing.size()), f.differing(),
+                 f.rows.size()));
+  pugi::xml_node s;
+  if (!f.missing.empty()) {  // first: what the fleet lacks
+    s = section(page.body, "missing", "Missing runs (expected, no report)");
+    pugi::xml_node mt = table(s, {"Task", "Host", "Why"});
+    for (auto const& m : f.missing) {
+      pugi::xml_node tr = el(mt, "tr", {{"class", "missing"}});
+      el(tr, "td", {}, m.task);
+      el(tr, "td", {}, m.host.empty() ? "(unknown)" : m.host);
+      el(tr, "td", {}, m.reason);
+    }
+  }
+  s = section(page.body, "run", "The machines");
+  pugi::xml_node tb = table(s, {"Column", "GPU", "Driver", "Toolkit", "Commit", "Date", "Aligned"});
   for (std::size_t m = 0; m < f.machines.size(); ++m) {
     const RunInfo& i = f.runs[m];
-    pugi::xml_node tr = el(tb, "tr");
+    pugi::xml_node tr = el(tb, "tr", {{"class", f.aligned[m] ? "" : "not-aligned"}});
     el(tr, "td", {}, fmt::format("{}: {}", m + 1, f.machines[m]));
-    el(tr, "td", {}, fmt::format("{} ({})", i.gpu_name, i.sm));
+    el(tr, "td", {},
+       fmt::format("{} ({}){}{}", i.gpu_name, i.sm, i.gpu_index.empty() ? "" : ", GPU " + i.gpu_index,
+                   i.gpu_uuid.empty() ? "" : " " + i.gpu_uuid) +
+           (i.host.empty() ? "" : " on " + i.host));
     el(tr, "td", {}, i.driver_version);
     el(tr, "td", {},
        fmt::format("CUDA {}, ptxas {}{}", i.cuda_release, i.ptxas_version, ran_driver_jit(i) ? "; driver JIT" : ""));
     el(tr, "td", {}, i.suite_commit);
     el(tr, "td", {}, i.date);
+    el(tr, "td", {}, f.aligned[m] ? "yes" : alignment_note(f, m));
   }
   s = section(page.body, "fleet-section", "Cases, claims and layouts per machine (differences first)");
   std::set<std::string> kinds{"case", "claim", "layout"};
@@ -89,7 +146,8 @@ std::string fleet_html(const Fleet& f) {
   pugi::xml_node hr = el(el(t, "thead"), "tr");
   el(hr, "th", {}, "What");
   for (std::size_t m = 0; m < f.machines.size(); ++m)
-    el(hr, "th", {{"title", f.machines[m]}}, fmt::format("{}", m + 1));
+    el(hr, "th", {{"title", f.aligned[m] ? f.machines[m] : f.machines[m] + " (" + alignment_note(f, m) + ")"}},
+       fmt::format("{}{}", m + 1, f.aligned[m] ? "" : " (not aligned)"));
   tb = el(t, "tbody");
   for (auto const& r : f.rows) {
     const char* kind = r.what.starts_with("claim ") ? "claim" : r.what.starts_with("layout ") ? "layout" : "case";

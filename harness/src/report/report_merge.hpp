@@ -1,5 +1,9 @@
 // `ptxcts merge REPORT...`: a fleet view of run reports from many machines (GPU x driver x
 // toolkit): per case, claim and observed wmma layout, a column per machine, rows that differ first.
+// Only aligned runs are compared (as wpt.fyi's aligned runs): those of the suite commit and specs
+// most columns share; a column of another commit or other specs is shown, marked not aligned, and
+// left out of the comparison. Runs that were expected and left no report (a Slurm array task that
+// failed, a node that died) are listed as missing, never silently dropped.
 #pragma once
 
 #include <string>
@@ -15,15 +19,27 @@ struct FleetRow {
   bool differs = false;             // not the same on every machine
 };
 
+// An expected run that left no report, and what is known of why.
+struct MissingRun {
+  std::string task;    // the Slurm array task id ("3")
+  std::string host;    // where it ran, if known
+  std::string reason;  // "ended with exit 2 and wrote no report (see .../run.log)", ...
+};
+
 struct Fleet {
   std::vector<std::string> machines;  // report names (report_basename), in the order given
   std::vector<RunInfo> runs;
+  std::vector<bool> aligned;              // per machine: of the fleet's suite commit and specs
+  std::string aligned_commit, aligned_specs;  // what the aligned columns share
+  std::vector<MissingRun> missing;
   std::vector<FleetRow> rows;        // those that differ first, then in the first report's order
   std::vector<std::string> layouts;  // distinct observed layouts; a layout value "L3" is layouts[3]
   int differing() const;
 };
 
-Fleet merge_reports(const std::vector<RunReport>& reports);
+Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRun> missing = {});
+// Why a machine is not aligned ("" if it is): its commit and specs against the fleet's.
+std::string alignment_note(const Fleet& f, std::size_t machine);
 std::string fleet_json(const Fleet& fleet);
 std::string fleet_html(const Fleet& fleet);
 

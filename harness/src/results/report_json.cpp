@@ -35,7 +35,17 @@ constexpr RunInfoField kRunInfoFields[] = {
     {"date", &RunInfo::date},
     {"suite_version", &RunInfo::suite_version},
     {"suite_commit", &RunInfo::suite_commit},
+    // schema 8 on (kRunInfoFieldsBefore8 above this line)
+    {"gpu_index", &RunInfo::gpu_index},
+    {"gpu_uuid", &RunInfo::gpu_uuid},
+    {"gpu_pci_bus_id", &RunInfo::gpu_pci_bus_id},
+    {"gpus_at_once", &RunInfo::gpus_at_once},
+    {"fault_cases", &RunInfo::fault_cases},
+    {"specs", &RunInfo::specs},
+    {"slurm_job", &RunInfo::slurm_job},
+    {"slurm_task", &RunInfo::slurm_task},
 };
+constexpr std::size_t kRunInfoFieldsBefore8 = 13;
 
 Json to_json(const RunInfo& info) {
   Json j = Json::object();
@@ -56,7 +66,8 @@ Json to_json(const CaseResult& r) {
           {"diff", r.diff},
           {"fault_case", r.fault_case},
           {"observed_layout", r.observed_layout},
-          {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)}};
+          {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)},
+          {"ran_on", r.ran_on}};
 }
 
 Json to_json(const ClaimVerdict& c) {
@@ -278,7 +289,7 @@ class Node {
 CaseResult read_result(const Node& n) {
   n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason", "mismatches", "diff",
             "fault_case"},
-           {"observed_layout", "roundtrip_identity"});
+           {"observed_layout", "roundtrip_identity", "ran_on"});
   CaseResult r;
   r.kernel = n.at("kernel").str();
   r.family = n.at("family").str();
@@ -294,6 +305,7 @@ CaseResult read_result(const Node& n) {
   if (n.has("observed_layout")) r.observed_layout = n.at("observed_layout").str();  // from schema 3 on
   if (n.has("roundtrip_identity") && !n.at("roundtrip_identity").is_null())         // from schema 4 on
     r.roundtrip_identity = n.at("roundtrip_identity").boolean();
+  if (n.has("ran_on")) r.ran_on = n.at("ran_on").str();  // from schema 8 on
   return r;
 }
 
@@ -499,7 +511,7 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   Node root(src, j, "");
   Node version = root.at("schema_version");
   // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity, 4 lacks the verdict observed,
-  // 5 the timing, 6 the sass; nothing else differs.
+  // 5 the timing, 6 the sass, 7 the GPU's identity and the rest of schema 8's run; nothing else differs.
   constexpr int kOldest = 2;
   const auto v = version.integer(INT32_MIN, INT32_MAX);
   if (v < kOldest || v > RunReport::kSchemaVersion)
@@ -512,10 +524,11 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
 
   RunReport report;
   std::vector<const char*> run_keys;
-  for (auto const& f : kRunInfoFields) run_keys.push_back(f.key);
+  const std::size_t known = v >= 8 ? std::size(kRunInfoFields) : kRunInfoFieldsBefore8;
+  for (std::size_t k = 0; k < known; ++k) run_keys.push_back(kRunInfoFields[k].key);
   Node run = root.at("run");
   run.object(run_keys);
-  for (auto const& f : kRunInfoFields) report.info.*f.member = run.at(f.key).str();
+  for (std::size_t k = 0; k < known; ++k) report.info.*kRunInfoFields[k].member = run.at(kRunInfoFields[k].key).str();
 
   auto results = root.at("results").items();
   for (auto const& n : results) report.results.push_back(read_result(n));

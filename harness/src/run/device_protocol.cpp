@@ -226,6 +226,7 @@ std::optional<RunnerArgs> parse_runner_args(int argc, const char* const* argv, s
     } else if (opt == "--jobs") a.jobs = value;
     else if (opt == "--results") a.results = value;
     else if (opt == "--standby") a.standby = value;
+    else if (opt == "--only-gpu") a.only_gpu = value;
     else if (opt == "--start") {
       if (!number("--start", value, a.start)) return std::nullopt;
     } else if (opt == "--count") {

@@ -3,9 +3,10 @@
 //
 // Command line:
 //   RUNNER --info                          prints the GPUs as a JSON array of objects with ordinal,
-//                                          name, major, minor, driver_cuda, driver_version; exit 0.
+//                                          name, major, minor, driver_cuda, driver_version, and (when
+//                                          the driver tells) uuid ("GPU-...") and pci_bus_id; exit 0.
 //                                          Any other exit: no usable GPU (its output says why).
-//   RUNNER --device N --jobs F --results R [--start K] [--count M] [--batch B] [--standby GO]
+//   RUNNER --device N --jobs F --results R [--start K] [--count M] [--batch B] [--standby GO] [--only-gpu UUID]
 //          [--toolchain cubin|jit]         runs jobs K, K+1, ... of the job file F on GPU N (at most M
 //                                          of them; 0 or absent: to the end), B launches to a batch
 //                                          (default 1). Each job's module is a cubin (the default),
@@ -14,7 +15,9 @@
 //                                          makes its context, prints "ready", and waits until the file GO exists; it
 //                                          holds "START COUNT" (run those jobs, as --start/--count would) or "quit". A
 //                                          standby runner prints "waiting" every few seconds, and reads F only once GO
-//                                          exists (F need not exist before).
+//                                          exists (F need not exist before). With --only-gpu UUID the
+//                                          runner sees that GPU alone (CUDA_VISIBLE_DEVICES=UUID before
+//                                          cuInit) and runs on it; N then only names it.
 // Job file (written once by `ptxcts run`, read-only for the runner): the magic "PTXCTSJ2", a u32
 //   count, then per job: u32 id, string module (absolute path: the cubin, or the .ptx under jit), string entry, string
 //   label
@@ -126,6 +129,9 @@ std::vector<DeviceResult> read_results(std::istream& in);
 struct RunnerArgs {
   int device = -1;
   std::string jobs, results, standby;
+  // --only-gpu GPU-<uuid>: the runner sees this GPU alone (CUDA_VISIBLE_DEVICES, set before cuInit),
+  // so that its driver start and end touch no other GPU of the host; --device then counts from it.
+  std::string only_gpu;
   unsigned start = 0, count = 0, batch = 1;  // count 0: to the end
   RunToolchain toolchain = RunToolchain::Cubin;
 };

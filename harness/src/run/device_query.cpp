@@ -18,7 +18,9 @@ DeviceQuery parse_device_info(const std::string& text) {
                            .major = d.at("major"),
                            .minor = d.at("minor"),
                            .driver_cuda = d.at("driver_cuda"),
-                           .driver_version = d.at("driver_version")});
+                           .driver_version = d.at("driver_version"),
+                           .uuid = d.value("uuid", ""),
+                           .pci_bus_id = d.value("pci_bus_id", "")});
   } catch (const nlohmann::json::exception& e) {
     q.devices.clear();
     q.reason = fmt::format("the device runner's answer is not a device list: {}", e.what());

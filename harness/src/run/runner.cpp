@@ -59,6 +59,7 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
               DeviceRun& run) {
   Plan plan;
   std::map<std::string, std::string> checked_cubins;  // cubin -> what is wrong with it ("": nothing)
+  std::size_t isolated_seen = 0;                      // the fault line's cases so far (for sharing them)
   auto record = [&](CaseResult r) {
     if (opt.journal) opt.journal->append(r);
     run.results.push_back(std::move(r));
@@ -88,6 +89,11 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
     const Assembly* a = choice.assembly;
     for (auto const& c : suite.specs.cases.cases) {
       if (!kind.takes(k, c)) continue;
+      // Which GPU's share a fault case is, counted before anything of this GPU's own (its journal)
+      // matters, so that GPUs alike agree: each case is run by exactly one of them.
+      const bool others =
+          c.fault != Fault::None && skip.empty() && error.empty() &&
+          isolated_seen++ % opt.fault_share_of != opt.fault_share_index;
       if (auto d = opt.done.find({k.name, c.name}); d != opt.done.end()) {  // resumed: already known
         run.results.push_back(d->second);
         continue;
@@ -110,6 +116,14 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
       // (a cubin's entry may be renamed, in a batch).
       const bool jit = opt.toolchain == RunToolchain::Jit;
       const std::string& module = jit ? a->ptx_file : a->cubin;
+      // A fault case of another GPU's share: a placeholder, filled in from that GPU's results.
+      if (others) {
+        r.status = Status::Skip;
+        r.reason = "left to another GPU of the same model and driver (fault cases are shared)";
+        run.delegated.push_back(run.results.size());
+        run.results.push_back(std::move(r));
+        continue;
+      }
       plan.pending.push_back({.result = run.results.size(),
                               .kernel = &k,
                               .spec = &c,
@@ -293,16 +307,23 @@ class DeviceLine {
       ProcessResult pr;
       if (ready) {  // hand the launches to the runner made ready ahead of time, then ready the next
         std::unique_ptr<StandbyRunner> current = std::move(ready);
+        faulted_ = false;
         current->go(GoOrder{static_cast<unsigned>(next), static_cast<unsigned>(count)});
         if (standby_) ready = start_standby();
-        pr = current->finish();
+        if (standby_ && opt_.early_handoff && wait_for_fault_or_end(*current)) {
+          // Its fault is recorded and it is on its way out (exit 3, as the protocol says): the next
+          // runner takes over now, and this one is reaped at the end of the line.
+          pr.exit_code = kDeviceFaulted;
+          pr.signal = 0;
+          ending_.push_back(std::move(current));
+        } else {
+          pr = current->finish();
+        }
       } else {
         ++timing_.starts;
-        pr = run_process(
-            {opt_.runner, "--device", std::to_string(device_.ordinal), "--jobs", files_.jobs.string(), "--results",
-             files_.results.string(), "--start", std::to_string(next), "--count", std::to_string(count), "--batch",
-             std::to_string(batch), "--toolchain", to_string(opt_.toolchain)},
-            0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
+        std::vector<std::string> argv = runner_argv(command(batch));
+        argv.insert(argv.end(), {"--start", std::to_string(next), "--count", std::to_string(count)});
+        pr = run_process(argv, 0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
       }
       drain();
       std::size_t after = next;
@@ -335,6 +356,7 @@ class DeviceLine {
       next = after;
     }
     if (ready) ready->finish();  // told to quit
+    for (auto& r : ending_) r->finish();
     return timing_;
   }
 
@@ -342,18 +364,36 @@ class DeviceLine {
   std::unique_ptr<StandbyRunner> start_standby() {
     const fs::path go = dir_ / fmt::format("device{}-{}-go{}", device_.ordinal, name_, timing_.starts);
     ++timing_.starts;
-    return std::make_unique<StandbyRunner>(RunnerCommand{.runner = opt_.runner,
-                                                         .device = device_.ordinal,
-                                                         .files = files_,
-                                                         .batch = 1,
-                                                         .idle_timeout = opt_.case_timeout,
-                                                         .toolchain = opt_.toolchain},
-                                           go, [this](const std::string& line) { hear(line); });
+    return std::make_unique<StandbyRunner>(command(1), go, [this](const std::string& line) { hear(line); });
+  }
+
+  RunnerCommand command(unsigned batch) const {
+    return RunnerCommand{.runner = opt_.runner,
+                         .device = device_.ordinal,
+                         .files = files_,
+                         .batch = batch,
+                         .idle_timeout = opt_.case_timeout,
+                         .toolchain = opt_.toolchain,
+                         .only_gpu = opt_.only_gpu};
+  }
+
+  // Whether `r` recorded a fault (it says "done ID fault" once the record is on disk) before it ended.
+  bool wait_for_fault_or_end(const StandbyRunner& r) {
+    while (!r.ended()) {
+      {
+        std::lock_guard<std::mutex> hold(mutex_);
+        if (faulted_) return true;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(250));
+    }
+    return false;
   }
 
   // A runner's progress lines (from its own thread: a standby's lines arrive beside the current one's).
   void hear(const std::string& line) {
     std::lock_guard<std::mutex> hold(mutex_);
+    if (line.rfind("done ", 0) == 0 && line.size() > 6 && line.compare(line.size() - 6, 6, " fault") == 0)
+      faulted_ = true;
     if (line.rfind("done ", 0) == 0) drain_locked();
     else if (line.rfind("batch ", 0) == 0) {
       std::size_t k = 0, n = 0;
@@ -393,6 +433,8 @@ class DeviceLine {
   std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in ids_
   std::pair<std::size_t, std::size_t> in_flight_{0, 0};  // the batch the runner said it launched
   LineTiming timing_;
+  bool faulted_ = false;                               // the current runner said it recorded a fault
+  std::vector<std::unique_ptr<StandbyRunner>> ending_;  // runners that faulted, handed over before they exited
   std::mutex mutex_;
 };
 

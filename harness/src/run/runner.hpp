@@ -37,6 +37,10 @@ struct RunOptions {
   // driver's own compiler. A module the driver refuses gives its cases `skip` with the reason.
   RunToolchain toolchain = RunToolchain::Cubin;
   bool standby = true;  // the fault line keeps a runner ready ahead of time
+  // The fault line hands the next launch to the runner waiting ahead of time as soon as a runner has
+  // recorded its fault, not once it has exited (its context's end overlaps the next launch; it is
+  // still waited for). false: the naive way, kept for comparison (--no-early-handoff).
+  bool early_handoff = true;
   // When the process started (for RunTiming::first_launch); unset: the run's own start.
   std::optional<std::chrono::steady_clock::time_point> process_start = std::nullopt;
   // A runner started as the command began (run/early_runner): the fault line of its GPU starts with it.
@@ -44,11 +48,18 @@ struct RunOptions {
   bool stream = true;          // each case's inputs made just before its job is written (false: all first)
   double case_timeout = 30;    // seconds a launch may take before it is killed (timeout)
   Journal* journal = nullptr;  // every result is appended here as soon as it is known
+  // "GPU-<uuid>": every runner of this GPU sees it alone (ptxcts-device --only-gpu); "": all GPUs.
+  std::string only_gpu = "";
+  // The fault cases this GPU runs, when GPUs alike share them (run/fault_sharing): the isolated
+  // cases whose place in the fault line is `index` modulo `of`. The others are another GPU's:
+  // DeviceRun::delegated lists them, and the command fills them in from that GPU's results.
+  unsigned fault_share_index = 0, fault_share_of = 1;
   std::map<std::pair<std::string, std::string>, CaseResult> done;  // resumed: not run again
 };
 
 struct DeviceRun {
   std::vector<CaseResult> results;  // with what was observed beyond pass/fail (CaseResult::roundtrip_identity)
+  std::vector<std::size_t> delegated;  // results left to another GPU (fault_share_of > 1): placeholders
   RunTiming timing;                 // all but wall and reports, which the command adds
 };
 

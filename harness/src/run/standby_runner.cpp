@@ -6,9 +6,7 @@
 namespace ptxcts {
 namespace fs = std::filesystem;
 
-StandbyRunner::StandbyRunner(const RunnerCommand& command, fs::path go, std::function<void(const std::string&)> on_line)
-    : command_(command), go_(std::move(go)), on_line_(std::move(on_line)) {
-  const RunnerCommand& c = command_;
+std::vector<std::string> runner_argv(const RunnerCommand& c, const std::string& standby) {
   std::vector<std::string> argv = {c.runner,
                                    "--device",
                                    std::to_string(c.device),
@@ -18,15 +16,22 @@ StandbyRunner::StandbyRunner(const RunnerCommand& command, fs::path go, std::fun
                                    c.files.results.string(),
                                    "--batch",
                                    std::to_string(c.batch),
-                                   "--standby",
-                                   go_.string(),
                                    "--toolchain",
                                    to_string(c.toolchain)};
+  if (!standby.empty()) argv.insert(argv.end(), {"--standby", standby});
+  if (!c.only_gpu.empty()) argv.insert(argv.end(), {"--only-gpu", c.only_gpu});
+  return argv;
+}
+
+StandbyRunner::StandbyRunner(const RunnerCommand& command, fs::path go, std::function<void(const std::string&)> on_line)
+    : command_(command), go_(std::move(go)), on_line_(std::move(on_line)) {
+  std::vector<std::string> argv = runner_argv(command_, go_.string());
   thread_ = std::thread([this, argv = std::move(argv)] {
     try {
       result_ = run_process(
           argv, 0, [this](const std::string& line) { hear(line); }, command_.idle_timeout);
     } catch (const std::exception& e) { result_.output = e.what(); }
+    ended_ = true;
   });
 }
 

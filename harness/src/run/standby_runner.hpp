@@ -4,11 +4,13 @@
 // given work.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "run/device_protocol.hpp"
 #include "run/scratch_dir.hpp"
@@ -23,7 +25,12 @@ struct RunnerCommand {
   unsigned batch = 1;
   double idle_timeout = 30;  // a runner silent this long is killed (a standby runner says "waiting")
   RunToolchain toolchain = RunToolchain::Cubin;  // what its jobs' modules are: cubins, or PTX for the driver's JIT
+  std::string only_gpu{};  // "GPU-<uuid>": the runner sees this GPU alone (--only-gpu); "": every GPU
 };
+
+// The device runner's command line for a line of jobs: the same for a runner started now and one
+// made ready ahead of time (`standby`: its go file).
+std::vector<std::string> runner_argv(const RunnerCommand& c, const std::string& standby = "");
 
 class StandbyRunner {
  public:
@@ -37,6 +44,7 @@ class StandbyRunner {
   void listen(std::function<void(const std::string&)> on_line);
   void go(const GoOrder& order);  // run these jobs (the job file is written by now)
   ProcessResult finish();         // waits for it to end; one never given work is told to quit first
+  bool ended() const { return ended_; }  // it has exited (finish() then returns at once)
 
  private:
   void hear(const std::string& line);
@@ -46,6 +54,7 @@ class StandbyRunner {
   std::mutex mutex_;
   std::function<void(const std::string&)> on_line_;
   ProcessResult result_;
+  std::atomic<bool> ended_{false};
   std::thread thread_;
 };
 

@@ -145,7 +145,7 @@ TEST_F(BatchedCatalog, ManifestKeepsEntriesAndRefusesAnotherSchema) {
   } catch (const std::runtime_error& e) {
     std::string what = e.what();
     EXPECT_EQ(what.rfind((old / "manifest.json").string() +
-                             ": catalog manifest of schema_version 1; this ptxcts reads schema_version 6",
+                             ": catalog manifest of schema_version 1; this ptxcts reads schema_version 7",
                          0),
               0u)
         << what;

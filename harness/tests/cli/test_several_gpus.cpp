@@ -4,7 +4,10 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "results/report_json.hpp"
 #include "util/file_text.hpp"
@@ -44,4 +47,114 @@ TEST(SeveralGpus, ACudaErrorOnOneGpuDoesNotStopTheOthers) {
   for (auto const& c : one.results)
     reason_given = reason_given || c.reason.find("CUDA_ERROR_ECC_UNCORRECTABLE") != std::string::npos;
   EXPECT_TRUE(reason_given);
+}
+
+namespace {
+
+// Two GPUs alike (name, compute capability, driver) and one of another model, as the fake runner's
+// --info gives them, each with its UUID and PCI bus id.
+const std::string kThreeGpus =
+    R"([{"ordinal": 0, "name": "Fake GPU", "major": 9, "minor": 0, "driver_cuda": "13.0", "driver_version": "0.0",)"
+    R"(   "uuid": "GPU-00000000-0000-0000-0000-000000000000", "pci_bus_id": "0000:18:00.0"},)"
+    R"( {"ordinal": 1, "name": "Fake GPU", "major": 9, "minor": 0, "driver_cuda": "13.0", "driver_version": "0.0",)"
+    R"(   "uuid": "GPU-11111111-1111-1111-1111-111111111111", "pci_bus_id": "0000:1a:00.0"},)"
+    R"( {"ordinal": 2, "name": "Other GPU", "major": 9, "minor": 0, "driver_cuda": "13.0", "driver_version": "0.0",)"
+    R"(   "uuid": "GPU-22222222-2222-2222-2222-222222222222", "pci_bus_id": "0000:3b:00.0"}])";
+
+struct ThreeGpuRun {
+  std::vector<RunReport> reports;  // by GPU
+  std::string runners;             // what each runner start was told to see (PTXCTS_FAKE_RUNNERS)
+};
+
+ThreeGpuRun run_three_gpus(const std::vector<std::string>& extra) {
+  const fs::path dir = fs::temp_directory_path() / ("ptxcts-three-gpus-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  std::vector<std::string> argv = {"env",
+                                   "PTXCTS_FAKE_DEVICES=" + kThreeGpus,
+                                   "PTXCTS_FAKE_MODE=model",
+                                   "PTXCTS_FAKE_RUNNERS=" + (dir / "runners").string(),
+                                   PTXCTS_COMMAND,
+                                   "run",
+                                   "--no-assemble",
+                                   "--catalog",
+                                   PTXCTS_CATALOG_DIR,
+                                   "--runner",
+                                   PTXCTS_FAKE_RUNNER,
+                                   "--reports",
+                                   (dir / "reports").string()};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  fs::create_directories(dir);
+  ProcessResult r = run_process(argv, 600);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  ThreeGpuRun out;
+  for (int gpu = 0; gpu < 3; ++gpu)
+    for (auto const& e : fs::directory_iterator(dir / "reports" / ("gpu" + std::to_string(gpu))))
+      if (e.path().extension() == ".json") out.reports.push_back(parse_report_json(read_file_text(e.path()), e.path().string()));
+  out.runners = read_file_text(dir / "runners");
+  fs::remove_all(dir);
+  return out;
+}
+
+}  // namespace
+
+// By default each fault case runs once per group of alike GPUs, the group taking turns; every
+// report still has every case, and a case another GPU ran names it. The GPU of another model runs
+// all of its own. Every runner sees only its own GPU. The outcomes are those of a run on every GPU.
+TEST(SeveralGpus, AlikeGpusShareTheFaultCasesAndEachReportNamesTheGpuThatRanThem) {
+  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json")) GTEST_SKIP() << "the build has no catalog";
+  const ThreeGpuRun shared = run_three_gpus({});
+  ASSERT_EQ(shared.reports.size(), 3u);
+  if (shared.reports[0].totals().pass == 0) GTEST_SKIP() << "the build's catalog has no sm_90 code to run";
+  const std::string label0 = "GPU 0 (GPU-00000000-0000-0000-0000-000000000000, PCI 0000:18:00.0)";
+  const std::string label1 = "GPU 1 (GPU-11111111-1111-1111-1111-111111111111, PCI 0000:1a:00.0)";
+  std::map<std::pair<std::string, std::string>, std::string> ran_by;  // fault case -> "0" or "1"
+  int faults = 0;
+  for (std::size_t k = 0; k < shared.reports[0].results.size(); ++k) {
+    const CaseResult& a = shared.reports[0].results[k];
+    const CaseResult& b = shared.reports[1].results[k];
+    ASSERT_EQ(a.kernel + a.case_name, b.kernel + b.case_name);
+    if (!a.fault_case || a.status == Status::Skip) {
+      EXPECT_EQ(a.ran_on, "");
+      EXPECT_EQ(b.ran_on, "");
+      continue;
+    }
+    ++faults;
+    // Exactly one of the two ran it, and the other's report names that one; the outcome is the same.
+    EXPECT_TRUE((a.ran_on.empty() && b.ran_on == label0) || (b.ran_on.empty() && a.ran_on == label1))
+        << a.kernel << " / " << a.case_name << ": '" << a.ran_on << "', '" << b.ran_on << "'";
+    EXPECT_EQ(a.status, b.status);
+    EXPECT_EQ(a.reason, b.reason);
+    ran_by[{a.kernel, a.case_name}] = a.ran_on.empty() ? "0" : "1";
+  }
+  int by_zero = 0;
+  for (auto const& [c, who] : ran_by) by_zero += who == "0";
+  EXPECT_GT(faults, 100);
+  EXPECT_EQ(by_zero, (faults + 1) / 2);  // turns: case k on GPU k mod 2
+  for (auto const& r : shared.reports[2].results) EXPECT_EQ(r.ran_on, "") << "GPU 2 is of another model";
+  // Each report names its GPU exactly and says how many ran at once and where its fault cases ran.
+  EXPECT_EQ(shared.reports[1].info.gpu_index, "1");
+  EXPECT_EQ(shared.reports[1].info.gpu_uuid, "GPU-11111111-1111-1111-1111-111111111111");
+  EXPECT_EQ(shared.reports[1].info.gpu_pci_bus_id, "0000:1a:00.0");
+  EXPECT_EQ(shared.reports[1].info.gpus_at_once, "3");
+  EXPECT_NE(shared.reports[0].info.fault_cases.find("shared by GPUs 0, 1"), std::string::npos);
+  EXPECT_EQ(shared.reports[2].info.fault_cases, "on this GPU");
+  // Every runner but the one started before the GPUs were known was told to see its own GPU alone.
+  std::istringstream lines(shared.runners);
+  int told = 0, untold = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const std::string device = line.substr(7, 1);
+    if (line.find("only-gpu GPU-" + std::string(8, device[0])) != std::string::npos) ++told;
+    else ++untold;
+  }
+  EXPECT_GE(told, 6);
+  EXPECT_LE(untold, 1) << shared.runners;
+
+  // --faults-on-every-gpu: each GPU runs them all, nothing is shared, and the outcomes are the same.
+  const ThreeGpuRun every = run_three_gpus({"--faults-on-every-gpu"});
+  ASSERT_EQ(every.reports.size(), 3u);
+  for (std::size_t g = 0; g < 3; ++g)
+    for (std::size_t k = 0; k < every.reports[g].results.size(); ++k) {
+      EXPECT_EQ(every.reports[g].results[k].ran_on, "");
+      EXPECT_EQ(every.reports[g].results[k].status, shared.reports[g].results[k].status);
+    }
 }

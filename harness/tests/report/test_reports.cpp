@@ -13,6 +13,7 @@
 #include "report/report_junit.hpp"
 #include "report/report_markdown.hpp"
 #include "results/report_json.hpp"
+#include "util/file_text.hpp"
 
 namespace ptxcts {
 namespace {
@@ -20,12 +21,12 @@ namespace {
 // Every field, by structured binding: adding a field to a struct stops this compiling, so no new
 // field can slip past the round-trip test.
 auto fields(const RunInfo& x) {
-  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m] = x;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u);
 }
 auto fields(const CaseResult& x) {
-  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m] = x;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n);
 }
 auto fields(const ClaimVerdict& x) {
   auto const& [a, b, c, d, e, f, g, h] = x;
@@ -51,7 +52,15 @@ RunReport sample_report() {
             .host = "node-7",
             .date = "2025-06-01T12:00:00Z",
             .suite_version = "0.1.0",
-            .suite_commit = "0123abcd"};
+            .suite_commit = "0123abcd",
+            .gpu_index = "1",
+            .gpu_uuid = "GPU-8f0c1d2e-0000-1111-2222-333344445555",
+            .gpu_pci_bus_id = "0000:1a:00.0",
+            .gpus_at_once = "2",
+            .fault_cases = "shared by GPUs 0, 1",
+            .specs = "5d41402abc4b2a76b9719d911017c592",
+            .slurm_job = "4242",
+            .slurm_task = "3"};
   // distinct values, so that a field read into another's place shows
   r.timing = {.wall = 2.5,
               .first_launch = 0.25,
@@ -91,6 +100,7 @@ RunReport sample_report() {
                        .mismatches = 2,
                        .fault_case = false,
                        .observed_layout = "",
+                       .ran_on = "GPU 0 (GPU-aaaa, PCI 0000:18:00.0)",
                        .roundtrip_identity = false});
   r.results.push_back({.kernel = "ldmatrix_b8",
                        .family = "ldmatrix",
@@ -229,7 +239,7 @@ TEST(ReportJson, ATimingThatIsNotADurationIsPlaced) {
 
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   std::string text = report_json(sample_report());
-  EXPECT_EQ(text.rfind("{\n \"schema_version\": 7,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 8,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
   EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": "
                       "1,\n  \"timeout\": 1\n }"),
             std::string::npos)
@@ -323,9 +333,9 @@ TEST(ReportJson, UnknownStatus) {
 
 TEST(ReportJson, WrongSchemaVersion) {
   EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 1,)")),
-            "r.json:2:20: schema_version: expected 2 to 7 (the schema versions this build reads), got 1");
-  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 8,)")),
-            "r.json:2:20: schema_version: expected 2 to 7 (the schema versions this build reads), got 8");
+            "r.json:2:20: schema_version: expected 2 to 8 (the schema versions this build reads), got 1");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 9,)")),
+            "r.json:2:20: schema_version: expected 2 to 8 (the schema versions this build reads), got 9");
 }
 
 // kMinimal as schema 4: with its `withdrawn` list, `withdrawn` (which must name what the report lacks).
@@ -382,19 +392,16 @@ TEST(ReportJson, CommittedRunReportsStillRead) {
   int read = 0;
   for (auto const& e : std::filesystem::directory_iterator(PTXCTS_SOURCE_DIR "/reports")) {
     const std::string name = e.path().filename().string();
-    if (e.path().extension() != ".json" || name.starts_with("audit-") || name.starts_with("sass-") ||
-        name == "toolkits.json")
+    if (!name.ends_with(".json.gz") || name.starts_with("audit-") || name.starts_with("sass-") ||
+        name.starts_with("toolkits."))
       continue;
-    std::ifstream in(e.path());
-    std::stringstream text;
-    text << in.rdbuf();
     RunReport r;
-    EXPECT_NO_THROW(r = parse_report_json(text.str(), name)) << name;
+    EXPECT_NO_THROW(r = parse_report_json(read_file_text(e.path()), name)) << name;
     EXPECT_FALSE(r.results.empty()) << name;
     EXPECT_FALSE(r.claims.empty()) << name;
     ++read;
   }
-  EXPECT_GE(read, 1);
+  EXPECT_GE(read, 6);
   // An excerpt of the H100 report written at 2f83cb8 (schema 4: every claim, a few results), kept
   // as test data because the committed report is replaced by every run.
   std::ifstream in(PTXCTS_TEST_DATA "/reports/h100-schema4-excerpt.json");
@@ -526,8 +533,8 @@ TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
     EXPECT_EQ(pipes, pipes_per_row) << line;
     ++rows;
   }
-  EXPECT_EQ(rows, (1 + 14) + (1 + 4) + (1 + 2) +
-                      (2 + 7));  // header + rows: run (13 fields + schema), claims, withdrawn, results
+  EXPECT_EQ(rows, (1 + 22) + (1 + 4) + (1 + 2) +
+                      (2 + 7));  // header + rows: run (21 fields + schema), claims, withdrawn, results
   EXPECT_NE(
       md.find(
           "## Withdrawn\n\n| What | Why |\n|---|---|\n| ldmatrix_x2 / identity | the x2 form \\| is covered by x4 |\n"

@@ -19,7 +19,8 @@
 // CUDA_ERROR_UNSUPPORTED_PTX_VERSION and the real JIT's log line (a skip for `ptxcts run`).
 // PTXCTS_FAKE_SPECS: the specs the emulator plans kernels from (default: the source tree's).
 // PTXCTS_FAKE_DEVICES: `--info`'s answer (default: one sm_90 GPU). PTXCTS_FAKE_STARTS: a file
-// each start appends its first launch to.
+// each start appends its first launch to; PTXCTS_FAKE_RUNNERS: one each start appends its --device
+// and --only-gpu to. --only-gpu must name a uuid of PTXCTS_FAKE_DEVICES (else: no GPU, exit 4).
 #include <signal.h>
 #include <unistd.h>
 
@@ -116,6 +117,16 @@ int main(int argc, char** argv) {
   const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"),
              hang_at = modifier(mode, "hang:"), kill_at = modifier(mode, "killparent:"),
              unusable = modifier(mode, "unusable:");
+  if (const char* seen = std::getenv("PTXCTS_FAKE_RUNNERS"))  // each start: which GPU it was told to see
+    std::ofstream(seen, std::ios::app) << "device " << args->device << " only-gpu " << args->only_gpu << "\n";
+  if (!args->only_gpu.empty()) {  // as CUDA_VISIBLE_DEVICES=<uuid>: a UUID of no GPU leaves none
+    const char* devices = std::getenv("PTXCTS_FAKE_DEVICES");
+    if (!devices || std::string(devices).find("\"" + args->only_gpu + "\"") == std::string::npos) {
+      std::fprintf(stderr, "cuInit: CUDA_ERROR_NO_DEVICE (emulated: --only-gpu %s names no GPU)\n",
+                   args->only_gpu.c_str());
+      return kDeviceUnusable;
+    }
+  }
   if (args->device == unusable) {  // as the real runner when the GPU cannot make a context
     std::fprintf(stderr, "cuDevicePrimaryCtxRetain: CUDA_ERROR_ECC_UNCORRECTABLE (emulated on device %d)\n",
                  args->device);

@@ -1,0 +1,28 @@
+// What `ptxcts merge` is given for a fleet: run reports named one by one, or found under folders
+// (a fleet's results directory, as the Slurm scripts in harness/slurm/ leave it: one folder per
+// array task, <host>-task<ID>/, holding the run's reports and task.status). With an expected
+// number of array tasks, every task 0..N-1 that left no report is a missing run, with what its
+// task.status says of it (started where and when, how it ended), or that it left no trace.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/report_merge.hpp"
+#include "results/results.hpp"
+
+namespace ptxcts {
+
+struct FleetInputs {
+  std::vector<RunReport> reports;
+  std::vector<std::filesystem::path> files;  // where each report was read
+  std::vector<MissingRun> missing;
+};
+
+// `paths`: run report files (.json, .json.gz) and folders to search (their fleet.* pages and JSON
+// left out). Throws ReportError for a report that cannot be read.
+FleetInputs collect_fleet_inputs(const std::vector<std::string>& paths, std::optional<int> expect_tasks);
+
+}  // namespace ptxcts

@@ -1,0 +1,46 @@
+// A release package's own manifest, <prefix>/share/ptxcts/release.json: which suite made it (version,
+// commit), which toolkit assembled its catalog, and every file it holds with its size (and, for the
+// files every command reads, its content seal). Written when the package is made (`ptxcts
+// release-manifest PREFIX`, run by the install step); checked by every command of a release before
+// it reads anything, so that a package unpacked in part, cut short or mixed with another version's
+// files says so once instead of running wrong or half kernels.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ptxcts {
+
+struct ReleaseCatalog {
+  std::string cuda_release, ptxas_version, ptx_isa;
+  std::vector<std::string> targets;
+};
+
+struct ReleaseManifest {
+  static constexpr int kSchemaVersion = 1;
+  std::string suite_version, suite_commit;
+  ReleaseCatalog catalog;
+  std::size_t files = 0;  // how many it lists
+};
+
+// A package that cannot be run as it is: one message, what is wrong and what to do.
+struct ReleaseError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Writes <prefix>/share/ptxcts/release.json for the files under <prefix> now (the catalog's toolkit
+// read from its manifest). Returns how many files it lists.
+std::size_t write_release_manifest(const std::filesystem::path& prefix, const std::string& suite_version,
+                                   const std::string& suite_commit);
+
+// Checks the release at `prefix` against this program (its version and commit) and its files against
+// release.json: throws ReleaseError naming what is missing, cut short, changed or of another version.
+ReleaseManifest check_release(const std::filesystem::path& prefix, const std::string& suite_version,
+                              const std::string& suite_commit);
+
+// The one line --version adds for a release: who assembled the shipped catalog.
+std::string describe_release_catalog(const ReleaseManifest& m);
+
+}  // namespace ptxcts
