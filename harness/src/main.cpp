@@ -346,7 +346,7 @@ struct RunFlags {
   bool faults_on_every_gpu = false;
   // The naive way kept for comparison (hidden): each runner sees every GPU of the host.
   bool runners_see_all_gpus = false;
-  bool no_early_handoff = false;  // (hidden) the fault line waits for a faulted runner to exit
+  unsigned standby_depth = 2;  // (hidden, for comparisons) runners the fault line keeps ready
 };
 
 // The GPU a run uses first: the one CTest gives (RESOURCE_GROUPS gpus:1 names it as
@@ -477,7 +477,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
     opt.early = early.get();
     opt.stream = !flags.no_stream;
     opt.only_gpu = flags.runners_see_all_gpus ? "" : dev.uuid;
-    opt.early_handoff = !flags.no_early_handoff;
+    opt.standby_depth = flags.standby_depth;
     opt.fault_share_index = shares[g].index;
     opt.fault_share_of = shares[g].of;
     RunReport& rep = G.rep;
@@ -956,7 +956,7 @@ int main(int argc, char** argv) {
   run->add_flag("--no-manifest-index", naive.no_manifest_index)->group("");
   run->add_flag("--no-stream", naive.no_stream)->group("");
   run->add_flag("--runners-see-all-gpus", naive.runners_see_all_gpus)->group("");
-  run->add_flag("--no-early-handoff", naive.no_early_handoff)->group("");
+  run->add_option("--standby-depth", naive.standby_depth)->check(CLI::Range(1, 8))->group("");
   bool faults_on_every_gpu = false;
   run->add_flag("--faults-on-every-gpu", faults_on_every_gpu,
                 "Run the fault cases on every GPU (by default GPUs of one model and driver share them, each case "
@@ -1137,7 +1137,7 @@ int main(int argc, char** argv) {
                       .no_stream = naive.no_stream,
                       .faults_on_every_gpu = faults_on_every_gpu,
                       .runners_see_all_gpus = naive.runners_see_all_gpus,
-                      .no_early_handoff = naive.no_early_handoff});
+                      .standby_depth = naive.standby_depth});
     }
     if (*list) return cmd_list(p);
     if (*audit && !audit_toolkits.empty())

@@ -30,13 +30,24 @@ struct TaskStatus {
 TaskStatus read_status(const fs::path& file) {
   TaskStatus s{.file = file};
   std::istringstream in(try_read_file_text(file, 1 << 20).value_or(""));
-  for (std::string key, value; in >> key && std::getline(in >> std::ws, value);) {
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t space = line.find(' ');
+    const std::string key = line.substr(0, space), value = space == std::string::npos ? "" : line.substr(space + 1);
     if (key == "task") s.task = value;
     else if (key == "host") s.host = value;
     else if (key == "started") s.started = value;
     else if (key == "exit") s.exit = value;
   }
   return s;
+}
+
+// The last line of what a task's run printed (its error, or its summary), at most 300 characters.
+std::string last_line(const fs::path& log) {
+  std::string text = try_read_file_text(log, 64 << 20).value_or("");
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  std::string line = text.substr(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+  if (line.size() > 300) line = line.substr(0, 300) + "...";
+  return line.empty() ? "(nothing)" : line;
 }
 
 }  // namespace
@@ -81,8 +92,8 @@ FleetInputs collect_fleet_inputs(const std::vector<std::string>& paths, std::opt
                      ? fmt::format("started at {} and never finished (its node died, or the task was killed): no "
                                    "exit status in {}",
                                    s->second.started, s->second.file.string())
-                     : fmt::format("ended with exit {} and wrote no report (what it said: {})", s->second.exit,
-                                   log.string());
+                     : fmt::format("ended with exit {} and wrote no report; the end of {}: {}", s->second.exit,
+                                   log.string(), last_line(log));
     } else {
       m.reason = "no trace: the task never started, or its node died before it began (no task.status)";
     }

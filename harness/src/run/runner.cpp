@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -59,7 +60,7 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
               DeviceRun& run) {
   Plan plan;
   std::map<std::string, std::string> checked_cubins;  // cubin -> what is wrong with it ("": nothing)
-  std::size_t isolated_seen = 0;                      // the fault line's cases so far (for sharing them)
+  std::map<std::string, std::size_t> isolated_seen;   // per case: its fault-line kernels so far (for sharing them)
   auto record = [&](CaseResult r) {
     if (opt.journal) opt.journal->append(r);
     run.results.push_back(std::move(r));
@@ -91,9 +92,10 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
       if (!kind.takes(k, c)) continue;
       // Which GPU's share a fault case is, counted before anything of this GPU's own (its journal)
       // matters, so that GPUs alike agree: each case is run by exactly one of them.
-      const bool others =
-          c.fault != Fault::None && skip.empty() && error.empty() &&
-          isolated_seen++ % opt.fault_share_of != opt.fault_share_index;
+      // Turns are taken per case, so that each kind of fault case (the ones that do fault, and those
+      // that run clean) is spread evenly.
+      const bool others = c.fault != Fault::None && skip.empty() && error.empty() &&
+                          isolated_seen[c.name]++ % opt.fault_share_of != opt.fault_share_index;
       if (auto d = opt.done.find({k.name, c.name}); d != opt.done.end()) {  // resumed: already known
         run.results.push_back(d->second);
         continue;
@@ -284,10 +286,11 @@ class DeviceLine {
         first_(std::move(first)) {}
 
   LineTiming run() {
-    std::unique_ptr<StandbyRunner> ready = std::move(first_);
-    if (ready) {  // started before the specs loaded: heard from now on
+    std::deque<std::unique_ptr<StandbyRunner>> ready;
+    if (first_) {  // started before the specs loaded: heard from now on
       ++timing_.starts;
-      ready->listen([this](const std::string& line) { hear(line); });
+      first_->listen([this](const std::string& line) { hear(line); });
+      ready.push_back(std::move(first_));
     }
     const LineJobs line = write_(files_.jobs);
     ids_ = line.ids;
@@ -298,27 +301,19 @@ class DeviceLine {
     jobs_in_.open(files_.jobs, std::ios::binary);
     for (std::size_t k = 0; k < ids_.size(); ++k) index_of_[ids_[k]] = k;
     std::size_t next = 0, single_until = 0;  // jobs before single_until run one at a time
-    if (!ready && standby_) ready = start_standby();
+    if (standby_) keep_ready(ready);
     while (next < ids_.size()) {
       const bool single = next < single_until;
       const unsigned batch = single ? 1 : batch_;
       const std::size_t count = single ? single_until - next : 0;
       in_flight_ = {next, next + 1};
       ProcessResult pr;
-      if (ready) {  // hand the launches to the runner made ready ahead of time, then ready the next
-        std::unique_ptr<StandbyRunner> current = std::move(ready);
-        faulted_ = false;
+      if (!ready.empty()) {  // hand the launches to the first runner made ready ahead of time
+        std::unique_ptr<StandbyRunner> current = std::move(ready.front());
+        ready.pop_front();
         current->go(GoOrder{static_cast<unsigned>(next), static_cast<unsigned>(count)});
-        if (standby_) ready = start_standby();
-        if (standby_ && opt_.early_handoff && wait_for_fault_or_end(*current)) {
-          // Its fault is recorded and it is on its way out (exit 3, as the protocol says): the next
-          // runner takes over now, and this one is reaped at the end of the line.
-          pr.exit_code = kDeviceFaulted;
-          pr.signal = 0;
-          ending_.push_back(std::move(current));
-        } else {
-          pr = current->finish();
-        }
+        if (standby_) keep_ready(ready);
+        pr = current->finish();
       } else {
         ++timing_.starts;
         std::vector<std::string> argv = runner_argv(command(batch));
@@ -355,8 +350,7 @@ class DeviceLine {
       }
       next = after;
     }
-    if (ready) ready->finish();  // told to quit
-    for (auto& r : ending_) r->finish();
+    for (auto& r : ready) r->finish();  // told to quit
     return timing_;
   }
 
@@ -377,23 +371,15 @@ class DeviceLine {
                          .only_gpu = opt_.only_gpu};
   }
 
-  // Whether `r` recorded a fault (it says "done ID fault" once the record is on disk) before it ended.
-  bool wait_for_fault_or_end(const StandbyRunner& r) {
-    while (!r.ended()) {
-      {
-        std::lock_guard<std::mutex> hold(mutex_);
-        if (faulted_) return true;
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(250));
-    }
-    return false;
+  // Runners made ready ahead of time, up to the line's depth: each makes its context while the ones
+  // before it work (a runner's start is the fault line's cost: a fault ends its runner).
+  void keep_ready(std::deque<std::unique_ptr<StandbyRunner>>& ready) {
+    while (ready.size() < std::max(1u, opt_.standby_depth)) ready.push_back(start_standby());
   }
 
   // A runner's progress lines (from its own thread: a standby's lines arrive beside the current one's).
   void hear(const std::string& line) {
     std::lock_guard<std::mutex> hold(mutex_);
-    if (line.rfind("done ", 0) == 0 && line.size() > 6 && line.compare(line.size() - 6, 6, " fault") == 0)
-      faulted_ = true;
     if (line.rfind("done ", 0) == 0) drain_locked();
     else if (line.rfind("batch ", 0) == 0) {
       std::size_t k = 0, n = 0;
@@ -433,8 +419,6 @@ class DeviceLine {
   std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in ids_
   std::pair<std::size_t, std::size_t> in_flight_{0, 0};  // the batch the runner said it launched
   LineTiming timing_;
-  bool faulted_ = false;                               // the current runner said it recorded a fault
-  std::vector<std::unique_ptr<StandbyRunner>> ending_;  // runners that faulted, handed over before they exited
   std::mutex mutex_;
 };
 

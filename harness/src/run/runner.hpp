@@ -37,10 +37,9 @@ struct RunOptions {
   // driver's own compiler. A module the driver refuses gives its cases `skip` with the reason.
   RunToolchain toolchain = RunToolchain::Cubin;
   bool standby = true;  // the fault line keeps a runner ready ahead of time
-  // The fault line hands the next launch to the runner waiting ahead of time as soon as a runner has
-  // recorded its fault, not once it has exited (its context's end overlaps the next launch; it is
-  // still waited for). false: the naive way, kept for comparison (--no-early-handoff).
-  bool early_handoff = true;
+  // How many runners the fault line keeps ready ahead of time: each fault costs its runner, and a
+  // runner's start (the driver's context) is the line's cost, so several start side by side.
+  unsigned standby_depth = 2;
   // When the process started (for RunTiming::first_launch); unset: the run's own start.
   std::optional<std::chrono::steady_clock::time_point> process_start = std::nullopt;
   // A runner started as the command began (run/early_runner): the fault line of its GPU starts with it.

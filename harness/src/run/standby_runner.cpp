@@ -31,7 +31,6 @@ StandbyRunner::StandbyRunner(const RunnerCommand& command, fs::path go, std::fun
       result_ = run_process(
           argv, 0, [this](const std::string& line) { hear(line); }, command_.idle_timeout);
     } catch (const std::exception& e) { result_.output = e.what(); }
-    ended_ = true;
   });
 }
 

@@ -4,7 +4,6 @@
 // given work.
 #pragma once
 
-#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <mutex>
@@ -44,7 +43,6 @@ class StandbyRunner {
   void listen(std::function<void(const std::string&)> on_line);
   void go(const GoOrder& order);  // run these jobs (the job file is written by now)
   ProcessResult finish();         // waits for it to end; one never given work is told to quit first
-  bool ended() const { return ended_; }  // it has exited (finish() then returns at once)
 
  private:
   void hear(const std::string& line);
@@ -54,7 +52,6 @@ class StandbyRunner {
   std::mutex mutex_;
   std::function<void(const std::string&)> on_line_;
   ProcessResult result_;
-  std::atomic<bool> ended_{false};
   std::thread thread_;
 };
 
