@@ -8,7 +8,8 @@ cd "$(dirname "$0")/../.."
 packages=(cmake ninja-build g++ libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libpugixml-dev
           libxxhash-dev libutfcpp-dev libgtest-dev libbenchmark-dev
           python3-jsonschema python3-yaml chromium  # the schema tests; the pages in a real browser
-          unzip python3-pip)  # ptxcts toolkits fetch: pip downloads a wheel, unzip takes its ptxas out
+          unzip python3-pip  # ptxcts toolkits fetch: pip downloads a wheel, unzip takes its ptxas out
+          slurm-wlm munge)  # the slurm test: a one-node cluster runs the fleet scripts (harness/slurm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
