@@ -59,8 +59,14 @@ std::size_t write_release_manifest(const fs::path& prefix, const std::string& su
                   {"ptxas_version", c.ptxas_version},
                   {"ptx_isa", c.toolkit_ptx.str()},
                   {"targets", c.targets}};
-  j["files"] = std::move(list);
-  write_file_atomically(prefix / kFile, j.dump(0) + "\n");
+  // One line per file, so that a person (or grep) reads it as a list.
+  std::string text = j.dump(1);
+  text.erase(text.rfind('}'));
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  text += ",\n \"files\": [\n";
+  for (std::size_t k = 0; k < list.size(); ++k) text += "  " + list[k].dump() + (k + 1 < list.size() ? ",\n" : "\n");
+  text += " ]\n}\n";
+  write_file_atomically(prefix / kFile, text);
   return files.size();
 }
 
