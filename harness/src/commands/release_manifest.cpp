@@ -38,7 +38,7 @@ std::size_t write_release_manifest(const fs::path& prefix, const std::string& su
   const Catalog c = load_catalog_indexed(prefix / kCatalog);
   std::vector<std::string> files;
   for (auto it = fs::recursive_directory_iterator(prefix); it != fs::recursive_directory_iterator(); ++it)
-    if (it->is_regular_file()) files.push_back(fs::relative(it->path(), prefix).generic_string());
+    if (it->is_regular_file()) files.push_back(it->path().lexically_relative(prefix).generic_string());
   std::sort(files.begin(), files.end());
   std::erase(files, std::string(kFile));
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
