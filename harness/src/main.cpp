@@ -346,7 +346,7 @@ struct RunFlags {
   bool faults_on_every_gpu = false;
   // The naive way kept for comparison (hidden): each runner sees every GPU of the host.
   bool runners_see_all_gpus = false;
-  unsigned standby_depth = 2;  // (hidden, for comparisons) runners the fault line keeps ready
+  unsigned standby_depth = 1;  // (hidden, for comparisons) runners the fault line keeps ready
 };
 
 // The GPU a run uses first: the one CTest gives (RESOURCE_GROUPS gpus:1 names it as

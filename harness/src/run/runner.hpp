@@ -37,9 +37,10 @@ struct RunOptions {
   // driver's own compiler. A module the driver refuses gives its cases `skip` with the reason.
   RunToolchain toolchain = RunToolchain::Cubin;
   bool standby = true;  // the fault line keeps a runner ready ahead of time
-  // How many runners the fault line keeps ready ahead of time: each fault costs its runner, and a
-  // runner's start (the driver's context) is the line's cost, so several start side by side.
-  unsigned standby_depth = 2;
+  // How many runners the fault line keeps ready ahead of time (each fault costs its runner, and a
+  // runner's start, the driver's context, is the line's cost). One: two or three starting side by
+  // side were no faster on an H100 or two H200 (the starts contend in the driver), and slower on one GPU.
+  unsigned standby_depth = 1;
   // When the process started (for RunTiming::first_launch); unset: the run's own start.
   std::optional<std::chrono::steady_clock::time_point> process_start = std::nullopt;
   // A runner started as the command began (run/early_runner): the fault line of its GPU starts with it.
