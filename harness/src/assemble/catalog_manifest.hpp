@@ -43,7 +43,7 @@ struct Assembly {
 // catalog as it is (a release's, one copied from elsewhere) refuses one made from other specs or by
 // another suite: its kernels would not be this suite's. Empty where the maker did not say (tests).
 struct CatalogOrigin {
-  std::string suite_version, suite_commit, specs;
+  std::string suite_version{}, suite_commit{}, specs{};
   bool operator==(const CatalogOrigin&) const = default;
   bool known() const { return !specs.empty(); }
 };

@@ -23,8 +23,8 @@ bool report_file(const fs::path& p) {
 // A task's own account (harness/slurm/ptxcts-array.sbatch writes it): "task K", "host H",
 // "started DATE", and "exit R" once the run has ended.
 struct TaskStatus {
-  fs::path file;
-  std::string task, host, started, exit;
+  fs::path file{};
+  std::string task{}, host{}, started{}, exit{};
 };
 
 TaskStatus read_status(const fs::path& file) {

@@ -12,7 +12,7 @@ namespace ptxcts {
 
 // The build tree's places relative to the program's folder (compile definitions of the build).
 struct BuildLayout {
-  std::string source_dir, catalog_dir, reports_dir, device_runner;
+  std::string source_dir{}, catalog_dir{}, reports_dir{}, device_runner{};
 };
 
 struct ProgramHome {

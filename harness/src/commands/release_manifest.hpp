@@ -14,14 +14,14 @@
 namespace ptxcts {
 
 struct ReleaseCatalog {
-  std::string cuda_release, ptxas_version, ptx_isa;
-  std::vector<std::string> targets;
+  std::string cuda_release{}, ptxas_version{}, ptx_isa{};
+  std::vector<std::string> targets{};
 };
 
 struct ReleaseManifest {
   static constexpr int kSchemaVersion = 1;
-  std::string suite_version, suite_commit;
-  ReleaseCatalog catalog;
+  std::string suite_version{}, suite_commit{};
+  ReleaseCatalog catalog{};
   std::size_t files = 0;  // how many it lists
 };
 

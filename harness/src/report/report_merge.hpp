@@ -21,17 +21,17 @@ struct FleetRow {
 
 // An expected run that left no report, and what is known of why.
 struct MissingRun {
-  std::string task;    // the Slurm array task id ("3")
-  std::string host;    // where it ran, if known
-  std::string reason;  // "ended with exit 2 and wrote no report (see .../run.log)", ...
+  std::string task{};    // the Slurm array task id ("3")
+  std::string host{};    // where it ran, if known
+  std::string reason{};  // "ended with exit 2 and wrote no report; the end of .../run.log: ...", ...
 };
 
 struct Fleet {
   std::vector<std::string> machines;  // report names (report_basename), in the order given
   std::vector<RunInfo> runs;
-  std::vector<bool> aligned;              // per machine: of the fleet's suite commit and specs
-  std::string aligned_commit, aligned_specs;  // what the aligned columns share
-  std::vector<MissingRun> missing;
+  std::vector<bool> aligned{};                  // per machine: of the fleet's suite commit and specs
+  std::string aligned_commit{}, aligned_specs{};  // what the aligned columns share
+  std::vector<MissingRun> missing{};
   std::vector<FleetRow> rows;        // those that differ first, then in the first report's order
   std::vector<std::string> layouts;  // distinct observed layouts; a layout value "L3" is layouts[3]
   int differing() const;

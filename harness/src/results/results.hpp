@@ -30,7 +30,7 @@ struct CaseResult {
   // In a run of several GPUs of one model and driver, a fault case is run once on one of them (run/
   // fault_sharing): on another GPU than this report's, it names that GPU ("GPU 1 (GPU-..., PCI
   // 0000:1a:00.0)"); empty: this report's own GPU ran it (schema 8 on).
-  std::string ran_on;
+  std::string ran_on{};
   // Round-trip kernels of fragment instructions: whether region 1's rows came out equal to region
   // 0's input rows (what a round-trip claim rests on); absent when nothing was compared. Kept with
   // the result so that the journal, and so a resumed run, has everything a report is made of.
@@ -67,14 +67,14 @@ struct RunInfo {
   // Schema 8 on: which GPU exactly (so that a fleet's reports can be told apart), how many GPUs of
   // the host ran at once, where the fault cases ran, the specs' identity (runs compare only when
   // aligned: the same suite commit and specs), and the Slurm job and array task that ran it, if any.
-  std::string gpu_index;       // the device ordinal as the run saw it ("0")
-  std::string gpu_uuid;        // "GPU-8f0c...": the same card under any CUDA_VISIBLE_DEVICES
-  std::string gpu_pci_bus_id;  // "0000:18:00.0"
-  std::string gpus_at_once;    // "2"
-  std::string fault_cases;     // where the fault cases ran, in a sentence
-  std::string specs;           // the identity of the specs and kernel skeletons (catalog origin's)
-  std::string slurm_job;       // "$SLURM_ARRAY_JOB_ID" (else $SLURM_JOB_ID), "" outside Slurm
-  std::string slurm_task;      // "$SLURM_ARRAY_TASK_ID", "" outside an array job
+  std::string gpu_index{};       // the device ordinal as the run saw it ("0")
+  std::string gpu_uuid{};        // "GPU-8f0c...": the same card under any CUDA_VISIBLE_DEVICES
+  std::string gpu_pci_bus_id{};  // "0000:18:00.0"
+  std::string gpus_at_once{};    // "2"
+  std::string fault_cases{};     // where the fault cases ran, in a sentence
+  std::string specs{};           // the identity of the specs and kernel skeletons (catalog origin's)
+  std::string slurm_job{};       // "$SLURM_ARRAY_JOB_ID" (else $SLURM_JOB_ID), "" outside Slurm
+  std::string slurm_task{};      // "$SLURM_ARRAY_TASK_ID", "" outside an array job
 };
 
 // RunInfo::toolchain, as `ptxcts run` writes it: "precompiled cubin (ptxas 13.0.88)" (the catalog's

@@ -12,7 +12,7 @@ struct DeviceInfo {
   std::string name;
   int major = 0, minor = 0;
   std::string driver_cuda, driver_version;
-  std::string uuid, pci_bus_id;  // "" where the runner does not say (older runners, stand-ins)
+  std::string uuid{}, pci_bus_id{};  // "" where the runner does not say (older runners, stand-ins)
   std::string sm() const { return "sm_" + std::to_string(major * 10 + minor); }
 };
 

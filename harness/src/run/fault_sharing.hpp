@@ -17,8 +17,8 @@ namespace ptxcts {
 
 struct FaultShare {
   unsigned index = 0, of = 1;  // this GPU runs the group's fault cases k with k % of == index
-  std::vector<std::size_t> group;  // the GPUs (positions in the device list) of its group, itself included
-  std::string sentence;            // for the report: where this GPU's fault cases ran
+  std::vector<std::size_t> group{};  // the GPUs (positions in the device list) of its group, itself included
+  std::string sentence{};            // for the report: where this GPU's fault cases ran
 };
 
 // One share per GPU of `gpus` (in their order).
