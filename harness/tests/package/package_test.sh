@@ -173,11 +173,19 @@ PY
   # system's (CPack reads the staging folder as it lies), so a cut may also take the programs, and
   # then the shell says there is no bin/ptxcts; here the programs are given back whole to what the
   # cut left, so that the rest (specs, catalog) is what is missing or cut short.
+  # The cut is placed where it takes something besides the programs (which may lie last in the
+  # archive): the first of 20%, 40%, ... that leaves the share/ folder short of a file or a byte.
   size=$(stat -c %s "$(archive)")
-  mkdir -p "$work/cut"
-  head -c $((size / 2)) "$(archive)" | tar xzf - -C "$work/cut" 2> /dev/null && fail "tar took a cut archive"
-  cut_prefix="$work/cut/$(basename "$good")"
-  mkdir -p "$cut_prefix"
+  full=$(cd "$good" && find share -type f -printf '%p %s\n' | sort | md5sum)
+  for percent in 20 40 60 80 90; do
+    rm -rf "$work/cut" && mkdir -p "$work/cut"
+    head -c $((size * percent / 100)) "$(archive)" | tar xzf - -C "$work/cut" 2> /dev/null && fail "tar took a cut archive"
+    cut_prefix="$work/cut/$(basename "$good")"
+    mkdir -p "$cut_prefix"
+    left=$( (cd "$cut_prefix" && find share -type f -printf '%p %s\n' 2> /dev/null) | sort | md5sum)
+    [ "$left" != "$full" ] && break
+  done
+  [ "$left" != "$full" ] || fail "no cut of the archive left its share/ folder short"
   rm -rf "$cut_prefix/bin" "$cut_prefix/lib"
   cp -a "$good/bin" "$good/lib" "$cut_prefix/"
   expect cut-archive "(release package is incomplete|is incomplete or damaged)" "$cut_prefix"
