@@ -84,7 +84,7 @@ build)
   end=$(date +%s.%N)
   [ -f "$(archive)" ] && [ -f "$(debfile)" ] || fail "cpack wrote no .tar.gz or no .deb: $(ls "$out")"
   printf 'package: %s (%s bytes) and %s (%s bytes) in %.1f s\n' "$(basename "$(archive)")" "$(stat -c %s "$(archive)")" \
-    "$(basename "$(debfile)")" "$(stat -c %s "$(debfile)")" "$(echo "$end - $start" | bc)"
+    "$(basename "$(debfile)")" "$(stat -c %s "$(debfile)")" "$(awk "BEGIN { print $end - $start }")"
   ;;
 tgz | deb)
   runner=$3
