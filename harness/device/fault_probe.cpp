@@ -29,6 +29,8 @@
 #include <thread>
 #include <vector>
 
+#include "gpu_uuid.hpp"
+
 namespace {
 
 double now_ms() {
@@ -95,16 +97,7 @@ int child(int ordinal, const std::string& kind, bool exit_now) {
 
 std::string uuid_of(int ordinal) {
   CUdevice d;
-  CUuuid u;
-  if (cuDeviceGet(&d, ordinal) || cuDeviceGetUuid(&u, d)) return "";
-  std::string s = "GPU-";
-  for (int i = 0; i < 16; ++i) {
-    char h[3];
-    std::snprintf(h, sizeof h, "%02x", static_cast<unsigned char>(u.bytes[i]));
-    s += h;
-    if (i == 3 || i == 5 || i == 7 || i == 9) s += '-';
-  }
-  return s;
+  return cuDeviceGet(&d, ordinal) ? "" : gpu_uuid_text(d);
 }
 
 struct Child {

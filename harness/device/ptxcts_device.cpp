@@ -29,6 +29,7 @@
 #include <sstream>
 #include <string>
 
+#include "gpu_uuid.hpp"
 #include "run/device_protocol.hpp"
 
 namespace {
@@ -70,20 +71,6 @@ std::string kernel_driver_version() {
   return "unknown";
 }
 
-// The GPU's UUID as nvidia-smi and CUDA_VISIBLE_DEVICES write it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
-std::string uuid_text(CUdevice dev) {
-  CUuuid u{};
-  if (cuDeviceGetUuid(&u, dev) != CUDA_SUCCESS) return "";
-  std::string s = "GPU-";
-  for (int i = 0; i < 16; ++i) {
-    char h[3];
-    std::snprintf(h, sizeof h, "%02x", static_cast<unsigned char>(u.bytes[i]));
-    s += h;
-    if (i == 3 || i == 5 || i == 7 || i == 9) s += '-';
-  }
-  return s;
-}
-
 int info() {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   CUresult r = cuInit(0);
@@ -109,7 +96,7 @@ int info() {
                    {"minor", minor},
                    {"driver_cuda", std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)},
                    {"driver_version", kernel_driver_version()},
-                   {"uuid", uuid_text(dev)},
+                   {"uuid", gpu_uuid_text(dev)},
                    {"pci_bus_id", pci}});
   }
   std::printf("%s\n", out.dump().c_str());

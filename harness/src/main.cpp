@@ -47,6 +47,7 @@
 #include "run/runner.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/file_text.hpp"
+#include "util/environment.hpp"
 #include "util/sealed_file.hpp"
 #include "util/subprocess.hpp"
 
@@ -286,11 +287,6 @@ std::string utc_now() {
   return buf;
 }
 
-std::string env_or(const char* name, const std::string& otherwise) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::string(v) : otherwise;
-}
-
 std::string host_name() {
   char buf[256] = {};
   gethostname(buf, sizeof buf - 1);
@@ -501,8 +497,8 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
                 .gpus_at_once = std::to_string(q.devices.size()),
                 .fault_cases = shares[g].sentence,
                 .specs = specs_identity,
-                .slurm_job = env_or("SLURM_ARRAY_JOB_ID", env_or("SLURM_JOB_ID", "")),
-                .slurm_task = env_or("SLURM_ARRAY_TASK_ID", "")};
+                .slurm_job = getenv_or("SLURM_ARRAY_JOB_ID", getenv_or("SLURM_JOB_ID")),
+                .slurm_task = getenv_or("SLURM_ARRAY_TASK_ID")};
     if (flags.toolchain == RunToolchain::Jit) fmt::print("  toolchain: {}\n", rep.info.toolchain);
     // The journal: every result on disk as soon as it is known; --resume goes on from it.
     // Two GPUs of one model name their reports alike: with several GPUs, each has a folder of its own.

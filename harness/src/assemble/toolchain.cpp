@@ -11,6 +11,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "util/environment.hpp"
 #include "util/subprocess.hpp"
 
 namespace ptxcts {
@@ -84,29 +85,14 @@ void read_newest_ptx(Toolchain& tc, const std::string& help) {
 
 }  // namespace
 
-namespace {
-
-// The ptxas a command line finds (PATH), else the CUDA toolkit's usual place; "" where neither has one.
-std::string ptxas_on_this_machine() {
-  const char* path = std::getenv("PATH");
-  for (std::string dirs = path ? path : "", dir; !dirs.empty() || !dir.empty();) {
-    const std::size_t colon = dirs.find(':');
-    dir = dirs.substr(0, colon);
-    dirs = colon == std::string::npos ? "" : dirs.substr(colon + 1);
-    if (!dir.empty() && ::access((dir + "/ptxas").c_str(), X_OK) == 0) return dir + "/ptxas";
-    if (dirs.empty()) break;
-  }
-  return ::access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ? "/usr/local/cuda/bin/ptxas" : "";
-}
-
-}  // namespace
 
 Toolchain Toolchain::discover(const std::string& explicit_ptxas, const std::string& fallback) {
   Toolchain tc;
   if (!explicit_ptxas.empty()) tc.ptxas = explicit_ptxas;
   else if (const char* env = std::getenv("PTXCTS_PTXAS"); env && *env) tc.ptxas = env;
   else if (!fallback.empty()) tc.ptxas = fallback;
-  else tc.ptxas = ptxas_on_this_machine();
+  // The one a command line finds, else the CUDA toolkit's usual place.
+  else tc.ptxas = find_on_path("ptxas", getenv_or("PATH") + ":/usr/local/cuda/bin");
   if (tc.ptxas.empty())
     throw std::runtime_error(
         "no ptxas: none on PATH or in /usr/local/cuda/bin (name one with --ptxas or $PTXCTS_PTXAS; a release "

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "util/environment.hpp"
+
 namespace ptxcts {
 namespace fs = std::filesystem;
 
@@ -33,11 +35,6 @@ std::tuple<int, int, int> version_key(const std::string& v) {
   int a = 0, b = 0, c = 0;
   std::sscanf(v.c_str(), "%d.%d.%d", &a, &b, &c);
   return {a, b, c};
-}
-
-std::string getenv_or(const char* name, const std::string& otherwise = "") {
-  const char* v = std::getenv(name);
-  return v && *v ? v : otherwise;
 }
 
 }  // namespace
@@ -70,11 +67,7 @@ std::vector<ToolkitCandidate> toolkit_candidates(const ToolkitSearch& s) {
   };
   for (auto const& d : sorted_dirs(s.installed_root, "cuda"))
     if (executable(d / "bin" / "ptxas")) out.push_back({(d / "bin" / "ptxas").string(), "installed"});
-  for (auto const& d : split(s.path, ':'))
-    if (executable(fs::path(d) / "ptxas")) {
-      out.push_back({(fs::path(d) / "ptxas").string(), "PATH"});
-      break;  // the one PATH finds
-    }
+  if (auto on_path = find_on_path("ptxas", s.path); !on_path.empty()) out.push_back({on_path, "PATH"});
   if (!s.cache.empty())
     for (auto const& d : sorted_dirs(s.cache, "cuda-"))
       if (executable(d / "bin" / "ptxas")) out.push_back({(d / "bin" / "ptxas").string(), "cache"});
