@@ -346,6 +346,7 @@ void kernels_section(pugi::xml_node body, const RunReport& report,
       el(tr, "td", {{"class", to_string(r->status)}}, to_string(r->status));
       pugi::xml_node why = el(tr, "td", {}, r->reason);
       if (!r->diff.empty()) el(why, "pre", {}, fmt::format("{}", fmt::join(r->diff, "\n")));
+      if (!r->ran_on.empty()) el(why, "p", {{"class", "ran-on"}}, "ran on " + r->ran_on);  // a shared fault case
       pugi::xml_node lay = el(tr, "td");
       auto fig = figure_anchor.find(r->kernel + "/" + r->case_name);
       if (fig != figure_anchor.end()) el(lay, "a", {{"href", "#" + fig->second}}, "observed");

@@ -121,7 +121,8 @@ void family_section(std::string& out, const RunReport& report, const std::string
               : "| Kernel | Instruction | Case | Target | Status | Reason |\n|---|---|---|---|---|---|\n";
   for (const CaseResult* r : results)
     fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} |{}\n", cell(r->kernel),
-                   cell(r->instruction), cell(r->case_name), cell(r->target), status_cell(r->status), cell(r->reason),
+                   cell(r->instruction), cell(r->case_name), cell(r->target), status_cell(r->status),
+                   cell(r->ran_on.empty() ? r->reason : r->reason + " (ran on " + r->ran_on + ")"),
                    !sass                             ? ""
                    : report.sass.unavailable.empty() ? " " + sass_cell(report, *r) + " |"
                                                      : std::string(" no disassembler |"));

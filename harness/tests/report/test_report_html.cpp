@@ -66,6 +66,17 @@ TEST(ReportHtml, FindingsAreTheContradictedClaimAndTheFailedCasesOnly) {
   EXPECT_EQ(count(findings, ".//pre[contains(., 'expected <&\"quoted\"> 0x5e6f')]"), 1u);
 }
 
+// A fault case another GPU of the host ran for this report says which, in its row's reason.
+TEST(ReportHtml, ACaseAnotherGpuRanNamesItInItsRow) {
+  RunReport r = test_report();
+  ASSERT_FALSE(r.results.empty());
+  r.results.front().ran_on = "GPU 1 (GPU-11111111-1111-1111-1111-111111111111, PCI 0000:1a:00.0)";
+  auto doc = parse(report_html(r));
+  EXPECT_EQ(count(doc, "//section[@id='kernels']//td/p[@class='ran-on'][.='ran on GPU 1 "
+                       "(GPU-11111111-1111-1111-1111-111111111111, PCI 0000:1a:00.0)']"),
+            1u);
+}
+
 TEST(ReportHtml, TextIsEscapedNotMarkup) {
   std::string html = report_html(test_report());
   EXPECT_EQ(html.find("<b>not bold</b>"), std::string::npos);

@@ -543,6 +543,14 @@ TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
       << md;
 }
 
+// A case another GPU ran for this report (shared fault cases) says which, beside its reason.
+TEST(ReportMarkdown, ACaseAnotherGpuRanNamesIt) {
+  std::string md = report_markdown(sample_report());
+  EXPECT_NE(md.find("| 2 of 128 elements differ \\| first at lane 3 (ran on GPU 0 (GPU-aaaa, PCI 0000:18:00.0)) |"),
+            std::string::npos)
+      << md;
+}
+
 TEST(ReportMarkdown, FailureDiffInCodeBlock) {
   std::string md = report_markdown(sample_report());
   EXPECT_NE(md.find("```text\nlane 3 r0: expected 0x0001 got 0x0100\nlane 7 r1: expected `x` got \"y\" \\ <z>\n```"),
