@@ -107,8 +107,7 @@ CatalogOrigin this_suite(const Paths& p) {
 // elsewhere (an older release's, a catalog of other specs) would run kernels that are not this
 // suite's. Catalogs that do not say where they come from (made by tests) are taken as they are,
 // except in a release, whose own catalog always says.
-void check_catalog_origin(const Catalog& c, const Paths& p) {
-  const CatalogOrigin want = this_suite(p);
+void check_catalog_origin(const Catalog& c, const CatalogOrigin& want, const Paths& p) {
   if (!c.origin.known() && !home().release()) return;
   if (c.origin == want) return;
   throw std::runtime_error(fmt::format(
@@ -388,7 +387,8 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
     }
   Catalog cat = no_assemble ? catalog_as_is.get() : make_catalog(suite, p);
   if (release_check.valid()) release_check.get();
-  if (no_assemble) check_catalog_origin(cat, p);
+  const CatalogOrigin suite_origin = this_suite(p);
+  if (no_assemble) check_catalog_origin(cat, suite_origin, p);
   const double catalog_at = seconds_since(kProcessStart);
   DeviceQuery q = query.get();
   // Where a run's first second goes (the report's timing has the first launch).
@@ -447,7 +447,6 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
   std::vector<PerGpu> gpus(q.devices.size());
   const bool many = q.devices.size() > 1;
   const std::vector<FaultShare> shares = share_fault_cases(q.devices, flags.faults_on_every_gpu);
-  const std::string specs_identity = this_suite(p).specs;
   for (std::size_t g = 0; g < q.devices.size(); ++g) {
     auto const& dev = q.devices[g];
     PerGpu& G = gpus[g];
@@ -496,7 +495,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
                 .gpu_pci_bus_id = dev.pci_bus_id,
                 .gpus_at_once = std::to_string(q.devices.size()),
                 .fault_cases = shares[g].sentence,
-                .specs = specs_identity,
+                .specs = suite_origin.specs,
                 .slurm_job = getenv_or("SLURM_ARRAY_JOB_ID", getenv_or("SLURM_JOB_ID")),
                 .slurm_task = getenv_or("SLURM_ARRAY_TASK_ID")};
     if (flags.toolchain == RunToolchain::Jit) fmt::print("  toolchain: {}\n", rep.info.toolchain);
@@ -591,7 +590,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
 int cmd_audit(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   // A release audits the toolkit of its own catalog (warm: no ptxas needed) unless told another.
-  const bool own_catalog = home().release() && p.ptxas.empty() && std::getenv("PTXCTS_PTXAS") == nullptr;
+  const bool own_catalog = home().release() && p.ptxas.empty() && getenv_or("PTXCTS_PTXAS").empty();
   ToolkitAudit a =
       audit_toolkit(suite, own_catalog ? catalog_audit_toolchain(load_catalog_indexed(p.catalog), p) : find_toolchain(p), p);
   const AuditRun run{
@@ -851,15 +850,15 @@ int cmd_merge_runs(const std::vector<std::string>& inputs, int expect_tasks, con
   if (in.reports.empty() && in.missing.empty())
     return usage_error(fmt::format("merge: no run report found in {}", fmt::join(inputs, ", ")));
   const Fleet f = write_fleet(in.reports, in.missing, out);
-  const auto aligned = std::count(f.aligned.begin(), f.aligned.end(), true);
+  const std::size_t aligned = f.aligned_count();
   for (std::size_t m = 0; m < f.machines.size(); ++m)
-    if (!f.aligned[m]) fmt::print("{}: {} ({})\n", f.machines[m], alignment_note(f, m), in.files[m].string());
+    if (!f.aligned(m)) fmt::print("{}: {} ({})\n", f.machines[m], alignment_note(f, m), in.files[m].string());
   for (auto const& m : f.missing)
     fmt::print("missing: task {}{}: {}\n", m.task, m.host.empty() ? "" : " on " + m.host, m.reason);
   fmt::print("{}.{{json,html}}: {} machines ({} aligned), {} rows differ among the aligned{}\n", out,
              f.machines.size(), aligned, f.differing(),
              f.missing.empty() ? "" : fmt::format("; {} of {} expected runs missing", f.missing.size(), expect_tasks));
-  return f.missing.empty() && aligned == static_cast<long>(f.machines.size()) ? 0 : kExitFound;
+  return f.missing.empty() && aligned == f.machines.size() ? 0 : kExitFound;
 }
 
 int cmd_list(const Paths& p) {

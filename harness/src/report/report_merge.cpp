@@ -20,6 +20,16 @@ int Fleet::differing() const {
   return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const FleetRow& r) { return r.differs; }));
 }
 
+bool Fleet::aligned(std::size_t m) const {
+  return runs[m].suite_commit == aligned_commit && runs[m].specs == aligned_specs;
+}
+
+std::size_t Fleet::aligned_count() const {
+  std::size_t n = 0;
+  for (std::size_t m = 0; m < runs.size(); ++m) n += aligned(m);
+  return n;
+}
+
 namespace {
 
 // The suite commit and specs most reports share (the first given, of equals): the aligned runs.
@@ -37,7 +47,7 @@ std::pair<std::string, std::string> alignment_of(const std::vector<RunReport>& r
 }  // namespace
 
 std::string alignment_note(const Fleet& f, std::size_t m) {
-  if (f.aligned[m]) return "";
+  if (f.aligned(m)) return "";
   const RunInfo& i = f.runs[m];
   auto specs = [](const std::string& s) { return s.empty() ? std::string("(not recorded)") : s.substr(0, 12); };
   return fmt::format("not aligned: suite commit {}, specs {}; the fleet's: commit {}, specs {}", i.suite_commit,
@@ -61,7 +71,6 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
     if (std::find(f.machines.begin(), f.machines.end(), name) != f.machines.end()) name += fmt::format(" #{}", m + 1);
     f.machines.push_back(name);
     f.runs.push_back(r.info);
-    f.aligned.push_back(r.info.suite_commit == f.aligned_commit && r.info.specs == f.aligned_specs);
     for (auto const& c : r.results) {
       put(c.kernel + " / " + c.case_name, m, to_string(c.status));
       if (c.observed_layout.empty()) continue;
@@ -75,7 +84,7 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
   for (auto& row : f.rows) {
     const std::string* first = nullptr;
     for (std::size_t m = 0; m < row.values.size(); ++m) {
-      if (!f.aligned[m]) continue;
+      if (!f.aligned(m)) continue;
       if (!first) first = &row.values[m];
       else row.differs = row.differs || row.values[m] != *first;
     }
@@ -93,7 +102,7 @@ std::string fleet_json(const Fleet& f) {
     nlohmann::ordered_json run;
     for (auto const& field : run_info_fields()) run[field.key] = f.runs[m].*field.member;
     j["machines"].push_back(
-        {{"name", f.machines[m]}, {"aligned", static_cast<bool>(f.aligned[m])}, {"note", alignment_note(f, m)}, {"run", run}});
+        {{"name", f.machines[m]}, {"aligned", f.aligned(m)}, {"note", alignment_note(f, m)}, {"run", run}});
   }
   j["missing"] = nlohmann::ordered_json::array();
   for (auto const& m : f.missing) j["missing"].push_back({{"task", m.task}, {"host", m.host}, {"reason", m.reason}});
@@ -106,7 +115,7 @@ std::string fleet_json(const Fleet& f) {
 
 std::string fleet_html(const Fleet& f) {
   HtmlPage page("ptxcts fleet");
-  const auto aligned = std::count(f.aligned.begin(), f.aligned.end(), true);
+  const std::size_t aligned = f.aligned_count();
   el(page.body, "h1", {},
      fmt::format("ptxcts fleet: {} machines ({} aligned{}), {} of {} rows differ", f.machines.size(), aligned,
                  f.missing.empty() ? "" : fmt::format(", {} runs missing", f.missing.size()), f.differing(),
@@ -126,7 +135,7 @@ std::string fleet_html(const Fleet& f) {
   pugi::xml_node tb = table(s, {"Column", "GPU", "Driver", "Toolkit", "Commit", "Date", "Aligned"});
   for (std::size_t m = 0; m < f.machines.size(); ++m) {
     const RunInfo& i = f.runs[m];
-    pugi::xml_node tr = el(tb, "tr", {{"class", f.aligned[m] ? "" : "not-aligned"}});
+    pugi::xml_node tr = el(tb, "tr", {{"class", f.aligned(m) ? "" : "not-aligned"}});
     el(tr, "td", {}, fmt::format("{}: {}", m + 1, f.machines[m]));
     el(tr, "td", {},
        fmt::format("{} ({}){}{}", i.gpu_name, i.sm, i.gpu_index.empty() ? "" : ", GPU " + i.gpu_index,
@@ -137,7 +146,7 @@ std::string fleet_html(const Fleet& f) {
        fmt::format("CUDA {}, ptxas {}{}", i.cuda_release, i.ptxas_version, ran_driver_jit(i) ? "; driver JIT" : ""));
     el(tr, "td", {}, i.suite_commit);
     el(tr, "td", {}, i.date);
-    el(tr, "td", {}, f.aligned[m] ? "yes" : alignment_note(f, m));
+    el(tr, "td", {}, f.aligned(m) ? "yes" : alignment_note(f, m));
   }
   s = section(page.body, "fleet-section", "Cases, claims and layouts per machine (differences first)");
   std::set<std::string> kinds{"case", "claim", "layout"};
@@ -146,8 +155,8 @@ std::string fleet_html(const Fleet& f) {
   pugi::xml_node hr = el(el(t, "thead"), "tr");
   el(hr, "th", {}, "What");
   for (std::size_t m = 0; m < f.machines.size(); ++m)
-    el(hr, "th", {{"title", f.aligned[m] ? f.machines[m] : f.machines[m] + " (" + alignment_note(f, m) + ")"}},
-       fmt::format("{}{}", m + 1, f.aligned[m] ? "" : " (not aligned)"));
+    el(hr, "th", {{"title", f.aligned(m) ? f.machines[m] : f.machines[m] + " (" + alignment_note(f, m) + ")"}},
+       fmt::format("{}{}", m + 1, f.aligned(m) ? "" : " (not aligned)"));
   tb = el(t, "tbody");
   for (auto const& r : f.rows) {
     const char* kind = r.what.starts_with("claim ") ? "claim" : r.what.starts_with("layout ") ? "layout" : "case";

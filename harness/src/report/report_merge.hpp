@@ -29,12 +29,13 @@ struct MissingRun {
 struct Fleet {
   std::vector<std::string> machines;  // report names (report_basename), in the order given
   std::vector<RunInfo> runs;
-  std::vector<bool> aligned{};                  // per machine: of the fleet's suite commit and specs
   std::string aligned_commit{}, aligned_specs{};  // what the aligned columns share
   std::vector<MissingRun> missing{};
   std::vector<FleetRow> rows;        // those that differ first, then in the first report's order
   std::vector<std::string> layouts;  // distinct observed layouts; a layout value "L3" is layouts[3]
   int differing() const;
+  bool aligned(std::size_t machine) const;  // of the fleet's suite commit and specs
+  std::size_t aligned_count() const;
 };
 
 Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRun> missing = {});

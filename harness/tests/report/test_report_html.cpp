@@ -183,3 +183,22 @@ TEST(AuditHtml, FindingsByClassAndTheMatrix) {
   broken.erase("grammar");
   EXPECT_THROW(audit_html(broken), nlohmann::json::exception);
 }
+
+// Only aligned runs are compared: a third report of another suite commit is shown, marked not
+// aligned, and its differences count for nothing; runs expected and missing are listed first.
+TEST(Fleet, ARunOfAnotherCommitIsMarkedAndLeftOutOfTheComparison) {
+  RunReport a = test_report(), b = test_report(), c = test_report("html-page-later.json");
+  c.info.suite_commit = "0000000";
+  Fleet f = merge_reports({a, b, c}, {{.task = "3", .host = "n7", .reason = "ended with exit 2 and wrote no report"}});
+  EXPECT_TRUE(f.aligned(0) && f.aligned(1));
+  EXPECT_FALSE(f.aligned(2));
+  EXPECT_EQ(f.aligned_count(), 2u);
+  EXPECT_EQ(f.differing(), 0);  // c's fail -> pass and layout change are not compared
+  EXPECT_NE(alignment_note(f, 2).find("not aligned: suite commit 0000000"), std::string::npos);
+  auto j = nlohmann::json::parse(fleet_json(f));
+  EXPECT_EQ(j["machines"][2]["aligned"], false);
+  EXPECT_EQ(j["missing"][0]["task"], "3");
+  auto doc = parse(fleet_html(f));
+  EXPECT_EQ(count(doc, "//section[@id='missing']//tr[@class='missing']"), 1u);
+  EXPECT_EQ(count(doc, "//section[@id='run']//tr[@class='not-aligned']"), 1u);
+}
