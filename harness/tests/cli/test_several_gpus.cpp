@@ -27,7 +27,6 @@ TEST(SeveralGpus, ACudaErrorOnOneGpuDoesNotStopTheOthers) {
       {"env", "PTXCTS_FAKE_DEVICES=" + devices, "PTXCTS_FAKE_MODE=model,unusable:1", PTXCTS_COMMAND, "run",
        "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR, "--runner", PTXCTS_FAKE_RUNNER, "--reports", reports.string()},
       600);
-  ASSERT_EQ(r.exit_code, 1) << r.output;  // GPU 1 ran nothing
   auto read = [&](int gpu) {
     const fs::path dir = reports / ("gpu" + std::to_string(gpu));
     for (auto const& e : fs::directory_iterator(dir))
@@ -38,7 +37,9 @@ TEST(SeveralGpus, ACudaErrorOnOneGpuDoesNotStopTheOthers) {
   const RunReport zero = read(0), one = read(1);
   fs::remove_all(reports);
   const Totals t0 = zero.totals(), t1 = one.totals();
+  // A build whose catalog is for no target (the default `native`, on a machine without a GPU) runs nothing.
   if (t0.pass == 0 && t0.skip > 0) GTEST_SKIP() << "the build's catalog has no sm_90 code to run";
+  ASSERT_EQ(r.exit_code, 1) << r.output;  // GPU 1 ran nothing
   EXPECT_GT(t0.pass, 0);
   EXPECT_EQ(t0.fail + t0.error + t0.crash + t0.timeout, 0);
   EXPECT_EQ(t1.pass, 0);
