@@ -110,14 +110,21 @@ CatalogOrigin this_suite(const Paths& p) {
 void check_catalog_origin(const Catalog& c, const CatalogOrigin& want, const Paths& p) {
   if (!c.origin.known() && !home().release()) return;
   if (c.origin == want) return;
+  auto known = [](const std::string& s, std::size_t n = std::string::npos) {
+    return s.empty() ? std::string("unknown") : s.substr(0, n);
+  };
+  std::vector<std::string> differs;
+  if (c.origin.suite_version != want.suite_version || c.origin.suite_commit != want.suite_commit)
+    differs.push_back(fmt::format("ptxcts {} (commit {}) assembled it, this is ptxcts {} (commit {})",
+                                  known(c.origin.suite_version), known(c.origin.suite_commit), want.suite_version,
+                                  want.suite_commit));
+  if (c.origin.specs != want.specs)
+    differs.push_back(fmt::format("it was made from other specs or kernel skeletons (specs {} against {})",
+                                  known(c.origin.specs, 12), want.specs.substr(0, 12)));
   throw std::runtime_error(fmt::format(
-      "the catalog {} was assembled by ptxcts {} (commit {}) from other specs or kernel skeletons than this "
-      "ptxcts {} (commit {}) runs (specs {} against {}): its kernels are not this suite's, so nothing was run; "
-      "rebuild it with 'ptxcts catalog --out {}' (needs ptxas), or use the catalog of the release this program "
-      "came with",
-      p.catalog, c.origin.suite_version.empty() ? "(unknown)" : c.origin.suite_version,
-      c.origin.suite_commit.empty() ? "unknown" : c.origin.suite_commit, want.suite_version, want.suite_commit,
-      c.origin.specs.empty() ? "unknown" : c.origin.specs.substr(0, 12), want.specs.substr(0, 12), p.catalog));
+      "the catalog {} is not this suite's: {}; so nothing was run: rebuild it with 'ptxcts catalog --out {}' "
+      "(needs ptxas; a build does it), or use the catalog of the release this program came with",
+      p.catalog, fmt::join(differs, "; "), p.catalog));
 }
 
 // The toolkit of a catalog taken as it is, for its audit: as its manifest records it (no ptxas

@@ -157,7 +157,7 @@ p = sys.argv[1]; m = json.load(open(p))
 m["origin"].update(suite_commit="0000000", specs="0" * 32)
 json.dump(m, open(p, "w"))
 PY
-  expect other-suite-catalog "was assembled by ptxcts .* \(commit 0000000\) from other specs" "$good" --catalog "$work/other-catalog"
+  expect other-suite-catalog "is not this suite's: ptxcts .* \(commit 0000000\) assembled it, .*; it was made from other specs" "$good" --catalog "$work/other-catalog"
   # The package's files under another version's program: release.json of another commit.
   other=$(unpack "$(archive)" "$work/other-version")
   python3 - "$other/share/ptxcts/release.json" <<'PY' || fail "cannot edit release.json"
