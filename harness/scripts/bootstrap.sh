@@ -8,6 +8,7 @@ cd "$(dirname "$0")/../.."
 packages=(cmake ninja-build g++ libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libpugixml-dev
           libxxhash-dev libutfcpp-dev libgtest-dev libbenchmark-dev
           python3-jsonschema python3-yaml chromium  # the schema tests; the pages in a real browser
+          python3-xmlschema  # the JUnit check: the file against Jenkins' JUnit schema (harness/tests/data/junit)
           unzip python3-pip  # ptxcts toolkits fetch: pip downloads a wheel, unzip takes its ptxas out
           slurm-wlm munge)  # the slurm test: a one-node cluster runs the fleet scripts (harness/slurm)
 missing=()
@@ -19,6 +20,16 @@ if ((${#missing[@]})); then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# junitparser, for the JUnit check (harness/tests/report/check_junit.py): with pip, Debian's (2.8) being
+# older than the 3.1 it needs, for the python3 the tests run (harness/tests/CMakeLists.txt: /usr/bin's
+# first), in the user's site-packages. PIP_BREAK_SYSTEM_PACKAGES lets pip install for a Debian python
+# (12 on) and PIP_ROOT_USER_ACTION quiets its warning to root; an older pip ignores both.
+python=/usr/bin/python3; [ -x "$python" ] || python=$(command -v python3)
+if ! "$python" -c 'import importlib.metadata as m, sys; sys.exit(tuple(map(int, m.version("junitparser").split(".")[:2])) < (3, 1))' 2>/dev/null; then
+  echo "bootstrap: installing junitparser for $python"
+  PIP_BREAK_SYSTEM_PACKAGES=1 PIP_ROOT_USER_ACTION=ignore "$python" -m pip install --quiet --user --disable-pip-version-check --no-warn-script-location 'junitparser>=3.1'
 fi
 
 # The CUDA toolkit (ptxas, driver API headers and stubs) is not a Debian package here.
