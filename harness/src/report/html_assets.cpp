@@ -21,9 +21,14 @@ th{background:#f0f0f0;position:sticky;top:0}
 #matrix td{text-align:center;font-size:12px;min-width:3em}#matrix td.form{text-align:left}
 .filters{margin:.5em 0}.filters input{width:24em}
 details{margin:.15em 0}summary{cursor:pointer}details>div{margin-left:1.2em}
-figure{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}figcaption{font-size:12px;max-width:60em}
-svg text{font:9px ui-monospace,monospace;pointer-events:none}
-svg .lr rect{stroke:#fff;stroke-width:.5}svg .lr rect.repeat{stroke:#c00;stroke-width:2}svg .lr rect.changed{stroke:#d0f;stroke-width:3}
+figure{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top;max-width:100%;overflow-x:auto}
+figcaption,figure .key{font-size:12px;max-width:60em;margin:.2em 0}
+svg.lay{display:block;flex:none;text-anchor:middle}svg.lay text{font:12px ui-monospace,monospace;fill:#222;pointer-events:none}
+svg.lay text.ax{font:600 13px system-ui,sans-serif}svg.lay .end{text-anchor:end}svg.lay .start{text-anchor:start}
+svg.lay path,svg.lay rect{stroke:#fff;stroke-width:1}svg.lay rect.unk{fill:#fff;stroke:#bbb}svg.lay rect.repeat{stroke:#c00;stroke-width:2.5}
+svg.lay rect.changed{fill:#f0d0ff;stroke:#90c;stroke-width:3}svg.lay.diff path{fill-opacity:.35}
+svg.lay text.now{font-weight:700}svg.lay text.was{fill:#555;text-decoration:line-through}
+.k0{fill:hsl(0,70%,82%)}.k1{fill:hsl(67,70%,82%)}.k2{fill:hsl(134,70%,82%)}.k3{fill:hsl(201,70%,82%)}.k4{fill:hsl(268,70%,82%)}.k5{fill:hsl(335,70%,82%)}.k6{fill:hsl(42,70%,90%)}.k7{fill:hsl(109,70%,90%)}.k8{fill:hsl(176,70%,90%)}.k9{fill:hsl(243,70%,90%)}.k10{fill:hsl(310,70%,90%)}.k11{fill:hsl(17,70%,90%)}
 #script-errors:empty{display:none}#script-errors{background:#fcc}
 .diffcol{background:#fff2a8}
 )CSS";

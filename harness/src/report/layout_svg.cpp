@@ -1,10 +1,13 @@
 #include "report/layout_svg.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "report/html_document.hpp"
@@ -64,24 +67,97 @@ std::optional<ObservedSlot> parse_slot(Cursor& c, int lane) {
 
 std::string num(int v) { return std::to_string(v); }
 
-// Pastel fills that tell neighbouring rows (observed) or registers (spec) apart.
-std::string fill(int k) { return fmt::format("hsl({},70%,{}%)", (k * 67) % 360, 82 + (k / 6) % 2 * 8); }
+// Text is 12 px monospace (the page's style): a character is about 7.3 px wide.
+int text_width(std::string_view s) {
+  int chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;  // UTF-8: count code points ("–" is one)
+  return static_cast<int>(chars * 7.3 + 0.5);
+}
 
-pugi::xml_node svg(pugi::xml_node parent, int width, int height) {
+// Fills are classes of the page's style (.k0 ... .k11: pastel hues that tell neighbouring rows or
+// registers apart), never an attribute per cell.
+std::string fill(int k) { return fmt::format("k{}", k % 12); }
+
+pugi::xml_node svg(pugi::xml_node parent, const char* cls, int width, int height) {
+  // Width and height in pixels as well as the viewBox: a figure inside a collapsed <details> has its
+  // size when it is opened, and keeps it in a figure narrower than itself (the figure then scrolls).
   return el(parent, "svg",
             {{"xmlns", "http://www.w3.org/2000/svg"},
+             {"class", cls},
              {"width", num(width)},
              {"height", num(height)},
              {"viewBox", fmt::format("0 0 {} {}", width, height)}});
 }
 
-void rect(pugi::xml_node g, int x, int y, int w, int h, const std::string& color, const char* cls = "") {
-  pugi::xml_node r =
-      el(g, "rect", {{"x", num(x)}, {"y", num(y)}, {"width", num(w)}, {"height", num(h)}, {"fill", color}});
-  if (*cls) r.append_attribute("class").set_value(cls);
+pugi::xml_node group(pugi::xml_node parent, int x, int y, const char* cls = "") {
+  pugi::xml_node g = parent.append_child("g");
+  if (*cls) g.append_attribute("class").set_value(cls);
+  g.append_attribute("transform").set_value(fmt::format("translate({},{})", x, y).c_str());
+  return g;
 }
 
-void label(pugi::xml_node g, int x, int y, std::string_view s) { el(g, "text", {{"x", num(x)}, {"y", num(y)}}, s); }
+pugi::xml_node rect(pugi::xml_node g, int x, int y, int w, int h, const std::string& cls) {
+  pugi::xml_node r = g.append_child("rect");
+  if (x) r.append_attribute("x").set_value(x);
+  if (y) r.append_attribute("y").set_value(y);
+  r.append_attribute("width").set_value(w);
+  r.append_attribute("height").set_value(h);
+  if (!cls.empty()) r.append_attribute("class").set_value(cls.c_str());
+  return r;
+}
+
+// Text anchored in its middle (the page's style; a group or `cls` "end"/"start" says otherwise);
+// a coordinate of 0 is left out (its group's origin).
+pugi::xml_node label(pugi::xml_node g, int x, int y, std::string_view s, const char* cls = "") {
+  pugi::xml_node t = g.append_child("text");
+  if (*cls) t.append_attribute("class").set_value(cls);
+  if (x) t.append_attribute("x").set_value(x);
+  if (y) t.append_attribute("y").set_value(y);
+  text(t, s);
+  return t;
+}
+
+pugi::xml_node lr_group(pugi::xml_node parent, int lane, int reg) {
+  pugi::xml_node g = parent.append_child("g");
+  g.append_attribute("class").set_value("lr");
+  g.append_attribute("data-lane").set_value(lane);
+  g.append_attribute("data-reg").set_value(reg);
+  return g;
+}
+
+// The cells' backgrounds: one <path> per fill, a closed rectangle per cell, each placed relative to
+// the one before it (a page of thousands of cells stays small).
+class Fills {
+ public:
+  void add(const std::string& cls, int x, int y, int w, int h) {
+    Path& p = paths_[cls];
+    p.d += fmt::format("{}{} {}h{}v{}h{}z", p.d.empty() ? 'M' : 'm', x - p.x, y - p.y, w, h, -w);
+    p.x = x;
+    p.y = y;
+  }
+  void draw(pugi::xml_node parent) const {
+    for (auto const& [cls, p] : paths_) el(parent, "path", {{"class", cls}, {"d", p.d}});
+  }
+
+ private:
+  struct Path {
+    std::string d;
+    int x = 0, y = 0;
+  };
+  std::map<std::string, Path> paths_;
+};
+
+// A run of a register's elements that lie next to each other in one row (across) or one column (down)
+// of the matrix, in the register's order, is drawn as one box with one label.
+enum class Dir { One, Across, Down };
+template <class P>  // an ElementPos or an ObservedSlot: its row and col
+Dir extends(const P& prev, const P& next, Dir dir) {
+  if (next.row == prev.row && next.col == prev.col + 1 && dir != Dir::Down) return Dir::Across;
+  if (next.col == prev.col && next.row == prev.row + 1 && dir != Dir::Across) return Dir::Down;
+  return Dir::One;
+}
+
+std::string span(int a, int b) { return a == b ? num(a) : fmt::format("{}–{}", a, b); }
 
 }  // namespace
 
@@ -108,70 +184,250 @@ std::optional<ObservedLayout> parse_observed_layout(std::string_view text) {
 }
 
 void draw_spec_layout(pugi::xml_node parent, const Layout& L) {
-  constexpr int kW = 34, kH = 24, kGap = 24, kTitle = 14, kPerLine = 2;
-  const int mw = L.cols * kW, mh = L.rows * kH;
-  const int across = std::min(L.matrices, kPerLine), down = (L.matrices + kPerLine - 1) / kPerLine;
-  pugi::xml_node s = svg(parent, across * (mw + kGap), down * (mh + kTitle + kGap));
-  auto origin = [&](int m) {
-    return std::pair{(m % kPerLine) * (mw + kGap), (m / kPerLine) * (mh + kTitle + kGap) + kTitle};
+  // Each matrix with its row indices down the left and column indices across the top; a box per run
+  // of one register's elements, labelled with the lane (T) and register (r) that hold them.
+  constexpr int kLeft = 34, kHead = 52, kGap = 28;
+  struct Run {
+    int lane, reg, first, last;
+    Dir dir;
+    std::string lane_text, reg_text;
   };
-  for (int m = 0; m < L.matrices; ++m) {
-    auto [x, y] = origin(m);
-    label(s, x, y - 4, fmt::format("matrix {} ({}x{}, {}-bit elements)", m, L.rows, L.cols, L.element_bits));
-  }
+  std::vector<std::vector<Run>> runs_of;  // per (lane, register), in order
   for (int lane = 0; lane < kWarpLanes; ++lane)
     for (int r = 0; r < L.registers; ++r) {
-      pugi::xml_node g = el(s, "g", {{"class", "lr"}, {"data-lane", num(lane)}, {"data-reg", num(r)}});
-      std::string title = fmt::format("lane {}, register {}:", lane, r);
+      std::vector<Run> runs;
       for (int i = 0; i < L.elements_per_register; ++i) {
-        const ElementPos& p = L.at(lane, r, i);
-        auto [x0, y0] = origin(p.matrix);
-        int x = x0 + p.col * kW, y = y0 + p.row * kH;
-        rect(g, x, y, kW, kH, fill(r));
-        label(g, x + 2, y + 10, fmt::format("T{}", lane));
-        label(g, x + 2, y + 20, L.elements_per_register > 1 ? fmt::format("r{}.{}", r, i) : fmt::format("r{}", r));
-        title += fmt::format(" element {} = matrix {} ({},{});", i, p.matrix, p.row, p.col);
+        if (!runs.empty()) {
+          const ElementPos &prev = L.at(lane, r, i - 1), &next = L.at(lane, r, i);
+          Dir d = prev.matrix == next.matrix ? extends(prev, next, runs.back().dir) : Dir::One;
+          if (d != Dir::One) {
+            runs.back().last = i;
+            runs.back().dir = d;
+            continue;
+          }
+        }
+        runs.push_back({lane, r, i, i, Dir::One, fmt::format("T{}", lane), ""});
       }
-      el(g, "title", {}, title);
+      // The register, and which of its elements when a box does not hold them all.
+      for (auto& run : runs)
+        run.reg_text = runs.size() == 1 ? fmt::format("r{}", r) : fmt::format("r{}.{}", r, span(run.first, run.last));
+      runs_of.push_back(std::move(runs));
     }
+  // A column as wide as the widest line of a label; rows taller where a box of one row needs two lines.
+  int kW = 44;
+  for (auto const& runs : runs_of)
+    for (auto const& run : runs) kW = std::max({kW, text_width(run.lane_text) + 6, text_width(run.reg_text) + 6});
+  auto width = [&](const Run& run) { return run.dir == Dir::Across ? (run.last - run.first + 1) * kW : kW; };
+  auto one_line = [&](const Run& run) { return text_width(run.lane_text + " " + run.reg_text) + 6 <= width(run); };
+  bool all_one_line = true;
+  for (auto const& runs : runs_of)
+    for (auto const& run : runs) all_one_line = all_one_line && (one_line(run) || run.dir == Dir::Down);
+  const int kH = all_one_line ? 24 : 34;
+  const int mw = kLeft + L.cols * kW, mh = kHead + L.rows * kH;
+  const int per_line = L.cols > 8 ? 1 : 2;
+  const int across = std::min(L.matrices, per_line), down = (L.matrices + per_line - 1) / per_line;
+  pugi::xml_node s = svg(parent, "lay spec", across * mw + (across - 1) * kGap, down * mh + (down - 1) * kGap);
+  pugi::xml_node background = s.append_child("g");
+  Fills fills;
+  auto origin = [&](int m) { return std::pair{(m % per_line) * (mw + kGap), (m / per_line) * (mh + kGap)}; };
+  for (int m = 0; m < L.matrices; ++m) {
+    auto [x0, y0] = origin(m);
+    pugi::xml_node g = group(s, x0, y0);
+    label(g, 0, 13, fmt::format("matrix {} ({}x{}, {}-bit elements)", m, L.rows, L.cols, L.element_bits), "start");
+    label(g, kLeft + L.cols * kW / 2, 30, "col", "ax");
+    pugi::xml_node cols = group(g, kLeft + kW / 2, 47);
+    for (int c = 0; c < L.cols; ++c) label(cols, c * kW, 0, num(c));
+    el(g, "text", {{"class", "ax"}, {"transform", fmt::format("translate(12,{})rotate(-90)", kHead + L.rows * kH / 2)}},
+       "row");
+    pugi::xml_node rows = group(g, kLeft - 5, kHead + kH / 2 + 4, "end");
+    for (int r = 0; r < L.rows; ++r) label(rows, 0, r * kH, num(r));
+  }
+  for (auto const& runs : runs_of) {
+    pugi::xml_node g = lr_group(s, runs.front().lane, runs.front().reg);
+    for (auto const& run : runs) {
+      const ElementPos& a = L.at(run.lane, run.reg, run.first);
+      auto [x0, y0] = origin(a.matrix);
+      const int x = x0 + kLeft + a.col * kW, y = y0 + kHead + a.row * kH;
+      const int w = width(run), h = run.dir == Dir::Down ? (run.last - run.first + 1) * kH : kH;
+      fills.add(fill(run.reg), x, y, w, h);
+      if (one_line(run)) {
+        label(g, x + w / 2, y + h / 2 + 4, run.lane_text + " " + run.reg_text);
+      } else {
+        label(g, x + w / 2, y + h / 2 - 3, run.lane_text);
+        label(g, x + w / 2, y + h / 2 + 11, run.reg_text);
+      }
+    }
+  }
+  fills.draw(background);
+  el(parent, "p", {{"class", "key"}},
+     L.elements_per_register > 1
+         ? "A box: the elements one lane (T) holds in one register (r), the register's element 0 first (left to "
+           "right, or top to bottom)."
+         : "A box: the element one lane (T) holds in one register (r).");
 }
 
+namespace {
+
+using SlotKey = std::tuple<int, int, int>;  // lane, register, part
+
+std::string element(const ObservedSlot& s) { return s.known ? fmt::format("{},{}", s.row, s.col) : "?"; }
+
+}  // namespace
+
 void draw_observed_layout(pugi::xml_node parent, const ObservedLayout& now, const ObservedLayout* before) {
-  const int part_w = std::clamp(64 / now.parts, 6, 32), reg_w = part_w * now.parts + 4;
-  constexpr int kH = 14, kLeft = 44, kTop = 14;
-  pugi::xml_node s = svg(parent, kLeft + now.registers * reg_w, kTop + now.lanes * kH);
-  label(s, 0, 10, "lane");
-  for (int r = 0; r < now.registers; ++r) label(s, kLeft + r * reg_w, 10, fmt::format("r{}", r));
-  for (int lane = 0; lane < now.lanes; ++lane) label(s, 0, kTop + lane * kH + 10, num(lane));
-  // Elements that more than one slot holds: the fragment repeats them.
+  // Elements that more than one slot holds. Outlined only where some are and some are not: where the
+  // fragment holds every element twice (or none twice), an outline on every cell (or none) says nothing.
   std::map<std::pair<int, int>, int> holders;
   for (auto const& slot : now.slots)
     if (slot.known) ++holders[{slot.row, slot.col}];
+  std::size_t repeated = 0;
+  int most = 0, least = std::numeric_limits<int>::max();
+  for (auto const& [_, n] : holders) {
+    repeated += n > 1;
+    most = std::max(most, n);
+    least = std::min(least, n);
+  }
+  const bool mark_repeats = repeated > 0 && repeated < holders.size();
+  std::map<SlotKey, const ObservedSlot*> old;
+  if (before)
+    for (auto const& s : before->slots) old[{s.lane, s.reg, s.part}] = &s;
+
+  // A box per run of a register's parts that hold neighbouring elements; a marked part (a repeat, a
+  // change) or an unknown one has a box of its own.
+  struct Box {
+    int first = 0, last = 0;  // parts
+    Dir dir = Dir::One;
+    const ObservedSlot *a = nullptr, *b = nullptr;  // its first and last slot
+    bool repeat = false, changed = false;
+    const ObservedSlot* was = nullptr;  // in a diff, the earlier report's slot (nullptr: it is new)
+    bool plain() const { return !repeat && !changed && a->known; }
+  };
+  struct Cell {
+    int lane, reg;
+    std::vector<Box> boxes;
+    int rank() const {  // 0 plain, 1 with a repeat, 2 with a change
+      int k = 0;
+      for (auto const& b : boxes) k = std::max(k, b.changed ? 2 : b.repeat ? 1 : 0);
+      return k;
+    }
+  };
   std::map<std::pair<int, int>, std::vector<const ObservedSlot*>> by_lane_reg;
   for (auto const& slot : now.slots) by_lane_reg[{slot.lane, slot.reg}].push_back(&slot);
-  for (auto const& [lr, slots] : by_lane_reg) {
-    auto [lane, r] = lr;
-    pugi::xml_node g = el(s, "g", {{"class", "lr"}, {"data-lane", num(lane)}, {"data-reg", num(r)}});
-    std::string title = fmt::format("lane {}, register {}:", lane, r);
-    bool say = part_w < 30;  // a tooltip where the cell has no room for its text, or has news
+  std::vector<Cell> cells;
+  bool one_box_each = true;
+  int changed = 0;
+  for (auto& [lr, slots] : by_lane_reg) {
+    std::stable_sort(slots.begin(), slots.end(), [](auto* x, auto* y) { return x->part < y->part; });
+    Cell c{lr.first, lr.second, {}};
     for (const ObservedSlot* slot : slots) {
-      int x = kLeft + r * reg_w + slot->part * part_w, y = kTop + lane * kH;
-      std::string what = slot->known ? fmt::format("({},{})", slot->row, slot->col) : "?";
-      bool repeated = slot->known && holders[{slot->row, slot->col}] > 1;
-      const ObservedSlot* old = before ? before->find(lane, r, slot->part) : nullptr;
-      bool changed = before && (!old || old->known != slot->known ||
-                                (slot->known && (old->row != slot->row || old->col != slot->col)));
-      rect(g, x, y, part_w, kH, slot->known ? fill(slot->row) : "#fff", changed ? "changed" : repeated ? "repeat" : "");
-      if (part_w >= 30) label(g, x + 1, y + 10, slot->known ? fmt::format("{},{}", slot->row, slot->col) : "?");
-      say = say || repeated || changed;
-      title += fmt::format(" part {} = {}{}", slot->part, what, repeated ? " (repeated)" : "");
-      if (changed)
-        title +=
-            old ? fmt::format(" (was {})", old->known ? fmt::format("({},{})", old->row, old->col) : "?") : " (new)";
-      title += ";";
+      Box box{slot->part, slot->part, Dir::One, slot, slot};
+      box.repeat = mark_repeats && slot->known && holders[{slot->row, slot->col}] > 1;
+      if (before) {
+        auto it = old.find({slot->lane, slot->reg, slot->part});
+        box.was = it == old.end() ? nullptr : it->second;
+        box.changed = !box.was || element(*box.was) != element(*slot);
+      }
+      if (box.plain() && !c.boxes.empty() && c.boxes.back().plain() && slot->part == c.boxes.back().last + 1) {
+        Box& prev = c.boxes.back();
+        if (Dir d = extends(*prev.b, *slot, prev.dir); d != Dir::One) {
+          prev.last = slot->part;
+          prev.b = slot;
+          prev.dir = d;
+          continue;
+        }
+      }
+      changed += box.changed;
+      c.boxes.push_back(box);
     }
-    if (say) el(g, "title", {}, title);
+    one_box_each = one_box_each && c.boxes.size() == 1 && c.boxes[0].plain();
+    cells.push_back(std::move(c));
   }
+  auto box_text = [](const Box& b) {
+    if (b.dir == Dir::Across) return fmt::format("{},{}", b.a->row, span(b.a->col, b.b->col));
+    if (b.dir == Dir::Down) return fmt::format("{},{}", span(b.a->row, b.b->row), b.a->col);
+    return element(*b.a);
+  };
+
+  // Columns: a register each, as wide as its widest label where every register is one box, else a
+  // part each, 44 px ("15,15" and, in a diff, what it held before).
+  constexpr int kPart = 44, kLeft = 44, kTop = 38;
+  // A lane's row: 20 px, 36 where a part changed (two lines: what it holds, what it held); its top.
+  std::vector<int> row_h(static_cast<std::size_t>(now.lanes), 20), row_y(static_cast<std::size_t>(now.lanes) + 1, kTop);
+  for (auto const& c : cells)
+    if (c.rank() == 2) row_h[static_cast<std::size_t>(c.lane)] = 36;
+  for (std::size_t l = 0; l < row_h.size(); ++l) row_y[l + 1] = row_y[l] + row_h[l];
+  constexpr int base = 14;  // a row's text baseline, from its top
+  int part_w = kPart, col_w = kPart * now.parts;
+  if (one_box_each) {
+    part_w = 0, col_w = kPart;
+    for (auto const& c : cells) col_w = std::max(col_w, text_width(box_text(c.boxes[0])) + 10);
+  }
+  pugi::xml_node s = svg(parent, before ? "lay obs diff" : "lay obs", kLeft + now.registers * col_w + 2,
+                         row_y.back() + 2);
+  pugi::xml_node background = s.append_child("g");
+  Fills fills;
+  // Axes: registers across the top, lanes down the side.
+  label(s, kLeft + now.registers * col_w / 2, 13, "register", "ax");
+  label(s, kLeft - 6, 31, "lane", "ax end");
+  pugi::xml_node regs = group(s, kLeft + col_w / 2, 31);
+  for (int r = 0; r < now.registers; ++r) label(regs, r * col_w, 0, fmt::format("r{}", r));
+  pugi::xml_node lanes = group(s, kLeft - 6, kTop + base, "end");
+  for (int lane = 0; lane < now.lanes; ++lane) label(lanes, 0, row_y[static_cast<std::size_t>(lane)] - kTop, num(lane));
+
+  // Plain cells first, then those with a repeat, then the changed ones: a marked box's outline is drawn
+  // over its neighbours', never under them.
+  for (int rank = 0; rank < 3; ++rank) {
+    pugi::xml_node row;
+    int row_lane = -1;
+    for (auto const& c : cells) {
+      if (c.rank() != rank) continue;
+      const int top = row_y[static_cast<std::size_t>(c.lane)], h = row_h[static_cast<std::size_t>(c.lane)];
+      if (c.lane != row_lane) row = group(s, 0, top + base), row_lane = c.lane;
+      pugi::xml_node g = lr_group(row, c.lane, c.reg);
+      std::string title;
+      for (auto const& b : c.boxes) {
+        const int x = kLeft + c.reg * col_w + b.first * part_w;
+        const int w = one_box_each ? col_w : (b.last - b.first + 1) * part_w;
+        const std::string what = box_text(b);
+        if (b.plain()) fills.add(fill(b.a->row), x, top, w, h);
+        else rect(g, x, -base, w, h, b.changed ? "changed" : !b.a->known ? "unk" : fill(b.a->row) + " repeat");
+        if (b.changed) {
+          const std::string was = b.was ? element(*b.was) : "new";
+          label(g, x + w / 2, 0, what, "now");
+          label(g, x + w / 2, 15, was, b.was ? "was" : "");
+          title += fmt::format("{}part {} = ({}), was {}", title.empty() ? "" : "; ", b.first, what,
+                               b.was ? "(" + was + ")" : "absent");
+        } else {
+          label(g, x + w / 2, 0, what);
+          if (b.repeat)
+            title += fmt::format("{}part {} = ({}), held {} times", title.empty() ? "" : "; ", b.first, what,
+                                 holders[{b.a->row, b.a->col}]);
+        }
+      }
+      if (!title.empty()) el(g, "title", {}, fmt::format("lane {}, register {}: {}", c.lane, c.reg, title));
+    }
+  }
+  fills.draw(background);
+
+  // What the marks mean, under the figure.
+  std::vector<std::string> key;
+  if (now.parts > 1)
+    key.push_back("A cell: the elements (row,col) a register holds, its low part first; 0,8–9 is row 0, columns 8 "
+                  "and 9.");
+  if (mark_repeats)
+    key.push_back(fmt::format("Red outline: a part holding one of the {} elements (of {}) that more than one "
+                              "register holds.",
+                              repeated, holders.size()));
+  else if (repeated > 0)
+    key.push_back(least == most
+                      ? fmt::format("Every element is held by {} registers, so none is outlined.", most)
+                      : fmt::format("Every element is held by {} to {} registers, so none is outlined.", least, most));
+  if (before)
+    key.push_back(changed ? fmt::format("Purple: the {} register part{} whose element changed; under each, struck "
+                                        "through, what it held before.",
+                                        changed, changed == 1 ? "" : "s")
+                          : std::string("No register part changed."));
+  if (!key.empty()) el(parent, "p", {{"class", "key"}}, fmt::format("{}", fmt::join(key, " ")));
 }
 
 SpecLayouts spec_layouts(const SpecSet& specs) {

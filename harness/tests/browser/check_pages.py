@@ -128,6 +128,20 @@ def slots(layout):
     return out
 
 
+def marked_repeats(slots_):
+    """The slots a figure outlines as repeats: those holding an element that more than one slot holds,
+    where some elements are held more than once and some are not (an outline on every cell, or on
+    none, would say nothing)."""
+    held = {}
+    for e in slots_.values():
+        if e != "?":
+            held[e] = held.get(e, 0) + 1
+    repeated = {e for e, n in held.items() if n > 1}
+    if not repeated or len(repeated) == len(held):
+        return 0
+    return sum(1 for e in slots_.values() if e in repeated)
+
+
 def run_page(ptxcts, chrome, data, out):
     report = json.load(open(os.path.join(data, "html-page.json")))
     page = os.path.join(out, "run.html")
@@ -175,10 +189,7 @@ def run_page(ptxcts, chrome, data, out):
         lr = list(fig.all("g", cls="lr"))
         want = {(lane, reg) for lane, reg, _ in s}
         check(len(lr) == len(want), f"run page: {r['kernel']}: {len(want)} (lane, register) cells (got {len(lr)})")
-        held = {}
-        for e in s.values():
-            held[e] = held.get(e, 0) + (e != "?")
-        repeats = sum(1 for e in s.values() if held.get(e, 0) > 1)
+        repeats = marked_repeats(s)
         got = len(list(fig.all("rect", cls="repeat")))
         check(got == repeats, f"run page: {r['kernel']}: {repeats} repeated elements marked (got {got})")
     # The spec's layout of ldmatrix .x4: four registers per lane (manual: "1, 2, or 4 32-bit registers as per .num").

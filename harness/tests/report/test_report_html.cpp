@@ -7,6 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -113,6 +116,9 @@ TEST(LayoutSvg, ParsesTheReportsObservedLayout) {
   EXPECT_FALSE(parse_observed_layout(""));
 }
 
+// A class among an element's classes.
+static std::string has_class(const char* cls) { return fmt::format("contains(concat(' ', @class, ' '), ' {} ')", cls); }
+
 TEST(LayoutSvg, ObservedFigureHasACellPerLaneAndRegisterAndMarksRepeats) {
   auto L = parse_observed_layout(
       "lane 0: r0.lo=(0,0) r0.hi=(0,1) r1.lo=? r1.hi=(0,1)\nlane 1: r0.lo=(1,0) r0.hi=(1,1) "
@@ -120,7 +126,36 @@ TEST(LayoutSvg, ObservedFigureHasACellPerLaneAndRegisterAndMarksRepeats) {
   pugi::xml_document doc;
   draw_observed_layout(doc.append_child("figure"), *L);
   EXPECT_EQ(count(doc, "//g[@class='lr']"), 4u);
-  EXPECT_EQ(count(doc, "//rect[@class='repeat']"), 2u);  // (0,1) in r0.hi and r1.hi of lane 0
+  // (0,1) in r0.hi and r1.hi of lane 0: some elements are held twice and some once, so the two are marked.
+  EXPECT_EQ(count(doc, ("//rect[" + has_class("repeat") + "]").c_str()), 2u);
+  EXPECT_EQ(count(doc, "//g[@data-lane='0'][@data-reg='1']/rect[contains(@class, 'repeat')]"), 1u);
+  EXPECT_NE(std::string(doc.select_node("//p[@class='key']").node().child_value()).find("Red outline"),
+            std::string::npos)
+      << "the caption says what the outline marks";
+}
+
+// Where the fragment holds every element twice, an outline on every cell says nothing: none is drawn,
+// and the caption says why.
+TEST(LayoutSvg, NoOutlineWhereEveryElementIsRepeated) {
+  auto L = parse_observed_layout("lane 0: r0=(0,0) r1=(0,1) r2=(0,0) r3=(0,1)\nlane 1: r0=(1,0) r1=(1,1) r2=(1,0) "
+                                 "r3=(1,1)");
+  pugi::xml_document doc;
+  draw_observed_layout(doc.append_child("figure"), *L);
+  EXPECT_EQ(count(doc, "//g[@class='lr']"), 8u);
+  EXPECT_EQ(count(doc, ("//rect[" + has_class("repeat") + "]").c_str()), 0u);
+  EXPECT_NE(std::string(doc.select_node("//p[@class='key']").node().child_value()).find("held by 2 registers"),
+            std::string::npos);
+}
+
+// The axes: the register names across the top, the lane numbers down the side, with their titles;
+// every cell's element written in it.
+TEST(LayoutSvg, ObservedFigureHasAxes) {
+  auto L = parse_observed_layout("lane 0: r0=(0,0) r1=(0,1)\nlane 1: r0=(1,0) r1=(1,1)\nlane 2: r0=(2,0) r1=(2,1)");
+  pugi::xml_document doc;
+  draw_observed_layout(doc.append_child("figure"), *L);
+  for (const char* t : {"lane", "register", "r0", "r1", "0", "1", "2"})
+    EXPECT_EQ(count(doc, fmt::format("//svg/text[.='{0}'] | //svg/g/text[.='{0}']", t).c_str()), 1u) << t;
+  EXPECT_EQ(count(doc, "//g[@data-lane='2'][@data-reg='1']/text[.='2,1']"), 1u);
 }
 
 TEST(LayoutSvg, ChangedSlotsAreHighlightedWithWhatTheyHeld) {
@@ -129,9 +164,28 @@ TEST(LayoutSvg, ChangedSlotsAreHighlightedWithWhatTheyHeld) {
   pugi::xml_document doc;
   draw_observed_layout(doc.append_child("figure"), *after, &*before);
   ASSERT_EQ(count(doc, "//rect[@class='changed']"), 1u);
-  EXPECT_NE(std::string(doc.select_node("//g[@data-reg='1']/title").node().child_value()).find("was (0,1)"),
-            std::string::npos);
+  auto changed = doc.select_node("//g[@data-reg='1']").node();
+  EXPECT_NE(std::string(changed.child("title").child_value()).find("was (0,1)"), std::string::npos);
+  // What it held, on the page and not only in the tooltip: struck through under what it holds now.
+  EXPECT_EQ(std::string(changed.select_node("text[@class='now']").node().child_value()), "1,1");
+  EXPECT_EQ(std::string(changed.select_node("text[@class='was']").node().child_value()), "0,1");
+  // Drawn after every other cell, so that no neighbour's outline covers its marker.
+  EXPECT_EQ(std::string(doc.select_node("(//g[@class='lr'])[last()]").node().attribute("data-reg").value()), "1");
 }
+
+namespace {
+
+// Where a figure's text is drawn: its x and y plus every enclosing group's translate(x,y).
+std::pair<double, double> position(pugi::xml_node t) {
+  double x = t.attribute("x").as_double(), y = t.attribute("y").as_double();
+  for (pugi::xml_node n = t.parent(); n; n = n.parent()) {
+    double dx = 0, dy = 0;
+    if (std::sscanf(n.attribute("transform").value(), "translate(%lf,%lf)", &dx, &dy) == 2) x += dx, y += dy;
+  }
+  return {x, y};
+}
+
+}  // namespace
 
 TEST(LayoutSvg, SpecFigureOfLdmatrixX4PlacesEachElementWhereTheManualDoes) {
   SpecSet specs = load_spec_dir(std::string(PTXCTS_SOURCE_DIR) + "/specs");
@@ -141,12 +195,18 @@ TEST(LayoutSvg, SpecFigureOfLdmatrixX4PlacesEachElementWhereTheManualDoes) {
   pugi::xml_document doc;
   draw_spec_layout(doc.append_child("figure"), layouts.figures[it->second].layout);
   EXPECT_EQ(count(doc, "//g[@class='lr']"), 32u * 4u);  // .x4: four registers per lane
-  // Manual, Figure 104: lane 5 holds row 1, columns 2 and 3 of each matrix (row lane/4, col 2*(lane%4)+i).
-  // Cells are 34 x 24 px, matrices 2 to a line of (8 * 34 + 24) px, below a 14 px title.
-  auto g = doc.select_node("//g[@data-lane='5'][@data-reg='1']").node();
-  auto r = g.child("rect");
-  EXPECT_EQ(std::string(r.attribute("x").value()), std::to_string(8 * 34 + 24 + 2 * 34));
-  EXPECT_EQ(std::string(r.attribute("y").value()), std::to_string(14 + 1 * 24));
+  // Manual, Figure 104: lane 5 holds row 1, columns 2 and 3 of each matrix (row lane/4, col 2*(lane%4)+i),
+  // register r of matrix r. Its label sits over those columns of matrix 1's axes and beside its row 1.
+  pugi::xml_node m1 = doc.select_node("//svg/g[text[starts-with(., 'matrix 1 ')]]").node();
+  ASSERT_TRUE(m1);
+  EXPECT_EQ(count(m1, "text[.='col']"), 1u);
+  EXPECT_EQ(count(m1, "text[.='row']"), 1u);
+  auto col2 = position(m1.select_node("g/text[.='2']").node()), col3 = position(m1.select_node("g/text[.='3']").node());
+  auto row1 = position(m1.select_node("g[@class='end']/text[.='1']").node());
+  pugi::xml_node t = doc.select_node("//g[@data-lane='5'][@data-reg='1']/text").node();
+  EXPECT_EQ(std::string(t.child_value()), "T5 r1");
+  EXPECT_DOUBLE_EQ(position(t).first, (col2.first + col3.first) / 2);
+  EXPECT_DOUBLE_EQ(position(t).second, row1.second);
   // Forms with one layout share a figure: the state space and address width do not change it.
   EXPECT_EQ(layouts.figure_of.at("ldmatrix.sync.aligned.m8n8.x4.b16"), it->second);
   EXPECT_NE(layouts.figure_of.at("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), it->second);
