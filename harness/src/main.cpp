@@ -21,11 +21,14 @@
 #include "assemble/toolkits.hpp"
 #include "assemble/wheel_fetch.hpp"
 #include "commands/fleet_inputs.hpp"
+#include "commands/case_arguments.hpp"
 #include "commands/program_home.hpp"
 #include "commands/release_manifest.hpp"
+#include "commands/run_console.hpp"
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
 #include "judge/claims.hpp"
+#include "judge/expectations.hpp"
 #include "kinds/kinds.hpp"
 #include "plan/suite.hpp"
 #include "report/audit_report.hpp"
@@ -35,9 +38,11 @@
 #include "report/report_files.hpp"
 #include "report/sass_report.hpp"
 #include "report/terminal_progress.hpp"
+#include "results/outcome.hpp"
 #include "report/toolkit_matrix_report.hpp"
 #include "report/up_to_date.hpp"
 #include "results/report_json.hpp"
+#include "run/case_selection.hpp"
 #include "run/cubin_selection.hpp"
 #include "run/device_query.hpp"
 #include "run/early_runner.hpp"
@@ -245,43 +250,27 @@ ToolkitAudit audit_toolkit(const Suite& suite, const Toolchain& tc, const Paths&
   return a;
 }
 
-void print_findings(const Audit& audit) {
-  int failing = 0, undocumented = 0, known = 0;
-  for (auto const& f : audit.findings) {
-    failing += f.fails();
-    undocumented += f.undocumented;
-    known += f.known != nullptr;
-  }
-  fmt::print(
-      "\nFindings of the toolkit audit (ptxas {}): {} ({} not expected by the specs, {} known, {} undocumented "
-      "forms accepted)\n",
-      audit.ptxas_version, audit.findings.size(), failing, known, undocumented);
-  for (auto const& f : audit.findings)
-    if (!f.undocumented)
-      fmt::print("  {:<18} {}: {} form(s): {}{}\n", finding_class_id(f.cls), f.subject, f.forms, f.observed,
-                 f.known     ? " [known]"
-                 : f.fails() ? " [NOT EXPECTED]"
-                             : "");
-}
-
-void print_toolkit_side(const Suite& suite, const Catalog& c, const Paths& paths) {
-  fmt::print(
-      "\nWhat ptxas {} assembled, per target (kernels accepted / rejected / beyond its PTX ISA / ptxas failed):\n",
-      c.ptxas_version);
-  for (auto const& t : c.targets) {
-    int acc = 0, rej = 0, na = 0, failed = 0;
-    for (auto const& a : c.assemblies)
-      if (a.target == t) (!a.attempted ? na : !a.error.empty() ? failed : a.accepted ? acc : rej)++;
-    fmt::print("  {:<8} {:>4} accepted  {:>4} rejected  {:>4} not attempted{}\n", t, acc, rej, na,
-               failed ? fmt::format("  {:>4} ptxas failed", failed) : "");
-  }
-  const Paths& p = paths;
-  ToolkitAudit a = audit_toolkit(suite, catalog_audit_toolchain(c, p), p);
-  print_findings(a.audit);
-  auto verdicts = evaluate_claims(suite, a.audit, {}, "no GPU on this machine");
-  fmt::print("\nClaims the toolkit alone can judge:\n");
-  for (auto const& v : verdicts)
-    if (v.verdict != Verdict::NotCheckable) fmt::print("  {:<13} {}: {}\n", to_string(v.verdict), v.id, v.evidence);
+// A run without a GPU: the catalog in a line (per target with --verbose), the audit, and the claims
+// the toolkit alone can judge; it ends with its verdict and says that it wrote no report.
+void print_toolkit_side(const Suite& suite, const Catalog& c, const Paths& paths, Verbosity v) {
+  int acc = 0, rej = 0, na = 0, failed = 0;
+  for (auto const& a : c.assemblies) (!a.attempted ? na : !a.error.empty() ? failed : a.accepted ? acc : rej)++;
+  if (v != Verbosity::Quiet)
+    fmt::print("\nCatalog (ptxas {}, {} targets): {} assemblies accepted, {} rejected, {} beyond its PTX ISA{}\n",
+               c.ptxas_version, c.targets.size(), acc, rej, na, failed ? fmt::format(", {} ptxas failed", failed) : "");
+  if (v == Verbosity::Verbose)
+    for (auto const& t : c.targets) {
+      int ta = 0, tr = 0, tn = 0, tf = 0;
+      for (auto const& a : c.assemblies)
+        if (a.target == t) (!a.attempted ? tn : !a.error.empty() ? tf : a.accepted ? ta : tr)++;
+      fmt::print("  {:<8} {:>4} accepted  {:>4} rejected  {:>4} not attempted{}\n", t, ta, tr, tn,
+                 tf ? fmt::format("  {:>4} ptxas failed", tf) : "");
+    }
+  std::string said;
+  ToolkitAudit a = audit_toolkit(suite, catalog_audit_toolchain(c, paths), paths, &said);
+  if (v == Verbosity::Verbose) fmt::print("{}", said);
+  print_audit_findings(stdout, a.audit, v);
+  print_toolkit_side_end(stdout, evaluate_claims(suite, a.audit, {}, "no GPU on this machine"), v);
 }
 
 std::string utc_now() {
@@ -349,6 +338,9 @@ struct RunFlags {
   // The naive way kept for comparison (hidden): each runner sees every GPU of the host.
   bool runners_see_all_gpus = false;
   unsigned standby_depth = 1;  // (hidden, for comparisons) runners the fault line keeps ready
+  std::vector<std::string> cases;         // --cases: KERNEL/CASE globs and @FILE case lists
+  std::vector<std::string> expectations;  // --expectations: files or folders (default: the specs' expectations/)
+  Verbosity verbosity() const { return quiet ? Verbosity::Quiet : verbose ? Verbosity::Verbose : Verbosity::Normal; }
 };
 
 // The GPU a run uses first: the one CTest gives (RESOURCE_GROUPS gpus:1 names it as
@@ -361,16 +353,38 @@ int first_gpu() {
   return 0;
 }
 
+// The expectations files a run applies: those named (files or folders), else the specs' expectations/.
+std::vector<ExpectationFile> load_expectations(const Paths& p, const std::vector<std::string>& named) {
+  if (named.empty()) return read_expectation_dir(fs::path(p.specs) / "expectations");
+  std::vector<ExpectationFile> files;
+  for (auto const& n : named) {
+    if (fs::is_directory(n)) {
+      auto more = read_expectation_dir(n);
+      files.insert(files.end(), more.begin(), more.end());
+    } else {
+      files.push_back(read_expectation_file(n));
+    }
+  }
+  return files;
+}
+
 // `release_check` (valid in a release) is awaited once the specs and catalog are read, before any launch.
 int cmd_run(const Paths& p, const std::vector<std::string>& families, const std::shared_future<void>& release_check,
             const RunFlags& flags) {
   const bool no_assemble = flags.no_assemble, require_gpu = flags.require_gpu, resume = flags.resume;
   // Only a run of every family keeps a journal (a run of some writes no reports), so there would
   // be nothing of theirs to go on from.
-  if (resume && !families.empty())
+  if (resume && (!families.empty() || !flags.cases.empty()))
     return usage_error(
-        "--resume and --family cannot be combined: only a run of every family keeps a journal to resume; "
-        "expected --resume alone, or --family alone (a fresh run of those families)");
+        "--resume cannot be combined with --family or --cases: only a run of every case keeps a journal to "
+        "resume; expected --resume alone, or a selection alone (a fresh run of those cases)");
+  std::vector<std::string> globs;
+  try {
+    globs = case_globs(flags.cases);
+  } catch (const CaseListError& e) { return usage_error(e.what()); }
+  // A selection (families or cases) writes no reports: a report speaks for every case of the suite.
+  const bool selection = !families.empty() || !globs.empty();
+  const std::vector<ExpectationFile> expectations = load_expectations(p, flags.expectations);
   // The fault line's first runner makes its context, and the GPUs are asked for (each starts the
   // driver: a few hundred ms), while the specs and the catalog load (run/early_runner).
   std::unique_ptr<EarlyRunner> early;
@@ -392,6 +406,10 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
       std::sort(known.begin(), known.end());
       return usage_error(fmt::format("unknown family '{}'; the specs define {}", f, fmt::join(known, ", ")));
     }
+  if (auto none = globs_matching_nothing(suite, globs); !none.empty())
+    return usage_error(fmt::format("--cases {}: no case of the suite is named so; expected KERNEL/CASE names as "
+                                   "`ptxcts list --cases` lists them, e.g. {}",
+                                   fmt::join(none, ", "), all_case_ids(suite).front()));
   Catalog cat = no_assemble ? catalog_as_is.get() : make_catalog(suite, p);
   if (release_check.valid()) release_check.get();
   const CatalogOrigin suite_origin = this_suite(p);
@@ -411,9 +429,8 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
     return kExitSkipped;
   }
   if (q.devices.empty()) {
-    fmt::print("No GPU: {}.\nRunning the toolkit side only: the catalog above, and the claims it can judge.\n",
-               q.reason);
-    print_toolkit_side(suite, cat, p);
+    fmt::print("No GPU: {}.\nRunning the toolkit side only: the catalog, and the claims it can judge.\n", q.reason);
+    print_toolkit_side(suite, cat, p, flags.verbosity());
     return cat.errors().empty() ? 0 : kExitPtxasFailed;
   }
   // Under `ctest --resource-spec-file`, a test given a GPU (RESOURCE_GROUPS gpus:1) runs on that GPU
@@ -438,7 +455,6 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
       return Audit{};
     }
   });
-  Totals all;
   // Every GPU of the host at once: a device runner (and its fault pool) per GPU, each GPU's results
   // and reports its own; a GPU whose runner cannot run costs only that GPU's cases.
   struct PerGpu {
@@ -457,17 +473,16 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
   for (std::size_t g = 0; g < q.devices.size(); ++g) {
     auto const& dev = q.devices[g];
     PerGpu& G = gpus[g];
-    fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version,
-               dev.driver_cuda);
+    if (!flags.quiet)
+      fmt::print("\n[GPU {}] {} ({}, driver {}, CUDA {})\n", dev.ordinal, dev.name, dev.sm(), dev.driver_version,
+                 dev.driver_cuda);
     RunOptions& opt = G.opt;
     opt.runner = p.runner;
     opt.catalog_dir =
         p.catalog;  // read only: each run's job and result files go to a fresh directory of its own (work_dir)
     opt.families.insert(families.begin(), families.end());
-    G.terminal = std::make_unique<TerminalProgress>(stdout, isatty(STDOUT_FILENO) != 0,
-                                                    flags.quiet     ? Verbosity::Quiet
-                                                    : flags.verbose ? Verbosity::Verbose
-                                                                    : Verbosity::Normal,
+    opt.case_globs = globs;
+    G.terminal = std::make_unique<TerminalProgress>(stdout, isatty(STDOUT_FILENO) != 0, flags.verbosity(),
                                                     many ? fmt::format("[GPU {}] ", dev.ordinal) : "");
     opt.progress = [t = G.terminal.get()](const std::string& line) { t->kernel_line(line); };
     opt.on_case = [t = G.terminal.get()](const CaseResult& r, std::size_t done, std::size_t total) {
@@ -511,7 +526,7 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
     G.reports = many ? fs::path(p.reports) / fmt::format("gpu{}", dev.ordinal) : fs::path(p.reports);
     if (many) fs::create_directories(G.reports);
     G.journal_path = G.reports / (report_basename(rep.info) + ".journal.jsonl");
-    if (families.empty()) {
+    if (!selection) {
       if (resume) {
         auto done = read_journal(G.journal_path);
         opt.done = by_kernel_and_case(done);
@@ -542,56 +557,49 @@ int cmd_run(const Paths& p, const std::vector<std::string>& families, const std:
       fill_shared_fault_cases(q.devices, shares, runs);
   }
   const Audit audit = audit_future.get();
-  fmt::print("\n{}", audit_said);
-  if (!audit.ptxas_version.empty()) print_findings(audit);
+  if (flags.verbose) fmt::print("\n{}", audit_said);
+  else if (audit.ptxas_version.empty()) fmt::print("\n{}", wrapped(audit_said));  // why no claim of the toolkit's is checkable
+  print_audit_findings(stdout, audit, flags.verbosity());
+  bool any_needs_action = false;
   for (std::size_t g = 0; g < q.devices.size(); ++g) {
     auto const& dev = q.devices[g];
     PerGpu& G = gpus[g];
     if (G.failed) std::rethrow_exception(G.failed);
     RunReport& rep = G.rep;
-    const double secs = G.secs;
-    const fs::path& journal_path = G.journal_path;
-    if (many) fmt::print("\n[GPU {}] {}\n", dev.ordinal, dev.name);
+    const std::string prefix = many ? fmt::format("[GPU {}] ", dev.ordinal) : "";
     rep.results = std::move(G.run.results);
     rep.timing = G.run.timing;
     rep.claims = evaluate_claims(suite, audit, rep.results);
     rep.sass = run_sass(cat, rep.results);
-    // The failures were printed in full as they happened; the claims are said here.
-    for (auto const& v : rep.claims)
-      if (!flags.quiet || (v.verdict != Verdict::Confirmed && v.verdict != Verdict::Observed))
-        fmt::print("  claim {:<13} {}\n", to_string(v.verdict), v.id);
+    for (auto const& f : expectations)
+      if (f.speaks_for(rep.info)) rep.expectations_applied.push_back(f.file);
+    if (!selection) rep.expectations_unmatched = apply_expectations(expectations, rep);
+    else apply_expectations(expectations, rep);  // a selection leaves out what others expect: not reported
+    for (auto const& u : rep.expectations_unmatched) fmt::print("  {}{}\n", prefix, wrapped(u, 98, 6));
+    // The failures were printed in full as they happened; the findings are said here.
+    print_claims(stdout, rep.claims, flags.verbosity(), prefix);
     // The report's own time: the process start to this moment; write_reports adds the writing of the
     // Markdown, JUnit and HTML files (the JSON cannot hold the time of its own writing).
     rep.timing.wall = seconds_since(kProcessStart);
     rep.timing.peak_rss_mib = peak_rss_mib();
-    if (families.empty()) {
+    std::string written;
+    if (!selection) {
       const auto t_reports = std::chrono::steady_clock::now();
       write_reports(rep, G.reports, &suite.specs);
       rep.timing.reports = seconds_since(t_reports);  // for the line below: what the files took in all
       rep.timing.wall = seconds_since(kProcessStart);
-      fs::remove(journal_path);  // the reports now hold everything it did
-      fmt::print("  reports: {}/{}.{{json,md,xml,html}} ({:.1f} s on the GPU side, written in {:.2f} s)\n",
-                 G.reports.string(), report_basename(rep.info), secs, rep.timing.reports);
+      fs::remove(G.journal_path);  // the reports now hold everything it did
+      written = fmt::format("{}/{}.{{json,md,xml,html}}", G.reports.string(), report_basename(rep.info));
     }
-    if (!flags.quiet) print_timing(rep.timing);
-    Totals t = rep.totals(), ft = rep.fault_totals();
-    fmt::print("  GPU {}: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out\n", dev.ordinal, t.pass,
-               t.fail, t.skip, t.error, t.crash, t.timeout);
-    fmt::print(
-        "  GPU {} fault cases (observations, never failures): {} faulted, {} timed out, {} ran without a fault, {} "
-        "skipped\n",
-        dev.ordinal, ft.crash, ft.timeout, ft.pass + ft.fail, ft.skip);
-    all.pass += t.pass;
-    all.fail += t.fail;
-    all.skip += t.skip;
-    all.error += t.error;
-    all.crash += t.crash;
-    all.timeout += t.timeout;
+    if (flags.verbose) print_timing(rep.timing);
+    else if (!flags.quiet)
+      fmt::print("  {}time: {:.1f} s ({:.1f} s on the GPU side; first launch at {:.2f} s)\n", prefix, rep.timing.wall,
+                 G.secs, rep.timing.first_launch);
+    print_gpu_end(stdout, rep, written, "a run of some families or cases writes none (run every case for reports)",
+                  prefix);
+    any_needs_action = any_needs_action || tally(rep.results).needing_action > 0;
   }
-  if (all.error + all.crash + all.timeout)
-    fmt::print("{} errors, {} crashed, {} timed out\n", all.error, all.crash, all.timeout);
-  fmt::print("{} passed, {} failed, {} skipped\n", all.pass, all.fail, all.skip);
-  return (all.fail + all.error + all.crash + all.timeout) ? kExitFound : 0;
+  return any_needs_action ? kExitFound : 0;
 }
 
 int cmd_audit(const Paths& p) {
@@ -603,7 +611,7 @@ int cmd_audit(const Paths& p) {
   const AuditRun run{
       .host = host_name(), .date = utc_now(), .suite_version = PTXCTS_VERSION, .suite_commit = PTXCTS_SUITE_COMMIT};
   fs::path json = write_audit_reports(a.audit, a.plan, a.verdicts, run, p.reports);
-  print_findings(a.audit);
+  print_audit_findings(stdout, a.audit, Verbosity::Verbose);  // the audit's own command lists every one
   int confirmed = 0, contradicted = 0;
   for (auto const& s : a.audit.statements) {
     confirmed += s.verdict == Verdict::Confirmed;
@@ -879,7 +887,18 @@ int cmd_list(const Paths& p) {
   for (auto const& c : suite.specs.cases.cases) fmt::print(" {}", c.name);
   fmt::print("\nclaims:");
   for (auto const& c : suite.specs.claims) fmt::print(" {}", c.id);
-  fmt::print("\n{} kernels x {} cases\n", suite.kernels.size(), suite.specs.cases.cases.size());
+  fmt::print("\n{} kernels, {} inputs; {} cases (a case: a kernel with one of the inputs its kind takes)\n",
+             suite.kernels.size(), suite.specs.cases.cases.size(), all_case_ids(suite).size());
+  return 0;
+}
+
+// The case list of this release: what "conformant" means for it.
+int cmd_list_cases(const Paths& p) {
+  Suite suite = build_suite(load_spec_dir(p.specs));
+  const std::vector<std::string> ids = all_case_ids(suite);
+  fmt::print("# ptxcts {} (commit {}): the {} cases of this release, KERNEL/CASE\n", PTXCTS_VERSION,
+             PTXCTS_SUITE_COMMIT, ids.size());
+  for (auto const& id : ids) fmt::print("{}\n", id);
   return 0;
 }
 
@@ -924,11 +943,18 @@ int main(int argc, char** argv) {
   bool no_assemble = false, require_gpu = false, resume = false, quiet = false, verbose = false;
   unsigned batch = 256;
   std::string run_toolchain = "cubin";
+  RunFlags naive;  // what is not a local of main: --cases, --expectations, and (hidden) the naive ways
   auto* run = app.add_subcommand("run", "Run the suite on every GPU (or, with none, the toolkit side)");
   run->add_option("--catalog", p.catalog, "Catalog directory");
   run->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
   run->add_option("--reports", p.reports, "Where reports are written");
   run->add_option("--family", families, "Run only these families (reports are then not written)");
+  run->add_option("--cases", naive.cases,
+                  "Run only these cases: KERNEL/CASE names or globs, or @FILE, a case list (`ptxcts list --cases`); "
+                  "reports are then not written");
+  run->add_option("--expectations", naive.expectations,
+                  "Expectations files or folders: outcomes known to differ on a GPU and driver (default: the specs' "
+                  "expectations/)");
   run->add_option("--runner", p.runner, "The device runner program");
   run->add_option("--ptxas", p.ptxas, "ptxas to use");
   std::string run_toolkit, toolkit_cache = default_toolkit_cache().string();
@@ -953,7 +979,6 @@ int main(int argc, char** argv) {
                   "by the driver's own JIT; the reports' names end in -jit)")
       ->check(CLI::IsMember({"cubin", "jit"}))
       ->capture_default_str();
-  RunFlags naive;  // hidden: the naive ways, for benchmarks and the tests that compare with them
   run->add_flag("--no-early-runner", naive.no_early_runner)->group("");
   run->add_flag("--no-manifest-index", naive.no_manifest_index)->group("");
   run->add_flag("--no-stream", naive.no_stream)->group("");
@@ -1067,6 +1092,10 @@ int main(int argc, char** argv) {
   release_manifest->add_option("prefix", release_prefix, "The installed package's root")->required();
 
   auto* list = app.add_subcommand("list", "List kernels, cases and claims");
+  bool list_cases = false;
+  list->add_flag("--cases", list_cases,
+                 "Write every case of this release, KERNEL/CASE, one a line: the case list (mustpass) a run of it "
+                 "must cover; `ptxcts run --cases @FILE` takes it");
   auto* check = app.add_subcommand("check-specs", "Validate the specs and say so");
 
   try {
@@ -1139,9 +1168,11 @@ int main(int argc, char** argv) {
                       .no_stream = naive.no_stream,
                       .faults_on_every_gpu = faults_on_every_gpu,
                       .runners_see_all_gpus = naive.runners_see_all_gpus,
-                      .standby_depth = naive.standby_depth});
+                      .standby_depth = naive.standby_depth,
+                      .cases = naive.cases,
+                      .expectations = naive.expectations});
     }
-    if (*list) return cmd_list(p);
+    if (*list) return list_cases ? cmd_list_cases(p) : cmd_list(p);
     if (*audit && !audit_toolkits.empty())
       return cmd_audit_toolkits(p, audit_toolkits, toolkit_ptxas, toolkit_cache, audit_rewrite);
     if (*fetch) return cmd_toolkits_fetch(fetch_versions, toolkit_cache, refetch, fetch_tools);

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "results/outcome.hpp"
 #include "results/report_json.hpp"
 
 namespace ptxcts {
@@ -38,12 +39,15 @@ void compare_toolchains(const RunReport& a, const RunReport& b, ReportDiff& d) {
   for (auto const& r : a.results) cases[r.kernel + " / " + r.case_name].first = &r;
   for (auto const& r : b.results) cases[r.kernel + " / " + r.case_name].second = &r;
   auto side = [](const std::string& name, const CaseResult* r) {
-    return r ? fmt::format("{} {}", name, to_string(r->status)) : fmt::format("{} (absent)", name);
+    return r ? fmt::format("{} {}", name, token(outcome_of(*r))) : fmt::format("{} (absent)", name);
   };
   for (auto const& [what, ab] : cases) {
     const auto [x, y] = ab;
-    if (x && y && (x->status == Status::Skip) != (y->status == Status::Skip)) {
-      const CaseResult& skipped = x->status == Status::Skip ? *x : *y;
+    auto not_run = [](const CaseResult* r) {
+      return r->status == Status::Skip || r->status == Status::NotSupported;
+    };
+    if (x && y && not_run(x) != not_run(y)) {
+      const CaseResult& skipped = not_run(x) ? *x : *y;
       d.not_compared.push_back(
           fmt::format("{}: skipped by the {} run: {}", what, &skipped == x ? name_a : name_b, skipped.reason));
       continue;
@@ -88,8 +92,10 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
   };
 
   std::map<std::string, std::pair<std::string, std::string>> cases;
-  for (auto const& r : a.results) cases[r.kernel + " / " + r.case_name].first = to_string(r.status);
-  for (auto const& r : b.results) cases[r.kernel + " / " + r.case_name].second = to_string(r.status);
+  // Compared in the outcome vocabulary: a fault case's "faulted" to "no-fault" is a change, never a
+  // regression (only "pass" can get worse).
+  for (auto const& r : a.results) cases[r.kernel + " / " + r.case_name].first = token(outcome_of(r));
+  for (auto const& r : b.results) cases[r.kernel + " / " + r.case_name].second = token(outcome_of(r));
   for (auto const& [what, s] : cases)
     if (s.first != s.second) d.cases.push_back(change(what, s.first, s.second, "pass", what));
 

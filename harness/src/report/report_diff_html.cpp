@@ -7,6 +7,7 @@
 #include "report/html_document.hpp"
 #include "report/html_page_parts.hpp"
 #include "report/layout_svg.hpp"
+#include "results/outcome.hpp"
 
 namespace ptxcts {
 
@@ -17,19 +18,89 @@ std::string run_name(const RunInfo& i) {
                      i.suite_commit, i.date);
 }
 
-void changes_table(pugi::xml_node s, const char* heading, const std::vector<ReportChange>& changes) {
-  el(s, "h3", {}, fmt::format("{} ({})", heading, changes.size()));
+// The changes of one kind, grouped by what they went from and to ("pass -> fail") and then by family,
+// each group collapsed with its count (a run where everything changed stays a short page); the
+// regressions' groups first.
+void changes_groups(pugi::xml_node s, const char* heading, const std::vector<ReportChange>& changes,
+                    const std::map<std::string, std::string>& family_of) {
+  el(s, "h3", {}, fmt::format("{} ({})", heading, count_text(static_cast<long long>(changes.size()))));
   if (changes.empty()) return;
-  pugi::xml_node tb = table(s, {"What", "Before", "After", ""});
+  auto side = [](const std::string& v) { return v.empty() ? std::string("(absent)") : v; };
+  std::map<std::pair<bool, std::string>, std::map<std::string, std::vector<const ReportChange*>>> groups;
   for (auto const& c : changes) {
-    pugi::xml_node tr = el(tb, "tr");
-    el(tr, "td", {{"class", "mono"}}, c.what);
-    el(tr, "td", {{"class", c.before}}, c.before.empty() ? "(absent)" : c.before);
-    el(tr, "td", {{"class", c.after}}, c.after.empty() ? "(absent)" : c.after);
-    el(tr, "td", {{"class", c.regression() ? "fail" : ""}},
-       c.regression()         ? "regression"
-       : !c.withdrawn.empty() ? "withdrawn: " + c.withdrawn
-                              : "");
+    auto f = family_of.find(c.what.substr(0, c.what.find(" / ")));
+    groups[{!c.regression(), side(c.before) + " \u2192 " + side(c.after)}][f == family_of.end() ? "" : f->second]
+        .push_back(&c);
+  }
+  for (auto const& [key, by_family] : groups) {
+    const bool regression = !key.first;
+    int n = 0;
+    for (auto const& [_, v] : by_family) n += static_cast<int>(v.size());
+    pugi::xml_node d = el(s, "details", {{"class", "group"}});
+    pugi::xml_node sum = el(d, "summary");
+    el(sum, "span", {{"class", regression ? "badge fail" : "badge zero"}},
+       regression ? "regression" : "change");
+    text(sum, fmt::format("{}: {}", key.second, count_text(n)));
+    for (auto const& [family, v] : by_family) {
+      pugi::xml_node fd = el(el(d, "div"), "details");
+      el(fd, "summary", {}, fmt::format("{}: {}", family.empty() ? "claims and layouts" : family, count_text(static_cast<long long>(v.size()))));
+      pugi::xml_node tb = table(el(fd, "div"), {"What", "Withdrawn"});
+      for (auto const* c : v) {
+        pugi::xml_node tr = el(tb, "tr");
+        el(tr, "td", {{"class", "mono"}}, c->what);
+        el(tr, "td", {}, c->withdrawn);
+      }
+    }
+  }
+}
+
+// The diff's verdict, first: what makes `ptxcts diff` exit 1, counted.
+std::string diff_verdict(const ReportDiff& d) {
+  if (d.toolchains)
+    return d.disagreements.empty()
+               ? "JIT and precompiled cubin agree on every case compared."
+               : fmt::format("JIT and precompiled cubin disagree on {} cases.", count_text(static_cast<long long>(d.disagreements.size())));
+  return d.regressions() == 0
+             ? fmt::format("No regression: {} case changes, {} claim changes, {} fragment layouts changed.",
+                           count_text(static_cast<long long>(d.cases.size())), d.claims.size(), d.layouts.size())
+             : fmt::format("{} regressions: something that passed or was confirmed before is not now, or went missing "
+                           "({} case changes, {} claim changes).",
+                           count_text(d.regressions()), count_text(static_cast<long long>(d.cases.size())),
+                           d.claims.size());
+}
+
+// The wmma fragment layouts that changed: one figure per distinct change (the layout before and now),
+// drawn as it is now with what changed marked, and the cases that saw that change listed under it.
+void layouts_changed(pugi::xml_node body, const RunReport& before, const RunReport& after, const ReportDiff& d) {
+  pugi::xml_node s =
+      section(body, "layouts", fmt::format("wmma fragment layouts that changed ({})", count_text(static_cast<long long>(d.layouts.size()))));
+  if (d.layouts.empty()) return;
+  el(s, "p", {},
+     "One figure per distinct change, drawn as the later report has it: a register part whose element changed "
+     "is marked, and says what it held before. Under each, the cases that saw that change.");
+  std::map<std::string, const CaseResult*> old_by_key, new_by_key;
+  for (auto const& r : before.results) old_by_key[r.kernel + " / " + r.case_name] = &r;
+  for (auto const& r : after.results) new_by_key[r.kernel + " / " + r.case_name] = &r;
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> changes;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (auto const& key : d.layouts) {
+    auto o = old_by_key.find(key), n = new_by_key.find(key);
+    if (o == old_by_key.end() || n == new_by_key.end()) continue;
+    auto& cases = changes[{o->second->observed_layout, n->second->observed_layout}];
+    if (cases.empty()) order.push_back({o->second->observed_layout, n->second->observed_layout});
+    cases.push_back(key);
+  }
+  for (auto const& pair : order) {
+    auto const& cases = changes[pair];
+    pugi::xml_node d = el(s, "details");
+    el(d, "summary", {},
+       fmt::format("{}{}", cases.front(), cases.size() > 1 ? fmt::format(" and {} more cases", cases.size() - 1) : ""));
+    pugi::xml_node fig = el(d, "figure", {{"class", "layout-observed"}});
+    auto was = parse_observed_layout(pair.first);
+    auto now = parse_observed_layout(pair.second);
+    if (now) draw_observed_layout(fig, *now, was ? &*was : nullptr);
+    else el(fig, "pre", {}, pair.second);
+    el(fig, "figcaption", {}, fmt::format("{}", fmt::join(cases, ", ")));
   }
 }
 
@@ -38,8 +109,9 @@ void changes_table(pugi::xml_node s, const char* heading, const std::vector<Repo
 std::string diff_html(const RunReport& before, const RunReport& after, const ReportDiff& d) {
   HtmlPage page("ptxcts diff");
   el(page.body, "h1", {},
-     d.toolchains ? fmt::format("ptxcts diff: JIT and precompiled cubin disagree on {} case(s)", d.disagreements.size())
-                  : fmt::format("ptxcts diff: {} regression(s)", d.regressions()));
+     d.toolchains ? std::string("ptxcts diff: driver JIT and precompiled cubin") : std::string("ptxcts diff"));
+  el(page.body, "p",
+     {{"id", "verdict"}, {"class", d.findings() ? "verdict needs-action" : "verdict conforms"}}, diff_verdict(d));
   pugi::xml_node s = section(page.body, "run", "The two runs");
   pugi::xml_node tb = table(s, {});
   for (auto [k, info] : {std::pair{"Before", &before.info}, std::pair{"After", &after.info}}) {
@@ -59,27 +131,14 @@ std::string diff_html(const RunReport& before, const RunReport& after, const Rep
     }
     for (auto const& n : d.not_compared) el(s, "p", {}, "Not compared: " + n);
   }
+  std::map<std::string, std::string> family_of;  // kernel -> family
+  for (auto const* rep : {&before, &after})
+    for (auto const& r : rep->results) family_of.emplace(r.kernel, r.family);
   s = section(page.body, "changes", "What changed");
-  changes_table(s, "Cases", d.cases);
-  changes_table(s, "Claims", d.claims);
-  changes_table(s, "Layouts observed before and not now", d.lost_layouts);
-  s = section(page.body, "layouts", fmt::format("wmma fragment layouts that changed ({})", d.layouts.size()));
-  el(s, "p", {},
-     "Each drawn as the later report has it; a purple outline marks a register part whose element changed "
-     "(its tooltip says what it held before), a red one an element held more than once.");
-  std::map<std::string, const CaseResult*> old_by_key, new_by_key;
-  for (auto const& r : before.results) old_by_key[r.kernel + " / " + r.case_name] = &r;
-  for (auto const& r : after.results) new_by_key[r.kernel + " / " + r.case_name] = &r;
-  for (auto const& key : d.layouts) {
-    auto o = old_by_key.find(key), n = new_by_key.find(key);
-    if (o == old_by_key.end() || n == new_by_key.end()) continue;
-    pugi::xml_node fig = el(s, "figure", {{"class", "layout-observed"}});
-    auto was = parse_observed_layout(o->second->observed_layout);
-    auto now = parse_observed_layout(n->second->observed_layout);
-    if (now) draw_observed_layout(fig, *now, was ? &*was : nullptr);
-    else el(fig, "pre", {}, n->second->observed_layout);
-    el(fig, "figcaption", {}, key);
-  }
+  changes_groups(s, "Cases", d.cases, family_of);
+  changes_groups(s, "Claims", d.claims, family_of);
+  changes_groups(s, "Layouts observed before and not now", d.lost_layouts, family_of);
+  layouts_changed(page.body, before, after, d);
   return page.str();
 }
 

@@ -10,27 +10,35 @@
 
 #include "report/html_document.hpp"
 #include "report/html_page_parts.hpp"
+#include "report/outcome_html.hpp"
 #include "report/sass_text.hpp"
+#include "results/outcome.hpp"
 #include "results/report_json.hpp"
 
 namespace ptxcts {
 
 namespace {
 
-bool failed(const CaseResult& r) { return !r.fault_case && r.status != Status::Pass && r.status != Status::Skip; }
+// The class a result's outcome is painted with: its token, and "known" for an expected difference.
+std::string outcome_class(const CaseResult& r) {
+  return std::string(token(outcome_of(r))) + (r.known.empty() ? "" : " known");
+}
 
 std::string kernel_anchor(const std::string& kernel) { return "k-" + kernel; }
 
 void run_section(pugi::xml_node body, const RunReport& report) {
   const RunInfo& i = report.info;
   el(body, "h1", {},
-     fmt::format("ptxcts: {} ({}), driver {}, CUDA {}", i.gpu_name, i.sm, i.driver_version, i.cuda_release));
-  contents(body, {{"findings", "Findings and failures"},
+     fmt::format("ptxcts: {} ({}), driver {}, CUDA {}{}", i.gpu_name, i.sm, i.driver_version, i.cuda_release,
+                 ran_driver_jit(i) ? ", driver JIT" : ""));
+  verdict_banner(body, report);
+  contents(body, {{"findings", "Failures and findings"},
                   {"claims", "Claims"},
                   {"matrix-section", "Forms x targets"},
                   {"layouts", "Fragment layouts"},
                   {"kernels", "Kernels and cases"}});
   pugi::xml_node s = section(body, "run", "The run");
+  outcome_tally(s, tally(report.results), report.results);
   pugi::xml_node tb = table(s, {});
   auto row = [&](std::string_view k, std::string_view v) {
     pugi::xml_node tr = el(tb, "tr");
@@ -52,30 +60,49 @@ void run_section(pugi::xml_node body, const RunReport& report) {
                         tm.wall, tm.first_launch, tm.faults, tm.runner_starts, tm.launch_count, tm.batch_count,
                         tm.peak_rss_mib)
           : std::string("not recorded in the report (schema 5 and before)"));
-  Totals t = report.totals(), ft = report.fault_totals();
-  pugi::xml_node p = el(s, "p", {{"class", "totals"}});
-  for (auto [n, st] : {std::pair{t.pass, Status::Pass},
-                       {t.fail, Status::Fail},
-                       {t.skip, Status::Skip},
-                       {t.error, Status::Error},
-                       {t.crash, Status::Crash},
-                       {t.timeout, Status::Timeout}})
-    el(p, "span", {{"class", fmt::format("badge {}", to_string(st))}}, fmt::format("{} {}", n, to_string(st)));
-  if (ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout)
-    el(s, "p", {},
-       fmt::format("Fault cases (documented rules broken on purpose; what the GPU did is an observation, never a "
-                   "failure): {} faulted, {} timed out, {} ran without a fault, {} skipped, {} errors.",
-                   ft.crash, ft.timeout, ft.pass + ft.fail, ft.skip, ft.error));
+  if (!report.sass.unavailable.empty()) row("SASS", report.sass.unavailable);  // said once, not in every cell
 }
 
-void result_block(pugi::xml_node parent, const CaseResult& r) {
-  pugi::xml_node d = el(parent, "div", {{"class", fmt::format("finding {}", to_string(r.status))}});
-  pugi::xml_node h = el(d, "h3");
-  el(h, "span", {{"class", fmt::format("badge {}", to_string(r.status))}}, to_string(r.status));
-  el(h, "a", {{"href", "#" + kernel_anchor(r.kernel)}}, r.kernel);
-  text(h, " / " + r.case_name);
-  el(d, "p", {}, fmt::format("{} ({} mismatches, target {})", r.reason, r.mismatches, r.target));
-  if (!r.diff.empty()) el(d, "pre", {}, fmt::format("{}", fmt::join(r.diff, "\n")));
+// The failures, grouped by family and then by form (the instruction under test): a row per form with
+// its count and its first failure's differences, each family collapsed. A run where everything fails
+// stays a page of one row per form; the kernel list below, filtered by outcome, has every case, and
+// the JSON report every difference.
+void failures_block(pugi::xml_node s, const RunReport& report) {
+  std::map<std::string, std::map<std::string, std::vector<const CaseResult*>>> groups;
+  std::vector<std::string> families;
+  int n = 0;
+  for (auto const& r : report.results) {
+    if (!needs_action(r)) continue;
+    if (!groups.count(r.family)) families.push_back(r.family);
+    groups[r.family][r.instruction].push_back(&r);
+    ++n;
+  }
+  if (n == 0) {
+    el(s, "p", {}, "No case needs action: none failed, errored, crashed or timed out.");
+    return;
+  }
+  pugi::xml_node p = el(s, "p", {}, fmt::format("{} cases need action. ", count_text(n)));
+  el(p, "a", {{"href", "#filter:kernel-list;outcome=fail%20error%20crash%20timeout"}}, "Show them in the kernel list");
+  text(p, ".");
+  for (auto const& family : families) {
+    int in_family = 0;
+    for (auto const& [_, rs] : groups[family]) in_family += static_cast<int>(rs.size());
+    pugi::xml_node fd = el(s, "details", {{"class", "group"}, {"data-family", family}});
+    el(fd, "summary", {},
+       fmt::format("{}: {} cases in {} forms", family, count_text(in_family), groups[family].size()));
+    pugi::xml_node tb = table(el(fd, "div"), {"Cases", "Form", "First of them", "Its differences"});
+    for (auto const& [form, rs] : groups[family]) {
+      const CaseResult& r = *rs.front();
+      pugi::xml_node tr = el(tb, "tr", {{"data-outcome", token(outcome_of(r))}});
+      el(tr, "td", {{"class", outcome_class(r)}}, fmt::format("{} {}", rs.size(), label(outcome_of(r))));
+      el(tr, "td", {{"class", "mono"}}, form);
+      pugi::xml_node first = el(tr, "td");
+      el(first, "a", {{"href", "#" + kernel_anchor(r.kernel)}}, r.kernel);
+      text(first, " / " + r.case_name + ": " + r.reason);
+      pugi::xml_node diff = el(tr, "td");
+      if (!r.diff.empty()) el(diff, "pre", {}, fmt::format("{}", fmt::join(r.diff, "\n")));
+    }
+  }
 }
 
 // What the code of a contradicted claim's kernels became, beside the claim (the first dozen results).
@@ -94,12 +121,12 @@ void sass_beside_claim(pugi::xml_node d, const RunReport& report, const ClaimVer
                                            : report.sass.unavailable);
         table = el(d, "table", {{"class", "sass"}});
         pugi::xml_node head = el(table, "tr");
-        for (const char* h : {"Kernel", "Case", "Target", "Status", "SASS of the instruction under test"})
+        for (const char* h : {"Kernel", "Case", "Target", "Outcome", "SASS of the instruction under test"})
           el(head, "th", {}, h);
       }
       pugi::xml_node tr = el(table, "tr");
       const KernelSass* k = report.sass.find(r.kernel, r.target);
-      for (std::string v : {r.kernel, r.case_name, r.target, std::string(to_string(r.status)),
+      for (std::string v : {r.kernel, r.case_name, r.target, std::string(label(outcome_of(r))),
                             k ? sass_summary(*k) : std::string("no SASS")})
         el(tr, "td", {}, v);
       ++shown;
@@ -107,28 +134,31 @@ void sass_beside_claim(pugi::xml_node d, const RunReport& report, const ClaimVer
   if (rows > shown) el(d, "p", {}, fmt::format("... and {} more (the JSON report has every one)", rows - shown));
 }
 
+// What needs a reader: the cases that need action (the GPU's conformance), then the documentation
+// findings (contradicted claims: about the documents, shown apart).
 void findings_section(pugi::xml_node body, const RunReport& report) {
-  pugi::xml_node s = section(body, "findings", "Findings and failures");
+  pugi::xml_node s = section(body, "findings", "Failures and findings");
+  failures_block(s, report);
   int n = 0;
+  for (auto const& c : report.claims) n += c.verdict == Verdict::Contradicted;
+  el(s, "h3", {},
+     n ? fmt::format("{} documentation findings: claims of the documents that this run contradicts", n)
+       : std::string("No documentation findings: no claim contradicted"));
   for (auto const& c : report.claims) {
     if (c.verdict != Verdict::Contradicted) continue;
-    ++n;
-    pugi::xml_node d = el(s, "div", {{"class", "finding claim"}, {"data-id", c.id}});
-    pugi::xml_node h = el(d, "h3");
-    el(h, "span", {{"class", "badge contradicted"}}, "contradicted");
-    text(h, "claim " + c.id);
-    el(d, "p", {}, fmt::format("\u201c{}\u201d ({})", c.text, c.source));
-    el(d, "p", {}, "Evidence: " + c.evidence);
-    if (!c.note.empty()) el(d, "p", {}, "Note: " + c.note);
-    checked_list(d, c.checked);
-    sass_beside_claim(d, report, c);
+    pugi::xml_node d = el(s, "details", {{"class", "finding claim"}, {"data-id", c.id}});
+    pugi::xml_node h = el(d, "summary");
+    el(h, "span", {{"class", c.known.empty() ? "badge contradicted" : "badge contradicted known"}},
+       c.known.empty() ? "contradicted" : "contradicted (known)");
+    text(h, "claim " + c.id + ": \u201c" + c.text + "\u201d");
+    pugi::xml_node div = el(d, "div");
+    el(div, "p", {}, "Source: " + c.source);
+    folded_paragraph(div, "Evidence: ", c.evidence);
+    if (!c.note.empty()) el(div, "p", {}, "Note: " + c.note);
+    if (!c.known.empty()) el(div, "p", {}, "Known difference: " + c.known);
+    checked_list(div, c.checked);
+    sass_beside_claim(div, report, c);
   }
-  for (auto const& r : report.results)
-    if (failed(r)) {
-      ++n;
-      result_block(s, r);
-    }
-  if (n == 0) el(s, "p", {}, "No findings: no claim contradicted, no case failed.");
 }
 
 void claims_section(pugi::xml_node body, const RunReport& report) {
@@ -149,7 +179,8 @@ void claims_section(pugi::xml_node body, const RunReport& report) {
     pugi::xml_node what = el(tr, "td", {}, c->text);
     if (!c->note.empty()) el(what, "p", {}, "Note: " + c->note);
     el(tr, "td", {}, c->source);
-    pugi::xml_node ev = el(tr, "td", {}, c->evidence);
+    pugi::xml_node ev = el(tr, "td");
+    folded_paragraph(ev, "", c->evidence);
     checked_list(ev, c->checked);
   }
 }
@@ -200,16 +231,17 @@ void matrix_section(pugi::xml_node body, const RunReport& report, const nlohmann
     if (r.fault_case) continue;
     auto [it, fresh] = forms.try_emplace(r.instruction, Form{r.family, r.kernel, {}, 0});
     if (fresh) order.push_back(r.instruction);
-    if (r.status == Status::Skip) ++it->second.skipped;
+    const Outcome o = outcome_of(r);
+    if (o == Outcome::NotSupported || o == Outcome::Skipped) ++it->second.skipped;
     else {
       auto& [passed, ran] = it->second.ran[r.target.empty() ? report.info.sm : r.target];
-      passed += r.status == Status::Pass;
+      passed += o == Outcome::Pass;
       ++ran;
     }
   }
   std::set<std::string> families;
   for (auto const& [_, f] : forms) families.insert(f.family);
-  filter_box(s, "matrix", families);
+  filter_box(s, "matrix", families, "forms");
   pugi::xml_node t = el(s, "table", {{"id", "matrix"}});
   pugi::xml_node hr = el(el(t, "thead"), "tr");
   el(hr, "th", {}, "Form");
@@ -247,7 +279,7 @@ void matrix_section(pugi::xml_node body, const RunReport& report, const nlohmann
       }
       if (acc && acc->first) el(tr, "td", {{"class", "accepted"}}, acc->second ? "acc/rej" : "acc");
       else if (acc) el(tr, "td", {{"class", "rejected"}}, "rej");
-      else el(tr, "td", {{"class", "untested"}}, target == report.info.sm && f.skipped ? "skip" : "");
+      else el(tr, "td", {{"class", "untested"}}, target == report.info.sm && f.skipped ? "not run" : "");
     }
   }
 }
@@ -320,32 +352,56 @@ void kernels_section(pugi::xml_node body, const RunReport& report,
     v.push_back(&r);
     families.insert(r.family);
   }
-  filter_box(s, "kernel-list", families);
+  el(s, "p", {},
+     fmt::format("{} cases: {} kernels, each with its cases (a case: one kernel run with one input, on this GPU's "
+                 "target). Type words of a form or kernel, or choose a family or an outcome; the choice is kept in "
+                 "the page's address.",
+                 count_text(static_cast<long long>(report.results.size())), count_text(static_cast<long long>(order.size()))));
+  filter_box(s, "kernel-list", families, "kernels", true);
   pugi::xml_node list = el(s, "div", {{"id", "kernel-list"}});
   for (auto const& kernel : order) {
     auto const& results = by_kernel[kernel];
-    pugi::xml_node d =
-        el(list, "details",
-           {{"id", kernel_anchor(kernel)}, {"data-family", results.front()->family}, {"data-name", kernel}});
+    std::map<Outcome, int> counts;
+    for (auto const* r : results) ++counts[outcome_of(*r)];
+    std::string outcomes;
+    for (auto const& [o, n] : counts) outcomes += std::string(outcomes.empty() ? "" : " ") + token(o);
+    pugi::xml_node d = el(list, "details",
+                          {{"id", kernel_anchor(kernel)},
+                           {"data-family", results.front()->family},
+                           {"data-name", kernel + " " + results.front()->instruction},
+                           {"data-outcomes", outcomes}});
     pugi::xml_node sum = el(d, "summary");
-    std::map<std::string, int> counts;
-    for (auto const* r : results) ++counts[to_string(r->status)];
-    for (auto const& [st, n] : counts) el(sum, "span", {{"class", "badge " + st}}, fmt::format("{} {}", n, st));
+    for (auto const& [o, n] : counts) el(sum, "span", {{"class", std::string("badge ") + token(o)}}, fmt::format("{} {}", n, label(o)));
     el(sum, "code", {}, kernel);
     pugi::xml_node div = el(d, "div");
     el(div, "pre", {}, results.front()->instruction);
     auto spec_fig = figure_anchor.find(results.front()->instruction);
     if (spec_fig != figure_anchor.end())
       el(el(div, "p"), "a", {{"href", "#" + spec_fig->second}}, "the layout the spec gives");
-    pugi::xml_node tb = table(div, {"Case", "Target", "PTX ISA", "Status", "Reason", "Layout"});
+    // What every case of the kernel shares is said once, above its cases (a page of thousands of cases
+    // stays small): the target and PTX ISA version, and a reason they all give.
+    auto same = [&](auto field) {
+      return std::all_of(results.begin(), results.end(), [&](const CaseResult* r) { return field(*r) == field(*results.front()); });
+    };
+    const bool one_target = same([](const CaseResult& r) { return r.target + "@" + r.ptx_isa; });
+    const bool one_reason = results.size() > 1 && same([](const CaseResult& r) { return r.reason; });
+    if (one_target && !results.front()->target.empty())
+      el(div, "p", {}, fmt::format("Target {}, PTX ISA {}.", results.front()->target, results.front()->ptx_isa));
+    if (one_reason && !results.front()->reason.empty()) el(div, "p", {}, "Every case: " + results.front()->reason);
+    pugi::xml_node tb = one_target ? table(div, {"Case", "Outcome", "Reason", "Layout"})
+                                   : table(div, {"Case", "Target", "PTX ISA", "Outcome", "Reason", "Layout"});
     for (auto const* r : results) {
-      pugi::xml_node tr = el(tb, "tr");
-      el(tr, "td", {{"class", r->fault_case ? "fault" : ""}}, r->case_name);
-      el(tr, "td", {}, r->target);
-      el(tr, "td", {}, r->ptx_isa);
-      el(tr, "td", {{"class", to_string(r->status)}}, to_string(r->status));
-      pugi::xml_node why = el(tr, "td", {}, r->reason);
-      if (!r->diff.empty()) el(why, "pre", {}, fmt::format("{}", fmt::join(r->diff, "\n")));
+      pugi::xml_node tr = el(tb, "tr", {{"data-outcome", token(outcome_of(*r))}});
+      el(tr, "td", {{"class", r->fault_case ? "fault" : ""}}, r->case_name + (r->fault_case ? " (fault case)" : ""));
+      if (!one_target) {
+        el(tr, "td", {}, r->target);
+        el(tr, "td", {}, r->ptx_isa);
+      }
+      el(tr, "td", {{"class", outcome_class(*r)}}, label(outcome_of(*r)));
+      pugi::xml_node why = el(tr, "td", {}, one_reason ? std::string_view() : std::string_view(r->reason));
+      if (!r->known.empty()) el(why, "p", {{"class", "known"}}, "known difference: " + r->known);
+      // A failure's differences are under "Failures and findings", for the first of its form.
+      if (!r->diff.empty() && !needs_action(*r)) el(why, "pre", {}, fmt::format("{}", fmt::join(r->diff, "\n")));
       if (!r->ran_on.empty()) el(why, "p", {{"class", "ran-on"}}, "ran on " + r->ran_on);  // a shared fault case
       pugi::xml_node lay = el(tr, "td");
       auto fig = figure_anchor.find(r->kernel + "/" + r->case_name);
@@ -368,7 +424,8 @@ void withdrawn_section(pugi::xml_node body, const RunReport& report) {
 
 std::string report_html(const RunReport& report, const RunPageInputs& in) {
   const RunInfo& i = report.info;
-  HtmlPage page(fmt::format("ptxcts {} {} driver {} CUDA {}", i.gpu_name, i.sm, i.driver_version, i.cuda_release));
+  HtmlPage page(fmt::format("ptxcts {} {} driver {} CUDA {}{}", i.gpu_name, i.sm, i.driver_version, i.cuda_release,
+                            ran_driver_jit(i) ? " (driver JIT)" : ""));
   run_section(page.body, report);
   findings_section(page.body, report);
   claims_section(page.body, report);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "results/outcome.hpp"
 #include "results/report_json.hpp"
 
 namespace ptxcts {
@@ -29,13 +30,6 @@ void set(pugi::xml_node node, const char* name, std::string_view value) {
 
 void set(pugi::xml_node node, const char* name, int value) { node.append_attribute(name).set_value(value); }
 
-void set_counts(pugi::xml_node suite, int tests, int failures, int errors, int skipped) {
-  set(suite, "tests", tests);
-  set(suite, "failures", failures);
-  set(suite, "errors", errors);
-  set(suite, "skipped", skipped);
-}
-
 // Every suite carries the run's identity, so a CI dashboard can tell runs on different GPUs apart.
 void add_properties(pugi::xml_node suite, const RunInfo& info) {
   auto props = suite.append_child("properties");
@@ -46,59 +40,72 @@ void add_properties(pugi::xml_node suite, const RunInfo& info) {
   }
 }
 
+// One rule, the one `ptxcts run` exits by: a <failure> (a case that failed) or an <error> (one that
+// errored, crashed or timed out) only where it exits 1 (results/outcome's needs_action). Everything
+// else passes or is skipped, with its outcome in the suite's own words beside it.
 void add_result(pugi::xml_node suite, const CaseResult& r) {
   auto tc = suite.append_child("testcase");
   set(tc, "classname", fmt::format("ptxcts.{}.{}", r.family, r.kernel));
   set(tc, "name", r.case_name);
-  if (r.fault_case) {  // what the GPU did with a broken rule is an observation, not a failure
-    tc.append_child("system-out")
-        .text()
-        .set(xml_text(fmt::format("fault case: {}: {}", to_string(r.status), r.reason)).c_str());
+  const Outcome o = outcome_of(r);
+  std::string said = fmt::format("outcome: {}{}", label(o), r.reason.empty() ? "" : ": " + r.reason);
+  if (!r.known.empty()) said += "\nknown difference: " + r.known;
+  if (!r.ran_on.empty()) said += "\nran on " + r.ran_on;
+  if (needs_action(r)) {
+    auto f = tc.append_child(o == Outcome::Fail ? "failure" : "error");
+    set(f, "message", r.reason);
+    set(f, "type", token(o));
+    f.text().set(xml_text(o == Outcome::Fail
+                              ? fmt::format("{} mismatches\n{}", r.mismatches, fmt::join(r.diff, "\n"))
+                              : r.reason)
+                     .c_str());
     return;
   }
-  switch (r.status) {
-    case Status::Pass: break;
-    case Status::Fail: {
-      auto f = tc.append_child("failure");
-      set(f, "message", r.reason);
-      set(f, "type", "mismatch");
-      f.text().set(xml_text(fmt::format("{} mismatches\n{}", r.mismatches, fmt::join(r.diff, "\n"))).c_str());
-      break;
-    }
-    case Status::Error:
-    case Status::Timeout:
-    case Status::Crash: {
-      auto e = tc.append_child("error");
-      set(e, "message", r.reason);
-      set(e, "type", to_string(r.status));
-      break;
-    }
-    case Status::Skip: set(tc.append_child("skipped"), "message", r.reason); break;
-  }
+  if (o == Outcome::NotSupported || o == Outcome::Skipped)
+    set(tc.append_child("skipped"), "message", fmt::format("{}: {}", label(o), r.reason));
+  // Passed, a fault case's observation, or a known difference: the words go to system-out.
+  if (o != Outcome::Pass || !r.known.empty()) tc.append_child("system-out").text().set(xml_text(said).c_str());
 }
 
-void add_claim(pugi::xml_node suite, const ClaimVerdict& c) {
-  auto tc = suite.append_child("testcase");
-  set(tc, "classname", fmt::format("ptxcts.claims.{}", c.family));
-  set(tc, "name", c.id);
-  std::string detail = fmt::format("{}\nsource: {}\nchecked: {}", c.text, c.source, fmt::join(c.checked, ", "));
-  if (!c.note.empty()) detail += "\nnote: " + c.note;
-  switch (c.verdict) {
-    case Verdict::Confirmed: break;
-    case Verdict::Contradicted: {
-      auto f = tc.append_child("failure");
-      set(f, "message", c.evidence);
-      set(f, "type", "contradicted");
-      f.text().set(xml_text(detail).c_str());
-      break;
-    }
-    case Verdict::NotCheckable: set(tc.append_child("skipped"), "message", c.evidence); break;
-    // Undefined behaviour recorded: neither a failure nor a skip (it did run); the record is in system-out.
-    case Verdict::Observed:
-      detail = "observed (undefined or unenforced behaviour, recorded, not judged)\n" + detail;
-      break;
+// The documentation findings: the claims' verdicts, as properties of the root's first suite and in full
+// in its system-out. They are findings about documents, never failures of the GPU's conformance.
+void add_findings(pugi::xml_node suite, const RunReport& report) {
+  auto props = suite.child("properties");
+  auto verdict = props.append_child("property");
+  set(verdict, "name", "verdict");
+  set(verdict, "value", verdict_line(report));
+  std::string text = verdict_line(report) + "\n";
+  for (auto const& c : report.claims) {
+    auto p = props.append_child("property");
+    set(p, "name", "claim." + c.id);
+    set(p, "value", std::string(to_string(c.verdict)) + (c.known.empty() ? "" : " (known)"));
+    text += fmt::format("claim {}: {}{}\n  \u201c{}\u201d ({})\n  evidence: {}\n", c.id, to_string(c.verdict),
+                        c.known.empty() ? "" : " (known: " + c.known + ")", c.text, c.source, c.evidence);
   }
-  tc.append_child("system-out").text().set(xml_text(detail + "\nevidence: " + c.evidence).c_str());
+  suite.append_child("system-out").text().set(xml_text(text).c_str());
+}
+
+struct SuiteCounts {
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
+};
+
+SuiteCounts counts_of(const std::vector<const CaseResult*>& results) {
+  SuiteCounts c;
+  for (auto const* r : results) {
+    ++c.tests;
+    const Outcome o = outcome_of(*r);
+    if (needs_action(*r)) ++(o == Outcome::Fail ? c.failures : c.errors);
+    else c.skipped += o == Outcome::NotSupported || o == Outcome::Skipped;
+  }
+  return c;
+}
+
+// Jenkins' JUnit schema allows "skipped" on a suite but not on the root <testsuites>.
+void set_counts(pugi::xml_node suite, const SuiteCounts& c, bool root = false) {
+  set(suite, "tests", c.tests);
+  set(suite, "failures", c.failures);
+  set(suite, "errors", c.errors);
+  if (!root) set(suite, "skipped", c.skipped);
 }
 
 }  // namespace
@@ -111,8 +118,9 @@ std::string report_junit(const RunReport& report) {
 
   auto suites = doc.append_child("testsuites");
   set(suites, "name", "ptxcts");
-  Totals t = report.totals();
-  set_counts(suites, static_cast<int>(report.results.size()), t.fail, t.error + t.crash + t.timeout, t.skip);
+  std::vector<const CaseResult*> all;
+  for (auto const& r : report.results) all.push_back(&r);
+  set_counts(suites, counts_of(all), true);  // the sum of the suites below: each case is in exactly one
 
   // Families in the order they first appear, so the file follows the catalog.
   std::vector<std::string> families;
@@ -121,25 +129,14 @@ std::string report_junit(const RunReport& report) {
   for (auto const& family : families) {
     auto suite = suites.append_child("testsuite");
     set(suite, "name", family);
-    RunReport part;  // the family's results alone, to count them the way the whole run is counted
+    std::vector<const CaseResult*> part;
     for (auto const& r : report.results)
-      if (r.family == family) part.results.push_back(r);
-    Totals ft = part.totals();
-    set_counts(suite, static_cast<int>(part.results.size()), ft.fail, ft.error + ft.crash + ft.timeout, ft.skip);
+      if (r.family == family) part.push_back(&r);
+    set_counts(suite, counts_of(part));
     add_properties(suite, report.info);
-    for (auto const& r : part.results) add_result(suite, r);
+    for (auto const* r : part) add_result(suite, *r);
+    if (family == families.front()) add_findings(suite, report);  // after the cases: the schema's order
   }
-
-  auto claims = suites.append_child("testsuite");
-  set(claims, "name", "claims");
-  int contradicted = 0, not_checkable = 0;
-  for (auto const& c : report.claims) {
-    contradicted += c.verdict == Verdict::Contradicted;
-    not_checkable += c.verdict == Verdict::NotCheckable;
-  }
-  set_counts(claims, static_cast<int>(report.claims.size()), contradicted, 0, not_checkable);
-  add_properties(claims, report.info);
-  for (auto const& c : report.claims) add_claim(claims, c);
 
   std::ostringstream out;
   doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);

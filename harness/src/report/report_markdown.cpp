@@ -1,8 +1,10 @@
 #include "report/report_markdown.hpp"
+#include "results/outcome.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <iterator>
 #include <map>
 #include <string_view>
@@ -39,9 +41,11 @@ std::string fence_for(const std::vector<std::string>& lines) {
   return std::string(std::max<std::size_t>(3, longest + 1), '`');
 }
 
-std::string status_cell(Status s) {
-  bool bad = s == Status::Fail || s == Status::Error || s == Status::Crash || s == Status::Timeout;
-  return bad ? fmt::format("**{}**", to_string(s)) : to_string(s);
+// The outcome in the suite's words; bold only where it needs action, "(known)" where an expectation says so.
+std::string outcome_cell(const CaseResult& r) {
+  std::string word = label(outcome_of(r));
+  if (!r.known.empty()) return word + " (known)";
+  return needs_action(r) ? fmt::format("**{}**", word) : word;
 }
 
 bool has_sass(const RunReport& report) { return !report.sass.disassembler.empty() || !report.sass.unavailable.empty(); }
@@ -77,11 +81,11 @@ void contradicted_sass(std::string& out, const RunReport& report, const std::vec
       heading = true;
     }
     fmt::format_to(std::back_inserter(out),
-                   "**{}** ({} results)\n\n| Kernel | Case | Target | Status | SASS |\n|---|---|---|---|---|\n",
+                   "**{}** ({} results)\n\n| Kernel | Case | Target | Outcome | SASS |\n|---|---|---|---|---|\n",
                    cell(c->id), rows.size());
     for (std::size_t n = 0; n < rows.size() && n < kRows; ++n)
       fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", cell(rows[n]->kernel),
-                     cell(rows[n]->case_name), cell(rows[n]->target), status_cell(rows[n]->status),
+                     cell(rows[n]->case_name), cell(rows[n]->target), outcome_cell(*rows[n]),
                      sass_cell(report, *rows[n]));
     if (rows.size() > kRows)
       fmt::format_to(std::back_inserter(out), "\n... and {} more (the JSON report has every one)\n",
@@ -116,19 +120,18 @@ void claims_section(std::string& out, const RunReport& report) {
 void family_section(std::string& out, const RunReport& report, const std::string& family,
                     const std::vector<const CaseResult*>& results) {
   fmt::format_to(std::back_inserter(out), "### {}\n\n", family);
-  const bool sass = has_sass(report);  // a report from before schema 7 has no SASS column
-  out += sass ? "| Kernel | Instruction | Case | Target | Status | Reason | SASS |\n|---|---|---|---|---|---|---|\n"
-              : "| Kernel | Instruction | Case | Target | Status | Reason |\n|---|---|---|---|---|---|\n";
+  // A SASS column only where there is SASS (the report's header says once why there is none).
+  const bool sass = has_sass(report) && report.sass.unavailable.empty();
+  out += sass ? "| Kernel | Instruction | Case | Target | Outcome | Reason | SASS |\n|---|---|---|---|---|---|---|\n"
+              : "| Kernel | Instruction | Case | Target | Outcome | Reason |\n|---|---|---|---|---|---|\n";
   for (const CaseResult* r : results)
     fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} |{}\n", cell(r->kernel),
-                   cell(r->instruction), cell(r->case_name), cell(r->target), status_cell(r->status),
+                   cell(r->instruction), cell(r->case_name), cell(r->target), outcome_cell(*r),
                    cell(r->ran_on.empty() ? r->reason : r->reason + " (ran on " + r->ran_on + ")"),
-                   !sass                             ? ""
-                   : report.sass.unavailable.empty() ? " " + sass_cell(report, *r) + " |"
-                                                     : std::string(" no disassembler |"));
+                   sass ? " " + sass_cell(report, *r) + " |" : "");
   out += "\n";
   for (const CaseResult* r : results) {
-    if (r->status != Status::Fail) continue;
+    if (!needs_action(*r) || outcome_of(*r) != Outcome::Fail) continue;
     fmt::format_to(std::back_inserter(out), "**Failure: {} / {}** ({} mismatches): {}\n\n", r->kernel, r->case_name,
                    r->mismatches, r->reason);
     if (r->diff.empty()) continue;
@@ -160,6 +163,22 @@ void layouts_section(std::string& out, const RunReport& report) {
   }
 }
 
+// The cases, counted once: every outcome over every case (a case: one kernel with one of its inputs).
+std::string summary_markdown(const RunReport& report) {
+  const Tally t = tally(report.results);
+  std::set<std::string> kernels;
+  for (auto const& r : report.results) kernels.insert(r.kernel);
+  std::string parts;
+  for (Outcome o : kOutcomes)
+    if (t[o]) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", count_text(t[o]), label(o));
+  return fmt::format("**Cases:** {} ({} kernels, each with its cases){}{}\n\n", count_text(t.cases()),
+                     count_text(static_cast<long long>(kernels.size())), parts.empty() ? "" : ": ", parts) +
+         (t[Outcome::Faulted] + t[Outcome::RanWithoutFault]
+              ? "Fault cases break a documented rule on purpose: whether the GPU faulted is an observation, never a "
+                "failure.\n\n"
+              : "");
+}
+
 // What this run leaves out on purpose, that an earlier one reported (`ptxcts diff` names it so).
 void withdrawn_section(std::string& out, const RunReport& report) {
   if (report.withdrawn.empty()) return;
@@ -177,6 +196,7 @@ std::string report_markdown(const RunReport& report) {
       fmt::format("# ptxcts report: {} ({}), driver {}, CUDA {}{}\n\n", info.gpu_name, info.sm, info.driver_version,
                   info.cuda_release, ran_driver_jit(info) ? ", compiled by the driver's JIT" : "");
 
+  out += fmt::format("**{}**\n\n", verdict_line(report));  // the verdict first: all a reader may need
   out += "| Run | |\n|---|---|\n";
   for (auto const& f : run_info_fields())
     fmt::format_to(std::back_inserter(out), "| {} | {} |\n", f.key, cell(info.*f.member));
@@ -186,20 +206,7 @@ std::string report_markdown(const RunReport& report) {
                    cell(report.sass.unavailable.empty() ? report.sass.disassembler : report.sass.unavailable));
   out += "\n";
 
-  Totals t = report.totals();
-  Totals ft = report.fault_totals();
-  fmt::format_to(
-      std::back_inserter(out), "**Totals:** {} pass, {} fail, {} skip, {} error, {} crash, {} timeout ({} cases)\n\n",
-      t.pass, t.fail, t.skip, t.error, t.crash, t.timeout,
-      report.results.size() - static_cast<std::size_t>(ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout));
-  if (ft.pass + ft.fail + ft.skip + ft.error + ft.crash + ft.timeout)
-    fmt::format_to(
-        std::back_inserter(out),
-        "**Fault cases** (documented rules broken on purpose; what the GPU did is an observation): {} faulted, "
-        "{} timed out, {} ran without a fault and matched the reference, {} ran and differed, {} skipped, {} "
-        "errors\n\n",
-        ft.crash, ft.timeout, ft.pass, ft.fail, ft.skip, ft.error);
-
+  out += summary_markdown(report);
   claims_section(out, report);
   layouts_section(out, report);
   withdrawn_section(out, report);

@@ -2,17 +2,14 @@
 
 #include <fmt/format.h>
 
+#include "results/outcome.hpp"
+
 namespace ptxcts {
 
-namespace {
-bool counts_as_failure(const CaseResult& r) {
-  return !r.fault_case && r.status != Status::Pass && r.status != Status::Skip;
-}
-}  // namespace
-
-std::string failure_text(const CaseResult& r) {
-  std::string text = fmt::format("  {:<5} {} / {}: {}", to_string(r.status), r.kernel, r.case_name, r.reason);
-  for (auto const& d : r.diff) text += fmt::format("\n          {}", d);
+std::string failure_text(const CaseResult& r, bool with_diff) {
+  std::string text = fmt::format("  {:<9} {} / {}: {}", label(outcome_of(r)), r.kernel, r.case_name, r.reason);
+  if (with_diff)
+    for (auto const& d : r.diff) text += fmt::format("\n            {}", d);
   return text;
 }
 
@@ -57,9 +54,14 @@ void TerminalProgress::case_done(const CaseResult& r, std::size_t done, std::siz
   std::lock_guard<std::mutex> hold(mutex_);
   done_ = done;
   total_ = total;
-  if (counts_as_failure(r)) {
+  if (needs_action(r)) {
+    // A run where everything fails must not bury its end: the first failures in full, then a line
+    // each, then only the count (the reports have every one).
     ++failures_;
-    print_above(prefix_ + failure_text(r));
+    if (failures_ <= kFailuresInFull) print_above(prefix_ + failure_text(r, true));
+    else if (failures_ <= kFailuresListed) print_above(prefix_ + failure_text(r, false));
+    else if (failures_ == kFailuresListed + 1)
+      print_above(prefix_ + fmt::format("  ... further failures are not printed; the reports have every one"));
   }
   draw(false);
 }

@@ -1,7 +1,8 @@
 // What `ptxcts run` shows while it runs. On a terminal: one line that updates in place (cases
 // done/total, failures so far, rate, time left), each failure printed in full above it when it
 // happens. Not on a terminal (CI logs): the same line every few seconds, and the failures.
-// --quiet: the failures only; --verbose: also a line per kernel.
+// --quiet: the failures only; --verbose: also a line per kernel. The first 10 failures are printed in
+// full, the next 40 a line each, the rest only counted.
 #pragma once
 
 #include <chrono>
@@ -40,9 +41,10 @@ class TerminalProgress {
   std::size_t done_ = 0, total_ = 0, failures_ = 0;
   bool drawn_ = false;  // an in-place line is on the screen
   std::mutex mutex_;
+  static constexpr std::size_t kFailuresInFull = 10, kFailuresListed = 50;
 };
 
-// A failure in full: status, kernel / case, reason, then the diff lines.
-std::string failure_text(const CaseResult& r);
+// A failure: its outcome, kernel / case, reason, then (`with_diff`) the diff lines.
+std::string failure_text(const CaseResult& r, bool with_diff = true);
 
 }  // namespace ptxcts

@@ -1,4 +1,5 @@
 #include "results/report_json.hpp"
+#include "results/outcome.hpp"
 #include "util/json_text.hpp"
 
 #include <cmath>
@@ -61,13 +62,15 @@ Json to_json(const CaseResult& r) {
           {"target", r.target},
           {"ptx_isa", r.ptx_isa},
           {"status", to_string(r.status)},
+          {"outcome", token(outcome_of(r))},
           {"reason", r.reason},
           {"mismatches", r.mismatches},
           {"diff", r.diff},
           {"fault_case", r.fault_case},
           {"observed_layout", r.observed_layout},
           {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)},
-          {"ran_on", r.ran_on}};
+          {"ran_on", r.ran_on},
+          {"known", r.known}};
 }
 
 Json to_json(const ClaimVerdict& c) {
@@ -78,10 +81,27 @@ Json to_json(const ClaimVerdict& c) {
           {"note", c.note},
           {"verdict", to_string(c.verdict)},
           {"evidence", c.evidence},
-          {"checked", c.checked}};
+          {"checked", c.checked},
+          {"known", c.known}};
 }
 
 Json to_json(const Withdrawal& w) { return {{"what", w.what}, {"reason", w.reason}}; }
+
+// What a reader (or a CI script with jq) wants first: the verdict line, what `ptxcts run` exited
+// with for this GPU, and the counts every page uses (cases: one per kernel and case).
+Json summary_json(const RunReport& report) {
+  const Tally t = tally(report.results);
+  std::set<std::string> kernels;
+  for (auto const& r : report.results) kernels.insert(r.kernel);
+  int findings = 0;
+  for (auto const& c : report.claims) findings += c.verdict == Verdict::Contradicted;
+  return {{"verdict", verdict_line(report)},
+          {"exit_status", t.needing_action ? 1 : 0},
+          {"cases", t.cases()},
+          {"kernels", static_cast<int>(kernels.size())},
+          {"needing_action", t.needing_action},
+          {"findings", findings}};
+}
 
 // ---- Reading -------------------------------------------------------------------------------
 
@@ -286,10 +306,19 @@ class Node {
   std::string path_;
 };
 
+// Schema 8 and before said "skip" for every case not run. The reasons the runner gave a form the GPU,
+// its targets or the toolkit's PTX ISA lack are its own words (run/cubin_selection), so such a skip
+// reads as not-supported, and an old report compares with a new one case for case.
+bool legacy_not_supported(const std::string& reason) {
+  return reason.find(" requires ") != std::string::npos ||
+         reason.starts_with("no single target covers every step of this kernel") ||
+         (reason.starts_with("needs PTX ISA ") && reason.find("; this toolkit speaks ") != std::string::npos);
+}
+
 CaseResult read_result(const Node& n) {
   n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason", "mismatches", "diff",
             "fault_case"},
-           {"observed_layout", "roundtrip_identity", "ran_on"});
+           {"observed_layout", "roundtrip_identity", "ran_on", "outcome", "known"});
   CaseResult r;
   r.kernel = n.at("kernel").str();
   r.family = n.at("family").str();
@@ -299,6 +328,7 @@ CaseResult read_result(const Node& n) {
   r.ptx_isa = n.at("ptx_isa").str();
   r.status = n.at("status").convert(status_from_string);
   r.reason = n.at("reason").str();
+  if (n.at("status").str() == "skip" && legacy_not_supported(r.reason)) r.status = Status::NotSupported;
   r.mismatches = static_cast<int>(n.at("mismatches").integer(0, INT32_MAX));
   r.diff = n.at("diff").strings();
   r.fault_case = n.at("fault_case").boolean();
@@ -306,11 +336,18 @@ CaseResult read_result(const Node& n) {
   if (n.has("roundtrip_identity") && !n.at("roundtrip_identity").is_null())         // from schema 4 on
     r.roundtrip_identity = n.at("roundtrip_identity").boolean();
   if (n.has("ran_on")) r.ran_on = n.at("ran_on").str();  // from schema 8 on
+  if (n.has("known")) r.known = n.at("known").str();  // from schema 9 on
+  if (n.has("outcome")) {  // from schema 9 on: derived from the status, so it must agree with it
+    Node o = n.at("outcome");
+    if (o.convert(outcome_from_token) != outcome_of(r))
+      o.fail(fmt::format("expected \"{}\" (what status \"{}\"{} means), got \"{}\"", token(outcome_of(r)),
+                         to_string(r.status), r.fault_case ? " of a fault case" : "", o.str()));
+  }
   return r;
 }
 
 ClaimVerdict read_claim(const Node& n, std::int64_t schema) {
-  n.object({"id", "family", "text", "source", "note", "verdict", "evidence", "checked"});
+  n.object({"id", "family", "text", "source", "note", "verdict", "evidence", "checked"}, {"known"});
   ClaimVerdict c;
   c.id = n.at("id").str();
   c.family = n.at("family").str();
@@ -324,6 +361,7 @@ ClaimVerdict read_claim(const Node& n, std::int64_t schema) {
         fmt::format("verdict 'observed' is from schema_version 5 on; this report is schema_version {}", schema));
   c.evidence = n.at("evidence").str();
   c.checked = n.at("checked").strings();
+  if (n.has("known")) c.known = n.at("known").str();  // from schema 9 on
   return c;
 }
 
@@ -358,18 +396,45 @@ void refuse_duplicates(const Source& src, const std::vector<Node>& nodes, const 
 }
 
 // The totals are derived data; a file whose totals disagree with its results was edited or broken.
-void check_totals(const Node& n, const Totals& t) {
+// Schema 9 on: every outcome, over every case; before: six statuses, over the cases that are not
+// fault cases.
+void check_count(const Node& v, int count, const std::string& what) {
+  if (v.integer(0, INT32_MAX) != count)
+    v.fail(fmt::format("expected {} ({}), got {}", count, what, v.integer(0, INT32_MAX)));
+}
+
+void check_totals(const Node& n, const std::vector<CaseResult>& results, std::int64_t schema) {
+  if (schema >= 9) {
+    std::vector<const char*> keys;
+    for (Outcome o : kOutcomes) keys.push_back(token(o));
+    n.object(keys);
+    const Tally t = tally(results);
+    for (Outcome o : kOutcomes)
+      check_count(n.at(token(o)), t[o], fmt::format("the number of results with outcome {}", token(o)));
+    return;
+  }
   n.object({"pass", "fail", "skip", "error", "crash", "timeout"});
-  for (auto [key, count] : {std::pair{"pass", t.pass},
-                            {"fail", t.fail},
-                            {"skip", t.skip},
-                            {"error", t.error},
-                            {"crash", t.crash},
-                            {"timeout", t.timeout}}) {
-    Node v = n.at(key);
-    if (v.integer(0, INT32_MAX) != count)
-      v.fail(fmt::format("expected {} (the number of results with status {}), got {}", count, key,
-                         v.integer(0, INT32_MAX)));
+  for (auto [key, st] : {std::pair{"pass", Status::Pass},
+                         {"fail", Status::Fail},
+                         {"skip", Status::Skip},
+                         {"error", Status::Error},
+                         {"crash", Status::Crash},
+                         {"timeout", Status::Timeout}}) {
+    int count = 0;
+    for (auto const& r : results)
+      count += !r.fault_case && (r.status == st || (st == Status::Skip && r.status == Status::NotSupported));
+    check_count(n.at(key), count, fmt::format("the number of results with status {}", key));
+  }
+}
+
+// The summary (schema 9 on) is derived too: the verdict line and the counts must be this report's.
+void check_summary(const Node& n, const RunReport& report) {
+  n.object({"verdict", "exit_status", "cases", "kernels", "needing_action", "findings"});
+  const Json want = summary_json(report);
+  for (auto const& [key, value] : want.items()) {
+    Node v = n.at(key.c_str());
+    if (value.is_string() ? v.str() != value.get<std::string>() : v.integer(0, INT32_MAX) != value.get<int>())
+      v.fail(fmt::format("expected {} (derived from the results and claims), got something else", value.dump()));
   }
 }
 
@@ -470,12 +535,13 @@ RunTiming read_timing(const Node& n) {
 }
 
 std::string report_json(const RunReport& report) {
-  Totals t = report.totals();
+  const Tally t = tally(report.results);
   Json j;
   j["schema_version"] = RunReport::kSchemaVersion;
   j["run"] = to_json(report.info);
-  j["totals"] = {{"pass", t.pass},   {"fail", t.fail},   {"skip", t.skip},
-                 {"error", t.error}, {"crash", t.crash}, {"timeout", t.timeout}};
+  j["summary"] = summary_json(report);
+  j["totals"] = Json::object();
+  for (Outcome o : kOutcomes) j["totals"][token(o)] = t[o];
   j["results"] = Json::array();
   for (auto const& r : report.results) j["results"].push_back(to_json(r));
   j["claims"] = Json::array();
@@ -486,6 +552,7 @@ std::string report_json(const RunReport& report) {
   for (auto const& f : kTimingSeconds) j["timing"][f.key] = std::round(report.timing.*f.member * 1e4) / 1e4;
   for (auto const& f : kTimingCounts) j["timing"][f.key] = report.timing.*f.member;
   j["sass"] = to_json(report.sass);
+  j["expectations"] = {{"applied", report.expectations_applied}, {"unmatched", report.expectations_unmatched}};
   // A toolkit message with stray bytes must not cost the report: invalid UTF-8 becomes U+FFFD.
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -511,13 +578,17 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   Node root(src, j, "");
   Node version = root.at("schema_version");
   // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity, 4 lacks the verdict observed,
-  // 5 the timing, 6 the sass, 7 the GPU's identity and the rest of schema 8's run; nothing else differs.
+  // 5 the timing, 6 the sass, 7 the GPU's identity and the rest of schema 8's run, 8 the outcomes
+  // and the summary; nothing else differs.
   constexpr int kOldest = 2;
   const auto v = version.integer(INT32_MIN, INT32_MAX);
   if (v < kOldest || v > RunReport::kSchemaVersion)
     version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest,
                              RunReport::kSchemaVersion, v));
-  if (v >= 7) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing", "sass"});
+  if (v >= 9)
+    root.object({"schema_version", "run", "summary", "totals", "results", "claims", "withdrawn", "timing", "sass",
+                 "expectations"});
+  else if (v >= 7) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing", "sass"});
   else if (v >= 6) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing"});
   else if (v >= 4) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
   else root.object({"schema_version", "run", "totals", "results", "claims"});
@@ -537,9 +608,19 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   auto claims = root.at("claims").items();
   for (auto const& n : claims) report.claims.push_back(read_claim(n, v));
   refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
-  check_totals(root.at("totals"), report.totals());
+  if (v < 9)
+    for (std::size_t k = 0; k < results.size(); ++k)
+      if (results[k].has("outcome")) results[k].at("outcome").fail("key \"outcome\" is from schema_version 9 on");
+  check_totals(root.at("totals"), report.results, v);
+  if (v >= 9) check_summary(root.at("summary"), report);
   if (v >= 6) report.timing = read_timing(root.at("timing"));
   if (v >= 7) report.sass = read_sass(root.at("sass"));
+  if (v >= 9) {
+    Node e = root.at("expectations");
+    e.object({"applied", "unmatched"});
+    report.expectations_applied = e.at("applied").strings();
+    report.expectations_unmatched = e.at("unmatched").strings();
+  }
   if (v < 4) return report;
 
   // What a report withdraws it must lack: withdrawing what it has would hide nothing, and says the

@@ -22,7 +22,8 @@ const char* to_string(Status s) {
   switch (s) {
     case Status::Pass: return "pass";
     case Status::Fail: return "fail";
-    case Status::Skip: return "skip";
+    case Status::NotSupported: return "not-supported";
+    case Status::Skip: return "skipped";
     case Status::Error: return "error";
     case Status::Crash: return "crash";
     case Status::Timeout: return "timeout";
@@ -31,9 +32,12 @@ const char* to_string(Status s) {
 }
 
 Status status_from_string(const std::string& s) {
-  for (Status v : {Status::Pass, Status::Fail, Status::Skip, Status::Error, Status::Crash, Status::Timeout})
+  if (s == "skip") return Status::Skip;  // schema 8 and before
+  for (Status v : {Status::Pass, Status::Fail, Status::NotSupported, Status::Skip, Status::Error, Status::Crash,
+                   Status::Timeout})
     if (s == to_string(v)) return v;
-  throw std::invalid_argument("unknown status '" + s + "'; expected pass, fail, skip, error, crash or timeout");
+  throw std::invalid_argument("unknown status '" + s +
+                              "'; expected pass, fail, not-supported, skipped, error, crash or timeout");
 }
 
 const char* to_string(Verdict v) {
@@ -52,27 +56,6 @@ Verdict verdict_from_string(const std::string& s) {
   throw std::invalid_argument("unknown verdict '" + s +
                               "'; expected confirmed, contradicted, not-checkable or observed");
 }
-
-namespace {
-Totals count(const std::vector<CaseResult>& results, bool fault_cases) {
-  Totals t;
-  for (auto const& r : results) {
-    if (r.fault_case != fault_cases) continue;
-    switch (r.status) {
-      case Status::Pass: ++t.pass; break;
-      case Status::Fail: ++t.fail; break;
-      case Status::Skip: ++t.skip; break;
-      case Status::Error: ++t.error; break;
-      case Status::Crash: ++t.crash; break;
-      case Status::Timeout: ++t.timeout; break;
-    }
-  }
-  return t;
-}
-}  // namespace
-
-Totals RunReport::totals() const { return count(results, false); }
-Totals RunReport::fault_totals() const { return count(results, true); }
 
 const KernelSass* RunSass::find(const std::string& kernel, const std::string& target) const {
   for (auto const& k : kernels)

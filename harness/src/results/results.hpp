@@ -8,9 +8,12 @@
 
 namespace ptxcts {
 
-enum class Status { Pass, Fail, Skip, Error, Crash, Timeout };
-const char* to_string(Status s);
-Status status_from_string(const std::string& s);  // throws std::invalid_argument
+// What happened to a case, as the runner records it; results/outcome.hpp says what that means to a
+// reader (a fault case's crash is "faulted as the rule says"). NotSupported: the GPU, target or the
+// toolkit's PTX ISA version lacks the form; Skip: not run for any other reason.
+enum class Status { Pass, Fail, NotSupported, Skip, Error, Crash, Timeout };
+const char* to_string(Status s);  // "pass", "fail", "not-supported", "skipped", ...
+Status status_from_string(const std::string& s);  // also reads "skip" (schema 8 and before); throws std::invalid_argument
 
 struct CaseResult {
   std::string kernel;       // catalog kernel name
@@ -35,6 +38,9 @@ struct CaseResult {
   // 0's input rows (what a round-trip claim rests on); absent when nothing was compared. Kept with
   // the result so that the journal, and so a resumed run, has everything a report is made of.
   std::optional<bool> roundtrip_identity;
+  // An expectation of this GPU and driver (results/expectations) matched this case's outcome: a known
+  // difference, with its reason and link. It reads as known and needs no action; "" when none.
+  std::string known{};
 };
 
 // NotCheckable: the run could not check the claim (no GPU, no case ran, a control case failed).
@@ -48,6 +54,7 @@ struct ClaimVerdict {
   Verdict verdict = Verdict::NotCheckable;
   std::string evidence;              // why this verdict, in a sentence or two
   std::vector<std::string> checked;  // the results (kernel/case) or assemblies it rests on
+  std::string known{};               // an expectation matched this verdict: its reason and link ("" none)
 };
 
 struct RunInfo {
@@ -101,10 +108,6 @@ struct RunTiming {
   bool operator==(const RunTiming&) const = default;
 };
 
-struct Totals {
-  int pass = 0, fail = 0, skip = 0, error = 0, crash = 0, timeout = 0;
-};
-
 // Something an earlier run reported that this run leaves out on purpose, and why. `ptxcts diff`
 // counts anything that went missing as a regression unless the later report withdraws it here.
 // JSON: {"what": ..., "reason": ...} in the report's "withdrawn" list (schema 4 on).
@@ -133,17 +136,20 @@ struct RunSass {
 struct RunReport {
   // 2: status timeout, fault_case; 3: observed_layout; 4: withdrawn, roundtrip_identity; 5: verdict
   // observed; 6: timing; 7: sass; 8: the GPU's index, UUID and PCI bus id, GPUs at once, where the
-  // fault cases ran (and each result's ran_on), the specs' identity, the Slurm job and task.
-  // Reads 8 down to 2.
-  static constexpr int kSchemaVersion = 8;
+  // fault cases ran (and each result's ran_on), the specs' identity, the Slurm job and task; 9: the
+  // outcome vocabulary (status not-supported and skipped, each result's outcome, totals of every
+  // outcome over every case) and the summary (verdict line, exit status, counts).
+  // Reads 9 down to 2.
+  static constexpr int kSchemaVersion = 9;
   RunInfo info;
   RunTiming timing;  // zeros where the report predates it
   std::vector<CaseResult> results;
   std::vector<ClaimVerdict> claims;
   std::vector<Withdrawal> withdrawn;  // `ptxcts run` withdraws nothing (yet): always empty from it
   RunSass sass;                       // empty where the report predates it
-  Totals totals() const;              // of the cases that are not fault cases
-  Totals fault_totals() const;        // of the fault cases
+  // The expectations files (judge/expectations) that spoke for this GPU and driver, and the lines of
+  // those expectations that matched nothing in this run. JSON: "expectations" (schema 9 on).
+  std::vector<std::string> expectations_applied{}, expectations_unmatched{};
 };
 
 }  // namespace ptxcts

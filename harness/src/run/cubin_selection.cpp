@@ -39,9 +39,11 @@ CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, c
     for (auto const* s : kernel.steps)
       if (std::none_of(loadable.begin(), loadable.end(), [&](auto const* t) { return supports(targets, *s, *t); })) {
         choice.skip = fmt::format("{} requires {}; device is {}", s->mnemonic(), s->requirement_text(), device);
+        choice.lacks_form = true;
         return choice;
       }
     choice.skip = fmt::format("no single target covers every step of this kernel on {}", device);
+    choice.lacks_form = true;
     return choice;
   }
   // Most general first: portable, then family-specific, then arch-specific; newest first within each.
@@ -53,7 +55,10 @@ CubinChoice select_cubin(const TargetCatalog& targets, const Catalog& catalog, c
   if (!a)
     choice.error =
         fmt::format("the catalog has no {} assembly of this kernel (rebuild the catalog)", documented.front()->name);
-  else if (!a->attempted) choice.skip = a->message;
+  else if (!a->attempted) {  // the toolkit's PTX ISA version cannot express the form
+    choice.skip = a->message;
+    choice.lacks_form = true;
+  }
   else if (!a->error.empty())
     choice.error =
         fmt::format("ptxas failed on this kernel for {}, so there is no cubin (the next catalog build tries again): {}",

@@ -19,6 +19,8 @@ bool runs_on(const TargetCatalog& targets, const TargetInfo& t, int major, int m
 struct CubinChoice {
   const Assembly* assembly = nullptr;  // set when the kernel can run
   std::string skip;                    // why it cannot run here (a documented limit)
+  bool lacks_form = false;             // skip: the GPU, its targets or the toolkit's PTX ISA lack the form
+                                       // (not supported: conformant), rather than anything else
   std::string error;  // why it should run but cannot (a rejected documented form, or ptxas failed on it)
 };
 

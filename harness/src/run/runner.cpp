@@ -1,4 +1,5 @@
 #include "run/runner.hpp"
+#include "results/outcome.hpp"
 
 #include <fmt/format.h>
 
@@ -25,6 +26,7 @@
 #include "assemble/cubin_check.hpp"
 #include "kinds/kinds.hpp"
 #include "run/case_stream.hpp"
+#include "run/case_selection.hpp"
 #include "run/cubin_selection.hpp"
 #include "run/device_protocol.hpp"
 #include "run/early_runner.hpp"
@@ -89,7 +91,7 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
     const std::string& error = choice.error;
     const Assembly* a = choice.assembly;
     for (auto const& c : suite.specs.cases.cases) {
-      if (!kind.takes(k, c)) continue;
+      if (!kind.takes(k, c) || !selected_case(opt.case_globs, case_id(k.name, c.name))) continue;
       // Which GPU's share a fault case is, counted before anything of this GPU's own (its journal)
       // matters, so that GPUs alike agree: each case is run by exactly one of them.
       // Turns are taken per case, so that each kind of fault case (the ones that do fault, and those
@@ -107,7 +109,7 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
       r.instruction = instruction;
       r.case_name = c.name;
       if (!skip.empty() || !error.empty()) {
-        r.status = skip.empty() ? Status::Error : Status::Skip;
+        r.status = !skip.empty() ? (choice.lacks_form ? Status::NotSupported : Status::Skip) : Status::Error;
         r.reason = skip.empty() ? error : skip;
         record(std::move(r));
         continue;
@@ -213,7 +215,9 @@ class Finisher {
     compare_seconds_ += secs;
     if (opt_.journal) opt_.journal->append(r);
     ++done_;
-    if (opt_.on_case) opt_.on_case(r, done_, plan_.pending.size());
+    // Counted over every case of the run (one denominator): those known before any launch are done.
+    const std::size_t known_before = run_.results.size() - plan_.pending.size();
+    if (opt_.on_case) opt_.on_case(r, known_before + done_, run_.results.size());
     if (--left_[p.kernel] == 0 && opt_.progress) opt_.progress(kernel_line(*p.kernel));
   }
 
@@ -225,15 +229,15 @@ class Finisher {
       const CaseResult& qr = run_.results[q.result];
       if (qr.fault_case) {
         ++faults;
-        faulted += qr.status == Status::Crash || qr.status == Status::Timeout;
+        faulted += outcome_of(qr) == Outcome::Faulted;
         continue;
       }
       ++total;
       pass += qr.status == Status::Pass;
     }
-    return fmt::format("[{:>3}/{}] {:<5} {} ({}/{} cases pass{})", ++kernels_done_, left_.size(),
-                       pass == total ? "pass" : "FAIL", kernel.name, pass, total,
-                       faults ? fmt::format("; fault cases: {} of {} faulted", faulted, faults) : "");
+    return fmt::format("[kernel {:>3}/{}] {:<4} {} ({}/{} cases passed{})", ++kernels_done_, left_.size(),
+                       pass == total ? "pass" : "fail", kernel.name, pass, total,
+                       faults ? fmt::format("; fault cases: {} of {} faulted as the rule says", faulted, faults) : "");
   }
   const Plan& plan_;
   DeviceRun& run_;

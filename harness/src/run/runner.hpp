@@ -28,6 +28,7 @@ struct RunOptions {
   std::filesystem::path work_dir;  // where each run makes a fresh directory of its own for its job and
                                    // result files, removed when it ends (empty: the system's temp directory)
   std::set<std::string> families;  // empty: all
+  std::vector<std::string> case_globs = {};  // "KERNEL/CASE" globs (run/case_selection); empty: all
   std::function<void(const std::string&)> progress;  // one line per kernel (--verbose)
   // Each case as its verdict is known (from several threads, one at a time), with how many of the
   // run's launched cases are done and how many there are.

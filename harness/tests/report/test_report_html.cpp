@@ -18,6 +18,7 @@
 #include "report/report_diff_html.hpp"
 #include "report/report_html.hpp"
 #include "report/report_merge.hpp"
+#include "results/outcome.hpp"
 #include "results/report_json.hpp"
 #include "spec/spec_loader.hpp"
 
@@ -63,10 +64,74 @@ TEST(ReportHtml, SectionsInTheDocumentedOrder) {
 TEST(ReportHtml, FindingsAreTheContradictedClaimAndTheFailedCasesOnly) {
   auto doc = parse(report_html(test_report()));
   auto findings = doc.select_node("//section[@id='findings']").node();
-  // html-page.json: one contradicted claim, one fail, one crash that is not a fault case.
-  EXPECT_EQ(count(findings, ".//div[contains(@class, 'finding')]"), 3u);
-  EXPECT_EQ(count(findings, ".//div[@data-id='blog-consecutive-rows-stored-consecutively']"), 1u);
+  // html-page.json: one contradicted claim; a fail (ldmatrix) and a crash that is not a fault case
+  // (stmatrix): a family group each, a row per form; the fault case's crash is not among them.
+  EXPECT_EQ(count(findings, ".//details[contains(@class, 'claim')]"), 1u);
+  EXPECT_EQ(count(findings, ".//details[contains(@class, 'claim')][@data-id='blog-consecutive-rows-stored-consecutively']"), 1u);
+  EXPECT_EQ(count(findings, ".//details[@class='group']"), 2u);
+  EXPECT_EQ(count(findings, ".//details[@class='group'][@data-family='ldmatrix']//tr[@data-outcome='fail']"), 1u);
+  EXPECT_EQ(count(findings, ".//details[@class='group'][@data-family='stmatrix']//tr[@data-outcome='crash']"), 1u);
+  EXPECT_EQ(count(findings, ".//tr[contains(., 'fault-misaligned-rows')]"), 0u);
   EXPECT_EQ(count(findings, ".//pre[contains(., 'expected <&\"quoted\"> 0x5e6f')]"), 1u);
+}
+
+// The verdict is the first thing under the page's title, in the suite's words, coloured by its tone.
+TEST(ReportHtml, TheVerdictComesFirst) {
+  auto doc = parse(report_html(test_report()));
+  auto body = doc.select_node("//body").node();
+  auto first_p = body.select_node("./p").node();
+  EXPECT_STREQ(first_p.attribute("id").value(), "verdict");
+  EXPECT_STREQ(first_p.attribute("class").value(), "verdict needs-action");  // a fail and a crash
+  EXPECT_EQ(std::string(first_p.child_value()).rfind("Does not conform: 2 of 8 cases need action (1 failed, 1 crashed)", 0),
+            0u)
+      << first_p.child_value();
+  EXPECT_EQ(std::string(body.first_child().name()), "h1");
+  // A report where nothing needs action reads "Conforms", green.
+  RunReport ok = test_report();
+  std::erase_if(ok.results, [](const CaseResult& r) { return !r.fault_case && (r.status == Status::Fail || r.status == Status::Crash); });
+  auto good = parse(report_html(ok));
+  auto v = good.select_node("//p[@id='verdict']").node();
+  EXPECT_STREQ(v.attribute("class").value(), "verdict conforms");
+  EXPECT_EQ(std::string(v.child_value()).rfind("Conforms: 4 cases as documented, 1 not supported on sm_90; 1 fault case "
+                                               "faulted as the rule says",
+                                               0),
+            0u)
+      << v.child_value();
+}
+
+// A fault case that faulted as its rule says is never called a crash, anywhere on the page; its row
+// and the kernel's badge say what it was.
+TEST(ReportHtml, AnExpectedFaultIsNotACrash) {
+  RunReport r = test_report();
+  std::erase_if(r.results, [](const CaseResult& x) { return !x.fault_case && x.status == Status::Crash; });
+  auto doc = parse(report_html(r));
+  EXPECT_EQ(count(doc, "//*[contains(concat(' ', @class, ' '), ' crash ')]"), 0u);
+  EXPECT_EQ(count(doc, "//td[.='crashed'] | //span[contains(., 'crash')][not(contains(@class, 'zero'))]"), 0u);
+  EXPECT_EQ(count(doc, "//tr[@data-outcome='faulted']/td[@class='faulted'][.='faulted as the rule says']"), 1u);
+  EXPECT_EQ(count(doc, "//details[@id='k-ldmatrix.sync.aligned.m8n8.x4.b16_a64']/summary/span[.='1 faulted as the rule says']"),
+            1u);
+}
+
+// The kernel list's items carry what the filter reads (family, words, outcomes), and every case row
+// its outcome; the filter box offers the outcomes and counts kernels.
+TEST(ReportHtml, TheKernelListIsFilteredByFamilyWordsAndOutcome) {
+  auto doc = parse(report_html(test_report()));
+  auto box = doc.select_node("//div[@class='filters'][@data-for='kernel-list']").node();
+  ASSERT_TRUE(box);
+  EXPECT_STREQ(box.attribute("data-noun").value(), "kernels");
+  EXPECT_EQ(count(box, ".//select[@class='outcome']/option"), 2u + 9u);  // any, needs action, the nine outcomes
+  EXPECT_EQ(count(doc, "//div[@id='kernel-list']/details[@data-family][@data-name][@data-outcomes]"), 6u);
+  EXPECT_EQ(count(doc, "//div[@id='kernel-list']//tr[@data-outcome]"), 8u);  // a row per case
+  EXPECT_EQ(count(doc, "//details[@id='k-ldmatrix.sync.aligned.m8n8.x4.b16_a64'][@data-outcomes='pass fail faulted']"), 1u);
+}
+
+// The driver JIT's page is titled as such (its file lies beside the cubin run's).
+TEST(ReportHtml, TheJitPagesTitleSaysJit) {
+  RunReport r = test_report();
+  r.info.toolchain = jit_toolchain("580.159.04", "13.0");
+  auto doc = parse(report_html(r));
+  EXPECT_NE(std::string(doc.select_node("//title").node().child_value()).find("driver JIT"), std::string::npos);
+  EXPECT_NE(std::string(doc.select_node("//h1").node().child_value()).find("driver JIT"), std::string::npos);
 }
 
 // A fault case another GPU of the host ran for this report says which, in its row's reason.

@@ -25,12 +25,12 @@ auto fields(const RunInfo& x) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u);
 }
 auto fields(const CaseResult& x) {
-  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n] = x;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n);
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o);
 }
 auto fields(const ClaimVerdict& x) {
-  auto const& [a, b, c, d, e, f, g, h] = x;
-  return std::tie(a, b, c, d, e, f, g, h);
+  auto const& [a, b, c, d, e, f, g, h, i] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i);
 }
 auto fields(const Withdrawal& x) {
   auto const& [a, b] = x;
@@ -167,6 +167,33 @@ RunReport sample_report() {
                        .fault_case = true,
                        .observed_layout = "",
                        .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_b8",
+                       .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m16n8.x1.trans.shared.b8",
+                       .case_name = "identity",
+                       .target = "",
+                       .ptx_isa = "",
+                       .status = Status::NotSupported,
+                       .reason = "stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 requires sm_100a; device is sm_90",
+                       .diff = {},
+                       .mismatches = 0,
+                       .fault_case = false,
+                       .observed_layout = "",
+                       .roundtrip_identity = std::nullopt});
+  r.results.push_back({.kernel = "stmatrix_x4",
+                       .family = "stmatrix",
+                       .instruction = "stmatrix.sync.aligned.m8n8.x4.shared.b16",
+                       .case_name = "known-to-differ",
+                       .target = "sm_90",
+                       .ptx_isa = "7.8",
+                       .status = Status::Fail,
+                       .reason = "1 element(s) differ from the reference model",
+                       .diff = {"lane 0 r0: expected 0x1 got 0x2"},
+                       .mismatches = 1,
+                       .fault_case = false,
+                       .observed_layout = "",
+                       .roundtrip_identity = std::nullopt,
+                       .known = "a driver bug (https://example.org/bug/1)"});
   r.claims.push_back({.id = "ldmatrix-x1-layout",
                       .family = "ldmatrix",
                       .text = "Thread i holds row i/4",
@@ -239,11 +266,21 @@ TEST(ReportJson, ATimingThatIsNotADurationIsPlaced) {
 
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   std::string text = report_json(sample_report());
-  EXPECT_EQ(text.rfind("{\n \"schema_version\": 8,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
-  EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 1,\n  \"skip\": 1,\n  \"error\": 1,\n  \"crash\": "
-                      "1,\n  \"timeout\": 1\n }"),
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 9,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
+  // Every outcome over every case (fault cases among them, as faulted / no-fault): 9 cases.
+  EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 2,\n  \"not-supported\": 1,\n  \"skipped\": 1,\n"
+                      "  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1,\n  \"faulted\": 1,\n  \"no-fault\": 0\n }"),
             std::string::npos)
       << text;
+  // The summary: the verdict line, the exit status, and the counts (the known failure needs no action).
+  EXPECT_NE(text.find("\"summary\": {\n  \"verdict\": \"Does not conform: 4 of 9 cases need action (1 failed, 1 "
+                      "error, 1 crashed, 1 timed out); 1 as documented, 1 not supported on sm_90, 1 skipped; 1 fault "
+                      "case faulted as the rule says; 1 documentation finding; 1 known difference (expectations).\",\n"
+                      "  \"exit_status\": 1,\n  \"cases\": 9,\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"status\": \"crash\",\n   \"outcome\": \"faulted\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"status\": \"not-supported\""), std::string::npos);
   EXPECT_NE(text.find("\"status\": \"crash\""), std::string::npos);
   EXPECT_NE(text.find("\"verdict\": \"not-checkable\""), std::string::npos);
   EXPECT_NE(text.find("\"verdict\": \"observed\""), std::string::npos);
@@ -328,14 +365,15 @@ TEST(ReportJson, MissingResults) {
 TEST(ReportJson, UnknownStatus) {
   EXPECT_EQ(
       error_of(variant(R"("status": "pass")", R"("status": "passed")")),
-      "r.json:21:34: results[0].status: unknown status 'passed'; expected pass, fail, skip, error, crash or timeout");
+      "r.json:21:34: results[0].status: unknown status 'passed'; expected pass, fail, not-supported, skipped, error, "
+      "crash or timeout");
 }
 
 TEST(ReportJson, WrongSchemaVersion) {
   EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 1,)")),
-            "r.json:2:20: schema_version: expected 2 to 8 (the schema versions this build reads), got 1");
-  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 9,)")),
-            "r.json:2:20: schema_version: expected 2 to 8 (the schema versions this build reads), got 9");
+            "r.json:2:20: schema_version: expected 2 to 9 (the schema versions this build reads), got 1");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 10,)")),
+            "r.json:2:20: schema_version: expected 2 to 9 (the schema versions this build reads), got 10");
 }
 
 // kMinimal as schema 4: with its `withdrawn` list, `withdrawn` (which must name what the report lacks).
@@ -510,7 +548,12 @@ TEST(ReportMarkdown, ClaimsBeforeResultsContradictedFirst) {
   ASSERT_NE(confirmed, std::string::npos);
   EXPECT_LT(contradicted, confirmed);
   EXPECT_LT(confirmed, results);
-  EXPECT_NE(md.find("**Totals:** 1 pass, 1 fail, 1 skip, 1 error, 1 crash, 1 timeout (6 cases)"), std::string::npos);
+  EXPECT_NE(md.find("**Cases:** 9 (6 kernels, each with its cases): 1 passed, 2 failed, 1 not supported, 1 skipped, 1 "
+                    "error, 1 crashed, 1 timed out, 1 faulted as the rule says\n"),
+            std::string::npos)
+      << md;
+  // The verdict comes first, before the run's table.
+  EXPECT_LT(md.find("**Does not conform: 4 of 9 cases need action"), md.find("| Run | |"));
   EXPECT_NE(md.find("| suite_commit | 0123abcd |"), std::string::npos);
   EXPECT_LT(md.find("### ldmatrix"), md.find("### stmatrix"));
 }
@@ -534,7 +577,7 @@ TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
     ++rows;
   }
   EXPECT_EQ(rows, (1 + 22) + (1 + 4) + (1 + 2) +
-                      (2 + 7));  // header + rows: run (21 fields + schema), claims, withdrawn, results
+                      (2 + 9));  // header + rows: run (21 fields + schema), claims, withdrawn, results
   EXPECT_NE(
       md.find(
           "## Withdrawn\n\n| What | Why |\n|---|---|\n| ldmatrix_x2 / identity | the x2 form \\| is covered by x4 |\n"
@@ -570,15 +613,18 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
   ASSERT_TRUE(doc.load_string(xml.c_str())) << xml;
   auto suites = doc.child("testsuites");
   ASSERT_FALSE(suites.empty());
-  EXPECT_EQ(suites.attribute("tests").as_int(), 7);
-  EXPECT_EQ(suites.attribute("errors").as_int(), 3);  // error, crash, timeout; the fault case's crash is an observation
+  // One testcase per case, the root's totals the sums of its suites; a <failure> or <error> only where
+  // `ptxcts run` exits 1 (the known failure and the fault case's crash are not).
+  EXPECT_EQ(suites.attribute("tests").as_int(), 9);
+  EXPECT_EQ(suites.attribute("failures").as_int(), 1);
+  EXPECT_EQ(suites.attribute("errors").as_int(), 3);  // error, crash, timeout
+  EXPECT_TRUE(suites.attribute("skipped").empty()) << "Jenkins' JUnit schema has no skipped on the root";
 
   struct Expected {
     const char* name;
     int tests, failures, errors, skipped;
   };
-  // An observed claim is neither a failure nor a skip: it ran, and what happened is its record.
-  Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 4, 0, 3, 0}, {"claims", 4, 1, 0, 1}};
+  Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 6, 0, 3, 1}};
   auto suite = suites.child("testsuite");
   for (auto const& e : expected) {
     ASSERT_FALSE(suite.empty()) << e.name;
@@ -594,7 +640,7 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
     EXPECT_EQ(count_children(suite, "skipped"), e.skipped) << e.name;
     suite = suite.next_sibling("testsuite");
   }
-  EXPECT_TRUE(suite.empty());
+  EXPECT_TRUE(suite.empty()) << "the claims are findings, not a suite of testcases";
 
   auto failed = suites.find_node(
       [](pugi::xml_node n) { return n.child("failure") && n.attribute("name").as_string() == std::string("random"); });
@@ -608,15 +654,28 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
   });
   EXPECT_STREQ(crashed.child("error").attribute("type").as_string(), "crash");
   EXPECT_STREQ(crashed.attribute("name").as_string(), "µ-case");
-  auto observed = suites.find_node([](pugi::xml_node n) {
-    return n.attribute("name").as_string() == std::string("stmatrix-generic-outside-shared");
-  });
-  ASSERT_FALSE(observed.empty());
-  EXPECT_TRUE(observed.child("failure").empty() && observed.child("skipped").empty() &&
-              observed.child("error").empty());
-  EXPECT_EQ(std::string(observed.child("system-out").text().as_string())
-                .rfind("observed (undefined or unenforced behaviour, recorded, not judged)\n", 0),
-            0u);
+  auto by_name = [&](const char* name) {
+    return suites.find_node([&](pugi::xml_node n) { return n.attribute("name").as_string() == std::string(name); });
+  };
+  // The fault case faulted as its rule says: an observation, in the suite's words, never an error.
+  auto faulted = by_name("fault-misaligned-rows");
+  ASSERT_FALSE(faulted.empty());
+  EXPECT_TRUE(faulted.child("error").empty() && faulted.child("failure").empty());
+  EXPECT_EQ(std::string(faulted.child("system-out").text().as_string()).rfind("outcome: faulted as the rule says", 0), 0u);
+  auto known = by_name("known-to-differ");
+  EXPECT_TRUE(known.child("failure").empty());
+  EXPECT_NE(std::string(known.child("system-out").text().as_string()).find("known difference: a driver bug"),
+            std::string::npos);
+  // The findings: the verdict and each claim's verdict as properties of the first suite, in full in its system-out.
+  auto first = suites.child("testsuite");
+  auto property = [&](const std::string& name) {
+    return first.child("properties").find_child_by_attribute("property", "name", name.c_str()).attribute("value");
+  };
+  EXPECT_EQ(std::string(property("verdict").as_string()).rfind("Does not conform: 4 of 9 cases need action", 0), 0u);
+  EXPECT_STREQ(property("claim.ldmatrix-trans").as_string(), "contradicted");
+  EXPECT_STREQ(property("claim.stmatrix-generic-outside-shared").as_string(), "observed");
+  EXPECT_NE(std::string(first.child("system-out").text().as_string()).find("claim ldmatrix-trans: contradicted"),
+            std::string::npos);
 }
 
 TEST(ReportJunit, DropsControlCharactersXmlCannotHold) {

@@ -49,8 +49,8 @@ TEST(TerminalProgress, AFailureIsPrintedInFullWhenItHappensAndTheLineRedrawnOnAT
   p.finish();
   const std::string out = shown(f);
   EXPECT_NE(out.find("\r\x1b[K1/3 cases, 0 failed"), std::string::npos) << out;
-  EXPECT_NE(out.find("  fail  k1 / unique-contiguous: 2 element(s) differ from the reference model\n"
-                     "          warp 0 lane 3 register 1 element 0: expected 0x0011, got 0x0012\n"),
+  EXPECT_NE(out.find("  failed    k1 / unique-contiguous: 2 element(s) differ from the reference model\n"
+                     "            warp 0 lane 3 register 1 element 0: expected 0x0011, got 0x0012\n"),
             std::string::npos)
       << out;
   EXPECT_EQ(out.find("k2"), std::string::npos) << out;
@@ -82,8 +82,29 @@ TEST(TerminalProgress, QuietShowsOnlyFailures) {
   p.finish();
   const std::string out = shown(f);
   EXPECT_EQ(out,
-            "  fail  k1 / unique-contiguous: 2 element(s) differ from the reference model\n"
-            "          warp 0 lane 3 register 1 element 0: expected 0x0011, got 0x0012\n");
+            "  failed    k1 / unique-contiguous: 2 element(s) differ from the reference model\n"
+            "            warp 0 lane 3 register 1 element 0: expected 0x0011, got 0x0012\n");
+  std::fclose(f);
+}
+
+// A run where everything fails must not bury its end: the first 10 failures in full, the next 40 a
+// line each, then one line that says the rest are in the reports.
+TEST(TerminalProgress, ManyFailuresAreCutShortAndSaySo) {
+  std::FILE* f = std::tmpfile();
+  TerminalProgress p(f, false, Verbosity::Quiet);
+  for (int k = 0; k < 200; ++k) p.case_done(result(Status::Fail, "k" + std::to_string(k)), k + 1, 200);
+  p.finish();
+  const std::string out = shown(f);
+  auto lines_with = [&](const std::string& s) {
+    int n = 0;
+    for (std::size_t at = 0; (at = out.find(s, at)) != std::string::npos; ++at) ++n;
+    return n;
+  };
+  EXPECT_EQ(lines_with("  failed    k"), 50) << out;
+  EXPECT_EQ(lines_with("warp 0 lane 3"), 10) << out;
+  EXPECT_NE(out.find(" k49 / "), std::string::npos) << out;
+  EXPECT_EQ(out.find(" k50 / "), std::string::npos) << out;
+  EXPECT_EQ(lines_with("further failures are not printed; the reports have every one"), 1) << out;
   std::fclose(f);
 }
 

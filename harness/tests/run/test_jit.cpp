@@ -123,6 +123,9 @@ TEST(Jit, PtxNewerThanTheDriverKnowsIsASkipWithTheReason) {
   const auto refused = f.run("model", RunToolchain::Jit, {"ldmatrix"});
   int launched = 0;
   for (auto const& r : refused) {
+    // The driver refusing the PTX is a skip (the GPU and its targets have the form); a form the GPU
+    // lacks is not supported before any module is loaded.
+    if (r.status == Status::NotSupported) continue;
     ASSERT_EQ(r.status, Status::Skip) << r.kernel << " / " << r.case_name << ": " << r.reason;
     if (r.target.empty()) continue;  // skipped before any launch (a form this device cannot run)
     ++launched;

@@ -1,0 +1,86 @@
+#include "commands/run_console.hpp"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "report/target_lists.hpp"
+#include "results/outcome.hpp"
+
+namespace ptxcts {
+
+std::string wrapped(const std::string& text, std::size_t width, std::size_t indent) {
+  std::istringstream words(text);
+  std::string out, line, word;
+  while (words >> word) {
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = std::string(indent, ' ');
+    } else if (!line.empty() && line.find_first_not_of(' ') != std::string::npos) {
+      line += ' ';
+    }
+    line += word;
+  }
+  return out + line;
+}
+
+void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v) {
+  if (v == Verbosity::Quiet || audit.ptxas_version.empty()) return;
+  int failing = 0, undocumented = 0, known = 0;
+  for (auto const& f : audit.findings) {
+    failing += f.fails();
+    undocumented += f.undocumented;
+    known += f.known != nullptr;
+  }
+  fmt::print(out, "Toolkit audit (ptxas {}): {} findings: {} not expected by the specs, {} known, {} undocumented forms accepted\n",
+             audit.ptxas_version, audit.findings.size(), failing, known, undocumented);
+  for (auto const& f : audit.findings)
+    if (v == Verbosity::Verbose ? !f.undocumented : f.fails())
+      fmt::print(out, "  {}\n",
+                 wrapped(fmt::format("{} {}: {} form(s): {}{}", finding_class_id(f.cls), f.subject, f.forms,
+                                     fold_target_lists(f.observed),
+                                     f.known     ? " [known]"
+                                     : f.fails() ? " [NOT EXPECTED]"
+                                                 : ""),
+                         98, 6));
+}
+
+void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v, const std::string& prefix) {
+  if (v == Verbosity::Quiet) return;
+  for (auto const& c : claims) {
+    const bool finding = c.verdict == Verdict::Contradicted;
+    if (!finding && v != Verbosity::Verbose) continue;
+    std::string line = fmt::format("{}claim {} {}{}: {}", prefix, to_string(c.verdict), c.id,
+                                   c.known.empty() ? "" : " (known)", fold_target_lists(c.evidence));
+    if (v != Verbosity::Verbose && line.size() > 300) line = line.substr(0, 297) + "...";
+    fmt::print(out, "  {}\n", wrapped(line, 98, 6));
+  }
+}
+
+void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v) {
+  int confirmed = 0, contradicted = 0, observed = 0;
+  for (auto const& c : claims) {
+    confirmed += c.verdict == Verdict::Confirmed;
+    contradicted += c.verdict == Verdict::Contradicted;
+    observed += c.verdict == Verdict::Observed;
+  }
+  if (v != Verbosity::Quiet) {
+    fmt::print(out, "\nClaims the toolkit alone can judge:\n");
+    print_claims(out, claims, v);
+  }
+  fmt::print(out, "No reports written: a run without a GPU writes none (`ptxcts audit` writes the toolkit's).\n");
+  fmt::print(out, "{}\n",
+             wrapped(fmt::format("Toolkit side only (no GPU): no case ran; of {} documentation claims, {} confirmed, {} "
+                                 "contradicted (documentation findings), {} not checkable without a GPU.",
+                                 count_text(static_cast<long long>(claims.size())), confirmed, contradicted,
+                                 static_cast<int>(claims.size()) - confirmed - contradicted - observed)));
+}
+
+void print_gpu_end(std::FILE* out, const RunReport& report, const std::string& reports, const std::string& why_none,
+                   const std::string& prefix) {
+  if (reports.empty()) fmt::print(out, "{}No reports written: {}.\n", prefix, why_none);
+  else fmt::print(out, "{}Reports: {}\n", prefix, reports);
+  fmt::print(out, "{}\n", wrapped(prefix + verdict_line(report)));
+}
+
+}  // namespace ptxcts

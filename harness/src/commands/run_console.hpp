@@ -1,0 +1,38 @@
+// What `ptxcts run` says at its end, in the suite's one vocabulary (results/outcome): the verdict
+// line last, where the reports went (or that none were written), and as much else as the verbosity
+// asks for. --quiet says less than the default; --verbose says everything. Long lines are wrapped.
+// May call: results/, judge/ (the audit's findings), report/ (folded target lists).
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "judge/audit.hpp"
+#include "report/terminal_progress.hpp"
+#include "results/results.hpp"
+
+namespace ptxcts {
+
+// `text` wrapped at spaces to lines of at most `width` columns, each line after the first indented by
+// `indent` spaces; a word longer than a line stays whole.
+std::string wrapped(const std::string& text, std::size_t width = 100, std::size_t indent = 4);
+
+// The toolkit audit's findings in a run: a count (default), the unexpected ones listed (default and
+// verbose), every one (verbose).
+void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v);
+
+// The documentation claims a run judged: the contradicted ones (findings) by default, every one with
+// --verbose, none with --quiet (the verdict line counts them).
+void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v, const std::string& prefix = "");
+
+// The end of a run without a GPU: the claims the toolkit alone judged, a verdict line, and that no
+// report was written.
+void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v);
+
+// One GPU's end: where its reports went ("" when none were written, and `why_none` says why), then its
+// verdict line (prefixed "[GPU n] " when the run had several).
+void print_gpu_end(std::FILE* out, const RunReport& report, const std::string& reports, const std::string& why_none,
+                   const std::string& prefix);
+
+}  // namespace ptxcts

@@ -1,0 +1,161 @@
+#include "results/outcome.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace ptxcts {
+
+Outcome outcome_of(const CaseResult& r) {
+  switch (r.status) {
+    case Status::Pass: return r.fault_case ? Outcome::RanWithoutFault : Outcome::Pass;
+    // A fault case that ran clean may still give what the model cannot judge: it did not fault.
+    case Status::Fail: return r.fault_case ? Outcome::RanWithoutFault : Outcome::Fail;
+    case Status::NotSupported: return Outcome::NotSupported;
+    case Status::Skip: return Outcome::Skipped;
+    case Status::Error: return Outcome::Error;
+    case Status::Crash: return r.fault_case ? Outcome::Faulted : Outcome::Crash;
+    case Status::Timeout: return Outcome::Timeout;
+  }
+  return Outcome::Error;
+}
+
+const char* token(Outcome o) {
+  switch (o) {
+    case Outcome::Pass: return "pass";
+    case Outcome::Fail: return "fail";
+    case Outcome::NotSupported: return "not-supported";
+    case Outcome::Skipped: return "skipped";
+    case Outcome::Error: return "error";
+    case Outcome::Crash: return "crash";
+    case Outcome::Timeout: return "timeout";
+    case Outcome::Faulted: return "faulted";
+    case Outcome::RanWithoutFault: return "no-fault";
+  }
+  return "error";
+}
+
+const char* label(Outcome o) {
+  switch (o) {
+    case Outcome::Pass: return "passed";
+    case Outcome::Fail: return "failed";
+    case Outcome::NotSupported: return "not supported";
+    case Outcome::Skipped: return "skipped";
+    case Outcome::Error: return "error";
+    case Outcome::Crash: return "crashed";
+    case Outcome::Timeout: return "timed out";
+    case Outcome::Faulted: return "faulted as the rule says";
+    case Outcome::RanWithoutFault: return "ran without a fault";
+  }
+  return "error";
+}
+
+Outcome outcome_from_token(const std::string& s) {
+  for (Outcome o : kOutcomes)
+    if (s == token(o)) return o;
+  throw std::invalid_argument(
+      "unknown outcome '" + s +
+      "'; expected pass, fail, not-supported, skipped, error, crash, timeout, faulted or no-fault");
+}
+
+bool needs_action(const CaseResult& r) {
+  const Outcome o = outcome_of(r);
+  return !r.fault_case && r.known.empty() && (o == Outcome::Fail || o == Outcome::Error || o == Outcome::Crash || o == Outcome::Timeout);
+}
+
+int Tally::cases() const {
+  int sum = 0;
+  for (int k : n) sum += k;
+  return sum;
+}
+
+Tally tally(const std::vector<CaseResult>& results) {
+  Tally t;
+  for (auto const& r : results) {
+    ++t.n[static_cast<std::size_t>(outcome_of(r))];
+    t.needing_action += needs_action(r);
+  }
+  return t;
+}
+
+std::string count_text(long long n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (std::size_t k = 0; k < digits.size(); ++k) {
+    if (k && (digits.size() - k) % 3 == 0) out += ',';
+    out += digits[k];
+  }
+  return (n < 0 ? "-" : "") + out;
+}
+
+namespace {
+
+std::string counted(long long n, const char* one, const char* many) {
+  return count_text(n) + " " + (n == 1 ? one : many);
+}
+
+int contradicted(const RunReport& report) {
+  int n = 0;
+  for (auto const& c : report.claims) n += c.verdict == Verdict::Contradicted;
+  return n;
+}
+
+// "; 60 fault cases faulted as the rules say, 44 ran without a fault" (nothing when there are none).
+std::string fault_part(const Tally& t) {
+  const int faulted = t[Outcome::Faulted], clean = t[Outcome::RanWithoutFault];
+  if (faulted + clean == 0) return "";
+  std::string s = "; " + counted(faulted, "fault case faulted as the rule says", "fault cases faulted as the rules say");
+  if (clean) s += fmt::format(", {} ran without a fault", count_text(clean));
+  return s;
+}
+
+std::string findings_part(const RunReport& report) {
+  const int n = contradicted(report);
+  int known = 0;  // differences an expectation of this GPU and driver names (judge/expectations)
+  for (auto const& r : report.results) known += !r.known.empty();
+  for (auto const& c : report.claims) known += !c.known.empty();
+  return (n ? "; " + counted(n, "documentation finding", "documentation findings") : "; no documentation findings") +
+         (known ? "; " + counted(known, "known difference", "known differences") + " (expectations)" : "");
+}
+
+// ", 540 not supported on sm_90, 12 skipped"
+std::string not_run_part(const RunReport& report, const Tally& t) {
+  std::string s;
+  if (t[Outcome::NotSupported])
+    s += fmt::format(", {} not supported{}", count_text(t[Outcome::NotSupported]),
+                     report.info.sm.empty() ? "" : " on " + report.info.sm);
+  if (t[Outcome::Skipped]) s += fmt::format(", {} skipped", count_text(t[Outcome::Skipped]));
+  return s;
+}
+
+}  // namespace
+
+VerdictTone verdict_tone(const RunReport& report) {
+  const Tally t = tally(report.results);
+  if (t.needing_action) return VerdictTone::DoesNotConform;
+  return t[Outcome::Pass] ? VerdictTone::Conforms : VerdictTone::NothingChecked;
+}
+
+std::string verdict_line(const RunReport& report) {
+  const Tally t = tally(report.results);
+  switch (verdict_tone(report)) {
+    case VerdictTone::DoesNotConform: {
+      std::string why;
+      for (Outcome o : {Outcome::Fail, Outcome::Error, Outcome::Crash, Outcome::Timeout}) {
+        int k = 0;
+        for (auto const& r : report.results) k += needs_action(r) && outcome_of(r) == o;
+        if (k) why += fmt::format("{}{} {}", why.empty() ? "" : ", ", count_text(k), label(o));
+      }
+      return fmt::format("Does not conform: {} of {} need action ({}); {} as documented{}{}{}.",
+                         count_text(t.needing_action), counted(t.cases(), "case", "cases"), why,
+                         count_text(t[Outcome::Pass]), not_run_part(report, t), fault_part(t), findings_part(report));
+    }
+    case VerdictTone::NothingChecked:
+      return fmt::format("Nothing checked: none of {} ran and passed{}{}{}.", counted(t.cases(), "case", "cases"),
+                         not_run_part(report, t), fault_part(t), findings_part(report));
+    case VerdictTone::Conforms: break;
+  }
+  return fmt::format("Conforms: {} as documented{}{}{}.", counted(t[Outcome::Pass], "case", "cases"),
+                     not_run_part(report, t), fault_part(t), findings_part(report));
+}
+
+}  // namespace ptxcts

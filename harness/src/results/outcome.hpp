@@ -1,0 +1,57 @@
+// The one vocabulary of outcomes. Every line, file and page the suite writes (console, JSON,
+// Markdown, JUnit, HTML, the fleet page, diff) names a case's outcome with these words and counts
+// them the same way, in the manner of VK-GL-CTS's closed set of results:
+//   pass, fail                 the case ran and its result matched (or did not) the spec's rules;
+//   not-supported              the GPU, target or PTX ISA version lacks the form (counts as conformant);
+//   skipped                    not run for any other reason (said in the case's reason);
+//   error, crash, timeout      only what was not planned;
+//   faulted / ran without a fault
+//                              a fault case (a documented rule broken on purpose): an observation
+//                              of what the GPU did, never a failure, shown in neutral colours.
+// Documentation claims are findings, apart from this: their verdicts are results.hpp's Verdict.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "results/results.hpp"
+
+namespace ptxcts {
+
+enum class Outcome { Pass, Fail, NotSupported, Skipped, Error, Crash, Timeout, Faulted, RanWithoutFault };
+inline constexpr Outcome kOutcomes[] = {Outcome::Pass,    Outcome::Fail,    Outcome::NotSupported,
+                                        Outcome::Skipped, Outcome::Error,   Outcome::Crash,
+                                        Outcome::Timeout, Outcome::Faulted, Outcome::RanWithoutFault};
+
+Outcome outcome_of(const CaseResult& r);
+const char* token(Outcome o);  // the word in files and CSS classes: "not-supported", "no-fault", ...
+const char* label(Outcome o);  // the words a reader sees: "not supported", "faulted as the rule says", ...
+Outcome outcome_from_token(const std::string& s);  // throws std::invalid_argument
+
+// What `ptxcts run` exits 1 for (and JUnit alone calls a failure or an error): a case that is not a
+// fault case, failed, errored, crashed or timed out, and is not a known difference (CaseResult::known).
+bool needs_action(const CaseResult& r);
+
+// How many cases had each outcome: one denominator (every case of the report) for every place
+// that counts.
+struct Tally {
+  std::array<int, std::size(kOutcomes)> n{};
+  int needing_action = 0;  // needs_action() above
+  int operator[](Outcome o) const { return n[static_cast<std::size_t>(o)]; }
+  int cases() const;
+  bool operator==(const Tally&) const = default;
+};
+Tally tally(const std::vector<CaseResult>& results);
+
+// "4,462": counts as people read them.
+std::string count_text(long long n);
+
+// The verdict in one line, first on every page and last on the console, e.g.
+// "Conforms: 3,922 cases as documented, 540 not supported on sm_90; 60 fault cases faulted as the
+// rules say; 3 documentation findings."
+std::string verdict_line(const RunReport& report);
+enum class VerdictTone { Conforms, DoesNotConform, NothingChecked };
+VerdictTone verdict_tone(const RunReport& report);
+
+}  // namespace ptxcts
