@@ -1,13 +1,18 @@
 #include "report/audit_html.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <regex>
 #include <set>
 #include <vector>
 
 #include "report/html_document.hpp"
 #include "report/html_page_parts.hpp"
+#include "report/target_lists.hpp"
+#include "results/outcome.hpp"
 
 namespace ptxcts {
 
@@ -17,47 +22,87 @@ using nlohmann::json;
 
 std::string str(const json& j, const char* key) { return j.at(key).get<std::string>(); }
 
-// A row of strings, each in a cell; a cell named in `verdict_col` is colored by its value.
+std::string field(const json& j, const char* k) {  // optional keys (a spelling has no verdict) are ""
+  return !j.contains(k) ? "" : j[k].is_string() ? j[k].get<std::string>() : j[k].dump();
+}
+
+// `text` into `parent`, its long target lists folded ("sm_75 … sm_121f (23 targets)", the whole list
+// in the tooltip).
+void folded(pugi::xml_node parent, const std::string& s) {
+  for (auto const& piece : fold_target_pieces(s))
+    if (piece.whole.empty()) text(parent, piece.text);
+    else el(parent, "abbr", {{"class", "targets"}, {"title", piece.whole}}, piece.text);
+}
+
+// "seed 003 (study notes "ldmatrix", in Chinese), the x1 kernel" -> "study notes "ldmatrix", in Chinese, the x1 kernel".
+std::string source_text(const std::string& source) {
+  static const std::regex cited(R"(seed \d+ \(([^()]*)\))");
+  return std::regex_replace(source, cited, "$1");
+}
+
+// A row of a table: a cell per key; `verdict_key`'s cell colored by its value; long cells folded.
 void row(pugi::xml_node tb, const json& j, std::initializer_list<const char*> keys, const char* verdict_key = "") {
-  pugi::xml_node tr = el(tb, "tr", {{"data-family", j.contains("family") ? str(j, "family") : ""}});
+  pugi::xml_node tr = el(tb, "tr", {{"data-family", field(j, "family")}});
   for (const char* k : keys) {
-    // Optional keys (a spelling has no verdict) are empty cells.
-    std::string s = !j.contains(k) ? "" : j[k].is_string() ? j[k].get<std::string>() : j[k].dump();
-    el(tr, "td", {{"class", std::string_view(k) == verdict_key ? s : ""}}, s);
+    const std::string s = std::string_view(k) == "source" ? source_text(field(j, k)) : field(j, k);
+    folded(el(tr, "td", {{"class", std::string_view(k) == verdict_key ? s : ""}}), s);
   }
 }
 
-void run_section(pugi::xml_node body, const json& a) {
-  const json& run = a.at("run");
-  el(body, "h1", {},
-     fmt::format("ptxcts audit: CUDA {} (ptxas {}) against the documents", str(run, "cuda_release"),
-                 str(run, "ptxas_version")));
-  contents(body, {{"findings", "Findings"},
-                  {"statements", "Statements"},
-                  {"matrix-section", "Forms x targets"},
-                  {"requirements", "Requirements"},
-                  {"forms", "Hand-listed forms"},
-                  {"counts", "Counts"}});
-  pugi::xml_node s = section(body, "run", "The audit");
-  pugi::xml_node tb = table(s, {});
-  auto line = [&](std::string_view k, std::string_view v) {
-    pugi::xml_node tr = el(tb, "tr");
-    el(tr, "td", {}, k);
-    el(tr, "td", {}, v);
-  };
-  std::vector<std::string> targets;
-  for (auto const& t : run.at("targets")) targets.push_back(t.get<std::string>());
-  line("Toolkit", fmt::format("CUDA {}, ptxas {}, PTX ISA {}", str(run, "cuda_release"), str(run, "ptxas_version"),
-                              str(run, "ptx_isa")));
-  line("Targets", fmt::format("{}", fmt::join(targets, " ")));
-  line("Suite", fmt::format("ptxcts {}, commit {}", str(run, "suite_version"), str(run, "suite_commit")));
-  line("Date", str(run, "date"));
-  line("Host", str(run, "host"));
-  line("GPU", "none needed: ptxas alone judges these statements");
-  const json& sum = a.at("summary");
-  el(s, "p", {{"class", "totals"}},
-     fmt::format("{} probes; {} findings, {} not expected by the specs; ptxas failed on {}.", sum.at("probes").dump(),
-                 sum.at("findings").dump(), sum.at("contradictions").dump(), sum.at("ptxas_failures").dump()));
+// A table that wraps its text within the page's width: fixed columns of these widths (percent).
+pugi::xml_node wrapped_table(pugi::xml_node parent, std::initializer_list<const char*> headings,
+                             std::initializer_list<int> widths) {
+  pugi::xml_node t = el(parent, "table", {{"class", "wrap"}});
+  pugi::xml_node cols = el(t, "colgroup");
+  for (int w : widths) el(cols, "col", {{"style", fmt::format("width:{}%", w)}});
+  pugi::xml_node tr = el(el(t, "thead"), "tr");
+  for (const char* h : headings) el(tr, "th", {}, h);
+  return el(t, "tbody");
+}
+
+std::vector<std::string> strings(const json& list) {
+  std::vector<std::string> out;
+  for (auto const& t : list) out.push_back(t.get<std::string>());
+  return out;
+}
+
+// The documents by their names: a report cites a document by its id ("seed-004") where its sources
+// say what it is ("seed 004 (S. Veitner, "Load and store matrices ...")").
+std::map<std::string, std::string> document_names(const json& a) {
+  std::map<std::string, std::string> names{{"manual", "the PTX ISA manual"}};
+  static const std::regex cited(R"(seed (\d+) \(([^()]*)\))");
+  for (const char* list : {"findings", "statements"})
+    for (auto const& item : a.at(list)) {
+      const std::string source = field(item, "source");
+      for (auto m = std::sregex_iterator(source.begin(), source.end(), cited); m != std::sregex_iterator(); ++m)
+        names.emplace("seed-" + (*m)[1].str(), (*m)[2].str());
+    }
+  return names;
+}
+
+// "stmatrix-blog-x1 (seed-004), but ..." -> "stmatrix-blog-x1 (S. Veitner, "..."), but ...".
+std::string with_document_names(std::string s, const std::map<std::string, std::string>& names) {
+  for (auto const& [id, name] : names) {
+    const std::string cite = "(" + id + ")";
+    for (std::size_t at; (at = s.find(cite)) != std::string::npos;) s.replace(at, cite.size(), "(" + name + ")");
+  }
+  return s;
+}
+
+// A finding: not expected by the specs (the audit fails), a known discrepancy the specs record, or
+// for information (an undocumented form the toolkit takes, documents that disagree: never fatal).
+enum class Standing { Unexpected, Known, Information };
+Standing standing(const json& f) {
+  if (f.at("fails_audit").get<bool>()) return Standing::Unexpected;
+  return str(f, "known_discrepancy").empty() ? Standing::Information : Standing::Known;
+}
+const char* standing_class(Standing s) {
+  return s == Standing::Unexpected ? "fail" : s == Standing::Known ? "known" : "observed";
+}
+const char* standing_label(Standing s, long long n = 1) {
+  return s == Standing::Unexpected ? "not expected by the specs"
+         : s == Standing::Known    ? (n == 1 ? "known discrepancy" : "known discrepancies")
+                                   : "for information";
 }
 
 constexpr std::pair<const char*, const char*> kClasses[] = {
@@ -66,74 +111,200 @@ constexpr std::pair<const char*, const char*> kClasses[] = {
     {"toolkit-accepts", "The toolkit accepts what the documents forbid or do not list"},
     {"toolkit-rejects", "The toolkit rejects what the documents allow"}};
 
+// "7 findings: 2 not expected by the specs, 5 known discrepancies"
+std::string standing_counts(const std::vector<const json*>& findings) {
+  std::map<Standing, int> n;
+  for (const json* f : findings) ++n[standing(*f)];
+  std::vector<std::string> parts;
+  for (auto s : {Standing::Unexpected, Standing::Known, Standing::Information})
+    if (n[s]) parts.push_back(fmt::format("{} {}", count_text(n[s]), standing_label(s, n[s])));
+  return fmt::format("{} finding{}: {}", count_text(static_cast<long long>(findings.size())),
+                     findings.size() == 1 ? "" : "s", fmt::join(parts, ", "));
+}
+
+void run_section(pugi::xml_node body, const json& a) {
+  const json& run = a.at("run");
+  const json& sum = a.at("summary");
+  el(body, "h1", {},
+     fmt::format("ptxcts audit: CUDA {} (ptxas {}) against the documents", str(run, "cuda_release"),
+                 str(run, "ptxas_version")));
+  // The verdict first: what `ptxcts audit` exits with, in words.
+  const long long probes = sum.at("probes").get<long long>(), failures = sum.at("ptxas_failures").get<long long>(),
+                  unexpected = sum.at("contradictions").get<long long>();
+  std::vector<const json*> all;
+  for (auto const& f : a.at("findings")) all.push_back(&f);
+  const std::string asked = fmt::format("ptxas {} answered {} probes on {} targets", str(run, "ptxas_version"),
+                                        count_text(probes), run.at("targets").size());
+  std::string verdict, tone;
+  if (failures) {
+    tone = "unchecked";
+    verdict = fmt::format("No verdict: ptxas failed on {} probe{} (the next audit runs them again); {}; {}.",
+                          count_text(failures), failures == 1 ? "" : "s", asked, standing_counts(all));
+  } else if (unexpected) {
+    tone = "needs-action";
+    verdict = fmt::format("Does not agree with the specs: {} finding{} the specs do not expect; {}; {}.",
+                          count_text(unexpected), unexpected == 1 ? "" : "s", asked, standing_counts(all));
+  } else {
+    tone = "conforms";
+    verdict = all.empty() ? fmt::format("As the specs expect: {}; no findings: ptxas agrees with every statement.", asked)
+                          : fmt::format("As the specs expect: {}; none of its {} is unexpected.", asked,
+                                        standing_counts(all));
+  }
+  el(body, "p", {{"id", "verdict"}, {"class", "verdict " + tone}}, verdict);
+  contents(body, {{"findings", "Findings"},
+                  {"statements", "Statements"},
+                  {"matrix-section", "Forms x targets"},
+                  {"requirements", "Requirements"},
+                  {"forms", "Hand-listed forms"},
+                  {"counts", "Counts"}});
+  pugi::xml_node s = section(body, "run", "The audit");
+  pugi::xml_node tb = table(s, {});
+  auto line = [&](std::string_view k, const std::string& v) {
+    pugi::xml_node tr = el(tb, "tr");
+    el(tr, "td", {}, k);
+    folded(el(tr, "td"), v);
+  };
+  line("Toolkit", fmt::format("CUDA {}, ptxas {}, PTX ISA {}", str(run, "cuda_release"), str(run, "ptxas_version"),
+                              str(run, "ptx_isa")));
+  line("Targets", fmt::format("{}", fmt::join(strings(run.at("targets")), ", ")));
+  line("Suite", fmt::format("ptxcts {}, commit {}", str(run, "suite_version"), str(run, "suite_commit")));
+  line("Date", str(run, "date"));
+  line("Host", str(run, "host"));
+  line("GPU", "none needed: ptxas alone judges these statements");
+}
+
 void findings_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "findings", "Findings");
   const json& findings = a.at("findings");
-  if (findings.empty()) el(s, "p", {}, "No findings: ptxas agrees with every statement of the documents.");
+  if (findings.empty()) {
+    el(s, "p", {}, "No findings: ptxas agrees with every statement of the documents.");
+    return;
+  }
+  el(s, "p", {},
+     "Where ptxas and the documents part, by class; each finding with the documents' words, what ptxas did, and on "
+     "which targets. Only a finding the specs do not expect fails the audit; a known discrepancy is recorded in the "
+     "specs, with its source; a finding for information (a form no document lists, documents that disagree with "
+     "each other) is never fatal.");
+  legend(s, {{"fail", standing_label(Standing::Unexpected)},
+             {"known", standing_label(Standing::Known)},
+             {"observed", standing_label(Standing::Information)}});
+  const auto names = document_names(a);
+  // A summary of the classes, then each class collapsed (open where a finding is not expected).
+  pugi::xml_node tb = table(s, {"Class", "Findings", "Not expected", "Known", "For information"});
+  std::vector<std::pair<std::string, std::vector<const json*>>> classes;
   for (auto const& [cls, heading] : kClasses) {
     std::vector<const json*> of_class;
     for (auto const& f : findings)
       if (str(f, "class") == cls) of_class.push_back(&f);
-    if (of_class.empty()) continue;
-    el(s, "h3", {{"id", cls}}, fmt::format("{} ({})", heading, of_class.size()));
-    for (const json* fp : of_class) {
+    if (!of_class.empty()) classes.emplace_back(cls, std::move(of_class));
+  }
+  for (auto const& [cls, list] : classes) {
+    std::map<Standing, int> n;
+    for (const json* f : list) ++n[standing(*f)];
+    pugi::xml_node tr = el(tb, "tr");
+    const char* heading = "";
+    for (auto const& [c, h] : kClasses)
+      if (cls == c) heading = h;
+    el(el(tr, "td"), "a", {{"href", "#" + cls}}, heading);
+    el(tr, "td", {}, count_text(static_cast<long long>(list.size())));
+    for (auto st : {Standing::Unexpected, Standing::Known, Standing::Information})
+      el(tr, "td", {{"class", n[st] ? standing_class(st) : "zero"}}, count_text(n[st]));
+  }
+  for (auto const& [cls, list] : classes) {
+    const char* heading = "";
+    for (auto const& [c, h] : kClasses)
+      if (cls == c) heading = h;
+    bool any_unexpected = false;
+    for (const json* f : list) any_unexpected = any_unexpected || standing(*f) == Standing::Unexpected;
+    pugi::xml_node group = el(s, "details", {{"class", "group"}, {"id", cls}, {"data-class", cls}});
+    if (any_unexpected) group.append_attribute("open").set_value("open");
+    el(group, "summary", {}, fmt::format("{} ({})", heading, standing_counts(list)));
+    pugi::xml_node inside = el(group, "div");
+    for (const json* fp : list) {
       const json& f = *fp;
-      bool known = !str(f, "known_discrepancy").empty();
-      bool fails = f.at("fails_audit").get<bool>();
-      pugi::xml_node d = el(s, "div",
-                            {{"class", fails   ? "finding"
-                                       : known ? "finding known"
-                                               : "finding info"},
+      const Standing st = standing(f);
+      pugi::xml_node d = el(inside, "details",
+                            {{"class", fmt::format("finding card {}", st == Standing::Unexpected ? ""
+                                                                     : st == Standing::Known    ? "known"
+                                                                                                : "info")},
                              {"data-id", str(f, "id")}});
-      pugi::xml_node h = el(d, "h3");
-      el(h, "span", {{"class", fails ? "badge contradicted" : "badge known"}},
-         fails   ? "not expected"
-         : known ? "known"
-                 : "shown");
-      text(h, str(f, "subject"));
-      el(d, "pre", {}, str(f, "words"));
-      el(d, "p", {}, "Source: " + str(f, "source"));
-      el(d, "p", {}, "ptxas: " + str(f, "observed"));
-      std::vector<std::string> targets;
-      for (auto const& t : f.at("targets")) targets.push_back(t.get<std::string>());
-      el(d, "p", {},
-         fmt::format("{} form(s), e.g. {} on {}", f.at("forms").dump(), str(f, "example"), fmt::join(targets, " ")));
-      if (known) el(d, "p", {}, "Known discrepancy: " + str(f, "known_discrepancy"));
-      el(d, "p", {{"class", "mono"}}, str(f, "id"));
+      if (st == Standing::Unexpected) d.append_attribute("open").set_value("open");
+      pugi::xml_node sum = el(d, "summary");
+      el(sum, "span", {{"class", std::string("badge ") + standing_class(st)}}, standing_label(st));
+      text(sum, with_document_names(str(f, "subject"), names));
+      pugi::xml_node div = el(d, "div");
+      el(div, "pre", {}, str(f, "words"));
+      el(div, "p", {}, "Source: " + source_text(str(f, "source")));
+      pugi::xml_node p = el(div, "p", {}, "ptxas: ");
+      folded(el(p, "code"), str(f, "observed"));
+      const long long forms = f.at("forms").get<long long>();
+      folded_paragraph(div, fmt::format("{} form{}, e.g. ", count_text(forms), forms == 1 ? "" : "s"),
+                       fmt::format("{} on {}", str(f, "example"), fmt::join(strings(f.at("targets")), ", ")));
+      if (st == Standing::Known) el(div, "p", {}, "Known discrepancy: " + str(f, "known_discrepancy"));
+      el(div, "p", {{"class", "mono id"}}, "id: " + str(f, "id"));
     }
+  }
+}
+
+// Rows grouped by verdict (contradicted first), each group collapsed with its count.
+void verdict_groups(pugi::xml_node s, const json& list, std::initializer_list<const char*> headings,
+                    std::initializer_list<int> widths, std::initializer_list<const char*> keys, const char* noun,
+                    const char* nouns) {
+  std::map<std::string, std::vector<const json*>> by;
+  for (auto const& item : list) by[field(item, "verdict")].push_back(&item);
+  std::vector<std::string> order{"contradicted", "not-checkable", "confirmed"};
+  for (auto const& [v, _] : by)
+    if (std::find(order.begin(), order.end(), v) == order.end()) order.push_back(v);
+  for (auto const& v : order) {
+    auto it = by.find(v);
+    if (it == by.end()) continue;
+    pugi::xml_node d = el(s, "details", {{"class", "group"}, {"data-verdict", v}});
+    pugi::xml_node sum = el(d, "summary");
+    el(sum, "span", {{"class", "badge " + (v.empty() ? std::string("observed") : v)}},
+       v.empty() ? "observed, no verdict" : v == "not-checkable" ? "not checkable" : v);
+    const auto n = static_cast<long long>(it->second.size());
+    text(sum, fmt::format("{} {}", count_text(n), n == 1 ? noun : nouns));
+    pugi::xml_node tb = wrapped_table(el(d, "div"), headings, widths);
+    for (const json* item : it->second) row(tb, *item, keys, "verdict");
   }
 }
 
 void statements_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "statements", "Statements of the documents, with their verdicts");
-  pugi::xml_node tb = table(s, {"Statement", "Kind", "Verdict", "Words", "Source", "Evidence", "Forms"});
-  for (bool contradicted : {true, false})
-    for (auto const& st : a.at("statements"))
-      if ((str(st, "verdict") == "contradicted") == contradicted)
-        row(tb, st, {"id", "kind", "verdict", "words", "source", "evidence", "forms"}, "verdict");
+  el(s, "p", {},
+     "Every statement ptxas can judge (rules, syntax blocks, examples, register counts, the negative space around "
+     "each form, minimum versions), and what ptxas made of it. A contradicted statement is the ground of a finding "
+     "above.");
+  verdict_groups(s, a.at("statements"), {"Statement", "Kind", "Verdict", "Words", "Source", "Evidence", "Forms"},
+                 {16, 8, 8, 24, 16, 22, 6},
+                 {"id", "kind", "verdict", "words", "source", "evidence", "forms"}, "statement", "statements");
 }
 
 void matrix_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "matrix-section", "Forms x targets");
+  const json& grammar = a.at("grammar");
   el(s, "p", {},
-     "Every combination the documents' syntax blocks spell, classified, and what ptxas made of it on each target. "
-     "Type a form, or part of it, to find it.");
-  legend(s, {{"accepted", "accepted"}, {"rejected", "rejected"}});
-  std::vector<std::string> targets;
-  for (auto const& t : a.at("run").at("targets")) targets.push_back(t.get<std::string>());
+     fmt::format("Every combination the documents' syntax blocks spell ({} forms), classified, and what ptxas made "
+                 "of it on each target. Type a form, or part of it, to find it.",
+                 count_text(static_cast<long long>(grammar.size()))));
+  legend(s, {{"accepted", "accepted"}, {"rejected", "rejected"}, {"untested", "not assembled"}});
+  std::vector<std::string> targets = strings(a.at("run").at("targets"));
   std::set<std::string> families;
-  for (auto const& g : a.at("grammar")) {
+  for (auto const& g : grammar) {
     auto block = str(g, "block");
     families.insert(block.substr(0, block.find('.')));
   }
-  filter_box(s, "matrix", families);
-  pugi::xml_node t = el(s, "table", {{"id", "matrix"}});
+  pugi::xml_node d = el(s, "details", {{"class", "group"}});
+  el(d, "summary", {}, fmt::format("The table: {} forms x {} targets", count_text(static_cast<long long>(grammar.size())),
+                                   targets.size()));
+  filter_box(d, "matrix", families, "forms");
+  pugi::xml_node t = el(d, "table", {{"id", "matrix"}, {"class", "targets"}});
   pugi::xml_node hr = el(el(t, "thead"), "tr");
   el(hr, "th", {}, "Form");
   el(hr, "th", {}, "Documents");
-  for (auto const& target : targets) el(hr, "th", {}, target);
+  for (auto const& target : targets) el(el(hr, "th", {{"class", "target"}}), "span", {}, target);
   pugi::xml_node tb = el(t, "tbody");
-  for (auto const& g : a.at("grammar")) {
+  for (auto const& g : grammar) {
     auto block = str(g, "block"), instruction = str(g, "instruction"), verdicts = str(g, "verdicts");
     pugi::xml_node tr = el(tb, "tr", {{"data-family", block.substr(0, block.find('.'))}, {"data-name", instruction}});
     el(tr, "td", {{"class", "form mono"}}, instruction);
@@ -153,22 +324,25 @@ void matrix_section(pugi::xml_node body, const json& a) {
 
 void requirements_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "requirements", "Requirements (targets, PTX ISA versions)");
-  pugi::xml_node tb = table(s, {"Variant", "Requirement", "Documented", "Source", "Verdict", "Evidence"});
-  for (auto const& r : a.at("requirements"))
-    row(tb, r, {"variant", "requirement", "documented", "source", "verdict", "evidence"}, "verdict");
+  verdict_groups(s, a.at("requirements"), {"Variant", "Requirement", "Documented", "Source", "Verdict", "Evidence"},
+                 {16, 10, 12, 22, 8, 32},
+                 {"variant", "requirement", "documented", "source", "verdict", "evidence"}, "requirement",
+                 "requirements");
 }
 
 void forms_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "forms", "Hand-listed forms (invalid and spellings)");
-  pugi::xml_node tb = table(s, {"Name", "Kind", "Target", "Instruction", "Verdict", "Evidence"});
-  for (auto const& f : a.at("forms"))
-    row(tb, f, {"name", "kind", "target", "instruction", "verdict", "evidence"}, "verdict");
+  verdict_groups(s, a.at("forms"), {"Name", "Kind", "Target", "Instruction", "Verdict", "Evidence"},
+                 {16, 7, 7, 30, 8, 32},
+                 {"name", "kind", "target", "instruction", "verdict", "evidence"}, "form", "forms");
 }
 
 void counts_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "counts", "Counts");
-  el(s, "h3", {}, "The grammar, per block and class");
-  pugi::xml_node tb = table(s, {"Block", "Document", "Class", "Forms", "Accepted per target"});
+  pugi::xml_node d = el(s, "details", {{"class", "group"}});
+  el(d, "summary", {}, fmt::format("The grammar, per block and class ({} rows)", a.at("grammar_counts").size()));
+  pugi::xml_node tb = wrapped_table(el(d, "div"), {"Block", "Document", "Class", "Forms", "Accepted per target"},
+                                      {20, 10, 14, 6, 50});
   for (auto const& g : a.at("grammar_counts")) {
     pugi::xml_node tr = el(tb, "tr");
     for (const char* k : {"block", "document", "class"}) el(tr, "td", {}, str(g, k));
@@ -177,8 +351,11 @@ void counts_section(pugi::xml_node body, const json& a) {
     for (auto const& [t, n] : g.at("accepted_per_target").items()) per += fmt::format("{} {}; ", t, n.dump());
     el(tr, "td", {}, per);
   }
-  el(s, "h3", {}, "The negative space, per block and kind");
-  tb = table(s, {"Block", "Kind", "Documents", "Forms", "Accepted", "Rejected"});
+  d = el(s, "details", {{"class", "group"}});
+  el(d, "summary", {},
+     fmt::format("The negative space, per block and kind ({} rows)", a.at("negative_space_counts").size()));
+  tb = wrapped_table(el(d, "div"), {"Block", "Kind", "Documents", "Forms", "Accepted", "Rejected"},
+                     {30, 20, 20, 10, 10, 10});
   for (auto const& n : a.at("negative_space_counts"))
     row(tb, n, {"block", "kind", "documents", "forms", "accepted", "rejected"});
 }
@@ -187,6 +364,7 @@ void counts_section(pugi::xml_node body, const json& a) {
 
 std::string audit_html(const json& audit) {
   HtmlPage page(fmt::format("ptxcts audit CUDA {}", str(audit.at("run"), "cuda_release")));
+  page.body.append_attribute("class").set_value("audit");
   run_section(page.body, audit);
   findings_section(page.body, audit);
   statements_section(page.body, audit);

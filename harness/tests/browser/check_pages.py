@@ -219,7 +219,7 @@ def audit_page(ptxcts, chrome, data, out):
     subprocess.run([ptxcts, "html", os.path.join(data, "audit-excerpt.json"), "--out", page], check=True)
     root = open_page(chrome, page, os.path.join(out, "audit.png"))
     findings = root.by_id("findings")
-    ids = [d.attrs.get("data-id") for d in findings.all("div", cls="finding")]
+    ids = [d.attrs.get("data-id") for d in findings.all(cls="finding") if "data-id" in d.attrs]
     check(ids == [f["id"] for f in audit["findings"]] or sorted(ids) == sorted(f["id"] for f in audit["findings"]),
           f"audit page: Findings list the report's {len(audit['findings'])} findings")
     cells = [td for tr in next(root.by_id("matrix").all("tbody")).children for td in tr.children if td.tag == "td"]

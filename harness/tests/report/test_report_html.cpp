@@ -302,11 +302,58 @@ TEST(Fleet, DifferencesFirstAndAColumnPerMachine) {
 TEST(AuditHtml, FindingsByClassAndTheMatrix) {
   nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
   auto doc = parse(audit_html(audit));
-  EXPECT_EQ(count(doc, "//section[@id='findings']//div[@data-id]"), audit["findings"].size());
+  EXPECT_EQ(count(doc, "//section[@id='findings']//*[@data-id]"), audit["findings"].size());
+  // Each class of findings a collapsed group of its own, each finding a collapsed card in it.
+  for (auto const& f : audit["findings"]) {
+    std::string cls = f["class"], id = f["id"];
+    EXPECT_EQ(count(doc, fmt::format("//section[@id='findings']/details[@data-class='{}']//details[@data-id='{}']", cls,
+                                     id)
+                             .c_str()),
+              1u)
+        << id;
+  }
   EXPECT_EQ(count(doc, "//table[@id='matrix']/tbody/tr"), audit["grammar"].size());
   nlohmann::json broken = audit;
   broken.erase("grammar");
   EXPECT_THROW(audit_html(broken), nlohmann::json::exception);
+}
+
+// The verdict first, in the tone of what `ptxcts audit` exits with: the excerpt has no finding the
+// specs do not expect and no ptxas failure (green); one unexpected finding makes it red.
+TEST(AuditHtml, TheVerdictFirst) {
+  nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
+  ASSERT_EQ(audit["summary"]["contradictions"], 0);
+  ASSERT_EQ(audit["summary"]["ptxas_failures"], 0);
+  auto doc = parse(audit_html(audit));
+  pugi::xml_node first = doc.select_node("//body/*[not(self::h1)][1]").node();
+  EXPECT_EQ(std::string(first.attribute("id").value()), "verdict");
+  EXPECT_EQ(std::string(first.attribute("class").value()), "verdict conforms");
+  EXPECT_TRUE(std::string(first.child_value()).starts_with("As the specs expect: "));
+  audit["summary"]["contradictions"] = 1;
+  audit["findings"][0]["fails_audit"] = true;
+  auto red = parse(audit_html(audit));
+  EXPECT_EQ(std::string(red.select_node("//p[@id='verdict']").node().attribute("class").value()),
+            "verdict needs-action");
+  // The unexpected finding's card and its class's group are open; the others stay collapsed.
+  std::string id = audit["findings"][0]["id"];
+  EXPECT_EQ(count(red, fmt::format("//details[@open][@data-id='{}']", id).c_str()), 1u);
+  EXPECT_EQ(count(red, "//section[@id='findings']//details[@data-id][@open]"), 1u);
+}
+
+// Long lists of targets read folded ("sm_75 … sm_121f (23 targets)"), the whole list in the tooltip;
+// a document cited by its id reads by its name.
+TEST(AuditHtml, TargetListsFoldedDocumentsNamed) {
+  nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
+  auto doc = parse(audit_html(audit));
+  const std::size_t targets = audit["run"]["targets"].size();
+  ASSERT_GE(targets, 5u);
+  auto fold = doc.select_node("//section[@id='run']//abbr[@class='targets']").node();
+  ASSERT_TRUE(fold);
+  EXPECT_EQ(std::string(fold.child_value()),
+            fmt::format("{} \u2026 {} ({} targets)", audit["run"]["targets"].front().get<std::string>(),
+                        audit["run"]["targets"].back().get<std::string>(), targets));
+  std::string html = audit_html(audit);
+  EXPECT_EQ(html.find("(seed-0"), std::string::npos) << "a document cited by its id";
 }
 
 // Only aligned runs are compared: a third report of another suite commit is shown, marked not
