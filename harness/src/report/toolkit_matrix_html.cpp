@@ -9,6 +9,7 @@
 
 #include "report/html_document.hpp"
 #include "report/html_page_parts.hpp"
+#include "report/target_lists.hpp"
 
 namespace ptxcts {
 namespace {
@@ -89,9 +90,14 @@ void toolkits_section(pugi::xml_node body, const MatrixFile& m) {
       "ptxas", [](auto const& t) { return t.ptxas_version; }, plain);
   line(
       "PTX ISA", [](auto const& t) { return t.ptx_isa; }, plain);
-  line(
-      "Targets", [](auto const& t) { return fmt::format("{}: {}", t.targets.size(), fmt::join(t.targets, " ")); },
-      [](auto const&) { return "mono"; });
+  pugi::xml_node targets = el(tb, "tr");
+  el(targets, "td", {}, "Targets");
+  for (auto const& t : m.toolkits) {  // a long list folded, the whole list its tooltip
+    pugi::xml_node td = el(targets, "td", {{"class", "mono"}});
+    for (auto const& piece : fold_target_pieces(fmt::format("{}", fmt::join(t.targets, ", "))))
+      if (piece.whole.empty()) text(td, piece.text);
+      else el(td, "abbr", {{"class", "targets"}, {"title", piece.whole}}, piece.text);
+  }
   line(
       "Probes", [](auto const& t) { return std::to_string(t.probes); }, plain);
   line(
@@ -141,8 +147,19 @@ void sass_section(pugi::xml_node body, const MatrixFile& m) {
   if (m.sass.empty()) return;
   pugi::xml_node s = section(body, "sass", "What the code became (SASS) between releases");
   for (auto const& st : m.sass) {
-    el(s, "h3", {}, fmt::format("CUDA {} → {}: {} kernel x target change{} ({})", st.from, st.to, st.changes.size(),
-                                st.changes.size() == 1 ? "" : "s", fmt::join(st.disassemblers, "; ")));
+    el(s, "h3", {},
+       st.changes.empty() ? fmt::format("CUDA {} → {}: no kernel's SASS changed", st.from, st.to)
+                          : fmt::format("CUDA {} → {}: {} kernel x target change{}", st.from, st.to, st.changes.size(),
+                                        st.changes.size() == 1 ? "" : "s"));
+    // The disassembler by its version; where the auditing machine found it (its paths) only in the tooltip.
+    std::vector<std::string> tools;
+    for (auto const& d : st.disassemblers) {
+      std::string tool = d.substr(0, d.find(" ("));
+      if (std::find(tools.begin(), tools.end(), tool) == tools.end()) tools.push_back(tool);
+    }
+    if (!tools.empty())
+      el(s, "p", {{"class", "disassembler"}, {"title", fmt::format("{}", fmt::join(st.disassemblers, "\n"))}},
+         fmt::format("Disassembled by {}.", fmt::join(tools, " and ")));
     if (st.changes.empty()) continue;
     pugi::xml_node tb = table(s, {"Kernel", "Target", "Before", "After"}, "sass");
     for (auto const& c : st.changes) {

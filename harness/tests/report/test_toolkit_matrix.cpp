@@ -330,6 +330,42 @@ TEST(ToolkitMatrixPage, ToolkitsThenChangesThenSideBySideAColumnPerToolkit) {
   EXPECT_EQ(doc.select_nodes("//section[@id='changes']//tbody/tr").size(), changes);
 }
 
+// The page names toolkits and disassemblers by release and version: the auditing machine's paths
+// (where it found ptxas and nvdisasm) are at most in a tooltip, never in the text; long target lists
+// read folded, the whole list in the tooltip.
+TEST(ToolkitMatrixPage, NoMachinePathsInTheTextTargetListsFolded) {
+  const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json.gz";
+  const auto j = nlohmann::json::parse(read(path));
+  const std::string html = toolkit_matrix_html(parse_matrix_file(read(path), path));
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(html.substr(html.find("<html")).c_str()));
+  std::string text;
+  for (auto t : doc.select_nodes("//body//text()")) text += std::string(t.node().value()) + "\n";
+  std::set<std::string> paths;  // "/work/tk/cuda-11.8/bin/ptxas", as the JSON has them
+  if (j.contains("sass_changes"))
+    for (auto const& st : j["sass_changes"])
+      for (auto const& d : st["disassemblers"]) {
+        const std::string s = d.get<std::string>();
+        for (std::size_t at = s.find(" /"); at != std::string::npos; at = s.find(" /", at + 1))
+          paths.insert(s.substr(at + 1, s.find_first_of(" );", at + 1) - at - 1));
+      }
+  EXPECT_FALSE(paths.empty()) << "the committed matrix names where its disassemblers were";
+  for (auto const& p : paths) EXPECT_EQ(text.find(p), std::string::npos) << p << " in the page's text";
+  // A column per toolkit: its targets folded where there are five or more.
+  auto cells = doc.select_nodes("//table[@id='toolkit-columns']/tbody/tr[td[1]='Targets']/td[position() > 1]");
+  ASSERT_EQ(cells.size(), j["toolkits"].size());
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    auto const& targets = j["toolkits"][k]["targets"];
+    ASSERT_GE(targets.size(), 5u);
+    pugi::xml_node abbr = cells[k].node().child("abbr");
+    EXPECT_EQ(std::string(abbr.text().get()),
+              targets.front().get<std::string>() + " \u2026 " + targets.back().get<std::string>() + " (" +
+                  std::to_string(targets.size()) + " targets)");
+    const std::string whole = abbr.attribute("title").value();
+    EXPECT_EQ(static_cast<std::size_t>(std::count(whole.begin(), whole.end(), ',')), targets.size() - 1);
+  }
+}
+
 TEST(ToolkitMatrixPage, FormsWhoseVerdictChangedComeFirstMarked) {
   AuditSummary a = audit("12.0", {"sm_75", "sm_90"});
   AuditSummary b = audit("12.4", {"sm_75", "sm_90"});
