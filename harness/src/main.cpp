@@ -185,13 +185,13 @@ void disassemble_catalog(Catalog& c, const Suite& suite, const std::string& ptxa
   if (::access(p.catalog.c_str(), W_OK) == 0) save_catalog(c, p.catalog);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!choice.tool) {
-    fmt::print("sass: {}; the SASS columns say so, nothing else is affected\n", choice.unavailable);
+    fmt::print("{}\n", wrapped(fmt::format("sass: {}; the SASS columns say so, nothing else is affected", choice.unavailable)));
     return;
   }
-  fmt::print(
-      "sass: {} kernels of {} cubins by {}: {} disassembler runs, {} from cache, {} failed, {} with none of the "
-      "expected mnemonics, in {:.1f} s\n",
-      st.kernels, st.cubins, choice.tool->describe(), st.processes, st.cached, st.failed, st.unmatched, secs);
+  fmt::print("{}\n", wrapped(fmt::format("sass: {} kernels of {} cubins by {}: {} disassembler runs, {} from cache, {} "
+                                         "failed, {} with none of the expected mnemonics, in {:.1f} s",
+                                         st.kernels, st.cubins, choice.tool->describe(), st.processes, st.cached,
+                                         st.failed, st.unmatched, secs)));
 }
 
 Catalog make_catalog(const Suite& suite, const Paths& p) {
@@ -205,12 +205,11 @@ Catalog make_catalog(const Suite& suite, const Paths& p) {
   Catalog c = build_catalog(suite, tc, read_kernel_skeletons(p.kernels), p.catalog, p.jobs, &stats, progress,
                             catalog_targets(suite, tc, p), this_suite(p));
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print(
-      "catalog: {} kernels x {} targets (ptxas {}): {} assembled in {} ptxas runs, {} from cache, {} beyond this "
-      "toolkit's PTX ISA {}, "
-      "in {:.1f} s -> {}\n",
-      suite.kernels.size(), c.targets.size(), tc.version, stats.assembled, stats.ptxas_runs, stats.cached,
-      stats.not_attempted, c.toolkit_ptx.str(), secs, p.catalog);
+  fmt::print("{}\n", wrapped(fmt::format("catalog: {} kernels x {} targets (ptxas {}): {} assembled in {} ptxas runs, "
+                                         "{} from cache, {} beyond this toolkit's PTX ISA {}, in {:.1f} s -> {}",
+                                         suite.kernels.size(), c.targets.size(), tc.version, stats.assembled,
+                                         stats.ptxas_runs, stats.cached, stats.not_attempted, c.toolkit_ptx.str(),
+                                         secs, p.catalog)));
   if (auto errors = c.errors(); !errors.empty()) {
     fmt::print("catalog: ptxas failed on {} assemblies: no verdict, nothing cached, the next build tries them again:\n",
                errors.size());

@@ -52,7 +52,8 @@ void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbo
     if (!finding && v != Verbosity::Verbose) continue;
     std::string line = fmt::format("{}claim {} {}{}: {}", prefix, to_string(c.verdict), c.id,
                                    c.known.empty() ? "" : " (known)", fold_target_lists(c.evidence));
-    if (v != Verbosity::Verbose && line.size() > 300) line = line.substr(0, 297) + "...";
+    // Long evidence is cut at a word (the report has all of it).
+    if (v != Verbosity::Verbose && line.size() > 300) line = line.substr(0, line.rfind(' ', 296)) + " \u2026";
     fmt::print(out, "  {}\n", wrapped(line, 98, 6));
   }
 }
