@@ -38,6 +38,7 @@ body.audit td,body.audit code,body.audit pre{overflow-wrap:anywhere}table.wrap{t
 body.audit #matrix td{min-width:0;padding:1px 3px}th.target{vertical-align:bottom;padding:2px 1px}
 th.target span{writing-mode:vertical-rl;transform:rotate(180deg);font-size:12px;font-weight:600}
 details.finding{padding:.2em .8em}details.finding p{margin:.25em 0}details.finding>summary{font-weight:600}details.finding.info{border-color:#8ad;background:#f6f9ff}
+ol.run-verdicts{padding-left:1.5em}ol.run-verdicts li.verdict{font-size:1em;font-weight:400;padding:.2em .6em;margin:.2em 0}
 #script-errors:empty{display:none}#script-errors{background:#fcc}
 .diffcol{background:#fff2a8}
 )CSS";

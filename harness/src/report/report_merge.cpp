@@ -12,6 +12,7 @@
 #include "report/html_page_parts.hpp"
 #include "report/layout_svg.hpp"
 #include "report/report_files.hpp"
+#include "results/outcome.hpp"
 #include "results/report_json.hpp"
 
 namespace ptxcts {
@@ -71,8 +72,11 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
     if (std::find(f.machines.begin(), f.machines.end(), name) != f.machines.end()) name += fmt::format(" #{}", m + 1);
     f.machines.push_back(name);
     f.runs.push_back(r.info);
+    f.verdicts.push_back(verdict_line(r));
+    f.tones.push_back(verdict_tone(r));
+    f.tallies.push_back(tally(r.results));
     for (auto const& c : r.results) {
-      put(c.kernel + " / " + c.case_name, m, to_string(c.status));
+      put(c.kernel + " / " + c.case_name, m, token(outcome_of(c)));
       if (c.observed_layout.empty()) continue;
       auto [it, fresh] = layout_of.emplace(c.observed_layout, f.layouts.size());
       if (fresh) f.layouts.push_back(c.observed_layout);
@@ -95,14 +99,19 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
 
 std::string fleet_json(const Fleet& f) {
   nlohmann::ordered_json j;
-  j["fleet_schema_version"] = 2;  // 2: aligned runs, missing runs, the runs' schema 8 fields
+  // 2: aligned runs, missing runs, the runs' schema 8 fields; 3: cases by outcome (results/outcome's
+  // tokens: a fault case that faulted is "faulted", never "crash"), each machine's verdict line
+  j["fleet_schema_version"] = 3;
   j["aligned"] = {{"suite_commit", f.aligned_commit}, {"specs", f.aligned_specs}};
   j["machines"] = nlohmann::ordered_json::array();
   for (std::size_t m = 0; m < f.machines.size(); ++m) {
     nlohmann::ordered_json run;
     for (auto const& field : run_info_fields()) run[field.key] = f.runs[m].*field.member;
-    j["machines"].push_back(
-        {{"name", f.machines[m]}, {"aligned", f.aligned(m)}, {"note", alignment_note(f, m)}, {"run", run}});
+    j["machines"].push_back({{"name", f.machines[m]},
+                             {"aligned", f.aligned(m)},
+                             {"note", alignment_note(f, m)},
+                             {"verdict", f.verdicts[m]},
+                             {"run", run}});
   }
   j["missing"] = nlohmann::ordered_json::array();
   for (auto const& m : f.missing) j["missing"].push_back({{"task", m.task}, {"host", m.host}, {"reason", m.reason}});
@@ -113,6 +122,54 @@ std::string fleet_json(const Fleet& f) {
   return j.dump(1) + "\n";
 }
 
+namespace {
+
+const char* tone_class(VerdictTone t) {
+  return t == VerdictTone::Conforms ? "conforms" : t == VerdictTone::DoesNotConform ? "needs-action" : "unchecked";
+}
+
+// The fleet's verdict: every aligned run's, and how many rows differ between them.
+std::pair<std::string, VerdictTone> fleet_verdict(const Fleet& f) {
+  std::size_t conform = 0, failing = 0, aligned = 0;
+  for (std::size_t m = 0; m < f.machines.size(); ++m) {
+    if (!f.aligned(m)) continue;
+    ++aligned;
+    conform += f.tones[m] == VerdictTone::Conforms;
+    failing += f.tones[m] == VerdictTone::DoesNotConform;
+  }
+  const std::string differ = fmt::format("{} of {} rows differ between the aligned machines", count_text(f.differing()),
+                                         count_text(static_cast<long long>(f.rows.size())));
+  const std::string missing =
+      f.missing.empty() ? "" : fmt::format("; {} expected run{} left no report", f.missing.size(), f.missing.size() == 1 ? "" : "s");
+  if (failing || !f.missing.empty())
+    return {fmt::format("Does not conform: {} of {} aligned run{} need{} action{}; {}.", failing, aligned,
+                        aligned == 1 ? "" : "s", failing == 1 ? "s" : "", missing, differ),
+            VerdictTone::DoesNotConform};
+  if (conform == aligned && aligned > 0)
+    return {fmt::format("Conforms: {} of {} aligned run{} conform{}; {}.", conform, aligned, aligned == 1 ? "" : "s",
+                        conform == 1 ? "s" : "", differ),
+            VerdictTone::Conforms};
+  return {fmt::format("Nothing checked on {} of {} aligned runs; {}.", aligned - conform, aligned, differ),
+          VerdictTone::NothingChecked};
+}
+
+// A cell of the fleet's table: a case's outcome in words (its colour the outcome's), a claim's
+// verdict, a layout's name (a link to its figure), or absent.
+void fleet_cell(pugi::xml_node tr, std::string_view kind, const std::string& v) {
+  if (v.empty()) {
+    el(tr, "td", {{"class", "untested"}}, "(absent)");
+  } else if (kind == "layout") {
+    el(el(tr, "td"), "a", {{"href", "#layout-" + v}}, v);
+  } else if (kind == "case") {
+    const Outcome o = outcome_from_token(v);
+    el(tr, "td", {{"class", token(o)}, {"data-outcome", token(o)}}, label(o));
+  } else {
+    el(tr, "td", {{"class", v}}, v);
+  }
+}
+
+}  // namespace
+
 std::string fleet_html(const Fleet& f) {
   HtmlPage page("ptxcts fleet");
   const std::size_t aligned = f.aligned_count();
@@ -120,6 +177,15 @@ std::string fleet_html(const Fleet& f) {
      fmt::format("ptxcts fleet: {} machines ({} aligned{}), {} of {} rows differ", f.machines.size(), aligned,
                  f.missing.empty() ? "" : fmt::format(", {} runs missing", f.missing.size()), f.differing(),
                  f.rows.size()));
+  // The verdict first: the fleet's, then each run's own line.
+  auto [verdict, tone] = fleet_verdict(f);
+  el(page.body, "p", {{"id", "verdict"}, {"class", std::string("verdict ") + tone_class(tone)}}, verdict);
+  pugi::xml_node runs = el(page.body, "ol", {{"class", "run-verdicts"}});
+  for (std::size_t m = 0; m < f.machines.size(); ++m) {
+    pugi::xml_node li = el(runs, "li", {{"class", std::string("verdict ") + tone_class(f.tones[m])}});
+    el(li, "span", {{"class", "mono"}}, f.machines[m] + (f.aligned(m) ? "" : " (not aligned)") + ": ");
+    text(li, f.verdicts[m]);
+  }
   pugi::xml_node s;
   if (!f.missing.empty()) {  // first: what the fleet lacks
     s = section(page.body, "missing", "Missing runs (expected, no report)");
@@ -148,7 +214,27 @@ std::string fleet_html(const Fleet& f) {
     el(tr, "td", {}, i.date);
     el(tr, "td", {}, f.aligned(m) ? "yes" : alignment_note(f, m));
   }
+  // Each machine's cases by outcome: red only for what needs action, fault observations neutral, zero grey.
+  el(s, "h3", {}, "Cases by outcome");
+  pugi::xml_node ot = el(s, "table", {{"id", "outcomes"}});
+  pugi::xml_node oh = el(el(ot, "thead"), "tr");
+  el(oh, "th", {}, "Column");
+  for (Outcome o : kOutcomes) el(oh, "th", {}, label(o));
+  pugi::xml_node ob = el(ot, "tbody");
+  for (std::size_t m = 0; m < f.machines.size(); ++m) {
+    pugi::xml_node tr = el(ob, "tr");
+    el(tr, "td", {}, std::to_string(m + 1));
+    for (Outcome o : kOutcomes) {
+      const int n = f.tallies[m][o];
+      el(tr, "td", {{"class", n ? token(o) : "zero"}}, count_text(n));
+    }
+  }
   s = section(page.body, "fleet-section", "Cases, claims and layouts per machine (differences first)");
+  legend(s, {{"pass", "passed"},
+             {"fail", "failed, error, crashed, timed out: needs action"},
+             {"not-supported", "not supported, skipped"},
+             {"faulted", "fault case: faulted as the rule says"},
+             {"no-fault", "fault case: ran without a fault"}});
   std::set<std::string> kinds{"case", "claim", "layout"};
   filter_box(s, "fleet", kinds);
   pugi::xml_node t = el(s, "table", {{"id", "fleet"}});
@@ -163,10 +249,7 @@ std::string fleet_html(const Fleet& f) {
     pugi::xml_node tr =
         el(tb, "tr", {{"data-family", kind}, {"data-name", r.what}, {"class", r.differs ? "differs" : ""}});
     el(tr, "td", {{"class", r.differs ? "mono diffcol" : "mono"}}, r.what);
-    for (auto const& v : r.values) {
-      if (kind == std::string_view("layout") && !v.empty()) el(el(tr, "td"), "a", {{"href", "#layout-" + v}}, v);
-      else el(tr, "td", {{"class", v.empty() ? "untested" : v}}, v.empty() ? "(absent)" : v);
-    }
+    for (auto const& v : r.values) fleet_cell(tr, kind, v);
   }
   s = section(page.body, "layouts", "Observed wmma layouts");
   for (std::size_t k = 0; k < f.layouts.size(); ++k) {

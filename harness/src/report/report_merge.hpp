@@ -9,13 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "results/outcome.hpp"
 #include "results/results.hpp"
 
 namespace ptxcts {
 
 struct FleetRow {
-  std::string what;                 // as `ptxcts diff` names it: "KERNEL / CASE", "claim ID", "layout KERNEL / CASE"
-  std::vector<std::string> values;  // per machine: status, verdict or layout name; "" where absent
+  std::string what;  // as `ptxcts diff` names it: "KERNEL / CASE", "claim ID", "layout KERNEL / CASE"
+  // Per machine: a case's outcome (results/outcome's token: "pass", "faulted", ...), a claim's verdict
+  // or a layout's name; "" where absent.
+  std::vector<std::string> values;
   bool differs = false;             // not the same on every machine
 };
 
@@ -29,6 +32,9 @@ struct MissingRun {
 struct Fleet {
   std::vector<std::string> machines;  // report names (report_basename), in the order given
   std::vector<RunInfo> runs;
+  std::vector<std::string> verdicts;  // per machine: its run's verdict line (results/outcome)
+  std::vector<VerdictTone> tones;
+  std::vector<Tally> tallies;         // per machine: its cases by outcome
   std::string aligned_commit{}, aligned_specs{};  // what the aligned columns share
   std::vector<MissingRun> missing{};
   std::vector<FleetRow> rows;        // those that differ first, then in the first report's order

@@ -299,6 +299,40 @@ TEST(Fleet, DifferencesFirstAndAColumnPerMachine) {
   EXPECT_EQ(j["differing"], 2);
 }
 
+// The fleet speaks the outcome vocabulary: a fault case that faulted reads "faulted as the rule says"
+// in a neutral colour, never a crash; each run's verdict line first; zero counts grey.
+TEST(Fleet, OutcomesInWordsVerdictsFirst) {
+  RunReport a = test_report(), b = test_report("html-page-later.json");
+  const CaseResult* fault = nullptr;
+  for (auto const& r : a.results)
+    if (r.fault_case && r.status == Status::Crash) fault = &r;
+  ASSERT_TRUE(fault) << "html-page.json has a fault case that faulted";
+  Fleet f = merge_reports({a, b});
+  auto doc = parse(fleet_html(f));
+  const std::string row = fault->kernel + " / " + fault->case_name;
+  auto cells = doc.select_nodes(fmt::format("//table[@id='fleet']/tbody/tr[@data-name='{}']/td[position() > 1]", row).c_str());
+  ASSERT_EQ(cells.size(), 2u);
+  for (auto c : cells) {
+    EXPECT_EQ(std::string(c.node().attribute("class").value()), "faulted");
+    EXPECT_EQ(std::string(c.node().text().get()), "faulted as the rule says");
+  }
+  EXPECT_EQ(nlohmann::json::parse(fleet_json(f))["rows"][0]["values"].size(), 2u);
+  // The verdict first, then a line per run, its report's own.
+  pugi::xml_node first = doc.select_node("//body/*[not(self::h1)][1]").node();
+  EXPECT_EQ(std::string(first.attribute("id").value()), "verdict");
+  auto lines = doc.select_nodes("//ol[@class='run-verdicts']/li");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(std::string(lines[0].node().text().get()).find(verdict_line(a)), std::string::npos);
+  EXPECT_NE(std::string(lines[1].node().text().get()).find(verdict_line(b)), std::string::npos);
+  // html-page.json timed nothing out: a grey zero, not a red one.
+  auto timeouts = doc.select_node("//table[@id='outcomes']/tbody/tr[1]/td[8]").node();
+  EXPECT_EQ(std::string(timeouts.text().get()), "0");
+  EXPECT_EQ(std::string(timeouts.attribute("class").value()), "zero");
+  auto j = nlohmann::json::parse(fleet_json(f));
+  EXPECT_EQ(j["fleet_schema_version"], 3);
+  EXPECT_EQ(j["machines"][0]["verdict"], verdict_line(a));
+}
+
 TEST(AuditHtml, FindingsByClassAndTheMatrix) {
   nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
   auto doc = parse(audit_html(audit));
