@@ -32,8 +32,10 @@ void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v) {
     undocumented += f.undocumented;
     known += f.known != nullptr;
   }
-  fmt::print(out, "Toolkit audit (ptxas {}): {} findings: {} not expected by the specs, {} known, {} undocumented forms accepted\n",
-             audit.ptxas_version, audit.findings.size(), failing, known, undocumented);
+  fmt::print(out, "{}\n",
+             wrapped(fmt::format("Toolkit audit (ptxas {}): {} findings: {} not expected by the specs, {} known, {} "
+                                 "undocumented forms accepted",
+                                 audit.ptxas_version, audit.findings.size(), failing, known, undocumented)));
   for (auto const& f : audit.findings)
     if (v == Verbosity::Verbose ? !f.undocumented : f.fails())
       fmt::print(out, "  {}\n",

@@ -18,8 +18,8 @@ namespace ptxcts {
 // `indent` spaces; a word longer than a line stays whole.
 std::string wrapped(const std::string& text, std::size_t width = 100, std::size_t indent = 4);
 
-// The toolkit audit's findings in a run: a count (default), the unexpected ones listed (default and
-// verbose), every one (verbose).
+// The toolkit audit's findings in a run: a count (default), the unexpected ones listed (default), every
+// one but the undocumented forms accepted (verbose; the audit's report lists those).
 void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v);
 
 // The documentation claims a run judged: the contradicted ones (findings) by default, every one with

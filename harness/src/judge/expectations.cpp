@@ -80,6 +80,15 @@ std::vector<ExpectationFile> read_expectation_dir(const std::filesystem::path& d
   return files;
 }
 
+std::string known_difference(const std::vector<ExpectationFile>& files, const RunInfo& info, const CaseResult& r) {
+  for (auto const& f : files)
+    if (f.speaks_for(info))
+      for (auto const& e : f.expectations)
+        if (e.claim.empty() && token(outcome_of(r)) == e.outcome && glob_matches(e.cases, r.kernel + "/" + r.case_name))
+          return fmt::format("{} ({})", e.reason, e.link);
+  return "";
+}
+
 std::vector<std::string> apply_expectations(const std::vector<ExpectationFile>& files, RunReport& report) {
   std::vector<std::string> unmatched;
   for (auto const& f : files) {

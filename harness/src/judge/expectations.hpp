@@ -36,6 +36,10 @@ struct ExpectationFile {
 ExpectationFile read_expectation_file(const std::filesystem::path& file);
 std::vector<ExpectationFile> read_expectation_dir(const std::filesystem::path& dir);  // *.yaml; none: empty
 
+// The known difference an expectation of a file that speaks for `info` names for this result ("" none):
+// what the console says of a case as it finishes.
+std::string known_difference(const std::vector<ExpectationFile>& files, const RunInfo& info, const CaseResult& r);
+
 // Marks the results and claims an expectation of a file that speaks for the report's GPU names
 // (CaseResult::known, ClaimVerdict::known); returns one line per expectation that matched nothing.
 std::vector<std::string> apply_expectations(const std::vector<ExpectationFile>& files, RunReport& report);

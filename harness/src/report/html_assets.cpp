@@ -21,6 +21,7 @@ details.group>summary{font-weight:600}abbr.targets{text-decoration:underline dot
 .badge{display:inline-block;padding:0 .5em;border-radius:.6em;margin-right:.3em}
 #run td:first-child{font-weight:600}.totals span{margin-right:1em}
 .finding{border-left:4px solid #d33;padding:.1em .8em;margin:.6em 0;background:#fff8f7}
+.finding.claim{border-color:#d90;background:#fffaf0}
 .finding.known,.finding.info{border-color:#cb3;background:#fffdf0}
 .finding h3{font-size:1em;margin:.2em 0}
 #matrix td{text-align:center;font-size:12px;min-width:3em}#matrix td.form{text-align:left}
@@ -118,7 +119,11 @@ const char* const kPageScript = R"JS(
       b.querySelector('input').addEventListener('input',function(){filter(b,true);});
       filter(b,false);
     })(boxes[i]);}
-    window.addEventListener('hashchange',openTarget);openTarget();
+    // A link to a filtered list (#filter:...) filters it, as on opening the page; any other opens its target.
+    window.addEventListener('hashchange',function(){
+      if(restore(boxes)){for(var k=0;k!==boxes.length;++k)filter(boxes[k],false);}else openTarget();
+    });
+    openTarget();
     if(!document.getElementById('script-errors')){var ol=document.createElement('ol');ol.id='script-errors';document.body.appendChild(ol);}
     document.body.setAttribute('data-ready','yes');
   });

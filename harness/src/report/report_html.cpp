@@ -61,6 +61,10 @@ void run_section(pugi::xml_node body, const RunReport& report) {
                         tm.peak_rss_mib)
           : std::string("not recorded in the report (schema 5 and before)"));
   if (!report.sass.unavailable.empty()) row("SASS", report.sass.unavailable);  // said once, not in every cell
+  // Which known differences this run was read with, and those that matched nothing (fixed?).
+  if (!report.expectations_applied.empty())
+    row("Expectations", fmt::format("{}", fmt::join(report.expectations_applied, ", ")));
+  for (auto const& u : report.expectations_unmatched) row("Unmatched expectation", u);
 }
 
 // The failures, grouped by family and then by form (the instruction under test): a row per form with
@@ -89,7 +93,8 @@ void failures_block(pugi::xml_node s, const RunReport& report) {
     for (auto const& [_, rs] : groups[family]) in_family += static_cast<int>(rs.size());
     pugi::xml_node fd = el(s, "details", {{"class", "group"}, {"data-family", family}});
     el(fd, "summary", {},
-       fmt::format("{}: {} cases in {} forms", family, count_text(in_family), groups[family].size()));
+       fmt::format("{}: {} in {}", family, in_family == 1 ? std::string("1 case") : count_text(in_family) + " cases",
+                   groups[family].size() == 1 ? std::string("1 form") : fmt::format("{} forms", groups[family].size())));
     pugi::xml_node tb = table(el(fd, "div"), {"Cases", "Form", "First of them", "Its differences"});
     for (auto const& [form, rs] : groups[family]) {
       const CaseResult& r = *rs.front();

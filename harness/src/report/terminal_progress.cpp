@@ -6,10 +6,25 @@
 
 namespace ptxcts {
 
+// A line of at most 120 columns: the rest goes on further lines, indented.
+std::string fold(const std::string& line, std::size_t indent) {
+  constexpr std::size_t kWidth = 120;
+  std::string out;
+  std::size_t at = 0;
+  while (line.size() - at > kWidth - (at ? indent : 0)) {
+    const std::size_t room = kWidth - (at ? indent : 0);
+    std::size_t cut = line.rfind(' ', at + room);
+    if (cut == std::string::npos || cut <= at) cut = at + room;
+    out += (at ? std::string(indent, ' ') : "") + line.substr(at, cut - at) + "\n";
+    at = line[cut] == ' ' ? cut + 1 : cut;
+  }
+  return out + (at ? std::string(indent, ' ') : "") + line.substr(at);
+}
+
 std::string failure_text(const CaseResult& r, bool with_diff) {
-  std::string text = fmt::format("  {:<9} {} / {}: {}", label(outcome_of(r)), r.kernel, r.case_name, r.reason);
+  std::string text = fold(fmt::format("  {:<9} {}/{}: {}", label(outcome_of(r)), r.kernel, r.case_name, r.reason), 12);
   if (with_diff)
-    for (auto const& d : r.diff) text += fmt::format("\n            {}", d);
+    for (auto const& d : r.diff) text += "\n" + fold("            " + d, 14);
   return text;
 }
 

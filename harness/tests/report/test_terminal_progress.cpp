@@ -49,7 +49,7 @@ TEST(TerminalProgress, AFailureIsPrintedInFullWhenItHappensAndTheLineRedrawnOnAT
   p.finish();
   const std::string out = shown(f);
   EXPECT_NE(out.find("\r\x1b[K1/3 cases, 0 failed"), std::string::npos) << out;
-  EXPECT_NE(out.find("  failed    k1 / unique-contiguous: 2 element(s) differ from the reference model\n"
+  EXPECT_NE(out.find("  failed    k1/unique-contiguous: 2 element(s) differ from the reference model\n"
                      "            warp 0 lane 3 register 1 element 0: expected 0x0011, got 0x0012\n"),
             std::string::npos)
       << out;
@@ -82,7 +82,7 @@ TEST(TerminalProgress, QuietShowsOnlyFailures) {
   p.finish();
   const std::string out = shown(f);
   EXPECT_EQ(out,
-            "  failed    k1 / unique-contiguous: 2 element(s) differ from the reference model\n"
+            "  failed    k1/unique-contiguous: 2 element(s) differ from the reference model\n"
             "            warp 0 lane 3 register 1 element 0: expected 0x0011, got 0x0012\n");
   std::fclose(f);
 }
@@ -102,8 +102,8 @@ TEST(TerminalProgress, ManyFailuresAreCutShortAndSaySo) {
   };
   EXPECT_EQ(lines_with("  failed    k"), 50) << out;
   EXPECT_EQ(lines_with("warp 0 lane 3"), 10) << out;
-  EXPECT_NE(out.find(" k49 / "), std::string::npos) << out;
-  EXPECT_EQ(out.find(" k50 / "), std::string::npos) << out;
+  EXPECT_NE(out.find(" k49/"), std::string::npos) << out;
+  EXPECT_EQ(out.find(" k50/"), std::string::npos) << out;
   EXPECT_EQ(lines_with("further failures are not printed; the reports have every one"), 1) << out;
   std::fclose(f);
 }
