@@ -4,8 +4,17 @@ headless Chromium, takes a screenshot and reads the DOM back after the page's sc
 expected count comes from the test reports themselves (their results, claims and observed layouts)
 or from the manual, never from the writer. Exit 77 (CTest: skipped) where there is no Chromium.
 
-usage: check_pages.py PTXCTS DATA_DIR OUT_DIR"""
-import html.parser, json, os, re, shutil, subprocess, sys
+With --runner (the fake device runner), the pages of whole runs: a conforming run (and, with
+--reports, the committed H100 report) reads green first, calls no expected fault a crash, its kernel
+filter keeps the cases of the kernels it shows and counts kernels, its figures have axes and text of
+12 px or more; a run where every case fails (the fake device's off-by-one) keeps its outcome filter
+in the address, and its page and its diff against the good run stay within the sizes and times of
+issue 26 (<= 5 MB; first paint <= 1 s, load <= 2 s). With --old-release (the previous release's
+package), the same pages made by its ptxcts are measured beside them and the figures printed.
+
+usage: check_pages.py PTXCTS DATA_DIR OUT_DIR [--runner FAKE_RUNNER] [--reports REPORTS_DIR]
+                      [--old-release TARBALL]"""
+import argparse, glob, gzip, html.parser, json, os, re, shutil, subprocess, sys, tarfile, time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import devtools  # noqa: E402 (after the line above)
@@ -89,6 +98,28 @@ def open_page(chrome, page, png):
     return root
 
 
+def outcome(r):
+    """A result's outcome (results/outcome): schema 9 says it; before, it follows from the status."""
+    if "outcome" in r:
+        return r["outcome"]
+    st = r["status"]
+    if r["fault_case"]:
+        return {"crash": "faulted", "pass": "no-fault", "fail": "no-fault"}.get(st, "skipped" if st == "skip" else st)
+    return "skipped" if st == "skip" else st
+
+
+def needs_action(r):
+    """What a run exits 1 for: a case, not a fault case, that failed, errored, crashed or timed out,
+    and is not a known difference."""
+    return not r["fault_case"] and not r.get("known") and outcome(r) in ("fail", "error", "crash", "timeout")
+
+
+def clear_words(p, box):
+    """Empties the filter's words as a user does (select all, delete): the page hears an input event."""
+    p.eval(f"(function(i){{i.focus();i.value='';i.dispatchEvent(new Event('input',{{bubbles:true}}));}})"
+           f"(document.querySelector('{box} input'))")
+
+
 def words_match(name, words):
     """The filter's rule as the page tells the user: every word typed is in the form's name."""
     return all(w in name.lower() for w in words.lower().split())
@@ -103,15 +134,16 @@ def filter_checks(chrome, page, table, rows, cells_per_row, tries):
                ".filter(function(r){return getComputedStyle(r).display!=='none';})")
     with devtools.Page(chrome, "file://" + os.path.abspath(page)) as p:
         for family, words in tries:
-            p.choose(box + " select", family)
-            p.eval(f"document.querySelector('{box} input').value=''")
+            clear_words(p, box)
+            p.choose(box + " select.family", family)
             p.type_into(box + " input", words)
             want = sum(1 for f, n in rows if (not family or f == family) and words_match(n, words))
             got_rows = p.eval(visible + ".length")
             got_cells = p.eval(visible + ".reduce(function(n,r){return n+r.querySelectorAll('td').length;},0)")
             shown = p.eval(f"document.querySelector('{box} .shown').textContent")
+            noun = p.eval(f"document.querySelector('{box}').getAttribute('data-noun')")
             check(want > 0, f"{name}: the try {family or 'all'} / {words!r} matches something")
-            check(got_rows == want and got_cells == want * cells_per_row and shown == f"{want} shown",
+            check(got_rows == want and got_cells == want * cells_per_row and shown == f"{want} of {len(rows)} {noun} shown",
                   f"{name}: family {family or 'all'}, typed {words!r}: {want} rows, {want * cells_per_row} cells "
                   f"shown (got {got_rows} rows, {got_cells} cells, '{shown}')")
         errors = p.eval("document.getElementById('script-errors').textContent")
@@ -148,19 +180,26 @@ def run_page(ptxcts, chrome, data, out):
     subprocess.run([ptxcts, "html", os.path.join(data, "html-page.json"), "--out", page], check=True)
     root = open_page(chrome, page, os.path.join(out, "run.png"))
 
-    # Findings: each contradicted claim and each failed case that is not a fault case, nothing else.
+    # Findings: each contradicted claim, and the failures that need action grouped by form: a row per
+    # form with its count and its first failure's differences; nothing else.
     findings = root.by_id("findings")
     text = findings.content()
     contradicted = [c["id"] for c in report["claims"] if c["verdict"] == "contradicted"]
-    failed = [r for r in report["results"] if not r["fault_case"] and r["status"] not in ("pass", "skip")]
     for c in contradicted:
-        check(c in text, f"run page: Findings list contradicted claim {c}")
+        check(any(n.attrs.get("data-id") == c for n in findings.all()), f"run page: Findings list contradicted claim {c}")
+    failed = [r for r in report["results"] if needs_action(r)]
+    forms = {}
     for r in failed:
-        check(r["kernel"] in text and r["case"] in text, f"run page: Findings list {r['kernel']} / {r['case']} ({r['status']})")
-        for line in r["diff"]:
+        forms.setdefault(r["instruction"], []).append(r)
+    rows = [tr for tr in findings.all("tr") if "data-outcome" in tr.attrs]
+    check(len(rows) == len(forms), f"run page: Findings hold a row per form that needs action: {len(forms)} (got {len(rows)})")
+    for form, rs in forms.items():
+        row = next((tr for tr in rows if form in tr.content()), None)
+        check(row is not None and row.content().startswith(f"{len(rs)} "),
+              f"run page: Findings: {form}: {len(rs)} cases ({row.content()[:60] if row else 'no row'})")
+        check(rs[0]["kernel"] in text and rs[0]["case"] in text, f"run page: Findings name {rs[0]['kernel']} / {rs[0]['case']}")
+        for line in rs[0]["diff"]:
             check(line in text, f"run page: Findings show the diff line {line!r}")
-    check(len(list(findings.all("div", cls="finding"))) == len(contradicted) + len(failed),
-          f"run page: Findings hold {len(contradicted) + len(failed)} entries, no more")
     check(not [b for b in root.all("b")], "run page: a reason's markup stays text (no <b> element)")
 
     # The matrix: a row per form (non-fault results' instructions), a cell per target.
@@ -280,8 +319,328 @@ def fleet_page(ptxcts, chrome, data, out):
     check(flags[:differ] == [True] * differ and not any(flags[differ:]), f"fleet page: the {differ} rows that differ come first")
 
 
+def load_report(path):
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        return json.load(f)
+
+
+def kernels_of(report):
+    """kernel -> (family, the words a user may find it by: its name and its form, its results), in order."""
+    out = {}
+    for r in report["results"]:
+        k = out.setdefault(r["kernel"], [r["family"], r["kernel"] + " " + r["instruction"], []])
+        k[2].append(r)
+    return out
+
+
+VISIBLE = "function(e){return getComputedStyle(e).display!=='none';}"
+
+
+def kernel_filter_checks(p, name, report, tries):
+    """Chooses a family and types words into the kernel list's filter as a user does: the kernels that
+    match show, every case row inside them stays shown, and 'N of M kernels shown' counts kernels."""
+    box = ".filters[data-for=kernel-list]"
+    kernels = kernels_of(report)
+    p.choose(box + " select.outcome", "")
+    for family, words in tries:
+        clear_words(p, box)
+        p.choose(box + " select.family", family)
+        p.type_into(box + " input", words)
+        want = [k for k, (f, n, _) in kernels.items() if (not family or f == family) and words_match(n, words)]
+        cases = sum(len(kernels[k][2]) for k in want)
+        got = p.eval("JSON.stringify((function(){var ks=[...document.querySelectorAll('#kernel-list>details')]"
+                     f".filter({VISIBLE});return {{kernels:ks.length,"
+                     f"shown:ks.reduce(function(n,d){{return n+[...d.querySelectorAll('tr[data-outcome]')].filter({VISIBLE}).length;}},0),"
+                     f"hidden:ks.reduce(function(n,d){{return n+[...d.querySelectorAll('tr[data-outcome]')].filter(function(e){{return !({VISIBLE})(e);}}).length;}},0),"
+                     f"text:document.querySelector('{box} .shown').textContent}};}})())")
+        got = json.loads(got)
+        check(len(want) > 0, f"{name}: the try {family or 'all'} / {words!r} matches a kernel")
+        check(got["kernels"] == len(want) and got["shown"] == cases and got["hidden"] == 0,
+              f"{name}: kernel filter {family or 'all'} / {words!r}: {len(want)} kernels and all their {cases} cases "
+              f"shown (got {got['kernels']} kernels, {got['shown']} cases shown, {got['hidden']} hidden)")
+        check(got["text"] == f"{len(want)} of {len(kernels)} kernels shown",
+              f"{name}: kernel filter {family or 'all'} / {words!r}: says '{len(want)} of {len(kernels)} kernels shown' "
+              f"(got '{got['text']}')")
+    # A shown kernel opened: its cases are on the screen, not only undisplayed-as-none.
+    height = p.eval("(function(){var d=[...document.querySelectorAll('#kernel-list>details')]"
+                    f".filter({VISIBLE})[0];d.open=true;var r=d.querySelector('tr[data-outcome]');"
+                    "return r?r.getBoundingClientRect().height:-1;})()")
+    check(height > 0, f"{name}: a shown kernel, opened, shows its case rows ({height} px)")
+    clear_words(p, box)
+    p.choose(box + " select.family", "")
+
+
+def verdict_checks(p, name, report, tone, starts):
+    got = json.loads(p.eval(
+        "JSON.stringify((function(){var v=document.getElementById('verdict');"
+        "var first=[...document.body.children].filter(function(e){return e.tagName!=='H1';})[0];"
+        "return {exists:!!v,cls:v?v.className:'',text:v?v.textContent:'',first:first===v,"
+        "top:v?v.getBoundingClientRect().top+scrollY:-1};})())"))
+    check(got["exists"] and got["first"] and got["top"] < 200,
+          f"{name}: the verdict line first in the body, under the heading (top {got['top']:.0f} px)")
+    check(tone in got["cls"].split() and got["text"].startswith(starts),
+          f"{name}: the verdict is {tone}, '{starts}...' (got class '{got['cls']}': {got['text'][:90]!r})")
+
+
+def fault_checks(p, name, report):
+    """A fault case that faulted as its rule says is never called a crash: its row, its kernel's badge."""
+    faulted = [r for r in report["results"] if outcome(r) == "faulted"]
+    crashes = [r for r in report["results"] if outcome(r) == "crash"]
+    check(len(faulted) > 0, f"{name}: the report has fault cases that faulted ({len(faulted)})")
+    bad = json.loads(p.eval("JSON.stringify(" + json.dumps([[r["kernel"], r["case"]] for r in faulted]) + ".filter("
+                            "function(kc){var d=document.getElementById('k-'+kc[0]);if(!d)return true;"
+                            "var row=[...d.querySelectorAll('tr[data-outcome]')].filter(function(tr){"
+                            "return tr.cells[0].textContent.split(' ')[0]===kc[1];})[0];"
+                            "if(!row)return true;var text=row.textContent;"
+                            "return row.getAttribute('data-outcome')!=='faulted'||row.querySelector('.crash')||"
+                            "/crash/.test(text)||text.indexOf('faulted as the rule says')===-1;}))"))
+    check(not bad, f"{name}: each of the {len(faulted)} fault cases that faulted reads 'faulted as the rule says', "
+                   f"never crash ({len(bad)} do not: {bad[:3]})")
+    if not crashes:  # then nothing on the page is a crash: no class, no badge or cell that says so
+        said = json.loads(p.eval(
+            "JSON.stringify([...document.querySelectorAll('.crash, td, .badge, summary span')].filter(function(e){"
+            "return e.classList.contains('crash')||(/\\bcrash/i.test(e.textContent)&&!e.classList.contains('zero')"
+            "&&e.children.length===0);}).map(function(e){return e.tagName+'.'+e.className+': '+e.textContent.slice(0,60);}))"))
+        check(not said, f"{name}: no crash in the report, none on the page ({len(said)}: {said[:3]})")
+
+
+def figure_checks(p, name):
+    got = json.loads(p.eval(
+        "JSON.stringify((function(){var figs=[...document.querySelectorAll('#layouts details')].map(function(d){"
+        "var t=[...d.querySelectorAll('svg text')].map(function(e){return e.textContent;});"
+        "return {id:d.id,what:d.querySelector('summary').textContent,"
+        "rowcol:t.indexOf('row')!==-1&&t.indexOf('col')!==-1,lanereg:t.indexOf('lane')!==-1&&t.indexOf('register')!==-1};});"
+        "var sizes=[...document.querySelectorAll('svg text')].map(function(e){return parseFloat(getComputedStyle(e).fontSize);});"
+        "return {figs:figs,texts:sizes.length,smallest:Math.min.apply(null,sizes)};})())"))
+    figs = got["figs"]
+    check(len(figs) > 0, f"{name}: the page has layout figures ({len(figs)})")
+    spec = [f for f in figs if f["what"].startswith(("ldmatrix", "stmatrix", "movmatrix"))]
+    wmma = [f for f in figs if f["what"].startswith("wmma")]
+    check(spec and all(f["rowcol"] for f in spec),
+          f"{name}: every spec layout figure ({len(spec)}) has row and col axes "
+          f"({[f['id'] for f in spec if not f['rowcol']][:3]} lack them)")
+    check(all(f["lanereg"] for f in wmma),
+          f"{name}: every observed wmma figure ({len(wmma)}) has lane and register axes "
+          f"({[f['id'] for f in wmma if not f['lanereg']][:3]} lack them)")
+    check(got["smallest"] >= 12, f"{name}: no figure text under 12 px ({got['texts']} texts, smallest {got['smallest']} px)")
+    # Opened, a figure has its size: neither clipped nor collapsed to nothing.
+    for sel in ("#layouts details[id^=spec]", "#layouts details[id^=wmma]"):
+        box = json.loads(p.eval(
+            f"JSON.stringify((function(){{var d=document.querySelector('{sel}');if(!d)return null;d.open=true;"
+            "var s=d.querySelector('svg'),r=s.getBoundingClientRect(),f=d.querySelector('figure').getBoundingClientRect();"
+            "return {w:r.width,h:r.height,aw:+s.getAttribute('width'),ah:+s.getAttribute('height'),fh:f.height};})())"))
+        if box is not None:
+            check(box["w"] == box["aw"] and box["h"] == box["ah"] and box["fh"] >= box["h"],
+                  f"{name}: {sel}, opened, is drawn whole: {box['w']:.0f} x {box['h']:.0f} px of "
+                  f"{box['aw']} x {box['ah']}, in a figure {box['fh']:.0f} px tall")
+
+
+def outcome_filter_checks(chrome, page, name, report):
+    """Outcome 'needs action' chosen: the address keeps the choice, and the page opened at that
+    address shows it again."""
+    box = ".filters[data-for=kernel-list]"
+    wanted = {"fail", "error", "crash", "timeout"}
+    kernels = kernels_of(report)
+    want = [k for k, (_, _, rs) in kernels.items() if any(outcome(r) in wanted for r in rs)]
+    cases = sum(1 for k in want for r in kernels[k][2] if outcome(r) in wanted)
+    counts = ("JSON.stringify((function(){var ks=[...document.querySelectorAll('#kernel-list>details')]"
+              f".filter({VISIBLE});return {{kernels:ks.length,cases:ks.reduce(function(n,d){{return n+"
+              f"[...d.querySelectorAll('tr[data-outcome]')].filter({VISIBLE}).length;}},0),"
+              f"value:document.querySelector('{box} select.outcome').value,"
+              f"text:document.querySelector('{box} .shown').textContent,hash:location.hash,url:location.href}};}})())")
+    with devtools.Page(chrome, "file://" + os.path.abspath(page)) as p:
+        value = p.eval(f"[...document.querySelectorAll('{box} select.outcome option')].filter(function(o){{"
+                       "return o.textContent==='needs action';}).map(function(o){return o.value;})[0]||''")
+        check(set(value.split()) == wanted, f"{name}: the outcome filter offers 'needs action' ({value!r})")
+        p.choose(box + " select.outcome", value)
+        got = json.loads(p.eval(counts))
+    check(got["hash"].startswith("#filter:kernel-list;") and "outcome=" in got["hash"],
+          f"{name}: 'needs action' chosen, the address keeps it ({got['hash'][:80]})")
+    check(got["kernels"] == len(want) and got["cases"] == cases,
+          f"{name}: 'needs action': the {len(want)} kernels with a case that needs action, {cases} such cases "
+          f"(got {got['kernels']}, {got['cases']})")
+    with devtools.Page(chrome, got["url"]) as p:
+        again = json.loads(p.eval(counts))
+    check(again["value"] == value and again["kernels"] == len(want) and again["cases"] == cases
+          and again["text"] == f"{len(want)} of {len(kernels)} kernels shown",
+          f"{name}: opened again at that address, the choice is back: {len(want)} of {len(kernels)} kernels "
+          f"(got {again['value']!r}, {again['kernels']} kernels, {again['cases']} cases, '{again['text']}')")
+
+
+def measure(chrome, page, tries=1):
+    """Bytes, height and width at 1,400 px, DOM nodes, first paint and load (ms), in a fresh browser;
+    the fastest of `tries` loads (a busy machine only slows a page down)."""
+    best = None
+    for _ in range(tries):
+        t0 = time.time()
+        with devtools.Page(chrome, "file://" + os.path.abspath(page), width=1400, height=1000) as p:
+            p.wait_for("document.readyState==='complete'", timeout=120)
+            m = json.loads(p.eval(
+                "JSON.stringify({h:document.documentElement.scrollHeight,w:document.documentElement.scrollWidth,"
+                "nodes:document.getElementsByTagName('*').length,"
+                "paint:(performance.getEntriesByName('first-contentful-paint')[0]||{startTime:-1}).startTime,"
+                "attr:document.body.getAttribute('data-first-paint-ms'),"
+                "load:performance.getEntriesByType('navigation')[0].loadEventStart})"))
+            if m["attr"] is None:  # the page reads it at its load event; give it that moment
+                time.sleep(0.3)
+                m["attr"] = p.eval("document.body.getAttribute('data-first-paint-ms')")
+        m["bytes"], m["wall"] = os.path.getsize(page), time.time() - t0
+        if best is None or m["load"] < best["load"]:
+            best = m
+    return best
+
+
+def run(cmd, env=None, ok=(0,)):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    if p.returncode not in ok:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+    return p
+
+
+def fake_runs(ptxcts, runner, out, extra=()):
+    """A conforming run (the fake device's model) and one where every case fails (off-by-one): their
+    JSON reports and pages."""
+    made = {}
+    for kind, mode, code in (("good", "model", 0), ("bad", "off-by-one", 1)):
+        d = os.path.join(out, kind)
+        shutil.rmtree(d, ignore_errors=True)
+        run([ptxcts, "run", "--no-assemble", "--runner", runner, "--reports", d, *extra],
+            env=dict(os.environ, PTXCTS_FAKE_MODE=mode), ok=(code,))
+        made[kind] = glob.glob(os.path.join(d, "*.json"))[0]
+    return made
+
+
+def run_report_pages(ptxcts, chrome, out, runner, reports):
+    """The pages of whole runs. Returns {what: page} for the measurements."""
+    pages = {}
+    # The committed H100 report, where there is one: the page a driver engineer opens first.
+    h100 = sorted(glob.glob(os.path.join(reports or "", "nvidia-h100-*-cuda13.0.json.gz")))
+    if h100:
+        src = os.path.join(out, "h100", os.path.basename(h100[0]))
+        os.makedirs(os.path.dirname(src), exist_ok=True)
+        shutil.copy(h100[0], src)
+        page = src[:-len(".json.gz")] + ".html"
+        run([ptxcts, "html", src, "--out", page])
+        report = load_report(src)
+        pages["run page, committed H100 report"] = page
+        name = "H100 run page"
+        check(not any(needs_action(r) for r in report["results"]), f"{name}: the committed report conforms (its JSON)")
+        with devtools.Page(chrome, "file://" + os.path.abspath(page), width=1400) as p:
+            verdict_checks(p, name, report, "conforms", "Conforms:")
+            fault_checks(p, name, report)
+            figure_checks(p, name)
+            kernel_filter_checks(p, name, report, [("", "x4 trans b16"), ("ldmatrix", ""), ("wmma", "m16n16k16 f32"),
+                                                   ("stmatrix", "x2")])
+    else:
+        print("note: no committed H100 report (--reports); its page is not checked")
+
+    made = fake_runs(ptxcts, runner, os.path.join(out, "runs"))
+    good, bad = made["good"], made["bad"]
+    for kind, path, tone, starts in (("good", good, "conforms", "Conforms:"), ("bad", bad, "needs-action", "Does not conform:")):
+        report = load_report(path)
+        page = path[:-len(".json")] + ".html"
+        name = f"fake {kind} run page"
+        pages[f"run page, {'conforming' if kind == 'good' else 'failing'} run"] = page
+        with devtools.Page(chrome, "file://" + os.path.abspath(page), width=1400) as p:
+            verdict_checks(p, name, report, tone, starts)
+            fault_checks(p, name, report)
+            kernel_filter_checks(p, name, report, [("", "x4 trans b16"), ("ldmatrix", "")])
+            if kind == "good":
+                figure_checks(p, name)
+            errors = p.eval("document.getElementById('script-errors').textContent")
+            check(errors == "", f"{name}: no script errors ({errors})")
+        if kind == "bad":
+            outcome_filter_checks(chrome, page, name, report)
+    diff = os.path.join(out, "runs", "diff.html")
+    run([ptxcts, "diff", good, bad, "--html", diff], ok=(1,))  # every case got worse: exit 1
+    pages["diff page, good -> failing"] = diff
+
+    # Issue 26's limits: a run where every case fails, and its diff against a good run.
+    bad_page = pages["run page, failing run"]
+    m = measure(chrome, bad_page, tries=3)
+    check(m["bytes"] <= 5_000_000, f"failing run page: <= 5 MB ({m['bytes']:,} bytes)")
+    paint = float(m["attr"]) if m["attr"] is not None else float("inf")
+    check(paint <= 1000, f"failing run page: first paint <= 1 s (data-first-paint-ms {m['attr']}, fastest of 3)")
+    m = measure(chrome, diff, tries=3)
+    check(m["bytes"] <= 5_000_000, f"diff page: <= 5 MB ({m['bytes']:,} bytes)")
+    check(m["load"] <= 2000, f"diff page: load event <= 2 s ({m['load']:.0f} ms, fastest of 3)")
+    return pages
+
+
+def old_release_pages(tarball, runner, out, reports):
+    """The same pages made by the previous release's ptxcts (its package, unpacked), for the figures."""
+    root = os.path.join(out, "old-release")
+    shutil.rmtree(root, ignore_errors=True)
+    with tarfile.open(tarball) as t:
+        t.extractall(root)
+    old = glob.glob(os.path.join(root, "*", "bin", "ptxcts"))[0]
+    made = fake_runs(old, runner, os.path.join(root, "runs"))
+    pages = {"run page, conforming run": made["good"][:-5] + ".html", "run page, failing run": made["bad"][:-5] + ".html"}
+    diff = os.path.join(root, "runs", "diff.html")
+    run([old, "diff", made["good"], made["bad"], "--html", diff], ok=(1,))
+    pages["diff page, good -> failing"] = diff
+    h100 = sorted(glob.glob(os.path.join(reports or "", "nvidia-h100-*-cuda13.0.json.gz")))
+    if h100:
+        src = os.path.join(root, "h100", os.path.basename(h100[0]))
+        os.makedirs(os.path.dirname(src), exist_ok=True)
+        shutil.copy(h100[0], src)
+        run([old, "html", src, "--out", src[:-len(".json.gz")] + ".html"])
+        pages["run page, committed H100 report"] = src[:-len(".json.gz")] + ".html"
+    return old, pages
+
+
+def audit_pages(ptxcts, old, out, reports):
+    """The committed CUDA 13.0 audit's page, by this ptxcts and the old one."""
+    audit = os.path.join(reports or "", "audit-cuda13.0.json.gz")
+    if not os.path.exists(audit):
+        return {}, {}
+    made = {}
+    for who, exe in (("new", ptxcts), ("old", old)):
+        if not exe:
+            continue
+        d = os.path.join(out, "audit-" + who)
+        os.makedirs(d, exist_ok=True)
+        shutil.copy(audit, d)
+        run([exe, "html", os.path.join(d, os.path.basename(audit))])
+        made[who] = os.path.join(d, "audit-cuda13.0.html")
+    return made.get("new"), made.get("old")
+
+
+def figure_bytes(page):
+    """The bytes of a page's layout figures: its section of them (a run page), else its <svg>s."""
+    text = open(page, encoding="utf-8", errors="replace").read()
+    start = text.find('<section id="layouts"')
+    if start != -1:
+        end = text.find("</section>", start)
+        return end - start
+    return sum(len(m) for m in re.findall(r"<svg.*?</svg>", text, re.S))
+
+
+def print_table(chrome, new, old):
+    """The measurements side by side (printed, never asserted: the limits are checked above)."""
+    print("\nMeasured in headless Chromium at 1,400 x 1,000 (fastest of 2 loads):")
+    print(f"{'page':32} {'':4} {'bytes':>12} {'figures':>10} {'height px':>10} {'width':>6} {'DOM nodes':>10} "
+          f"{'paint ms':>9} {'load ms':>9}")
+    for what in new:
+        for who, pages in (("old", old), ("new", new)):
+            page = pages.get(what)
+            if not page:
+                continue
+            m = measure(chrome, page, tries=2)
+            print(f"{what:32} {who:4} {m['bytes']:>12,} {figure_bytes(page):>10,} {m['h']:>10,} {m['w']:>6} "
+                  f"{m['nodes']:>10,} {m['paint']:>9.0f} {m['load']:>9.0f}")
+
+
 def main():
-    ptxcts, data, out = sys.argv[1:4]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ptxcts")
+    ap.add_argument("data")
+    ap.add_argument("out")
+    ap.add_argument("--runner", help="the fake device runner: whole runs' pages")
+    ap.add_argument("--reports", help="the repository's reports/: the committed H100 report and audit")
+    ap.add_argument("--old-release", help="the previous release's package (.tar.gz): its pages measured beside")
+    a = ap.parse_args()
+    ptxcts, data, out = a.ptxcts, a.data, a.out
     chrome = browser()
     if not chrome:
         print("skipped: no chromium (harness/scripts/bootstrap.sh installs Debian's chromium)")
@@ -289,6 +648,25 @@ def main():
     os.makedirs(out, exist_ok=True)
     for t in (run_page, diff_page, audit_page, toolkits_page, fleet_page):
         t(ptxcts, chrome, data, out)
+    new_pages, old_pages, old = {}, {}, None
+    if a.runner:
+        new_pages = run_report_pages(ptxcts, chrome, out, a.runner, a.reports)
+        if a.old_release and os.path.exists(a.old_release):
+            try:
+                old, old_pages = old_release_pages(a.old_release, a.runner, out, a.reports)
+            except (RuntimeError, OSError, IndexError, tarfile.TarError) as e:
+                print(f"note: the old release's pages could not be made, so no comparison: {e}")
+        elif a.old_release:
+            print(f"note: no {a.old_release}: no comparison with the previous release")
+    new_audit, old_audit = audit_pages(ptxcts, old, out, a.reports)
+    if new_audit:
+        m = measure(chrome, new_audit)
+        check(m["w"] <= 1400, f"CUDA 13.0 audit page: no sideways scroll at 1,400 px ({m['w']} px wide, {m['h']:,} px tall)")
+        new_pages["audit page, CUDA 13.0"] = new_audit
+        if old_audit:
+            old_pages["audit page, CUDA 13.0"] = old_audit
+    if new_pages:
+        print_table(chrome, new_pages, old_pages)
     print(f"{len(failures)} failed" if failures else "all checks passed; screenshots in " + out)
     return 1 if failures else 0
 
