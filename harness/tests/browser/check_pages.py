@@ -626,7 +626,11 @@ def print_table(chrome, new, old):
             page = pages.get(what)
             if not page:
                 continue
-            m = measure(chrome, page, tries=2)
+            try:
+                m = measure(chrome, page, tries=2)
+            except RuntimeError as e:  # a page too slow for the browser's patience is a figure too
+                print(f"{what:32} {who:4} {os.path.getsize(page):>12,} (not measured: {e})")
+                continue
             print(f"{what:32} {who:4} {m['bytes']:>12,} {figure_bytes(page):>10,} {m['h']:>10,} {m['w']:>6} "
                   f"{m['nodes']:>10,} {m['paint']:>9.0f} {m['load']:>9.0f}")
 
