@@ -295,8 +295,9 @@ void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLay
   if (spec && !spec->figures.empty()) {
     el(s, "h3", {}, "As the specs give them (ldmatrix, stmatrix, movmatrix)");
     el(s, "p", {},
-       "Each matrix element with the lane (T) and register (r, and the element within it) that holds it, "
-       "evaluated from the spec's formulas; colors tell registers apart.");
+       "Each matrix element with the lane (T) and register (r) that holds it, evaluated from the spec's "
+       "formulas; neighbouring elements of one register share a box (r1.0\u20131 where a register holds "
+       "several); rows and columns are numbered along the edges; colors tell registers apart.");
     for (std::size_t k = 0; k < spec->figures.size(); ++k) {
       auto const& f = spec->figures[k];
       std::string id = fmt::format("spec-layout-{}", k);
@@ -322,8 +323,8 @@ void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLay
   if (order.empty()) return;
   el(s, "h3", {}, "wmma fragments, as this GPU laid them out (an observation: the manual leaves it unspecified)");
   el(s, "p", {},
-     "Each lane's registers (columns; two halves for 16-bit elements) with the matrix element (row,col) each held; "
-     "colors follow the row; a red outline marks an element that more than one register holds.");
+     "Each lane (down the side) and register (across the top; two halves for 16-bit elements) with the matrix "
+     "element (row,col) it held; colors follow the row; each figure's key says what its outlines mark.");
   for (std::size_t k = 0; k < order.size(); ++k) {
     auto const& results = by_layout[order[k]];
     std::string id = fmt::format("wmma-layout-{}", k);
