@@ -102,7 +102,7 @@ tgz | deb)
   # Nothing of the build beside it: the package's own programs, its libraries in lib/ptxcts.
   [ -x "$prefix/bin/ptxcts" ] && [ -x "$prefix/bin/ptxcts-device" ] || fail "no bin/ptxcts or bin/ptxcts-device in $prefix"
   ldd "$prefix/bin/ptxcts" | grep -q "not found" && fail "bin/ptxcts needs a library that is not there: $(ldd "$prefix/bin/ptxcts")"
-  run_alone "$prefix" "$runner" "$work/reports" > "$work/run.log" 2>&1
+  run_alone "$prefix" "$runner" "$work/reports" -v > "$work/run.log" 2>&1  # -v: the audit's own line
   rc=$?
   tail -4 "$work/run.log"
   [ "$rc" = 0 ] || fail "the packaged run exited $rc: $(tail -20 "$work/run.log")"
