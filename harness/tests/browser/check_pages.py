@@ -584,8 +584,12 @@ def old_release_pages(tarball, runner, out, reports):
         src = os.path.join(root, "h100", os.path.basename(h100[0]))
         os.makedirs(os.path.dirname(src), exist_ok=True)
         shutil.copy(h100[0], src)
-        run([old, "html", src, "--out", src[:-len(".json.gz")] + ".html"])
-        pages["run page, committed H100 report"] = src[:-len(".json.gz")] + ".html"
+        try:
+            run([old, "html", src, "--out", src[:-len(".json.gz")] + ".html"])
+            pages["run page, committed H100 report"] = src[:-len(".json.gz")] + ".html"
+        except RuntimeError as e:  # a report of a newer schema than the old release reads: that page alone is left out
+            print(f"note: the old release cannot read the committed H100 report, so its page is not compared: "
+                  f"{str(e).splitlines()[-1]}")
     return old, pages
 
 
