@@ -30,7 +30,11 @@ RunReport h100_report() {
   r.info.sm = "sm_90";
   r.results = {result("ldmatrix_x1", "identity", Status::Pass), result("stmatrix_x4", "known-to-differ", Status::Fail),
                result("stmatrix_x4", "new-failure", Status::Fail)};
-  r.claims.push_back({.id = "ldmatrix-trans", .verdict = Verdict::Contradicted, .evidence = "the figure differs"});
+  ClaimVerdict claim;
+  claim.id = "ldmatrix-trans";
+  claim.verdict = Verdict::Contradicted;
+  claim.evidence = "the figure differs";
+  r.claims.push_back(claim);
   return r;
 }
 
