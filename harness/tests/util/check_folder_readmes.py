@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Every source file of harness/src is named in its folder's README.md (a folder without one, such as
+kinds/fragment, is described by its parent's), so that the READMEs stay a true map of the house.
+A file is named when its stem (catalog_manifest for catalog_manifest.cpp) appears in the README.
+
+usage: check_folder_readmes.py SOURCE_DIR"""
+import os, re, sys
+
+
+def main():
+    src = os.path.join(sys.argv[1], "harness", "src")
+    missing = []
+    for folder, _, files in sorted(os.walk(src)):
+        if folder == src:
+            continue  # main.cpp alone: the command line, above the stages
+        readme = os.path.join(folder, "README.md")
+        if not os.path.exists(readme):
+            readme = os.path.join(os.path.dirname(folder), "README.md")
+        text = open(readme, encoding="utf-8").read()
+        for stem in sorted({os.path.splitext(f)[0] for f in files if f.endswith((".cpp", ".hpp"))}):
+            if not re.search(r"(?<![A-Za-z0-9_])" + re.escape(stem) + r"(?![A-Za-z0-9_])", text):
+                missing.append(f"{os.path.relpath(os.path.join(folder, stem), sys.argv[1])}.{{cpp,hpp}}: "
+                               f"not named in {os.path.relpath(readme, sys.argv[1])}")
+        for f in files:
+            if not f.endswith((".cpp", ".hpp", ".md")):
+                missing.append(f"{os.path.relpath(os.path.join(folder, f), sys.argv[1])}: not a source file "
+                               f"(a leftover?)")
+    for m in missing:
+        print(m)
+    print(f"folder READMEs: {len(missing)} problems")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
