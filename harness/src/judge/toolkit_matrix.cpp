@@ -49,9 +49,10 @@ std::string message_gist(const std::string& message) {
 }
 
 PairChanges compare_audits(const AuditSummary& a, const AuditSummary& b) {
-  PairChanges out{a.cuda_release, b.cuda_release, {}};
+  PairChanges out{.from = a.cuda_release, .to = b.cuda_release, .changes = {}};
   auto add = [&](std::string kind, std::string what, std::string before, std::string after) {
-    out.changes.push_back({std::move(kind), std::move(what), std::move(before), std::move(after)});
+    out.changes.push_back(
+        {.kind = std::move(kind), .what = std::move(what), .before = std::move(before), .after = std::move(after)});
   };
   if (a.ptx_isa != b.ptx_isa) add("ptx isa", "newest PTX ISA version", a.ptx_isa, b.ptx_isa);
   auto has = [](const std::vector<std::string>& v, const std::string& t) {

@@ -53,7 +53,7 @@ void compare_toolchains(const RunReport& a, const RunReport& b, ReportDiff& d) {
       continue;
     }
     if (x && y && x->status == y->status && observation(*x) == observation(*y)) continue;
-    ToolchainDisagreement g{what, side(name_a, x), side(name_b, y)};
+    ToolchainDisagreement g{.what = what, .before = side(name_a, x), .after = side(name_b, y)};
     if (x && y && x->status == y->status) {  // the same status, seen differently
       g.before += ": " + observation(*x);
       g.after += ": " + observation(*y);
@@ -86,7 +86,12 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
   // results missing must not read as "0 regressions".
   auto change = [&](const std::string& what, const std::string& before, const std::string& after, const char* good,
                     const std::string& withdrawal_name) {
-    ReportChange c{what, before, after, before == good && !after.empty(), !before.empty() && after.empty(), ""};
+    ReportChange c{.what = what,
+                   .before = before,
+                   .after = after,
+                   .worse = before == good && !after.empty(),
+                   .lost = !before.empty() && after.empty(),
+                   .withdrawn = ""};
     if (c.lost) c.withdrawn = why(withdrawal_name);
     return c;
   };

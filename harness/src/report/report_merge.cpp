@@ -62,7 +62,7 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
   std::map<std::string, std::size_t> row_of, layout_of;
   auto put = [&](const std::string& what, std::size_t m, const std::string& value) {
     auto [it, fresh] = row_of.emplace(what, f.rows.size());
-    if (fresh) f.rows.push_back({what, std::vector<std::string>(reports.size()), false});
+    if (fresh) f.rows.push_back({.what = what, .values = std::vector<std::string>(reports.size()), .differs = false});
     f.rows[it->second].values[m] = value;
   };
   for (std::size_t m = 0; m < reports.size(); ++m) {
