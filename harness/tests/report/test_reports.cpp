@@ -12,6 +12,7 @@
 #include "report/report_files.hpp"
 #include "report/report_junit.hpp"
 #include "report/report_markdown.hpp"
+#include "results/outcome.hpp"
 #include "results/report_json.hpp"
 #include "util/file_text.hpp"
 
@@ -25,8 +26,8 @@ auto fields(const RunInfo& x) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u);
 }
 auto fields(const CaseResult& x) {
-  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o] = x;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o);
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p);
 }
 auto fields(const ClaimVerdict& x) {
   auto const& [a, b, c, d, e, f, g, h, i] = x;
@@ -269,7 +270,8 @@ TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   EXPECT_EQ(text.rfind("{\n \"schema_version\": 9,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
   // Every outcome over every case (fault cases among them, as faulted / no-fault): 9 cases.
   EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 2,\n  \"not-supported\": 1,\n  \"skipped\": 1,\n"
-                      "  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1,\n  \"faulted\": 1,\n  \"no-fault\": 0\n }"),
+                      "  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1,\n  \"faulted\": 1,\n  \"no-fault\": 0,\n"
+                      "  \"faulted-where-allowed\": 0\n }"),
             std::string::npos)
       << text;
   // The summary: the verdict line, the exit status, and the counts (the known failure needs no action).
@@ -739,6 +741,27 @@ TEST(ReportFiles, WritesAllFourFormats) {
   EXPECT_EQ(parse_report_json(text.str(), base + ".json").results.size(), report.results.size());
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "sub"), std::filesystem::directory_iterator()), 4);
   std::filesystem::remove_all(dir);
+}
+
+// An edge case the manual allows (isolated like a fault case) that faulted is not "as the rule says":
+// its own outcome, counted apart in the verdict; an older schema-9 report without the field reads as
+// before, its totals without the new key.
+TEST(ReportJson, AnEdgeCaseThatFaultedIsNotFaultedAsTheRuleSays) {
+  RunReport r = sample_report();
+  CaseResult edge = r.results[6];  // the fault case that crashed
+  ASSERT_TRUE(edge.fault_case);
+  ASSERT_EQ(edge.status, Status::Crash);
+  edge.case_name = "wmma-minimal-alignment-address";
+  edge.fault_expected = false;
+  r.results.push_back(edge);
+  EXPECT_EQ(outcome_of(r.results.back()), Outcome::FaultedWhereAllowed);
+  EXPECT_FALSE(needs_action(r.results.back()));
+  EXPECT_NE(verdict_line(r).find("; 1 fault case faulted as the rule says, 1 faulted where the manual allows it;"),
+            std::string::npos)
+      << verdict_line(r);
+  const std::string text = report_json(r);
+  EXPECT_NE(text.find("\"faulted-where-allowed\": 1"), std::string::npos);
+  EXPECT_EQ(parse_report_json(text, "r.json").results.back().fault_expected, false);
 }
 
 }  // namespace
