@@ -113,6 +113,10 @@ void failures_block(pugi::xml_node s, const RunReport& report) {
 // What the code of a contradicted claim's kernels became, beside the claim (the first dozen results).
 void sass_beside_claim(pugi::xml_node d, const RunReport& report, const ClaimVerdict& c) {
   if (report.sass.disassembler.empty() && report.sass.unavailable.empty()) return;  // before schema 7
+  if (!report.sass.unavailable.empty()) {  // no SASS at all: said once, not in a cell per result
+    el(d, "p", {}, "What the code became: not known (" + report.sass.unavailable + ").");
+    return;
+  }
   pugi::xml_node table;
   std::size_t shown = 0, rows = 0;
   for (auto const& checked : c.checked)
