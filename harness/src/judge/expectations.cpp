@@ -47,6 +47,11 @@ Expectation read_expectation(YamlReader r) {
   return e;
 }
 
+// Whether a cases expectation names this result: its outcome, and a KERNEL/CASE its glob matches.
+bool names(const Expectation& e, const CaseResult& r) {
+  return e.claim.empty() && token(outcome_of(r)) == e.outcome && glob_matches(e.cases, r.kernel + "/" + r.case_name);
+}
+
 }  // namespace
 
 bool ExpectationFile::speaks_for(const RunInfo& info) const {
@@ -84,8 +89,7 @@ std::string known_difference(const std::vector<ExpectationFile>& files, const Ru
   for (auto const& f : files)
     if (f.speaks_for(info))
       for (auto const& e : f.expectations)
-        if (e.claim.empty() && token(outcome_of(r)) == e.outcome && glob_matches(e.cases, r.kernel + "/" + r.case_name))
-          return fmt::format("{} ({})", e.reason, e.link);
+        if (names(e, r)) return fmt::format("{} ({})", e.reason, e.link);
   return "";
 }
 
@@ -104,7 +108,7 @@ std::vector<std::string> apply_expectations(const std::vector<ExpectationFile>& 
           }
       } else {
         for (auto& r : report.results)
-          if (token(outcome_of(r)) == e.outcome && glob_matches(e.cases, r.kernel + "/" + r.case_name)) {
+          if (names(e, r)) {
             r.known = known;
             ++matched;
           }

@@ -14,16 +14,14 @@ void verdict_banner(pugi::xml_node parent, const RunReport& report) {
      verdict_line(report));
 }
 
-void outcome_tally(pugi::xml_node parent, const Tally& t, const std::vector<CaseResult>& results) {
+void outcome_tally(pugi::xml_node parent, const Tally& t) {
   pugi::xml_node p = el(parent, "p", {{"class", "totals"}});
   text(p, fmt::format("{} cases: ", count_text(t.cases())));
   for (Outcome o : kOutcomes) {
     if ((o == Outcome::Faulted || o == Outcome::RanWithoutFault) && t[o] == 0) continue;
     // A failure that is a known difference is counted among its outcome but needs no action: grey.
-    int acted = 0;
-    for (auto const& r : results) acted += outcome_of(r) == o && needs_action(r);
     const bool grey = t[o] == 0 || ((o == Outcome::Fail || o == Outcome::Error || o == Outcome::Crash ||
-                                     o == Outcome::Timeout) && acted == 0);
+                                     o == Outcome::Timeout) && t.needing_action_of(o) == 0);
     el(p, "span", {{"class", fmt::format("badge {}", grey ? "zero" : token(o))}},
        fmt::format("{} {}", count_text(t[o]), label(o)));
   }

@@ -11,6 +11,6 @@
 namespace ptxcts {
 
 void verdict_banner(pugi::xml_node parent, const RunReport& report);
-void outcome_tally(pugi::xml_node parent, const Tally& t, const std::vector<CaseResult>& results);
+void outcome_tally(pugi::xml_node parent, const Tally& t);
 
 }  // namespace ptxcts

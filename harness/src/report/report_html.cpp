@@ -38,7 +38,7 @@ void run_section(pugi::xml_node body, const RunReport& report) {
                   {"layouts", "Fragment layouts"},
                   {"kernels", "Kernels and cases"}});
   pugi::xml_node s = section(body, "run", "The run");
-  outcome_tally(s, tally(report.results), report.results);
+  outcome_tally(s, tally(report.results));
   pugi::xml_node tb = table(s, {});
   auto row = [&](std::string_view k, std::string_view v) {
     pugi::xml_node tr = el(tb, "tr");

@@ -76,8 +76,12 @@ int Tally::cases() const {
 Tally tally(const std::vector<CaseResult>& results) {
   Tally t;
   for (auto const& r : results) {
-    ++t.n[static_cast<std::size_t>(outcome_of(r))];
-    t.needing_action += needs_action(r);
+    const auto o = static_cast<std::size_t>(outcome_of(r));
+    ++t.n[o];
+    if (needs_action(r)) {
+      ++t.acting[o];
+      ++t.needing_action;
+    }
   }
   return t;
 }
@@ -147,11 +151,9 @@ std::string verdict_line(const RunReport& report) {
   switch (verdict_tone(report)) {
     case VerdictTone::DoesNotConform: {
       std::string why;
-      for (Outcome o : {Outcome::Fail, Outcome::Error, Outcome::Crash, Outcome::Timeout}) {
-        int k = 0;
-        for (auto const& r : report.results) k += needs_action(r) && outcome_of(r) == o;
-        if (k) why += fmt::format("{}{} {}", why.empty() ? "" : ", ", count_text(k), label(o));
-      }
+      for (Outcome o : {Outcome::Fail, Outcome::Error, Outcome::Crash, Outcome::Timeout})
+        if (const int k = t.needing_action_of(o))
+          why += fmt::format("{}{} {}", why.empty() ? "" : ", ", count_text(k), label(o));
       return fmt::format("Does not conform: {} of {} need action ({}); {} as documented{}{}{}.",
                          count_text(t.needing_action), counted(t.cases(), "case", "cases"), why,
                          count_text(t[Outcome::Pass]), not_run_part(report, t), fault_part(t), findings_part(report));

@@ -40,8 +40,10 @@ bool needs_action(const CaseResult& r);
 // that counts.
 struct Tally {
   std::array<int, std::size(kOutcomes)> n{};
-  int needing_action = 0;  // needs_action() above
+  std::array<int, std::size(kOutcomes)> acting{};  // of those, the cases that need action (needs_action)
+  int needing_action = 0;                          // the sum of `acting`
   int operator[](Outcome o) const { return n[static_cast<std::size_t>(o)]; }
+  int needing_action_of(Outcome o) const { return acting[static_cast<std::size_t>(o)]; }
   int cases() const;
   bool operator==(const Tally&) const = default;
 };
