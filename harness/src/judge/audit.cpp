@@ -8,6 +8,8 @@
 #include <regex>
 #include <set>
 
+#include "judge/formula_text.hpp"
+
 namespace ptxcts {
 namespace {
 
@@ -98,6 +100,8 @@ struct Judge {
   void negative_space();
   void examples();
   void register_claims();
+  void formula_texts();
+  void sparse_fragments();
   void versions_of_targets();
   void forms();
 };
@@ -302,7 +306,8 @@ void Judge::rules_and_blocks() {
                                  r->cite.source);
         for (auto const& t : accepted_on) findings.saw(f, g.instruction, t, "accepted");
       }
-      if (r->cite.document != b.cite.document) {  // one document spells what another forbids
+      // one document (or one section of it) spells what another forbids
+      if (r->cite.document != b.cite.document || !r->other_section.empty()) {
         Finding& f = findings.at(fmt::format("documents-disagree/syntax/{}/{}", b.id, r->id),
                                  FindingClass::DocumentsDisagree, false, b.id + " vs " + r->id,
                                  fmt::format("{} ({}: {}) vs \"{}\" ({}: {})", b.manual, b.cite.document,
@@ -482,6 +487,47 @@ void Judge::register_claims() {
                                  c.text, c.cite.source);
         findings.saw(f, rc.instruction, rc.on->target, accepted_or(pv));
       }
+    }
+    audit.statements.push_back(std::move(s));
+  }
+}
+
+// The printed fragment formulas: each one a statement; one that cannot be right a document error,
+// with the reading the suite evaluates instead.
+void Judge::formula_texts() {
+  for (auto const& c : check_formula_texts(suite.specs)) {
+    const std::string id = fmt::format("{}/{}{}.{}", c.variant, c.operand, c.layout.empty() ? "" : c.layout, c.axis);
+    StatementVerdict s{.id = id, .kind = "fragment-formula", .family = c.family, .words = c.manual,
+                       .source = c.source, .verdict = c.printed_holds ? Verdict::Confirmed : Verdict::Contradicted,
+                       .evidence = c.evidence, .forms = 1};
+    if (!c.printed_holds) {
+      std::string reading = c.reading;
+      std::replace(reading.begin(), reading.end(), '\n', '/');
+      s.evidence += fmt::format("; the suite reads it as \"{}\" ({})", reading, c.why);
+      Finding& f = findings.at("document-error/formula/" + id, FindingClass::DocumentError, false,
+                               fmt::format("{} operand {} {} formula", c.variant, c.operand, c.axis), c.manual, c.source);
+      findings.saw(f, c.reading, "", s.evidence);
+    }
+    audit.statements.push_back(std::move(s));
+  }
+}
+
+// mma.sp's fragment sections: each A block a statement (the document against itself: evaluated for
+// every lane and element); each operand the manual only draws, or defers to a dense section for, a
+// statement that says so.
+void Judge::sparse_fragments() {
+  for (auto const& c : check_sparse_fragments(suite.specs)) {
+    const std::string id = c.entry + "/" + c.operand;
+    StatementVerdict s{.id = id, .kind = "fragment-" + c.what, .family = c.family, .words = c.words,
+                       .source = c.source,
+                       .verdict = !c.checked ? Verdict::NotCheckable
+                                  : c.holds  ? Verdict::Confirmed
+                                             : Verdict::Contradicted,
+                       .evidence = c.evidence, .forms = 1};
+    if (s.verdict == Verdict::Contradicted) {
+      Finding& f = findings.at("document-error/sparse-" + c.what + "/" + id, FindingClass::DocumentError, false,
+                               fmt::format("{} operand {} ({})", c.entry, c.operand, c.what), c.words, c.source);
+      findings.saw(f, c.entry, "", c.evidence);
     }
     audit.statements.push_back(std::move(s));
   }
@@ -674,6 +720,8 @@ Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<P
   j.negative_space();
   j.examples();
   j.register_claims();
+  j.formula_texts();
+  j.sparse_fragments();
   j.versions_of_targets();
   j.forms();
   j.findings.finish(plan.targets);

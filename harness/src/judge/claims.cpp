@@ -136,6 +136,11 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit
                    .checked = {}};
     if (c.check.kind == ClaimCheckKind::Requirements) {
       judge_requirements(v, audit, c.check.variant);
+    } else if (c.check.kind == ClaimCheckKind::Composition) {  // the kernels planned for it, every case
+      std::vector<const CaseResult*> rs;
+      for (auto const& r : results)
+        if (const KernelPlan* k = suite.find_kernel(r.kernel); k && k->claim == c.id && !r.fault_case) rs.push_back(&r);
+      judge_cases(v, rs, Expect::Pass, results.empty() ? no_gpu : "");
     } else if (c.check.kind == ClaimCheckKind::Cases) {
       std::vector<const CaseResult*> rs;
       for (auto const& r : results) {

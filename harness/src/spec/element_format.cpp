@@ -20,6 +20,12 @@ const std::vector<ElementFormat>& formats() {
       {"u4", 4, ElementKind::Unsigned},
       {"s32", 32, ElementKind::Signed},
       {"b1", 1, ElementKind::Bit},
+      // mma's alternate floating point types (PTX ISA 9.0, 9.7.14.5.14 mma: .f8type, .f8f6f4type)
+      {"e4m3", 8, ElementKind::Float, 4, 3, true},
+      {"e5m2", 8, ElementKind::Float, 5, 2},
+      {"e3m2", 6, ElementKind::Float, 3, 2, true},
+      {"e2m3", 6, ElementKind::Float, 2, 3, true},
+      {"e2m1", 4, ElementKind::Float, 2, 1, true},
   };
   return all;
 }
@@ -58,6 +64,31 @@ std::uint64_t encode_float(double v, int e, int m) {
   return sign | (static_cast<std::uint64_t>(exp) << m) | frac;
 }
 
+// A narrow float with no infinity: the top exponent holds numbers (.e4m3: but for its NaN, all ones).
+double decode_finite(std::uint64_t x, const ElementFormat& f) {
+  const int e = f.exponent_bits, m = f.mantissa_bits;
+  if (f.name == "e4m3" && (x & 0x7F) == 0x7F) return std::numeric_limits<double>::quiet_NaN();
+  const std::uint64_t emask = (std::uint64_t{1} << e) - 1, mmask = (std::uint64_t{1} << m) - 1;
+  const int bias = static_cast<int>(emask >> 1);
+  const std::uint64_t exp = (x >> m) & emask, frac = x & mmask;
+  const double sign = (x >> (e + m)) & 1 ? -1.0 : 1.0;
+  if (exp == 0) return sign * std::ldexp(static_cast<double>(frac), 1 - bias - m);
+  return sign * std::ldexp(static_cast<double>(frac | (std::uint64_t{1} << m)), static_cast<int>(exp) - bias - m);
+}
+
+// The nearest of a narrow format's (at most 256) finite encodings; ties to the even one.
+std::uint64_t encode_finite(double v, const ElementFormat& f) {
+  std::uint64_t best = 0;
+  double best_err = std::numeric_limits<double>::infinity();
+  for (std::uint64_t x = 0; x < (std::uint64_t{1} << f.bits); ++x) {
+    const double d = decode_finite(x, f);
+    if (std::isnan(d) || std::signbit(d) != std::signbit(v)) continue;
+    const double err = std::fabs(d - v);
+    if (err < best_err || (err == best_err && (x & 1) == 0)) best = x, best_err = err;
+  }
+  return best;
+}
+
 }  // namespace
 
 const ElementFormat* find_element_format(std::string_view name) {
@@ -79,6 +110,7 @@ double element_value(const ElementFormat& f, std::uint64_t bits) {
   switch (f.kind) {
     case ElementKind::Float:
       if (f.name == "tf32") return decode_float(bits >> 13, 8, 10);
+      if (f.finite) return decode_finite(bits, f);
       if (f.bits == 64) {
         double d;
         std::memcpy(&d, &bits, 8);
@@ -100,6 +132,7 @@ std::uint64_t element_encode(const ElementFormat& f, double value) {
   switch (f.kind) {
     case ElementKind::Float:
       if (f.name == "tf32") return encode_float(value, 8, 10) << 13;
+      if (f.finite) return encode_finite(value, f);
       if (f.bits == 64) {
         std::uint64_t b;
         std::memcpy(&b, &value, 8);

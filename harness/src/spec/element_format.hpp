@@ -16,6 +16,9 @@ struct ElementFormat {
   int bits = 0;      // in memory, per element (tf32: 32, its container)
   ElementKind kind = ElementKind::Float;
   int exponent_bits = 0, mantissa_bits = 0;  // floats: the IEEE-style encoding (tf32: 8 and 10)
+  // The narrow floats of mma (.e4m3, .e3m2, .e2m3, .e2m1) spend their top exponent on numbers:
+  // no infinity (.e4m3 keeps one NaN pattern, S.1111.111).
+  bool finite = false;
   int register_bits() const { return bits == 64 ? 64 : 32; }
 };
 

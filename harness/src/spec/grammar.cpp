@@ -115,7 +115,12 @@ const char* to_string(DocClass c) {
 
 int instance_registers(const Instance& inst, const std::string& operand) {
   const Variant& v = inst.variant();
-  if (operand == "regs" || !v.wmma_mma) return inst.registers();
+  if (operand == "regs" || !v.multiplies()) return inst.registers();
+  if (v.mma) {
+    const MmaSpec& m = *v.mma;
+    const MmaOperand& o = operand == "d" ? m.d : operand == "a" ? m.a : operand == "b" ? m.b : m.c;
+    return static_cast<int>(o.registers.eval(inst.bindings()));
+  }
   const WmmaMma& m = *v.wmma_mma;
   const WmmaOperand& o = operand == "d" ? m.d : operand == "a" ? m.a : operand == "b" ? m.b : m.c;
   return static_cast<int>(o.registers.eval(inst.bindings()));
@@ -187,9 +192,9 @@ void check_grammar(const SpecSet& specs) {
   for (auto const& c : specs.register_claims) {
     const Variant* v = specs.find_variant(c.variant);
     if (!v) throw SpecError(c.where, fmt::format("register claim '{}' names unknown variant '{}'", c.id, c.variant));
-    if ((c.operand == "regs") != !v->wmma_mma)
+    if ((c.operand == "regs") != !v->multiplies())
       throw SpecError(c.where, fmt::format("register claim '{}': variant '{}' has no operand '{}'; expected {}", c.id,
-                                           c.variant, c.operand, v->wmma_mma ? "d, a, b or c" : "regs"));
+                                           c.variant, c.operand, v->multiplies() ? "d, a, b or c" : "regs"));
     for (auto const& [axis_name, vals] : c.select) {
       const std::string axis = axis_name;  // (clang: a lambda may not capture a structured binding)
       auto a = std::find_if(v->axes.begin(), v->axes.end(), [&](auto const& x) { return x.name == axis; });

@@ -58,6 +58,10 @@ struct GrammarRule {
   Citation cite;
   std::map<std::string, std::vector<std::string>> when, only;
   bool forbid = false;
+  // The rule is stated in another section of the same document than the blocks it applies to
+  // (mma.sp's ".dtype must be the same as .ctype", applied to the dense mma syntax): where it
+  // forbids what a block spells, the two parts of the document disagree.
+  std::string other_section;
   std::vector<std::string> blocks;  // empty: every block that has the positions it names
   SourceLocation where;
 };

@@ -205,9 +205,10 @@ std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& f
                                     const std::vector<GrammarBlock>& blocks) {
   std::vector<GrammarRule> out;
   for (auto item : list.items("'rules'")) {
-    item.expect_map({"rule", "text", "source", "document", "when", "only", "forbid", "blocks"});
+    item.expect_map({"rule", "text", "source", "document", "other_section", "when", "only", "forbid", "blocks"});
     GrammarRule rule;
     read_head(item, rule, family, "rule", "a rule id");
+    if (item.has("other_section")) rule.other_section = item.at("other_section").str();
     if (item.has("blocks"))
       for (auto const& b : item.at("blocks").items("'blocks' of a rule")) {
         std::string id = b.str();

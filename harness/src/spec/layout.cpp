@@ -15,6 +15,7 @@ Layout compute_layout(const Instance& inst) {
   L.element_bits = v.element_bits;
   L.memory_bits = v.memory_element_bits();
   L.widen_signed = v.widen_signed;
+  L.row_bytes = v.row_bytes();
   if (L.registers < 1 || L.registers > 16)
     throw LayoutError(fmt::format("{}: 'registers' gives {}, expected 1 to 16", inst.id(), L.registers));
   const int elements = kWarpLanes * L.registers * L.elements_per_register;

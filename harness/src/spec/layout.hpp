@@ -24,7 +24,7 @@ struct Layout {
   int registers = 0, elements_per_register = 0, matrices = 0, rows = 0, cols = 0, element_bits = 0;
   int memory_bits = 0;  // an element's width in memory (element_bits unless the load widens)
   bool widen_signed = false;
-  int row_bytes() const { return cols * memory_bits / 8; }
+  int row_bytes = 0;  // a row in memory: its elements, and any padding after them (never read)
   std::vector<bool> active;          // [lane]: supplies a row address
   std::vector<ElementPos> lane_row;  // [lane]: the (matrix, row) an active lane supplies (col = 0)
   std::vector<int> row_lane;         // [matrix * rows + row] -> lane supplying it

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "spec/layout.hpp"
+#include "spec/mma_layout.hpp"
 #include "spec/spec_error.hpp"
 
 namespace ptxcts {
@@ -10,7 +11,8 @@ namespace ptxcts {
 void check_layouts(const Variant& v) {
   for (auto const& inst : expand(v)) {
     try {
-      compute_layout(inst);
+      if (v.mma) compute_mma_layouts(inst);
+      else compute_layout(inst);
     } catch (const LayoutError& e) {
       throw SpecError(v.where, fmt::format("impossible layout in variant '{}': {}", v.name, e.what()));
     } catch (const FormulaEvalError& e) {

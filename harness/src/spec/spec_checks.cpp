@@ -37,6 +37,16 @@ void check_claim_refs(const SpecSet& specs, const Claim& c) {
     if (!v) throw SpecError(c.where, fmt::format("claim '{}' names unknown variant '{}'", c.id, name));
     return *v;
   };
+  if (c.check.kind == ClaimCheckKind::Composition) {
+    for (auto const& step : c.check.steps) {
+      bool found = false;
+      for (auto const& v : specs.variants)
+        for (auto const& inst : expand(v)) found = found || inst.mnemonic() == step;
+      if (!found)
+        throw SpecError(c.where, fmt::format("claim '{}' composes '{}', which is no form of any variant", c.id, step));
+    }
+    return;
+  }
   if (c.check.kind == ClaimCheckKind::Roundtrip) {
     const Variant& ld = need_variant(c.check.load);
     const Variant& st = need_variant(c.check.store);
@@ -103,7 +113,7 @@ void check_case_where_refs(const SpecSet& specs) {
 // Every instance of a variant with a layout has a possible layout.
 void check_variant_layouts(const SpecSet& specs) {
   for (auto const& v : specs.variants)
-    if (v.has_layout) check_layouts(v);
+    if (v.has_layout || v.mma) check_layouts(v);
 }
 
 // Every case must place every instance's rows inside one region of the tile.

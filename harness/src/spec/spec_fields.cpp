@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "spec/element_format.hpp"
 #include "spec/spec_error.hpp"
 
 namespace ptxcts {
@@ -155,6 +156,38 @@ void read_case_where(const YamlReader& item, CaseSpec& c) {
     if (items.empty()) vals.fail(fmt::format("case '{}' selects no value of qualifier '{}'", c.name, k.str()));
     for (auto const& v : items) c.only[k.str()].push_back(v.str());
   }
+}
+
+const QualifierAxis* find_axis(const Variant& v, const std::string& name) {
+  for (auto const& a : v.axes)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+AxisOrFixed read_element(const YamlReader& r, const Variant& v) {
+  std::string text = r.str();
+  if (const QualifierAxis* a = find_axis(v, text)) {
+    for (auto const& o : a->options)
+      if (!find_element_format(o.text))
+        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not an element type; expected one of: {}",
+                                             o.text, text, fmt::join(element_format_names(), ", ")));
+    return {.axis = text, .fixed = ""};
+  }
+  if (!find_element_format(text))
+    r.fail(fmt::format("expected a qualifier of '{}' or an element type ({}) but found '{}'", v.name,
+                       fmt::join(element_format_names(), ", "), text));
+  return {.axis = "", .fixed = text};
+}
+
+std::string read_axis_name(const YamlReader& r, const Variant& v, const std::vector<std::string>& values) {
+  std::string name = r.str();
+  const QualifierAxis* a = find_axis(v, name);
+  if (!a) r.fail(fmt::format("expected a qualifier of '{}' but found '{}'", v.name, name));
+  for (auto const& o : a->options)
+    if (std::find(values.begin(), values.end(), o.text) == values.end())
+      throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not one of: \"{}\"", o.text, name,
+                                           fmt::join(values, "\", \"")));
+  return name;
 }
 
 }  // namespace ptxcts

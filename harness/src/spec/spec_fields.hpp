@@ -34,6 +34,15 @@ std::string fill_syntax(const std::string& syntax, const std::function<const std
 // A case's name (unique among `names`, which it joins), description and data kind.
 CaseSpec read_case_basics(const YamlReader& item, std::set<std::string>& names);
 
+// The variant's qualifier of that name (null if none).
+const QualifierAxis* find_axis(const Variant& v, const std::string& name);
+
+// An element type: a qualifier whose every value names a known type, or a type name.
+AxisOrFixed read_element(const YamlReader& r, const Variant& v);
+
+// A qualifier of the variant whose every value is one of `values`.
+std::string read_axis_name(const YamlReader& r, const Variant& v, const std::vector<std::string>& values);
+
 // A case's optional 'where': the qualifier values of the instances it applies to.
 void read_case_where(const YamlReader& item, CaseSpec& c);
 

@@ -16,6 +16,8 @@
 #include "spec/sass_expectations.hpp"
 #include "spec/spec_checks.hpp"
 #include "spec/spec_fields.hpp"
+#include "spec/spec_mma.hpp"
+#include "spec/spec_mma_sp.hpp"
 #include "spec/spec_wmma.hpp"
 #include "spec/variant_reader.hpp"
 #include "spec/yaml_reader.hpp"
@@ -104,12 +106,17 @@ Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) 
     c.check.kind = ClaimCheckKind::Roundtrip;
     c.check.load = ck.at("load").str();
     c.check.store = ck.at("store").str();
+  } else if (kind == "composition") {
+    ck.expect_map({"kind", "steps"});
+    c.check.kind = ClaimCheckKind::Composition;
+    for (auto const& s : ck.at("steps").items("'steps' of a composition")) c.check.steps.push_back(s.str());
+    if (c.check.steps.size() < 2) ck.at("steps").fail("a composition needs at least two instructions");
   } else if (kind == "requirements") {
     ck.expect_map({"kind", "variant"});
     c.check.kind = ClaimCheckKind::Requirements;
     c.check.variant = ck.at("variant").str();
   } else {
-    ck.at("kind").fail(fmt::format("unknown claim check kind '{}'; expected cases, roundtrip or requirements", kind));
+    ck.at("kind").fail(fmt::format("unknown claim check kind '{}'; expected cases, roundtrip, composition or requirements", kind));
   }
   return c;
 }
@@ -265,7 +272,7 @@ void read_mutants(YamlReader r, CaseSet& s) {
 }
 
 CaseSet read_cases(YamlReader r) {
-  r.expect_map({"warps", "tile_bytes", "regions", "cases", "wmma", "mutants"});
+  r.expect_map({"warps", "tile_bytes", "regions", "cases", "wmma", "mma", "mutants"});
   CaseSet s;
   s.warps = static_cast<int>(r.at("warps").integer(1, 32));
   s.tile_bytes = static_cast<int>(r.at("tile_bytes").integer(256, 16384));
@@ -311,6 +318,7 @@ CaseSet read_cases(YamlReader r) {
     s.cases.push_back(c);
   }
   if (r.has("wmma")) read_wmma_cases(r.at("wmma"), s, names);
+  if (r.has("mma")) read_mma_cases(r.at("mma"), s, names);
   if (r.has("mutants")) read_mutants(r.at("mutants"), s);
   return s;
 }
@@ -343,7 +351,7 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
     // 'definitions' holds YAML anchors that the rest of the file refers to; nothing reads it directly.
     doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies",
-                    "grammar", "rules", "examples", "register_claims", "sass"});
+                    "grammar", "rules", "examples", "register_claims", "sass", "sparse_fragments"});
     std::string family = read_identifier(doc.at("family"), "a family name");
     if (auto it = families.find(family); it != families.end())
       doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
@@ -373,6 +381,9 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
     for (auto& b : blocks) specs.grammar.push_back(std::move(b));
     if (doc.has("examples"))
       for (auto& e : read_examples(doc.at("examples"), family)) specs.examples.push_back(std::move(e));
+    if (doc.has("sparse_fragments"))
+      for (auto& sp : read_sparse_fragments(doc.at("sparse_fragments"), family, specs.sparse_fragments))
+        specs.sparse_fragments.push_back(std::move(sp));
     if (doc.has("register_claims"))
       for (auto& c : read_register_claims(doc.at("register_claims"), family))
         specs.register_claims.push_back(std::move(c));

@@ -9,6 +9,7 @@
 
 #include "spec/formula.hpp"
 #include "spec/grammar_model.hpp"
+#include "spec/manual_formula.hpp"
 #include "spec/ptx_version.hpp"
 
 namespace ptxcts {
@@ -63,9 +64,10 @@ struct FragmentLayout {
   Formula matrix, row, col;
 };
 
-// memory to registers, registers to memory, registers to registers; and the WMMA instructions,
-// whose fragments have no specified register layout (specs/wmma.yaml says how they are checked).
-enum class Operation { Load, Store, Move, WmmaLoad, WmmaStore, WmmaMma };
+// memory to registers, registers to memory, registers to registers; the WMMA instructions,
+// whose fragments have no specified register layout (specs/wmma.yaml says how they are checked);
+// and mma.sync, whose fragments the manual lays out lane by lane (specs/mma.yaml).
+enum class Operation { Load, Store, Move, WmmaLoad, WmmaStore, WmmaMma, Mma };
 
 // A property of a wmma instance that is either a qualifier's value (the axis named) or fixed by the
 // variant ("f16", ".row").
@@ -93,6 +95,79 @@ struct WmmaMma {
   AxisOrFixed product;   // "multiply", or the qualifier with .xor.popc / .and.popc
 };
 
+// A row or column formula of an mma fragment: the manual's printed text, and what the suite
+// evaluates: the same text, or (`why` says why) a reading of it where the printed text cannot be
+// right. The audit reports every reading as a finding against the manual's text.
+struct MmaFormula {
+  std::string manual;          // as printed
+  ManualFormula formula;       // evaluated: the manual's text, or the reading
+  std::string reading, why;    // "" where the printed text is what the suite evaluates
+  SourceLocation where;
+};
+
+// Where each element of one lane's fragment sits: row and column (the manual's formulas over
+// %laneid, i and the block's definitions).
+struct MmaLayout {
+  std::string source;  // section and figure
+  MmaFormula row, col;
+  SourceLocation where;
+};
+
+// One operand of mma: its element type, its registers, and its layout (one, or one per value of
+// the qualifier `layout_by`). d may share c's layouts ("Accumulators (C or D)").
+struct MmaOperand {
+  AxisOrFixed element;
+  Formula registers;
+  int container_bits = 0;  // an element's room in the register where wider than the element
+  Formula container_shift;  // the element's lowest bit in its container (empty: 0)
+  std::string layout_by;
+  std::map<std::string, MmaLayout> layouts;  // by the value of layout_by ("" when there is one)
+  std::string layout_of;                     // "c": the layouts are c's
+};
+
+struct MmaSpec {
+  int m = 0, n = 0, k = 0;
+  // m8n8k4 .f16: a warp computes several products; which one a lane takes part in.
+  int computations = 1;
+  ManualFormula computation;  // over laneid; empty when there is one
+  std::string computations_source;
+  std::vector<std::pair<std::string, ManualFormula>> let;  // groupID, threadID_in_group
+  MmaOperand a, b, c, d;
+  std::string saturate;  // the qualifier whose ".satfinite" clamps ("" if none)
+  std::string rounding;  // the qualifier giving .f64's rounding mode ("" if none: .rn)
+  AxisOrFixed product;   // "multiply", or the qualifier with .xor.popc / .and.popc
+};
+
+// What a sparse fragment section (mma.sp) says of an operand it gives no formula for: the manual's
+// cross-reference to a dense section ("the same as in case of ..."), or only figures.
+struct SparseOperandText {
+  std::string same_as;               // "9.7.14.5.8 Matrix Fragments for ..." ("" where pictures only)
+  std::vector<std::string> figures;  // "Figure 121", ... (pictures only)
+  std::string words;                 // the manual's sentence
+  SourceLocation where;
+};
+
+// One section 9.7.14.6.2.N (mma.sp, sparse A): its formula block for A, which gives each element a
+// row and a window of columns [firstcol, lastcol] (where in the window, the metadata says), and what
+// the section says of B, C/D and the metadata. Not a variant: nothing of it is run.
+struct SparseFragmentSection {
+  std::string name, section, family;  // section: "9.7.14.6.2.1 Matrix Fragments for sparse mma..."
+  int m = 0, n = 0, k = 0;
+  // 9.7.14.6.1's granularity for these types: `nonzero` of each `chunk` consecutive elements of a row
+  int nonzero = 0, chunk = 0;
+  std::string granularity_source;
+  // A: its element types, registers, and the table's "N non-zero elements out of W consecutive"
+  std::string source, register_words;
+  std::vector<std::string> types;  // "f16", "bf16"
+  int registers = 0, per_register = 0, consecutive = 0;
+  std::vector<std::pair<std::string, ManualFormula>> let;  // groupID, threadID_in_group
+  ManualFormula row, firstcol, lastcol;                    // the manual's text (lastcol over firstcol)
+  std::string col_note;                                    // "[firstcol ... lastcol] // As per ..."
+  SparseOperandText b, cd, metadata;
+  SourceLocation where;
+  int elements() const { return registers * per_register; }  // of one lane
+};
+
 struct Variant {
   std::string name, family;
   Operation operation = Operation::Load;
@@ -109,27 +184,36 @@ struct Variant {
   // and element_bits in the register, sign-extended where widen_signed (ldmatrix .s8.s4). 0: the same.
   int memory_bits = 0;
   bool widen_signed = false;
+  // A row in memory wider than its elements: the rest is padding, never read (ldmatrix
+  // .b6x16_p32: 16 6-bit elements in 12 bytes of a 16-byte row). 0: the elements alone.
+  int padded_row_bytes = 0;
   int row_alignment = 0;
   AddressLanes address_lanes;
   FragmentLayout fragment;
   std::map<std::string, FragmentLayout> fragments;  // alternatives (e.g. "trans")
   std::optional<WmmaMatrix> wmma_matrix;            // wmma.load / wmma.store
   std::optional<WmmaMma> wmma_mma;                  // wmma.mma
+  std::optional<MmaSpec> mma;                       // mma.sync
   SourceLocation where;
 
   // The spec format's own question: is the semantics a 'wmma:' block, not a fragment layout?
   bool semantics_in_wmma_block() const {
     return operation == Operation::WmmaLoad || operation == Operation::WmmaStore || operation == Operation::WmmaMma;
   }
+  // Operands d, a, b and c, and no address (wmma.mma, mma).
+  bool multiplies() const { return operation == Operation::WmmaMma || operation == Operation::Mma; }
   bool runnable() const {
-    return has_layout || wmma_matrix || wmma_mma;
+    return has_layout || wmma_matrix || wmma_mma || mma;
   }  // semantics given, so a result can be checked
   int memory_element_bits() const { return memory_bits ? memory_bits : element_bits; }
-  int row_bytes() const { return cols * memory_element_bits() / 8; }
+  int element_row_bytes() const { return (cols * memory_element_bits() + 7) / 8; }  // the row's elements
+  int row_bytes() const { return padded_row_bytes ? padded_row_bytes : element_row_bytes(); }
   int elements_per_register() const { return 32 / element_bits; }
 };
 
-enum class ClaimCheckKind { Cases, Roundtrip, Requirements };
+// composition: the instructions of `steps` (instances, by mnemonic) in one kernel, as the documents
+// say they compose (ldmatrix feeding mma, stmatrix or movmatrix taking its D); every case must pass.
+enum class ClaimCheckKind { Cases, Roundtrip, Requirements, Composition };
 
 // cases: what the GPU does if the claim holds: pass, fail, fault (a device error), or observe
 // (no prediction: the claim says the behaviour is undefined; what happened is recorded)
@@ -147,7 +231,8 @@ struct ClaimCheck {
   // cases with expect fail or fault: cases of the same kernels that must pass for the predicted
   // failure to mean anything (a device that fails everything confirms nothing)
   std::vector<std::string> controls;
-  std::string load, store;  // roundtrip
+  std::string load, store;         // roundtrip
+  std::vector<std::string> steps;  // composition: instance mnemonics, in kernel order
 };
 
 struct Claim {
@@ -208,6 +293,7 @@ struct CaseSpec {
   // wmma cases (cases.yaml 'wmma'): matrices at the default stride or inside a wider matrix, and
   // accumulators chosen so that integer accumulation overflows.
   bool wmma = false;
+  bool mma = false;  // mma cases (cases.yaml 'mma')
   bool wide_stride = false;
   bool overflow = false;
   SourceLocation where;  // of its 'rows' (wmma: of its 'stride')
@@ -230,6 +316,7 @@ struct CaseSet {
   std::vector<MutantException> mutant_exceptions;
   int warps = 4, tile_bytes = 4096, regions = 2;
   int wmma_warps = 4, wmma_tile_bytes = 10240, wmma_regions = 5;
+  int mma_warps = 2;
   std::vector<std::string> wmma_product_state_spaces;  // the 'ss' values wmma products take in turn
   SourceLocation wmma_product_state_spaces_where;
   std::vector<CaseSpec> cases;  // ldmatrix/stmatrix/movmatrix cases, then the wmma cases
@@ -280,6 +367,7 @@ struct SpecSet {
   std::vector<KnownDiscrepancy> known_discrepancies;
   std::vector<DiagnosticClass> diagnostics;
   std::vector<SassExpectation> sass;
+  std::vector<SparseFragmentSection> sparse_fragments;  // mma.sp's fragment sections (not run)
 
   const Variant* find_variant(const std::string& name) const;
   const CaseSpec* find_case(const std::string& name) const;

@@ -12,28 +12,6 @@
 namespace ptxcts {
 namespace {
 
-const QualifierAxis* find_axis(const Variant& v, const std::string& name) {
-  for (auto const& a : v.axes)
-    if (a.name == name) return &a;
-  return nullptr;
-}
-
-// An element type: a qualifier whose every value names a known type, or a type name.
-AxisOrFixed read_element(const YamlReader& r, const Variant& v) {
-  std::string text = r.str();
-  if (const QualifierAxis* a = find_axis(v, text)) {
-    for (auto const& o : a->options)
-      if (!find_element_format(o.text))
-        throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not an element type; expected one of: {}",
-                                             o.text, text, fmt::join(element_format_names(), ", ")));
-    return {.axis = text, .fixed = ""};
-  }
-  if (!find_element_format(text))
-    r.fail(fmt::format("expected a qualifier of '{}' or an element type ({}) but found '{}'", v.name,
-                       fmt::join(element_format_names(), ", "), text));
-  return {.axis = "", .fixed = text};
-}
-
 // A layout: a qualifier whose values are .row and .col, or one of them.
 AxisOrFixed read_layout_source(const YamlReader& r, const Variant& v) {
   std::string text = r.str();
@@ -47,17 +25,6 @@ AxisOrFixed read_layout_source(const YamlReader& r, const Variant& v) {
   if (text != ".row" && text != ".col")
     r.fail(fmt::format("expected a qualifier of '{}', .row or .col but found '{}'", v.name, text));
   return {.axis = "", .fixed = text};
-}
-
-std::string read_axis_name(const YamlReader& r, const Variant& v, const std::vector<std::string>& values) {
-  std::string name = r.str();
-  const QualifierAxis* a = find_axis(v, name);
-  if (!a) r.fail(fmt::format("expected a qualifier of '{}' but found '{}'", v.name, name));
-  for (auto const& o : a->options)
-    if (std::find(values.begin(), values.end(), o.text) == values.end())
-      throw SpecError(o.where, fmt::format("value '{}' of qualifier '{}' is not one of: \"{}\"", o.text, name,
-                                           fmt::join(values, "\", \"")));
-  return name;
 }
 
 }  // namespace

@@ -20,11 +20,6 @@ namespace {
 
 using VariantCheck = void (*)(const Variant&, const YamlReader&);
 
-const QualifierAxis* find_axis(const Variant& v, const std::string& name) {
-  for (auto const& a : v.axes)
-    if (a.name == name) return &a;
-  return nullptr;
-}
 
 // The YAML node of each qualifier value, indexed like v.axes[a].options[i] (the variant is read,
 // so its 'qualifiers' has the shape read_qualifiers accepted).
@@ -38,7 +33,7 @@ std::vector<std::vector<YamlReader>> option_nodes(const YamlReader& r) {
 
 // The placeholders of the syntax, counted; unknown ones are errors (at the placeholder).
 std::map<std::string, int> syntax_placeholders(const Variant& v, const YamlReader& r) {
-  const bool mma = v.operation == Operation::WmmaMma;
+  const bool mma = v.multiplies();
   std::set<std::string> known = v.operation == Operation::Move ? std::set<std::string>{"dst", "src"}
                                 : mma                          ? std::set<std::string>{"d", "a", "b", "c"}
                                                                : std::set<std::string>{"regs", "addr"};
@@ -136,7 +131,7 @@ void check_instruction_name(const Variant& v, const YamlReader& r) {
 void check_syntax_operands(const Variant& v, const YamlReader& r) {
   std::map<std::string, int> used = syntax_placeholders(v, r);
   const YamlReader syn = r.at("syntax");
-  const bool mma = v.operation == Operation::WmmaMma;
+  const bool mma = v.multiplies();
   const bool addressless = v.operation == Operation::Move || mma;
   if (v.operation == Operation::Move && (used["dst"] != 1 || used["src"] != 1))
     syn.fail("syntax must use {dst} and {src} exactly once each");
@@ -180,6 +175,7 @@ const char* operation_name(Operation op) {
     case Operation::WmmaLoad: return "wmma-load";
     case Operation::WmmaStore: return "wmma-store";
     case Operation::WmmaMma: return "wmma-mma";
+    case Operation::Mma: return "mma";
   }
   return "?";
 }

@@ -9,6 +9,7 @@
 
 #include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
+#include "spec/spec_mma.hpp"
 #include "spec/spec_wmma.hpp"
 #include "spec/variant_checks.hpp"
 
@@ -96,10 +97,10 @@ std::set<std::string> bound_variables(const Variant& v) {
 
 // 'address_widths': 32 and/or 64; none for a move or a wmma.mma, which have no address.
 std::vector<int> read_address_widths(const YamlReader& r, const Variant& v) {
-  const bool mma = v.operation == Operation::WmmaMma;
+  const bool mma = v.multiplies();
   const bool addressless = v.operation == Operation::Move || mma;
   if (addressless && r.has("address_widths"))
-    r.at("address_widths").fail(fmt::format("{} has no address: drop 'address_widths'", mma ? "wmma.mma" : "a move"));
+    r.at("address_widths").fail(fmt::format("{} has no address: drop 'address_widths'", mma ? v.family + " mma" : "a move"));
   std::vector<int> widths;
   if (addressless) return widths;
   for (auto const& w : r.at("address_widths").items("'address_widths'")) {
@@ -158,7 +159,7 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
   v.has_layout = present == static_cast<int>(layout_keys.size());
   if (!v.has_layout) return;
   YamlReader m = r.at("matrix");
-  m.expect_map({"rows", "cols", "element_bits", "memory_bits", "widen"});
+  m.expect_map({"rows", "cols", "element_bits", "memory_bits", "widen", "row_bytes"});
   v.rows = static_cast<int>(m.at("rows").integer(1, 64));
   v.cols = static_cast<int>(m.at("cols").integer(1, 64));
   v.element_bits = static_cast<int>(m.at("element_bits").integer(1, 32));
@@ -170,9 +171,9 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
   if (m.has("memory_bits")) {
     if (v.operation != Operation::Load) m.at("memory_bits").fail("'memory_bits' (a widening load) is only for loads");
     v.memory_bits = static_cast<int>(m.at("memory_bits").integer(1, 32));
-    if (v.memory_bits >= v.element_bits || 8 % v.memory_bits != 0)
+    if (v.memory_bits >= v.element_bits || (8 % v.memory_bits != 0 && v.memory_bits != 6))
       m.at("memory_bits")
-          .fail(fmt::format("expected memory_bits of 1, 2 or 4, narrower than element_bits {}, but found {}",
+          .fail(fmt::format("expected memory_bits of 1, 2, 4 or 6, narrower than element_bits {}, but found {}",
                             v.element_bits, v.memory_bits));
     if (!m.has("widen")) m.fail("a widening load ('memory_bits') needs 'widen: sign' or 'widen: zero'");
     const std::string w = m.at("widen").str();
@@ -180,6 +181,15 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
     v.widen_signed = w == "sign";
   } else if (m.has("widen")) {
     m.at("widen").fail("'widen' needs 'memory_bits' (the element's width in memory)");
+  }
+  if (m.has("row_bytes")) {  // padding after the elements (ldmatrix .b8x16.b6x16_p32)
+    if (v.operation != Operation::Load)
+      m.at("row_bytes").fail("'row_bytes' (a row padded past its elements) is only for loads");
+    v.padded_row_bytes = static_cast<int>(m.at("row_bytes").integer(1, 4096));
+    if (v.padded_row_bytes <= v.element_row_bytes())
+      m.at("row_bytes")
+          .fail(fmt::format("expected row_bytes above the {} bytes of a row's elements but found {}",
+                            v.element_row_bytes(), v.padded_row_bytes));
   }
   if (v.row_bytes() % 4 != 0)
     m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
@@ -208,6 +218,13 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
 
 // The semantics: the 'wmma' block of a wmma variant (spec_wmma), else a fragment layout.
 void read_semantics(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
+  if (v.operation == Operation::Mma) {  // mma.sync: the 'mma' block, fragments lane by lane
+    for (const char* k : {"matrix", "row_alignment", "address_lanes", "fragment", "fragments", "wmma"})
+      if (r.has(k)) r.at(k).fail(fmt::format("an mma variant has no '{}': its fragments are given in 'mma'", k));
+    if (r.has("mma")) read_mma_semantics(r.at("mma"), v, bound);
+    return;
+  }
+  if (r.has("mma")) r.at("mma").fail("'mma' belongs to mma variants only (operation: mma)");
   if (v.semantics_in_wmma_block()) {  // WMMA semantics: the 'wmma' block instead of a fragment layout
     for (const char* k : {"matrix", "row_alignment", "address_lanes", "fragment", "fragments"})
       if (r.has(k))
@@ -231,12 +248,13 @@ Operation read_operation(const YamlReader& r) {
   if (op == "wmma-load") return Operation::WmmaLoad;
   if (op == "wmma-store") return Operation::WmmaStore;
   if (op == "wmma-mma") return Operation::WmmaMma;
-  r.fail(fmt::format("unknown operation '{}'; expected load, store, move, wmma-load, wmma-store or wmma-mma", op));
+  if (op == "mma") return Operation::Mma;
+  r.fail(fmt::format("unknown operation '{}'; expected load, store, move, wmma-load, wmma-store, wmma-mma or mma", op));
 }
 
 Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets) {
   r.expect_map({"name", "operation", "syntax", "requires", "qualifiers", "address_widths", "exclude", "matrix",
-                "registers", "row_alignment", "address_lanes", "fragment", "fragments", "wmma"});
+                "registers", "row_alignment", "address_lanes", "fragment", "fragments", "wmma", "mma"});
   Variant v;
   v.family = family;
   v.where = r.where();

@@ -114,14 +114,17 @@ TEST(Audit, ADocumentedToolkitConfirmsEverythingAndFindsNothing) {
   ASSERT_FALSE(f.plan.grammar.empty()) << "the specs give no grammar";
   Audit a = f.judge();
   for (auto const& fd : a.findings)
-    // Between documents no toolkit makes a finding go away: an example a rule forbids is one.
-    if (fd.cls != FindingClass::DocumentsDisagree && fd.id.rfind("document-error/example/", 0) != 0)
+    // Between documents no toolkit makes a finding go away: an example a rule forbids is one; so is a
+    // printed formula that cannot be right (judged on the host, no toolkit involved).
+    if (fd.cls != FindingClass::DocumentsDisagree && fd.id.rfind("document-error/example/", 0) != 0 &&
+        fd.id.rfind("document-error/formula/", 0) != 0)
       ADD_FAILURE() << fd.id << ": " << fd.observed;
   EXPECT_EQ(a.contradictions(), 0);
   for (auto const& r : a.requirements)
     EXPECT_NE(r.verdict, Verdict::Contradicted) << r.variant << " " << r.requirement << ": " << r.evidence;
   for (auto const& s : a.statements) {
-    if (s.kind == "example" || s.kind == "syntax") continue;  // they may disagree with the rules
+    // examples and syntax blocks may disagree with the rules; a printed formula with the manual's
+    if (s.kind == "example" || s.kind == "syntax" || s.kind == "fragment-formula") continue;
     EXPECT_NE(s.verdict, Verdict::Contradicted) << s.kind << " " << s.id << ": " << s.evidence;
   }
   for (auto const& fv : a.forms)
@@ -275,6 +278,59 @@ TEST(Audit, AProbePtxasFailedOnIsNotCheckableNeverARejection) {
     }
   ASSERT_FALSE(a.errors.empty());
   EXPECT_NE(a.errors.front().find(failed), std::string::npos);
+}
+
+// mma.sp's fragment sections (9.7.14.6.2.1-8): each A block a statement the document's own text
+// confirms; each operand the manual only draws, or defers to a dense section for, a statement that
+// says so and is never a verdict; an A block that cannot be right, a document error.
+TEST(Audit, SparseFragmentSectionsAreStatementsAndAnInconsistentOneADocumentError) {
+  Fixture f(spec_files());
+  const Audit a = f.judge();
+  int formulas = 0, metadata = 0;
+  for (auto const& s : a.statements) {
+    if (s.id.rfind("mma.sp.", 0) != 0) continue;
+    formulas += s.kind == "fragment-formula";
+    EXPECT_EQ(s.verdict, s.kind == "fragment-formula" ? Verdict::Confirmed : Verdict::NotCheckable)
+        << s.id << ": " << s.evidence;
+    if (s.id.size() > 9 && s.id.substr(s.id.size() - 9) == "/metadata") {
+      ++metadata;
+      EXPECT_EQ(s.kind, "fragment-figures") << s.id;
+    }
+  }
+  EXPECT_EQ(formulas, 8);
+  EXPECT_EQ(metadata, 8);
+  const StatementVerdict* sa = find_statement(a, "mma.sp.m16n8k16.f16/a");
+  ASSERT_NE(sa, nullptr);
+  EXPECT_EQ(sa->source, "PTX ISA 9.0, 9.7.14.6.2.1 Matrix Fragments for sparse mma.m16n8k16 with .f16 and .bf16 types, "
+                        "Figure 118");
+  EXPECT_EQ(sa->words,
+            "groupID = %laneid >> 2\nthreadID_in_group = %laneid % 4\nrow = groupID for a0 and a1\n groupID + 8 for a2 "
+            "and a3\ncol = [firstcol ... lastcol] // As per the mapping of non-zero elements\n // as described in "
+            "Sparse matrix storage\nWhere\nfirstcol = threadID_in_group * 4\nlastcol = firstcol + 3");
+  const StatementVerdict* sb = find_statement(a, "mma.sp.m16n8k32.f16/b");
+  ASSERT_NE(sb, nullptr);
+  EXPECT_EQ(sb->kind, "fragment-figures");
+  EXPECT_EQ(sb->evidence, "the manual gives only pictures (Figure 121): not encoded, not checked");
+  const StatementVerdict* scd = find_statement(a, "mma.sp.m16n8k64.s8/cd");
+  ASSERT_NE(scd, nullptr);
+  EXPECT_EQ(scd->kind, "fragment-reference");
+  EXPECT_NE(scd->evidence.find("defers to 9.7.14.5.9 Matrix Fragments for mma.m16n8k16 with integer type"),
+            std::string::npos)
+      << scd->evidence;
+  for (auto const& fd : a.findings) EXPECT_EQ(fd.id.find("/sparse-"), std::string::npos) << fd.id;
+
+  // Rows 8-15 left to no lane: the block contradicts itself.
+  Fixture g(spec_files("mma.yaml", "        groupID + 8 for a2 and a3\n      col_note: &",
+                       "        groupID for a2 and a3\n      col_note: &"));
+  const Audit b = g.judge();
+  const StatementVerdict* bad = find_statement(b, "mma.sp.m16n8k16.f16/a");
+  ASSERT_NE(bad, nullptr);
+  EXPECT_EQ(bad->verdict, Verdict::Contradicted);
+  const Finding* fd = find_finding(b, "document-error/sparse-formula/mma.sp.m16n8k16.f16/a");
+  ASSERT_NE(fd, nullptr);
+  EXPECT_TRUE(fd->fails());
+  EXPECT_EQ(fd->observed, bad->evidence);
+  EXPECT_EQ(b.contradictions(), a.contradictions() + 1);
 }
 
 TEST(Audit, ClassifiesPtxasMessages) {

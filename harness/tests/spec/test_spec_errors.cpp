@@ -141,7 +141,7 @@ TEST(SpecErrors, UnknownKeyInVariant) {
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:35:5: unknown key 'alignment' in item 0 of 'variants'; expected one of: name, "
             "operation, syntax, requires, qualifiers, address_widths, exclude, matrix, registers, row_alignment, "
-            "address_lanes, fragment, fragments, wmma");
+            "address_lanes, fragment, fragments, wmma, mma");
 }
 
 TEST(SpecErrors, UnknownKeyInQualifierValue) {
@@ -173,7 +173,7 @@ TEST(SpecErrors, UnknownKeyInCasesYaml) {
   edit(s.cases, "regions: 2\n", "regions: 2\nlanes: 32\n");
   EXPECT_EQ(load_error(s),
             "specs/cases.yaml:8:1: unknown key 'lanes' in cases.yaml; expected one of: warps, tile_bytes, regions, "
-            "cases, wmma, mutants");
+            "cases, wmma, mma, mutants");
 }
 
 TEST(SpecErrors, UnknownKeyInCase) {
@@ -190,7 +190,7 @@ TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, definitions, "
             "variants, claims, invalid, spellings, known_discrepancies, grammar, rules, examples, register_claims, "
-            "sass");
+            "sass, sparse_fragments");
 }
 
 // A family's `sass:` (the SASS mnemonics expected per operation): an operation the family's
@@ -376,8 +376,8 @@ TEST(SpecErrors, UnknownOperation) {
   Specs s;
   edit(s.ldmatrix, "    operation: load\n", "    operation: read\n");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:8:16: unknown operation 'read'; expected load, store, move, wmma-load, wmma-store or "
-            "wmma-mma");
+            "specs/ldmatrix.yaml:8:16: unknown operation 'read'; expected load, store, move, wmma-load, wmma-store, "
+            "wmma-mma or mma");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,7 +404,8 @@ TEST(SpecErrors, MemoryBitsNotADivisorOfAByte) {
   Specs s;
   edit(s.ldmatrix, "element_bits: 16}", "element_bits: 16, memory_bits: 3, widen: sign}");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:32:63: expected memory_bits of 1, 2 or 4, narrower than element_bits 16, but found 3");
+            "specs/ldmatrix.yaml:32:63: expected memory_bits of 1, 2, 4 or 6, narrower than element_bits 16, but "
+            "found 3");
 }
 
 TEST(SpecErrors, MemoryBitsWithoutWiden) {
@@ -424,6 +425,26 @@ TEST(SpecErrors, MemoryBitsOnAStore) {
   Specs s;
   edit(s.stmatrix, "element_bits: 16}", "element_bits: 16, memory_bits: 4, widen: sign}");
   EXPECT_EQ(load_error(s), "specs/stmatrix.yaml:30:63: 'memory_bits' (a widening load) is only for loads");
+}
+
+// A row padded past its elements (ldmatrix .b8x16.b6x16_p32): wider than them, whole words, loads only.
+TEST(SpecErrors, RowBytesNotAboveTheElements) {
+  Specs s;
+  edit(s.ldmatrix, "element_bits: 16}", "element_bits: 16, row_bytes: 16}");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:32:61: expected row_bytes above the 16 bytes of a row's elements but found 16");
+}
+
+TEST(SpecErrors, RowBytesNotWholeWords) {
+  Specs s;
+  edit(s.ldmatrix, "element_bits: 16}", "element_bits: 16, row_bytes: 18}");
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:32:13: a row of 18 bytes is not a whole number of 32-bit words");
+}
+
+TEST(SpecErrors, RowBytesOnAStore) {
+  Specs s;
+  edit(s.stmatrix, "element_bits: 16}", "element_bits: 16, row_bytes: 32}");
+  EXPECT_EQ(load_error(s), "specs/stmatrix.yaml:30:61: 'row_bytes' (a row padded past its elements) is only for loads");
 }
 
 TEST(SpecErrors, RowAlignmentNotPowerOfTwo) {
@@ -1032,8 +1053,8 @@ TEST(SpecErrors, UnknownClaimCheckKind) {
   edit(s.ldmatrix, "{kind: requirements, variant: ldmatrix.m8n8.b16}",
        "{kind: requirement, variant: ldmatrix.m8n8.b16}");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:77:19: unknown claim check kind 'requirement'; expected cases, roundtrip or "
-            "requirements");
+            "specs/ldmatrix.yaml:77:19: unknown claim check kind 'requirement'; expected cases, roundtrip, "
+            "composition or requirements");
 }
 
 TEST(SpecErrors, ClaimExpectNeitherPassNorFail) {

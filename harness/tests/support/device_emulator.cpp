@@ -7,6 +7,10 @@
 
 #include "kinds/fragment/fragment_planner.hpp"
 #include "kinds/fragment/reference_model.hpp"
+#include "kinds/mma/mma_compose.hpp"
+#include "kinds/mma/mma_info.hpp"
+#include "kinds/mma/mma_kind.hpp"
+#include "kinds/mma/mma_semantics.hpp"
 #include "kinds/wmma/wmma_case_data.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_kind.hpp"
@@ -129,6 +133,75 @@ LaunchState run_wmma_kernel(const KernelPlan& k, const LaunchInput& in, bool shu
   return s;
 }
 
+// A composition's ldmatrix, stmatrix or movmatrix step, through its spec layout (spec/layout), on
+// the 16-bit registers of an mma operand (`first` its first word) of one warp.
+void run_fragment_step(const Instance& inst, std::uint32_t* warp, int words, int first, std::vector<std::uint8_t>& smem,
+                       std::size_t tile, const std::uint32_t* offsets) {
+  const Layout L = compute_layout(inst);
+  const Operation op = inst.variant().operation;
+  if (op == Operation::Move) {  // d: the element the source holds at the destination's position
+    std::vector<std::uint32_t> src(static_cast<std::size_t>(kWarpLanes));
+    for (int lane = 0; lane < kWarpLanes; ++lane) src[static_cast<std::size_t>(lane)] = warp[lane * words + first];
+    for (int lane = 0; lane < kWarpLanes; ++lane)
+      for (int e = 0; e < 2; ++e) {
+        const ElementPos& want = L.at(lane, 0, e);
+        for (int l2 = 0; l2 < kWarpLanes; ++l2)
+          for (int e2 = 0; e2 < 2; ++e2) {
+            const ElementPos& p = L.source[static_cast<std::size_t>(l2 * 2 + e2)];
+            if (p.matrix == want.matrix && p.row == want.row && p.col == want.col) {
+              std::uint32_t& w = warp[lane * words + words - 1];
+              w = (w & ~(0xFFFFu << (16 * e))) | (((src[static_cast<std::size_t>(l2)] >> (16 * e2)) & 0xFFFFu) << (16 * e));
+            }
+          }
+      }
+    return;
+  }
+  for (int lane = 0; lane < kWarpLanes; ++lane)
+    for (int r = 0; r < L.registers; ++r)
+      for (int e = 0; e < L.elements_per_register; ++e) {
+        const ElementPos& p = L.at(lane, r, e);
+        const int supplier = L.row_lane[static_cast<std::size_t>(p.matrix * L.rows + p.row)];
+        const std::size_t at = tile + offsets[supplier] + static_cast<std::size_t>(p.col * 2);
+        std::uint32_t& w = warp[lane * words + first + r];
+        if (op == Operation::Load) {
+          w = (w & ~(0xFFFFu << (16 * e))) | (static_cast<std::uint32_t>(smem.at(at) | (smem.at(at + 1) << 8)) << (16 * e));
+        } else {
+          smem.at(at) = static_cast<std::uint8_t>(w >> (16 * e));
+          smem.at(at + 1) = static_cast<std::uint8_t>(w >> (16 * e + 8));
+        }
+      }
+}
+
+// mma through the specs' layouts: the registers' matrices, multiplied; a composition's other steps
+// through theirs. Shuffled: each lane's d goes to the lane before it.
+LaunchState run_mma_kernel(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
+  const MmaInfo x = mma_info(mma_step(k));
+  const int words = in.shape.regs, threads = in.shape.threads();
+  LaunchState s = in.state;
+  for (std::size_t i = 0; i < k.steps.size(); ++i)
+    for (int w = 0; w < in.shape.warps; ++w) {
+      std::uint32_t* warp = s.regs.data() + static_cast<std::size_t>(w * kWarpLanes * words);
+      const Instance& inst = *k.steps[i];
+      if (inst.variant().operation == Operation::Mma) {
+        mma_execute(x, warp, words);
+        continue;
+      }
+      const int first = inst.variant().operation == Operation::Load ? (i == 0 ? x.a.first_word : x.b.first_word)
+                                                                   : x.d.first_word;
+      run_fragment_step(inst, warp, words, first, s.smem, static_cast<std::size_t>(w * in.shape.tile_bytes),
+                        in.offsets.data() + i * static_cast<std::size_t>(threads) + static_cast<std::size_t>(w * kWarpLanes));
+    }
+  if (!shuffle) return s;
+  const LaunchState before = s;
+  for (int t = 0; t < threads; ++t) {
+    const int from = (t / kWarpLanes) * kWarpLanes + (t % kWarpLanes + 1) % kWarpLanes;
+    for (int w = 0; w < x.d.words(); ++w)
+      s.regs[static_cast<std::size_t>(t * words + x.d.first_word + w)] =
+          before.regs[static_cast<std::size_t>(from * words + x.d.first_word + w)];
+  }
+  return s;
+}
+
 // The first 32-bit word that differs moves one word on; its own place keeps what it had.
 void move_first_change(std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& before) {
   for (std::size_t at = 0; at + 8 <= out.size(); at += 4)
@@ -164,6 +237,7 @@ Mutant mutant_from_string(const std::string& s) {
 }
 
 LaunchState DeviceEmulator::correct(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
+  if (k.kind == &mma_kind()) return run_mma_kernel(k, in, shuffle);
   return k.kind == &wmma_kind() ? run_wmma_kernel(k, in, shuffle) : run_fragment_kernel(k, in, shuffle);
 }
 

@@ -75,15 +75,21 @@ LaunchInput make_case_input(const CaseSet& set, const CaseSpec& c, const std::ve
     // that returns the previous launch's outputs is caught); never 0, which zeroed memory holds.
     // Packed sub-byte elements (a widening load) take every value of their width in turn, negative
     // ones included, so that 16 consecutive 4-bit elements of a row are all distinct; each 16-byte
-    // block starts its run 7 further on, so that rows in different blocks differ too.
+    // block starts its run 7 further on, so that rows in different blocks differ too. A block holds
+    // whole elements from its first bit (rows start at blocks), 6-bit ones straddling bytes.
     std::uint64_t salt = 0;
     while (salt < set.cases.size() && set.cases[salt].name != c.name) ++salt;
     salt *= 977;
+    const std::uint64_t per_block = 128 / static_cast<std::uint64_t>(mbits);
     for (std::uint64_t e = 0; e < elems; ++e) {
-      const std::uint64_t bit = e * static_cast<std::uint64_t>(mbits);
+      std::uint64_t bit = e * static_cast<std::uint64_t>(mbits);
       if (mbits < 8) {
-        const std::uint64_t v = (e + salt + bit / 128 * 7) % (half * 2);
-        in.state.smem[bit / 8] = static_cast<std::uint8_t>(in.state.smem[bit / 8] | (v << (bit % 8)));
+        bit = e / per_block * 128 + e % per_block * static_cast<std::uint64_t>(mbits);
+        if (bit / 8 >= in.state.smem.size()) break;
+        const std::uint64_t v = ((e + salt + bit / 128 * 7) % (half * 2)) << (bit % 8);
+        in.state.smem[bit / 8] = static_cast<std::uint8_t>(in.state.smem[bit / 8] | v);
+        if (bit % 8 + static_cast<std::uint64_t>(mbits) > 8)
+          in.state.smem[bit / 8 + 1] = static_cast<std::uint8_t>(in.state.smem[bit / 8 + 1] | (v >> 8));
         continue;
       }
       std::uint64_t v = 1 + (e + salt) % (half - 1);
@@ -110,6 +116,12 @@ LaunchInput make_case_input(const CaseSet& set, const CaseSpec& c, const std::ve
       if (L.matrices * L.rows != first.matrices * first.rows)
         throw std::runtime_error("the steps of one kernel must address the same number of rows");
       const std::uint32_t base = static_cast<std::uint32_t>(static_cast<int>(k) * region_bytes);
+      // A row's padding (ldmatrix .b8x16.b6x16_p32) is poisoned in every case: reading it shows.
+      const Variant& v = steps[k].instance->variant();
+      for (std::uint32_t row : rows)
+        for (int b = v.element_row_bytes(); b < v.row_bytes(); ++b)
+          in.state.smem[static_cast<std::size_t>(w) * static_cast<std::size_t>(set.tile_bytes) + base + row +
+                        static_cast<std::size_t>(b)] = kPaddingPoison;
       std::vector<int> active_lanes;
       for (int lane = 0; lane < kWarpLanes; ++lane)
         if (L.active[static_cast<std::size_t>(lane)]) active_lanes.push_back(lane);

@@ -13,6 +13,8 @@ namespace ptxcts {
 
 // An offset far outside any shared memory: given to lanes that supply no address in poison cases.
 inline constexpr std::uint32_t kPoisonOffset = 0x00FFFFF0u;
+// What a row's padding holds (TileLang's sentinel): every 4- or 6-bit field of it is nonzero.
+inline constexpr std::uint8_t kPaddingPoison = 0xEE;
 
 LaunchInput make_case_input(const CaseSet& set, const CaseSpec& c, const std::vector<ModelStep>& steps);
 

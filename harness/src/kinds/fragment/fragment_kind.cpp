@@ -12,7 +12,7 @@ namespace {
 bool roundtrip_identity(const std::vector<ModelStep>& steps, const LaunchInput& in, const LaunchState& actual) {
   const Layout& L = steps[0].layout;
   const LaunchShape& s = in.shape;
-  const std::size_t row_bytes = static_cast<std::size_t>(L.row_bytes());
+  const std::size_t row_bytes = static_cast<std::size_t>(L.row_bytes);
   for (int w = 0; w < s.warps; ++w)
     for (int lane = 0; lane < kWarpLanes; ++lane) {
       if (!L.active[static_cast<std::size_t>(lane)]) continue;
@@ -43,7 +43,9 @@ class FragmentCase : public PreparedCase {
 
 class FragmentKind : public InstructionKind {
  public:
-  bool owns(const Variant& v) const override { return !v.semantics_in_wmma_block(); }
+  bool owns(const Variant& v) const override {
+    return v.operation == Operation::Load || v.operation == Operation::Store || v.operation == Operation::Move;
+  }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
     return plan_fragment_kernels(*this, instances);

@@ -15,7 +15,7 @@ std::vector<KernelPlan> plan_fragment_kernels(const InstructionKind& kind, const
 }
 
 bool fragment_takes(const KernelPlan& k, const CaseSpec& c) {
-  if (c.wmma) return false;
+  if (c.wmma || c.mma) return false;
   if (c.fault != Fault::None && k.steps.size() != 1) return false;
   for (auto const& [axis, texts] : c.only) {
     bool has_axis = false;

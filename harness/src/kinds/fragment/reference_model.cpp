@@ -77,14 +77,18 @@ LaunchState expected_state(const std::vector<ModelStep>& steps, const LaunchInpu
             const std::uint64_t bit = static_cast<std::uint64_t>(p.col) * static_cast<std::uint64_t>(L.memory_bits);
             const std::uint64_t off =
                 input.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(supplier)] + bit / 8;
-            if (off + static_cast<std::uint64_t>(std::max(ebytes, 1)) > static_cast<std::uint64_t>(shape.tile_bytes))
+            // A packed element's bits, read little-endian from the bytes it spans (a 6-bit one may span two).
+            const bool packed = load && L.memory_bits < L.element_bits;
+            const int span =
+                packed ? static_cast<int>(bit % 8 + static_cast<std::uint64_t>(L.memory_bits) + 7) / 8 : ebytes;
+            if (off + static_cast<std::uint64_t>(span) > static_cast<std::uint64_t>(shape.tile_bytes))
               throw std::runtime_error(
                   fmt::format("step {}: warp {} lane {} row address +{} is outside the {}-byte tile", k, w,
                               supplier % kWarpLanes, off, shape.tile_bytes));
             const std::size_t at = static_cast<std::size_t>(w) * static_cast<std::size_t>(shape.tile_bytes) + off;
             const int shift = i * L.element_bits;
-            if (load && L.memory_bits < L.element_bits) {
-              reg = (reg & ~(emask << shift)) | (widen(L, s.smem[at] >> (bit % 8)) << shift);
+            if (packed) {
+              reg = (reg & ~(emask << shift)) | (widen(L, read_bits(s.smem, at, span) >> (bit % 8)) << shift);
             } else if (load) {
               std::uint32_t v = read_bits(s.smem, at, ebytes);
               reg = (reg & ~(emask << shift)) | (v << shift);

@@ -1,16 +1,10 @@
 #include "kinds/wmma/wmma_semantics.hpp"
 
 #include <algorithm>
-#include <cfenv>
-#include <limits>
 #include <stdexcept>
 
 namespace ptxcts {
-namespace {
-
 using Matrix = WmmaValues;
-
-}  // namespace
 
 std::uint64_t read_bits(const std::vector<std::uint8_t>& mem, std::size_t base, long long bit, int width) {
   std::uint64_t v = 0;
@@ -61,41 +55,15 @@ void wmma_store_matrix(const WmmaMatrixInfo& m, const WmmaValues& x, std::vector
     for (int c = 0; c < m.cols; ++c) write_bits(mem, base, m.bit_offset(r, c, stride), m.format->bits, x.at(r, c));
 }
 
-// D = A * B + C, exact for the case data; integers wrap or (.satfinite) clamp, .f64 rounds as asked.
 WmmaValues wmma_multiply(const WmmaMmaInfo& x, const WmmaValues& a, const WmmaValues& b, const WmmaValues& c) {
-  Matrix d{x.m, x.n, x.d.format, std::vector<std::uint64_t>(static_cast<std::size_t>(x.m * x.n))};
-  const bool integer = x.d.format->kind != ElementKind::Float;
-  for (int i = 0; i < x.m; ++i)
-    for (int j = 0; j < x.n; ++j) {
-      if (integer) {
-        long long acc = static_cast<long long>(element_value(*c.format, c.at(i, j)));
-        for (int q = 0; q < x.k; ++q) {
-          const long long av = static_cast<long long>(element_value(*a.format, a.at(i, q)));
-          const long long bv = static_cast<long long>(element_value(*b.format, b.at(q, j)));
-          acc += x.product == "xor" ? (av ^ bv) : x.product == "and" ? (av & bv) : av * bv;
-        }
-        if (x.satfinite)
-          acc = std::clamp<long long>(acc, std::numeric_limits<std::int32_t>::min(),
-                                      std::numeric_limits<std::int32_t>::max());
-        d.at(i, j) = static_cast<std::uint64_t>(acc) & 0xFFFFFFFFu;
-      } else {
-        // The case data keeps every product and partial sum exact in double, so one rounding at the
-        // end; the rounding mode still decides the sign of an exact zero (x + -x is -0 under .rm).
-        const int saved = std::fegetround();
-        std::fesetround(x.rounding == "rz"   ? FE_TOWARDZERO
-                        : x.rounding == "rm" ? FE_DOWNWARD
-                        : x.rounding == "rp" ? FE_UPWARD
-                                             : FE_TONEAREST);
-        volatile double acc = element_value(*c.format, c.at(i, j));
-        for (int q = 0; q < x.k; ++q) {
-          volatile double p = element_value(*a.format, a.at(i, q)) * element_value(*b.format, b.at(q, j));
-          acc = acc + p;
-        }
-        std::fesetround(saved);
-        d.at(i, j) = element_encode(*x.d.format, acc);
-      }
-    }
-  return d;
+  return multiply_accumulate({.m = x.m,
+                              .n = x.n,
+                              .k = x.k,
+                              .d = x.d.format,
+                              .satfinite = x.satfinite,
+                              .rounding = x.rounding,
+                              .product = x.product},
+                             a, b, c);
 }
 
 }  // namespace ptxcts

@@ -8,17 +8,12 @@
 
 #include "kinds/wmma/wmma_info.hpp"
 #include "spec/element_format.hpp"
+#include "spec/matrix_product.hpp"
 
 namespace ptxcts {
 
 // A matrix of raw element bits, row-major: what a load yields and a store writes.
-struct WmmaValues {
-  int rows = 0, cols = 0;
-  const ElementFormat* format = nullptr;
-  std::vector<std::uint64_t> bits;
-  std::uint64_t& at(int r, int c) { return bits[static_cast<std::size_t>(r * cols + c)]; }
-  std::uint64_t at(int r, int c) const { return bits[static_cast<std::size_t>(r * cols + c)]; }
-};
+using WmmaValues = MatrixValues;
 
 // An element's `width` bits at bit `bit` past byte `base` of `mem` (little-endian; throws
 // std::out_of_range outside `mem`), and writing them.

@@ -27,7 +27,7 @@ TEST(WideningLoad, LdmatrixS8S4SignExtendsEachNibbleIntoItsByte) {
   const Instance& inst = find_instance(s, "ldmatrix.sync.aligned.m8n16.x1.shared.s8.s4@a64");
   const Layout L = compute_layout(inst);
   ASSERT_EQ(L.memory_bits, 4);
-  ASSERT_EQ(L.row_bytes(), 8);
+  ASSERT_EQ(L.row_bytes, 8);
   LaunchInput in;
   in.shape = {1, 4096, 1, 1};
   in.state.smem.assign(4096, 0);

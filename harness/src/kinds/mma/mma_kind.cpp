@@ -1,0 +1,86 @@
+#include "kinds/mma/mma_kind.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "kinds/mma/mma_case_data.hpp"
+#include "kinds/mma/mma_compose.hpp"
+#include "kinds/mma/mma_check.hpp"
+#include "kinds/mma/mma_emitter.hpp"
+#include "kinds/mma/mma_info.hpp"
+
+namespace ptxcts {
+namespace {
+
+class MmaCase : public PreparedCase {
+ public:
+  MmaCase(const KernelPlan& k, MmaInfo x, LaunchInput in) : PreparedCase(std::move(in)), kernel_(k), x_(std::move(x)) {}
+  CaseOutcome check(const LaunchState& actual) const override {
+    CaseOutcome out;
+    out.comparison = is_composition(kernel_) ? check_compose(kernel_, x_, input, actual) : check_mma(x_, input, actual);
+    return out;
+  }
+
+ private:
+  const KernelPlan& kernel_;
+  MmaInfo x_;
+};
+
+bool has_value(const Instance& inst, const std::string& axis, const std::vector<std::string>& texts) {
+  const auto& axes = inst.variant().axes;
+  if (std::none_of(axes.begin(), axes.end(), [&](auto const& a) { return a.name == axis; })) return false;
+  return std::find(texts.begin(), texts.end(), inst.option(axis).text) != texts.end();
+}
+
+class MmaKind : public InstructionKind {
+ public:
+  bool owns(const Variant& v) const override { return v.operation == Operation::Mma; }
+
+  std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
+    std::vector<KernelPlan> out;
+    for (auto const& inst : instances)
+      if (owns(inst.variant())) out.push_back(KernelPlan::of(*this, file_safe(inst.id()), inst.variant().family, {&inst}));
+    for (auto& k : plan_mma_compositions(*this, instances, specs)) out.push_back(std::move(k));
+    return out;
+  }
+  KernelPlan plan_roundtrip(const Instance&, const Instance& store, const std::string& claim) const override {
+    throw std::logic_error("claim " + claim + " asks for a round trip through " + store.id() +
+                           ": mma has no store to pair");
+  }
+  bool takes(const KernelPlan& k, const CaseSpec& c) const override {
+    if (!c.mma) return false;
+    const Instance& inst = mma_step(k);
+    // compositions: random data in one tile per warp
+    if (is_composition(k) && (c.data == DataKind::Unique || c.overflow)) return false;
+    for (auto const& [axis, texts] : c.only)
+      if (!has_value(inst, axis, texts)) return false;
+    // accumulators near the 32-bit limits: integer products only
+    return !c.overflow || mma_info(inst).d.format->kind == ElementKind::Signed;
+  }
+  // A plain kernel checks claims on its mma; a composition only its own claim (KernelPlan::claim).
+  bool checks_claim_on(const KernelPlan& k, const std::function<bool(const Instance&)>& selects) const override {
+    return !is_composition(k) && selects(k.subject_instance());
+  }
+
+  std::string_view skeleton() const override { return kMmaSkeleton; }
+  std::string emit(const std::string& skeleton, const KernelPlan& k, const std::string& target,
+                   PtxVersion ptx) const override {
+    return emit_mma_ptx(skeleton, k.name, mma_program(k), target, ptx);
+  }
+  std::string instruction_text(const KernelPlan& k) const override { return mma_program(k).instruction_text(); }
+
+  std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) const override {
+    MmaInfo x = mma_info(mma_step(k));
+    LaunchInput in = is_composition(k) ? make_compose_input(set, c, k, x) : make_mma_input(set, c, x);
+    return std::make_unique<MmaCase>(k, std::move(x), std::move(in));
+  }
+};
+
+}  // namespace
+
+const InstructionKind& mma_kind() {
+  static const MmaKind kind;
+  return kind;
+}
+
+}  // namespace ptxcts

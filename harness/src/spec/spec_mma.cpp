@@ -1,0 +1,175 @@
+#include "spec/spec_mma.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "spec/spec_error.hpp"
+#include "spec/spec_fields.hpp"
+
+namespace ptxcts {
+namespace {
+
+// Where line `line`, column `column` of a block scalar's text is in the file (a block scalar's
+// text starts on the line after its key).
+SourceLocation in_block(const YamlReader& r, int line, std::size_t column) {
+  SourceLocation at = r.where();
+  // yaml-cpp tags a block scalar (like a quoted one) "!", and marks it at its '|' on the key's line;
+  // only a block scalar holds a line break here (a plain scalar's are folded).
+  const bool block = r.node().Tag() == "!" && r.str().find('\n') != std::string::npos;
+  if (block) {
+    at.line += line + 1;
+    at.column = at.column + static_cast<int>(column);
+  } else {
+    at = r.where_in_scalar(column);
+  }
+  return at;
+}
+
+}  // namespace
+
+ManualFormula read_manual(const YamlReader& r, const std::set<std::string>& allowed, const std::string& what) {
+  ManualFormula f;
+  try {
+    f = ManualFormula::parse(r.str());
+  } catch (const ManualFormulaError& e) {
+    throw SpecError(in_block(r, e.line, e.column), fmt::format("{}: {}", what, e.what()));
+  }
+  for (auto const& v : f.variables())
+    if (!allowed.count(v))
+      r.fail(fmt::format("{} uses unknown variable '{}'; expected one of: {}", what, v, fmt::join(allowed, ", ")));
+  return f;
+}
+
+namespace {
+
+// row or col: the manual's text, or {manual, reading, why} where the printed text cannot be right.
+MmaFormula read_mma_formula(const YamlReader& r, const std::set<std::string>& allowed, const std::string& what) {
+  MmaFormula f;
+  f.where = r.where();
+  if (!r.node().IsMap()) {
+    f.manual = r.str();
+    f.formula = read_manual(r, allowed, what);
+    return f;
+  }
+  YamlReader m = r;
+  m.expect_map({"manual", "reading", "why"});
+  f.manual = m.at("manual").str();
+  f.reading = m.at("reading").str();
+  f.why = m.at("why").str();
+  if (f.why.empty()) m.at("why").fail("a reading needs 'why': what is wrong with the printed text, on what evidence");
+  f.formula = read_manual(m.at("reading"), allowed, what + " (reading)");
+  return f;
+}
+
+// A layout: source, row and col (an entry of 'layouts', or the operand's own keys).
+MmaLayout read_mma_layout(const YamlReader& r, const std::set<std::string>& allowed, const std::string& what,
+                          bool own_map) {
+  YamlReader l = r;
+  if (own_map) l.expect_map({"source", "row", "col"});
+  return {.source = l.at("source").str(),
+          .row = read_mma_formula(l.at("row"), allowed, what + " row"),
+          .col = read_mma_formula(l.at("col"), allowed, what + " col"),
+          .where = r.where()};
+}
+
+MmaOperand read_operand(const YamlReader& block, const char* name, Variant& v, const std::set<std::string>& bound,
+                        const std::set<std::string>& layout_vars) {
+  YamlReader o = block.at(name);
+  o.expect_map({"element", "registers", "container_bits", "container_shift", "source", "row", "col", "layout_by",
+                "layouts", "layout_of"});
+  MmaOperand out;
+  out.element = read_element(o.at("element"), v);
+  out.registers = read_formula(o.at("registers"), bound, fmt::format("the registers of operand {}", name));
+  if (o.has("container_bits")) out.container_bits = static_cast<int>(o.at("container_bits").integer(8, 8));
+  if (o.has("container_shift"))
+    out.container_shift = read_formula(o.at("container_shift"), bound, fmt::format("operand {}'s container_shift", name));
+  const std::string what = fmt::format("{}'s operand {}", v.name, name);
+  if (o.has("layout_of")) {
+    out.layout_of = o.at("layout_of").str();
+    if (std::string(name) != "d" || out.layout_of != "c")
+      o.at("layout_of").fail("expected 'layout_of: c' on operand d only (the manual's accumulators C or D)");
+    for (const char* k : {"source", "row", "col", "layout_by", "layouts"})
+      if (o.has(k)) o.at(k).fail(fmt::format("operand d takes c's layouts ('layout_of'), so no '{}'", k));
+    return out;
+  }
+  if (o.has("layout_by")) {
+    for (const char* k : {"source", "row", "col"})
+      if (o.has(k)) o.at(k).fail(fmt::format("a layout chosen by a qualifier ('layout_by') goes in 'layouts', not '{}'", k));
+    out.layout_by = o.at("layout_by").str();
+    const QualifierAxis* axis = find_axis(v, out.layout_by);
+    if (!axis) o.at("layout_by").fail(fmt::format("expected a qualifier of '{}' but found '{}'", v.name, out.layout_by));
+    for (auto& [k, layout] : o.at("layouts").entries("'layouts'")) {
+      const std::string value = k.str();
+      if (std::none_of(axis->options.begin(), axis->options.end(), [&](auto const& opt) { return opt.text == value; }))
+        k.fail(fmt::format("'{}' is not a value of qualifier '{}'", value, out.layout_by));
+      out.layouts[value] = read_mma_layout(layout, layout_vars, fmt::format("{} ({})", what, value), true);
+    }
+    for (auto const& opt : axis->options)
+      if (!out.layouts.count(opt.text))
+        o.at("layouts").fail(fmt::format("no layout for value '{}' of qualifier '{}'", opt.text, out.layout_by));
+    return out;
+  }
+  if (o.has("layouts")) o.at("layouts").fail("'layouts' needs 'layout_by' (the qualifier that chooses one)");
+  out.layouts[""] = read_mma_layout(o, layout_vars, what, false);
+  return out;
+}
+
+}  // namespace
+
+void read_mma_semantics(YamlReader r, Variant& v, const std::set<std::string>& bound) {
+  r.expect_map({"shape", "let", "computations", "a", "b", "c", "d", "saturate", "rounding", "product"});
+  MmaSpec mma;
+  YamlReader shape = r.at("shape");
+  shape.expect_map({"m", "n", "k"});
+  mma.m = static_cast<int>(shape.at("m").integer(1, 64));
+  mma.n = static_cast<int>(shape.at("n").integer(1, 64));
+  mma.k = static_cast<int>(shape.at("k").integer(1, 256));
+  std::set<std::string> layout_vars = bound;
+  layout_vars.insert({"laneid", "i"});
+  if (r.has("let"))
+    for (auto& [k, f] : r.at("let").entries("'let'")) {
+      const std::string name = read_identifier(k, "a name the formulas use");
+      mma.let.emplace_back(name, read_manual(f, layout_vars, fmt::format("'{}' of {}", name, v.name)));
+      layout_vars.insert(name);
+    }
+  if (r.has("computations")) {
+    YamlReader c = r.at("computations");
+    c.expect_map({"count", "of_lane", "source"});
+    mma.computations = static_cast<int>(c.at("count").integer(1, 8));
+    mma.computation = read_manual(c.at("of_lane"), {"laneid"}, "the computation a lane takes part in");
+    mma.computations_source = c.at("source").str();
+  }
+  mma.a = read_operand(r, "a", v, bound, layout_vars);
+  mma.b = read_operand(r, "b", v, bound, layout_vars);
+  mma.c = read_operand(r, "c", v, bound, layout_vars);
+  mma.d = read_operand(r, "d", v, bound, layout_vars);
+  for (const char* name : {"a", "b", "c"})
+    if (!(name == std::string("a") ? mma.a : name == std::string("b") ? mma.b : mma.c).layout_of.empty())
+      r.at(name).fail("only operand d may take another operand's layouts");
+  if (r.has("saturate")) mma.saturate = read_axis_name(r.at("saturate"), v, {"", ".satfinite"});
+  if (r.has("rounding")) mma.rounding = read_axis_name(r.at("rounding"), v, {"", ".rn", ".rz", ".rm", ".rp"});
+  mma.product.fixed = "multiply";
+  if (r.has("product")) {
+    mma.product.fixed.clear();
+    mma.product.axis = read_axis_name(r.at("product"), v, {".xor.popc", ".and.popc"});
+  }
+  v.mma = std::move(mma);
+}
+
+void read_mma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
+  r.expect_map({"warps", "cases"});
+  s.mma_warps = static_cast<int>(r.at("warps").integer(1, 32));
+  for (auto item : r.at("cases").items("'cases' of mma")) {
+    item.expect_map({"name", "description", "data", "seed", "overflow", "where"});
+    CaseSpec c = read_case_basics(item, names);
+    c.mma = true;
+    c.where = item.at("data").where();
+    if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
+    else if (c.data == DataKind::Random) item.fail("random data needs a 'seed', so that runs are repeatable");
+    if (item.has("overflow")) c.overflow = item.at("overflow").boolean();
+    read_case_where(item, c);
+    s.cases.push_back(c);
+  }
+}
+
+}  // namespace ptxcts

@@ -1,0 +1,108 @@
+// mma: the check against the device emulator (a correct device, and the five wrong ones) on every
+// mma kernel and case -- including the forms no GPU here runs -- and the check's power to find an
+// element in the wrong place: a device that swaps any two neighbouring elements of a, b, c or d
+// fails at least one case.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "kinds/kinds.hpp"
+#include "kinds/mma/mma_case_data.hpp"
+#include "kinds/mma/mma_compose.hpp"
+#include "kinds/mma/mma_check.hpp"
+#include "kinds/mma/mma_info.hpp"
+#include "kinds/mma/mma_kind.hpp"
+#include "kinds/mma/mma_semantics.hpp"
+#include "support/device_emulator.hpp"
+#include "support/spec_fixture.hpp"
+
+using namespace ptxcts;
+using namespace ptxcts::test;
+
+namespace {
+
+const Suite& suite() {
+  static const Suite s = build_suite(load_specs(spec_files()));
+  return s;
+}
+
+std::vector<const KernelPlan*> mma_kernels() {
+  std::vector<const KernelPlan*> out;
+  for (auto const& k : suite().kernels)
+    if (k.kind == &mma_kind()) out.push_back(&k);
+  return out;
+}
+
+std::vector<const CaseSpec*> cases_of(const KernelPlan& k) {
+  std::vector<const CaseSpec*> out;
+  for (auto const& c : suite().specs.cases.cases)
+    if (mma_kind().takes(k, c)) out.push_back(&c);
+  return out;
+}
+
+}  // namespace
+
+TEST(MmaCheck, EveryKernelPassesOnACorrectDeviceAndFailsOnEachWrongOne) {
+  int cases = 0, compositions = 0;
+  for (const KernelPlan* k : mma_kernels()) {
+    compositions += is_composition(*k);
+    DeviceEmulator device;
+    for (const CaseSpec* c : cases_of(*k)) {
+      auto prepared = mma_kind().prepare(suite().specs.cases, *c, *k);
+      ++cases;
+      const CaseOutcome ok = prepared->check(device.run(*k, prepared->input, Mutant::None));
+      EXPECT_EQ(ok.comparison.mismatches, 0) << k->name << "/" << c->name << ": "
+                                             << (ok.comparison.diff.empty() ? "" : ok.comparison.diff.front());
+      for (Mutant m : {Mutant::Echo, Mutant::Zero, Mutant::Shuffled, Mutant::OffByOne, Mutant::Stale})
+        EXPECT_GT(prepared->check(device.run(*k, prepared->input, m)).comparison.mismatches, 0)
+            << k->name << "/" << c->name << " passed on wrong device " << static_cast<int>(m);
+    }
+  }
+  EXPECT_GT(cases, 600);
+  EXPECT_GE(compositions, 3);
+}
+
+// A device whose layout of one operand has two neighbouring elements (the next element of the
+// same lane, or the same element of the next lane) swapped must fail some case of the kernel.
+TEST(MmaCheck, ASwapOfAnyTwoNeighbouringElementsIsFound) {
+  std::set<std::string> variants;
+  for (const KernelPlan* k : mma_kernels()) {
+    if (is_composition(*k)) continue;
+    if (!variants.insert(k->subject_instance().variant().name).second) continue;  // one form per variant
+    const MmaInfo x = mma_info(k->subject_instance());
+    std::vector<std::unique_ptr<PreparedCase>> prepared;
+    for (const CaseSpec* c : cases_of(*k)) prepared.push_back(mma_kind().prepare(suite().specs.cases, *c, *k));
+    for (MmaOperandInfo MmaInfo::*op : {&MmaInfo::a, &MmaInfo::b, &MmaInfo::c, &MmaInfo::d}) {
+      const int n = (x.*op).elements();
+      for (int lane = 0; lane < kWarpLanes; ++lane)
+        for (int e : {0, n / 2, n - 1})
+          for (auto [l2, e2] : {std::pair{lane, e + 1}, std::pair{(lane + 1) % kWarpLanes, e}}) {
+            if (e2 >= n) continue;
+            MmaInfo wrong = x;
+            std::swap((wrong.*op).at[static_cast<std::size_t>(lane * n + e)],
+                      (wrong.*op).at[static_cast<std::size_t>(l2 * n + e2)]);
+            const bool found = std::any_of(prepared.begin(), prepared.end(), [&](auto const& p) {
+              return check_mma(x, p->input, mma_expected(wrong, p->input)).mismatches > 0;
+            });
+            EXPECT_TRUE(found) << k->name << ": " << (x.*op).name << " lane " << lane << " element " << e
+                               << " swapped with lane " << l2 << " element " << e2 << " passes every case";
+          }
+    }
+  }
+  EXPECT_GE(variants.size(), 20u);
+}
+
+// The check names a misplaced element as a kernel engineer reads it.
+TEST(MmaCheck, AMismatchNamesLaneElementRowAndColumn) {
+  const KernelPlan* k = suite().find_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  ASSERT_NE(k, nullptr);
+  const MmaInfo x = mma_info(k->subject_instance());
+  auto p = mma_kind().prepare(suite().specs.cases, *cases_of(*k).front(), *k);
+  LaunchState got = mma_expected(x, p->input);
+  // lane 5's d2 and d3 swapped: c2/c3 are row groupID + 8 = 9, cols 2 and 3 (9.7.14.5.8)
+  std::swap(got.regs[static_cast<std::size_t>(5 * x.words + x.d.first_word + 2)],
+            got.regs[static_cast<std::size_t>(5 * x.words + x.d.first_word + 3)]);
+  const Comparison c = check_mma(x, p->input, got);
+  ASSERT_EQ(c.mismatches, 2);
+  EXPECT_NE(c.diff.front().find("warp 0 lane 5 d2 (register 2), row 9 col 2"), std::string::npos) << c.diff.front();
+}
