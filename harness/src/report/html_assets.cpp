@@ -29,6 +29,7 @@ details.group>summary{font-weight:600}abbr.targets{text-decoration:underline dot
 details{margin:.15em 0}summary{cursor:pointer}details>div{margin-left:1.2em}
 figure{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top;max-width:100%;overflow-x:auto}
 figcaption,figure .key{font-size:12px;max-width:60em;margin:.2em 0}
+figcaption .reading{border-left:3px solid #cb3;padding-left:.6em;margin:.4em 0}
 svg.lay{display:block;flex:none;text-anchor:middle}svg.lay text{font:12px ui-monospace,monospace;fill:#222;pointer-events:none}
 svg.lay text.ax{font:600 13px system-ui,sans-serif}svg.lay .end{text-anchor:end}svg.lay .start{text-anchor:start}
 svg.lay path,svg.lay rect{stroke:#fff;stroke-width:1}svg.lay rect.unk{fill:#fff;stroke:#bbb}svg.lay rect.repeat{stroke:#c00;stroke-width:2.5}

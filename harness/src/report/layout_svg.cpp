@@ -11,9 +11,12 @@
 #include <utility>
 
 #include "report/html_document.hpp"
+#include "report/svg_parts.hpp"
 #include "spec/instance.hpp"
 
 namespace ptxcts {
+
+using namespace svg_parts;
 
 const ObservedSlot* ObservedLayout::find(int lane, int reg, int part) const {
   for (auto const& s : slots)
@@ -64,88 +67,6 @@ std::optional<ObservedSlot> parse_slot(Cursor& c, int lane) {
   slot.col = *col;
   return slot;
 }
-
-std::string num(int v) { return std::to_string(v); }
-
-// Text is 12 px monospace (the page's style): a character is about 7.3 px wide.
-int text_width(std::string_view s) {
-  int chars = 0;
-  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;  // UTF-8: count code points ("–" is one)
-  return static_cast<int>(chars * 7.3 + 0.5);
-}
-
-// Fills are classes of the page's style (.k0 ... .k11: pastel hues that tell neighbouring rows or
-// registers apart), never an attribute per cell.
-std::string fill(int k) { return fmt::format("k{}", k % 12); }
-
-pugi::xml_node svg(pugi::xml_node parent, const char* cls, int width, int height) {
-  // Width and height in pixels as well as the viewBox: a figure inside a collapsed <details> has its
-  // size when it is opened, and keeps it in a figure narrower than itself (the figure then scrolls).
-  return el(parent, "svg",
-            {{"xmlns", "http://www.w3.org/2000/svg"},
-             {"class", cls},
-             {"width", num(width)},
-             {"height", num(height)},
-             {"viewBox", fmt::format("0 0 {} {}", width, height)}});
-}
-
-pugi::xml_node group(pugi::xml_node parent, int x, int y, const char* cls = "") {
-  pugi::xml_node g = parent.append_child("g");
-  if (*cls) g.append_attribute("class").set_value(cls);
-  g.append_attribute("transform").set_value(fmt::format("translate({},{})", x, y).c_str());
-  return g;
-}
-
-pugi::xml_node rect(pugi::xml_node g, int x, int y, int w, int h, const std::string& cls) {
-  pugi::xml_node r = g.append_child("rect");
-  if (x) r.append_attribute("x").set_value(x);
-  if (y) r.append_attribute("y").set_value(y);
-  r.append_attribute("width").set_value(w);
-  r.append_attribute("height").set_value(h);
-  if (!cls.empty()) r.append_attribute("class").set_value(cls.c_str());
-  return r;
-}
-
-// Text anchored in its middle (the page's style; a group or `cls` "end"/"start" says otherwise);
-// a coordinate of 0 is left out (its group's origin).
-pugi::xml_node label(pugi::xml_node g, int x, int y, std::string_view s, const char* cls = "") {
-  pugi::xml_node t = g.append_child("text");
-  if (*cls) t.append_attribute("class").set_value(cls);
-  if (x) t.append_attribute("x").set_value(x);
-  if (y) t.append_attribute("y").set_value(y);
-  text(t, s);
-  return t;
-}
-
-pugi::xml_node lr_group(pugi::xml_node parent, int lane, int reg) {
-  pugi::xml_node g = parent.append_child("g");
-  g.append_attribute("class").set_value("lr");
-  g.append_attribute("data-lane").set_value(lane);
-  g.append_attribute("data-reg").set_value(reg);
-  return g;
-}
-
-// The cells' backgrounds: one <path> per fill, a closed rectangle per cell, each placed relative to
-// the one before it (a page of thousands of cells stays small).
-class Fills {
- public:
-  void add(const std::string& cls, int x, int y, int w, int h) {
-    Path& p = paths_[cls];
-    p.d += fmt::format("{}{} {}h{}v{}h{}z", p.d.empty() ? 'M' : 'm', x - p.x, y - p.y, w, h, -w);
-    p.x = x;
-    p.y = y;
-  }
-  void draw(pugi::xml_node parent) const {
-    for (auto const& [cls, p] : paths_) el(parent, "path", {{"class", cls}, {"d", p.d}});
-  }
-
- private:
-  struct Path {
-    std::string d;
-    int x = 0, y = 0;
-  };
-  std::map<std::string, Path> paths_;
-};
 
 // A run of a register's elements that lie next to each other in one row (across) or one column (down)
 // of the matrix, in the register's order, is drawn as one box with one label.
@@ -452,6 +373,7 @@ SpecLayouts spec_layouts(const SpecSet& specs) {
       out.figure_of[inst.mnemonic()] = it->second;
     }
   }
+  out.mma = mma_layout_figures(specs);
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "report/mma_layout_svg.hpp"
 #include "spec/layout.hpp"
 #include "spec/spec_model.hpp"
 
@@ -39,7 +40,8 @@ void draw_spec_layout(pugi::xml_node parent, const Layout& layout);
 // `before`: an earlier report's layout of the same fragment; slots that differ are highlighted.
 void draw_observed_layout(pugi::xml_node parent, const ObservedLayout& now, const ObservedLayout* before = nullptr);
 
-// The layouts the specs give, one figure per distinct layout, with the forms (mnemonics) that have it.
+// The layouts the specs give, one figure per distinct layout, with the forms (mnemonics) that have it
+// (mma: per distinct layout of an operand).
 struct SpecLayoutFigure {
   std::vector<std::string> forms;
   Layout layout;
@@ -47,6 +49,7 @@ struct SpecLayoutFigure {
 struct SpecLayouts {
   std::vector<SpecLayoutFigure> figures;
   std::map<std::string, std::size_t> figure_of;  // mnemonic -> index in figures
+  MmaLayoutFigures mma;                           // mma.sync: a figure per distinct operand layout
 };
 SpecLayouts spec_layouts(const SpecSet& specs);  // forms whose layout cannot be evaluated are left out
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "report/html_document.hpp"
 #include "report/html_page_parts.hpp"
@@ -25,6 +26,7 @@ std::string outcome_class(const CaseResult& r) {
 }
 
 std::string kernel_anchor(const std::string& kernel) { return "k-" + kernel; }
+std::string mma_figure_anchor(std::size_t k) { return fmt::format("mma-layout-{}", k); }
 
 void run_section(pugi::xml_node body, const RunReport& report) {
   const RunInfo& i = report.info;
@@ -315,6 +317,24 @@ void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLay
       for (auto const& form : f.forms) figure_anchor.emplace(form, id);
     }
   }
+  if (spec && !spec->mma.figures.empty()) {
+    el(s, "h3", {}, "As the specs give them (mma: the manual's fragment layouts)");
+    el(s, "p", {},
+       "Each operand's matrix with, in each element, the lane (T) and the fragment element (a0, b0, c0, as the "
+       "manual names them) that hold it, evaluated lane by lane from the manual's formulas; neighbouring elements "
+       "of one register share a box (a0\u20131); one figure per distinct layout, with the forms that have it; "
+       "colors tell registers apart.");
+    for (std::size_t k = 0; k < spec->mma.figures.size(); ++k) {
+      auto const& f = spec->mma.figures[k];
+      pugi::xml_node d = el(s, "details", {{"id", mma_figure_anchor(k)}});
+      el(d, "summary", {},
+         fmt::format("{}: {} ({}x{}){}{}", f.forms.front(), f.operand, f.layout.rows, f.layout.cols,
+                     f.forms.size() > 2 ? fmt::format(" and {} more forms", f.forms.size() - 1)
+                     : f.forms.size() == 2 ? " and 1 more form" : "",
+                     f.readings.empty() ? "" : ", drawn from a reading of the printed formula"));
+      draw_mma_layout(el(d, "figure", {{"class", "layout-spec"}}), f);
+    }
+  }
   // wmma: what the GPU did, one figure per distinct layout.
   std::map<std::string, std::vector<const CaseResult*>> by_layout;
   std::vector<std::string> order;
@@ -346,7 +366,7 @@ void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLay
   }
 }
 
-void kernels_section(pugi::xml_node body, const RunReport& report,
+void kernels_section(pugi::xml_node body, const RunReport& report, const SpecLayouts* spec,
                      const std::map<std::string, std::string>& figure_anchor) {
   pugi::xml_node s = section(body, "kernels", "Kernels and cases");
   if (report.results.empty()) {
@@ -388,6 +408,14 @@ void kernels_section(pugi::xml_node body, const RunReport& report,
     auto spec_fig = figure_anchor.find(results.front()->instruction);
     if (spec_fig != figure_anchor.end())
       el(el(div, "p"), "a", {{"href", "#" + spec_fig->second}}, "the layout the spec gives");
+    if (spec && spec->mma.figures_of.contains(results.front()->instruction)) {  // mma: a figure per operand
+      pugi::xml_node p = el(div, "p", {}, "The layouts the spec gives: ");
+      bool first = true;
+      for (auto const& ref : spec->mma.figures_of.at(results.front()->instruction)) {
+        if (!std::exchange(first, false)) text(p, ", ");
+        el(p, "a", {{"href", "#" + mma_figure_anchor(ref.figure)}}, ref.operand);
+      }
+    }
     // What every case of the kernel shares is said once, above its cases (a page of thousands of cases
     // stays small): the target and PTX ISA version, and a reason they all give.
     auto same = [&](auto field) {
@@ -442,7 +470,7 @@ std::string report_html(const RunReport& report, const RunPageInputs& in) {
   matrix_section(page.body, report, in.audit);
   std::map<std::string, std::string> figure_anchor;
   layouts_section(page.body, report, in.layouts, figure_anchor);
-  kernels_section(page.body, report, figure_anchor);
+  kernels_section(page.body, report, in.layouts, figure_anchor);
   withdrawn_section(page.body, report);
   return page.str();
 }

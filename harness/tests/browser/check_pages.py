@@ -414,7 +414,7 @@ def figure_checks(p, name):
         "return {figs:figs,texts:sizes.length,smallest:Math.min.apply(null,sizes)};})())"))
     figs = got["figs"]
     check(len(figs) > 0, f"{name}: the page has layout figures ({len(figs)})")
-    spec = [f for f in figs if f["what"].startswith(("ldmatrix", "stmatrix", "movmatrix"))]
+    spec = [f for f in figs if f["what"].startswith(("ldmatrix", "stmatrix", "movmatrix", "mma"))]
     wmma = [f for f in figs if f["what"].startswith("wmma")]
     check(spec and all(f["rowcol"] for f in spec),
           f"{name}: every spec layout figure ({len(spec)}) has row and col axes "
@@ -424,7 +424,7 @@ def figure_checks(p, name):
           f"({[f['id'] for f in wmma if not f['lanereg']][:3]} lack them)")
     check(got["smallest"] >= 12, f"{name}: no figure text under 12 px ({got['texts']} texts, smallest {got['smallest']} px)")
     # Opened, a figure has its size: neither clipped nor collapsed to nothing.
-    for sel in ("#layouts details[id^=spec]", "#layouts details[id^=wmma]"):
+    for sel in ("#layouts details[id^=spec]", "#layouts details[id^=mma]", "#layouts details[id^=wmma]"):
         box = json.loads(p.eval(
             f"JSON.stringify((function(){{var d=document.querySelector('{sel}');if(!d)return null;d.open=true;"
             "var s=d.querySelector('svg'),r=s.getBoundingClientRect(),f=d.querySelector('figure').getBoundingClientRect();"
