@@ -182,3 +182,24 @@ TEST(MmaLayouts, AgreeWithCuteLayoutsOfTheSameAtoms) {
     expect_cute(L.d, atom.c, false, atom.instance);
   }
 }
+
+// A variant with a rounding qualifier names it as its rounding: the model then gives -0 for an exact
+// zero sum under .rm, as IEEE rounding toward negative infinity does (and an H100 does).
+TEST(MmaLayouts, EveryRoundingQualifierDecidesTheModelsRounding) {
+  int named = 0;
+  for (auto const& v : suite().specs.variants) {
+    if (!v.mma) continue;
+    for (auto const& a : v.axes)
+      for (auto const& o : a.options)
+        if (o.text == ".rm") {
+          EXPECT_EQ(v.mma->rounding, a.name) << v.name;
+          ++named;
+        }
+  }
+  EXPECT_EQ(named, 4);  // the four .f64 shapes
+  for (auto const& inst : suite().instances) {
+    if (inst.mnemonic() == "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64.rm") {
+      EXPECT_EQ(mma_info(inst).rule.rounding, "rm");
+    }
+  }
+}
