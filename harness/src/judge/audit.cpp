@@ -431,7 +431,10 @@ void Judge::examples() {
         bad.empty() ? fmt::format("ptxas accepts it on {} targets", ok.size())
                     : fmt::format("ptxas rejects it on {} of {} targets: {}", bad.size(), ok.size() + bad.size(),
                                   first_bad);
-    if (ok.empty() && bad.empty()) s.evidence = "ptxas gave no verdict";
+    if (e.too_new)
+      s.evidence = fmt::format("this toolkit's PTX ISA {} is older than the {} its instruction needs: not asked",
+                               plan.toolkit_ptx.str(), e.instance->min_ptx().str());
+    else if (ok.empty() && bad.empty()) s.evidence = "ptxas gave no verdict";
     else if (e.doc == DocClass::Valid) {
       s.verdict = bad.empty() ? Verdict::Confirmed : Verdict::Contradicted;
       s.evidence = observed + " (the targets its instruction's requirements name)";
@@ -473,7 +476,7 @@ void Judge::register_claims() {
     StatementVerdict s{.id = c.id, .kind = "register-count", .family = c.family, .words = c.text,
                        .source = c.cite.source, .verdict = Verdict::NotCheckable, .evidence = "", .forms = 1};
     if (!rc.instance) s.evidence = "no form of the variant matches the claim's qualifiers";
-    else if (!rc.on) s.evidence = "no target of this toolkit supports the form";
+    else if (!rc.on) s.evidence = "no target of this toolkit supports the form, or its PTX ISA is older than the form's";
     else if (decided(*rc.on, "register claim " + c.id)) {
       const ProbeVerdict& pv = verdict(*rc.on);
       s.verdict = pv.accepted ? Verdict::Confirmed : Verdict::Contradicted;

@@ -127,7 +127,8 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   }
   // The documents' examples: on the targets that support what they spell, else on every target.
   for (auto const& ex : specs.examples) {
-    ExampleSubject e{.example = &ex, .doc = DocClass::Undocumented, .instance = nullptr, .forbidden_by = {}, .on = {}};
+    ExampleSubject e{
+        .example = &ex, .doc = DocClass::Undocumented, .instance = nullptr, .forbidden_by = {}, .on = {}, .too_new = false};
     const std::string mn = mnemonic_of(ex.instructions.front());
     for (auto const& g : plan.grammar) {
       const ClassifiedCombination& cc = g.cc;
@@ -143,9 +144,11 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
         e.forbidden_by = cc.forbidden_by;
       }
     }
+    // A form newer than the toolkit's PTX ISA is not known to it: nothing to ask.
+    e.too_new = e.instance && plan.toolkit_ptx < e.instance->min_ptx();
     for (auto const& t : plan.targets) {
       const TargetInfo* info = specs.targets.find(t);
-      if (e.instance && !supports(specs.targets, *e.instance, *info)) continue;
+      if (e.too_new || (e.instance && !supports(specs.targets, *e.instance, *info))) continue;
       e.on.push_back(b.add(t, plan.toolkit_ptx, ex.body, e.doc == DocClass::Valid));
     }
     plan.examples.push_back(std::move(e));
@@ -173,7 +176,8 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
         }
       shape.registers[rc.operand] = rc.registers;
       s.instruction = probe_instruction(s.instance->text(), shape);
-      if (const TargetInfo* t = targets.first(*s.instance, std::nullopt, false))
+      const TargetInfo* t = targets.first(*s.instance, std::nullopt, false);
+      if (t && !(plan.toolkit_ptx < s.instance->min_ptx()))  // a newer form is not known to the toolkit
         s.on = b.add(t->name, plan.toolkit_ptx, probe_body(s.instance->text(), shape), true);
     }
     plan.register_claims.push_back(std::move(s));

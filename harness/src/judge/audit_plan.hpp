@@ -45,6 +45,7 @@ struct ExampleSubject {
   const Instance* instance = nullptr;     // documented-valid: the instance it spells
   std::vector<const GrammarRule*> forbidden_by;
   std::vector<OnTarget> on;
+  bool too_new = false;  // it spells a form newer than the toolkit's PTX ISA: not asked
 };
 
 struct RegisterClaimSubject {
