@@ -39,8 +39,8 @@ struct Targets {
 
 OperandShape form_shape(const AuditForm& f) {
   OperandShape s;
-  // wmma's f64 fragments are .f64 registers; every other operand here is 32-bit.
-  const bool wide = f.text.rfind("wmma.", 0) == 0 && f.text.find(".f64") != std::string::npos;
+  // .f64 fragments (wmma's, mma's) are .f64 registers; every other operand here is 32-bit.
+  const bool wide = f.text.find(".f64") != std::string::npos;
   if (f.operand_registers.empty()) s.registers["regs"] = f.registers;
   else s.registers = f.operand_registers;
   for (auto const& [o, n] : s.registers) s.types[o] = wide ? ".f64" : ".b32";
@@ -168,7 +168,7 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     if (s.instance) {
       s.spec_registers = instance_registers(*s.instance, rc.operand);
       OperandShape shape;
-      const bool wide = rc.variant.rfind("wmma", 0) == 0 && s.instance->text().find(".f64") != std::string::npos;
+      const bool wide = s.instance->text().find(".f64") != std::string::npos;  // .f64 fragments: .f64 registers
       for (const char* o : {"regs", "d", "a", "b", "c"})
         if (s.instance->text().find(std::string("{") + o + "}") != std::string::npos) {
           shape.registers[o] = instance_registers(*s.instance, o);

@@ -138,13 +138,21 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
   if (!regs && !move && !mma)
     r.at("text").fail(
         "expected the instruction with {regs} and {addr} (or {dst} and {src}; or {d}, {a}, {b}, {c}) for its operands");
-  const bool wmma = f.text.rfind("wmma.", 0) == 0;  // the emitter that assembles it fills these
-  const std::set<std::string> known = wmma ? std::set<std::string>{"regs", "addr", "stride", "d", "a", "b", "c"}
-                                           : std::set<std::string>{"regs", "addr", "dst", "src"};
+  // The operands the probe fills: an mma's; a load's or store's with a stride operand where the
+  // family's variants have one (wmma); else a load's, store's or move's.
+  bool stride = false;
+  for (auto const& v : specs.variants)
+    for (auto const& a : v.axes)
+      for (auto const& o : a.options) stride = stride || (v.family == family && o.text == ", {stride}");
+  const std::set<std::string> known = mma      ? std::set<std::string>{"d", "a", "b", "c"}
+                                      : stride ? std::set<std::string>{"regs", "addr", "stride"}
+                                               : std::set<std::string>{"regs", "addr", "dst", "src"};
   read_placeholders(r.at("text"), f.text, "the form's text", known,
-                    wmma ? "{regs}, {addr}, {stride}, {d}, {a}, {b} or {c}" : "{regs}, {addr}, {dst} or {src}");
-  if (mma) {  // wmma.mma: registers per operand
-    for (auto& [k, n] : r.at("registers").entries("'registers' of a wmma.mma form (d, a, b, c)")) {
+                    mma      ? "{d}, {a}, {b} or {c}"
+                    : stride ? "{regs}, {addr} or {stride}"
+                             : "{regs}, {addr}, {dst} or {src}");
+  if (mma) {  // wmma.mma, mma: registers per operand
+    for (auto& [k, n] : r.at("registers").entries("'registers' of an mma form (d, a, b, c)")) {
       std::string op = k.str();
       if (op != "d" && op != "a" && op != "b" && op != "c")
         k.fail(fmt::format("expected an operand d, a, b or c but found '{}'", op));
