@@ -128,8 +128,9 @@ bool load_record(const fs::path& record, const fs::path& dir, Batch& b) {
     }
     for (std::size_t k = 0; k < n; ++k) {
       BatchKernel& bk = b.kernels[k];
-      bk.outcome = {accepted[k] ? AssemblyState::Accepted : AssemblyState::Rejected, std::move(messages[k]),
-                    std::move(obtained[k])};
+      bk.outcome = {.state = accepted[k] ? AssemblyState::Accepted : AssemblyState::Rejected,
+                    .message = std::move(messages[k]),
+                    .obtained = std::move(obtained[k])};
       bk.cubin = std::move(cubins[k]);
       bk.cubin_seal = std::move(seals[k]);
       bk.cubin_entry = std::move(entries[k]);
@@ -248,8 +249,9 @@ void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
   for (int round = 0; round < kBatchRounds && !live.empty(); ++round) {
     std::vector<BatchMember> members = members_of(b, live);
     if (round > 0) module = compose_batch(b.header, members);
-    Job job{module.text, b.target, round == 0 ? first_key : content_key(module.text, b.target, tc.version),
-            {},          false,    {}};
+    Job job{.ptx_text = module.text,
+            .target = b.target,
+            .key = round == 0 ? first_key : content_key(module.text, b.target, tc.version)};
     run_job(tc, dir, job);
     b.ptxas_runs += !job.cached;
     AssemblyOutcome how = job.outcome;
@@ -266,12 +268,12 @@ void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
     for (std::size_t n = 0; n < live.size(); ++n) {
       BatchKernel& k = b.kernels[live[n]];
       if (v.kind == BatchVerdict::Kind::Accepted) {
-        k.outcome = {AssemblyState::Accepted, v.messages[n], how.obtained};
+        k.outcome = {.state = AssemblyState::Accepted, .message = v.messages[n], .obtained = how.obtained};
         k.cubin = "cache/" + job.key + ".cubin";
         k.cubin_seal = job.cubin_seal;
         k.cubin_entry = k.entry;
       } else if (v.rejected[n]) {
-        k.outcome = {AssemblyState::Rejected, v.messages[n], how.obtained};
+        k.outcome = {.state = AssemblyState::Rejected, .message = v.messages[n], .obtained = how.obtained};
       } else {
         rest.push_back(live[n]);
       }

@@ -164,9 +164,9 @@ void plan_kernel(const KernelPlan& k, const Suite& suite, const Toolchain& tc, c
 void run_plan(AssemblyPlan& plan, int jobs, const Toolchain& tc, const fs::path& dir,
               const std::function<void(std::size_t, std::size_t)>& progress) {
   std::vector<Work> work;
-  for (auto& b : plan.batches) work.push_back({nullptr, &b, b.kernels.size()});
+  for (auto& b : plan.batches) work.push_back({.batch = &b, .weight = b.kernels.size()});
   std::stable_sort(work.begin(), work.end(), [](const Work& x, const Work& y) { return x.weight > y.weight; });
-  for (auto& j : plan.alone) work.push_back({&j, nullptr, 1});
+  for (auto& j : plan.alone) work.push_back({.job = &j, .weight = 1});
   run_parallel(work, std::max(1, jobs), tc, dir, progress);
 }
 

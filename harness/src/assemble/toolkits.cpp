@@ -55,8 +55,8 @@ ToolkitSearch default_toolkit_search(const std::vector<std::string>& explicit_pt
 
 std::vector<ToolkitCandidate> toolkit_candidates(const ToolkitSearch& s) {
   std::vector<ToolkitCandidate> out;
-  for (auto const& p : s.explicit_ptxas) out.push_back({p, "--ptxas"});
-  for (auto const& p : split(s.env, ':')) out.push_back({p, "PTXCTS_TOOLKITS"});
+  for (auto const& p : s.explicit_ptxas) out.push_back({.ptxas = p, .found_by = "--ptxas"});
+  for (auto const& p : split(s.env, ':')) out.push_back({.ptxas = p, .found_by = "PTXCTS_TOOLKITS"});
   auto sorted_dirs = [](const fs::path& root, const std::string& prefix) {
     std::vector<fs::path> dirs;
     std::error_code ec;
@@ -66,11 +66,14 @@ std::vector<ToolkitCandidate> toolkit_candidates(const ToolkitSearch& s) {
     return dirs;
   };
   for (auto const& d : sorted_dirs(s.installed_root, "cuda"))
-    if (executable(d / "bin" / "ptxas")) out.push_back({(d / "bin" / "ptxas").string(), "installed"});
-  if (auto on_path = find_on_path("ptxas", s.path); !on_path.empty()) out.push_back({on_path, "PATH"});
+    if (executable(d / "bin" / "ptxas"))
+      out.push_back({.ptxas = (d / "bin" / "ptxas").string(), .found_by = "installed"});
+  if (auto on_path = find_on_path("ptxas", s.path); !on_path.empty())
+    out.push_back({.ptxas = on_path, .found_by = "PATH"});
   if (!s.cache.empty())
     for (auto const& d : sorted_dirs(s.cache, "cuda-"))
-      if (executable(d / "bin" / "ptxas")) out.push_back({(d / "bin" / "ptxas").string(), "cache"});
+      if (executable(d / "bin" / "ptxas"))
+        out.push_back({.ptxas = (d / "bin" / "ptxas").string(), .found_by = "cache"});
   return out;
 }
 

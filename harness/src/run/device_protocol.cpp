@@ -133,7 +133,7 @@ static DeviceJob read_one_job(std::istream& in) {
             get(in, w) && get(in, t) && get(in, st) && get(in, r) && get_vec(in, j.input.offsets) &&
             get_vec(in, j.input.state.smem) && get_vec(in, j.input.state.regs);
   if (!ok) throw std::runtime_error("truncated job file");
-  j.input.shape = {w, t, st, r};
+  j.input.shape = {.warps = w, .tile_bytes = t, .steps = st, .regs = r};
   const std::size_t threads = static_cast<std::size_t>(w) * 32;
   if (w <= 0 || t <= 0 || st <= 0 || r <= 0 || j.input.offsets.size() != threads * static_cast<std::size_t>(st) ||
       j.input.state.smem.size() != static_cast<std::size_t>(w) * static_cast<std::size_t>(t) ||

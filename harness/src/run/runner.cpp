@@ -317,7 +317,7 @@ class DeviceLine {
       if (!ready.empty()) {  // hand the launches to the first runner made ready ahead of time
         std::unique_ptr<StandbyRunner> current = std::move(ready.front());
         ready.pop_front();
-        current->go(GoOrder{static_cast<unsigned>(next), static_cast<unsigned>(count)});
+        current->go(GoOrder{.start = static_cast<unsigned>(next), .count = static_cast<unsigned>(count)});
         if (standby_) keep_ready(ready);
         pr = current->finish();
       } else {

@@ -9,7 +9,8 @@ namespace ptxcts {
 // D = A * B + C, exact for the case data; integers wrap or (.satfinite) clamp, .f64 rounds as asked.
 MatrixValues multiply_accumulate(const ProductRule& x, const MatrixValues& a, const MatrixValues& b,
                                  const MatrixValues& c) {
-  MatrixValues d{x.m, x.n, x.d, std::vector<std::uint64_t>(static_cast<std::size_t>(x.m * x.n))};
+  MatrixValues d{
+      .rows = x.m, .cols = x.n, .format = x.d, .bits = std::vector<std::uint64_t>(static_cast<std::size_t>(x.m * x.n))};
   const bool integer = x.d->kind != ElementKind::Float;
   for (int i = 0; i < x.m; ++i)
     for (int j = 0; j < x.n; ++j) {

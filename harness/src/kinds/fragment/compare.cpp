@@ -26,7 +26,8 @@ std::map<std::size_t, Where> addressed_elements(const std::vector<ModelStep>& st
             static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes) +
             in.offsets[k * static_cast<std::size_t>(threads) + static_cast<std::size_t>(w * kWarpLanes + lane)];
         for (int c = L.cols - 1; c >= 0; --c)  // (packed sub-byte elements: a byte is named by its first)
-          out[base + static_cast<std::size_t>(c * L.memory_bits / 8)] = {static_cast<int>(k), p.matrix, p.row, c};
+          out[base + static_cast<std::size_t>(c * L.memory_bits / 8)] = {
+              .step = static_cast<int>(k), .matrix = p.matrix, .row = p.row, .col = c};
       }
   }
   return out;

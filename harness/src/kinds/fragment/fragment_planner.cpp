@@ -28,7 +28,7 @@ bool fragment_takes(const KernelPlan& k, const CaseSpec& c) {
 
 std::vector<ModelStep> fragment_model_steps(const KernelPlan& k) {
   std::vector<ModelStep> out;
-  for (auto const* s : k.steps) out.push_back({s, compute_layout(*s)});
+  for (auto const* s : k.steps) out.push_back({.instance = s, .layout = compute_layout(*s)});
   return out;
 }
 

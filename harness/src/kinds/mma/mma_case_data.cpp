@@ -78,9 +78,12 @@ LaunchInput make_mma_input(const CaseSet& set, const CaseSpec& c, const MmaInfo&
       // Containers are zero outside their element (the manual's padding), words start clean.
       for (int lane = 0; lane < kWarpLanes; ++lane)
         for (int k = 0; k < o->words(); ++k) warp[lane * x.words + o->first_word + k] = 0;
-      std::vector<MatrixValues> m(static_cast<std::size_t>(x.computations),
-                                  MatrixValues{o->rows, o->cols, o->format,
-                                               std::vector<std::uint64_t>(static_cast<std::size_t>(o->rows * o->cols))});
+      std::vector<MatrixValues> m(
+          static_cast<std::size_t>(x.computations),
+          MatrixValues{.rows = o->rows,
+                       .cols = o->cols,
+                       .format = o->format,
+                       .bits = std::vector<std::uint64_t>(static_cast<std::size_t>(o->rows * o->cols))});
       const std::vector<std::uint64_t> values = pool(*o->format, x, o == &x.c);
       std::size_t position = 0;
       for (auto& matrix : m)

@@ -30,9 +30,9 @@ ComposeKernel classify(const std::vector<const Instance*>& steps, const std::str
   std::vector<Operation> ops;
   for (auto const* s : steps) ops.push_back(s->variant().operation);
   using O = Operation;
-  if (ops == std::vector{O::Load, O::Load, O::Mma}) return {Composition::FeedAB, 2};
-  if (ops == std::vector{O::Mma, O::Store}) return {Composition::StoreD, 0};
-  if (ops == std::vector{O::Mma, O::Move}) return {Composition::TransposeD, 0};
+  if (ops == std::vector{O::Load, O::Load, O::Mma}) return {.what = Composition::FeedAB, .mma = 2};
+  if (ops == std::vector{O::Mma, O::Store}) return {.what = Composition::StoreD, .mma = 0};
+  if (ops == std::vector{O::Mma, O::Move}) return {.what = Composition::TransposeD, .mma = 0};
   throw std::runtime_error(fmt::format("claim {}: the mma kind composes ldmatrix, ldmatrix, mma (A and B fed); mma, "
                                        "stmatrix (D stored); or mma, movmatrix (D transposed)",
                                        claim));
@@ -61,7 +61,10 @@ std::uint32_t lane_offset(Composition what, std::size_t step, int lane) {
 // A row-major matrix of 16-bit elements in a warp's tile.
 MatrixValues read_tile(const std::vector<std::uint8_t>& smem, std::size_t base, int rows, int cols,
                        const ElementFormat* f) {
-  MatrixValues m{rows, cols, f, std::vector<std::uint64_t>(static_cast<std::size_t>(rows * cols))};
+  MatrixValues m{.rows = rows,
+                 .cols = cols,
+                 .format = f,
+                 .bits = std::vector<std::uint64_t>(static_cast<std::size_t>(rows * cols))};
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
       const std::size_t at = base + static_cast<std::size_t>((r * cols + c) * 2);

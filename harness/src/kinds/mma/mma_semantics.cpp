@@ -4,9 +4,12 @@ namespace ptxcts {
 
 std::vector<MatrixValues> mma_matrices(const MmaInfo& x, const MmaOperandInfo& o, const std::uint32_t* warp,
                                        int stride) {
-  std::vector<MatrixValues> out(static_cast<std::size_t>(x.computations),
-                                MatrixValues{o.rows, o.cols, o.format,
-                                             std::vector<std::uint64_t>(static_cast<std::size_t>(o.rows * o.cols))});
+  std::vector<MatrixValues> out(
+      static_cast<std::size_t>(x.computations),
+      MatrixValues{.rows = o.rows,
+                   .cols = o.cols,
+                   .format = o.format,
+                   .bits = std::vector<std::uint64_t>(static_cast<std::size_t>(o.rows * o.cols))});
   for (int lane = 0; lane < kWarpLanes; ++lane)
     for (int e = 0; e < o.elements(); ++e) {
       const ElementPos& p = o.of(lane, e);

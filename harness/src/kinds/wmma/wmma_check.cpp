@@ -36,7 +36,7 @@ struct ModelRun {
 ModelRun run_model(const KernelPlan& k, const LaunchInput& in) {
   const std::size_t steps = k.steps.size();
   const int threads = in.shape.threads();
-  ModelRun out{in.state.smem, {}};
+  ModelRun out{.memory = in.state.smem};
   for (int w = 0; w < in.shape.warps; ++w) {
     const std::size_t tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes);
     std::vector<Matrix> frag(wmma_kernel(k).fragments.size());

@@ -25,7 +25,7 @@ std::string memory_for(const Instance& inst, bool single) {
   return "shared";
 }
 
-WmmaFragment fragment_of(const WmmaMatrixInfo& m) { return {m.registers, m.register_bits == 64}; }
+WmmaFragment fragment_of(const WmmaMatrixInfo& m) { return {.registers = m.registers, .wide = m.register_bits == 64}; }
 
 // The load or store instance of `matrix` with the given shape, type, layout, state space and stride operand.
 const Instance* find_memory_instance(const std::deque<Instance>& all, const std::string& matrix,
@@ -113,10 +113,10 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
     // order {d}, {a}, {b}, {c}; it has no address, so its region is unused); D stored into region 3.
     enum : int { kA, kB, kC, kD };
     k.kind_data = WmmaKernel{.memory = memory_for(*a, false),
-                             .fragments = {{x.a.registers, x.a.register_bits == 64},
-                                           {x.b.registers, x.b.register_bits == 64},
-                                           {x.c.registers, x.c.register_bits == 64},
-                                           {x.d.registers, x.d.register_bits == 64}},
+                             .fragments = {{.registers = x.a.registers, .wide = x.a.register_bits == 64},
+                                           {.registers = x.b.registers, .wide = x.b.register_bits == 64},
+                                           {.registers = x.c.registers, .wide = x.c.register_bits == 64},
+                                           {.registers = x.d.registers, .wide = x.d.register_bits == 64}},
                              .bindings = {{.region = 0, .fragments = {kA}},
                                           {.region = 1, .fragments = {kB}},
                                           {.region = 2, .fragments = {kC}},

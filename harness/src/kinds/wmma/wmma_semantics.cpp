@@ -43,7 +43,10 @@ std::uint64_t element_mask(const ElementFormat& f) {
 
 WmmaValues wmma_load_matrix(const WmmaMatrixInfo& m, const std::vector<std::uint8_t>& mem, std::size_t base,
                             std::uint32_t stride) {
-  Matrix out{m.rows, m.cols, m.format, std::vector<std::uint64_t>(static_cast<std::size_t>(m.rows * m.cols))};
+  Matrix out{.rows = m.rows,
+             .cols = m.cols,
+             .format = m.format,
+             .bits = std::vector<std::uint64_t>(static_cast<std::size_t>(m.rows * m.cols))};
   for (int r = 0; r < m.rows; ++r)
     for (int c = 0; c < m.cols; ++c) out.at(r, c) = read_bits(mem, base, m.bit_offset(r, c, stride), m.format->bits);
   return out;
