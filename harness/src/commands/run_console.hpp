@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "commands/terminal_progress.hpp"
 #include "judge/audit.hpp"
-#include "report/terminal_progress.hpp"
 #include "results/results.hpp"
 
 namespace ptxcts {

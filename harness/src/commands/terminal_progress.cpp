@@ -1,4 +1,4 @@
-#include "report/terminal_progress.hpp"
+#include "commands/terminal_progress.hpp"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <thread>
 
-#include "report/terminal_progress.hpp"
+#include "commands/terminal_progress.hpp"
 
 using namespace ptxcts;
 

@@ -1,0 +1,165 @@
+#include "commands/report_commands.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "commands/audit_command.hpp"
+#include "commands/fleet_inputs.hpp"
+#include "judge/toolkit_matrix.hpp"
+#include "report/audit_report_reader.hpp"
+#include "report/page_commands.hpp"
+#include "report/toolkit_matrix_report.hpp"
+#include "results/report_json.hpp"
+#include "spec/spec_loader.hpp"
+#include "util/file_text.hpp"
+#include "util/json_document.hpp"
+
+namespace fs = std::filesystem;
+
+namespace ptxcts {
+
+namespace {
+
+AuditSummary load_audit(const std::string& path) {
+  auto text = try_read_file_text(path, kMaxInputFileBytes);
+  if (!text) throw std::runtime_error(path + ": cannot read this report");
+  return parse_audit_report(*text, path);
+}
+
+// Whether `path` holds an audit report (else it is read as a run report, with that reader's errors).
+bool holds_audit_report(const std::string& path) {
+  auto text = try_read_file_text(path, kMaxInputFileBytes);  // a file without an end is refused here
+  if (!text) return false;
+  try {
+    return is_audit_report(JsonDocument(*text, path));
+  } catch (const JsonInputError&) { return false; }
+}
+
+// Two run reports: what got worse or went missing (exit 1 if anything did).
+int diff_runs(const std::string& before, const std::string& after, const std::string& html) {
+  auto load = [](const std::string& path) {
+    auto text = try_read_file_text(path, kMaxInputFileBytes);
+    if (!text) throw ReportError(path + ": cannot read this report");
+    return parse_report_json(*text, path);
+  };
+  RunReport old_report = load(before), new_report = load(after);
+  ReportDiff d = diff_reports(old_report, new_report);
+  fmt::print("{}", format_diff(d));
+  if (!html.empty()) write_diff_page(old_report, new_report, d, html);
+  return d.findings() ? kExitFound : 0;
+}
+
+// Two audit reports: what changed from one toolkit (or audit) to the other.
+int diff_audits(const std::string& before, const std::string& after) {
+  AuditSummary a = load_audit(before), b = load_audit(after);
+  PairChanges c = compare_audits(a, b);
+  fmt::print("{}", format_audit_diff(c, a, b));
+  return audit_regressed(c, b) ? kExitFound : 0;
+}
+
+// Audit reports (audited on other machines, or earlier): their toolkit matrix, with the SASS reports
+// found beside them (sass-cuda<release>.json in each audit report's folder).
+int merge_audits(const std::vector<std::string>& reports, const std::string& prefix) {
+  std::vector<AuditSummary> summaries;
+  std::map<std::string, fs::path> folder_of;
+  for (auto const& path : reports) {
+    summaries.push_back(load_audit(path));
+    folder_of[summaries.back().cuda_release] = fs::path(path).parent_path();
+  }
+  if (summaries.size() < 2) return usage_error("merge: the toolkit matrix needs two or more audit reports");
+  ToolkitMatrix m = build_matrix(std::move(summaries));
+  std::vector<SassReport> sass;
+  for (auto const& c : m.columns) {
+    auto found = sass_reports_in(folder_of[c.cuda_release], {c.cuda_release});
+    sass.insert(sass.end(), found.begin(), found.end());
+  }
+  write_matrix_files(m, report_writer(), prefix, sass);
+  fmt::print("{}.{{json,md,html}}: the toolkit matrix of {} toolkits\n", prefix, m.columns.size());
+  return 0;
+}
+
+// Run reports: the fleet page and JSON; exit 1 if a run is missing or not aligned.
+int merge_runs(const std::vector<std::string>& inputs, int expect_tasks, const std::string& out) {
+  FleetInputs in = collect_fleet_inputs(inputs, expect_tasks > 0 ? std::optional<int>(expect_tasks) : std::nullopt);
+  if (in.reports.empty() && in.missing.empty())
+    return usage_error(fmt::format("merge: no run report found in {}", fmt::join(inputs, ", ")));
+  const Fleet f = write_fleet(in.reports, in.missing, out);
+  const std::size_t aligned = f.aligned_count();
+  for (std::size_t m = 0; m < f.machines.size(); ++m)
+    if (!f.aligned(m)) fmt::print("{}: {} ({})\n", f.machines[m], alignment_note(f, m), in.files[m].string());
+  for (auto const& m : f.missing)
+    fmt::print("missing: task {}{}: {}\n", m.task, m.host.empty() ? "" : " on " + m.host, m.reason);
+  fmt::print("{}.{{json,html}}: {} machines ({} aligned), {} rows differ among the aligned{}\n", out,
+             f.machines.size(), aligned, f.differing(),
+             f.missing.empty() ? "" : fmt::format("; {} of {} expected runs missing", f.missing.size(), expect_tasks));
+  return f.missing.empty() && aligned == f.machines.size() ? 0 : kExitFound;
+}
+
+struct DiffOptions {
+  std::string before, after, html;
+};
+struct HtmlOptions {
+  std::vector<std::string> reports;
+  std::string out;
+};
+struct MergeOptions {
+  std::vector<std::string> reports;
+  std::string out = "fleet";
+  int expect_tasks = 0;
+};
+
+}  // namespace
+
+Command add_diff_command(CLI::App& app, Paths&) {
+  auto o = std::make_shared<DiffOptions>();
+  auto* cli = app.add_subcommand("diff", "Compare two run reports (JSON); exit 1 if anything got worse or went missing");
+  cli->add_option("before", o->before, "The earlier report")->required();
+  cli->add_option("after", o->after, "The later report")->required();
+  cli->add_option("--html", o->html, "Also write the diff as a page, changed layouts drawn");
+  return {.cli = cli, .run = [o](CommandContext&) {
+            if (holds_audit_report(o->before) && holds_audit_report(o->after)) return diff_audits(o->before, o->after);
+            return diff_runs(o->before, o->after, o->html);
+          }};
+}
+
+Command add_html_command(CLI::App& app, Paths&) {
+  auto o = std::make_shared<HtmlOptions>();
+  auto* cli = app.add_subcommand(
+      "html", "Write the page (HTML) of run or audit reports or the toolkit matrix (JSON), beside each");
+  cli->add_option("reports", o->reports, "Report JSON files")->required();
+  cli->add_option("--out", o->out, "Where the page goes (one report only)");
+  return {.cli = cli, .run = [o](CommandContext& ctx) {
+            if (!o->out.empty() && o->reports.size() > 1) throw std::invalid_argument("html: --out takes one report");
+            SpecSet specs = load_spec_dir(ctx.paths.specs);  // for the layouts the specs give
+            for (auto const& r : o->reports) fmt::print("{}\n", write_page_for(r, o->out, &specs).string());
+            return 0;
+          }};
+}
+
+Command add_merge_command(CLI::App& app, Paths&) {
+  auto o = std::make_shared<MergeOptions>();
+  auto* cli = app.add_subcommand("merge",
+                                 "Combine run reports of many machines into one page and one JSON; audit reports of "
+                                 "several toolkits into their toolkit matrix");
+  cli->add_option("reports", o->reports,
+                  "Run (or audit) report JSON files, a column each, or folders to find run reports in (a fleet's "
+                  "results directory)")
+      ->required();
+  cli->add_option("--out", o->out, "Writes OUT.json and OUT.html (and OUT.md for audits)");
+  cli->add_option("--expect-tasks", o->expect_tasks,
+                  "A Slurm array of N tasks ran the suite (harness/slurm/): each task 0..N-1 without a report is "
+                  "listed as missing, with what its task.status says")
+      ->check(CLI::Range(1, 1000000));
+  return {.cli = cli, .run = [o](CommandContext&) {
+            if (std::all_of(o->reports.begin(), o->reports.end(), holds_audit_report))
+              return merge_audits(o->reports, o->out);
+            return merge_runs(o->reports, o->expect_tasks, o->out);
+          }};
+}
+
+}  // namespace ptxcts
