@@ -21,11 +21,12 @@ std::vector<TextPiece> fold_target_pieces(const std::string& text, std::size_t a
     }
     if (items.size() < at_least) continue;
     const auto start = static_cast<std::size_t>(m->position());
-    if (start > at) pieces.push_back({text.substr(at, start - at), ""});
-    pieces.push_back({fmt::format("{} \u2026 {} ({} targets)", items.front(), items.back(), items.size()), found});
+    if (start > at) pieces.push_back({.text = text.substr(at, start - at), .whole = ""});
+    pieces.push_back(
+        {.text = fmt::format("{} \u2026 {} ({} targets)", items.front(), items.back(), items.size()), .whole = found});
     at = start + found.size();
   }
-  if (at < text.size() || pieces.empty()) pieces.push_back({text.substr(at), ""});
+  if (at < text.size() || pieces.empty()) pieces.push_back({.text = text.substr(at), .whole = ""});
   return pieces;
 }
 

@@ -9,23 +9,23 @@ namespace {
 
 const std::vector<ElementFormat>& formats() {
   static const std::vector<ElementFormat> all = {
-      {"f16", 16, ElementKind::Float, 5, 10},
-      {"bf16", 16, ElementKind::Float, 8, 7},
-      {"tf32", 32, ElementKind::Float, 8, 10},
-      {"f32", 32, ElementKind::Float, 8, 23},
-      {"f64", 64, ElementKind::Float, 11, 52},
-      {"s8", 8, ElementKind::Signed},
-      {"u8", 8, ElementKind::Unsigned},
-      {"s4", 4, ElementKind::Signed},
-      {"u4", 4, ElementKind::Unsigned},
-      {"s32", 32, ElementKind::Signed},
-      {"b1", 1, ElementKind::Bit},
+      {.name = "f16", .bits = 16, .kind = ElementKind::Float, .exponent_bits = 5, .mantissa_bits = 10},
+      {.name = "bf16", .bits = 16, .kind = ElementKind::Float, .exponent_bits = 8, .mantissa_bits = 7},
+      {.name = "tf32", .bits = 32, .kind = ElementKind::Float, .exponent_bits = 8, .mantissa_bits = 10},
+      {.name = "f32", .bits = 32, .kind = ElementKind::Float, .exponent_bits = 8, .mantissa_bits = 23},
+      {.name = "f64", .bits = 64, .kind = ElementKind::Float, .exponent_bits = 11, .mantissa_bits = 52},
+      {.name = "s8", .bits = 8, .kind = ElementKind::Signed},
+      {.name = "u8", .bits = 8, .kind = ElementKind::Unsigned},
+      {.name = "s4", .bits = 4, .kind = ElementKind::Signed},
+      {.name = "u4", .bits = 4, .kind = ElementKind::Unsigned},
+      {.name = "s32", .bits = 32, .kind = ElementKind::Signed},
+      {.name = "b1", .bits = 1, .kind = ElementKind::Bit},
       // mma's alternate floating point types (PTX ISA 9.0, 9.7.14.5.14 mma: .f8type, .f8f6f4type)
-      {"e4m3", 8, ElementKind::Float, 4, 3, true},
-      {"e5m2", 8, ElementKind::Float, 5, 2},
-      {"e3m2", 6, ElementKind::Float, 3, 2, true},
-      {"e2m3", 6, ElementKind::Float, 2, 3, true},
-      {"e2m1", 4, ElementKind::Float, 2, 1, true},
+      {.name = "e4m3", .bits = 8, .kind = ElementKind::Float, .exponent_bits = 4, .mantissa_bits = 3, .finite = true},
+      {.name = "e5m2", .bits = 8, .kind = ElementKind::Float, .exponent_bits = 5, .mantissa_bits = 2},
+      {.name = "e3m2", .bits = 6, .kind = ElementKind::Float, .exponent_bits = 3, .mantissa_bits = 2, .finite = true},
+      {.name = "e2m3", .bits = 6, .kind = ElementKind::Float, .exponent_bits = 2, .mantissa_bits = 3, .finite = true},
+      {.name = "e2m1", .bits = 4, .kind = ElementKind::Float, .exponent_bits = 2, .mantissa_bits = 1, .finite = true},
   };
   return all;
 }

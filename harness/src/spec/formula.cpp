@@ -75,7 +75,7 @@ class FormulaParser {
       if (!b || b->precedence < min_precedence) break;
       pos_ += b->token.size();
       int rhs = parse_binary(b->precedence + 1);
-      lhs = add({b->op, 0, {}, lhs, rhs});
+      lhs = add({.op = b->op, .lhs = lhs, .rhs = rhs});
     }
     --depth_;
     return lhs;
@@ -90,7 +90,7 @@ class FormulaParser {
       if (++depth_ > 64) throw FormulaSyntaxError(pos_, "formula nests too deeply (at most 64 levels)");
       int operand = parse_unary();
       --depth_;
-      return add({c == '-' ? Formula::Op::Neg : Formula::Op::Not, 0, {}, operand, -1});
+      return add({.op = c == '-' ? Formula::Op::Neg : Formula::Op::Not, .lhs = operand});
     }
     if (c == '(') {
       std::size_t open = pos_++;
@@ -112,12 +112,12 @@ class FormulaParser {
       }
       if (pos_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
         throw FormulaSyntaxError(pos_, "expected an operator after a number, found a letter");
-      return add({Formula::Op::Num, v, {}, -1, -1});
+      return add({.op = Formula::Op::Num, .value = v});
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       std::size_t start = pos_;
       while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
-      return add({Formula::Op::Var, 0, std::string(s_.substr(start, pos_ - start)), -1, -1});
+      return add({.op = Formula::Op::Var, .name = std::string(s_.substr(start, pos_ - start))});
     }
     throw FormulaSyntaxError(pos_, fmt::format("expected a number, a variable or '(' but found '{}'", c));
   }

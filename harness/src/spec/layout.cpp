@@ -44,7 +44,7 @@ Layout compute_layout(const Instance& inst) {
             fmt::format("{}: lanes {} and {} both supply row {} of matrix {}", inst.id(), owner, lane, row, m));
       owner = lane;
       L.active[static_cast<std::size_t>(lane)] = true;
-      L.lane_row[static_cast<std::size_t>(lane)] = {m, row, 0};
+      L.lane_row[static_cast<std::size_t>(lane)] = {.matrix = m, .row = row, .col = 0};
     }
     for (int k = 0; k < L.matrices * v.rows; ++k)
       if (L.row_lane[static_cast<std::size_t>(k)] < 0)
@@ -61,8 +61,9 @@ Layout compute_layout(const Instance& inst) {
         b.set("r", r);
         for (int i = 0; i < L.elements_per_register; ++i) {
           b.set("i", i);
-          ElementPos p{static_cast<int>(f.matrix.eval(b)), static_cast<int>(f.row.eval(b)),
-                       static_cast<int>(f.col.eval(b))};
+          ElementPos p{.matrix = static_cast<int>(f.matrix.eval(b)),
+                       .row = static_cast<int>(f.row.eval(b)),
+                       .col = static_cast<int>(f.col.eval(b))};
           if (p.matrix < 0 || p.matrix >= L.matrices || p.row < 0 || p.row >= v.rows || p.col < 0 || p.col >= v.cols)
             throw LayoutError(fmt::format(
                 "{}: {}lane {} register {} element {} maps to matrix {} row {} col {}, outside {} matrices of {}x{}",

@@ -122,7 +122,7 @@ ManualFormula ManualFormula::parse(std::string_view text) {
       std::string body = m[2].str();
       const std::size_t domain = find_word(body, "for");  // the elements it is defined for: every one
       if (domain != std::string::npos) body = trim(body.substr(0, domain));
-      f.locals_.push_back({m[1].str(), parse_part(body, line_no, indent, "definition")});
+      f.locals_.push_back({.name = m[1].str(), .value = parse_part(body, line_no, indent, "definition")});
       continue;
     }
     Case c;

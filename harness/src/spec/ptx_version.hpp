@@ -17,7 +17,7 @@ struct PtxVersion {
 
 inline std::optional<PtxVersion> PtxVersion::parse(std::string_view t) {
   if (t.size() != 3 || t[1] != '.' || t[0] < '1' || t[0] > '9' || t[2] < '0' || t[2] > '9') return std::nullopt;
-  return PtxVersion{t[0] - '0', t[2] - '0'};
+  return PtxVersion{.major = t[0] - '0', .minor = t[2] - '0'};
 }
 
 }  // namespace ptxcts

@@ -202,9 +202,9 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
       r.at("row_alignment").fail(fmt::format("expected a power of two but found {}", v.row_alignment));
     YamlReader al = r.at("address_lanes");
     al.expect_map({"active", "matrix", "row"});
-    v.address_lanes = {read_formula(al.at("active"), addr_vars, "address_lanes active"),
-                       read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
-                       read_formula(al.at("row"), addr_vars, "address_lanes row")};
+    v.address_lanes = {.active = read_formula(al.at("active"), addr_vars, "address_lanes active"),
+                       .matrix = read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
+                       .row = read_formula(al.at("row"), addr_vars, "address_lanes row")};
   }
   v.fragment = read_layout(r.at("fragment"), frag_vars, "fragment");
   if (r.has("fragments"))
