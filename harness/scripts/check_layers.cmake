@@ -1,5 +1,5 @@
 # The stages of harness/src/ in order: a file may include its own stage and those before it, never
-# one after, and one kind's folder never another's (README, "Architecture"). Run by CTest (layers.stages-include-only-below).
+# one after, and one kind's folder never another's (harness/src/README.md). Run by CTest (layers.stages-include-only-below).
 #   cmake -DSRC=<harness/src> -P check_layers.cmake
 set(STAGES util spec plan emit model kinds assemble results run judge report commands)
 file(GLOB_RECURSE files RELATIVE "${SRC}" "${SRC}/*.hpp" "${SRC}/*.cpp")
