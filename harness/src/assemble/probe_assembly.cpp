@@ -325,7 +325,15 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
       }
       if (read.state == SealedRead::State::Bad || read.good())
         discard_bad_entry(record, read.good() ? "sealed, but not " + std::to_string(job.members.size()) + " verdicts" : read.why);
-      Judging{tc, probes, mode, scratch, out, runs, suspects, suspects_lock}.judge(job.members, job.arch);
+      Judging{.tc = tc,
+              .probes = probes,
+              .mode = mode,
+              .scratch = scratch,
+              .out = out,
+              .runs = runs,
+              .suspects = suspects,
+              .suspects_lock = suspects_lock}
+          .judge(job.members, job.arch);
       std::vector<ProbeVerdict> mine;
       bool failed = false;
       for (auto k : job.members) {

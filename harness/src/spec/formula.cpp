@@ -45,12 +45,24 @@ class FormulaParser {
     int precedence;
   };
   static constexpr BinOp kBinOps[] = {
-      {"||", Formula::Op::LOr, 1}, {"&&", Formula::Op::LAnd, 2}, {"==", Formula::Op::Eq, 6},
-      {"!=", Formula::Op::Ne, 6},  {"<=", Formula::Op::Le, 7},   {">=", Formula::Op::Ge, 7},
-      {"<<", Formula::Op::Shl, 8}, {">>", Formula::Op::Shr, 8},  {"<", Formula::Op::Lt, 7},
-      {">", Formula::Op::Gt, 7},   {"|", Formula::Op::Or, 3},    {"^", Formula::Op::Xor, 4},
-      {"&", Formula::Op::And, 5},  {"+", Formula::Op::Add, 9},   {"-", Formula::Op::Sub, 9},
-      {"*", Formula::Op::Mul, 10}, {"/", Formula::Op::Div, 10},  {"%", Formula::Op::Mod, 10},
+      {.token = "||", .op = Formula::Op::LOr, .precedence = 1},
+      {.token = "&&", .op = Formula::Op::LAnd, .precedence = 2},
+      {.token = "==", .op = Formula::Op::Eq, .precedence = 6},
+      {.token = "!=", .op = Formula::Op::Ne, .precedence = 6},
+      {.token = "<=", .op = Formula::Op::Le, .precedence = 7},
+      {.token = ">=", .op = Formula::Op::Ge, .precedence = 7},
+      {.token = "<<", .op = Formula::Op::Shl, .precedence = 8},
+      {.token = ">>", .op = Formula::Op::Shr, .precedence = 8},
+      {.token = "<", .op = Formula::Op::Lt, .precedence = 7},
+      {.token = ">", .op = Formula::Op::Gt, .precedence = 7},
+      {.token = "|", .op = Formula::Op::Or, .precedence = 3},
+      {.token = "^", .op = Formula::Op::Xor, .precedence = 4},
+      {.token = "&", .op = Formula::Op::And, .precedence = 5},
+      {.token = "+", .op = Formula::Op::Add, .precedence = 9},
+      {.token = "-", .op = Formula::Op::Sub, .precedence = 9},
+      {.token = "*", .op = Formula::Op::Mul, .precedence = 10},
+      {.token = "/", .op = Formula::Op::Div, .precedence = 10},
+      {.token = "%", .op = Formula::Op::Mod, .precedence = 10},
   };
 
   int add(Formula::Node n) {
