@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -48,8 +50,18 @@ OperandShape form_shape(const AuditForm& f) {
   return s;
 }
 
+// The mnemonic of an instruction line: up to the first blank, a guard (@p) left out.
+std::string mnemonic_of(std::string line) {
+  if (!line.empty() && line[0] == '@') line.erase(0, line.find(' ') + 1);
+  return line.substr(0, line.find_first_of(" \t"));
+}
+
+// Adds the probes and subjects to the plan, section by section (the probes' order is the plan's).
 struct Builder {
   AuditPlan& plan;
+  const SpecSet& specs;
+  const Targets& targets;
+
   // `expected`: whether the documents say ptxas accepts it (probes expected to be accepted share
   // modules, so that such a module is judged in one ptxas run).
   OnTarget add(const std::string& target, PtxVersion ptx, std::string body, bool expected, std::string arch = "") {
@@ -57,78 +69,73 @@ struct Builder {
         {.target = target, .ptx = ptx, .body = std::move(body), .arch = std::move(arch), .group = expected ? 0 : 1});
     return {.target = target, .probe = plan.probes.size() - 1};
   }
-};
-
-// The mnemonic of an instruction line: up to the first blank, a guard (@p) left out.
-std::string mnemonic_of(std::string line) {
-  if (!line.empty() && line[0] == '@') line.erase(0, line.find(' ') + 1);
-  return line.substr(0, line.find_first_of(" \t"));
-}
-
-}  // namespace
-
-AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
-  const SpecSet& specs = suite.specs;
-  const CatalogScope scope = catalog_scope(suite, tc);
-  AuditPlan plan;
-  plan.ptxas_version = tc.version;
-  plan.cuda_release = tc.release;
-  plan.toolkit_ptx = scope.toolkit_ptx;
-  plan.toolkit_ptx_read_by = tc.ptx_isa_read_by;
-  plan.targets = scope.targets;
-  plan.ptxas_targets = tc.real_targets;
-  Builder b{plan};
-  const Targets targets{specs.targets, scope.targets};
-  const auto by_text = instances_by_text(suite.instances);
-  std::set<std::string> texts32;
-  for (auto const& i : suite.instances)
-    if (i.address_width() == 32) texts32.insert(i.text());
 
   // The grammar, on every target.
-  for (auto& cc : classify_grammar(specs, by_text)) {
-    GrammarSubject g{.cc = std::move(cc), .instruction = "", .on = {}};
-    ProbeText pt = probe_text(g.cc.combo.text, documented_shape(g.cc.combo));
-    const std::string& body = pt.body;
-    g.instruction = std::move(pt.instruction);
-    for (auto const& t : plan.targets)
-      g.on.push_back(b.add(t, plan.toolkit_ptx, body,
-                           g.cc.doc == DocClass::Valid &&
-                               supports(specs.targets, *g.cc.instance, *specs.targets.find(t))));
-    plan.grammar.push_back(std::move(g));
+  void grammar(const std::map<std::string, const Instance*>& by_text) {
+    for (auto& cc : classify_grammar(specs, by_text)) {
+      GrammarSubject g{.cc = std::move(cc), .instruction = "", .on = {}};
+      ProbeText pt = probe_text(g.cc.combo.text, documented_shape(g.cc.combo));
+      const std::string& body = pt.body;
+      g.instruction = std::move(pt.instruction);
+      for (auto const& t : plan.targets)
+        g.on.push_back(
+            add(t, plan.toolkit_ptx, body,
+                g.cc.doc == DocClass::Valid && supports(specs.targets, *g.cc.instance, *specs.targets.find(t))));
+      plan.grammar.push_back(std::move(g));
+    }
   }
-  // Around each documented form: its negative space on its first target; its minimum PTX ISA
-  // version, at it and one below.
-  for (std::size_t k = 0; k < plan.grammar.size(); ++k) {
+
+  // The negative space of the documented form plan.grammar[k], on its first target.
+  void mutations(std::size_t k, const std::set<std::string>& texts32) {
     const ClassifiedCombination& cc = plan.grammar[k].cc;
-    if (cc.doc != DocClass::Valid) continue;
     if (const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false))
       for (auto& m : mutations_of(cc, texts32)) {
         ProbeText pt = probe_text(m.text, m.shape);
-        OnTarget on = b.add(home->name, plan.toolkit_ptx, std::move(pt.body), m.expected == DocClass::Valid);
+        OnTarget on = add(home->name, plan.toolkit_ptx, std::move(pt.body), m.expected == DocClass::Valid);
         plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(pt.instruction), .on = on});
       }
+  }
+
+  // The minimum PTX ISA version of the documented form plan.grammar[k], at it and one below.
+  void version(std::size_t k) {
+    const ClassifiedCombination& cc = plan.grammar[k].cc;
     VersionSubject v{.of = k, .documented = cc.instance->min_ptx(), .why = cc.instance->requirement_text(),
                      .at = std::nullopt, .below = std::nullopt, .below_version = {}};
-    // A copy: b.add grows plan.probes, which would leave a reference into it dangling.
+    // A copy: add grows plan.probes, which would leave a reference into it dangling.
     const std::string body = plan.probes[plan.grammar[k].on.front().probe].body;
     // A version newer than the toolkit's is not known to it: nothing to ask.
     const bool known_version = !(plan.toolkit_ptx < v.documented);
     if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true); t && known_version)
-      v.at = b.add(t->name, v.documented, body, true, targets.arch_for(t->name));
+      v.at = add(t->name, v.documented, body, true, targets.arch_for(t->name));
     if (auto below = specs.targets.previous(v.documented); below && known_version) {
       v.below_version = *below;
       // A target the version below knows, if there is one; else the same target (ptxas then
       // names both the target and the feature).
       const TargetInfo* t = targets.first(*cc.instance, *below, true);
       if (!t) t = targets.first(*cc.instance, v.documented, true);
-      if (t) v.below = b.add(t->name, *below, body, false, targets.arch_for(t->name));
+      if (t) v.below = add(t->name, *below, body, false, targets.arch_for(t->name));
     }
     plan.versions.push_back(std::move(v));
   }
-  // The documents' examples: on the targets that support what they spell, else on every target.
-  for (auto const& ex : specs.examples) {
+
+  // A document's example: on the targets that support what it spells, else on every target.
+  void example(const DocExample& ex) {
     ExampleSubject e{
         .example = &ex, .doc = DocClass::Undocumented, .instance = nullptr, .forbidden_by = {}, .on = {}, .too_new = false};
+    classify_example(ex, e);
+    // A form newer than the toolkit's PTX ISA is not known to it: nothing to ask.
+    e.too_new = e.instance && plan.toolkit_ptx < e.instance->min_ptx();
+    for (auto const& t : plan.targets) {
+      const TargetInfo* info = specs.targets.find(t);
+      if (e.too_new || (e.instance && !supports(specs.targets, *e.instance, *info))) continue;
+      e.on.push_back(add(t, plan.toolkit_ptx, ex.body, e.doc == DocClass::Valid));
+    }
+    plan.examples.push_back(std::move(e));
+  }
+
+  // What the grammar says of an example's first instruction: documented valid (a form of its
+  // family with its mnemonic is), else invalid (one is forbidden), else undocumented.
+  void classify_example(const DocExample& ex, ExampleSubject& e) const {
     const std::string mn = mnemonic_of(ex.instructions.front());
     for (auto const& g : plan.grammar) {
       const ClassifiedCombination& cc = g.cc;
@@ -144,73 +151,118 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
         e.forbidden_by = cc.forbidden_by;
       }
     }
-    // A form newer than the toolkit's PTX ISA is not known to it: nothing to ask.
-    e.too_new = e.instance && plan.toolkit_ptx < e.instance->min_ptx();
-    for (auto const& t : plan.targets) {
-      const TargetInfo* info = specs.targets.find(t);
-      if (e.too_new || (e.instance && !supports(specs.targets, *e.instance, *info))) continue;
-      e.on.push_back(b.add(t, plan.toolkit_ptx, ex.body, e.doc == DocClass::Valid));
-    }
-    plan.examples.push_back(std::move(e));
   }
-  // Register counts the documents state: the first selected instance, with the stated count.
-  for (auto const& rc : specs.register_claims) {
+
+  // A register count a document states: the first selected instance, with the stated count.
+  void register_claim(const RegisterClaim& rc, const std::deque<Instance>& instances) {
     RegisterClaimSubject s{.claim = &rc, .instance = nullptr, .spec_registers = 0, .instruction = "", .on = {}};
-    for (auto const& inst : suite.instances) {
+    s.instance = claimed_instance(rc, instances);
+    if (s.instance) {
+      s.spec_registers = instance_registers(*s.instance, rc.operand);
+      const OperandShape shape = claimed_shape(rc, *s.instance);
+      s.instruction = probe_instruction(s.instance->text(), shape);
+      const TargetInfo* t = targets.first(*s.instance, std::nullopt, false);
+      if (t && !(plan.toolkit_ptx < s.instance->min_ptx()))  // a newer form is not known to the toolkit
+        s.on = add(t->name, plan.toolkit_ptx, probe_body(s.instance->text(), shape), true);
+    }
+    plan.register_claims.push_back(std::move(s));
+  }
+
+  // The first 64-bit (or addressless) instance of the claim's variant that its selection picks.
+  static const Instance* claimed_instance(const RegisterClaim& rc, const std::deque<Instance>& instances) {
+    for (auto const& inst : instances) {
       if (inst.variant().name != rc.variant || (inst.address_width() != 64 && inst.address_width() != 0)) continue;
       bool all = true;
       for (auto const& [axis, vals] : rc.select)
         all = all && std::find(vals.begin(), vals.end(), inst.option(axis).text) != vals.end();
-      if (!all) continue;
-      s.instance = &inst;
-      break;
+      if (all) return &inst;
     }
-    if (s.instance) {
-      s.spec_registers = instance_registers(*s.instance, rc.operand);
-      OperandShape shape;
-      const bool wide = s.instance->text().find(".f64") != std::string::npos;  // .f64 fragments: .f64 registers
-      for (const char* o : {"regs", "d", "a", "b", "c"})
-        if (s.instance->text().find(std::string("{") + o + "}") != std::string::npos) {
-          shape.registers[o] = instance_registers(*s.instance, o);
-          shape.types[o] = wide ? ".f64" : ".b32";
-        }
-      shape.registers[rc.operand] = rc.registers;
-      s.instruction = probe_instruction(s.instance->text(), shape);
-      const TargetInfo* t = targets.first(*s.instance, std::nullopt, false);
-      if (t && !(plan.toolkit_ptx < s.instance->min_ptx()))  // a newer form is not known to the toolkit
-        s.on = b.add(t->name, plan.toolkit_ptx, probe_body(s.instance->text(), shape), true);
-    }
-    plan.register_claims.push_back(std::move(s));
+    return nullptr;
   }
-  // Each target's first PTX ISA version, and the toolkit's own.
-  for (auto const& t : specs.targets.targets) {
-    TargetVersionSubject s{.target = &t, .at = std::nullopt, .below = std::nullopt, .below_version = {}};
-    if (!(plan.toolkit_ptx < t.ptx)) {
-      s.at = b.add(t.name, t.ptx, "", true, targets.arch_for(t.name));
-      if (auto below = specs.targets.previous(t.ptx)) {
-        s.below_version = *below;
-        s.below = b.add(t.name, *below, "", false, targets.arch_for(t.name));
+
+  // The instance's operands as the spec gives them, but the claimed one with the stated count.
+  static OperandShape claimed_shape(const RegisterClaim& rc, const Instance& inst) {
+    OperandShape shape;
+    const bool wide = inst.text().find(".f64") != std::string::npos;  // .f64 fragments: .f64 registers
+    for (const char* o : {"regs", "d", "a", "b", "c"})
+      if (inst.text().find(std::string("{") + o + "}") != std::string::npos) {
+        shape.registers[o] = instance_registers(inst, o);
+        shape.types[o] = wide ? ".f64" : ".b32";
       }
+    shape.registers[rc.operand] = rc.registers;
+    return shape;
+  }
+
+  // Each target's first PTX ISA version, at it and one below.
+  void target_versions() {
+    for (auto const& t : specs.targets.targets) {
+      TargetVersionSubject s{.target = &t, .at = std::nullopt, .below = std::nullopt, .below_version = {}};
+      if (!(plan.toolkit_ptx < t.ptx)) {
+        s.at = add(t.name, t.ptx, "", true, targets.arch_for(t.name));
+        if (auto below = specs.targets.previous(t.ptx)) {
+          s.below_version = *below;
+          s.below = add(t.name, *below, "", false, targets.arch_for(t.name));
+        }
+      }
+      plan.target_versions.push_back(s);
     }
-    plan.target_versions.push_back(s);
   }
+
   // What targets.yaml's toolkits: table says this release speaks, checked against the binary.
-  if (auto listed = specs.targets.toolkits.find(plan.cuda_release);
-      !plan.targets.empty() && listed != specs.targets.toolkits.end()) {
-    ToolkitVersionSubject s{.documented = listed->second, .at = std::nullopt, .above = std::nullopt,
-                            .above_version = {}};
-    s.above_version = PtxVersion{s.documented.major, s.documented.minor + 1};
-    s.at = b.add(plan.targets.back(), s.documented, "", true);
-    s.above = b.add(plan.targets.back(), s.above_version, "", false);
-    plan.toolkit_version = s;
+  void toolkit_version() {
+    if (auto listed = specs.targets.toolkits.find(plan.cuda_release);
+        !plan.targets.empty() && listed != specs.targets.toolkits.end()) {
+      ToolkitVersionSubject s{
+          .documented = listed->second, .at = std::nullopt, .above = std::nullopt, .above_version = {}};
+      s.above_version = PtxVersion{s.documented.major, s.documented.minor + 1};
+      s.at = add(plan.targets.back(), s.documented, "", true);
+      s.above = add(plan.targets.back(), s.above_version, "", false);
+      plan.toolkit_version = s;
+    }
   }
+
   // The hand-listed forms, each on its target.
-  for (auto const& f : specs.forms) {
-    FormSubject s{.form = &f, .instruction = probe_instruction(f.text, form_shape(f)), .on = std::nullopt};
-    if (targets.known(f.target))
-      s.on = b.add(f.target, f.ptx.value_or(plan.toolkit_ptx), probe_body(f.text, form_shape(f)), false);
-    plan.forms.push_back(std::move(s));
+  void forms() {
+    for (auto const& f : specs.forms) {
+      FormSubject s{.form = &f, .instruction = probe_instruction(f.text, form_shape(f)), .on = std::nullopt};
+      if (targets.known(f.target))
+        s.on = add(f.target, f.ptx.value_or(plan.toolkit_ptx), probe_body(f.text, form_shape(f)), false);
+      plan.forms.push_back(std::move(s));
+    }
   }
+};
+
+}  // namespace
+
+AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
+  const SpecSet& specs = suite.specs;
+  const CatalogScope scope = catalog_scope(suite, tc);
+  AuditPlan plan;
+  plan.ptxas_version = tc.version;
+  plan.cuda_release = tc.release;
+  plan.toolkit_ptx = scope.toolkit_ptx;
+  plan.toolkit_ptx_read_by = tc.ptx_isa_read_by;
+  plan.targets = scope.targets;
+  plan.ptxas_targets = tc.real_targets;
+  const Targets targets{.cat = specs.targets, .real = scope.targets};
+  Builder b{.plan = plan, .specs = specs, .targets = targets};
+  std::set<std::string> texts32;
+  for (auto const& i : suite.instances)
+    if (i.address_width() == 32) texts32.insert(i.text());
+
+  b.grammar(instances_by_text(suite.instances));
+  // Around each documented form: its negative space on its first target; its minimum PTX ISA
+  // version, at it and one below.
+  for (std::size_t k = 0; k < plan.grammar.size(); ++k) {
+    if (plan.grammar[k].cc.doc != DocClass::Valid) continue;
+    b.mutations(k, texts32);
+    b.version(k);
+  }
+  for (auto const& ex : specs.examples) b.example(ex);
+  for (auto const& rc : specs.register_claims) b.register_claim(rc, suite.instances);
+  b.target_versions();
+  b.toolkit_version();
+  b.forms();
   return plan;
 }
 

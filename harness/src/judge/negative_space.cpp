@@ -105,96 +105,104 @@ OperandShape documented_shape(const Combination& c) {
   return s;
 }
 
-std::vector<Mutation> mutations_of(const ClassifiedCombination& valid, const std::set<std::string>& texts32) {
-  const Combination& c = valid.combo;
-  const GrammarBlock& b = *c.block;
-  const OperandShape shape = documented_shape(c);
-  const Split s = split(c);
-  std::vector<Mutation> out;
-  std::set<std::string> seen;  // a mutation that comes back to the form itself is none
-  {
-    std::string self = c.text + "|[{addr}]|64";
-    for (auto const& [o, n] : shape.registers) self += o + std::to_string(n);
-    for (auto const& [o, t] : shape.types) self += o + t;
-    seen.insert(self);
-  }
-  auto add = [&](Mutation m) {
-    std::string key = m.text + "|" + m.shape.address + "|" + std::to_string(m.shape.address_width);
-    for (auto const& [o, n] : m.shape.registers) key += o + std::to_string(n);
-    for (auto const& [o, t] : m.shape.types) key += o + t;
-    if (seen.insert(key).second) out.push_back(std::move(m));
-  };
-  const std::string syntax_words = fmt::format("{} ({})", b.manual, b.cite.source);
+namespace {
 
-  // Qualifiers: each required one left out, each optional one doubled.
+// A mutation's identity: its text, address and operands (two mutations alike are tried once).
+std::string mutation_key(const std::string& text, const std::string& address, int address_width,
+                         const OperandShape& shape) {
+  std::string key = text + "|" + address + "|" + std::to_string(address_width);
+  for (auto const& [o, n] : shape.registers) key += o + std::to_string(n);
+  for (auto const& [o, t] : shape.types) key += o + t;
+  return key;
+}
+
+// The mutations of one form, each once; one that comes back to the form itself is none.
+struct Mutations {
+  std::vector<Mutation> out;
+  std::set<std::string> seen;
+
+  Mutations(const Combination& c, const OperandShape& shape) {
+    seen.insert(mutation_key(c.text, "[{addr}]", 64, shape));
+  }
+  void add(Mutation m) {
+    if (seen.insert(mutation_key(m.text, m.shape.address, m.shape.address_width, m.shape)).second)
+      out.push_back(std::move(m));
+  }
+};
+
+// Qualifiers: each required one left out, each optional one doubled.
+void qualifier_mutations(Mutations& out, const Split& s, const OperandShape& shape, const GrammarBlock& b) {
   for (std::size_t k = 0; k < s.units.size(); ++k) {
     std::vector<Unit> u = s.units;
     if (!s.units[k].optional) {
       u.erase(u.begin() + static_cast<std::ptrdiff_t>(k));
-      add({.kind = "drop",
-           .detail = "without " + s.units[k].text,
-           .text = join(s, u),
-           .shape = shape,
-           .expected = DocClass::Invalid,
-           .words = "the syntax writes " + s.units[k].text + " as required: " + b.manual,
-           .source = b.cite.source});
+      out.add({.kind = "drop",
+               .detail = "without " + s.units[k].text,
+               .text = join(s, u),
+               .shape = shape,
+               .expected = DocClass::Invalid,
+               .words = "the syntax writes " + s.units[k].text + " as required: " + b.manual,
+               .source = b.cite.source});
     } else {
       u.insert(u.begin() + static_cast<std::ptrdiff_t>(k), s.units[k]);
-      add({.kind = "double",
-           .detail = s.units[k].text + " twice",
-           .text = join(s, u),
-           .shape = shape,
-           .expected = DocClass::Undocumented,
-           .words = "",
-           .source = ""});
+      out.add({.kind = "double",
+               .detail = s.units[k].text + " twice",
+               .text = join(s, u),
+               .shape = shape,
+               .expected = DocClass::Undocumented,
+               .words = "",
+               .source = ""});
     }
   }
-  // Orders: every neighbouring pair of qualifiers swapped, and every order of the optional ones.
+}
+
+// Orders: every neighbouring pair of qualifiers swapped, and every order of the optional ones.
+void order_mutations(Mutations& out, const Split& s, const OperandShape& shape) {
+  auto add = [&](std::string detail, const std::vector<Unit>& u) {
+    out.add({.kind = "order",
+             .detail = std::move(detail),
+             .text = join(s, u),
+             .shape = shape,
+             .expected = DocClass::Undocumented,
+             .words = "",
+             .source = ""});
+  };
   for (std::size_t k = 0; k + 1 < s.units.size(); ++k) {
     std::vector<Unit> u = s.units;
     std::swap(u[k], u[k + 1]);
-    add({.kind = "order",
-         .detail = fmt::format("{} before {}", s.units[k + 1].text, s.units[k].text),
-         .text = join(s, u),
-         .shape = shape,
-         .expected = DocClass::Undocumented,
-         .words = "",
-         .source = ""});
+    add(fmt::format("{} before {}", s.units[k + 1].text, s.units[k].text), u);
   }
   std::vector<std::size_t> optional_slots;
   for (std::size_t k = 0; k < s.units.size(); ++k)
     if (s.units[k].optional) optional_slots.push_back(k);
-  if (optional_slots.size() > 1 && optional_slots.size() <= 4) {
-    std::vector<std::size_t> perm = optional_slots;
-    while (std::next_permutation(perm.begin(), perm.end())) {
-      std::vector<Unit> u = s.units;
-      std::string order;
-      for (std::size_t j = 0; j < perm.size(); ++j) {
-        u[optional_slots[j]] = s.units[perm[j]];
-        order += s.units[perm[j]].text;
-      }
-      add({.kind = "order",
-           .detail = "optional qualifiers as " + order,
-           .text = join(s, u),
-           .shape = shape,
-           .expected = DocClass::Undocumented,
-           .words = "",
-           .source = ""});
+  if (optional_slots.size() <= 1 || optional_slots.size() > 4) return;
+  std::vector<std::size_t> perm = optional_slots;
+  while (std::next_permutation(perm.begin(), perm.end())) {
+    std::vector<Unit> u = s.units;
+    std::string order;
+    for (std::size_t j = 0; j < perm.size(); ++j) {
+      u[optional_slots[j]] = s.units[perm[j]];
+      order += s.units[perm[j]].text;
     }
+    add("optional qualifiers as " + order, u);
   }
-  // Registers: one fewer, one more; every other register type.
+}
+
+// Registers: one fewer, one more; every other register type.
+void register_mutations(Mutations& out, const Combination& c, const OperandShape& shape) {
+  const GrammarBlock& b = *c.block;
   for (auto const& [operand, n] : shape.registers)
     for (int delta : {-1, +1}) {
       if (n + delta < 1) continue;  // no registers at all is "{}", not a vector: nothing to learn
       OperandShape sh = shape;
       sh.registers[operand] = n + delta;
-      add({.kind = "registers",
-           .detail = fmt::format("{{{}}}: {} registers (documented {})", operand, n + delta, n),
-           .text = c.text,
-           .shape = sh,
-           .expected = DocClass::Invalid,
-           .words = fmt::format("{{{}}} takes {} registers in the spec's reading of {}", operand, n, b.manual),
-           .source = b.cite.source});
+      out.add({.kind = "registers",
+               .detail = fmt::format("{{{}}}: {} registers (documented {})", operand, n + delta, n),
+               .text = c.text,
+               .shape = sh,
+               .expected = DocClass::Invalid,
+               .words = fmt::format("{{{}}} takes {} registers in the spec's reading of {}", operand, n, b.manual),
+               .source = b.cite.source});
     }
   for (auto const& [operand, type] : shape.types)
     for (auto const& t : kRegisterTypes) {
@@ -202,48 +210,66 @@ std::vector<Mutation> mutations_of(const ClassifiedCombination& valid, const std
       OperandShape sh = shape;
       sh.types[operand] = t;
       const bool same_size = type_bits(t) == type_bits(type);
-      add({.kind = "register-type",
-           .detail = fmt::format("{{{}}} as {} registers (documented {})", operand, t, type),
-           .text = c.text,
-           .shape = sh,
-           .expected = same_size ? DocClass::Undocumented : DocClass::Invalid,
-           .words = same_size ? "" : fmt::format("the operand is {} registers ({})", type, b.manual),
-           .source = same_size ? "" : b.cite.source});
-    }
-  // Address forms.
-  if (c.text.find("[{addr}]") != std::string::npos) {
-    OperandShape a32 = shape;
-    a32.address_width = 32;
-    Mutation m{.kind = "address",
-               .detail = "32-bit address register",
+      out.add({.kind = "register-type",
+               .detail = fmt::format("{{{}}} as {} registers (documented {})", operand, t, type),
                .text = c.text,
-               .shape = a32,
-               .expected = DocClass::Undocumented,
-               .words = "",
-               .source = ""};
-    if (texts32.count(c.text)) {
-      m.expected = DocClass::Valid;
-      m.words = kAddressWords;
-      m.source = kAddressSource;
-    } else if (const Exclusion* e = valid.instance ? excluded_32bit(*valid.instance) : nullptr) {
-      m.expected = DocClass::Invalid;
-      m.words = e->reason;
-      m.source = "specs: exclusion of variant " + valid.instance->variant().name;
+               .shape = sh,
+               .expected = same_size ? DocClass::Undocumented : DocClass::Invalid,
+               .words = same_size ? "" : fmt::format("the operand is {} registers ({})", type, b.manual),
+               .source = same_size ? "" : b.cite.source});
     }
-    add(m);
-    for (const char* form : {"[{addr}+16]", "[16]"}) {
-      OperandShape sh = shape;
-      sh.address = form;
-      add({.kind = "address",
-           .detail = fmt::format("address written {}", form == std::string("[16]") ? "[16]" : "[%ad+16]"),
-           .text = c.text,
-           .shape = sh,
-           .expected = DocClass::Valid,
-           .words = kAddressWords,
-           .source = kAddressSource});
-    }
+}
+
+// Address forms: a 32-bit address register (valid where a 32-bit instance has the text, invalid
+// where an exclusion says so), an offset and an immediate address.
+void address_mutations(Mutations& out, const ClassifiedCombination& valid, const OperandShape& shape,
+                       const std::set<std::string>& texts32) {
+  const Combination& c = valid.combo;
+  if (c.text.find("[{addr}]") == std::string::npos) return;
+  OperandShape a32 = shape;
+  a32.address_width = 32;
+  Mutation m{.kind = "address",
+             .detail = "32-bit address register",
+             .text = c.text,
+             .shape = a32,
+             .expected = DocClass::Undocumented,
+             .words = "",
+             .source = ""};
+  if (texts32.count(c.text)) {
+    m.expected = DocClass::Valid;
+    m.words = kAddressWords;
+    m.source = kAddressSource;
+  } else if (const Exclusion* e = valid.instance ? excluded_32bit(*valid.instance) : nullptr) {
+    m.expected = DocClass::Invalid;
+    m.words = e->reason;
+    m.source = "specs: exclusion of variant " + valid.instance->variant().name;
   }
-  return out;
+  out.add(m);
+  for (const char* form : {"[{addr}+16]", "[16]"}) {
+    OperandShape sh = shape;
+    sh.address = form;
+    out.add({.kind = "address",
+             .detail = fmt::format("address written {}", form == std::string("[16]") ? "[16]" : "[%ad+16]"),
+             .text = c.text,
+             .shape = sh,
+             .expected = DocClass::Valid,
+             .words = kAddressWords,
+             .source = kAddressSource});
+  }
+}
+
+}  // namespace
+
+std::vector<Mutation> mutations_of(const ClassifiedCombination& valid, const std::set<std::string>& texts32) {
+  const Combination& c = valid.combo;
+  const OperandShape shape = documented_shape(c);
+  const Split s = split(c);
+  Mutations out(c, shape);
+  qualifier_mutations(out, s, shape, *c.block);
+  order_mutations(out, s, shape);
+  register_mutations(out, c, shape);
+  address_mutations(out, valid, shape, texts32);
+  return std::move(out.out);
 }
 
 }  // namespace ptxcts
