@@ -193,161 +193,218 @@ using SlotKey = std::tuple<int, int, int>;  // lane, register, part
 
 std::string element(const ObservedSlot& s) { return s.known ? fmt::format("{},{}", s.row, s.col) : "?"; }
 
-}  // namespace
-
-void draw_observed_layout(pugi::xml_node parent, const ObservedLayout& now, const ObservedLayout* before) {
-  // Elements that more than one slot holds. Outlined only where some are and some are not: where the
-  // fragment holds every element twice (or none twice), an outline on every cell (or none) says nothing.
-  std::map<std::pair<int, int>, int> holders;
-  for (auto const& slot : now.slots)
-    if (slot.known) ++holders[{slot.row, slot.col}];
-  std::size_t repeated = 0;
+// Elements that more than one slot holds. Outlined only where some are and some are not: where the
+// fragment holds every element twice (or none twice), an outline on every cell (or none) says nothing.
+struct Repeats {
+  std::map<std::pair<int, int>, int> holders;  // element (row, col) -> slots that hold it
+  std::size_t repeated = 0;                    // elements held more than once
   int most = 0, least = std::numeric_limits<int>::max();
-  for (auto const& [_, n] : holders) {
-    repeated += n > 1;
-    most = std::max(most, n);
-    least = std::min(least, n);
+  bool marked = false;
+};
+
+Repeats count_repeats(const ObservedLayout& now) {
+  Repeats r;
+  for (auto const& slot : now.slots)
+    if (slot.known) ++r.holders[{slot.row, slot.col}];
+  for (auto const& [_, n] : r.holders) {
+    r.repeated += n > 1;
+    r.most = std::max(r.most, n);
+    r.least = std::min(r.least, n);
   }
-  const bool mark_repeats = repeated > 0 && repeated < holders.size();
+  r.marked = r.repeated > 0 && r.repeated < r.holders.size();
+  return r;
+}
+
+// A box per run of a register's parts that hold neighbouring elements; a marked part (a repeat, a
+// change) or an unknown one has a box of its own.
+struct Box {
+  int first = 0, last = 0;  // parts
+  Dir dir = Dir::One;
+  const ObservedSlot *a = nullptr, *b = nullptr;  // its first and last slot
+  bool repeat = false, changed = false;
+  const ObservedSlot* was = nullptr;  // in a diff, the earlier report's slot (nullptr: it is new)
+  bool plain() const { return !repeat && !changed && a->known; }
+};
+struct Cell {
+  int lane, reg;
+  std::vector<Box> boxes;
+  int rank() const {  // 0 plain, 1 with a repeat, 2 with a change
+    int k = 0;
+    for (auto const& b : boxes) k = std::max(k, b.changed ? 2 : b.repeat ? 1 : 0);
+    return k;
+  }
+};
+struct ObservedCells {
+  std::vector<Cell> cells;   // by lane, then register
+  bool one_box_each = true;  // every cell one plain box
+  int changed = 0;           // boxes whose element changed (in a diff)
+};
+
+// One cell's boxes: its slots in the order of their parts, neighbouring plain ones in one box.
+Cell observed_cell(std::pair<int, int> lr, std::vector<const ObservedSlot*>& slots, const Repeats& repeats,
+                   const std::map<SlotKey, const ObservedSlot*>* old, int& changed) {
+  std::stable_sort(slots.begin(), slots.end(), [](auto* x, auto* y) { return x->part < y->part; });
+  Cell c{.lane = lr.first, .reg = lr.second, .boxes = {}};
+  for (const ObservedSlot* slot : slots) {
+    Box box{.first = slot->part, .last = slot->part, .dir = Dir::One, .a = slot, .b = slot};
+    box.repeat = repeats.marked && slot->known && repeats.holders.at({slot->row, slot->col}) > 1;
+    if (old) {
+      auto it = old->find({slot->lane, slot->reg, slot->part});
+      box.was = it == old->end() ? nullptr : it->second;
+      box.changed = !box.was || element(*box.was) != element(*slot);
+    }
+    if (box.plain() && !c.boxes.empty() && c.boxes.back().plain() && slot->part == c.boxes.back().last + 1) {
+      Box& prev = c.boxes.back();
+      if (Dir d = extends(*prev.b, *slot, prev.dir); d != Dir::One) {
+        prev.last = slot->part;
+        prev.b = slot;
+        prev.dir = d;
+        continue;
+      }
+    }
+    changed += box.changed;
+    c.boxes.push_back(box);
+  }
+  return c;
+}
+
+ObservedCells observed_cells(const ObservedLayout& now, const ObservedLayout* before, const Repeats& repeats) {
   std::map<SlotKey, const ObservedSlot*> old;
   if (before)
     for (auto const& s : before->slots) old[{s.lane, s.reg, s.part}] = &s;
-
-  // A box per run of a register's parts that hold neighbouring elements; a marked part (a repeat, a
-  // change) or an unknown one has a box of its own.
-  struct Box {
-    int first = 0, last = 0;  // parts
-    Dir dir = Dir::One;
-    const ObservedSlot *a = nullptr, *b = nullptr;  // its first and last slot
-    bool repeat = false, changed = false;
-    const ObservedSlot* was = nullptr;  // in a diff, the earlier report's slot (nullptr: it is new)
-    bool plain() const { return !repeat && !changed && a->known; }
-  };
-  struct Cell {
-    int lane, reg;
-    std::vector<Box> boxes;
-    int rank() const {  // 0 plain, 1 with a repeat, 2 with a change
-      int k = 0;
-      for (auto const& b : boxes) k = std::max(k, b.changed ? 2 : b.repeat ? 1 : 0);
-      return k;
-    }
-  };
   std::map<std::pair<int, int>, std::vector<const ObservedSlot*>> by_lane_reg;
   for (auto const& slot : now.slots) by_lane_reg[{slot.lane, slot.reg}].push_back(&slot);
-  std::vector<Cell> cells;
-  bool one_box_each = true;
-  int changed = 0;
+  ObservedCells out;
   for (auto& [lr, slots] : by_lane_reg) {
-    std::stable_sort(slots.begin(), slots.end(), [](auto* x, auto* y) { return x->part < y->part; });
-    Cell c{lr.first, lr.second, {}};
-    for (const ObservedSlot* slot : slots) {
-      Box box{slot->part, slot->part, Dir::One, slot, slot};
-      box.repeat = mark_repeats && slot->known && holders[{slot->row, slot->col}] > 1;
-      if (before) {
-        auto it = old.find({slot->lane, slot->reg, slot->part});
-        box.was = it == old.end() ? nullptr : it->second;
-        box.changed = !box.was || element(*box.was) != element(*slot);
-      }
-      if (box.plain() && !c.boxes.empty() && c.boxes.back().plain() && slot->part == c.boxes.back().last + 1) {
-        Box& prev = c.boxes.back();
-        if (Dir d = extends(*prev.b, *slot, prev.dir); d != Dir::One) {
-          prev.last = slot->part;
-          prev.b = slot;
-          prev.dir = d;
-          continue;
-        }
-      }
-      changed += box.changed;
-      c.boxes.push_back(box);
-    }
-    one_box_each = one_box_each && c.boxes.size() == 1 && c.boxes[0].plain();
-    cells.push_back(std::move(c));
+    Cell c = observed_cell(lr, slots, repeats, before ? &old : nullptr, out.changed);
+    out.one_box_each = out.one_box_each && c.boxes.size() == 1 && c.boxes[0].plain();
+    out.cells.push_back(std::move(c));
   }
-  auto box_text = [](const Box& b) {
-    if (b.dir == Dir::Across) return fmt::format("{},{}", b.a->row, span(b.a->col, b.b->col));
-    if (b.dir == Dir::Down) return fmt::format("{},{}", span(b.a->row, b.b->row), b.a->col);
-    return element(*b.a);
-  };
+  return out;
+}
 
-  // Columns: a register each, as wide as its widest label where every register is one box, else a
-  // part each, 44 px ("15,15" and, in a diff, what it held before).
-  constexpr int kPart = 44, kLeft = 44, kTop = 38;
-  // A lane's row: 20 px, 36 where a part changed (two lines: what it holds, what it held); its top.
-  std::vector<int> row_h(static_cast<std::size_t>(now.lanes), 20), row_y(static_cast<std::size_t>(now.lanes) + 1, kTop);
-  for (auto const& c : cells)
-    if (c.rank() == 2) row_h[static_cast<std::size_t>(c.lane)] = 36;
-  for (std::size_t l = 0; l < row_h.size(); ++l) row_y[l + 1] = row_y[l] + row_h[l];
-  constexpr int base = 14;  // a row's text baseline, from its top
-  int part_w = kPart, col_w = kPart * now.parts;
-  if (one_box_each) {
-    part_w = 0, col_w = kPart;
-    for (auto const& c : cells) col_w = std::max(col_w, text_width(box_text(c.boxes[0])) + 10);
+std::string box_text(const Box& b) {
+  if (b.dir == Dir::Across) return fmt::format("{},{}", b.a->row, span(b.a->col, b.b->col));
+  if (b.dir == Dir::Down) return fmt::format("{},{}", span(b.a->row, b.b->row), b.a->col);
+  return element(*b.a);
+}
+
+// Columns: a register each, as wide as its widest label where every register is one box, else a
+// part each, 44 px ("15,15" and, in a diff, what it held before). A lane's row: 20 px, 36 where a
+// part changed (two lines: what it holds, what it held).
+struct ObservedGrid {
+  static constexpr int kPart = 44, kLeft = 44, kTop = 38;
+  static constexpr int kBase = 14;  // a row's text baseline, from its top
+  std::vector<int> row_h, row_y;    // each lane's height and top (row_y.back(): the bottom)
+  int part_w = kPart, col_w = kPart;
+};
+
+ObservedGrid observed_grid(const ObservedLayout& now, const ObservedCells& oc) {
+  ObservedGrid g{.row_h = std::vector<int>(static_cast<std::size_t>(now.lanes), 20),
+                 .row_y = std::vector<int>(static_cast<std::size_t>(now.lanes) + 1, ObservedGrid::kTop),
+                 .part_w = ObservedGrid::kPart,
+                 .col_w = ObservedGrid::kPart * now.parts};
+  for (auto const& c : oc.cells)
+    if (c.rank() == 2) g.row_h[static_cast<std::size_t>(c.lane)] = 36;
+  for (std::size_t l = 0; l < g.row_h.size(); ++l) g.row_y[l + 1] = g.row_y[l] + g.row_h[l];
+  if (oc.one_box_each) {
+    g.part_w = 0, g.col_w = ObservedGrid::kPart;
+    for (auto const& c : oc.cells) g.col_w = std::max(g.col_w, text_width(box_text(c.boxes[0])) + 10);
   }
-  pugi::xml_node s = svg(parent, before ? "lay obs diff" : "lay obs", kLeft + now.registers * col_w + 2,
-                         row_y.back() + 2);
+  return g;
+}
+
+// Axes: registers across the top, lanes down the side.
+void draw_observed_axes(pugi::xml_node s, const ObservedLayout& now, const ObservedGrid& grid) {
+  constexpr int kLeft = ObservedGrid::kLeft;
+  label(s, kLeft + now.registers * grid.col_w / 2, 13, "register", "ax");
+  label(s, kLeft - 6, 31, "lane", "ax end");
+  pugi::xml_node regs = group(s, kLeft + grid.col_w / 2, 31);
+  for (int r = 0; r < now.registers; ++r) label(regs, r * grid.col_w, 0, fmt::format("r{}", r));
+  pugi::xml_node lanes = group(s, kLeft - 6, ObservedGrid::kTop + ObservedGrid::kBase, "end");
+  for (int lane = 0; lane < now.lanes; ++lane)
+    label(lanes, 0, grid.row_y[static_cast<std::size_t>(lane)] - ObservedGrid::kTop, num(lane));
+}
+
+// One cell's boxes in its lane's row: a plain one as a fill, a marked one outlined; a title says
+// what each marked box holds (and held).
+void draw_observed_cell(pugi::xml_node row, const Cell& c, const ObservedGrid& grid, bool one_box_each,
+                        const Repeats& repeats, Fills& fills) {
+  const int top = grid.row_y[static_cast<std::size_t>(c.lane)], h = grid.row_h[static_cast<std::size_t>(c.lane)];
+  pugi::xml_node g = lr_group(row, c.lane, c.reg);
+  std::string title;
+  for (auto const& b : c.boxes) {
+    const int x = ObservedGrid::kLeft + c.reg * grid.col_w + b.first * grid.part_w;
+    const int w = one_box_each ? grid.col_w : (b.last - b.first + 1) * grid.part_w;
+    const std::string what = box_text(b);
+    if (b.plain()) fills.add(fill(b.a->row), x, top, w, h);
+    else
+      rect(g, x, -ObservedGrid::kBase, w, h, b.changed ? "changed" : !b.a->known ? "unk" : fill(b.a->row) + " repeat");
+    if (b.changed) {
+      const std::string was = b.was ? element(*b.was) : "new";
+      label(g, x + w / 2, 0, what, "now");
+      label(g, x + w / 2, 15, was, b.was ? "was" : "");
+      title += fmt::format("{}part {} = ({}), was {}", title.empty() ? "" : "; ", b.first, what,
+                           b.was ? "(" + was + ")" : "absent");
+    } else {
+      label(g, x + w / 2, 0, what);
+      if (b.repeat)
+        title += fmt::format("{}part {} = ({}), held {} times", title.empty() ? "" : "; ", b.first, what,
+                             repeats.holders.at({b.a->row, b.a->col}));
+    }
+  }
+  if (!title.empty()) el(g, "title", {}, fmt::format("lane {}, register {}: {}", c.lane, c.reg, title));
+}
+
+// What the marks mean, under the figure.
+std::vector<std::string> observed_key(const ObservedLayout& now, const Repeats& repeats, bool diff, int changed) {
+  std::vector<std::string> key;
+  if (now.parts > 1)
+    key.push_back("A cell: the elements (row,col) a register holds, its low part first; 0,8–9 is row 0, columns 8 "
+                  "and 9.");
+  if (repeats.marked)
+    key.push_back(
+        fmt::format("Red outline: a part holding one of the {} elements (of {}) that more than one "
+                    "register holds.",
+                    repeats.repeated, repeats.holders.size()));
+  else if (repeats.repeated > 0)
+    key.push_back(repeats.least == repeats.most
+                      ? fmt::format("Every element is held by {} registers, so none is outlined.", repeats.most)
+                      : fmt::format("Every element is held by {} to {} registers, so none is outlined.", repeats.least,
+                                    repeats.most));
+  if (diff)
+    key.push_back(changed ? fmt::format("Purple: the {} register part{} whose element changed; under each, struck "
+                                        "through, what it held before.",
+                                        changed, changed == 1 ? "" : "s")
+                          : std::string("No register part changed."));
+  return key;
+}
+
+}  // namespace
+
+void draw_observed_layout(pugi::xml_node parent, const ObservedLayout& now, const ObservedLayout* before) {
+  const Repeats repeats = count_repeats(now);
+  const ObservedCells oc = observed_cells(now, before, repeats);
+  const ObservedGrid grid = observed_grid(now, oc);
+  pugi::xml_node s = svg(parent, before ? "lay obs diff" : "lay obs",
+                         ObservedGrid::kLeft + now.registers * grid.col_w + 2, grid.row_y.back() + 2);
   pugi::xml_node background = s.append_child("g");
   Fills fills;
-  // Axes: registers across the top, lanes down the side.
-  label(s, kLeft + now.registers * col_w / 2, 13, "register", "ax");
-  label(s, kLeft - 6, 31, "lane", "ax end");
-  pugi::xml_node regs = group(s, kLeft + col_w / 2, 31);
-  for (int r = 0; r < now.registers; ++r) label(regs, r * col_w, 0, fmt::format("r{}", r));
-  pugi::xml_node lanes = group(s, kLeft - 6, kTop + base, "end");
-  for (int lane = 0; lane < now.lanes; ++lane) label(lanes, 0, row_y[static_cast<std::size_t>(lane)] - kTop, num(lane));
-
+  draw_observed_axes(s, now, grid);
   // Plain cells first, then those with a repeat, then the changed ones: a marked box's outline is drawn
   // over its neighbours', never under them.
   for (int rank = 0; rank < 3; ++rank) {
     pugi::xml_node row;
     int row_lane = -1;
-    for (auto const& c : cells) {
+    for (auto const& c : oc.cells) {
       if (c.rank() != rank) continue;
-      const int top = row_y[static_cast<std::size_t>(c.lane)], h = row_h[static_cast<std::size_t>(c.lane)];
-      if (c.lane != row_lane) row = group(s, 0, top + base), row_lane = c.lane;
-      pugi::xml_node g = lr_group(row, c.lane, c.reg);
-      std::string title;
-      for (auto const& b : c.boxes) {
-        const int x = kLeft + c.reg * col_w + b.first * part_w;
-        const int w = one_box_each ? col_w : (b.last - b.first + 1) * part_w;
-        const std::string what = box_text(b);
-        if (b.plain()) fills.add(fill(b.a->row), x, top, w, h);
-        else rect(g, x, -base, w, h, b.changed ? "changed" : !b.a->known ? "unk" : fill(b.a->row) + " repeat");
-        if (b.changed) {
-          const std::string was = b.was ? element(*b.was) : "new";
-          label(g, x + w / 2, 0, what, "now");
-          label(g, x + w / 2, 15, was, b.was ? "was" : "");
-          title += fmt::format("{}part {} = ({}), was {}", title.empty() ? "" : "; ", b.first, what,
-                               b.was ? "(" + was + ")" : "absent");
-        } else {
-          label(g, x + w / 2, 0, what);
-          if (b.repeat)
-            title += fmt::format("{}part {} = ({}), held {} times", title.empty() ? "" : "; ", b.first, what,
-                                 holders[{b.a->row, b.a->col}]);
-        }
-      }
-      if (!title.empty()) el(g, "title", {}, fmt::format("lane {}, register {}: {}", c.lane, c.reg, title));
+      if (c.lane != row_lane)
+        row = group(s, 0, grid.row_y[static_cast<std::size_t>(c.lane)] + ObservedGrid::kBase), row_lane = c.lane;
+      draw_observed_cell(row, c, grid, oc.one_box_each, repeats, fills);
     }
   }
   fills.draw(background);
-
-  // What the marks mean, under the figure.
-  std::vector<std::string> key;
-  if (now.parts > 1)
-    key.push_back("A cell: the elements (row,col) a register holds, its low part first; 0,8–9 is row 0, columns 8 "
-                  "and 9.");
-  if (mark_repeats)
-    key.push_back(fmt::format("Red outline: a part holding one of the {} elements (of {}) that more than one "
-                              "register holds.",
-                              repeated, holders.size()));
-  else if (repeated > 0)
-    key.push_back(least == most
-                      ? fmt::format("Every element is held by {} registers, so none is outlined.", most)
-                      : fmt::format("Every element is held by {} to {} registers, so none is outlined.", least, most));
-  if (before)
-    key.push_back(changed ? fmt::format("Purple: the {} register part{} whose element changed; under each, struck "
-                                        "through, what it held before.",
-                                        changed, changed == 1 ? "" : "s")
-                          : std::string("No register part changed."));
+  const std::vector<std::string> key = observed_key(now, repeats, before != nullptr, oc.changed);
   if (!key.empty()) el(parent, "p", {{"class", "key"}}, fmt::format("{}", fmt::join(key, " ")));
 }
 

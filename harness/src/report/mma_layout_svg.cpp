@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <tuple>
 #include <utility>
 
 #include "report/html_document.hpp"
@@ -102,22 +103,25 @@ MmaLayoutFigures mma_layout_figures(const SpecSet& specs) {
   return out;
 }
 
-void draw_mma_layout(pugi::xml_node figure, const MmaLayoutFigure& f) {
-  const MmaOperandLayout& L = f.layout;
-  // A box per run of one register's elements that lie next to each other in one row (across) or
-  // one column (down), in the register's order.
-  struct Run {
-    int lane, reg, first, last;
-    int across = 1, down = 1;  // cells
-    std::string lane_text, el_text;
-  };
-  std::vector<std::vector<Run>> runs_of;  // per (lane, register)
+namespace {
+
+// A box per run of one register's elements that lie next to each other in one row (across) or
+// one column (down), in the register's order.
+struct MmaRun {
+  int lane, reg, first, last;
+  int across = 1, down = 1;  // cells
+  std::string lane_text, el_text;
+};
+using MmaRuns = std::vector<std::vector<MmaRun>>;  // per (lane, register)
+
+MmaRuns mma_runs(const MmaOperandLayout& L, char letter) {
+  MmaRuns runs_of;
   for (int lane = 0; lane < kWarpLanes; ++lane)
     for (int r = 0; r < L.registers; ++r) {
-      std::vector<Run> runs;
+      std::vector<MmaRun> runs;
       for (int e = r * L.per_register; e < (r + 1) * L.per_register; ++e) {
         if (!runs.empty()) {
-          Run& run = runs.back();
+          MmaRun& run = runs.back();
           const ElementPos &prev = L.of(lane, e - 1), &next = L.of(lane, e);
           const bool same = prev.matrix == next.matrix;
           if (same && run.down == 1 && next.row == prev.row && next.col == prev.col + 1) {
@@ -133,17 +137,31 @@ void draw_mma_layout(pugi::xml_node figure, const MmaLayoutFigure& f) {
       }
       for (auto& run : runs) {
         run.lane_text = fmt::format("T{}", lane);
-        run.el_text = span(f.letter, run.first, run.last);
+        run.el_text = span(letter, run.first, run.last);
       }
       runs_of.push_back(std::move(runs));
     }
+  return runs_of;
+}
 
-  // The cells' size: each box wide enough for its label, on one line ("T5 a0–1") where the matrix
-  // stays under kWide px, else on two; b1 and 4-bit matrices get narrow cells and long boxes.
-  constexpr int kHead = 52, kGap = 28, kMin = 3, kWide = 1000;
-  const int kLeft = std::max(34, 19 + text_width(num(L.rows - 1)));  // the row axis, and numbers up to 255
+// Where the figure's matrices and cells go.
+struct MmaGrid {
+  static constexpr int kHead = 52, kGap = 28, kMin = 3, kWide = 1000;
+  int left = 0;                            // the row axis, and numbers up to 255
+  int cell_w = 0, cell_h = 0;              // a cell
+  bool one_line = true;                    // each box's label on one line
+  int col_step = 1, row_step = 1;          // every column (row) numbered, or every 2nd, 4th, ...
+  int mw = 0, mh = 0;                      // a matrix
+  int per_line = 1, across = 1, down = 1;  // matrices side by side; the figure's columns and lines of them
+
+  std::pair<int, int> origin(int m) const { return {(m % per_line) * (mw + kGap), (m / per_line) * (mh + kGap)}; }
+};
+
+// The cells' size: each box wide enough for its label, on one line ("T5 a0–1") where the matrix
+// stays under kWide px, else on two; b1 and 4-bit matrices get narrow cells and long boxes.
+void size_mma_cells(MmaGrid& g, const MmaOperandLayout& L, const MmaRuns& runs_of) {
   auto cell = [&](bool one_line) {
-    int w = kMin, h = kMin;
+    int w = MmaGrid::kMin, h = MmaGrid::kMin;
     for (auto const& runs : runs_of)
       for (auto const& run : runs) {
         const int tw = one_line ? text_width(run.lane_text + " " + run.el_text)
@@ -153,53 +171,65 @@ void draw_mma_layout(pugi::xml_node figure, const MmaLayoutFigure& f) {
       }
     return std::pair{w, h};
   };
-  auto [kW, kH] = cell(true);
-  const bool one_line = L.cols * kW <= kWide;
-  if (!one_line) std::tie(kW, kH) = cell(false);
-  if (L.rows * 14 <= 480) kH = std::max(kH, 14);  // a short matrix: room for every row's number
+  std::tie(g.cell_w, g.cell_h) = cell(true);
+  g.one_line = L.cols * g.cell_w <= MmaGrid::kWide;
+  if (!g.one_line) std::tie(g.cell_w, g.cell_h) = cell(false);
+  if (L.rows * 14 <= 480) g.cell_h = std::max(g.cell_h, 14);  // a short matrix: room for every row's number
+}
+
+MmaGrid mma_grid(const MmaOperandLayout& L, const MmaRuns& runs_of, int matrices) {
+  MmaGrid g;
+  g.left = std::max(34, 19 + text_width(num(L.rows - 1)));
+  size_mma_cells(g, L, runs_of);
   // Every column and row numbered where there is room, else every 2nd, 4th, ... .
   auto step = [](int size, int need) {
     int s = 1;
     while (s * size < need) s *= 2;
     return s;
   };
-  const int col_step = step(kW, text_width(num(L.cols - 1)) + 8), row_step = step(kH, 14);
-
-  const int mw = kLeft + L.cols * kW, mh = kHead + L.rows * kH;
-  const int matrices = f.computations;
+  g.col_step = step(g.cell_w, text_width(num(L.cols - 1)) + 8), g.row_step = step(g.cell_h, 14);
+  g.mw = g.left + L.cols * g.cell_w, g.mh = MmaGrid::kHead + L.rows * g.cell_h;
   // As many matrices side by side as fit in kWide px, the lines evened out (four: 2 and 2, not 3 and 1).
-  const int fit = std::clamp((kWide + kGap) / (mw + kGap), 1, matrices);
-  const int per_line = (matrices + (matrices + fit - 1) / fit - 1) / ((matrices + fit - 1) / fit);
-  const int across = std::min(matrices, per_line), down = (matrices + per_line - 1) / per_line;
-  pugi::xml_node s = svg(figure, "lay spec mma", across * mw + (across - 1) * kGap, down * mh + (down - 1) * kGap);
-  pugi::xml_node background = s.append_child("g");
-  Fills fills;
-  auto origin = [&](int m) { return std::pair{(m % per_line) * (mw + kGap), (m / per_line) * (mh + kGap)}; };
+  const int fit = std::clamp((MmaGrid::kWide + MmaGrid::kGap) / (g.mw + MmaGrid::kGap), 1, matrices);
+  g.per_line = (matrices + (matrices + fit - 1) / fit - 1) / ((matrices + fit - 1) / fit);
+  g.across = std::min(matrices, g.per_line), g.down = (matrices + g.per_line - 1) / g.per_line;
+  return g;
+}
+
+// Each matrix's title, its column numbers across the top and its row numbers down the left.
+void draw_mma_axes(pugi::xml_node s, const MmaLayoutFigure& f, const MmaGrid& grid) {
+  const MmaOperandLayout& L = f.layout;
+  const int matrices = f.computations, kW = grid.cell_w, kH = grid.cell_h, kHead = MmaGrid::kHead;
   const char* dims = f.operand == "A" ? "m x k" : f.operand == "B" ? "k x n" : "m x n";
   for (int m = 0; m < matrices; ++m) {
-    auto [x0, y0] = origin(m);
+    auto [x0, y0] = grid.origin(m);
     pugi::xml_node g = group(s, x0, y0);
     label(g, 0, 13,
           matrices > 1 ? fmt::format("{} of computation {}: {}x{}", f.operand, m + 1, L.rows, L.cols)
                        : fmt::format("{}: {}x{} ({})", f.operand, L.rows, L.cols, dims),
           "start");
-    label(g, kLeft + L.cols * kW / 2, 30, "col", "ax");
-    pugi::xml_node cols = group(g, kLeft + kW / 2, 47);
-    for (int c = 0; c < L.cols; c += col_step) label(cols, c * kW, 0, num(c));
+    label(g, grid.left + L.cols * kW / 2, 30, "col", "ax");
+    pugi::xml_node cols = group(g, grid.left + kW / 2, 47);
+    for (int c = 0; c < L.cols; c += grid.col_step) label(cols, c * kW, 0, num(c));
     el(g, "text", {{"class", "ax"}, {"transform", fmt::format("translate(12,{})rotate(-90)", kHead + L.rows * kH / 2)}},
        "row");
-    pugi::xml_node rows = group(g, kLeft - 5, kHead + kH / 2 + 4, "end");
-    for (int r = 0; r < L.rows; r += row_step) label(rows, 0, r * kH, num(r));
+    pugi::xml_node rows = group(g, grid.left - 5, kHead + kH / 2 + 4, "end");
+    for (int r = 0; r < L.rows; r += grid.row_step) label(rows, 0, r * kH, num(r));
   }
+}
+
+// A box per run, labelled with its lane and elements, in a <g> per (lane, register).
+void draw_mma_boxes(pugi::xml_node s, const MmaOperandLayout& L, const MmaRuns& runs_of, const MmaGrid& grid,
+                    Fills& fills) {
   for (auto const& runs : runs_of) {
     pugi::xml_node g = lr_group(s, runs.front().lane, runs.front().reg);
     for (auto const& run : runs) {
       const ElementPos& a = L.of(run.lane, run.first);
-      auto [x0, y0] = origin(a.matrix);
-      const int x = x0 + kLeft + a.col * kW, y = y0 + kHead + a.row * kH;
-      const int w = run.across * kW, h = run.down * kH;
+      auto [x0, y0] = grid.origin(a.matrix);
+      const int x = x0 + grid.left + a.col * grid.cell_w, y = y0 + MmaGrid::kHead + a.row * grid.cell_h;
+      const int w = run.across * grid.cell_w, h = run.down * grid.cell_h;
       fills.add(fill(run.reg), x, y, w, h);
-      if (one_line) {
+      if (grid.one_line) {
         label(g, x + w / 2, y + h / 2 + 4, run.lane_text + " " + run.el_text);
       } else {
         label(g, x + w / 2, y + h / 2 - 3, run.lane_text);
@@ -207,9 +237,11 @@ void draw_mma_layout(pugi::xml_node figure, const MmaLayoutFigure& f) {
       }
     }
   }
-  fills.draw(background);
+}
 
-  const Run& first = runs_of.front().front();  // lane 0's first box: the key's example
+// What a box and its label mean, with lane 0's first box as the example.
+std::string mma_key(const MmaLayoutFigure& f, const MmaRun& first) {
+  const MmaOperandLayout& L = f.layout;
   const std::string example =
       first.last > first.first
           ? fmt::format("{}: {}{} {} {}{}", first.el_text, f.letter, first.first, first.last > first.first + 1 ? "to" : "and",
@@ -230,8 +262,11 @@ void draw_mma_layout(pugi::xml_node figure, const MmaLayoutFigure& f) {
   if (f.computations > 1)
     key += fmt::format(" The warp computes {} products at once, each with its own matrices, held by {} lanes.",
                        f.computations, kWarpLanes / f.computations);
-  el(figure, "p", {{"class", "key"}}, key);
+  return key;
+}
 
+// Where the figure comes from, its forms, and each reading it rests on beside the printed formula.
+void mma_caption(pugi::xml_node figure, const MmaLayoutFigure& f) {
   pugi::xml_node cap = el(figure, "figcaption");
   text(cap, fmt::format("{}. Computed from the manual's formulas (specs/mma.yaml), lane by lane. {}: {}.",
                         fmt::join(f.sources, "; "), f.forms.size() == 1 ? "Form" : fmt::format("{} forms", f.forms.size()),
@@ -244,6 +279,23 @@ void draw_mma_layout(pugi::xml_node figure, const MmaLayoutFigure& f) {
     el(d, "pre", {}, r.reading);
     el(d, "p", {}, "Why: " + r.why);
   }
+}
+
+}  // namespace
+
+void draw_mma_layout(pugi::xml_node figure, const MmaLayoutFigure& f) {
+  const MmaOperandLayout& L = f.layout;
+  const MmaRuns runs_of = mma_runs(L, f.letter);
+  const MmaGrid grid = mma_grid(L, runs_of, f.computations);
+  pugi::xml_node s = svg(figure, "lay spec mma", grid.across * grid.mw + (grid.across - 1) * MmaGrid::kGap,
+                         grid.down * grid.mh + (grid.down - 1) * MmaGrid::kGap);
+  pugi::xml_node background = s.append_child("g");
+  Fills fills;
+  draw_mma_axes(s, f, grid);
+  draw_mma_boxes(s, L, runs_of, grid, fills);
+  fills.draw(background);
+  el(figure, "p", {{"class", "key"}}, mma_key(f, runs_of.front().front()));
+  mma_caption(figure, f);
 }
 
 }  // namespace ptxcts
