@@ -333,113 +333,152 @@ CaseSet read_cases(YamlReader r) {
 
 }  // namespace
 
-SpecSet load_specs(const std::vector<SpecFile>& files) {
-  SpecSet specs;
+namespace {
+
+// A known discrepancy: a finding of the audit by its id, a hand-listed form, or a variant on a target.
+KnownDiscrepancy read_known_discrepancy(YamlReader item, const SpecSet& specs) {
+  item.expect_map({"variant", "target", "form", "finding", "observed", "source", "note"});
+  KnownDiscrepancy k;
+  k.where = item.where();
+  if (item.has("finding")) {
+    // A finding of the audit, by its id: it stays in the report's Findings, annotated.
+    k.finding = item.at("finding").str();
+    if (item.has("variant") || item.has("target") || item.has("form") || item.has("observed"))
+      item.fail("a known discrepancy names a finding, a form, or a variant and a target; not several");
+    k.source = item.at("source").str();
+    if (item.has("note")) k.note = item.at("note").str();
+    return k;
+  }
+  if (item.has("form")) {
+    k.form = item.at("form").str();
+    if (item.has("variant") || item.has("target"))
+      item.fail("a known discrepancy names a form, or a variant and a target, not both");
+  } else {
+    k.variant = item.at("variant").str();
+    k.target = item.at("target").str();
+    if (!specs.targets.find(k.target))
+      item.at("target").fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", k.target));
+  }
+  std::string observed = item.at("observed").str();
+  if (observed != "accepted" && observed != "rejected")
+    item.at("observed").fail(fmt::format("expected accepted or rejected but found '{}'", observed));
+  k.observed_accepted = observed == "accepted";
+  k.source = item.at("source").str();
+  if (item.has("note")) k.note = item.at("note").str();
+  return k;
+}
+
+using InstanceSyntax = std::map<std::string, std::pair<std::string, SourceLocation>>;  // id -> variant, its syntax
+
+// A family's variants (their instances distinct from every family's so far) and their SASS expectations.
+void read_family_variants(const YamlReader& doc, const std::string& family, SpecSet& specs, InstanceSyntax& instances) {
+  for (auto const& item : doc.at("variants").items("'variants'")) {
+    Variant v = read_variant(item, family, specs.targets);
+    if (const Variant* prev = specs.find_variant(v.name))
+      item.at("name").fail(fmt::format("duplicate variant '{}' (first defined at {})", v.name, prev->where.str()));
+    check_distinct_instances(v, item.at("syntax"), instances);
+    specs.variants.push_back(std::move(v));
+  }
+  if (doc.has("sass"))
+    for (auto& e : read_sass_expectations(doc.at("sass"), family, specs.variants)) specs.sass.push_back(std::move(e));
+}
+
+// What a family's documents state: its claims, grammar and rules, examples, sparse fragments and
+// register counts.
+void read_family_statements(const YamlReader& doc, const std::string& family, SpecSet& specs) {
+  if (doc.has("claims"))
+    for (auto const& item : doc.at("claims").items("'claims'")) {
+      Claim c = read_claim(item, family, specs.cases);
+      for (auto const& prev : specs.claims)
+        if (prev.id == c.id)
+          item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
+      specs.claims.push_back(std::move(c));
+    }
+  std::vector<GrammarBlock> blocks;
+  if (doc.has("grammar")) blocks = read_grammar(doc.at("grammar"), family);
+  if (doc.has("rules"))
+    for (auto& r : read_rules(doc.at("rules"), family, blocks)) specs.rules.push_back(std::move(r));
+  for (auto& b : blocks) specs.grammar.push_back(std::move(b));
+  if (doc.has("examples"))
+    for (auto& e : read_examples(doc.at("examples"), family)) specs.examples.push_back(std::move(e));
+  if (doc.has("sparse_fragments"))
+    for (auto& sp : read_sparse_fragments(doc.at("sparse_fragments"), family, specs.sparse_fragments))
+      specs.sparse_fragments.push_back(std::move(sp));
+  if (doc.has("register_claims"))
+    for (auto& c : read_register_claims(doc.at("register_claims"), family))
+      specs.register_claims.push_back(std::move(c));
+}
+
+// A family's hand-listed forms: invalid ones and spellings, each name once among all families.
+void read_family_forms(const YamlReader& doc, const std::string& family, SpecSet& specs) {
+  for (auto [key, kind] :
+       {std::pair{"invalid", AuditForm::Kind::Invalid}, std::pair{"spellings", AuditForm::Kind::Spelling}})
+    if (doc.has(key))
+      for (auto const& item : doc.at(key).items(fmt::format("'{}'", key))) {
+        AuditForm form = read_form(item, family, kind, specs);
+        for (auto const& prev : specs.forms)
+          if (prev.name == form.name)
+            item.at("name").fail(fmt::format("duplicate form '{}' (first defined at {})", form.name, prev.where.str()));
+        specs.forms.push_back(std::move(form));
+      }
+}
+
+// One family's spec file, into the set; each family name once.
+void read_family_file(const SpecFile& f, SpecSet& specs, std::map<std::string, SourceLocation>& families,
+                      InstanceSyntax& instances) {
+  YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
+  // 'definitions' holds YAML anchors that the rest of the file refers to; nothing reads it directly.
+  doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies",
+                  "grammar", "rules", "examples", "register_claims", "sass", "sparse_fragments"});
+  std::string family = read_identifier(doc.at("family"), "a family name");
+  if (auto it = families.find(family); it != families.end())
+    doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
+  families[family] = doc.at("family").where();
+  specs.families.push_back(family);
+  read_family_variants(doc, family, specs, instances);
+  read_family_statements(doc, family, specs);
+  if (doc.has("known_discrepancies"))
+    for (auto const& item : doc.at("known_discrepancies").items("'known_discrepancies'"))
+      specs.known_discrepancies.push_back(read_known_discrepancy(item, specs));
+  read_family_forms(doc, family, specs);
+}
+
+// The spec files with a role of their own (by name); every other file is a family's.
+struct SharedSpecFiles {
   const SpecFile* targets = nullptr;
   const SpecFile* cases = nullptr;
-  const SpecFile* diagnostics = nullptr;
+  const SpecFile* diagnostics = nullptr;  // optional
+  bool holds(const SpecFile& f) const { return &f == targets || &f == cases || &f == diagnostics; }
+};
+
+SharedSpecFiles shared_spec_files(const std::vector<SpecFile>& files) {
+  SharedSpecFiles shared;
   for (auto const& f : files) {
     std::string base = std::filesystem::path(f.path).filename().string();
-    if (base == "targets.yaml") targets = &f;
-    if (base == "cases.yaml") cases = &f;
-    if (base == "diagnostics.yaml") diagnostics = &f;
+    if (base == "targets.yaml") shared.targets = &f;
+    if (base == "cases.yaml") shared.cases = &f;
+    if (base == "diagnostics.yaml") shared.diagnostics = &f;
   }
-  if (!targets) throw SpecError({.file = "specs"}, "no targets.yaml among the spec files");
-  if (!cases) throw SpecError({.file = "specs"}, "no cases.yaml among the spec files");
-  specs.targets = read_targets(YamlReader(targets->path, parse_yaml(targets->path, targets->text), "targets.yaml"));
-  specs.cases = read_cases(YamlReader(cases->path, parse_yaml(cases->path, cases->text), "cases.yaml"));
-  if (diagnostics)  // optional: without it, no documented-invalid form can be declared
+  if (!shared.targets) throw SpecError({.file = "specs"}, "no targets.yaml among the spec files");
+  if (!shared.cases) throw SpecError({.file = "specs"}, "no cases.yaml among the spec files");
+  return shared;
+}
+
+}  // namespace
+
+SpecSet load_specs(const std::vector<SpecFile>& files) {
+  SpecSet specs;
+  const SharedSpecFiles shared = shared_spec_files(files);
+  const SpecFile &targets = *shared.targets, &cases = *shared.cases;
+  specs.targets = read_targets(YamlReader(targets.path, parse_yaml(targets.path, targets.text), "targets.yaml"));
+  specs.cases = read_cases(YamlReader(cases.path, parse_yaml(cases.path, cases.text), "cases.yaml"));
+  if (const SpecFile* diagnostics = shared.diagnostics)  // without it, no documented-invalid form can be declared
     specs.diagnostics = read_diagnostics(
         YamlReader(diagnostics->path, parse_yaml(diagnostics->path, diagnostics->text), "diagnostics.yaml"));
-
   std::map<std::string, SourceLocation> families;
-  std::map<std::string, std::pair<std::string, SourceLocation>> instances;  // id -> variant, its syntax
-  for (auto const& f : files) {
-    if (&f == targets || &f == cases || &f == diagnostics) continue;
-    YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
-    // 'definitions' holds YAML anchors that the rest of the file refers to; nothing reads it directly.
-    doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies",
-                    "grammar", "rules", "examples", "register_claims", "sass", "sparse_fragments"});
-    std::string family = read_identifier(doc.at("family"), "a family name");
-    if (auto it = families.find(family); it != families.end())
-      doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));
-    families[family] = doc.at("family").where();
-    specs.families.push_back(family);
-    for (auto const& item : doc.at("variants").items("'variants'")) {
-      Variant v = read_variant(item, family, specs.targets);
-      if (const Variant* prev = specs.find_variant(v.name))
-        item.at("name").fail(fmt::format("duplicate variant '{}' (first defined at {})", v.name, prev->where.str()));
-      check_distinct_instances(v, item.at("syntax"), instances);
-      specs.variants.push_back(std::move(v));
-    }
-    if (doc.has("sass"))
-      for (auto& e : read_sass_expectations(doc.at("sass"), family, specs.variants)) specs.sass.push_back(std::move(e));
-    if (doc.has("claims"))
-      for (auto const& item : doc.at("claims").items("'claims'")) {
-        Claim c = read_claim(item, family, specs.cases);
-        for (auto const& prev : specs.claims)
-          if (prev.id == c.id)
-            item.at("id").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));
-        specs.claims.push_back(std::move(c));
-      }
-    std::vector<GrammarBlock> blocks;
-    if (doc.has("grammar")) blocks = read_grammar(doc.at("grammar"), family);
-    if (doc.has("rules"))
-      for (auto& r : read_rules(doc.at("rules"), family, blocks)) specs.rules.push_back(std::move(r));
-    for (auto& b : blocks) specs.grammar.push_back(std::move(b));
-    if (doc.has("examples"))
-      for (auto& e : read_examples(doc.at("examples"), family)) specs.examples.push_back(std::move(e));
-    if (doc.has("sparse_fragments"))
-      for (auto& sp : read_sparse_fragments(doc.at("sparse_fragments"), family, specs.sparse_fragments))
-        specs.sparse_fragments.push_back(std::move(sp));
-    if (doc.has("register_claims"))
-      for (auto& c : read_register_claims(doc.at("register_claims"), family))
-        specs.register_claims.push_back(std::move(c));
-    if (doc.has("known_discrepancies"))
-      for (auto item : doc.at("known_discrepancies").items("'known_discrepancies'")) {
-        item.expect_map({"variant", "target", "form", "finding", "observed", "source", "note"});
-        KnownDiscrepancy k;
-        k.where = item.where();
-        if (item.has("finding")) {
-          // A finding of the audit, by its id: it stays in the report's Findings, annotated.
-          k.finding = item.at("finding").str();
-          if (item.has("variant") || item.has("target") || item.has("form") || item.has("observed"))
-            item.fail("a known discrepancy names a finding, a form, or a variant and a target; not several");
-          k.source = item.at("source").str();
-          if (item.has("note")) k.note = item.at("note").str();
-          specs.known_discrepancies.push_back(std::move(k));
-          continue;
-        }
-        if (item.has("form")) {
-          k.form = item.at("form").str();
-          if (item.has("variant") || item.has("target"))
-            item.fail("a known discrepancy names a form, or a variant and a target, not both");
-        } else {
-          k.variant = item.at("variant").str();
-          k.target = item.at("target").str();
-          if (!specs.targets.find(k.target))
-            item.at("target").fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", k.target));
-        }
-        std::string observed = item.at("observed").str();
-        if (observed != "accepted" && observed != "rejected")
-          item.at("observed").fail(fmt::format("expected accepted or rejected but found '{}'", observed));
-        k.observed_accepted = observed == "accepted";
-        k.source = item.at("source").str();
-        if (item.has("note")) k.note = item.at("note").str();
-        specs.known_discrepancies.push_back(std::move(k));
-      }
-    for (auto [key, kind] :
-         {std::pair{"invalid", AuditForm::Kind::Invalid}, std::pair{"spellings", AuditForm::Kind::Spelling}})
-      if (doc.has(key))
-        for (auto const& item : doc.at(key).items(fmt::format("'{}'", key))) {
-          AuditForm form = read_form(item, family, kind, specs);
-          for (auto const& prev : specs.forms)
-            if (prev.name == form.name)
-              item.at("name").fail(
-                  fmt::format("duplicate form '{}' (first defined at {})", form.name, prev.where.str()));
-          specs.forms.push_back(std::move(form));
-        }
-  }
+  InstanceSyntax instances;
+  for (auto const& f : files)
+    if (!shared.holds(f)) read_family_file(f, specs, families, instances);
   check_spec_set(specs);
   check_grammar(specs);
   return specs;

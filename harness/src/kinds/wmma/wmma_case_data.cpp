@@ -178,20 +178,12 @@ std::vector<int> wmma_fragment_words(const KernelPlan& k) {
   return out;
 }
 
-LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) {
-  LaunchInput in;
-  const int steps = static_cast<int>(k.steps.size());
-  const Geometry g = geometry(set, c, k);
-  in.shape.warps = g.warps;
-  in.shape.tile_bytes = g.tile_bytes;
-  in.shape.steps = 2 * steps;  // a row of addresses, then a row of strides, per step
-  for (auto const& f : wmma_kernel(k).fragments) in.shape.regs += f.registers * (f.wide ? 2 : 1);
-  const int threads = in.shape.threads();
-  std::mt19937_64 rng(c.seed * 1000003u + 17);
-  in.state.smem.resize(static_cast<std::size_t>(g.warps * g.tile_bytes));
-  for (auto& b : in.state.smem)
-    b = static_cast<std::uint8_t>(rng());  // background: whatever is not a matrix stays as it was
+namespace {
 
+// Each step's matrix placement, as the kernel reads it: a row of addresses, then a row of strides,
+// one per thread.
+std::vector<Placement> write_offsets(LaunchInput& in, const Geometry& g, const CaseSpec& c, const KernelPlan& k) {
+  const int steps = static_cast<int>(k.steps.size()), threads = in.shape.threads();
   std::vector<Placement> where;
   for (int s = 0; s < steps; ++s) where.push_back(place(g, c, k, static_cast<std::size_t>(s)));
   in.offsets.assign(static_cast<std::size_t>(in.shape.steps * threads), 0);
@@ -200,9 +192,12 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
       in.offsets[static_cast<std::size_t>(s * threads + t)] = where[static_cast<std::size_t>(s)].offset;
       in.offsets[static_cast<std::size_t>((steps + s) * threads + t)] = where[static_cast<std::size_t>(s)].stride;
     }
+  return where;
+}
 
-  // Matrix data where the loads read: whole regions, in the format of the step that reads them.
-  // Overflow cases put their large values where wmma.mma's C operand is loaded from.
+// The region wmma.mma's C operand is loaded from (-1: none): where overflow cases put their large values.
+int c_region_of(const KernelPlan& k) {
+  const int steps = static_cast<int>(k.steps.size());
   int c_region = -1;
   for (int s = 0; s < steps; ++s) {
     const WmmaBinding& mma = wmma_kernel(k).bindings[static_cast<std::size_t>(s)];
@@ -212,89 +207,145 @@ LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelP
           k.steps[static_cast<std::size_t>(l)]->variant().operation == Operation::WmmaLoad)
         c_region = wmma_kernel(k).bindings[static_cast<std::size_t>(l)].region;
   }
-  const int rb = g.region_bytes();
-  const bool unique = c.data == DataKind::Unique;
+  return c_region;
+}
+
+// Whether some load reads region `region`.
+bool loaded_from(const KernelPlan& k, int region) {
+  bool loaded = false;
+  for (std::size_t s = 0; s < k.steps.size(); ++s)
+    loaded = loaded ||
+             (wmma_kernel(k).bindings[s].region == region && k.steps[s]->variant().operation == Operation::WmmaLoad);
+  return loaded;
+}
+
+// What the matrices in shared memory are filled with.
+struct MatrixFill {
+  const Geometry& g;
+  const CaseSpec& c;
+  const KernelPlan& k;
+  std::uint64_t scramble = 0;  // digit data of random cases: the index scrambled by a seeded mask
+  int c_region = -1;
+};
+
+// One region of warp w's tile, `n` elements of format f from `base`.
+void fill_region(LaunchInput& in, const MatrixFill& mf, int w, int region, const ElementFormat& f, std::size_t base,
+                 std::mt19937_64& rng) {
+  const int rb = mf.g.region_bytes(), n = rb * 8 / f.bits;
+  const bool unique = mf.c.data == DataKind::Unique;
+  if (digit_data(mf.k)) {
+    for (int e = 0; e < n; ++e)
+      write_bits(in.state.smem, base, static_cast<long long>(e) * f.bits, f.bits,
+                 ((static_cast<std::uint64_t>(e) ^ mf.scramble) >> (w * f.bits)) & element_mask(f));
+    return;
+  }
+  if (unique && f.bits < 16) {  // unique words
+    for (int word = 0; word < rb / 4; ++word)
+      write_bits(in.state.smem, base, word * 32LL, 32,
+                 (static_cast<std::uint64_t>(w * 16 + region) << 24) | static_cast<std::uint64_t>(word + 1));
+    return;
+  }
+  // Random data that no wmma.mma reads is distinct too, so that registers holding the wrong
+  // elements cannot pass for the right ones; what wmma.mma reads keeps its products exact.
+  const bool exact = feeds_mma(mf.k, region) || f.bits < 16;
+  const DistinctValues distinct(f, exact || unique ? 0 : static_cast<std::size_t>(n), rng);
+  for (int e = 0; e < n; ++e)
+    write_bits(in.state.smem, base, static_cast<long long>(e) * f.bits, f.bits,
+               unique  ? unique_value(f, static_cast<std::uint64_t>((w * mf.g.regions + region) * n + e))
+               : exact ? random_value(f, rng, mf.c.overflow && region == mf.c_region)
+                       : distinct[static_cast<std::size_t>(e)]);
+}
+
+// Matrix data where the loads read: whole regions, in the format of the step that reads them.
+// Overflow cases put their large values where wmma.mma's C operand is loaded from.
+void fill_matrices(LaunchInput& in, const Geometry& g, const CaseSpec& c, const KernelPlan& k,
+                   const std::vector<Placement>& where, std::mt19937_64& rng) {
+  MatrixFill mf{.g = g, .c = c, .k = k, .scramble = 0, .c_region = c_region_of(k)};
   // Narrow single loads: digit w (of `bits` bits) of each element's storage index (random cases:
   // the index scrambled by a seeded mask below its top bit), so that an element is told by its
   // values across the warps.
-  std::uint64_t scramble = 0;
   if (digit_data(k)) {
     const WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
-    if (!unique) scramble = rng() & ((std::uint64_t{1} << (index_bits(m, where[0].stride) - 1)) - 1);
+    if (c.data != DataKind::Unique)
+      mf.scramble = rng() & ((std::uint64_t{1} << (index_bits(m, where[0].stride) - 1)) - 1);
   }
   for (int w = 0; w < g.warps; ++w)
     for (int region = 0; region < g.regions; ++region) {
       const ElementFormat* f = region_format(k, region);
-      bool loaded = false;
-      for (int s = 0; s < steps; ++s)
-        loaded = loaded || (wmma_kernel(k).bindings[static_cast<std::size_t>(s)].region == region &&
-                            k.steps[static_cast<std::size_t>(s)]->variant().operation == Operation::WmmaLoad);
-      if (!f || !loaded) continue;
-      const std::size_t base = static_cast<std::size_t>(w * g.tile_bytes + region * rb);
-      const int n = rb * 8 / f->bits;
-      if (digit_data(k)) {
-        for (int e = 0; e < n; ++e)
-          write_bits(in.state.smem, base, static_cast<long long>(e) * f->bits, f->bits,
-                     ((static_cast<std::uint64_t>(e) ^ scramble) >> (w * f->bits)) & element_mask(*f));
-        continue;
-      }
-      if (unique && f->bits < 16) {  // unique words
-        for (int word = 0; word < rb / 4; ++word)
-          write_bits(in.state.smem, base, word * 32LL, 32,
-                     (static_cast<std::uint64_t>(w * 16 + region) << 24) | static_cast<std::uint64_t>(word + 1));
-        continue;
-      }
-      // Random data that no wmma.mma reads is distinct too, so that registers holding the wrong
-      // elements cannot pass for the right ones; what wmma.mma reads keeps its products exact.
-      const bool exact = feeds_mma(k, region) || f->bits < 16;
-      const DistinctValues distinct(*f, exact || unique ? 0 : static_cast<std::size_t>(n), rng);
-      for (int e = 0; e < n; ++e)
-        write_bits(in.state.smem, base, static_cast<long long>(e) * f->bits, f->bits,
-                   unique  ? unique_value(*f, static_cast<std::uint64_t>((w * g.regions + region) * n + e))
-                   : exact ? random_value(*f, rng, c.overflow && region == c_region)
-                           : distinct[static_cast<std::size_t>(e)]);
+      if (!f || !loaded_from(k, region)) continue;
+      fill_region(in, mf, w, region, *f, static_cast<std::size_t>(w * g.tile_bytes + region * g.region_bytes()), rng);
     }
+}
 
-  // Fragment registers in: poison where the kernel writes the fragment before reading it; values
-  // (unique, or distinct random) where a store writes registers that came from outside the kernel.
-  in.state.regs.assign(static_cast<std::size_t>(threads * in.shape.regs), 0);
-  const std::vector<int> first = wmma_fragment_words(k);
-  for (std::size_t fi = 0; fi < wmma_kernel(k).fragments.size(); ++fi) {
-    const ElementFormat* f = nullptr;
-    for (std::size_t s = 0; s < k.steps.size(); ++s)
-      if (wmma_kernel(k).bindings[s].fragments[0] == static_cast<int>(fi) && k.steps[s]->variant().wmma_matrix)
-        f = wmma_matrix_info(*k.steps[s]).format;
-    if (!f) continue;
-    const bool poisoned = written_first(k, static_cast<int>(fi));
-    const int words = wmma_kernel(k).fragments[fi].registers * (wmma_kernel(k).fragments[fi].wide ? 2 : 1);
-    const int per_word = f->bits == 64 ? 1 : 32 / f->bits;
-    const std::size_t count = static_cast<std::size_t>(threads * (f->bits == 64 ? words / 2 : words * per_word));
-    const DistinctValues distinct(*f, poisoned || c.data == DataKind::Unique ? 0 : count, rng);
-    std::uint64_t n = 0;
-    auto next = [&] {
-      const std::uint64_t v = poisoned                     ? poison(*f)
-                              : c.data == DataKind::Unique ? unique_value(*f, kRegisterValues + n)
-                                                           : distinct[static_cast<std::size_t>(n)];
-      ++n;
-      return v;
-    };
-    for (int t = 0; t < threads; ++t) {
-      const std::size_t at = static_cast<std::size_t>(t * in.shape.regs + first[fi]);
-      if (f->bits == 64) {
-        for (int r = 0; r + 1 < words; r += 2) {
-          const std::uint64_t v = next();
-          in.state.regs[at + static_cast<std::size_t>(r)] = static_cast<std::uint32_t>(v);
-          in.state.regs[at + static_cast<std::size_t>(r) + 1] = static_cast<std::uint32_t>(v >> 32);
-        }
-      } else {
-        for (int r = 0; r < words; ++r) {
-          std::uint32_t word = 0;
-          for (int i = 0; i < per_word; ++i) word |= static_cast<std::uint32_t>(next() << (i * f->bits));
-          in.state.regs[at + static_cast<std::size_t>(r)] = word;
-        }
+// The format of fragment fi: that of the last step that writes it and names a matrix (nullptr: none).
+const ElementFormat* fragment_format(const KernelPlan& k, std::size_t fi) {
+  const ElementFormat* f = nullptr;
+  for (std::size_t s = 0; s < k.steps.size(); ++s)
+    if (wmma_kernel(k).bindings[s].fragments[0] == static_cast<int>(fi) && k.steps[s]->variant().wmma_matrix)
+      f = wmma_matrix_info(*k.steps[s]).format;
+  return f;
+}
+
+// Fragment fi's registers in, every thread's, from its word `first` on.
+void fill_fragment(LaunchInput& in, const CaseSpec& c, const KernelPlan& k, std::size_t fi, const ElementFormat& f,
+                   int first, std::mt19937_64& rng) {
+  const int threads = in.shape.threads();
+  const bool poisoned = written_first(k, static_cast<int>(fi));
+  const int words = wmma_kernel(k).fragments[fi].registers * (wmma_kernel(k).fragments[fi].wide ? 2 : 1);
+  const int per_word = f.bits == 64 ? 1 : 32 / f.bits;
+  const std::size_t count = static_cast<std::size_t>(threads * (f.bits == 64 ? words / 2 : words * per_word));
+  const DistinctValues distinct(f, poisoned || c.data == DataKind::Unique ? 0 : count, rng);
+  std::uint64_t n = 0;
+  auto next = [&] {
+    const std::uint64_t v = poisoned                     ? poison(f)
+                            : c.data == DataKind::Unique ? unique_value(f, kRegisterValues + n)
+                                                         : distinct[static_cast<std::size_t>(n)];
+    ++n;
+    return v;
+  };
+  for (int t = 0; t < threads; ++t) {
+    const std::size_t at = static_cast<std::size_t>(t * in.shape.regs + first);
+    if (f.bits == 64) {
+      for (int r = 0; r + 1 < words; r += 2) {
+        const std::uint64_t v = next();
+        in.state.regs[at + static_cast<std::size_t>(r)] = static_cast<std::uint32_t>(v);
+        in.state.regs[at + static_cast<std::size_t>(r) + 1] = static_cast<std::uint32_t>(v >> 32);
+      }
+    } else {
+      for (int r = 0; r < words; ++r) {
+        std::uint32_t word = 0;
+        for (int i = 0; i < per_word; ++i) word |= static_cast<std::uint32_t>(next() << (i * f.bits));
+        in.state.regs[at + static_cast<std::size_t>(r)] = word;
       }
     }
   }
+}
+
+// Fragment registers in: poison where the kernel writes the fragment before reading it; values
+// (unique, or distinct random) where a store writes registers that came from outside the kernel.
+void fill_registers(LaunchInput& in, const CaseSpec& c, const KernelPlan& k, std::mt19937_64& rng) {
+  in.state.regs.assign(static_cast<std::size_t>(in.shape.threads() * in.shape.regs), 0);
+  const std::vector<int> first = wmma_fragment_words(k);
+  for (std::size_t fi = 0; fi < wmma_kernel(k).fragments.size(); ++fi)
+    if (const ElementFormat* f = fragment_format(k, fi)) fill_fragment(in, c, k, fi, *f, first[fi], rng);
+}
+
+}  // namespace
+
+LaunchInput make_wmma_input(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) {
+  LaunchInput in;
+  const Geometry g = geometry(set, c, k);
+  in.shape.warps = g.warps;
+  in.shape.tile_bytes = g.tile_bytes;
+  in.shape.steps = 2 * static_cast<int>(k.steps.size());  // a row of addresses, then a row of strides, per step
+  for (auto const& f : wmma_kernel(k).fragments) in.shape.regs += f.registers * (f.wide ? 2 : 1);
+  std::mt19937_64 rng(c.seed * 1000003u + 17);
+  in.state.smem.resize(static_cast<std::size_t>(g.warps * g.tile_bytes));
+  for (auto& b : in.state.smem)
+    b = static_cast<std::uint8_t>(rng());  // background: whatever is not a matrix stays as it was
+  const std::vector<Placement> where = write_offsets(in, g, c, k);
+  fill_matrices(in, g, c, k, where, rng);
+  fill_registers(in, c, k, rng);
   return in;
 }
 
