@@ -796,7 +796,7 @@ Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<P
   audit.targets = plan.targets;
   audit.ptxas_targets = plan.ptxas_targets;
   audit.probes = plan.probes.size();
-  Judge j{suite, plan, verdicts, audit, {}, {}};
+  Judge j{.suite = suite, .plan = plan, .v = verdicts, .audit = audit};
   j.requirements();
   j.rules_and_blocks();
   j.negative_space();

@@ -214,7 +214,7 @@ struct Builder {
         !plan.targets.empty() && listed != specs.targets.toolkits.end()) {
       ToolkitVersionSubject s{
           .documented = listed->second, .at = std::nullopt, .above = std::nullopt, .above_version = {}};
-      s.above_version = PtxVersion{s.documented.major, s.documented.minor + 1};
+      s.above_version = PtxVersion{.major = s.documented.major, .minor = s.documented.minor + 1};
       s.at = add(plan.targets.back(), s.documented, "", true);
       s.above = add(plan.targets.back(), s.above_version, "", false);
       plan.toolkit_version = s;

@@ -127,7 +127,13 @@ void draw_spec_layout(pugi::xml_node parent, const Layout& L) {
             continue;
           }
         }
-        runs.push_back({lane, r, i, i, Dir::One, fmt::format("T{}", lane), ""});
+        runs.push_back({.lane = lane,
+                        .reg = r,
+                        .first = i,
+                        .last = i,
+                        .dir = Dir::One,
+                        .lane_text = fmt::format("T{}", lane),
+                        .reg_text = ""});
       }
       // The register, and which of its elements when a box does not hold them all.
       for (auto& run : runs)
@@ -425,7 +431,7 @@ SpecLayouts spec_layouts(const SpecSet& specs) {
                                     L.cols, L.element_bits);
       for (auto const& p : L.element) key += fmt::format("{},{},{};", p.matrix, p.row, p.col);
       auto [it, fresh] = by_key.emplace(key, out.figures.size());
-      if (fresh) out.figures.push_back({{}, std::move(L)});
+      if (fresh) out.figures.push_back({.forms = {}, .layout = std::move(L)});
       out.figures[it->second].forms.push_back(inst.mnemonic());
       out.figure_of[inst.mnemonic()] = it->second;
     }

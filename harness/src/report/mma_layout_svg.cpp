@@ -26,7 +26,7 @@ std::vector<MmaReadingNote> readings_of(const MmaSpec& spec, const MmaOperand& o
   for (auto const& [_, layout] : owner.layouts) {
     if (layout.source != source) continue;
     for (auto const& [line, f] : {std::pair{"row", &layout.row}, std::pair{"col", &layout.col}})
-      if (!f->reading.empty()) out.push_back({line, f->manual, f->reading, f->why});
+      if (!f->reading.empty()) out.push_back({.line = line, .manual = f->manual, .reading = f->reading, .why = f->why});
     break;
   }
   return out;
@@ -87,7 +87,7 @@ MmaLayoutFigures mma_layout_figures(const SpecSet& specs) {
         MmaLayoutFigure& f = out.figures[it->second];
         if (std::find(f.sources.begin(), f.sources.end(), o.source) == f.sources.end()) f.sources.push_back(o.source);
         f.forms.push_back(listed);
-        refs.push_back({operand, it->second});
+        refs.push_back({.operand = operand, .figure = it->second});
       };
       add("A", "A", 'a', x.a, spec.a, form);
       add("B", "B", 'b', x.b, spec.b, form);

@@ -68,7 +68,7 @@ int index_bits(const WmmaMatrixInfo& m, std::uint32_t stride) {
 }
 
 Geometry geometry(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) {
-  Geometry g{set.wmma_warps, set.wmma_tile_bytes, set.wmma_regions};
+  Geometry g{.warps = set.wmma_warps, .tile_bytes = set.wmma_tile_bytes, .regions = set.wmma_regions};
   if (!digit_data(k)) return g;
   const WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
   const int bits = m.format->bits;
