@@ -10,13 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "results/toolkit_identity.hpp"
+
 namespace ptxcts {
 
-// What the matrix needs of one audit report.
-struct AuditSummary {
-  std::string file;  // where it was read from
-  std::string cuda_release, ptxas_version, ptx_isa;
-  std::vector<std::string> targets;        // in the report's order: each grammar row's verdicts follow it
+// What the matrix needs of one audit report. Its toolkit (the report's "run": cuda_release,
+// ptxas_version, ptx_isa and targets, in the report's order: each grammar row's verdicts follow its
+// targets) is a base, not a member, so that the commands reading `a.cuda_release` stay as they are.
+struct AuditSummary : ToolkitIdentity {
+  std::string file;                        // where it was read from
   std::vector<std::string> ptxas_targets;  // every target ptxas lists (schema 2: `targets`)
   struct FindingRow {
     std::string id, cls, subject, observed, known;

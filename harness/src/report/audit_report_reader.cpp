@@ -5,6 +5,8 @@
 #include <climits>
 #include <map>
 
+#include "results/report_kind.hpp"
+
 namespace ptxcts {
 namespace {
 
@@ -124,14 +126,14 @@ struct Unique {
 
 }  // namespace
 
-bool is_audit_report(const JsonDocument& doc) {
-  return doc.root().json().is_object() && doc.root().has("grammar_counts");
-}
+bool is_audit_report(const JsonDocument& doc) { return read_report_kind(doc) == ReportKind::Audit; }
 
 AuditSummary read_audit_report(const JsonDocument& doc) {
+  expect_report_kind(doc, ReportKind::Audit);
   const JsonNode root = doc.root();
   root.object({"schema_version", "run", "summary", "findings", "statements", "requirements", "forms", "grammar_counts",
-               "negative_space_counts", "grammar", "negative_space", "ptxas_failures"});
+               "negative_space_counts", "grammar", "negative_space", "ptxas_failures"},
+              {"kind"});
   const JsonNode version = root.at("schema_version");
   const auto schema = version.integer(INT32_MIN, INT32_MAX);
   if (schema < 2 || schema > kAuditReportSchema)
@@ -146,11 +148,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   else
     run.object(
         {"cuda_release", "ptxas_version", "ptx_isa", "targets", "host", "date", "suite_version", "suite_commit"});
-  a.cuda_release = run.at("cuda_release").str();
-  if (a.cuda_release.empty()) run.at("cuda_release").fail("expected a CUDA release such as \"12.4\", got \"\"");
-  a.ptxas_version = run.at("ptxas_version").str();
-  a.ptx_isa = run.at("ptx_isa").str();
-  a.targets = run.at("targets").strings();
+  static_cast<ToolkitIdentity&>(a) = read_toolkit_identity(run);
   a.ptxas_targets = schema >= 3 ? run.at("ptxas_targets").strings() : a.targets;
   for (const char* k : {"host", "date", "suite_version", "suite_commit"}) run.at(k).str();
   const JsonNode summary = root.at("summary");

@@ -1,7 +1,8 @@
-// Reading an audit report back (reports/audit-cuda<release>.json, schema 2 or 3, as report/audit_report
-// writes it): what the toolkit matrix and `ptxcts diff` of two audits need, checked as strictly as
-// the other readers: every key known, every type, every grammar row's verdicts one per target, and
-// an error names FILE:LINE:COLUMN and what was expected (util/json_document).
+// Reading an audit report back (reports/audit-cuda<release>.json, schema 2 or 3, "kind": "audit" or
+// none, as report/audit_report writes it): what the toolkit matrix and `ptxcts diff` of two audits
+// need, checked as strictly as the other readers: every key known, every type, every grammar row's
+// verdicts one per target, and an error names FILE:LINE:COLUMN and what was expected
+// (util/json_document).
 #pragma once
 
 #include <string>
@@ -17,8 +18,8 @@ inline constexpr int kAuditReportSchema = 3;  // the newest read; 2 lacks run.pt
 AuditSummary read_audit_report(const JsonDocument& doc);
 AuditSummary parse_audit_report(const std::string& text, const std::string& file);
 
-// Whether a parsed JSON document is an audit report (its top level has "grammar_counts") rather
-// than a run report.
+// Whether a parsed JSON document is an audit report, by its "kind" (or results/report_kind's legacy
+// rule); throws JsonInputError where it says neither. report/report_reader reads any report.
 bool is_audit_report(const JsonDocument& doc);
 
 }  // namespace ptxcts

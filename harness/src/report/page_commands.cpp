@@ -1,53 +1,49 @@
 #include "report/page_commands.hpp"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "report/audit_html.hpp"
+#include "report/audit_report_reader.hpp"
 #include "report/report_diff_html.hpp"
 #include "report/report_files.hpp"
 #include "report/report_merge.hpp"
+#include "report/report_reader.hpp"
 #include "report/toolkit_matrix_html.hpp"
-#include "report/toolkit_matrix_reader.hpp"
-#include "results/report_json.hpp"
 #include "util/atomic_file.hpp"
-#include "util/file_text.hpp"
 
 namespace ptxcts {
 
-RunReport load_run_report(const std::filesystem::path& path) {
-  auto text = try_read_file_text(path);
-  if (!text) throw ReportError(path.string() + ": cannot read this report");
-  return parse_report_json(*text, path.string());
-}
+RunReport load_run_report(const std::filesystem::path& path) { return read_run_report_file(path); }
 
 std::filesystem::path write_page_for(const std::filesystem::path& json, std::filesystem::path out,
                                      const SpecSet* specs) {
-  auto text = try_read_file_text(json);
-  if (!text) throw ReportError(json.string() + ": cannot read this report");
+  const JsonDocument doc = open_report(json);
   if (out.empty()) {  // beside it: X.json -> X.html, and a compressed X.json.gz -> X.html too
     std::filesystem::path p(json);
     if (p.extension() == ".gz") p.replace_extension();
     out = p.replace_extension(".html");
   }
-  // The toolkit matrix has "toolkits" and "changes" (its reader places errors); an audit report
-  // "findings" and "grammar"; a run report "results" (the run reader places errors).
-  auto j = nlohmann::json::parse(*text, nullptr, false);
-  if (j.is_object() && j.contains("toolkits") && j.contains("changes")) {
-    try {
-      write_file_atomically(out, toolkit_matrix_html(parse_matrix_file(*text, json.string())));
-    } catch (const JsonInputError& e) { throw ReportError(e.what()); }
-    return out;
+  switch (const ReportKind kind = read_report_kind(doc)) {
+    case ReportKind::Run:
+      write_file_atomically(out, run_page(read_run_report(doc), json.parent_path(), specs));
+      return out;
+    case ReportKind::ToolkitMatrix: write_file_atomically(out, toolkit_matrix_html(read_matrix_file(doc))); return out;
+    case ReportKind::Audit:
+      read_audit_report(doc);  // checked as strictly as the others, errors placed, before its page is drawn
+      try {
+        write_file_atomically(out, audit_html(nlohmann::json(doc.root().json())));
+      } catch (const nlohmann::json::exception& e) {
+        throw ReportError(json.string() + ": not an audit report this build reads: " + e.what());
+      }
+      return out;
+    case ReportKind::Sass:
+    case ReportKind::Fleet:
+      doc.fail("kind", fmt::format("{} has no page written by `ptxcts html` (it writes those of run and audit "
+                                   "reports and of the toolkit matrix)",
+                                   report_kind_noun(kind)));
   }
-  if (j.is_object() && j.contains("grammar") && j.contains("findings")) {
-    try {
-      write_file_atomically(out, audit_html(j));
-    } catch (const nlohmann::json::exception& e) {
-      throw ReportError(json.string() + ": not an audit report this build reads: " + e.what());
-    }
-    return out;
-  }
-  RunReport report = parse_report_json(*text, json.string());
-  write_file_atomically(out, run_page(report, json.parent_path(), specs));
   return out;
 }
 

@@ -1,17 +1,16 @@
 #include "report/report_files.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
-
+#include <optional>
 #include <string_view>
 
+#include "report/audit_report_reader.hpp"
 #include "report/report_html.hpp"
 #include "report/report_junit.hpp"
 #include "report/report_markdown.hpp"
+#include "report/report_reader.hpp"
 #include "results/report_json.hpp"
 #include "util/atomic_file.hpp"
-#include "util/file_text.hpp"
 
 namespace ptxcts {
 
@@ -48,18 +47,13 @@ std::string run_page(const RunReport& report, const std::filesystem::path& dir, 
   RunPageInputs in;
   SpecLayouts layouts;
   if (specs) in.layouts = &(layouts = spec_layouts(*specs));
-  nlohmann::json audit;
-  // An audit that cannot be read only leaves the matrix to this run's target.
-  if (auto text = try_read_plain_or_gzipped(dir / ("audit-cuda" + report.info.cuda_release + ".json"))) {
-    audit = nlohmann::json::parse(*text, nullptr, false);
-    if (audit.is_object() && audit.contains("grammar") && audit.contains("run")) in.audit = &audit;
-  }
+  std::optional<AuditSummary> audit;
   try {
-    return report_html(report, in);
-  } catch (const nlohmann::json::exception&) {
-    in.audit = nullptr;  // an audit of another shape
-    return report_html(report, in);
-  }
+    if (auto doc = try_open_report(dir / ("audit-cuda" + report.info.cuda_release + ".json")))
+      audit = read_audit_report(*doc);
+  } catch (const JsonInputError&) {}  // an audit this build cannot read only leaves the matrix to this run's target
+  if (audit) in.audit = &*audit;
+  return report_html(report, in);
 }
 
 void write_reports(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs) {

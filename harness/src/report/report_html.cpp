@@ -1,7 +1,6 @@
 #include "report/report_html.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>
@@ -199,21 +198,18 @@ void claims_section(pugi::xml_node body, const RunReport& report) {
 // The audit's verdicts per form (the instruction's first word) and target: accepted, rejected, or both
 // (forms that differ only in their operands).
 using AuditCells = std::map<std::string, std::map<std::string, std::pair<int, int>>>;
-std::vector<std::string> audit_cells(const nlohmann::json* audit, AuditCells& cells) {
-  std::vector<std::string> targets;
-  if (!audit) return targets;
-  for (auto const& t : audit->at("run").at("targets")) targets.push_back(t.get<std::string>());
-  for (auto const& g : audit->at("grammar")) {
-    auto instruction = g.at("instruction").get<std::string>();
-    auto verdicts = g.at("verdicts").get<std::string>();
-    auto& row = cells[instruction.substr(0, instruction.find(' '))];
-    for (std::size_t k = 0; k < verdicts.size() && k < targets.size(); ++k)
-      (verdicts[k] == '+' ? row[targets[k]].first : row[targets[k]].second)++;
+std::vector<std::string> audit_cells(const AuditSummary* audit, AuditCells& cells) {
+  if (!audit) return {};
+  const std::vector<std::string>& targets = audit->targets;
+  for (auto const& g : audit->grammar) {
+    auto& row = cells[g.instruction.substr(0, g.instruction.find(' '))];
+    for (std::size_t k = 0; k < g.verdicts.size() && k < targets.size(); ++k)
+      (g.verdicts[k] == '+' ? row[targets[k]].first : row[targets[k]].second)++;
   }
   return targets;
 }
 
-void matrix_section(pugi::xml_node body, const RunReport& report, const nlohmann::json* audit) {
+void matrix_section(pugi::xml_node body, const RunReport& report, const AuditSummary* audit) {
   pugi::xml_node s = section(body, "matrix-section", "Forms x targets");
   AuditCells from_audit;
   std::vector<std::string> targets = audit_cells(audit, from_audit);

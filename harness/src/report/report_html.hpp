@@ -5,10 +5,9 @@
 // fragment layouts (the spec's, and what the GPU did for wmma); then per kernel its cases, collapsed.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <string>
 
+#include "judge/toolkit_matrix.hpp"
 #include "report/layout_svg.hpp"
 #include "results/results.hpp"
 
@@ -16,8 +15,9 @@ namespace ptxcts {
 
 struct RunPageInputs {
   const SpecLayouts* layouts = nullptr;  // the spec's figures; none drawn without
-  // The audit of the same toolkit (its JSON): the matrix then has every target it asked ptxas about.
-  const nlohmann::json* audit = nullptr;
+  // The audit of the same toolkit (as report/audit_report_reader reads it): the matrix then has every
+  // target it asked ptxas about.
+  const AuditSummary* audit = nullptr;
 };
 
 std::string report_html(const RunReport& report, const RunPageInputs& in = {});

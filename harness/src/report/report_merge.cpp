@@ -14,6 +14,7 @@
 #include "report/report_files.hpp"
 #include "results/outcome.hpp"
 #include "results/report_json.hpp"
+#include "results/report_kind.hpp"
 
 namespace ptxcts {
 
@@ -102,6 +103,7 @@ std::string fleet_json(const Fleet& f) {
   // 2: aligned runs, missing runs, the runs' schema 8 fields; 3: cases by outcome (results/outcome's
   // tokens: a fault case that faulted is "faulted", never "crash"), each machine's verdict line
   j["fleet_schema_version"] = 3;
+  j["kind"] = std::string(report_kind_name(ReportKind::Fleet));
   j["aligned"] = {{"suite_commit", f.aligned_commit}, {"specs", f.aligned_specs}};
   j["machines"] = nlohmann::ordered_json::array();
   for (std::size_t m = 0; m < f.machines.size(); ++m) {

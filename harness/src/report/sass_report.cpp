@@ -8,6 +8,7 @@
 #include <set>
 
 #include "report/sass_text.hpp"
+#include "results/report_kind.hpp"
 #include "util/atomic_file.hpp"
 #include "util/json_document.hpp"
 
@@ -88,7 +89,7 @@ SassReport build_sass_report(const Catalog& cat, const Suite& suite) {
 std::string sass_report_json(const SassReport& r, const AuditRun& run) {
   Json j;
   j["schema_version"] = SassReport::kSchemaVersion;
-  j["kind"] = "sass";
+  j["kind"] = std::string(report_kind_name(ReportKind::Sass));
   j["run"] = {
       {"host", run.host}, {"date", run.date}, {"suite_version", run.suite_version}, {"suite_commit", run.suite_commit}};
   j["cuda_release"] = r.cuda_release;
@@ -123,14 +124,13 @@ std::string sass_report_json(const SassReport& r, const AuditRun& run) {
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-SassReport read_sass_report(const std::string& text, const std::string& file) {
-  JsonDocument doc(text, file);
+SassReport read_sass_report(const JsonDocument& doc) {
+  expect_report_kind(doc, ReportKind::Sass);
   JsonNode root = doc.root();
   root.object({"schema_version", "kind", "run", "cuda_release", "ptxas_version", "disassembler", "unavailable",
                "targets", "expectations", "kernels"});
   if (root.at("schema_version").integer(0, 1000) != SassReport::kSchemaVersion)
     root.at("schema_version").fail(fmt::format("expected {}", SassReport::kSchemaVersion));
-  if (root.at("kind").str() != "sass") root.at("kind").fail("expected \"sass\"");
   SassReport r;
   r.cuda_release = root.at("cuda_release").str();
   r.ptxas_version = root.at("ptxas_version").str();
@@ -166,6 +166,10 @@ SassReport read_sass_report(const std::string& text, const std::string& file) {
     r.rows.push_back(std::move(row));
   }
   return r;
+}
+
+SassReport read_sass_report(const std::string& text, const std::string& file) {
+  return read_sass_report(JsonDocument(text, file));
 }
 
 std::string sass_report_markdown(const SassReport& r, const AuditRun& run) {

@@ -11,6 +11,7 @@
 #include "assemble/catalog_manifest.hpp"
 #include "plan/suite.hpp"
 #include "report/audit_report.hpp"
+#include "util/json_document.hpp"
 
 namespace ptxcts {
 
@@ -34,7 +35,8 @@ std::string sass_report_json(const SassReport& r, const AuditRun& run);
 std::string sass_report_markdown(const SassReport& r, const AuditRun& run);
 // Writes sass-cuda<release>.json and .md into `dir` atomically; returns the JSON's path.
 std::filesystem::path write_sass_reports(const SassReport& r, const AuditRun& run, const std::filesystem::path& dir);
-// Reads one back (throws JsonInputError naming file:line:column).
+// Reads one back (throws JsonInputError naming file:line:column; one of another kind at its "kind").
+SassReport read_sass_report(const JsonDocument& doc);
 SassReport read_sass_report(const std::string& text, const std::string& file);
 
 // One (kernel, target) whose SASS differs between two releases (both disassembled).

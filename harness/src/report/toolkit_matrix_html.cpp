@@ -43,7 +43,8 @@ pugi::xml_node side_table(pugi::xml_node parent, const char* id, const char* fir
   pugi::xml_node hr = el(el(t, "thead"), "tr");
   el(hr, "th", {}, first);
   if (second) el(hr, "th", {}, second);
-  for (auto const& tk : m.toolkits) el(hr, "th", {{"data-toolkit", tk.cuda_release}}, "CUDA " + tk.cuda_release);
+  for (auto const& tk : m.toolkits)
+    el(hr, "th", {{"data-toolkit", tk.toolkit.cuda_release}}, "CUDA " + tk.toolkit.cuda_release);
   return el(t, "tbody");
 }
 
@@ -87,14 +88,14 @@ void toolkits_section(pugi::xml_node body, const MatrixFile& m) {
   };
   auto plain = [](const MatrixFile::Toolkit&) { return ""; };
   line(
-      "ptxas", [](auto const& t) { return t.ptxas_version; }, plain);
+      "ptxas", [](auto const& t) { return t.toolkit.ptxas_version; }, plain);
   line(
-      "PTX ISA", [](auto const& t) { return t.ptx_isa; }, plain);
+      "PTX ISA", [](auto const& t) { return t.toolkit.ptx_isa; }, plain);
   pugi::xml_node targets = el(tb, "tr");
   el(targets, "td", {}, "Targets");
   for (auto const& t : m.toolkits) {  // a long list folded, the whole list its tooltip
     pugi::xml_node td = el(targets, "td", {{"class", "mono"}});
-    for (auto const& piece : fold_target_pieces(fmt::format("{}", fmt::join(t.targets, ", "))))
+    for (auto const& piece : fold_target_pieces(fmt::format("{}", fmt::join(t.toolkit.targets, ", "))))
       if (piece.whole.empty()) text(td, piece.text);
       else el(td, "abbr", {{"class", "targets"}, {"title", piece.whole}}, piece.text);
   }
@@ -237,7 +238,7 @@ void forms_section(pugi::xml_node body, const MatrixFile& m) {
 Cell grammar_cell(const std::string& verdicts, const MatrixFile::Toolkit& t) {
   std::vector<std::string> acc, rej, failed;
   for (std::size_t k = 0; k < verdicts.size(); ++k)
-    (verdicts[k] == '+' ? acc : verdicts[k] == '-' ? rej : failed).push_back(t.targets[k]);
+    (verdicts[k] == '+' ? acc : verdicts[k] == '-' ? rej : failed).push_back(t.toolkit.targets[k]);
   Cell c{fmt::format("{}/{}", acc.size(), verdicts.size()), "", ""};
   c.cls = failed.empty() && rej.empty() ? "accepted" : failed.empty() && acc.empty() ? "rejected" : "partial";
   if (c.cls == "partial")
@@ -286,7 +287,7 @@ void grammar_section(pugi::xml_node body, const MatrixFile& m) {
 
 std::string toolkit_matrix_html(const MatrixFile& m) {
   const std::string span =
-      fmt::format("CUDA {} to {}", m.toolkits.front().cuda_release, m.toolkits.back().cuda_release);
+      fmt::format("CUDA {} to {}", m.toolkits.front().toolkit.cuda_release, m.toolkits.back().toolkit.cuda_release);
   HtmlPage page("ptxcts toolkits " + span);
   el(page.body, "h1", {}, "ptxcts: toolkits side by side, " + span);
   contents(page.body, {{"changes", "What changed"},

@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "results/report_kind.hpp"
+
 namespace ptxcts {
 namespace {
 
@@ -18,11 +20,7 @@ std::size_t count(const JsonNode& n) { return static_cast<std::size_t>(n.integer
 MatrixFile::Toolkit read_toolkit(const JsonNode& n) {
   n.object({"cuda_release", "ptxas_version", "ptx_isa", "targets", "probes", "findings", "contradictions", "report"});
   MatrixFile::Toolkit t;
-  t.cuda_release = n.at("cuda_release").str();
-  if (t.cuda_release.empty()) n.at("cuda_release").fail("expected a CUDA release such as \"12.4\", got \"\"");
-  t.ptxas_version = n.at("ptxas_version").str();
-  t.ptx_isa = n.at("ptx_isa").str();
-  t.targets = n.at("targets").strings();
+  t.toolkit = read_toolkit_identity(n);
   t.probes = count(n.at("probes"));
   t.findings = count(n.at("findings"));
   t.contradictions = count(n.at("contradictions"));
@@ -35,9 +33,9 @@ PairChanges read_step(const JsonNode& n, const MatrixFile::Toolkit& from, const 
   PairChanges s;
   s.from = n.at("from").str();
   s.to = n.at("to").str();
-  if (s.from != from.cuda_release || s.to != to.cuda_release)
-    n.fail(fmt::format("expected the change from CUDA {} to {} (consecutive toolkits), got {} to {}", from.cuda_release,
-                       to.cuda_release, s.from, s.to));
+  if (s.from != from.toolkit.cuda_release || s.to != to.toolkit.cuda_release)
+    n.fail(fmt::format("expected the change from CUDA {} to {} (consecutive toolkits), got {} to {}",
+                       from.toolkit.cuda_release, to.toolkit.cuda_release, s.from, s.to));
   for (auto const& c : n.at("changes").items()) {
     c.object({"kind", "what", "before", "after"});
     ToolkitChange x{c.at("kind").str(), c.at("what").str(), c.at("before").str(), c.at("after").str()};
@@ -66,7 +64,7 @@ template <class Cell, class Read>
 std::vector<std::optional<Cell>> read_per_toolkit(const JsonNode& n, const std::vector<MatrixFile::Toolkit>& toolkits,
                                                   Read read) {
   std::vector<const char*> keys;
-  for (auto const& t : toolkits) keys.push_back(t.cuda_release.c_str());
+  for (auto const& t : toolkits) keys.push_back(t.toolkit.cuda_release.c_str());
   n.object(keys);
   std::vector<std::optional<Cell>> per;
   for (std::size_t c = 0; c < toolkits.size(); ++c) {
@@ -97,9 +95,9 @@ MatrixFile::FormCell read_form_cell(const JsonNode& n, const MatrixFile::Toolkit
 
 std::string read_verdicts(const JsonNode& n, const MatrixFile::Toolkit& t) {
   std::string v = n.str();
-  if (v.size() != t.targets.size())
-    n.fail(fmt::format("expected one verdict per target of CUDA {} ({}), got {}", t.cuda_release, t.targets.size(),
-                       v.size()));
+  if (v.size() != t.toolkit.targets.size())
+    n.fail(fmt::format("expected one verdict per target of CUDA {} ({}), got {}", t.toolkit.cuda_release,
+                       t.toolkit.targets.size(), v.size()));
   if (auto bad = v.find_first_not_of("+-!"); bad != std::string::npos)
     n.fail(fmt::format("expected + (accepted), - (rejected) or ! (ptxas failed), got '{}'", v[bad]));
   return v;
@@ -130,15 +128,12 @@ std::vector<MatrixFile::Row<Cell>> read_rows(const JsonNode& list, const char* i
 
 }  // namespace
 
-bool is_toolkit_matrix(const JsonDocument& doc) {
-  return doc.root().json().is_object() && doc.root().has("toolkits") && doc.root().has("changes");
-}
-
 MatrixFile read_matrix_file(const JsonDocument& doc) {
+  expect_report_kind(doc, ReportKind::ToolkitMatrix);
   const JsonNode root = doc.root();
   root.object(
       {"schema_version", "run", "toolkits", "changes", "findings", "statements", "requirements", "forms", "grammar"},
-      {"sass_changes"});
+      {"kind", "sass_changes"});
   const JsonNode version = root.at("schema_version");
   if (auto v = version.integer(INT32_MIN, INT32_MAX); v != kToolkitMatrixSchema)
     version.fail(
@@ -152,8 +147,8 @@ MatrixFile read_matrix_file(const JsonDocument& doc) {
   std::set<std::string> releases;
   for (auto const& n : toolkits.items()) {
     m.toolkits.push_back(read_toolkit(n));
-    if (!releases.insert(m.toolkits.back().cuda_release).second)
-      n.at("cuda_release").fail(fmt::format("duplicate toolkit CUDA {}", m.toolkits.back().cuda_release));
+    if (!releases.insert(m.toolkits.back().toolkit.cuda_release).second)
+      n.at("cuda_release").fail(fmt::format("duplicate toolkit CUDA {}", m.toolkits.back().toolkit.cuda_release));
   }
   if (m.toolkits.size() < 2)
     toolkits.fail(fmt::format("expected two or more toolkits side by side, got {}", m.toolkits.size()));

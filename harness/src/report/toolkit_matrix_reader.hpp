@@ -1,8 +1,8 @@
-// Reading the toolkit matrix back (reports/toolkits.json, schema 1, as report/toolkit_matrix_report
-// writes it) for its page: checked as strictly as the other readers (util/json_document): every key
-// known, every type, a column per toolkit in every side-by-side row, the changes between
-// consecutive releases of known kinds and counted as listed; an error names FILE:LINE:COLUMN and
-// what was expected.
+// Reading the toolkit matrix back (reports/toolkits.json, schema 1, "kind": "toolkit-matrix" or none,
+// as report/toolkit_matrix_report writes it) for its page: checked as strictly as the other readers
+// (util/json_document): every key known, every type, a column per toolkit in every side-by-side
+// row, the changes between consecutive releases of known kinds and counted as listed; an error names
+// FILE:LINE:COLUMN and what was expected.
 #pragma once
 
 #include <optional>
@@ -11,6 +11,7 @@
 
 #include "judge/toolkit_matrix.hpp"
 #include "report/audit_report.hpp"
+#include "results/toolkit_identity.hpp"
 #include "util/json_document.hpp"
 
 namespace ptxcts {
@@ -21,8 +22,8 @@ struct MatrixFile {
   std::string file;
   AuditRun run;
   struct Toolkit {
-    std::string cuda_release, ptxas_version, ptx_isa, report;
-    std::vector<std::string> targets;
+    ToolkitIdentity toolkit;
+    std::string report;  // its audit report's file name
     std::size_t probes = 0, findings = 0, contradictions = 0;
   };
   std::vector<Toolkit> toolkits;   // oldest first
@@ -69,8 +70,5 @@ struct MatrixFile {
 // Throws JsonInputError for anything that is not a toolkit matrix of this schema.
 MatrixFile read_matrix_file(const JsonDocument& doc);
 MatrixFile parse_matrix_file(const std::string& text, const std::string& file);
-
-// Whether a parsed JSON document is a toolkit matrix (its top level has "toolkits" and "changes").
-bool is_toolkit_matrix(const JsonDocument& doc);
 
 }  // namespace ptxcts

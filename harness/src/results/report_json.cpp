@@ -1,20 +1,18 @@
 #include "results/report_json.hpp"
-#include "results/outcome.hpp"
-#include "util/json_text.hpp"
-
-#include <cmath>
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <set>
-#include <sstream>
 #include <string_view>
 #include <vector>
+
+#include "results/outcome.hpp"
+#include "results/report_kind.hpp"
 
 namespace ptxcts {
 
@@ -104,208 +102,15 @@ Json summary_json(const RunReport& report) {
           {"findings", findings}};
 }
 
-// ---- Reading -------------------------------------------------------------------------------
+// ---- Reading (util/json_document: every error FILE:LINE:COLUMN: PATH: what was expected) -------
 
-// nlohmann's DOM keeps no positions, so a second, SAX pass records where each value starts,
-// by its path ("results[3].status"). At each event the lexer has consumed exactly the token just
-// reported (numbers excepted, which are never containers or keys), so the stream offset is exact.
-class PositionRecorder final : public nlohmann::json_sax<Json> {
- public:
-  PositionRecorder(const std::string& text, std::istream& in) : text_(text), in_(in) {}
-
-  std::map<std::string, std::size_t> starts;
-  struct Duplicate {
-    std::string path, key;
-    std::size_t offset;
-  };
-  std::optional<Duplicate> duplicate;  // the first key that occurs twice in one object
-
-  bool null() override { return scalar(); }
-  bool boolean(bool) override { return scalar(); }
-  bool number_integer(number_integer_t) override { return scalar(); }
-  bool number_unsigned(number_unsigned_t) override { return scalar(); }
-  bool number_float(number_float_t, const string_t&) override { return scalar(); }
-  bool string(string_t&) override { return scalar(); }
-  bool binary(binary_t&) override { return scalar(); }
-  bool start_object(std::size_t) override { return open(false); }
-  bool start_array(std::size_t) override { return open(true); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
-  bool key(string_t& k) override {
-    Frame& f = stack_.back();
-    f.key = k;
-    // The value starts after the ':' that follows the key's closing quote.
-    std::size_t pos = text_.find_first_not_of(" \t\r\n", consumed());
-    if (pos != std::string::npos && text_[pos] == ':') pos = text_.find_first_not_of(" \t\r\n", pos + 1);
-    pos = std::min(pos, text_.size());
-    if (!f.keys.insert(k).second && !duplicate) duplicate = Duplicate{member_path(f.path, k), k, pos};
-    starts.emplace(member_path(f.path, k), pos);
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-    return false;  // the DOM pass has already accepted this text
-  }
-
-  static std::string member_path(const std::string& object, const std::string& key) {
-    return object.empty() ? key : object + "." + key;
-  }
-
- private:
-  struct Frame {
-    std::string path;
-    bool array;
-    std::size_t index = 0;
-    std::string key;
-    std::set<std::string> keys;
-  };
-
-  std::size_t consumed() const {
-    return static_cast<std::size_t>(in_.rdbuf()->pubseekoff(0, std::ios::cur, std::ios::in));
-  }
-  // The path of the value now starting; advances the index inside arrays.
-  std::string next_path() {
-    if (stack_.empty()) return "";
-    Frame& f = stack_.back();
-    if (f.array) return fmt::format("{}[{}]", f.path, f.index++);
-    return member_path(f.path, f.key);
-  }
-  bool scalar() {
-    next_path();
-    return true;
-  }
-  bool open(bool array) {
-    std::string path = next_path();
-    starts.emplace(path, consumed() - 1);  // the '{' or '[' just read
-    stack_.push_back(Frame{path, array, 0, "", {}});
-    return true;
-  }
-  bool close() {
-    stack_.pop_back();
-    return true;
-  }
-
-  const std::string& text_;
-  std::istream& in_;
-  std::vector<Frame> stack_;
-};
-
-std::string line_column(const std::string& text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  std::size_t line_start = 0;
-  if (offset > 0)
-    if (auto nl = text.rfind('\n', offset - 1); nl != std::string::npos) line_start = nl + 1;
-  auto begin = text.begin();
-  auto line = 1 + std::count(begin, begin + static_cast<std::ptrdiff_t>(offset), '\n');
-  // Columns count characters, not bytes: skip UTF-8 continuation bytes.
-  auto column =
-      1 + std::count_if(begin + static_cast<std::ptrdiff_t>(line_start), begin + static_cast<std::ptrdiff_t>(offset),
-                        [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
-  return fmt::format("{}:{}", line, column);
+// A duration: a number of seconds, never negative.
+double seconds(const JsonNode& n) {
+  if (!n.json().is_number()) n.fail("expected a number of seconds, got " + n.describe());
+  const double v = n.json().get<double>();
+  if (!(v >= 0)) n.fail(fmt::format("expected a duration of 0 s or more, got {}", n.json().dump()));
+  return v;
 }
-
-struct Source {
-  const std::string& file;
-  const std::string& text;
-  const std::map<std::string, std::size_t>& starts;
-
-  // The nearest recorded position at or above `path`: scalars inside arrays are not recorded.
-  std::size_t offset(std::string path) const {
-    for (;;) {
-      if (auto it = starts.find(path); it != starts.end()) return it->second;
-      if (path.empty()) return 0;
-      auto cut = path.find_last_of(".[");
-      path.resize(cut == std::string::npos ? 0 : cut);
-    }
-  }
-  std::string where(const std::string& path) const {
-    return fmt::format("{}:{}", file, line_column(text, offset(path)));
-  }
-  [[noreturn]] void fail(const std::string& path, const std::string& what) const { fail_at(offset(path), path, what); }
-  [[noreturn]] void fail_at(std::size_t at, const std::string& path, const std::string& what) const {
-    throw ReportError(
-        fmt::format("{}:{}: {}: {}", file, line_column(text, at), path.empty() ? "top level" : path, what));
-  }
-};
-
-std::string describe(const Json& j) {
-  if (j.is_structured()) return j.type_name();
-  return fmt::format("{} {}", j.type_name(), j.dump(-1, ' ', false, Json::error_handler_t::replace));
-}
-
-// One value of the report, with its path: every accessor says what it expected when it fails.
-class Node {
- public:
-  Node(const Source& src, const Json& j, std::string path) : src_(src), j_(j), path_(std::move(path)) {}
-
-  [[noreturn]] void fail(const std::string& what) const { src_.fail(path_, what); }
-  const std::string& path() const { return path_; }
-
-  // An object with exactly these keys (each required).
-  // Every key in `keys` must be there; those in `optional` may be.
-  const Node& object(const std::vector<const char*>& keys, const std::vector<const char*>& optional = {}) const {
-    if (!j_.is_object()) fail("expected an object, got " + describe(j_));
-    std::vector<const char*> all = keys;
-    all.insert(all.end(), optional.begin(), optional.end());
-    for (auto const& [k, v] : j_.items())
-      if (std::none_of(all.begin(), all.end(), [&k = k](const char* key) { return k == key; }))
-        src_.fail(PositionRecorder::member_path(path_, k),
-                  fmt::format("unknown key \"{}\"; expected one of {}", k, fmt::join(all, ", ")));
-    for (const char* k : keys)
-      if (!j_.contains(k)) fail(fmt::format("missing key \"{}\"", k));
-    return *this;
-  }
-  bool has(const char* key) const { return j_.is_object() && j_.contains(key); }
-  bool is_null() const { return j_.is_null(); }
-  Node at(const char* key) const {
-    if (!j_.is_object()) fail("expected an object, got " + describe(j_));
-    if (!j_.contains(key)) fail(fmt::format("missing key \"{}\"", key));
-    return Node(src_, j_.at(key), PositionRecorder::member_path(path_, key));
-  }
-  std::string str() const {
-    if (!j_.is_string()) fail("expected a string, got " + describe(j_));
-    return j_.get<std::string>();
-  }
-  bool boolean() const {
-    if (!j_.is_boolean()) fail("expected true or false, got " + describe(j_));
-    return j_.get<bool>();
-  }
-  std::int64_t integer(std::int64_t min, std::int64_t max) const {
-    if (!j_.is_number_integer()) fail("expected an integer, got " + describe(j_));
-    bool in_range = j_.is_number_unsigned() ? j_.get<std::uint64_t>() <= static_cast<std::uint64_t>(max)
-                                            : j_.get<std::int64_t>() >= min && j_.get<std::int64_t>() <= max;
-    if (!in_range) fail(fmt::format("expected an integer from {} to {}, got {}", min, max, j_.dump()));
-    return j_.get<std::int64_t>();
-  }
-  double seconds() const {  // a duration: a number, never negative
-    if (!j_.is_number()) fail("expected a number of seconds, got " + describe(j_));
-    const double v = j_.get<double>();
-    if (!(v >= 0)) fail(fmt::format("expected a duration of 0 s or more, got {}", j_.dump()));
-    return v;
-  }
-  std::vector<Node> items() const {
-    if (!j_.is_array()) fail("expected an array, got " + describe(j_));
-    std::vector<Node> out;
-    for (std::size_t i = 0; i < j_.size(); ++i) out.emplace_back(src_, j_[i], fmt::format("{}[{}]", path_, i));
-    return out;
-  }
-  std::vector<std::string> strings() const {
-    std::vector<std::string> out;
-    for (auto const& item : items()) out.push_back(item.str());
-    return out;
-  }
-  template <class F>
-  auto convert(F&& from_string) const {  // from_string throws std::invalid_argument
-    std::string s = str();
-    try {
-      return from_string(s);
-    } catch (const std::invalid_argument& e) { fail(e.what()); }
-  }
-
- private:
-  const Source& src_;
-  const Json& j_;
-  std::string path_;
-};
 
 // Schema 8 and before said "skip" for every case not run. The reasons the runner gave a form the GPU,
 // its targets or the toolkit's PTX ISA lack are its own words (run/cubin_selection), so such a skip
@@ -316,7 +121,7 @@ bool legacy_not_supported(const std::string& reason) {
          (reason.starts_with("needs PTX ISA ") && reason.find("; this toolkit speaks ") != std::string::npos);
 }
 
-CaseResult read_result(const Node& n) {
+CaseResult read_result(const JsonNode& n) {
   n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason", "mismatches", "diff",
             "fault_case"},
            {"observed_layout", "roundtrip_identity", "ran_on", "outcome", "known", "fault_expected"});
@@ -340,7 +145,7 @@ CaseResult read_result(const Node& n) {
   if (n.has("known")) r.known = n.at("known").str();  // from schema 9 on
   if (n.has("fault_expected")) r.fault_expected = n.at("fault_expected").boolean();  // schema 9, later reports
   if (n.has("outcome")) {  // from schema 9 on: derived from the status, so it must agree with it
-    Node o = n.at("outcome");
+    JsonNode o = n.at("outcome");
     if (o.convert(outcome_from_token) != outcome_of(r))
       o.fail(fmt::format("expected \"{}\" (what status \"{}\"{} means), got \"{}\"", token(outcome_of(r)),
                          to_string(r.status), r.fault_case ? " of a fault case" : "", o.str()));
@@ -348,7 +153,7 @@ CaseResult read_result(const Node& n) {
   return r;
 }
 
-ClaimVerdict read_claim(const Node& n, std::int64_t schema) {
+ClaimVerdict read_claim(const JsonNode& n, std::int64_t schema) {
   n.object({"id", "family", "text", "source", "note", "verdict", "evidence", "checked"}, {"known"});
   ClaimVerdict c;
   c.id = n.at("id").str();
@@ -375,7 +180,7 @@ bool names_something(std::string_view what) {
   return sep != std::string_view::npos && sep > 0 && sep + 3 < what.size();
 }
 
-Withdrawal read_withdrawal(const Node& n) {
+Withdrawal read_withdrawal(const JsonNode& n) {
   n.object({"what", "reason"});
   Withdrawal w{.what = n.at("what").str(), .reason = n.at("reason").str()};
   if (!names_something(w.what))
@@ -388,24 +193,24 @@ Withdrawal read_withdrawal(const Node& n) {
 // Each of `nodes` named by `name`: a second one with the name of an earlier one is an error at the
 // second, naming the first (which of two results for one case the run meant is unknowable).
 template <class T, class Name>
-void refuse_duplicates(const Source& src, const std::vector<Node>& nodes, const std::vector<T>& values,
+void refuse_duplicates(const JsonDocument& doc, const std::vector<JsonNode>& nodes, const std::vector<T>& values,
                        const char* noun, Name&& name) {
   std::map<std::string, std::size_t> first;
   for (std::size_t i = 0; i < values.size(); ++i)
     if (auto [it, fresh] = first.emplace(name(values[i]), i); !fresh)
       nodes[i].fail(fmt::format("duplicate {} {} (first at {}, {})", noun, it->first,
-                                src.where(nodes[it->second].path()), nodes[it->second].path()));
+                                doc.where(nodes[it->second].path()), nodes[it->second].path()));
 }
 
 // The totals are derived data; a file whose totals disagree with its results was edited or broken.
 // Schema 9 on: every outcome, over every case; before: six statuses, over the cases that are not
 // fault cases.
-void check_count(const Node& v, int count, const std::string& what) {
+void check_count(const JsonNode& v, int count, const std::string& what) {
   if (v.integer(0, INT32_MAX) != count)
     v.fail(fmt::format("expected {} ({}), got {}", count, what, v.integer(0, INT32_MAX)));
 }
 
-void check_totals(const Node& n, const std::vector<CaseResult>& results, std::int64_t schema) {
+void check_totals(const JsonNode& n, const std::vector<CaseResult>& results, std::int64_t schema) {
   if (schema >= 9) {
     // faulted-where-allowed came later in schema 9: a report without it has none.
     std::vector<const char*> keys;
@@ -433,11 +238,11 @@ void check_totals(const Node& n, const std::vector<CaseResult>& results, std::in
 }
 
 // The summary (schema 9 on) is derived too: the verdict line and the counts must be this report's.
-void check_summary(const Node& n, const RunReport& report) {
+void check_summary(const JsonNode& n, const RunReport& report) {
   n.object({"verdict", "exit_status", "cases", "kernels", "needing_action", "findings"});
   const Json want = summary_json(report);
   for (auto const& [key, value] : want.items()) {
-    Node v = n.at(key.c_str());
+    JsonNode v = n.at(key.c_str());
     if (value.is_string()) {  // the verdict: its words may change between builds, its kind may not
       const std::string w = value.get<std::string>(), got = v.str();
       const std::string kind = w.substr(0, w.find(':') + 1);
@@ -448,13 +253,6 @@ void check_summary(const Node& n, const RunReport& report) {
                          v.integer(0, INT32_MAX)));
     }
   }
-}
-
-// nlohmann's what() is "[json.exception.parse_error.101] parse error at line L, column C: MESSAGE";
-// we give our own position, so keep only MESSAGE.
-std::string syntax_message(const std::string& what) {
-  auto colon = what.find(": ");
-  return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
 }  // namespace
@@ -470,17 +268,10 @@ CaseResult parse_case_result_line(const std::string& line, const std::string& fi
     if (what.rfind(here + ":1:", 0) == 0) what.replace(0, here.size() + 3, here + ":");
     return what;
   };
-  if (auto problem = json_nesting_problem(line, here)) throw ReportError(on_one_line(*problem));
-  Json j;
   try {
-    j = Json::parse(line);
-  } catch (const Json::parse_error& e) {
-    throw ReportError(fmt::format("{}:{}:{}: {}", file, line_number, e.byte, syntax_message(e.what())));
-  } catch (const Json::out_of_range& e) { throw ReportError(on_one_line(json_number_overflow(line, here, e.what()))); }
-  const std::map<std::string, std::size_t> no_positions;
-  Source src{here, line, no_positions};
-  try {
-    return read_result(Node(src, j, "result"));
+    const JsonDocument doc(line, here);
+    // Named "result" as a whole line, placed at its start: a line is short.
+    return read_result(JsonNode(doc, doc.root().json(), "result"));
   } catch (const ReportError& e) { throw ReportError(on_one_line(e.what())); }
 }
 
@@ -520,7 +311,7 @@ Json to_json(const RunSass& s) {
   return {{"disassembler", s.disassembler}, {"unavailable", s.unavailable}, {"kernels", kernels}};
 }
 
-RunSass read_sass(const Node& n) {
+RunSass read_sass(const JsonNode& n) {
   n.object({"disassembler", "unavailable", "kernels"});
   RunSass s{.disassembler = n.at("disassembler").str(), .unavailable = n.at("unavailable").str(), .kernels = {}};
   for (auto const& k : n.at("kernels").items()) {
@@ -535,13 +326,13 @@ RunSass read_sass(const Node& n) {
   return s;
 }
 
-RunTiming read_timing(const Node& n) {
+RunTiming read_timing(const JsonNode& n) {
   std::vector<const char*> keys;
   for (auto const& f : kTimingSeconds) keys.push_back(f.key);
   for (auto const& f : kTimingCounts) keys.push_back(f.key);
   n.object(keys);
   RunTiming t;
-  for (auto const& f : kTimingSeconds) t.*f.member = n.at(f.key).seconds();
+  for (auto const& f : kTimingSeconds) t.*f.member = seconds(n.at(f.key));
   for (auto const& f : kTimingCounts) t.*f.member = static_cast<int>(n.at(f.key).integer(0, INT32_MAX));
   return t;
 }
@@ -550,6 +341,7 @@ std::string report_json(const RunReport& report) {
   const Tally t = tally(report.results);
   Json j;
   j["schema_version"] = RunReport::kSchemaVersion;
+  j["kind"] = std::string(report_kind_name(ReportKind::Run));
   j["run"] = to_json(report.info);
   j["summary"] = summary_json(report);
   j["totals"] = Json::object();
@@ -569,29 +361,13 @@ std::string report_json(const RunReport& report) {
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-RunReport parse_report_json(const std::string& text, const std::string& file) {
-  // Deep nesting is refused before anything else: the position tracking below is per level.
-  if (auto problem = json_nesting_problem(text, file)) throw ReportError(*problem);
-  Json j;
-  try {
-    j = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    // e.byte is the 1-based index of the character the parser stopped at.
-    throw ReportError(fmt::format("{}:{}: invalid JSON: {}", file, line_column(text, e.byte == 0 ? 0 : e.byte - 1),
-                                  syntax_message(e.what())));
-  } catch (const Json::out_of_range& e) { throw ReportError(json_number_overflow(text, file, e.what())); }
-  std::istringstream in(text);
-  PositionRecorder positions(text, in);
-  Json::sax_parse(in, &positions);
-  Source src{file, text, positions.starts};
-  // The DOM keeps only one of two equal keys; which one the writer meant is unknowable.
-  if (auto const& d = positions.duplicate) src.fail_at(d->offset, d->path, fmt::format("duplicate key \"{}\"", d->key));
-
-  Node root(src, j, "");
-  Node version = root.at("schema_version");
+RunReport read_run_report(const JsonDocument& doc) {
+  expect_report_kind(doc, ReportKind::Run);
+  const JsonNode root = doc.root();
+  const JsonNode version = root.at("schema_version");
   // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity, 4 lacks the verdict observed,
   // 5 the timing, 6 the sass, 7 the GPU's identity and the rest of schema 8's run, 8 the outcomes
-  // and the summary; nothing else differs.
+  // and the summary; nothing else differs. "kind" came later in 9 (report_kind): 9 may lack it.
   constexpr int kOldest = 2;
   const auto v = version.integer(INT32_MIN, INT32_MAX);
   if (v < kOldest || v > RunReport::kSchemaVersion)
@@ -599,7 +375,8 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
                              RunReport::kSchemaVersion, v));
   if (v >= 9)
     root.object({"schema_version", "run", "summary", "totals", "results", "claims", "withdrawn", "timing", "sass",
-                 "expectations"});
+                 "expectations"},
+                {"kind"});
   else if (v >= 7) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing", "sass"});
   else if (v >= 6) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing"});
   else if (v >= 4) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
@@ -609,17 +386,17 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   std::vector<const char*> run_keys;
   const std::size_t known = v >= 8 ? std::size(kRunInfoFields) : kRunInfoFieldsBefore8;
   for (std::size_t k = 0; k < known; ++k) run_keys.push_back(kRunInfoFields[k].key);
-  Node run = root.at("run");
+  const JsonNode run = root.at("run");
   run.object(run_keys);
   for (std::size_t k = 0; k < known; ++k) report.info.*kRunInfoFields[k].member = run.at(kRunInfoFields[k].key).str();
 
   auto results = root.at("results").items();
   for (auto const& n : results) report.results.push_back(read_result(n));
-  refuse_duplicates(src, results, report.results, "result for",
+  refuse_duplicates(doc, results, report.results, "result for",
                     [](const CaseResult& r) { return r.kernel + " / " + r.case_name; });
   auto claims = root.at("claims").items();
   for (auto const& n : claims) report.claims.push_back(read_claim(n, v));
-  refuse_duplicates(src, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
+  refuse_duplicates(doc, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
   if (v < 9)
     for (std::size_t k = 0; k < results.size(); ++k)
       if (results[k].has("outcome")) results[k].at("outcome").fail("key \"outcome\" is from schema_version 9 on");
@@ -628,7 +405,7 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   if (v >= 6) report.timing = read_timing(root.at("timing"));
   if (v >= 7) report.sass = read_sass(root.at("sass"));
   if (v >= 9) {
-    Node e = root.at("expectations");
+    const JsonNode e = root.at("expectations");
     e.object({"applied", "unmatched"});
     report.expectations_applied = e.at("applied").strings();
     report.expectations_unmatched = e.at("unmatched").strings();
@@ -639,7 +416,7 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
   // writer was confused about what the run did.
   auto withdrawn = root.at("withdrawn").items();
   for (auto const& n : withdrawn) report.withdrawn.push_back(read_withdrawal(n));
-  refuse_duplicates(src, withdrawn, report.withdrawn, "withdrawal of", [](const Withdrawal& w) { return w.what; });
+  refuse_duplicates(doc, withdrawn, report.withdrawn, "withdrawal of", [](const Withdrawal& w) { return w.what; });
   for (std::size_t i = 0; i < withdrawn.size(); ++i) {
     const std::string& what = report.withdrawn[i].what;
     std::string present;
@@ -653,9 +430,13 @@ RunReport parse_report_json(const std::string& text, const std::string& file) {
     if (!present.empty())
       withdrawn[i].at("what").fail(
           fmt::format("\"{}\" is withdrawn but present ({} at {}); expected only what this report lacks", what, present,
-                      src.where(present)));
+                      doc.where(present)));
   }
   return report;
+}
+
+RunReport parse_report_json(const std::string& text, const std::string& file) {
+  return read_run_report(JsonDocument(text, file));
 }
 
 }  // namespace ptxcts

@@ -4,23 +4,24 @@
 #pragma once
 
 #include <span>
-#include <stdexcept>
 #include <string>
 
 #include "results/results.hpp"
+#include "util/json_document.hpp"
 
 namespace ptxcts {
 
-// A report that cannot be read: what() is "FILE:LINE:COLUMN: PATH: what was expected".
-struct ReportError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+// A report that cannot be read: what() is "FILE:LINE:COLUMN: PATH: what was expected" (or "FILE: cannot
+// read this report"). The readers read with util/json_document, whose error this is.
+using ReportError = JsonInputError;
 
 std::string report_json(const RunReport& report);
 
 // One result as a line of JSON, and back (for the run's journal); errors name file:line.
 std::string case_result_json_line(const CaseResult& r);
 CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number);
+// A run report ("kind": "run", or none: every schema from 2 on); one of another kind is refused at its "kind".
+RunReport read_run_report(const JsonDocument& doc);                             // throws ReportError
 RunReport parse_report_json(const std::string& text, const std::string& file);  // throws ReportError
 
 // RunInfo's fields under their JSON names, in report order: every writer lists the run the same way.

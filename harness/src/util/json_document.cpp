@@ -101,7 +101,7 @@ std::string line_column(const std::string& text, std::size_t offset) {
   return fmt::format("{}:{}", line, column);
 }
 
-std::string describe(const Json& j) {
+std::string describe_value(const Json& j) {
   if (j.is_structured()) return j.type_name();
   std::string s = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   return fmt::format("{} {}", j.type_name(), s.size() > 80 ? s.substr(0, 80) + "..." : s);
@@ -128,15 +128,21 @@ JsonDocument::JsonDocument(std::string text, std::string file) : text_(std::move
 
 JsonNode JsonDocument::root() const { return JsonNode(*this, json_, ""); }
 
-void JsonDocument::fail(const std::string& path, const std::string& what) const {
-  // The nearest recorded position at or above `path` (scalars inside arrays are not recorded).
+// The nearest recorded position at or above `path` (scalars inside arrays are not recorded).
+std::size_t JsonDocument::offset(const std::string& path) const {
   std::string p = path;
   for (;;) {
-    if (auto it = starts_.find(p); it != starts_.end()) fail_at(it->second, path, what);
-    if (p.empty()) fail_at(0, path, what);
+    if (auto it = starts_.find(p); it != starts_.end()) return it->second;
+    if (p.empty()) return 0;
     auto cut = p.find_last_of(".[");
     p.resize(cut == std::string::npos ? 0 : cut);
   }
+}
+
+void JsonDocument::fail(const std::string& path, const std::string& what) const { fail_at(offset(path), path, what); }
+
+std::string JsonDocument::where(const std::string& path) const {
+  return fmt::format("{}:{}", file_, line_column(text_, offset(path)));
 }
 
 void JsonDocument::fail_at(std::size_t offset, const std::string& path, const std::string& what) const {
@@ -145,7 +151,7 @@ void JsonDocument::fail_at(std::size_t offset, const std::string& path, const st
 }
 
 const JsonNode& JsonNode::object(const std::vector<const char*>& keys, const std::vector<const char*>& optional) const {
-  if (!j_->is_object()) fail("expected an object, got " + describe(*j_));
+  if (!j_->is_object()) fail("expected an object, got " + describe_value(*j_));
   std::vector<const char*> all = keys;
   all.insert(all.end(), optional.begin(), optional.end());
   for (auto const& [k, v] : j_->items())
@@ -156,24 +162,26 @@ const JsonNode& JsonNode::object(const std::vector<const char*>& keys, const std
   return *this;
 }
 
+std::string JsonNode::describe() const { return describe_value(*j_); }
+
 JsonNode JsonNode::at(const char* key) const {
-  if (!j_->is_object()) fail("expected an object, got " + describe(*j_));
+  if (!j_->is_object()) fail("expected an object, got " + describe_value(*j_));
   if (!j_->contains(key)) fail(fmt::format("missing key \"{}\"", key));
   return JsonNode(*doc_, j_->at(key), member_path(path_, key));
 }
 
 std::string JsonNode::str() const {
-  if (!j_->is_string()) fail("expected a string, got " + describe(*j_));
+  if (!j_->is_string()) fail("expected a string, got " + describe_value(*j_));
   return j_->get<std::string>();
 }
 
 bool JsonNode::boolean() const {
-  if (!j_->is_boolean()) fail("expected true or false, got " + describe(*j_));
+  if (!j_->is_boolean()) fail("expected true or false, got " + describe_value(*j_));
   return j_->get<bool>();
 }
 
 std::int64_t JsonNode::integer(std::int64_t min, std::int64_t max) const {
-  if (!j_->is_number_integer()) fail("expected an integer, got " + describe(*j_));
+  if (!j_->is_number_integer()) fail("expected an integer, got " + describe_value(*j_));
   const bool in_range = j_->is_number_unsigned() ? j_->get<std::uint64_t>() <= static_cast<std::uint64_t>(max)
                                                  : j_->get<std::int64_t>() >= min && j_->get<std::int64_t>() <= max;
   if (!in_range) fail(fmt::format("expected an integer from {} to {}, got {}", min, max, j_->dump()));
@@ -181,7 +189,7 @@ std::int64_t JsonNode::integer(std::int64_t min, std::int64_t max) const {
 }
 
 std::vector<JsonNode> JsonNode::items() const {
-  if (!j_->is_array()) fail("expected an array, got " + describe(*j_));
+  if (!j_->is_array()) fail("expected an array, got " + describe_value(*j_));
   std::vector<JsonNode> out;
   out.reserve(j_->size());
   for (std::size_t i = 0; i < j_->size(); ++i) out.emplace_back(*doc_, (*j_)[i], fmt::format("{}[{}]", path_, i));

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "report/audit_html.hpp"
+#include "report/audit_report_reader.hpp"
 #include "report/layout_svg.hpp"
 #include "report/report_diff_html.hpp"
 #include "report/report_html.hpp"
@@ -155,10 +156,11 @@ TEST(ReportHtml, TextIsEscapedNotMarkup) {
 }
 
 TEST(ReportHtml, AnAuditBesideJoinsTheMatrix) {
-  nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
+  const std::string path = std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json";
+  const AuditSummary audit = parse_audit_report(read(path), path);
   auto doc = parse(report_html(test_report(), {.layouts = nullptr, .audit = &audit}));
   // The audit asked about 23 targets, sm_90 among them: a column each.
-  EXPECT_EQ(count(doc, "//table[@id='matrix']/thead/tr/th"), 1u + audit["run"]["targets"].size());
+  EXPECT_EQ(count(doc, "//table[@id='matrix']/thead/tr/th"), 1u + audit.targets.size());
   // The audit excerpt has ldmatrix.sync.aligned.m8n8.x1.b16 (accepted from sm_75 on), not .trans.
   auto row = doc.select_node("//table[@id='matrix']/tbody/tr[@data-name='ldmatrix.sync.aligned.m8n8.x1.trans.b16']");
   ASSERT_TRUE(row);

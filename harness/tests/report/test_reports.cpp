@@ -267,7 +267,8 @@ TEST(ReportJson, ATimingThatIsNotADurationIsPlaced) {
 
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   std::string text = report_json(sample_report());
-  EXPECT_EQ(text.rfind("{\n \"schema_version\": 9,\n \"run\": {\n  \"gpu_name\": ", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 9,\n \"kind\": \"run\",\n \"run\": {\n  \"gpu_name\": ", 0), 0u)
+      << text;
   // Every outcome over every case (fault cases among them, as faulted / no-fault): 9 cases.
   EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 2,\n  \"not-supported\": 1,\n  \"skipped\": 1,\n"
                       "  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1,\n  \"faulted\": 1,\n  \"no-fault\": 0,\n"

@@ -231,8 +231,8 @@ std::string matrix_error_of(const std::string& text) {
 TEST(ToolkitMatrixReader, ReadsBackWhatTheWriterWrote) {
   MatrixFile m = parse_matrix_file(test_matrix_json(), "t.json");
   ASSERT_EQ(m.toolkits.size(), 2u);
-  EXPECT_EQ(m.toolkits[0].cuda_release, "13.0");
-  EXPECT_EQ(m.toolkits[1].ptxas_version, "13.5.37");
+  EXPECT_EQ(m.toolkits[0].toolkit.cuda_release, "13.0");
+  EXPECT_EQ(m.toolkits[1].toolkit.ptxas_version, "13.5.37");
   ASSERT_EQ(m.steps.size(), 1u);
   // The eight changes `ptxcts diff` of the two audits prints (CTest cli.diff-audits).
   EXPECT_EQ(m.steps[0].changes.size(), 8u);
