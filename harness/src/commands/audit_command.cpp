@@ -10,12 +10,11 @@
 #include "commands/run_console.hpp"
 #include "commands/toolkit_audit.hpp"
 #include "kinds/kinds.hpp"
-#include "report/audit_report_reader.hpp"
+#include "report/report_reader.hpp"
 #include "report/toolkit_matrix_report.hpp"
 #include "report/up_to_date.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/environment.hpp"
-#include "util/file_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -140,11 +139,7 @@ void write_matrix(const std::vector<Toolchain>& toolkits, const std::vector<fs::
     return;
   }
   std::vector<AuditSummary> summaries;
-  for (auto const& json : jsons) {
-    auto text = try_read_file_text(json);
-    if (!text) throw std::runtime_error(json.string() + ": cannot read the report just written");
-    summaries.push_back(parse_audit_report(*text, json.string()));
-  }
+  for (auto const& json : jsons) summaries.push_back(read_audit_report_file(json));
   ToolkitMatrix m = build_matrix(std::move(summaries));
   std::vector<std::string> releases;
   for (auto const& c : m.columns) releases.push_back(c.cuda_release);
@@ -172,7 +167,7 @@ std::vector<SassReport> sass_reports_in(const fs::path& dir, const std::vector<s
   std::vector<SassReport> out;
   for (auto const& r : releases) {
     const fs::path file = dir / ("sass-cuda" + r + ".json");
-    if (auto text = try_read_plain_or_gzipped(file)) out.push_back(read_sass_report(*text, file.string()));
+    if (auto doc = try_open_report(file)) out.push_back(read_sass_report(*doc));
   }
   return out;
 }

@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "results/report_json.hpp"
+#include "report/report_reader.hpp"
 #include "util/file_text.hpp"
 
 namespace ptxcts {
@@ -71,11 +71,7 @@ FleetInputs collect_fleet_inputs(const std::vector<std::string>& paths, std::opt
     std::sort(found.begin(), found.end());
     in.files.insert(in.files.end(), found.begin(), found.end());
   }
-  for (auto const& f : in.files) {
-    auto text = try_read_file_text(f, kMaxInputFileBytes);
-    if (!text) throw ReportError(f.string() + ": cannot read this report");
-    in.reports.push_back(parse_report_json(*text, f.string()));
-  }
+  for (auto const& f : in.files) in.reports.push_back(read_run_report_file(f));
   if (!expect_tasks) return in;
   std::set<std::string> reported;
   for (auto const& r : in.reports) reported.insert(r.info.slurm_task);

@@ -55,10 +55,8 @@ std::size_t write_release_manifest(const fs::path& prefix, const std::string& su
   j["schema"] = ReleaseManifest::kSchemaVersion;
   j["suite_version"] = suite_version;
   j["suite_commit"] = suite_commit;
-  j["catalog"] = {{"cuda_release", c.cuda_release},
-                  {"ptxas_version", c.ptxas_version},
-                  {"ptx_isa", c.toolkit_ptx.str()},
-                  {"targets", c.targets}};
+  j["catalog"] = toolkit_identity_json(
+      {.cuda_release = c.cuda_release, .ptxas_version = c.ptxas_version, .ptx_isa = c.toolkit_ptx.str(), .targets = c.targets});
   // One line per file, so that a person (or grep) reads it as a list.
   std::string text = j.dump(1);
   text.erase(text.rfind('}'));

@@ -11,17 +11,14 @@
 #include <string>
 #include <vector>
 
-namespace ptxcts {
+#include "results/toolkit_identity.hpp"
 
-struct ReleaseCatalog {
-  std::string cuda_release{}, ptxas_version{}, ptx_isa{};
-  std::vector<std::string> targets{};
-};
+namespace ptxcts {
 
 struct ReleaseManifest {
   static constexpr int kSchemaVersion = 1;
   std::string suite_version{}, suite_commit{};
-  ReleaseCatalog catalog{};
+  ToolkitIdentity catalog{};  // the toolkit that precompiled the package's catalog
   std::size_t files = 0;  // how many it lists
 };
 

@@ -11,13 +11,10 @@
 #include "commands/audit_command.hpp"
 #include "commands/fleet_inputs.hpp"
 #include "judge/toolkit_matrix.hpp"
-#include "report/audit_report_reader.hpp"
 #include "report/page_commands.hpp"
+#include "report/report_reader.hpp"
 #include "report/toolkit_matrix_report.hpp"
-#include "results/report_json.hpp"
 #include "spec/spec_loader.hpp"
-#include "util/file_text.hpp"
-#include "util/json_document.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,29 +22,13 @@ namespace ptxcts {
 
 namespace {
 
-AuditSummary load_audit(const std::string& path) {
-  auto text = try_read_file_text(path, kMaxInputFileBytes);
-  if (!text) throw std::runtime_error(path + ": cannot read this report");
-  return parse_audit_report(*text, path);
-}
-
-// Whether `path` holds an audit report (else it is read as a run report, with that reader's errors).
-bool holds_audit_report(const std::string& path) {
-  auto text = try_read_file_text(path, kMaxInputFileBytes);  // a file without an end is refused here
-  if (!text) return false;
-  try {
-    return is_audit_report(JsonDocument(*text, path));
-  } catch (const JsonInputError&) { return false; }
-}
+// Whether `path` holds an audit report, as its kind says (else it is read as a run report, with that
+// reader's errors).
+bool holds_audit_report(const std::string& path) { return report_file_kind(path) == ReportKind::Audit; }
 
 // Two run reports: what got worse or went missing (exit 1 if anything did).
 int diff_runs(const std::string& before, const std::string& after, const std::string& html) {
-  auto load = [](const std::string& path) {
-    auto text = try_read_file_text(path, kMaxInputFileBytes);
-    if (!text) throw ReportError(path + ": cannot read this report");
-    return parse_report_json(*text, path);
-  };
-  RunReport old_report = load(before), new_report = load(after);
+  RunReport old_report = read_run_report_file(before), new_report = read_run_report_file(after);
   ReportDiff d = diff_reports(old_report, new_report);
   fmt::print("{}", format_diff(d));
   if (!html.empty()) write_diff_page(old_report, new_report, d, html);
@@ -56,7 +37,7 @@ int diff_runs(const std::string& before, const std::string& after, const std::st
 
 // Two audit reports: what changed from one toolkit (or audit) to the other.
 int diff_audits(const std::string& before, const std::string& after) {
-  AuditSummary a = load_audit(before), b = load_audit(after);
+  AuditSummary a = read_audit_report_file(before), b = read_audit_report_file(after);
   PairChanges c = compare_audits(a, b);
   fmt::print("{}", format_audit_diff(c, a, b));
   return audit_regressed(c, b) ? kExitFound : 0;
@@ -68,7 +49,7 @@ int merge_audits(const std::vector<std::string>& reports, const std::string& pre
   std::vector<AuditSummary> summaries;
   std::map<std::string, fs::path> folder_of;
   for (auto const& path : reports) {
-    summaries.push_back(load_audit(path));
+    summaries.push_back(read_audit_report_file(path));
     folder_of[summaries.back().cuda_release] = fs::path(path).parent_path();
   }
   if (summaries.size() < 2) return usage_error("merge: the toolkit matrix needs two or more audit reports");

@@ -126,7 +126,6 @@ struct Unique {
 
 }  // namespace
 
-bool is_audit_report(const JsonDocument& doc) { return read_report_kind(doc) == ReportKind::Audit; }
 
 AuditSummary read_audit_report(const JsonDocument& doc) {
   expect_report_kind(doc, ReportKind::Audit);

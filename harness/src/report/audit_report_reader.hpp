@@ -18,8 +18,4 @@ inline constexpr int kAuditReportSchema = 3;  // the newest read; 2 lacks run.pt
 AuditSummary read_audit_report(const JsonDocument& doc);
 AuditSummary parse_audit_report(const std::string& text, const std::string& file);
 
-// Whether a parsed JSON document is an audit report, by its "kind" (or results/report_kind's legacy
-// rule); throws JsonInputError where it says neither. report/report_reader reads any report.
-bool is_audit_report(const JsonDocument& doc);
-
 }  // namespace ptxcts
