@@ -236,7 +236,7 @@ void matrix_section(pugi::xml_node body, const RunReport& report, const AuditSum
   std::vector<std::string> order;
   for (auto const& r : report.results) {
     if (r.fault_case) continue;
-    auto [it, fresh] = forms.try_emplace(r.instruction, Form{r.family, r.kernel, {}, 0});
+    auto [it, fresh] = forms.try_emplace(r.instruction, Form{.family = r.family, .kernel = r.kernel});
     if (fresh) order.push_back(r.instruction);
     const Outcome o = outcome_of(r);
     if (o == Outcome::NotSupported || o == Outcome::Skipped) ++it->second.skipped;

@@ -274,7 +274,11 @@ std::vector<SassChange> compare_sass(const SassReport& before, const SassReport&
       std::set<std::string> a(o->second->matched.at(t).begin(), o->second->matched.at(t).end()),
           b(row.matched.at(t).begin(), row.matched.at(t).end());
       if (a == b && o->second->expected == row.expected) continue;
-      out.push_back({row.kernel, row.family, t, cell_text(*o->second, t), cell_text(row, t)});
+      out.push_back({.kernel = row.kernel,
+                     .family = row.family,
+                     .target = t,
+                     .before = cell_text(*o->second, t),
+                     .after = cell_text(row, t)});
     }
   }
   return out;
@@ -307,7 +311,8 @@ std::string sass_changes_markdown(const std::vector<SassReport>& reports) {
       auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
         return x.family == c.family && x.before == c.before && x.after == c.after;
       });
-      if (g == groups.end()) groups.push_back({c.family, c.before, c.after, {}, {}}), g = groups.end() - 1;
+      if (g == groups.end())
+        groups.push_back({.family = c.family, .before = c.before, .after = c.after}), g = groups.end() - 1;
       g->targets.insert(c.target);
       if (!contains(g->kernels, c.kernel)) g->kernels.push_back(c.kernel);
     }

@@ -18,7 +18,7 @@ namespace {
 struct Cell {
   std::string text, cls, title;
 };
-const Cell kAbsent{"—", "untested", "no such row for this toolkit"};
+const Cell kAbsent{.text = "—", .cls = "untested", .title = "no such row for this toolkit"};
 
 // The color of a change, by its kind.
 const char* change_class(const std::string& kind) {
@@ -182,17 +182,18 @@ void findings_section(pugi::xml_node body, const MatrixFile& m) {
              {"untested", "no such finding"}});
   std::vector<SideRow> rows;
   std::set<std::string> classes;
+  auto finding_cell = [](const MatrixFile::FindingCell& c) {
+    return Cell{.text = fmt::format("{} form{}{}", c.forms, c.forms == 1 ? "" : "s",
+                                    c.fails   ? ", fails"
+                                    : c.known ? ", known"
+                                              : ""),
+                .cls = c.fails   ? "contradicted"
+                       : c.known ? "known"
+                                 : "observed",
+                .title = c.observed};
+  };
   for (auto const& f : m.findings) {
-    SideRow r{f.id, "", cells(f.per, [](const MatrixFile::FindingCell& c) {
-                return Cell{fmt::format("{} form{}{}", c.forms, c.forms == 1 ? "" : "s",
-                                        c.fails   ? ", fails"
-                                        : c.known ? ", known"
-                                                  : ""),
-                            c.fails   ? "contradicted"
-                            : c.known ? "known"
-                                      : "observed",
-                            c.observed};
-              })};
+    SideRow r{.id = f.id, .family = "", .cells = cells(f.per, finding_cell)};
     for (auto const& p : f.per)
       if (p) r.family = p->cls;
     classes.insert(r.family);
@@ -210,12 +211,12 @@ void verdicts_section(pugi::xml_node body, const MatrixFile& m, const char* id, 
              {"not-checkable", "not checkable (a target not known, ptxas failed)"},
              {"untested", "no such statement"}});
   std::vector<SideRow> rows;
-  for (auto const& v : list)
-    rows.push_back({v.id, "", cells(v.per, [](const MatrixFile::VerdictCell& c) {
-                      const bool unknown = c.verdict == "not-checkable" &&
-                                           c.evidence.find("not known to this toolkit") != std::string::npos;
-                      return Cell{unknown ? "not known" : c.verdict, c.verdict, c.evidence};
-                    })});
+  auto verdict_cell = [](const MatrixFile::VerdictCell& c) {
+    const bool unknown =
+        c.verdict == "not-checkable" && c.evidence.find("not known to this toolkit") != std::string::npos;
+    return Cell{.text = unknown ? "not known" : c.verdict, .cls = c.verdict, .title = c.evidence};
+  };
+  for (auto const& v : list) rows.push_back({.id = v.id, .family = "", .cells = cells(v.per, verdict_cell)});
   side_rows(side_table(s, (std::string(id) + "-columns").c_str(), "Statement", m), std::move(rows));
 }
 
@@ -223,14 +224,14 @@ void forms_section(pugi::xml_node body, const MatrixFile& m) {
   pugi::xml_node s = section(body, "forms", "Hand-listed forms, side by side");
   legend(s, {{"accepted", "accepted"}, {"rejected", "rejected"}, {"untested", "not assembled, target not known"}});
   std::vector<SideRow> rows;
-  for (auto const& f : m.forms)
-    rows.push_back({f.id, "", cells(f.per, [](const MatrixFile::FormCell& c) {
-                      return Cell{c.state,
-                                  c.state == "accepted"   ? "accepted"
-                                  : c.state == "rejected" ? "rejected"
-                                                          : "untested",
-                                  c.verdict + ": " + c.evidence};
-                    })});
+  auto form_cell = [](const MatrixFile::FormCell& c) {
+    return Cell{.text = c.state,
+                .cls = c.state == "accepted"   ? "accepted"
+                       : c.state == "rejected" ? "rejected"
+                                               : "untested",
+                .title = c.verdict + ": " + c.evidence};
+  };
+  for (auto const& f : m.forms) rows.push_back({.id = f.id, .family = "", .cells = cells(f.per, form_cell)});
   side_rows(side_table(s, "form-columns", "Form", m), std::move(rows));
 }
 
@@ -239,7 +240,7 @@ Cell grammar_cell(const std::string& verdicts, const MatrixFile::Toolkit& t) {
   std::vector<std::string> acc, rej, failed;
   for (std::size_t k = 0; k < verdicts.size(); ++k)
     (verdicts[k] == '+' ? acc : verdicts[k] == '-' ? rej : failed).push_back(t.toolkit.targets[k]);
-  Cell c{fmt::format("{}/{}", acc.size(), verdicts.size()), "", ""};
+  Cell c{.text = fmt::format("{}/{}", acc.size(), verdicts.size()), .cls = "", .title = ""};
   c.cls = failed.empty() && rej.empty() ? "accepted" : failed.empty() && acc.empty() ? "rejected" : "partial";
   if (c.cls == "partial")
     c.title = fmt::format("accepted on {}; rejected on {}{}{}", fmt::join(acc, " "), fmt::join(rej, " "),

@@ -38,7 +38,10 @@ PairChanges read_step(const JsonNode& n, const MatrixFile::Toolkit& from, const 
                        from.toolkit.cuda_release, to.toolkit.cuda_release, s.from, s.to));
   for (auto const& c : n.at("changes").items()) {
     c.object({"kind", "what", "before", "after"});
-    ToolkitChange x{c.at("kind").str(), c.at("what").str(), c.at("before").str(), c.at("after").str()};
+    ToolkitChange x{.kind = c.at("kind").str(),
+                    .what = c.at("what").str(),
+                    .before = c.at("before").str(),
+                    .after = c.at("after").str()};
     if (std::find(kChangeKinds.begin(), kChangeKinds.end(), x.kind) == kChangeKinds.end())
       c.at("kind").fail(
           fmt::format("expected a kind of change ({}), got \"{}\"", fmt::join(kChangeKinds, ", "), x.kind));
@@ -79,18 +82,21 @@ std::vector<std::optional<Cell>> read_per_toolkit(const JsonNode& n, const std::
 
 MatrixFile::FindingCell read_finding_cell(const JsonNode& n, const MatrixFile::Toolkit&) {
   n.object({"class", "forms", "fails_audit", "known", "observed"});
-  return {n.at("class").str(), n.at("observed").str(), count(n.at("forms")), n.at("fails_audit").boolean(),
-          n.at("known").boolean()};
+  return {.cls = n.at("class").str(),
+          .observed = n.at("observed").str(),
+          .forms = count(n.at("forms")),
+          .fails = n.at("fails_audit").boolean(),
+          .known = n.at("known").boolean()};
 }
 
 MatrixFile::VerdictCell read_verdict_cell(const JsonNode& n, const MatrixFile::Toolkit&) {
   n.object({"verdict", "evidence"});
-  return {n.at("verdict").str(), n.at("evidence").str()};
+  return {.verdict = n.at("verdict").str(), .evidence = n.at("evidence").str()};
 }
 
 MatrixFile::FormCell read_form_cell(const JsonNode& n, const MatrixFile::Toolkit&) {
   n.object({"state", "verdict", "evidence"});
-  return {n.at("state").str(), n.at("verdict").str(), n.at("evidence").str()};
+  return {.state = n.at("state").str(), .verdict = n.at("verdict").str(), .evidence = n.at("evidence").str()};
 }
 
 std::string read_verdicts(const JsonNode& n, const MatrixFile::Toolkit& t) {
@@ -142,7 +148,10 @@ MatrixFile read_matrix_file(const JsonDocument& doc) {
   m.file = doc.file();
   const JsonNode run = root.at("run");
   run.object({"host", "date", "suite_version", "suite_commit"});
-  m.run = {run.at("host").str(), run.at("date").str(), run.at("suite_version").str(), run.at("suite_commit").str()};
+  m.run = {.host = run.at("host").str(),
+           .date = run.at("date").str(),
+           .suite_version = run.at("suite_version").str(),
+           .suite_commit = run.at("suite_commit").str()};
   const JsonNode toolkits = root.at("toolkits");
   std::set<std::string> releases;
   for (auto const& n : toolkits.items()) {
@@ -167,21 +176,26 @@ MatrixFile read_matrix_file(const JsonDocument& doc) {
   Unique grammar;
   for (auto const& n : root.at("grammar").items()) {
     n.object({"block", "instruction", "verdicts"});
-    MatrixFile::GrammarRow g{n.at("block").str(), n.at("instruction").str(),
-                             read_per_toolkit<std::string>(n.at("verdicts"), m.toolkits, read_verdicts)};
+    MatrixFile::GrammarRow g{.block = n.at("block").str(),
+                             .instruction = n.at("instruction").str(),
+                             .verdicts = read_per_toolkit<std::string>(n.at("verdicts"), m.toolkits, read_verdicts)};
     grammar.check(n, g.block + ": " + g.instruction, "grammar row");
     m.grammar.push_back(std::move(g));
   }
   if (root.has("sass_changes"))
     for (auto const& n : root.at("sass_changes").items()) {
       n.object({"from", "to", "disassemblers", "changes"});
-      MatrixFile::SassStep st{n.at("from").str(), n.at("to").str(), n.at("disassemblers").strings(), {}};
+      MatrixFile::SassStep st{
+          .from = n.at("from").str(), .to = n.at("to").str(), .disassemblers = n.at("disassemblers").strings()};
       if (!releases.count(st.from) || !releases.count(st.to))
         n.fail(fmt::format("SASS changes from CUDA {} to {}: expected releases among the matrix's toolkits", st.from,
                            st.to));
       for (auto const& c : n.at("changes").items()) {
         c.object({"kernel", "target", "before", "after"});
-        st.changes.push_back({c.at("kernel").str(), c.at("target").str(), c.at("before").str(), c.at("after").str()});
+        st.changes.push_back({.kernel = c.at("kernel").str(),
+                              .target = c.at("target").str(),
+                              .before = c.at("before").str(),
+                              .after = c.at("after").str()});
       }
       m.sass.push_back(std::move(st));
     }

@@ -21,28 +21,28 @@ using Json = nlohmann::ordered_json;  // ordered: the file lists keys in the ord
 namespace {
 
 constexpr RunInfoField kRunInfoFields[] = {
-    {"gpu_name", &RunInfo::gpu_name},
-    {"compute_capability", &RunInfo::compute_capability},
-    {"sm", &RunInfo::sm},
-    {"driver_version", &RunInfo::driver_version},
-    {"driver_cuda", &RunInfo::driver_cuda},
-    {"cuda_release", &RunInfo::cuda_release},
-    {"ptxas_version", &RunInfo::ptxas_version},
-    {"ptx_isa", &RunInfo::ptx_isa},
-    {"toolchain", &RunInfo::toolchain},
-    {"host", &RunInfo::host},
-    {"date", &RunInfo::date},
-    {"suite_version", &RunInfo::suite_version},
-    {"suite_commit", &RunInfo::suite_commit},
+    {.key = "gpu_name", .member = &RunInfo::gpu_name},
+    {.key = "compute_capability", .member = &RunInfo::compute_capability},
+    {.key = "sm", .member = &RunInfo::sm},
+    {.key = "driver_version", .member = &RunInfo::driver_version},
+    {.key = "driver_cuda", .member = &RunInfo::driver_cuda},
+    {.key = "cuda_release", .member = &RunInfo::cuda_release},
+    {.key = "ptxas_version", .member = &RunInfo::ptxas_version},
+    {.key = "ptx_isa", .member = &RunInfo::ptx_isa},
+    {.key = "toolchain", .member = &RunInfo::toolchain},
+    {.key = "host", .member = &RunInfo::host},
+    {.key = "date", .member = &RunInfo::date},
+    {.key = "suite_version", .member = &RunInfo::suite_version},
+    {.key = "suite_commit", .member = &RunInfo::suite_commit},
     // schema 8 on (kRunInfoFieldsBefore8 above this line)
-    {"gpu_index", &RunInfo::gpu_index},
-    {"gpu_uuid", &RunInfo::gpu_uuid},
-    {"gpu_pci_bus_id", &RunInfo::gpu_pci_bus_id},
-    {"gpus_at_once", &RunInfo::gpus_at_once},
-    {"fault_cases", &RunInfo::fault_cases},
-    {"specs", &RunInfo::specs},
-    {"slurm_job", &RunInfo::slurm_job},
-    {"slurm_task", &RunInfo::slurm_task},
+    {.key = "gpu_index", .member = &RunInfo::gpu_index},
+    {.key = "gpu_uuid", .member = &RunInfo::gpu_uuid},
+    {.key = "gpu_pci_bus_id", .member = &RunInfo::gpu_pci_bus_id},
+    {.key = "gpus_at_once", .member = &RunInfo::gpus_at_once},
+    {.key = "fault_cases", .member = &RunInfo::fault_cases},
+    {.key = "specs", .member = &RunInfo::specs},
+    {.key = "slurm_job", .member = &RunInfo::slurm_job},
+    {.key = "slurm_task", .member = &RunInfo::slurm_task},
 };
 constexpr std::size_t kRunInfoFieldsBefore8 = 13;
 
@@ -281,23 +281,23 @@ struct TimingSeconds {
   const char* key;
   double RunTiming::*member;
 };
-constexpr TimingSeconds kTimingSeconds[] = {{"wall_s", &RunTiming::wall},
-                                            {"first_launch_s", &RunTiming::first_launch},
-                                            {"plan_s", &RunTiming::plan},
-                                            {"runner_init_s", &RunTiming::runner_init},
-                                            {"module_loads_s", &RunTiming::module_loads},
-                                            {"launches_s", &RunTiming::launches},
-                                            {"faults_s", &RunTiming::faults},
-                                            {"compare_s", &RunTiming::compare},
-                                            {"reports_s", &RunTiming::reports}};
+constexpr TimingSeconds kTimingSeconds[] = {{.key = "wall_s", .member = &RunTiming::wall},
+                                            {.key = "first_launch_s", .member = &RunTiming::first_launch},
+                                            {.key = "plan_s", .member = &RunTiming::plan},
+                                            {.key = "runner_init_s", .member = &RunTiming::runner_init},
+                                            {.key = "module_loads_s", .member = &RunTiming::module_loads},
+                                            {.key = "launches_s", .member = &RunTiming::launches},
+                                            {.key = "faults_s", .member = &RunTiming::faults},
+                                            {.key = "compare_s", .member = &RunTiming::compare},
+                                            {.key = "reports_s", .member = &RunTiming::reports}};
 struct TimingCount {
   const char* key;
   int RunTiming::*member;
 };
-constexpr TimingCount kTimingCounts[] = {{"launches", &RunTiming::launch_count},
-                                         {"batches", &RunTiming::batch_count},
-                                         {"runner_starts", &RunTiming::runner_starts},
-                                         {"peak_rss_mib", &RunTiming::peak_rss_mib}};
+constexpr TimingCount kTimingCounts[] = {{.key = "launches", .member = &RunTiming::launch_count},
+                                         {.key = "batches", .member = &RunTiming::batch_count},
+                                         {.key = "runner_starts", .member = &RunTiming::runner_starts},
+                                         {.key = "peak_rss_mib", .member = &RunTiming::peak_rss_mib}};
 
 Json to_json(const RunSass& s) {
   Json kernels = Json::array();

@@ -48,7 +48,8 @@ class PositionRecorder final : public nlohmann::json_sax<Json> {
     std::size_t pos = text_.find_first_not_of(" \t\r\n", consumed());
     if (pos != std::string::npos && text_[pos] == ':') pos = text_.find_first_not_of(" \t\r\n", pos + 1);
     pos = std::min(pos, text_.size());
-    if (!f.keys.insert(k).second && !duplicate) duplicate = Duplicate{member_path(f.path, k), k, pos};
+    if (!f.keys.insert(k).second && !duplicate)
+      duplicate = Duplicate{.path = member_path(f.path, k), .key = k, .offset = pos};
     starts.emplace(member_path(f.path, k), pos);
     return true;
   }
@@ -78,7 +79,7 @@ class PositionRecorder final : public nlohmann::json_sax<Json> {
   bool open(bool array) {
     std::string path = next_path();
     starts.emplace(path, consumed() - 1);
-    stack_.push_back(Frame{path, array, 0, "", {}});
+    stack_.push_back(Frame{.path = path, .array = array});
     return true;
   }
   bool close() {
