@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "report/audit_html.hpp"
+#include "results/report_kind.hpp"
+#include "results/toolkit_identity.hpp"
 #include "util/atomic_file.hpp"
 
 namespace ptxcts {
@@ -50,29 +52,34 @@ std::string finding_text(const Finding& f) {
   return md;
 }
 
-}  // namespace
+using ojson = nlohmann::ordered_json;
 
-std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vector<ProbeVerdict>& v,
-                       const AuditRun& run) {
-  nlohmann::ordered_json j;
-  j["schema_version"] = kAuditSchemaVersion;
-  j["run"] = {{"cuda_release", audit.cuda_release},
-              {"ptxas_version", audit.ptxas_version},
-              {"ptx_isa", audit.toolkit_ptx.str()},
-              {"targets", audit.targets},
-              {"ptxas_targets", audit.ptxas_targets},
-              {"host", run.host},
-              {"date", run.date},
-              {"suite_version", run.suite_version},
-              {"suite_commit", run.suite_commit}};
+// The toolkit, the targets ptxas lists, and where and when the audit ran.
+ojson run_json(const Audit& audit, const AuditRun& run) {
+  ojson j = toolkit_identity_json({.cuda_release = audit.cuda_release,
+                                   .ptxas_version = audit.ptxas_version,
+                                   .ptx_isa = audit.toolkit_ptx.str(),
+                                   .targets = audit.targets});
+  j.update({{"ptxas_targets", audit.ptxas_targets},
+            {"host", run.host},
+            {"date", run.date},
+            {"suite_version", run.suite_version},
+            {"suite_commit", run.suite_commit}});
+  return j;
+}
+
+ojson summary_json(const Audit& audit) {
   std::map<std::string, int> per_class;
   for (auto const& f : audit.findings) ++per_class[finding_class_id(f.cls)];
-  j["summary"] = {{"probes", audit.probes},
-                  {"findings", audit.findings.size()},
-                  {"findings_per_class", per_class},
-                  {"contradictions", audit.contradictions()},
-                  {"ptxas_failures", audit.errors.size()}};
-  auto& fs = j["findings"] = nlohmann::ordered_json::array();
+  return {{"probes", audit.probes},
+          {"findings", audit.findings.size()},
+          {"findings_per_class", per_class},
+          {"contradictions", audit.contradictions()},
+          {"ptxas_failures", audit.errors.size()}};
+}
+
+ojson findings_json(const Audit& audit) {
+  ojson fs = ojson::array();
   for (auto const& f : audit.findings)
     fs.push_back({{"id", f.id},
                   {"class", finding_class_id(f.cls)},
@@ -86,7 +93,11 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
                   {"example", f.example},
                   {"known_discrepancy", f.known ? f.known->source : ""},
                   {"fails_audit", f.fails()}});
-  auto& ss = j["statements"] = nlohmann::ordered_json::array();
+  return fs;
+}
+
+ojson statements_json(const Audit& audit) {
+  ojson ss = ojson::array();
   for (auto const& s : audit.statements)
     ss.push_back({{"id", s.id},
                   {"kind", s.kind},
@@ -96,7 +107,11 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
                   {"verdict", to_string(s.verdict)},
                   {"evidence", s.evidence},
                   {"forms", s.forms}});
-  auto& reqs = j["requirements"] = nlohmann::ordered_json::array();
+  return ss;
+}
+
+ojson requirements_json(const Audit& audit) {
+  ojson reqs = ojson::array();
   for (auto const& r : audit.requirements)
     reqs.push_back({{"variant", r.variant},
                     {"family", r.family},
@@ -107,11 +122,15 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
                     {"evidence", r.evidence},
                     {"mismatches", r.mismatches},
                     {"known_discrepancies", r.known}});
-  auto& forms = j["forms"] = nlohmann::ordered_json::array();
+  return reqs;
+}
+
+// The hand-listed forms; an invalid one also with its reason, diagnostics and verdict.
+ojson forms_json(const Audit& audit) {
+  ojson forms = ojson::array();
   for (auto const& f : audit.forms) {
-    nlohmann::ordered_json o = {{"name", f.form->name},     {"kind", kind_name(f.form->kind)},
-                                {"family", f.form->family}, {"target", f.form->target},
-                                {"source", f.form->source}, {"instruction", f.instruction}};
+    ojson o = {{"name", f.form->name},     {"kind", kind_name(f.form->kind)}, {"family", f.form->family},
+               {"target", f.form->target}, {"source", f.form->source},        {"instruction", f.instruction}};
     if (f.form->kind == AuditForm::Kind::Invalid) {
       o["reason"] = f.form->reason;
       o["diagnostic_expected"] = f.form->diagnostic;
@@ -125,7 +144,11 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
     o["evidence"] = f.evidence;
     forms.push_back(o);
   }
-  auto& counts = j["grammar_counts"] = nlohmann::ordered_json::array();
+  return forms;
+}
+
+ojson grammar_counts_json(const Audit& audit) {
+  ojson counts = ojson::array();
   for (auto const& c : audit.grammar)
     counts.push_back({{"block", c.block},
                       {"family", c.family},
@@ -133,7 +156,11 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
                       {"class", to_string(c.doc)},
                       {"forms", c.forms},
                       {"accepted_per_target", c.accepted}});
-  auto& ns = j["negative_space_counts"] = nlohmann::ordered_json::array();
+  return counts;
+}
+
+ojson negative_space_counts_json(const Audit& audit) {
+  ojson ns = ojson::array();
   for (auto const& c : audit.negative_space)
     ns.push_back({{"block", c.block},
                   {"kind", c.kind},
@@ -141,8 +168,12 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
                   {"forms", c.forms},
                   {"accepted", c.accepted},
                   {"rejected", c.rejected}});
-  // Every combination: one character per target (in run.targets' order), and ptxas's first rejection.
-  auto& g = j["grammar"] = nlohmann::ordered_json::array();
+  return ns;
+}
+
+// Every combination: one character per target (in run.targets' order), and ptxas's first rejection.
+ojson grammar_json(const AuditPlan& plan, const std::vector<ProbeVerdict>& v) {
+  ojson g = ojson::array();
   for (auto const& s : plan.grammar) {
     std::vector<std::string> rules;
     for (auto const* r : s.cc.forbidden_by) rules.push_back(r->id);
@@ -154,9 +185,13 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
                  {"verdicts", verdict_row(s.on, v)},
                  {"first_rejection", first_rejection(s.on, v)}});
   }
-  // The negative space: each form ptxas took otherwise than the documents say (accepted though not
-  // documented valid, rejected though documented valid), with its message; the rest are counted above.
-  auto& m = j["negative_space"] = nlohmann::ordered_json::array();
+  return g;
+}
+
+// The negative space: each form ptxas took otherwise than the documents say (accepted though not
+// documented valid, rejected though documented valid), with its message; the rest are counted.
+ojson negative_space_json(const AuditPlan& plan, const std::vector<ProbeVerdict>& v) {
+  ojson m = ojson::array();
   for (auto const& s : plan.mutations) {
     const ProbeVerdict& pv = v[s.on.probe];
     if (pv.error.empty() && pv.accepted == (s.m.expected == DocClass::Valid)) continue;
@@ -169,6 +204,26 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
                  {"verdict", !pv.error.empty() ? "failed" : pv.accepted ? "accepted" : "rejected"},
                  {"message", first_line(pv.message)}});
   }
+  return m;
+}
+
+}  // namespace
+
+std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vector<ProbeVerdict>& v,
+                       const AuditRun& run) {
+  ojson j;
+  j["schema_version"] = kAuditSchemaVersion;
+  j["kind"] = std::string(report_kind_name(ReportKind::Audit));
+  j["run"] = run_json(audit, run);
+  j["summary"] = summary_json(audit);
+  j["findings"] = findings_json(audit);
+  j["statements"] = statements_json(audit);
+  j["requirements"] = requirements_json(audit);
+  j["forms"] = forms_json(audit);
+  j["grammar_counts"] = grammar_counts_json(audit);
+  j["negative_space_counts"] = negative_space_counts_json(audit);
+  j["grammar"] = grammar_json(plan, v);
+  j["negative_space"] = negative_space_json(plan, v);
   j["ptxas_failures"] = audit.errors;
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

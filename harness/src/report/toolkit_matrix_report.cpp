@@ -9,6 +9,8 @@
 
 #include "report/toolkit_matrix_html.hpp"
 #include "report/toolkit_matrix_reader.hpp"
+#include "results/report_kind.hpp"
+#include "results/toolkit_identity.hpp"
 #include "util/atomic_file.hpp"
 
 namespace ptxcts {
@@ -82,18 +84,18 @@ std::string grammar_cell(const AuditSummary::GrammarRow* g) {
 std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
   Json j;
   j["schema_version"] = kMatrixSchemaVersion;
+  j["kind"] = std::string(report_kind_name(ReportKind::ToolkitMatrix));
   j["run"] = {
       {"host", run.host}, {"date", run.date}, {"suite_version", run.suite_version}, {"suite_commit", run.suite_commit}};
   auto& tks = j["toolkits"] = Json::array();
-  for (auto const& c : m.columns)
-    tks.push_back({{"cuda_release", c.cuda_release},
-                   {"ptxas_version", c.ptxas_version},
-                   {"ptx_isa", c.ptx_isa},
-                   {"targets", c.targets},
-                   {"probes", c.probes},
-                   {"findings", c.findings.size()},
-                   {"contradictions", c.contradictions},
-                   {"report", std::filesystem::path(c.file).filename().string()}});
+  for (auto const& c : m.columns) {
+    Json t = toolkit_identity_json(c);
+    t.update({{"probes", c.probes},
+              {"findings", c.findings.size()},
+              {"contradictions", c.contradictions},
+              {"report", std::filesystem::path(c.file).filename().string()}});
+    tks.push_back(std::move(t));
+  }
   auto& steps = j["changes"] = Json::array();
   for (auto const& s : m.steps) {
     Json counts = Json::object(), list = Json::array();
@@ -168,9 +170,11 @@ std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
-  std::string md = "# ptxcts: toolkits side by side\n\n";
-  md += fmt::format(
+namespace {
+
+// The toolkits, a line each.
+std::string columns_markdown(const ToolkitMatrix& m, const AuditRun& run) {
+  std::string md = fmt::format(
       "Written by `ptxcts audit` on {} at {} (ptxcts {}, commit {}) from the audit reports of {} toolkits, columns "
       "by release. A target a toolkit does not know is *not known* to it, never a rejection.\n\n",
       run.host, run.date, run.suite_version, run.suite_commit, m.columns.size());
@@ -181,7 +185,12 @@ std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run, const s
     md += fmt::format("| {} | {} | {} | {} ({}) | {} | {} | {} | `{}` |\n", c.cuda_release, c.ptxas_version, c.ptx_isa,
                       c.targets.size(), fmt::join(c.targets, ", "), c.probes, c.findings.size(), c.contradictions,
                       std::filesystem::path(c.file).filename().string());
-  md += "\n## What changed between consecutive releases\n";
+  return md;
+}
+
+// Each pair of consecutive releases: its changes by kind, at most kChangesShownPerKind of each.
+std::string steps_markdown(const ToolkitMatrix& m) {
+  std::string md = "\n## What changed between consecutive releases\n";
   for (auto const& s : m.steps) {
     md += fmt::format("\n### CUDA {} -> {}\n\n{}.\n", s.from, s.to, counts_line(s));
     for (auto const& k : kChangeKinds) {
@@ -199,78 +208,97 @@ std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run, const s
       }
     }
   }
-  auto header = [&](const std::string& first) {
-    std::string h = "| " + first + " |", rule = "|---|";
-    for (auto const& c : m.columns) h += " " + c.cuda_release + " |", rule += "---|";
-    return h + "\n" + rule + "\n";
-  };
-  if (!sass.empty()) md += sass_changes_markdown(sass);
-  md +=
-      "\n## Findings, side by side\n\nForms each finding covers per toolkit (FAILS: a contradiction the specs do not "
-      "expect; known: recorded in the specs; —: no such finding).\n\n" +
-      header("Finding");
-  {
-    auto [order, per] = side_by_side(m, &AuditSummary::findings, [](auto const& f) { return f.id; });
-    for (auto const& id : order) {
-      md += "| `" + cell(id) + "` |";
-      for (std::size_t c = 0; c < m.columns.size(); ++c) {
-        auto it = per[c].find(id);
-        md += " " + finding_cell(it == per[c].end() ? nullptr : it->second) + " |";
-      }
-      md += "\n";
+  return md;
+}
+
+// A side-by-side table's header: its first column, then a column per release.
+std::string table_header(const ToolkitMatrix& m, const std::string& first) {
+  std::string h = "| " + first + " |", rule = "|---|";
+  for (auto const& c : m.columns) h += " " + c.cuda_release + " |", rule += "---|";
+  return h + "\n" + rule + "\n";
+}
+
+// A side-by-side table's rows: the row's name (as `name` writes it), then each column's cell
+// (`cell_of` of its row, or of nullptr where the column has none); rows `name` gives "" are left out.
+template <class Row, class Key, class Name, class CellOf>
+std::string side_by_side_rows(const ToolkitMatrix& m, std::vector<Row> AuditSummary::*rows, Key key, Name name,
+                              CellOf cell_of) {
+  std::string md;
+  auto [order, per] = side_by_side(m, rows, key);
+  for (auto const& id : order) {
+    const std::string first = name(id);
+    if (first.empty()) continue;
+    md += first;
+    for (std::size_t c = 0; c < m.columns.size(); ++c) {
+      auto it = per[c].find(id);
+      md += " " + cell_of(it == per[c].end() ? nullptr : it->second) + " |";
     }
+    md += "\n";
   }
+  return md;
+}
+
+std::string findings_markdown(const ToolkitMatrix& m) {
+  return "\n## Findings, side by side\n\nForms each finding covers per toolkit (FAILS: a contradiction the specs do "
+         "not expect; known: recorded in the specs; —: no such finding).\n\n" +
+         table_header(m, "Finding") +
+         side_by_side_rows(
+             m, &AuditSummary::findings, [](auto const& f) { return f.id; },
+             [](const std::string& id) { return "| `" + cell(id) + "` |"; }, finding_cell);
+}
+
+std::string verdicts_markdown(const ToolkitMatrix& m) {
+  std::string md;
   for (auto [title, rows] : {std::pair{"Statements of the documents", &AuditSummary::statements},
-                             std::pair{"Documented requirements", &AuditSummary::requirements}}) {
-    md += fmt::format("\n## {}, side by side\n\n", title) + header("Statement");
-    auto [order, per] = side_by_side(m, rows, [](auto const& v) { return v.kind + " " + v.id; });
-    for (auto const& id : order) {
-      md += "| " + cell(id) + " |";
-      for (std::size_t c = 0; c < m.columns.size(); ++c) {
-        auto it = per[c].find(id);
-        md += " " + verdict_cell(it == per[c].end() ? nullptr : it->second) + " |";
-      }
-      md += "\n";
-    }
-  }
-  md += "\n## Hand-listed forms, side by side\n\n" + header("Form");
-  {
-    auto [order, per] = side_by_side(m, &AuditSummary::forms, [](auto const& f) { return f.name; });
-    for (auto const& id : order) {
-      md += "| " + cell(id) + " |";
-      for (std::size_t c = 0; c < m.columns.size(); ++c) {
-        auto it = per[c].find(id);
-        md += " " + form_cell(it == per[c].end() ? nullptr : it->second) + " |";
-      }
-      md += "\n";
-    }
-  }
-  // The grammar's forms whose verdict on some target changed between two releases.
+                             std::pair{"Documented requirements", &AuditSummary::requirements}})
+    md += fmt::format("\n## {}, side by side\n\n", title) + table_header(m, "Statement") +
+          side_by_side_rows(
+              m, rows, [](auto const& v) { return v.kind + " " + v.id; },
+              [](const std::string& id) { return "| " + cell(id) + " |"; }, verdict_cell);
+  return md;
+}
+
+std::string forms_markdown(const ToolkitMatrix& m) {
+  return "\n## Hand-listed forms, side by side\n\n" + table_header(m, "Form") +
+         side_by_side_rows(
+             m, &AuditSummary::forms, [](auto const& f) { return f.name; },
+             [](const std::string& id) { return "| " + cell(id) + " |"; }, form_cell);
+}
+
+// The grammar's forms whose verdict on some target changed between two releases.
+std::string changed_grammar_markdown(const ToolkitMatrix& m) {
   std::set<std::string> changed;
   for (auto const& s : m.steps)
     for (auto const& c : s.changes)
       if ((c.kind == "form newly accepted" || c.kind == "form newly rejected") &&
           c.what.rfind("negative space of ", 0) != 0)
         changed.insert(c.what);
-  md += fmt::format(
-            "\n## Forms of the grammar whose verdict depends on the toolkit ({})\n\nAccepted on how many of the "
-            "targets each toolkit knows (every form, per target: toolkits.json).\n\n",
-            changed.size()) +
-        header("Block: form");
-  {
-    auto [order, per] =
-        side_by_side(m, &AuditSummary::grammar, [](auto const& g) { return g.block + "\n" + g.instruction; });
-    for (auto const& id : order) {
-      const auto nl = id.find('\n');
-      if (!changed.count(id.substr(nl + 1))) continue;
-      md += fmt::format("| {}: `{}` |", id.substr(0, nl), cell(id.substr(nl + 1)));
-      for (std::size_t c = 0; c < m.columns.size(); ++c) {
-        auto it = per[c].find(id);
-        md += " " + grammar_cell(it == per[c].end() ? nullptr : it->second) + " |";
-      }
-      md += "\n";
-    }
-  }
+  return fmt::format(
+             "\n## Forms of the grammar whose verdict depends on the toolkit ({})\n\nAccepted on how many of the "
+             "targets each toolkit knows (every form, per target: toolkits.json).\n\n",
+             changed.size()) +
+         table_header(m, "Block: form") +
+         side_by_side_rows(
+             m, &AuditSummary::grammar, [](auto const& g) { return g.block + "\n" + g.instruction; },
+             [&](const std::string& id) {
+               const auto nl = id.find('\n');
+               if (!changed.count(id.substr(nl + 1))) return std::string();
+               return fmt::format("| {}: `{}` |", id.substr(0, nl), cell(id.substr(nl + 1)));
+             },
+             grammar_cell);
+}
+
+}  // namespace
+
+std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
+  std::string md = "# ptxcts: toolkits side by side\n\n";
+  md += columns_markdown(m, run);
+  md += steps_markdown(m);
+  if (!sass.empty()) md += sass_changes_markdown(sass);
+  md += findings_markdown(m);
+  md += verdicts_markdown(m);
+  md += forms_markdown(m);
+  md += changed_grammar_markdown(m);
   return md;
 }
 
