@@ -120,7 +120,7 @@ std::string encode_catalog_index(const Catalog& c, const ManifestKey& key) {
 
 std::optional<Catalog> decode_catalog_index(std::string_view content, const ManifestKey& key) {
   if (content.substr(0, kMagic.size()) != kMagic) return std::nullopt;
-  Reader r{content.substr(kMagic.size())};
+  Reader r{.in = content.substr(kMagic.size())};
   const std::uint64_t size = r.u64();
   const std::string hash = r.str();
   if (!r.ok || size != key.size || hash != key.xxh3 || r.u64() != Catalog::kSchemaVersion) return std::nullopt;

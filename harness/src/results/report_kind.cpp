@@ -13,11 +13,13 @@ struct KindName {
   ReportKind kind;
   std::string_view name, noun;
 };
-constexpr std::array<KindName, 5> kKinds = {{{ReportKind::Run, "run", "a run report"},
-                                             {ReportKind::Audit, "audit", "an audit report"},
-                                             {ReportKind::ToolkitMatrix, "toolkit-matrix", "a toolkit matrix"},
-                                             {ReportKind::Sass, "sass", "a SASS report"},
-                                             {ReportKind::Fleet, "fleet", "a fleet report"}}};
+constexpr std::array<KindName, 5> kKinds = {{
+    {.kind = ReportKind::Run, .name = "run", .noun = "a run report"},
+    {.kind = ReportKind::Audit, .name = "audit", .noun = "an audit report"},
+    {.kind = ReportKind::ToolkitMatrix, .name = "toolkit-matrix", .noun = "a toolkit matrix"},
+    {.kind = ReportKind::Sass, .name = "sass", .noun = "a SASS report"},
+    {.kind = ReportKind::Fleet, .name = "fleet", .noun = "a fleet report"},
+}};
 
 const KindName& entry(ReportKind kind) {
   for (auto const& k : kKinds)
