@@ -1,5 +1,6 @@
 // `ptxcts run --resume` after a run was killed (SIGKILL, by the fake device runner, at several
-// points): the resumed report equals the uninterrupted run's, field for field (but the date and the timing).
+// points, one after another): the resumed report equals the uninterrupted run's, field for field (but
+// the date and the timing).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -52,26 +53,31 @@ TEST(Resume, AKilledRunResumedGivesTheUninterruptedReport) {
   ASSERT_EQ(run(base / "whole", "echo", false).exit_code, 1);  // echoed inputs fail
   const nlohmann::json whole = report(base / "whole");
   ASSERT_GT(whole["results"].size(), 4000u);
+  // One run killed at three points in turn (SIGKILL at launch 0; resumed, at 700; resumed again, at
+  // 2500), then resumed to its end: each resumption goes on from the journal of every run before it,
+  // the last from one that two resumed runs added to. Its report is the uninterrupted run's.
+  const fs::path dir = base / "cut";
+  bool resume = false;
   for (int at : {0, 700, 2500}) {
     SCOPED_TRACE(fmt::format("killed at launch {}", at));
-    const fs::path dir = base / fmt::format("cut-{}", at);
-    ptxcts::ProcessResult killed = run(dir, fmt::format("echo,killparent:{}", at), false);
+    ptxcts::ProcessResult killed = run(dir, fmt::format("echo,killparent:{}", at), resume);
     ASSERT_EQ(killed.signal, 9) << killed.output;
     ASSERT_FALSE(fs::exists(dir / kReport));
-    ptxcts::ProcessResult resumed = run(dir, "echo", true);
-    EXPECT_EQ(resumed.exit_code, 1) << resumed.output;
-    EXPECT_NE(resumed.output.find("resuming: "), std::string::npos) << resumed.output;
-    const nlohmann::json got = report(dir);
-    EXPECT_EQ(got["results"].size(), whole["results"].size());
-    for (std::size_t k = 0; k < got["results"].size() && k < whole["results"].size(); ++k)
-      if (got["results"][k] != whole["results"][k]) {
-        ADD_FAILURE() << "result " << k << " differs:\n"
-                      << got["results"][k].dump() << "\n"
-                      << whole["results"][k].dump();
-        break;
-      }
-    EXPECT_EQ(got["claims"], whole["claims"]);
-    EXPECT_EQ(got, whole);
+    resume = true;
   }
+  ptxcts::ProcessResult resumed = run(dir, "echo", true);
+  EXPECT_EQ(resumed.exit_code, 1) << resumed.output;
+  EXPECT_NE(resumed.output.find("resuming: "), std::string::npos) << resumed.output;
+  const nlohmann::json got = report(dir);
+  EXPECT_EQ(got["results"].size(), whole["results"].size());
+  for (std::size_t k = 0; k < got["results"].size() && k < whole["results"].size(); ++k)
+    if (got["results"][k] != whole["results"][k]) {
+      ADD_FAILURE() << "result " << k << " differs:\n"
+                    << got["results"][k].dump() << "\n"
+                    << whole["results"][k].dump();
+      break;
+    }
+  EXPECT_EQ(got["claims"], whole["claims"]);
+  EXPECT_EQ(got, whole);
   fs::remove_all(base);
 }
