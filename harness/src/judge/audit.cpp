@@ -75,8 +75,8 @@ struct Judge {
   const AuditPlan& plan;
   const std::vector<ProbeVerdict>& v;
   Audit& audit;
-  Findings findings;
-  std::set<const KnownDiscrepancy*> used;
+  Findings findings{};
+  std::set<const KnownDiscrepancy*> used{};
 
   const ProbeVerdict& verdict(const OnTarget& on) const { return v[on.probe]; }
   // Whether ptxas gave a verdict; records the failure otherwise.
