@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace ptxcts {
 namespace {
@@ -38,13 +39,16 @@ std::map<std::size_t, Where> addressed_elements(const std::vector<ModelStep>& st
 Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput& input, const LaunchState& expected,
                           const LaunchState& actual, std::size_t max_lines) {
   Comparison c;
-  auto note = [&](std::string line) {
+  // Every mismatch is counted; only the lines kept (the first max_lines) are written out.
+  auto note = [&](auto&& line) {
     ++c.mismatches;
-    if (c.diff.size() < max_lines) c.diff.push_back(std::move(line));
+    if (c.diff.size() < max_lines) c.diff.push_back(line());
   };
   if (actual.regs.size() != expected.regs.size() || actual.smem.size() != expected.smem.size()) {
-    note(fmt::format("the device returned {} registers and {} tile bytes; expected {} and {}", actual.regs.size(),
-                     actual.smem.size(), expected.regs.size(), expected.smem.size()));
+    note([&] {
+      return fmt::format("the device returned {} registers and {} tile bytes; expected {} and {}", actual.regs.size(),
+                         actual.smem.size(), expected.regs.size(), expected.smem.size());
+    });
     return c;
   }
   const LaunchShape& s = input.shape;
@@ -63,19 +67,21 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
       for (int i = 0; i < per_reg; ++i) {
         std::uint32_t ev = (e >> (i * ebits)) & emask, av = (a >> (i * ebits)) & emask;
         if (ev == av) continue;
-        std::string pos;
-        if (load && r < load->layout.registers) {
-          const ElementPos& p = load->layout.at(t % kWarpLanes, r, i);
-          pos = fmt::format(" (matrix {} row {} col {})", p.matrix, p.row, p.col);
-        }
-        note(fmt::format("warp {} lane {} register {} element {}{}: expected 0x{:0{}x}, got 0x{:0{}x}", t / kWarpLanes,
-                         t % kWarpLanes, r, i, pos, ev, ebits / 4, av, ebits / 4));
+        note([&] {
+          std::string pos;
+          if (load && r < load->layout.registers) {
+            const ElementPos& p = load->layout.at(t % kWarpLanes, r, i);
+            pos = fmt::format(" (matrix {} row {} col {})", p.matrix, p.row, p.col);
+          }
+          return fmt::format("warp {} lane {} register {} element {}{}: expected 0x{:0{}x}, got 0x{:0{}x}",
+                             t / kWarpLanes, t % kWarpLanes, r, i, pos, ev, ebits / 4, av, ebits / 4);
+        });
       }
     }
   // Shared memory, at the element size of the last step.
   // (moves leave memory as it was; a widening load's packed elements are compared byte by byte)
   const int mbytes = std::max(1, steps.back().layout.memory_bits / 8);
-  auto where = addressed_elements(steps, input);
+  std::optional<std::map<std::size_t, Where>> where;  // made for the first line that names an element
   for (std::size_t at = 0; at + static_cast<std::size_t>(mbytes) <= expected.smem.size();
        at += static_cast<std::size_t>(mbytes)) {
     std::uint32_t ev = 0, av = 0;
@@ -84,14 +90,17 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
       av |= std::uint32_t{actual.smem[at + static_cast<std::size_t>(b)]} << (8 * b);
     }
     if (ev == av) continue;
-    const std::size_t warp = at / static_cast<std::size_t>(s.tile_bytes),
-                      off = at % static_cast<std::size_t>(s.tile_bytes);
-    std::string pos = " (not addressed: must stay unchanged)";
-    if (auto it = where.find(at); it != where.end())
-      pos = fmt::format(" (step {} matrix {} row {} col {})", it->second.step, it->second.matrix, it->second.row,
-                        it->second.col);
-    note(fmt::format("warp {} tile +0x{:04x}{}: expected 0x{:0{}x}, got 0x{:0{}x}", warp, off, pos, ev, mbytes * 2, av,
-                     mbytes * 2));
+    note([&] {
+      const std::size_t warp = at / static_cast<std::size_t>(s.tile_bytes),
+                        off = at % static_cast<std::size_t>(s.tile_bytes);
+      if (!where) where = addressed_elements(steps, input);
+      std::string pos = " (not addressed: must stay unchanged)";
+      if (auto it = where->find(at); it != where->end())
+        pos = fmt::format(" (step {} matrix {} row {} col {})", it->second.step, it->second.matrix, it->second.row,
+                          it->second.col);
+      return fmt::format("warp {} tile +0x{:04x}{}: expected 0x{:0{}x}, got 0x{:0{}x}", warp, off, pos, ev, mbytes * 2,
+                         av, mbytes * 2);
+    });
   }
   return c;
 }

@@ -88,9 +88,10 @@ std::string values(const std::vector<std::uint64_t>& sig, int bits) {
 Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchState& actual, std::size_t max_lines) {
   ModelRun model = run_model(k, in);
   Comparison cmp;
-  auto note = [&](std::string line) {
+  // Every mismatch is counted; only the lines kept (the first max_lines) are written out.
+  auto note = [&](auto&& line) {
     ++cmp.mismatches;
-    if (cmp.diff.size() < max_lines) cmp.diff.push_back(std::move(line));
+    if (cmp.diff.size() < max_lines) cmp.diff.push_back(line());
   };
   std::vector<bool> covered(in.state.smem.size(), false);
   const std::vector<int> first = wmma_fragment_words(k);
@@ -111,25 +112,32 @@ Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchSt
         if (st.known) {
           const std::uint64_t want = st.values.at(r, c);
           if (got != want)
-            note(fmt::format("warp {}: step {} ({}) D[{}][{}]: expected {} ({}), got {} ({})", st.warp, st.step,
-                             k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c, hex(want, m.format->bits),
-                             element_value(*m.format, want), hex(got, m.format->bits), element_value(*m.format, got)));
+            note([&] {
+              return fmt::format("warp {}: step {} ({}) D[{}][{}]: expected {} ({}), got {} ({})", st.warp, st.step,
+                                 k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c,
+                                 hex(want, m.format->bits), element_value(*m.format, want), hex(got, m.format->bits),
+                                 element_value(*m.format, got));
+            });
         } else if (auto it = allowed.find(got); it != allowed.end()) {
           allowed.erase(it);
         } else {
-          note(
-              fmt::format("warp {}: step {} ({}) D[{}][{}]: got {}, which is not one of the fragment's values (or is "
-                          "written twice)",
-                          st.warp, st.step, k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c,
-                          hex(got, m.format->bits)));
+          note([&] {
+            return fmt::format(
+                "warp {}: step {} ({}) D[{}][{}]: got {}, which is not one of the fragment's values (or is "
+                "written twice)",
+                st.warp, st.step, k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c,
+                hex(got, m.format->bits));
+          });
         }
       }
   }
   for (std::size_t b = 0; b < in.state.smem.size(); ++b)
     if (!covered[b] && actual.smem[b] != model.memory[b])
-      note(fmt::format("warp {} byte +{} of its tile: expected 0x{:02x} (untouched), got 0x{:02x}",
-                       b / static_cast<std::size_t>(in.shape.tile_bytes),
-                       b % static_cast<std::size_t>(in.shape.tile_bytes), model.memory[b], actual.smem[b]));
+      note([&] {
+        return fmt::format("warp {} byte +{} of its tile: expected 0x{:02x} (untouched), got 0x{:02x}",
+                           b / static_cast<std::size_t>(in.shape.tile_bytes),
+                           b % static_cast<std::size_t>(in.shape.tile_bytes), model.memory[b], actual.smem[b]);
+      });
   // A single load: across the warps, each register slot must hold one element of the matrix (the
   // same one in every warp), and every element must be in some slot.
   if (k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad) {
@@ -139,14 +147,18 @@ Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchSt
     for (std::size_t p = 0; p < sig.slot.size(); ++p) {
       held.insert(sig.slot[p]);
       if (!sig.element.count(sig.slot[p]))
-        note(fmt::format("lane {} {} holds {} in warps 0..{}, which is no element of the matrix", p / sig.per_lane,
-                         slot_name(f, p % sig.per_lane), values(sig.slot[p], f.bits), in.shape.warps - 1));
+        note([&] {
+          return fmt::format("lane {} {} holds {} in warps 0..{}, which is no element of the matrix", p / sig.per_lane,
+                             slot_name(f, p % sig.per_lane), values(sig.slot[p], f.bits), in.shape.warps - 1);
+        });
     }
     for (auto const& [s, at] : sig.element)
       if (!held.count(s))
         for (auto const& [r, c] : at)
-          note(fmt::format("element [{}][{}] ({} in warps 0..{}) is in no fragment register", r, c, values(s, f.bits),
-                           in.shape.warps - 1));
+          note([&] {
+            return fmt::format("element [{}][{}] ({} in warps 0..{}) is in no fragment register", r, c,
+                               values(s, f.bits), in.shape.warps - 1);
+          });
   }
   return cmp;
 }
