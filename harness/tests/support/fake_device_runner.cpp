@@ -17,6 +17,8 @@
 // record with a log, as the real runner's), and with PTXCTS_FAKE_JIT_PTX=X.Y (the newest PTX ISA
 // version the emulated driver knows) a module of a newer `.version` is refused with
 // CUDA_ERROR_UNSUPPORTED_PTX_VERSION and the real JIT's log line (a skip for `ptxcts run`).
+// PTXCTS_FAKE_CHAOS=SEED:RATE[:KINDS]: seeded crashes, hangs and garbage at cases chosen by a hash
+// of the seed and the case (support/fake_chaos.hpp; the chaos soak's faults).
 // PTXCTS_FAKE_SPECS: the specs the emulator plans kernels from (default: the source tree's).
 // PTXCTS_FAKE_DEVICES: `--info`'s answer (default: one sm_90 GPU). PTXCTS_FAKE_STARTS: a file
 // each start appends its first launch to; PTXCTS_FAKE_RUNNERS: one each start appends its --device
@@ -42,6 +44,7 @@
 #include "run/device_protocol.hpp"
 #include "spec/spec_loader.hpp"
 #include "support/device_emulator.hpp"
+#include "support/fake_chaos.hpp"
 
 using namespace ptxcts;
 
@@ -133,8 +136,10 @@ int main(int argc, char** argv) {
     return kDeviceUnusable;
   }
   test::Mutant device;
+  std::optional<test::Chaos> chaos;
   try {
     device = test::mutant_from_string(mode.substr(0, mode.find(',')));
+    chaos = test::Chaos::from_env();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fake_device_runner: %s\n", e.what());
     return kDeviceUsage;
@@ -161,8 +166,13 @@ int main(int argc, char** argv) {
     std::printf("batch %zu %zu\n", k, e - k);
     std::fflush(stdout);
     std::vector<DeviceResult> got;
+    std::map<std::uint32_t, std::string> garbled;  // chaos: a record of random bytes instead of the launch's
     for (std::size_t j = k; j < e; ++j) {
       const long at = jobs[j].id;
+      if (const auto f = chaos ? chaos->at(jobs[j].label) : test::ChaosFault::None; f != test::ChaosFault::None) {
+        chaos->strike(f, jobs[j].label);
+        if (f == test::ChaosFault::Garbage) garbled[jobs[j].id] = chaos->garbage(jobs[j].label);
+      }
       if (at == abort_at) std::abort();
       if (at == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
       if (at == kill_at) {
@@ -214,7 +224,8 @@ int main(int argc, char** argv) {
     }
     ++timing.batches;
     for (auto const& r : got) {
-      write_result(out, r);
+      if (auto g = garbled.find(r.id); g != garbled.end()) out << g->second << std::flush;
+      else write_result(out, r);
       std::printf("done %u %s\n", r.id, r.ok ? "ok" : "fault");  // as the real runner does: the watchdog hears progress
     }
     std::fflush(stdout);
