@@ -84,6 +84,7 @@ void add_hidden_run_options(CLI::App* run, RunFlags& f) {
   run->add_flag("--no-stream", f.no_stream)->group("");
   run->add_flag("--runners-see-all-gpus", f.runners_see_all_gpus)->group("");
   run->add_option("--standby-depth", f.standby_depth)->check(CLI::Range(1, 8))->group("");
+  run->add_option("--case-timeout", f.case_timeout)->check(CLI::Range(0.1, 3600.0))->group("");
 }
 
 // Which catalog the run uses: another toolkit's (--toolkit) beside the build's own; a release's own,
@@ -171,7 +172,7 @@ int run_suite(const CommandContext& ctx, const RunFlags& f) {
   // driver: a few hundred ms), while the specs and the catalog load (run/early_runner).
   std::unique_ptr<EarlyRunner> early;
   if (!f.no_early_runner)
-    early = std::make_unique<EarlyRunner>(p.runner, first_gpu(), fs::path(), RunOptions{}.case_timeout, f.toolchain);
+    early = std::make_unique<EarlyRunner>(p.runner, first_gpu(), fs::path(), f.case_timeout, f.toolchain);
   auto query = std::async(std::launch::async, [&] { return query_devices(p.runner); });
   std::future<Catalog> catalog_as_is;  // a catalog used as it is needs no specs: it loads beside them
   if (f.no_assemble)

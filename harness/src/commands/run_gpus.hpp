@@ -14,6 +14,7 @@
 #include "run/device_protocol.hpp"
 #include "run/device_query.hpp"
 #include "run/early_runner.hpp"
+#include "run/runner.hpp"
 
 namespace ptxcts {
 
@@ -30,6 +31,8 @@ struct RunFlags {
   // The naive way kept for comparison (hidden): each runner sees every GPU of the host.
   bool runners_see_all_gpus = false;
   unsigned standby_depth = 1;  // (hidden, for comparisons) runners the fault line keeps ready
+  // (hidden, for tests: the chaos soak's hangs) seconds a launch may take before it is a timeout.
+  double case_timeout = RunOptions{}.case_timeout;
   std::vector<std::string> families;      // --family
   std::vector<std::string> cases;         // --cases: KERNEL/CASE globs and @FILE case lists
   std::vector<std::string> expectations;  // --expectations: files or folders (default: the specs' expectations/)
