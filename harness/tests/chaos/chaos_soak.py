@@ -1,0 +1,575 @@
+#!/usr/bin/env python3
+"""The chaos soak: `ptxcts run` on the fake device runner while faults strike at random, seeded points.
+
+Each *episode* is one run of the whole suite to its end: a first `ptxcts run`, and `ptxcts run --resume`
+as often as a fault cut it short. Faults of two families strike it, chosen from the seed:
+
+  the device's (the fake runner's PTXCTS_FAKE_CHAOS, support/fake_chaos.hpp; cases drawn by a hash of
+  the seed and the case, so the same cases are hit again when a batch is run again one launch at a time
+  or a run resumes):
+    crash    the runner dies in the launch           -> that case `crash`
+    hang     the runner goes silent in the launch    -> that case `timeout`
+    chatty   the runner prints "loading" forever     -> that case `timeout` (an overall limit, not the
+                                                         idle watchdog, must end it)
+    garbage  the launch's record is random bytes     -> that case `error` (a broken protocol, not a crash)
+    noise    junk lines on stdout, then the launch   -> that case as undisturbed, or `error`
+  These are what the device did: the report records them. So the report must name exactly the cases
+  hit as above, and every other case must equal the undisturbed run's, field for field; a claim that
+  checks none of the cases hit must equal its undisturbed verdict and evidence (one that checks one may
+  change: its evidence counts the crash).
+
+  the host's (faults a run must recover from):
+    sigkill       SIGKILL of `ptxcts run` at a random moment (or, drawn instead, by the runner in a
+                  random launch, as a power cut); the run is resumed with --resume
+    disk-reports  the reports folder (journal and reports) on a full disk: a tmpfs of a random small
+                  size (unshare -rm); the run must stop with one clear line, exit 2, and its journal,
+                  copied back to a disk with space, resumes
+    disk-tmp      $TMPDIR (the run's scratch: job and result files) on a full disk likewise
+  After these the finished report must equal the undisturbed run's as a whole (but date, commit and
+  timing), case for case and claim for claim, together with the device's faults of the episode.
+
+Always: nothing may be left running (no process carrying the soak's marker in its environment, or in
+one of its sessions, alive 2 s after each `ptxcts` ends) and nothing on disk (the soak's own $TMPDIR,
+given to every child, empty after each episode). A `ptxcts` that does not end within its limit is
+killed and counted as hung.
+
+The summary (one screen): faults injected and survived by kind, episodes, invocations, reports equal,
+processes and bytes left, and every finding. Exit 0 when every fault was survived and nothing was
+left; 1 otherwise; 77 when it cannot run here (no catalog, no ptxas for the small suite's catalog).
+Usage: harness/tests/chaos/README.md.
+"""
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+DEVICE_KINDS = ["crash", "hang", "chatty", "garbage", "noise"]
+HOST_KINDS = ["sigkill", "disk-reports", "disk-tmp"]
+KINDS = DEVICE_KINDS + HOST_KINDS
+EXPECTED_STATUS = {"crash": {"crash"}, "hang": {"timeout"}, "chatty": {"timeout"}, "garbage": {"error"}}
+REPORT = "fake-gpu-sm_90-driver0.0-cuda13.0.json"
+GRACE_S = 2.0  # how long children may outlive their ptxcts before they count as left running
+
+
+def fnv1a(text):
+    """The fake runner's hash (support/fake_chaos.hpp: Chaos::hash)."""
+    h = 1469598103934665603
+    for byte in text.encode():
+        h = ((h ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def chaos_hits(chaos, labels):
+    """{label: kind} that PTXCTS_FAKE_CHAOS=chaos strikes among `labels` (Chaos::at)."""
+    seed, rate, kinds = chaos.split(":")
+    kinds = kinds.split("+")
+    hits = {}
+    for label in labels:
+        h = fnv1a(f"{seed}/{label}")
+        if h % 1000000 < float(rate) * 1e6:
+            hits[label] = kinds[(h // 1000000) % len(kinds)]
+    return hits
+
+
+def one_line(text, width=240):
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def normalized(report):
+    """The report less what differs between two runs of the same suite: date, commit, timing."""
+    r = json.loads(json.dumps(report))
+    for key in ("date", "suite_commit"):
+        r["run"].pop(key, None)
+    r.pop("timing", None)
+    return r
+
+
+def small_specs(source, out):
+    """The ldmatrix and movmatrix families alone (666 cases, 198 of them launched on the fake sm_90), so
+    that a run takes a fraction of a second."""
+    out.mkdir(parents=True)
+    for name in ("diagnostics.yaml", "targets.yaml", "ldmatrix.yaml", "movmatrix.yaml"):
+        shutil.copy(source / "specs" / name, out / name)
+    shutil.copytree(source / "specs" / "expectations", out / "expectations")
+    text = (source / "specs" / "cases.yaml").read_text()
+    # Without wmma and mma: their cases and the mutant exemption that names their variants.
+    cut = [text.find("  may_pass:"), text.find("\ncases:"), text.find("\nwmma:")]
+    if min(cut) < 0:
+        raise SystemExit("chaos_soak: specs/cases.yaml has changed shape (may_pass:, cases:, wmma:); update small_specs")
+    (out / "cases.yaml").write_text(text[:cut[0]] + text[cut[1]:cut[2]] + "\n")
+
+
+class Invocation:
+    """One `ptxcts run`, with at most one host fault, watched to its end."""
+
+    def __init__(self, soak, reports, resume, chaos, host_fault, rng):
+        self.soak, self.reports, self.resume, self.chaos = soak, reports, resume, chaos
+        self.fault, self.rng = host_fault, rng
+        self.detail, self.struck, self.hung = "", False, False
+        self.rc, self.output, self.wall = None, "", 0.0
+
+    def argv(self, reports):
+        s = self.soak
+        argv = [s.ptxcts, "--specs", str(s.specs), "run", "--no-assemble", "--catalog", str(s.catalog),
+                "--runner", s.runner, "--reports", str(reports), "-q"] + s.run_args
+        return argv + (["--resume"] if self.resume else [])
+
+    def env(self, tmpdir):
+        env = dict(self.soak.env, TMPDIR=str(tmpdir))
+        mode = "model"
+        if self.fault == "sigkill" and self.detail.startswith("runner"):
+            mode += f",killparent:{self.kill_launch}"
+        env["PTXCTS_FAKE_MODE"] = mode
+        if self.chaos:
+            env["PTXCTS_FAKE_CHAOS"] = self.chaos
+        return env
+
+    def command(self):
+        """argv and env: plain, or under `unshare -rm` with a small tmpfs for the reports or $TMPDIR."""
+        s = self.soak
+        if self.fault == "sigkill":
+            if self.rng.random() < 0.3:
+                self.kill_launch = self.rng.randrange(s.launches)
+                self.detail = f"runner kills ptxcts in launch {self.kill_launch}"
+            else:
+                self.kill_at = self.rng.uniform(0.02, 0.9 * s.baseline_wall)
+                self.detail = f"SIGKILL at {self.kill_at:.2f} s"
+        if self.fault not in ("disk-reports", "disk-tmp"):
+            return self.argv(self.reports), self.env(s.tmp)
+        mount = s.work / f"mnt-{s.invocations}"
+        mount.mkdir()
+        if self.fault == "disk-reports":
+            used = sum(f.stat().st_size for f in self.reports.iterdir()) if self.reports.exists() else 0
+            size = used + self.rng.randrange(4096, max(8192, int(0.8 * s.report_bytes)))
+            self.detail = f"reports on a {size // 1024} KiB tmpfs"
+            inner, env = self.argv(mount), self.env(s.tmp)
+        else:
+            size = self.rng.randrange(4096, 1 << 20)
+            self.detail = f"$TMPDIR on a {size // 1024} KiB tmpfs"
+            inner, env = self.argv(self.reports), self.env(mount)
+        self.reports.mkdir(exist_ok=True)
+        script = Path(__file__).with_name("full_disk.sh")
+        return ["unshare", "-rm", "sh", str(script), self.fault, str(size), str(mount), str(self.reports),
+                str(s.work / "disk-left")] + inner, env
+
+    def run(self):
+        s = self.soak
+        argv, env = self.command()
+        log = s.work / "invocation.log"
+        start = time.monotonic()
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    start_new_session=True, cwd=s.work, preexec_fn=no_core_dumps)
+            s.sessions.add(proc.pid)
+            killer = None
+            if self.fault == "sigkill" and hasattr(self, "kill_at"):
+                killer = threading.Timer(self.kill_at, lambda: self.kill(proc))
+                killer.start()
+            while proc.poll() is None:
+                if time.monotonic() - start > s.limit():
+                    self.hung = True
+                    s.kill_marked()
+                time.sleep(0.02)
+            if killer:
+                killer.cancel()
+        self.wall = time.monotonic() - start
+        self.rc = proc.returncode
+        self.output = log.read_text(errors="replace")
+        log.unlink()
+        if self.fault in ("disk-reports", "disk-tmp"):
+            (s.work / f"mnt-{s.invocations}").rmdir()  # the tmpfs went with its namespace
+        return self
+
+    def kill(self, proc):
+        if proc.poll() is None:
+            self.struck = True
+            os.kill(proc.pid, signal.SIGKILL)
+
+
+def no_core_dumps():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the crashes must leave no core files behind
+
+
+class Soak:
+    def __init__(self, args):
+        self.args = args
+        self.ptxcts, self.runner = str(Path(args.ptxcts).resolve()), str(Path(args.runner).resolve())
+        self.rng = random.Random(args.seed)
+        self.root = Path(tempfile.mkdtemp(prefix="ptxcts-chaos-"))
+        self.work, self.tmp = self.root / "work", self.root / "tmp"
+        self.work.mkdir()
+        self.tmp.mkdir()
+        self.marker = f"chaos-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.env = dict(os.environ, PTXCTS_CHAOS_SOAK=self.marker, PTXCTS_FAKE_CHAOS_LOG=str(self.work / "chaos.log"))
+        self.env.pop("PTXCTS_FAKE_CHAOS", None)
+        self.sessions = set()
+        self.injected = {k: 0 for k in KINDS}
+        self.survived = {k: 0 for k in KINDS}
+        self.findings = []
+        self.episodes = self.invocations = self.equal = 0
+        self.processes_left = self.bytes_left = self.entries_left = 0
+        self.run_args = ["--case-timeout", f"{args.case_timeout:g}", "--batch", str(args.batch)] + list(args.run_arg)
+        self.baseline_wall = 60.0  # until the undisturbed run has measured it
+        self.unshare = self.can_unshare()
+
+    # -- setting up -------------------------------------------------------------------------------
+    def prepare(self):
+        source = Path(self.args.source).resolve()
+        if self.args.suite == "full":
+            self.specs, self.catalog = source / "specs", Path(self.args.catalog).resolve()
+            if not (self.catalog / "manifest.json").exists():
+                return f"no catalog at {self.catalog} (the build makes it)"
+        else:
+            keep = Path(self.args.small_catalog).resolve() if self.args.small_catalog else self.work
+            self.specs, self.catalog = keep / "specs", keep / "catalog"
+            shutil.rmtree(self.specs, ignore_errors=True)
+            small_specs(source, self.specs)
+            r = subprocess.run([self.ptxcts, "--specs", str(self.specs), "catalog", "--out", str(self.catalog),
+                                "--targets", "sm_90", "--no-sass"], env=dict(self.env, TMPDIR=str(self.tmp)),
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                return f"cannot build the small suite's catalog (needs ptxas): {r.stdout}{r.stderr}".strip()
+            self.sweep_tmp("building the catalog")
+        self.env["PTXCTS_FAKE_SPECS"] = str(self.specs)
+        return None
+
+    def can_unshare(self):
+        r = subprocess.run(["unshare", "-rm", "sh", "-c", f"mount -t tmpfs -o size=64k tmpfs '{self.work}'"],
+                           capture_output=True)
+        return r.returncode == 0
+
+    def baseline(self):
+        reports = self.work / "baseline"
+        inv = Invocation(self, reports, False, None, None, self.rng).run()
+        self.invocations += 1
+        if inv.rc not in (0, 1) or not (reports / REPORT).exists():
+            raise SystemExit(f"chaos_soak: the undisturbed run failed (exit {inv.rc}):\n{inv.output}")
+        self.baseline_wall = inv.wall
+        self.report_bytes = sum(f.stat().st_size for f in reports.iterdir())
+        self.expected = normalized(json.loads((reports / REPORT).read_text()))
+        self.labels = [f"{r['kernel']}/{r['case']}" for r in self.expected["results"]
+                       if r["status"] not in ("not-supported", "skipped")]
+        self.launches = len(self.labels)
+        shutil.rmtree(reports)
+        self.left_after(inv, "the undisturbed run")
+        self.sweep_tmp("the undisturbed run")
+
+    def limit(self):
+        """How long one ptxcts may take: a generous multiple of the undisturbed run, and two case limits per
+        hang the runner has begun (a hang in a batch costs the batch's limit, then its own alone)."""
+        log = self.work / "chaos.log"
+        hangs = sum(1 for line in log.read_text().splitlines() if line.split()[0] in ("hang", "chatty")) \
+            if log.exists() else 0
+        return self.args.run_limit + 5 * self.baseline_wall + hangs * 2.5 * self.args.case_timeout
+
+    # -- an episode -------------------------------------------------------------------------------
+    def chaos_for(self, kinds, each=(1, 2)):
+        """A PTXCTS_FAKE_CHAOS value under which every kind of `kinds` strikes each[0] to each[1] cases."""
+        rate = 1.5 * len(kinds) / max(self.launches, 1)
+        for _ in range(2000):
+            chaos = f"{self.rng.randrange(1 << 31)}:{rate:.6f}:{'+'.join(kinds)}"
+            counts = list(chaos_hits(chaos, self.labels).values())
+            if all(each[0] <= counts.count(k) <= each[1] for k in kinds):
+                return chaos
+        raise SystemExit(f"chaos_soak: no chaos seed strikes {'+'.join(kinds)} once each")
+
+    def plan(self):
+        """The episode's faults: a chaos rate and kinds for the device, a host fault per invocation."""
+        kinds = [k for k in self.args.kinds if k in DEVICE_KINDS]
+        device = self.rng.sample(kinds, self.rng.randint(1, len(kinds))) if kinds and self.rng.random() < 0.7 else []
+        per_case = self.rng.uniform(0.5, 3.0) / max(self.launches, 1)  # about one to three faults a run
+        chaos = f"{self.rng.randrange(1 << 31)}:{per_case:.6f}:{'+'.join(device)}" if device else None
+        host = [k for k in self.args.kinds if k in HOST_KINDS and (k == "sigkill" or self.unshare)]
+        faults = [self.rng.choice(host) for _ in range(self.rng.randint(0, 2))] if host else []
+        return chaos, faults
+
+    def episode(self, number, chaos=None, faults=None):
+        if chaos is None and faults is None:
+            chaos, faults = self.plan()
+        self.episodes += 1
+        began = time.monotonic()
+        reports = self.work / f"episode-{number}"
+        log = self.work / "chaos.log"
+        if log.exists():
+            log.unlink()
+        # A fault is survived when it did what it should (its invocation ended as it says, its case has the
+        # outcome it says) and its episode lost nothing: report as expected, nothing left running or on disk.
+        resume, clean, struck = False, True, []
+        for attempt in range(len(faults) + 3):
+            fault = faults[attempt] if attempt < len(faults) else None
+            inv = Invocation(self, reports, resume, chaos, fault, self.rng).run()
+            self.invocations += 1
+            where = f"episode {number}, run {attempt + 1} ({inv.detail or 'no host fault'})"
+            ok = self.judge_invocation(inv, where)
+            clean = clean and ok
+            if fault and inv.struck:
+                struck.append((fault, ok))
+            if self.left_after(inv, where):
+                clean = False
+            if (reports / REPORT).exists() and not any(reports.glob("*.journal.jsonl")) and inv.rc in (0, 1):
+                break
+            resume = True
+        else:
+            self.findings.append(f"episode {number}: no finished report after {len(faults) + 3} runs")
+            clean = False
+        equal, device_faults = self.compare(reports, number, log, chaos)
+        self.equal += equal
+        if self.sweep_tmp(f"episode {number}"):
+            clean = False
+        for kind, ok in struck + device_faults:
+            self.injected[kind] += 1
+            self.survived[kind] += ok and clean and equal
+        shutil.rmtree(reports, ignore_errors=True)
+        if self.args.verbose:
+            print(f"episode {number}: device {chaos or '-'}, host {','.join(faults) or '-'}: "
+                  f"{', '.join(f'{k} {ok}' for k, ok in struck + device_faults) or 'nothing struck'}; "
+                  f"equal {equal}, clean {clean}; {time.monotonic() - began:.1f} s", file=sys.stderr, flush=True)
+        return equal
+
+    def judge_invocation(self, inv, where):
+        """True where the invocation ended as its fault says it should."""
+        last = inv.output.strip().splitlines()[-1] if inv.output.strip() else "(nothing printed)"
+        if inv.fault == "sigkill" and not inv.struck and inv.rc == -signal.SIGKILL:
+            inv.struck = True  # the runner's kill: ptxcts died by SIGKILL in the drawn launch
+        if inv.fault in ("disk-reports", "disk-tmp") and inv.rc not in (0, 1):
+            inv.struck = True  # the disk filled: the run could not finish
+        if inv.hung:
+            self.findings.append(f"{where}: ptxcts did not end within {self.limit():.0f} s (killed); last line: {last}")
+            return False
+        if inv.struck and inv.fault == "sigkill":
+            return inv.rc == -signal.SIGKILL
+        if inv.struck:
+            full = [l for l in inv.output.splitlines() if "No space left" in l or "full" in l.lower()]
+            if inv.rc != 2 or not full:
+                self.findings.append(f"{where}: the full disk gave exit {inv.rc} without naming it; last line: {last}")
+                return False
+            return True
+        if inv.rc not in (0, 1):
+            self.findings.append(f"{where}: ptxcts exit {inv.rc}; last line: {last}")
+            return False
+        return True
+
+    def compare(self, reports, number, log, chaos):
+        """(the report as expected, [(kind, its case as it should be)] for each device fault)."""
+        hit = {}
+        if log.exists():
+            for line in log.read_text().splitlines():
+                kind, label = line.split(" ", 1)
+                hit[label] = kind
+        if chaos and any(chaos_hits(chaos, [label]).get(label) != kind for label, kind in hit.items()):
+            self.findings.append(f"episode {number}: the runner's chaos log disagrees with the hash (fake_chaos.hpp)")
+        path = reports / REPORT
+        if not path.exists():
+            self.findings.append(f"episode {number}: no report")
+            return False, [(kind, False) for kind in hit.values()]
+        got = normalized(json.loads(path.read_text()))
+        expected = {f"{r['kernel']}/{r['case']}": r for r in self.expected["results"]}
+        seen, wrong_cases, faults_ok = set(), [], {label: False for label in hit}
+        for r in got["results"]:
+            label = f"{r['kernel']}/{r['case']}"
+            seen.add(label)
+            if label in hit:
+                kind = hit[label]
+                allowed = EXPECTED_STATUS.get(kind, {expected[label]["status"], "error"})
+                faults_ok[label] = r["status"] in allowed and (kind != "noise" or r["status"] == "error" or
+                                                               r == expected[label])
+                if not faults_ok[label]:
+                    wrong_cases.append(f"{label} ({kind}): {r['status']}, expected {'/'.join(sorted(allowed))}:"
+                                       f" {one_line(r['reason'], 100)}")
+            elif r != expected.get(label):
+                was = expected.get(label, {}).get("status", "(absent)")
+                wrong_cases.append(f"{label}: {was} -> {r['status']}: {one_line(r['reason'], 100)}")
+        wrong_cases += [f"{label}: lost" for label in expected if label not in seen]
+        claims_ok = self.compare_claims(got, set(hit), number)
+        if not hit:  # nothing the device did: the whole report is the undisturbed one
+            rest_ok = {k: v for k, v in got.items() if k not in ("results", "claims")} == \
+                      {k: v for k, v in self.expected.items() if k not in ("results", "claims")}
+            if not rest_ok:
+                self.findings.append(f"episode {number}: summary or totals differ from the undisturbed run's")
+            claims_ok = claims_ok and rest_ok
+        if wrong_cases:
+            self.findings.append(f"episode {number}: {len(wrong_cases)} cases differ; first: " +
+                                 "; ".join(wrong_cases[:3]))
+        return not wrong_cases and claims_ok, [(kind, faults_ok[label]) for label, kind in hit.items()]
+
+    def compare_claims(self, got, hit, number):
+        before = {c["id"]: c for c in self.expected["claims"]}
+        wrong = [c["id"] for c in got["claims"]
+                 if c != before.get(c["id"]) and not hit.intersection(c.get("checked", []))]
+        wrong += [i for i in before if i not in {c["id"] for c in got["claims"]}]
+        if wrong:
+            self.findings.append(f"episode {number}: claims differ: {', '.join(wrong[:5])}")
+        return not wrong
+
+    # -- what is left -----------------------------------------------------------------------------
+    def marked(self):
+        """Live processes of the soak's: its marker in their environment, or in one of its sessions."""
+        found = []
+        for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+                fields = stat[stat.rfind(")") + 2:].split()
+                if fields[0] == "Z":
+                    continue
+                mine = int(fields[3]) in self.sessions
+                if not mine:
+                    mine = f"PTXCTS_CHAOS_SOAK={self.marker}".encode() in Path(f"/proc/{pid}/environ").read_bytes()
+                if mine and int(pid) != os.getpid():
+                    found.append((int(pid), Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
+                        errors="replace").strip()))
+            except (OSError, IndexError, ValueError):
+                continue
+        return found
+
+    def kill_marked(self):
+        for pid, _ in self.marked():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def left_after(self, inv, where):
+        """Counts (and ends) what outlived an invocation by more than GRACE_S; True if anything did."""
+        deadline = time.monotonic() + GRACE_S
+        while (left := self.marked()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if left:
+            self.processes_left += len(left)
+            self.findings.append(f"{where}: {len(left)} processes left running, e.g. {left[0][1][:120]}")
+            self.kill_marked()
+        return bool(left)
+
+    def sweep_tmp(self, where):
+        """Counts (and removes) what was left in the children's $TMPDIR; True if anything was."""
+        entries, size = 0, 0
+        for dirpath, dirs, files in os.walk(self.tmp):
+            entries += len(dirs) + len(files)
+            size += sum(os.lstat(os.path.join(dirpath, f)).st_size for f in files)
+        disk_left = self.work / "disk-left"  # what a run left on its own tmpfs $TMPDIR (full_disk.sh)
+        if disk_left.exists():
+            n, b = (int(x) for x in disk_left.read_text().split())
+            entries, size = entries + n, size + b
+            disk_left.unlink()
+        if entries:
+            self.entries_left += entries
+            self.bytes_left += size
+            self.findings.append(f"{where}: {entries} files and folders ({size:,} bytes) left in $TMPDIR")
+            for p in self.tmp.iterdir():
+                shutil.rmtree(p) if p.is_dir() and not p.is_symlink() else p.unlink()
+        return entries > 0
+
+    # -- the whole ---------------------------------------------------------------------------------
+    def tour(self):
+        """Every kind asked for, once, in few episodes and each fault's own: the device's that end a launch
+        at once (each striking one case), the hangs (one case each), then each host fault alone."""
+        device = [k for k in self.args.kinds if k in DEVICE_KINDS]
+        groups = [[k for k in device if k not in ("hang", "chatty")], [k for k in device if k in ("hang", "chatty")]]
+        host = [k for k in self.args.kinds if k in HOST_KINDS and (k == "sigkill" or self.unshare)]
+        return [(self.chaos_for(g, (1, 1)), []) for g in groups if g] + [(None, [k]) for k in host]
+
+    def schedule(self):
+        """The tour first (so that a short run meets every kind), then drawn episodes."""
+        start = time.monotonic()
+        number = 0
+        for chaos, faults in self.tour():
+            number += 1
+            self.episode(number, chaos, faults)
+        while (self.args.episodes and number < self.args.episodes) or \
+                (self.args.minutes and time.monotonic() - start < 60 * self.args.minutes):
+            number += 1
+            self.episode(number)
+
+    def summary(self, wall):
+        a = self.args
+        lines = [f"chaos soak: seed {a.seed}, suite {a.suite} ({len(self.expected['results'])} cases), "
+                 f"{wall:.1f} s; run args: {' '.join(self.run_args) or '(none)'}",
+                 f"{'fault':14}{'injected':>9}{'survived':>9}"]
+        for k in KINDS:
+            note = "" if k not in ("disk-reports", "disk-tmp") or self.unshare else "  (not tried: unshare -rm not allowed)"
+            lines.append(f"{k:14}{self.injected[k]:9}{self.survived[k]:9}{note}")
+        total_i, total_s = sum(self.injected.values()), sum(self.survived.values())
+        lines.append(f"{'all':14}{total_i:9}{total_s:9}")
+        lines.append(f"runs: {self.episodes} episodes ({self.invocations} ptxcts runs, the undisturbed one included); "
+                     f"reports equal: {self.equal} of {self.episodes}")
+        lines.append(f"processes left: {self.processes_left}; left in $TMPDIR: {self.bytes_left:,} bytes "
+                     f"({self.entries_left} files and folders)")
+        for f in self.findings[:a.max_findings]:
+            lines.append(f"  FINDING {one_line(f)}")
+        if len(self.findings) > a.max_findings:
+            lines.append(f"  ... and {len(self.findings) - a.max_findings} more findings")
+        ok = not self.findings and total_i == total_s and self.equal == self.episodes
+        lines.append("PASS: nothing lost" if ok else "FAIL")
+        return "\n".join(lines), ok
+
+    def close(self):
+        self.kill_marked()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def main():
+    here = Path(__file__).resolve()
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--ptxcts", required=True)
+    p.add_argument("--runner", required=True, help="the fake device runner")
+    p.add_argument("--source", default=str(here.parents[3]), help="the source tree (its specs/)")
+    p.add_argument("--catalog", help="the catalog of the full suite (--suite full)")
+    p.add_argument("--suite", choices=["small", "full"], default="small",
+                   help="small: ldmatrix and movmatrix (1,134 cases, a catalog of its own); full: every case")
+    p.add_argument("--small-catalog", help="a folder to keep the small suite's specs and catalog in between soaks "
+                                          "(brought up to date at each start: 0.3 s instead of several)")
+    p.add_argument("--prepare-only", action="store_true", help="make the small suite's catalog, and stop")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--minutes", type=float, default=0, help="go on drawing episodes this long")
+    p.add_argument("--episodes", type=int, default=0,
+                   help="this many episodes at least (the tour, which meets every kind, then drawn ones)")
+    p.add_argument("--kinds", default=",".join(KINDS), help="the faults to inject, comma-separated")
+    p.add_argument("--case-timeout", type=float, default=2,
+                   help="the run's limit per launch, in seconds (ptxcts run's hidden --case-timeout)")
+    p.add_argument("--batch", type=int, default=16, help="launches per batch (ptxcts run --batch)")
+    p.add_argument("--run-limit", type=float, default=10,
+                   help="a ptxcts that has not ended after this many seconds, plus five undisturbed runs and two "
+                        "case limits per hang, is hung: killed, and a finding")
+    p.add_argument("--run-arg", action="append", default=[], help="an argument for every ptxcts run (repeatable)")
+    p.add_argument("--max-findings", type=int, default=12)
+    p.add_argument("-v", "--verbose", action="store_true", help="a line per episode on stderr")
+    p.add_argument("--summary", help="also write the summary to this file")
+    a = p.parse_args()
+    a.kinds = [k for k in a.kinds.split(",") if k]
+    if unknown := [k for k in a.kinds if k not in KINDS]:
+        p.error(f"unknown fault {unknown[0]}; expected some of {', '.join(KINDS)}")
+    soak = Soak(a)
+    start = time.monotonic()
+    try:
+        if why := soak.prepare():
+            print(f"chaos_soak: skipped: {why}")
+            return 77
+        if a.prepare_only:
+            print(f"chaos_soak: the small suite's catalog is up to date in {soak.catalog}")
+            return 0
+        soak.baseline()
+        if a.verbose:
+            print(f"ready at {time.monotonic() - start:.1f} s (the undisturbed run {soak.baseline_wall:.2f} s)",
+                  file=sys.stderr, flush=True)
+        soak.schedule()
+        text, ok = soak.summary(time.monotonic() - start)
+    finally:
+        soak.close()
+    print(text)
+    if a.summary:
+        Path(a.summary).write_text(text + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
