@@ -169,8 +169,8 @@ class Invocation:
         log = s.work / "invocation.log"
         start = time.monotonic()
         with open(log, "wb") as out:
-            proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                    start_new_session=True, cwd=s.work, preexec_fn=no_core_dumps)
+            proc = start_child(argv, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                               start_new_session=True, cwd=s.work, preexec_fn=no_core_dumps)
             s.sessions.add(proc.pid)
             killer = None
             if self.fault == "sigkill" and hasattr(self, "kill_at"):
@@ -195,6 +195,18 @@ class Invocation:
         if proc.poll() is None:
             self.struck = True
             os.kill(proc.pid, signal.SIGKILL)
+
+
+def start_child(argv, **kwargs):
+    """Popen, waiting out a program being rebuilt under the soak (a long run beside a build)."""
+    for _ in range(300):
+        try:
+            return subprocess.Popen(argv, **kwargs)
+        except (PermissionError, OSError) as e:
+            if e.errno not in (13, 26):  # EACCES, ETXTBSY: the linker is writing it
+                raise
+            time.sleep(1)
+    return subprocess.Popen(argv, **kwargs)
 
 
 def no_core_dumps():
@@ -261,6 +273,7 @@ class Soak:
         self.labels = [f"{r['kernel']}/{r['case']}" for r in self.expected["results"]
                        if r["status"] not in ("not-supported", "skipped")]
         self.launches = len(self.labels)
+        self.isolated = {f"{r['kernel']}/{r['case']}" for r in self.expected["results"] if r["fault_case"]}
         shutil.rmtree(reports)
         self.left_after(inv, "the undisturbed run")
         self.sweep_tmp("the undisturbed run")
@@ -274,15 +287,20 @@ class Soak:
         return self.args.run_limit + 5 * self.baseline_wall + hangs * 2.5 * self.args.case_timeout
 
     # -- an episode -------------------------------------------------------------------------------
-    def chaos_for(self, kinds, each=(1, 2)):
-        """A PTXCTS_FAKE_CHAOS value under which every kind of `kinds` strikes each[0] to each[1] cases."""
+    def chaos_for(self, kinds, each=(1, 2), lines=None):
+        """A PTXCTS_FAKE_CHAOS value under which every kind of `kinds` strikes each[0] to each[1] cases;
+        `lines` may ask a kind to strike only in the fault line ("fault": isolated cases, a launch to
+        a runner) or only in the main line ("main": batches)."""
         rate = 1.5 * len(kinds) / max(self.launches, 1)
-        for _ in range(2000):
+        lines = lines or {}
+        for _ in range(20000):
             chaos = f"{self.rng.randrange(1 << 31)}:{rate:.6f}:{'+'.join(kinds)}"
-            counts = list(chaos_hits(chaos, self.labels).values())
-            if all(each[0] <= counts.count(k) <= each[1] for k in kinds):
+            hits = chaos_hits(chaos, self.labels)
+            counts = list(hits.values())
+            if all(each[0] <= counts.count(k) <= each[1] for k in kinds) and \
+                    all((label in self.isolated) == (lines[k] == "fault") for label, k in hits.items() if k in lines):
                 return chaos
-        raise SystemExit(f"chaos_soak: no chaos seed strikes {'+'.join(kinds)} once each")
+        raise SystemExit(f"chaos_soak: no chaos seed strikes {'+'.join(kinds)} as asked")
 
     def plan(self):
         """The episode's faults: a chaos rate and kinds for the device, a host fault per invocation."""
@@ -305,7 +323,7 @@ class Soak:
             log.unlink()
         # A fault is survived when it did what it should (its invocation ended as it says, its case has the
         # outcome it says) and its episode lost nothing: report as expected, nothing left running or on disk.
-        resume, clean, struck = False, True, []
+        resume, clean, struck, transcript = False, True, [], []
         for attempt in range(len(faults) + 3):
             fault = faults[attempt] if attempt < len(faults) else None
             inv = Invocation(self, reports, resume, chaos, fault, self.rng).run()
@@ -313,6 +331,7 @@ class Soak:
             where = f"episode {number}, run {attempt + 1} ({inv.detail or 'no host fault'})"
             ok = self.judge_invocation(inv, where)
             clean = clean and ok
+            transcript.append(f"== {where}: exit {inv.rc}, {inv.wall:.2f} s\n{inv.output}")
             if fault and inv.struck:
                 struck.append((fault, ok))
             if self.left_after(inv, where):
@@ -330,6 +349,13 @@ class Soak:
         for kind, ok in struck + device_faults:
             self.injected[kind] += 1
             self.survived[kind] += ok and clean and equal
+        if self.args.keep_failed and not (equal and clean):
+            kept = Path(self.args.keep_failed) / f"episode-{number}"
+            shutil.rmtree(kept, ignore_errors=True)
+            shutil.copytree(reports, kept) if reports.exists() else kept.mkdir(parents=True)
+            (kept / "transcript.txt").write_text(f"chaos {chaos}, host faults {faults}\n" + "\n".join(transcript))
+            if log.exists():
+                shutil.copy(log, kept / "chaos.log")
         shutil.rmtree(reports, ignore_errors=True)
         if self.args.verbose:
             print(f"episode {number}: device {chaos or '-'}, host {','.join(faults) or '-'}: "
@@ -472,11 +498,14 @@ class Soak:
     # -- the whole ---------------------------------------------------------------------------------
     def tour(self):
         """Every kind asked for, once, in few episodes and each fault's own: the device's that end a launch
-        at once (each striking one case), the hangs (one case each), then each host fault alone."""
+        at once (each striking one case), the hangs (one case each: a silent one in a batch of the main
+        line, which costs two case limits, the batch's and its own; a chatty one alone in the fault
+        line, one limit), then each host fault alone."""
         device = [k for k in self.args.kinds if k in DEVICE_KINDS]
         groups = [[k for k in device if k not in ("hang", "chatty")], [k for k in device if k in ("hang", "chatty")]]
         host = [k for k in self.args.kinds if k in HOST_KINDS and (k == "sigkill" or self.unshare)]
-        return [(self.chaos_for(g, (1, 1)), []) for g in groups if g] + [(None, [k]) for k in host]
+        lines = {"hang": "main", "chatty": "fault"}
+        return [(self.chaos_for(g, (1, 1), lines), []) for g in groups if g] + [(None, [k]) for k in host]
 
     def schedule(self):
         """The tour first (so that a short run meets every kind), then drawn episodes."""
@@ -534,14 +563,16 @@ def main():
     p.add_argument("--episodes", type=int, default=0,
                    help="this many episodes at least (the tour, which meets every kind, then drawn ones)")
     p.add_argument("--kinds", default=",".join(KINDS), help="the faults to inject, comma-separated")
-    p.add_argument("--case-timeout", type=float, default=2,
-                   help="the run's limit per launch, in seconds (ptxcts run's hidden --case-timeout)")
+    p.add_argument("--case-timeout", type=float, default=3,
+                   help="the run's limit per launch, in seconds (ptxcts run's hidden --case-timeout); at least 3: "
+                        "it is also the idle watchdog, and a standby runner says it is waiting only every 2 s")
     p.add_argument("--batch", type=int, default=16, help="launches per batch (ptxcts run --batch)")
     p.add_argument("--run-limit", type=float, default=10,
                    help="a ptxcts that has not ended after this many seconds, plus five undisturbed runs and two "
                         "case limits per hang, is hung: killed, and a finding")
     p.add_argument("--run-arg", action="append", default=[], help="an argument for every ptxcts run (repeatable)")
     p.add_argument("--max-findings", type=int, default=12)
+    p.add_argument("--keep-failed", help="a folder to keep each failed episode's reports, outputs and chaos log in")
     p.add_argument("-v", "--verbose", action="store_true", help="a line per episode on stderr")
     p.add_argument("--summary", help="also write the summary to this file")
     a = p.parse_args()
