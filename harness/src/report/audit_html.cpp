@@ -122,7 +122,7 @@ std::string standing_counts(const std::vector<const json*>& findings) {
                      findings.size() == 1 ? "" : "s", fmt::join(parts, ", "));
 }
 
-void run_section(pugi::xml_node body, const json& a) {
+void audit_run_section(pugi::xml_node body, const json& a) {
   const json& run = a.at("run");
   const json& sum = a.at("summary");
   el(body, "h1", {},
@@ -173,7 +173,7 @@ void run_section(pugi::xml_node body, const json& a) {
   line("GPU", "none needed: ptxas alone judges these statements");
 }
 
-void findings_section(pugi::xml_node body, const json& a) {
+void audit_findings_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "findings", "Findings");
   const json& findings = a.at("findings");
   if (findings.empty()) {
@@ -280,7 +280,7 @@ void statements_section(pugi::xml_node body, const json& a) {
                  {"id", "kind", "verdict", "words", "source", "evidence", "forms"}, "statement", "statements");
 }
 
-void matrix_section(pugi::xml_node body, const json& a) {
+void audit_matrix_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "matrix-section", "Forms x targets");
   const json& grammar = a.at("grammar");
   el(s, "p", {},
@@ -330,7 +330,7 @@ void requirements_section(pugi::xml_node body, const json& a) {
                  "requirements");
 }
 
-void forms_section(pugi::xml_node body, const json& a) {
+void audit_forms_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "forms", "Hand-listed forms (invalid and spellings)");
   verdict_groups(s, a.at("forms"), {"Name", "Kind", "Target", "Instruction", "Verdict", "Evidence"},
                  {16, 7, 7, 30, 8, 32},
@@ -365,12 +365,12 @@ void counts_section(pugi::xml_node body, const json& a) {
 std::string audit_html(const json& audit) {
   HtmlPage page(fmt::format("ptxcts audit CUDA {}", str(audit.at("run"), "cuda_release")));
   page.body.append_attribute("class").set_value("audit");
-  run_section(page.body, audit);
-  findings_section(page.body, audit);
+  audit_run_section(page.body, audit);
+  audit_findings_section(page.body, audit);
   statements_section(page.body, audit);
-  matrix_section(page.body, audit);
+  audit_matrix_section(page.body, audit);
   requirements_section(page.body, audit);
-  forms_section(page.body, audit);
+  audit_forms_section(page.body, audit);
   counts_section(page.body, audit);
   return page.str();
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/audit_html.hpp"
+#include "report/markdown_cell.hpp"
 #include "results/report_kind.hpp"
 #include "results/toolkit_identity.hpp"
 #include "util/atomic_file.hpp"
@@ -16,12 +17,6 @@ namespace {
 
 constexpr int kAuditSchemaVersion =
     3;  // 2: findings, statements, the grammar and its negative space (probes); 3: run.ptxas_targets
-
-std::string cell(std::string s) {
-  for (std::size_t p = 0; (p = s.find_first_of("|\n", p)) != std::string::npos; p += 2)
-    s.replace(p, 1, s[p] == '|' ? "\\|" : "<br>");
-  return s;
-}
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -44,11 +39,11 @@ std::string first_rejection(const std::vector<OnTarget>& on, const std::vector<P
 std::string finding_text(const Finding& f) {
   std::string md = fmt::format("- **{}** (`{}`)", f.subject, f.id);
   if (f.known) md += fmt::format(" — known: {}{}", f.known->source, f.known->note.empty() ? "" : " (" + f.known->note + ")");
-  md += fmt::format("\n  - The documents: \"{}\" ({})\n", cell(f.words), f.source);
-  md += fmt::format("  - ptxas: {}\n", cell(f.observed));
+  md += fmt::format("\n  - The documents: \"{}\" ({})\n", markdown_cell(f.words), f.source);
+  md += fmt::format("  - ptxas: {}\n", markdown_cell(f.observed));
   md += fmt::format("  - {} form{}, on {}; e.g. `{}`\n", f.forms, f.forms == 1 ? "" : "s",
                     f.targets.empty() ? std::string("-") : fmt::format("{}", fmt::join(f.targets, ", ")),
-                    cell(f.example));
+                    markdown_cell(f.example));
   return md;
 }
 
@@ -284,21 +279,21 @@ std::string audit_markdown(const Audit& audit, const AuditRun& run) {
   md += "\n## Statements of the documents\n\n| Kind | Statement | Words | Source | Verdict | Evidence "
         "|\n|---|---|---|---|---|---|\n";
   for (auto const& s : audit.statements)
-    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", s.kind, s.id, cell(s.words), cell(s.source),
-                      to_string(s.verdict), cell(s.evidence));
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", s.kind, s.id, markdown_cell(s.words), markdown_cell(s.source),
+                      to_string(s.verdict), markdown_cell(s.evidence));
 
   md += "\n## Documented requirements\n\n| Variant | Requirement | Documented | Verdict | Evidence "
         "|\n|---|---|---|---|---|\n";
   for (auto const& r : audit.requirements)
-    md += fmt::format("| {} | {} | {} | {} | {} |\n", r.variant, r.requirement, cell(r.documented),
-                      to_string(r.verdict), cell(r.evidence));
+    md += fmt::format("| {} | {} | {} | {} | {} |\n", r.variant, r.requirement, markdown_cell(r.documented),
+                      to_string(r.verdict), markdown_cell(r.evidence));
 
   md += "\n## Hand-listed forms\n\n| Form | Kind | Instruction | Target | Expected | Seen | Verdict | Evidence "
         "|\n|---|---|---|---|---|---|---|---|\n";
   for (auto const& f : audit.forms)
     md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} | {} |\n", f.form->name, kind_name(f.form->kind),
-                      cell(f.instruction), f.form->target, f.form->diagnostic, f.diagnostic_seen,
-                      to_string(f.verdict), cell(f.evidence));
+                      markdown_cell(f.instruction), f.form->target, f.form->diagnostic, f.diagnostic_seen,
+                      to_string(f.verdict), markdown_cell(f.evidence));
   md += "\n## Known discrepancies no longer observed\n\n";
   if (audit.unused_known.empty()) md += "None.\n";
   for (auto const* k : audit.unused_known)
@@ -307,7 +302,7 @@ std::string audit_markdown(const Audit& audit, const AuditRun& run) {
                       k->source);
   md += "\n## ptxas failures (no verdict)\n\n";
   if (audit.errors.empty()) md += "None.\n";
-  for (auto const& e : audit.errors) md += fmt::format("- {}\n", cell(e));
+  for (auto const& e : audit.errors) md += fmt::format("- {}\n", markdown_cell(e));
   md += "\nEvery combination and every form of the negative space, with ptxas's verdict per target, is in the JSON "
         "report.\n";
   return md;

@@ -2,15 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <climits>
 #include <map>
 
+#include "report/unique_rows.hpp"
 #include "results/report_kind.hpp"
 
 namespace ptxcts {
 namespace {
 
-constexpr std::int64_t kMaxCount = INT64_MAX / 2;
 
 AuditSummary::FindingRow read_finding(const JsonNode& n) {
   n.object({"id", "class", "undocumented", "subject", "words", "source", "observed", "targets", "forms", "example",
@@ -24,7 +23,7 @@ AuditSummary::FindingRow read_finding(const JsonNode& n) {
   n.at("source").str();
   f.observed = n.at("observed").str();
   f.targets = n.at("targets").strings();
-  f.forms = static_cast<std::size_t>(n.at("forms").integer(0, kMaxCount));
+  f.forms = static_cast<std::size_t>(n.at("forms").integer(0, kMaxReportCount));
   n.at("example").str();
   f.known = n.at("known_discrepancy").str();
   f.fails = n.at("fails_audit").boolean();
@@ -42,7 +41,7 @@ AuditSummary::VerdictRow read_statement(const JsonNode& n) {
   n.at("source").str();
   s.verdict = n.at("verdict").str();
   s.evidence = n.at("evidence").str();
-  n.at("forms").integer(0, kMaxCount);
+  n.at("forms").integer(0, kMaxReportCount);
   return s;
 }
 
@@ -109,20 +108,12 @@ AuditSummary::MutationCountRow read_mutation_count(const JsonNode& n) {
   m.block = n.at("block").str();
   m.kind = n.at("kind").str();
   m.documents = n.at("documents").str();
-  m.forms = static_cast<std::size_t>(n.at("forms").integer(0, kMaxCount));
-  m.accepted = static_cast<std::size_t>(n.at("accepted").integer(0, kMaxCount));
-  m.rejected = static_cast<std::size_t>(n.at("rejected").integer(0, kMaxCount));
+  m.forms = static_cast<std::size_t>(n.at("forms").integer(0, kMaxReportCount));
+  m.accepted = static_cast<std::size_t>(n.at("accepted").integer(0, kMaxReportCount));
+  m.rejected = static_cast<std::size_t>(n.at("rejected").integer(0, kMaxReportCount));
   return m;
 }
 
-// Each row once: the matrix matches rows of two reports by these keys.
-struct Unique {
-  std::map<std::string, std::string> first;  // key -> path of its first row
-  void check(const JsonNode& n, const std::string& key, const char* what) {
-    auto [at, fresh] = first.emplace(key, n.path());
-    if (!fresh) n.fail(fmt::format("duplicate {} {} (first at {})", what, key, at->second));
-  }
-};
 
 }  // namespace
 
@@ -152,9 +143,9 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   for (const char* k : {"host", "date", "suite_version", "suite_commit"}) run.at(k).str();
   const JsonNode summary = root.at("summary");
   summary.object({"probes", "findings", "findings_per_class", "contradictions", "ptxas_failures"});
-  a.probes = static_cast<std::size_t>(summary.at("probes").integer(0, kMaxCount));
+  a.probes = static_cast<std::size_t>(summary.at("probes").integer(0, kMaxReportCount));
   a.contradictions = static_cast<int>(summary.at("contradictions").integer(0, INT32_MAX));
-  Unique findings, statements, requirements, forms, mutations, grammar;
+  UniqueRows findings, statements, requirements, forms, mutations, grammar;
   for (auto const& n : root.at("findings").items()) {
     a.findings.push_back(read_finding(n));
     findings.check(n, a.findings.back().id, "finding");

@@ -48,7 +48,7 @@ bool same_places(const MmaOperandLayout& x, const MmaOperandLayout& y) {
   return true;
 }
 
-std::string span(char letter, int a, int b) {
+std::string letter_span(char letter, int a, int b) {
   return a == b ? fmt::format("{}{}", letter, a) : fmt::format("{}{}–{}", letter, a, b);
 }
 
@@ -137,7 +137,7 @@ MmaRuns mma_runs(const MmaOperandLayout& L, char letter) {
       }
       for (auto& run : runs) {
         run.lane_text = fmt::format("T{}", lane);
-        run.el_text = span(letter, run.first, run.last);
+        run.el_text = letter_span(letter, run.first, run.last);
       }
       runs_of.push_back(std::move(runs));
     }

@@ -17,7 +17,7 @@ namespace ptxcts {
 namespace {
 
 // A table cell: '|' would end the cell, a newline the row, '<' could open an HTML tag.
-std::string cell(std::string_view s) {
+std::string escaped_cell(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
@@ -54,7 +54,7 @@ bool has_sass(const RunReport& report) { return !report.sass.disassembler.empty(
 std::string sass_cell(const RunReport& report, const CaseResult& r) {
   const KernelSass* k = report.sass.find(r.kernel, r.target);
   if (!k) return r.target.empty() ? "" : "no SASS";
-  std::string text = cell(sass_summary(*k));
+  std::string text = escaped_cell(sass_summary(*k));
   return sass_missing(k->matched, k->expected, k->unavailable) ? "**" + text + "**" : text;
 }
 
@@ -77,15 +77,15 @@ void contradicted_sass(std::string& out, const RunReport& report, const std::vec
                        "SASS by {}; the opcodes whose mnemonic the specs expect for the instruction under test.\n\n",
                        report.sass.disassembler.empty() ? std::string("(no disassembler named)")
                                                         : report.sass.disassembler)
-                 : fmt::format("{}\n\n", cell(report.sass.unavailable));
+                 : fmt::format("{}\n\n", escaped_cell(report.sass.unavailable));
       heading = true;
     }
     fmt::format_to(std::back_inserter(out),
                    "**{}** ({} results)\n\n| Kernel | Case | Target | Outcome | SASS |\n|---|---|---|---|---|\n",
-                   cell(c->id), rows.size());
+                   escaped_cell(c->id), rows.size());
     for (std::size_t n = 0; n < rows.size() && n < kRows; ++n)
-      fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", cell(rows[n]->kernel),
-                     cell(rows[n]->case_name), cell(rows[n]->target), outcome_cell(*rows[n]),
+      fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", escaped_cell(rows[n]->kernel),
+                     escaped_cell(rows[n]->case_name), escaped_cell(rows[n]->target), outcome_cell(*rows[n]),
                      sass_cell(report, *rows[n]));
     if (rows.size() > kRows)
       fmt::format_to(std::back_inserter(out), "\n... and {} more (the JSON report has every one)\n",
@@ -94,7 +94,7 @@ void contradicted_sass(std::string& out, const RunReport& report, const std::vec
   }
 }
 
-void claims_section(std::string& out, const RunReport& report) {
+void claims_markdown(std::string& out, const RunReport& report) {
   out += "## Claims\n\n";
   if (report.claims.empty()) {
     out += "No claims were checked.\n\n";
@@ -109,9 +109,9 @@ void claims_section(std::string& out, const RunReport& report) {
   for (const ClaimVerdict* c : claims) {
     std::string verdict =
         c->verdict == Verdict::Contradicted ? fmt::format("**{}**", to_string(c->verdict)) : to_string(c->verdict);
-    std::string text = c->note.empty() ? cell(c->text) : cell(c->text) + "<br>*Note:* " + cell(c->note);
-    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", cell(c->id), verdict, text, cell(c->source),
-                   cell(c->evidence));
+    std::string text = c->note.empty() ? escaped_cell(c->text) : escaped_cell(c->text) + "<br>*Note:* " + escaped_cell(c->note);
+    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", escaped_cell(c->id), verdict, text, escaped_cell(c->source),
+                   escaped_cell(c->evidence));
   }
   out += "\n";
   contradicted_sass(out, report, claims);
@@ -125,9 +125,9 @@ void family_section(std::string& out, const RunReport& report, const std::string
   out += sass ? "| Kernel | Instruction | Case | Target | Outcome | Reason | SASS |\n|---|---|---|---|---|---|---|\n"
               : "| Kernel | Instruction | Case | Target | Outcome | Reason |\n|---|---|---|---|---|---|\n";
   for (const CaseResult* r : results)
-    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} |{}\n", cell(r->kernel),
-                   cell(r->instruction), cell(r->case_name), cell(r->target), outcome_cell(*r),
-                   cell(r->ran_on.empty() ? r->reason : r->reason + " (ran on " + r->ran_on + ")"),
+    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} |{}\n", escaped_cell(r->kernel),
+                   escaped_cell(r->instruction), escaped_cell(r->case_name), escaped_cell(r->target), outcome_cell(*r),
+                   escaped_cell(r->ran_on.empty() ? r->reason : r->reason + " (ran on " + r->ran_on + ")"),
                    sass ? " " + sass_cell(report, *r) + " |" : "");
   out += "\n";
   for (const CaseResult* r : results) {
@@ -142,7 +142,7 @@ void family_section(std::string& out, const RunReport& report, const std::string
 
 // wmma fragments' register layouts are unspecified: what this GPU did is recorded, grouped by
 // layout so that forms sharing one (every state space and stride of a shape/type/layout) show as one.
-void layouts_section(std::string& out, const RunReport& report) {
+void layouts_markdown(std::string& out, const RunReport& report) {
   std::map<std::string, std::vector<std::string>> kernels_by_layout;
   for (auto const& r : report.results)
     if (!r.observed_layout.empty()) kernels_by_layout[r.observed_layout].push_back(r.kernel);
@@ -180,11 +180,11 @@ std::string summary_markdown(const RunReport& report) {
 }
 
 // What this run leaves out on purpose, that an earlier one reported (`ptxcts diff` names it so).
-void withdrawn_section(std::string& out, const RunReport& report) {
+void withdrawn_markdown(std::string& out, const RunReport& report) {
   if (report.withdrawn.empty()) return;
   out += "## Withdrawn\n\n| What | Why |\n|---|---|\n";
   for (auto const& w : report.withdrawn)
-    fmt::format_to(std::back_inserter(out), "| {} | {} |\n", cell(w.what), cell(w.reason));
+    fmt::format_to(std::back_inserter(out), "| {} | {} |\n", escaped_cell(w.what), escaped_cell(w.reason));
   out += "\n";
 }
 
@@ -199,17 +199,17 @@ std::string report_markdown(const RunReport& report) {
   out += fmt::format("**{}**\n\n", verdict_line(report));  // the verdict first: all a reader may need
   out += "| Run | |\n|---|---|\n";
   for (auto const& f : run_info_fields())
-    fmt::format_to(std::back_inserter(out), "| {} | {} |\n", f.key, cell(info.*f.member));
+    fmt::format_to(std::back_inserter(out), "| {} | {} |\n", f.key, escaped_cell(info.*f.member));
   fmt::format_to(std::back_inserter(out), "| schema_version | {} |\n", RunReport::kSchemaVersion);
   if (has_sass(report))
     fmt::format_to(std::back_inserter(out), "| sass | {} |\n",
-                   cell(report.sass.unavailable.empty() ? report.sass.disassembler : report.sass.unavailable));
+                   escaped_cell(report.sass.unavailable.empty() ? report.sass.disassembler : report.sass.unavailable));
   out += "\n";
 
   out += summary_markdown(report);
-  claims_section(out, report);
-  layouts_section(out, report);
-  withdrawn_section(out, report);
+  claims_markdown(out, report);
+  layouts_markdown(out, report);
+  withdrawn_markdown(out, report);
 
   out += "## Results\n\n";
   if (report.results.empty()) out += "No cases ran.\n\n";

@@ -15,10 +15,10 @@ namespace ptxcts {
 namespace {
 
 // A cell of a side-by-side row: what it says, its color (a class of the page's style), a tooltip.
-struct Cell {
+struct MatrixCell {
   std::string text, cls, title;
 };
-const Cell kAbsent{.text = "—", .cls = "untested", .title = "no such row for this toolkit"};
+const MatrixCell kAbsent{.text = "—", .cls = "untested", .title = "no such row for this toolkit"};
 
 // The color of a change, by its kind.
 const char* change_class(const std::string& kind) {
@@ -29,7 +29,7 @@ const char* change_class(const std::string& kind) {
   return "";
 }
 
-std::string counts_line(const PairChanges& s) {
+std::string counts_text(const PairChanges& s) {
   std::vector<std::string> parts;
   for (auto const& k : kChangeKinds)
     if (auto n = s.count(k)) parts.push_back(fmt::format("{} {}", n, k));
@@ -51,13 +51,13 @@ pugi::xml_node side_table(pugi::xml_node parent, const char* id, const char* fir
 // Rows whose cells are not the same in every toolkit come first, marked.
 struct SideRow {
   std::string id, family;
-  std::vector<Cell> cells;
+  std::vector<MatrixCell> cells;
   bool differs = false;
 };
 
 void side_rows(pugi::xml_node tb, std::vector<SideRow> rows) {
   for (auto& r : rows)
-    r.differs = std::any_of(r.cells.begin(), r.cells.end(), [&](const Cell& c) { return c.text != r.cells[0].text; });
+    r.differs = std::any_of(r.cells.begin(), r.cells.end(), [&](const MatrixCell& c) { return c.text != r.cells[0].text; });
   std::stable_partition(rows.begin(), rows.end(), [](const SideRow& r) { return r.differs; });
   for (auto const& r : rows) {
     pugi::xml_node tr =
@@ -68,8 +68,8 @@ void side_rows(pugi::xml_node tb, std::vector<SideRow> rows) {
 }
 
 template <class C, class F>
-std::vector<Cell> cells(const std::vector<std::optional<C>>& per, F cell) {
-  std::vector<Cell> out;
+std::vector<MatrixCell> cells(const std::vector<std::optional<C>>& per, F cell) {
+  std::vector<MatrixCell> out;
   for (auto const& p : per) out.push_back(p ? cell(*p) : kAbsent);
   return out;
 }
@@ -128,7 +128,7 @@ void changes_section(pugi::xml_node body, const MatrixFile& m) {
     el(d, "h3", {{"id", fmt::format("cuda{}-to-{}", step.from, step.to)}},
        fmt::format("CUDA {} → {}: {} change{}", step.from, step.to, step.changes.size(),
                    step.changes.size() == 1 ? "" : "s"));
-    el(d, "p", {}, counts_line(step));
+    el(d, "p", {}, counts_text(step));
     if (step.changes.empty()) continue;
     pugi::xml_node tb = table(d, {"Kind", "What", "Before", "After"}, "changes");
     for (auto const& kind : kChangeKinds)
@@ -173,7 +173,7 @@ void sass_section(pugi::xml_node body, const MatrixFile& m) {
   }
 }
 
-void findings_section(pugi::xml_node body, const MatrixFile& m) {
+void matrix_findings_section(pugi::xml_node body, const MatrixFile& m) {
   pugi::xml_node s = section(body, "findings", "Findings, side by side");
   el(s, "p", {}, "Forms each finding covers per toolkit; what ptxas did is the tooltip. Rows that differ come first.");
   legend(s, {{"contradicted", "fails the audit (not expected by the specs)"},
@@ -183,7 +183,7 @@ void findings_section(pugi::xml_node body, const MatrixFile& m) {
   std::vector<SideRow> rows;
   std::set<std::string> classes;
   auto finding_cell = [](const MatrixFile::FindingCell& c) {
-    return Cell{.text = fmt::format("{} form{}{}", c.forms, c.forms == 1 ? "" : "s",
+    return MatrixCell{.text = fmt::format("{} form{}{}", c.forms, c.forms == 1 ? "" : "s",
                                     c.fails   ? ", fails"
                                     : c.known ? ", known"
                                               : ""),
@@ -214,18 +214,18 @@ void verdicts_section(pugi::xml_node body, const MatrixFile& m, const char* id, 
   auto verdict_cell = [](const MatrixFile::VerdictCell& c) {
     const bool unknown =
         c.verdict == "not-checkable" && c.evidence.find("not known to this toolkit") != std::string::npos;
-    return Cell{.text = unknown ? "not known" : c.verdict, .cls = c.verdict, .title = c.evidence};
+    return MatrixCell{.text = unknown ? "not known" : c.verdict, .cls = c.verdict, .title = c.evidence};
   };
   for (auto const& v : list) rows.push_back({.id = v.id, .family = "", .cells = cells(v.per, verdict_cell)});
   side_rows(side_table(s, (std::string(id) + "-columns").c_str(), "Statement", m), std::move(rows));
 }
 
-void forms_section(pugi::xml_node body, const MatrixFile& m) {
+void matrix_forms_section(pugi::xml_node body, const MatrixFile& m) {
   pugi::xml_node s = section(body, "forms", "Hand-listed forms, side by side");
   legend(s, {{"accepted", "accepted"}, {"rejected", "rejected"}, {"untested", "not assembled, target not known"}});
   std::vector<SideRow> rows;
   auto form_cell = [](const MatrixFile::FormCell& c) {
-    return Cell{.text = c.state,
+    return MatrixCell{.text = c.state,
                 .cls = c.state == "accepted"   ? "accepted"
                        : c.state == "rejected" ? "rejected"
                                                : "untested",
@@ -236,11 +236,11 @@ void forms_section(pugi::xml_node body, const MatrixFile& m) {
 }
 
 // A grammar form on one toolkit: accepted on how many of the targets it knows.
-Cell grammar_cell(const std::string& verdicts, const MatrixFile::Toolkit& t) {
+MatrixCell grammar_matrix_cell(const std::string& verdicts, const MatrixFile::Toolkit& t) {
   std::vector<std::string> acc, rej, failed;
   for (std::size_t k = 0; k < verdicts.size(); ++k)
     (verdicts[k] == '+' ? acc : verdicts[k] == '-' ? rej : failed).push_back(t.toolkit.targets[k]);
-  Cell c{.text = fmt::format("{}/{}", acc.size(), verdicts.size()), .cls = "", .title = ""};
+  MatrixCell c{.text = fmt::format("{}/{}", acc.size(), verdicts.size()), .cls = "", .title = ""};
   c.cls = failed.empty() && rej.empty() ? "accepted" : failed.empty() && acc.empty() ? "rejected" : "partial";
   if (c.cls == "partial")
     c.title = fmt::format("accepted on {}; rejected on {}{}{}", fmt::join(acc, " "), fmt::join(rej, " "),
@@ -278,7 +278,7 @@ void grammar_section(pugi::xml_node body, const MatrixFile& m) {
     el(tr, "td", {{"class", differs ? "form mono diffcol" : "form mono"}}, g->instruction);
     el(tr, "td", {{"class", "mono"}}, g->block);
     for (std::size_t c = 0; c < m.toolkits.size(); ++c) {
-      const Cell cell = g->verdicts[c] ? grammar_cell(*g->verdicts[c], m.toolkits[c]) : kAbsent;
+      const MatrixCell cell = g->verdicts[c] ? grammar_matrix_cell(*g->verdicts[c], m.toolkits[c]) : kAbsent;
       el(tr, "td", {{"class", cell.cls}, {"title", cell.title}}, cell.text);
     }
   }
@@ -300,10 +300,10 @@ std::string toolkit_matrix_html(const MatrixFile& m) {
   toolkits_section(page.body, m);
   changes_section(page.body, m);
   sass_section(page.body, m);
-  findings_section(page.body, m);
+  matrix_findings_section(page.body, m);
   verdicts_section(page.body, m, "statements", "Statements of the documents, side by side", m.statements);
   verdicts_section(page.body, m, "requirements", "Documented requirements, side by side", m.requirements);
-  forms_section(page.body, m);
+  matrix_forms_section(page.body, m);
   grammar_section(page.body, m);
   return page.str();
 }

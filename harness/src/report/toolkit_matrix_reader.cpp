@@ -4,18 +4,17 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <climits>
 #include <map>
 #include <set>
 
+#include "report/unique_rows.hpp"
 #include "results/report_kind.hpp"
 
 namespace ptxcts {
 namespace {
 
-constexpr std::int64_t kMaxCount = INT64_MAX / 2;
 
-std::size_t count(const JsonNode& n) { return static_cast<std::size_t>(n.integer(0, kMaxCount)); }
+std::size_t count(const JsonNode& n) { return static_cast<std::size_t>(n.integer(0, kMaxReportCount)); }
 
 MatrixFile::Toolkit read_toolkit(const JsonNode& n) {
   n.object({"cuda_release", "ptxas_version", "ptx_isa", "targets", "probes", "findings", "contradictions", "report"});
@@ -109,20 +108,12 @@ std::string read_verdicts(const JsonNode& n, const MatrixFile::Toolkit& t) {
   return v;
 }
 
-// Each row once: the page shows a row per id.
-struct Unique {
-  std::map<std::string, std::string> first;
-  void check(const JsonNode& n, const std::string& key, const char* what) {
-    auto [at, fresh] = first.emplace(key, n.path());
-    if (!fresh) n.fail(fmt::format("duplicate {} {} (first at {})", what, key, at->second));
-  }
-};
 
 template <class Cell, class Read>
 std::vector<MatrixFile::Row<Cell>> read_rows(const JsonNode& list, const char* id_key, const char* what,
                                              const std::vector<MatrixFile::Toolkit>& toolkits, Read read) {
   std::vector<MatrixFile::Row<Cell>> rows;
-  Unique seen;
+  UniqueRows seen;
   for (auto const& n : list.items()) {
     n.object({id_key, "per_toolkit"});
     MatrixFile::Row<Cell> r{n.at(id_key).str(), read_per_toolkit<Cell>(n.at("per_toolkit"), toolkits, read)};
@@ -173,7 +164,7 @@ MatrixFile read_matrix_file(const JsonDocument& doc) {
   m.requirements =
       read_rows<MatrixFile::VerdictCell>(root.at("requirements"), "id", "requirement", m.toolkits, read_verdict_cell);
   m.forms = read_rows<MatrixFile::FormCell>(root.at("forms"), "name", "form", m.toolkits, read_form_cell);
-  Unique grammar;
+  UniqueRows grammar;
   for (auto const& n : root.at("grammar").items()) {
     n.object({"block", "instruction", "verdicts"});
     MatrixFile::GrammarRow g{.block = n.at("block").str(),

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/markdown_cell.hpp"
 #include "report/toolkit_matrix_html.hpp"
 #include "report/toolkit_matrix_reader.hpp"
 #include "results/report_kind.hpp"
@@ -19,12 +20,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 constexpr int kMatrixSchemaVersion = 1;
 constexpr std::size_t kChangesShownPerKind = 60;  // in the Markdown; the JSON has every one
-
-std::string cell(std::string s) {
-  for (std::size_t p = 0; (p = s.find_first_of("|\n", p)) != std::string::npos; p += 2)
-    s.replace(p, 1, s[p] == '|' ? "\\|" : "<br>");
-  return s;
-}
 
 std::string counts_line(const PairChanges& c) {
   std::vector<std::string> parts;
@@ -204,7 +199,7 @@ std::string steps_markdown(const ToolkitMatrix& m) {
           md += fmt::format("- ... and {} more (toolkits.json lists every one)\n", n - kChangesShownPerKind);
           break;
         }
-        md += fmt::format("- `{}`: {} -> {}\n", cell(c.what), cell(c.before), cell(c.after));
+        md += fmt::format("- `{}`: {} -> {}\n", markdown_cell(c.what), markdown_cell(c.before), markdown_cell(c.after));
       }
     }
   }
@@ -244,7 +239,7 @@ std::string findings_markdown(const ToolkitMatrix& m) {
          table_header(m, "Finding") +
          side_by_side_rows(
              m, &AuditSummary::findings, [](auto const& f) { return f.id; },
-             [](const std::string& id) { return "| `" + cell(id) + "` |"; }, finding_cell);
+             [](const std::string& id) { return "| `" + markdown_cell(id) + "` |"; }, finding_cell);
 }
 
 std::string verdicts_markdown(const ToolkitMatrix& m) {
@@ -254,7 +249,7 @@ std::string verdicts_markdown(const ToolkitMatrix& m) {
     md += fmt::format("\n## {}, side by side\n\n", title) + table_header(m, "Statement") +
           side_by_side_rows(
               m, rows, [](auto const& v) { return v.kind + " " + v.id; },
-              [](const std::string& id) { return "| " + cell(id) + " |"; }, verdict_cell);
+              [](const std::string& id) { return "| " + markdown_cell(id) + " |"; }, verdict_cell);
   return md;
 }
 
@@ -262,7 +257,7 @@ std::string forms_markdown(const ToolkitMatrix& m) {
   return "\n## Hand-listed forms, side by side\n\n" + table_header(m, "Form") +
          side_by_side_rows(
              m, &AuditSummary::forms, [](auto const& f) { return f.name; },
-             [](const std::string& id) { return "| " + cell(id) + " |"; }, form_cell);
+             [](const std::string& id) { return "| " + markdown_cell(id) + " |"; }, form_cell);
 }
 
 // The grammar's forms whose verdict on some target changed between two releases.
@@ -283,7 +278,7 @@ std::string changed_grammar_markdown(const ToolkitMatrix& m) {
              [&](const std::string& id) {
                const auto nl = id.find('\n');
                if (!changed.count(id.substr(nl + 1))) return std::string();
-               return fmt::format("| {}: `{}` |", id.substr(0, nl), cell(id.substr(nl + 1)));
+               return fmt::format("| {}: `{}` |", id.substr(0, nl), markdown_cell(id.substr(nl + 1)));
              },
              grammar_cell);
 }
