@@ -44,10 +44,10 @@ std::size_t figure_index(const std::string& form, const std::string& operand) {
   return f ? static_cast<std::size_t>(f - layouts().mma.figures.data()) : ~std::size_t{0};
 }
 
-std::size_t count(const pugi::xml_node& n, const char* xpath) { return n.select_nodes(xpath).size(); }
+std::size_t svg_count(const pugi::xml_node& n, const char* xpath) { return n.select_nodes(xpath).size(); }
 
 // Where a figure's text is drawn: its x and y plus every enclosing group's translate(x,y).
-std::pair<double, double> position(pugi::xml_node t) {
+std::pair<double, double> text_position(pugi::xml_node t) {
   double x = t.attribute("x").as_double(), y = t.attribute("y").as_double();
   for (pugi::xml_node n = t.parent(); n; n = n.parent()) {
     double dx = 0, dy = 0;
@@ -69,7 +69,7 @@ Axes axes(const pugi::xml_document& doc, int col_step, int row_step) {
   EXPECT_TRUE(m);
   pugi::xml_node cols = m.select_node("g[not(@class)]").node(), rows = m.select_node("g[@class='end']").node();
   auto at = [](pugi::xml_node g, int n) {
-    return position(g.select_node(fmt::format("text[.='{}']", n).c_str()).node());
+    return text_position(g.select_node(fmt::format("text[.='{}']", n).c_str()).node());
   };
   Axes a;
   a.x0 = at(cols, 0).first;
@@ -96,7 +96,7 @@ TEST(MmaLayoutReport, M16n8k16F16AIsDrawnWhereTheManualsFormulasPutEachElement) 
   pugi::xml_document doc;
   draw_mma_layout(doc.append_child("figure"), *f);
   // 9.7.14.5.8, A (.f16x2): four registers a lane, a0..a7.
-  EXPECT_EQ(count(doc, "//g[@class='lr']"), 32u * 4u);
+  EXPECT_EQ(svg_count(doc, "//g[@class='lr']"), 32u * 4u);
   // groupID = %laneid >> 2, threadID_in_group = %laneid % 4; lane 5: 1 and 1.
   // row = groupID for a0, a1, a4, a5, groupID + 8 for a2, a3, a6, a7;
   // col = threadID_in_group * 2 + (i & 0x1) for i < 4, + 8 for i >= 4.
@@ -104,18 +104,18 @@ TEST(MmaLayoutReport, M16n8k16F16AIsDrawnWhereTheManualsFormulasPutEachElement) 
   Axes a = axes(doc, 1, 1);
   pugi::xml_node t = box(doc, 5, 1, "T5 a2–3");
   ASSERT_TRUE(t) << "lane 5, register 1 holds a2 and a3, side by side";
-  EXPECT_DOUBLE_EQ(position(t).first, (a.col(2) + a.col(3)) / 2);
-  EXPECT_DOUBLE_EQ(position(t).second, a.row(9));
+  EXPECT_DOUBLE_EQ(text_position(t).first, (a.col(2) + a.col(3)) / 2);
+  EXPECT_DOUBLE_EQ(text_position(t).second, a.row(9));
   // a6 and a7 (register 3) of lane 30 (groupID 7, threadID_in_group 2): row 15, columns 12 and 13.
   t = box(doc, 30, 3, "T30 a6–7");
   ASSERT_TRUE(t);
-  EXPECT_DOUBLE_EQ(position(t).first, (a.col(12) + a.col(13)) / 2);
-  EXPECT_DOUBLE_EQ(position(t).second, a.row(15));
+  EXPECT_DOUBLE_EQ(text_position(t).first, (a.col(12) + a.col(13)) / 2);
+  EXPECT_DOUBLE_EQ(text_position(t).second, a.row(15));
   // The caption: the manual's figure, and that the drawing is computed.
   std::string cap = doc.select_node("//figcaption").node().text().get();
   EXPECT_NE(cap.find("Figure 79"), std::string::npos) << cap;
   EXPECT_NE(cap.find("formulas"), std::string::npos) << cap;
-  EXPECT_EQ(count(doc, "//*[@class='reading']"), 0u);
+  EXPECT_EQ(svg_count(doc, "//*[@class='reading']"), 0u);
 }
 
 TEST(MmaLayoutReport, AccumulatorsOfM16n8kShapesShareOneFigure) {
@@ -124,14 +124,14 @@ TEST(MmaLayoutReport, AccumulatorsOfM16n8kShapesShareOneFigure) {
   pugi::xml_document doc;
   draw_mma_layout(doc.append_child("figure"), *f);
   // .f32 accumulators: four registers, one element each.
-  EXPECT_EQ(count(doc, "//g[@class='lr']"), 32u * 4u);
+  EXPECT_EQ(svg_count(doc, "//g[@class='lr']"), 32u * 4u);
   // row = groupID for c0, c1, groupID + 8 for c2, c3; col = threadID_in_group * 2 + (i & 0x1).
   // Lane 5, c3: row 9, col 3.
   Axes a = axes(doc, 1, 1);
   pugi::xml_node t = box(doc, 5, 3, "T5 c3");
   ASSERT_TRUE(t);
-  EXPECT_DOUBLE_EQ(position(t).first, a.col(3));
-  EXPECT_DOUBLE_EQ(position(t).second, a.row(9));
+  EXPECT_DOUBLE_EQ(text_position(t).first, a.col(3));
+  EXPECT_DOUBLE_EQ(text_position(t).second, a.row(9));
   // The manual gives this layout for m16n8k8 (Figure 77), m16n8k16 (83) and m16n8k32 (92) alike.
   EXPECT_EQ(figure_index("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", "C/D"), figure_index(kF16, "C/D"));
   EXPECT_EQ(figure_index("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "C/D"), figure_index(kF16, "C/D"));
@@ -146,19 +146,19 @@ TEST(MmaLayoutReport, M16n8k256B1AIsDrawnFromItsReadingAndSaysSo) {
   ASSERT_TRUE(f);
   pugi::xml_document doc;
   draw_mma_layout(doc.append_child("figure"), *f);
-  EXPECT_EQ(count(doc, "//g[@class='lr']"), 32u * 4u);  // four .b32 registers of 32 .b1 elements
+  EXPECT_EQ(svg_count(doc, "//g[@class='lr']"), 32u * 4u);  // four .b32 registers of 32 .b1 elements
   // The reading: col = (threadID_in_group * 32) + (i & 0x1F) for i < 64, + 128 for i >= 64; row =
   // groupID for i < 32 and 64 <= i < 96. Lane 5 (groupID 1, threadID_in_group 1): a0..a31 in row 1,
   // columns 32..63, one box; a64..a95 in row 1, columns 160..191.
   Axes a = axes(doc, 16, 1);  // 256 narrow columns: numbered every 16th
   pugi::xml_node t = box(doc, 5, 0, "T5 a0–31");
   ASSERT_TRUE(t);
-  EXPECT_NEAR(position(t).first, (a.col(32) + a.col(63)) / 2, 1.0);
-  EXPECT_DOUBLE_EQ(position(t).second, a.row(1));
+  EXPECT_NEAR(text_position(t).first, (a.col(32) + a.col(63)) / 2, 1.0);
+  EXPECT_DOUBLE_EQ(text_position(t).second, a.row(1));
   t = box(doc, 5, 2, "T5 a64–95");
   ASSERT_TRUE(t);
-  EXPECT_NEAR(position(t).first, (a.col(160) + a.col(191)) / 2, 1.0);
-  EXPECT_DOUBLE_EQ(position(t).second, a.row(1));
+  EXPECT_NEAR(text_position(t).first, (a.col(160) + a.col(191)) / 2, 1.0);
+  EXPECT_DOUBLE_EQ(text_position(t).second, a.row(1));
   // Under the drawing: the printed col formula, quoted, the reading, and why.
   pugi::xml_node note = doc.select_node("//figcaption/div[@class='reading']").node();
   ASSERT_TRUE(note);
@@ -195,11 +195,11 @@ TEST(MmaLayoutReport, RunPageLinksAnMmaKernelToItsOperandsFigures) {
   // 9.7.14.5.8: A four .f16x2 registers, B two, C/D (.f32) four.
   for (auto [operand, registers] : {std::pair{"A", 4u}, std::pair{"B", 2u}, std::pair{"C/D", 4u}}) {
     const std::string id = fmt::format("mma-layout-{}", figure_index(kF16, operand));
-    EXPECT_EQ(count(kernel, fmt::format(".//a[@href='#{}'][.='{}']", id, operand).c_str()), 1u) << operand;
+    EXPECT_EQ(svg_count(kernel, fmt::format(".//a[@href='#{}'][.='{}']", id, operand).c_str()), 1u) << operand;
     pugi::xml_node d = doc.select_node(fmt::format("//section[@id='layouts']/details[@id='{}']", id).c_str()).node();
     ASSERT_TRUE(d) << id;
-    EXPECT_EQ(count(d, ".//svg//g[@class='lr']"), 32u * registers) << id;
+    EXPECT_EQ(svg_count(d, ".//svg//g[@class='lr']"), 32u * registers) << id;
   }
   // Every mma figure once, under the layouts.
-  EXPECT_EQ(count(doc, "//section[@id='layouts']/details[starts-with(@id, 'mma-layout-')]"), layouts().mma.figures.size());
+  EXPECT_EQ(svg_count(doc, "//section[@id='layouts']/details[starts-with(@id, 'mma-layout-')]"), layouts().mma.figures.size());
 }

@@ -75,7 +75,7 @@ std::string kind_line(const std::string& text) {
 }
 
 template <class F>
-std::string error_of(F&& read) {
+std::string reader_error_of(F&& read) {
   try {
     read();
   } catch (const ReportError& e) { return e.what(); }
@@ -101,7 +101,7 @@ TEST(ReportReader, EveryKindWrittenSaysSoAndReadsBackThroughTheOneEntry) {
   EXPECT_EQ(std::get<AuditSummary>(read_report(audit)).cuda_release, "12.4");
   EXPECT_EQ(std::get<MatrixFile>(read_report(matrix)).toolkits.size(), 2u);
   EXPECT_EQ(std::get<SassReport>(read_report(sass)).cuda_release, "13.0");
-  EXPECT_EQ(error_of([&] { read_report(fleet); }),
+  EXPECT_EQ(reader_error_of([&] { read_report(fleet); }),
             fleet.string() +
                 ":1:1: top level: a fleet report: written by `ptxcts merge` for people and scripts, "
                 "never read back by ptxcts");
@@ -118,21 +118,21 @@ TEST(ReportReader, AReportOfAnotherKindIsOneErrorNamingTheFileAndWhatWasExpected
   test::TempDir tmp("report-reader");
   const auto audit = write(tmp.dir / "audit.json", audit_report());
   const auto run = write(tmp.dir / "run.json", report_json(run_report()));
-  EXPECT_EQ(error_of([&] { read_run_report_file(audit); }),
+  EXPECT_EQ(reader_error_of([&] { read_run_report_file(audit); }),
             audit.string() + ":3:10: kind: expected \"run\" (a run report), got \"audit\" (an audit report)");
-  EXPECT_EQ(error_of([&] { read_audit_report_file(run); }),
+  EXPECT_EQ(reader_error_of([&] { read_audit_report_file(run); }),
             run.string() + ":3:10: kind: expected \"audit\" (an audit report), got \"run\" (a run report)");
-  EXPECT_EQ(error_of([&] { read_matrix_report_file(run); }),
+  EXPECT_EQ(reader_error_of([&] { read_matrix_report_file(run); }),
             run.string() + ":3:10: kind: expected \"toolkit-matrix\" (a toolkit matrix), got \"run\" (a run report)");
-  EXPECT_EQ(error_of([&] { read_sass_report_file(audit); }),
+  EXPECT_EQ(reader_error_of([&] { read_sass_report_file(audit); }),
             audit.string() + ":3:10: kind: expected \"sass\" (a SASS report), got \"audit\" (an audit report)");
   // `ptxcts html` of a report that has no page there says what it is.
   const auto sass = write(tmp.dir / "sass.json", sass_report());
-  EXPECT_EQ(error_of([&] { write_page_for(sass, tmp.dir / "sass.html", nullptr); }),
+  EXPECT_EQ(reader_error_of([&] { write_page_for(sass, tmp.dir / "sass.html", nullptr); }),
             sass.string() +
                 ":3:10: kind: a SASS report has no page written by `ptxcts html` (it writes those of run and audit "
                 "reports and of the toolkit matrix)");
-  EXPECT_EQ(error_of([&] { read_report(tmp.dir / "none.json"); }),
+  EXPECT_EQ(reader_error_of([&] { read_report(tmp.dir / "none.json"); }),
             (tmp.dir / "none.json").string() + ": cannot read this report");
 }
 
@@ -141,17 +141,17 @@ TEST(ReportReader, AKindThisBuildDoesNotKnowIsPlaced) {
   std::string text = report_json(run_report());
   text.replace(text.find("\"run\","), 6, "\"rerun\",");
   const auto p = write(tmp.dir / "r.json", text);
-  EXPECT_EQ(error_of([&] { read_report(p); }),
+  EXPECT_EQ(reader_error_of([&] { read_report(p); }),
             p.string() + ":3:10: kind: expected one of run, audit, toolkit-matrix, sass, fleet, got \"rerun\"");
-  EXPECT_EQ(error_of([&] { read_run_report_file(p); }),
+  EXPECT_EQ(reader_error_of([&] { read_run_report_file(p); }),
             p.string() + ":3:10: kind: expected one of run, audit, toolkit-matrix, sass, fleet, got \"rerun\"");
   const auto q = write(tmp.dir / "q.json", "{\"schema_version\": 12}");
-  EXPECT_EQ(error_of([&] { read_report(q); }),
+  EXPECT_EQ(reader_error_of([&] { read_report(q); }),
             q.string() +
                 ":1:20: schema_version: a report without \"kind\" is one written before it: expected a "
                 "schema_version of 1 (a toolkit matrix), 2 or 3 (an audit report) or 4 to 9 (a run report), got 12");
   const auto e = write(tmp.dir / "e.json", "{}");
-  EXPECT_EQ(error_of([&] { read_report(e); }),
+  EXPECT_EQ(reader_error_of([&] { read_report(e); }),
             e.string() +
                 ":1:1: top level: missing key \"kind\" (run, audit, toolkit-matrix, sass or fleet): not a "
                 "report of ptxcts");
@@ -176,7 +176,7 @@ TEST(ReportReader, AReportWrittenBeforeKindStillReads) {
   EXPECT_EQ(report_file_kind(kData + "/reports/old.json"), ReportKind::Audit);
   EXPECT_EQ(read_run_report_file(kData + "/reports/old.json").results.size(), 2u);
   // Asked for as another kind, a report without "kind" is read as that kind, by its rules.
-  EXPECT_NE(error_of([&] { read_run_report_file(kData + "/audits/cuda13.0.json"); })
+  EXPECT_NE(reader_error_of([&] { read_run_report_file(kData + "/audits/cuda13.0.json"); })
                 .find("/audits/cuda13.0.json:23:13: summary: unknown key \"summary\"; expected one of schema_version, "
                       "run, totals, results, claims"),
             std::string::npos);

@@ -25,7 +25,7 @@ namespace {
 
 const std::string kAudits = std::string(PTXCTS_TEST_DATA) + "/audits/";
 
-std::string read(const std::string& path) { return read_file_text(path); }  // the committed ones are .json.gz
+std::string read_report_text(const std::string& path) { return read_file_text(path); }  // the committed ones are .json.gz
 
 AuditSummary audit(const std::string& release, std::vector<std::string> targets) {
   AuditSummary a;
@@ -44,7 +44,7 @@ std::vector<std::string> kinds(const PairChanges& c) {
   return out;
 }
 
-std::string error_of(const std::string& text) {
+std::string audit_error_of(const std::string& text) {
   try {
     parse_audit_report(text, "a.json");
   } catch (const JsonInputError& e) { return e.what(); }
@@ -105,8 +105,8 @@ TEST(ToolkitMatrix, ColumnsByReleaseAndTwoOfOneReleaseRefused) {
 
 TEST(AuditReportReader, ReadsTheCommittedReportAsItsSummarySays) {
   const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/audit-cuda13.0.json.gz";
-  AuditSummary a = parse_audit_report(read(path), path);
-  auto j = nlohmann::json::parse(read(path));  // the counts the report states of itself
+  AuditSummary a = parse_audit_report(read_report_text(path), path);
+  auto j = nlohmann::json::parse(read_report_text(path));  // the counts the report states of itself
   EXPECT_EQ(a.cuda_release, j["run"]["cuda_release"]);
   EXPECT_EQ(a.findings.size(), j["summary"]["findings"].get<std::size_t>());
   EXPECT_EQ(a.grammar.size(), j["grammar"].size());
@@ -117,9 +117,9 @@ TEST(AuditReportReader, ReadsTheCommittedReportAsItsSummarySays) {
 }
 
 TEST(AuditReportReader, RefusesWhatIsNotAnAuditReportWithItsPlace) {
-  const std::string good = read(kAudits + "cuda13.0.json");
-  EXPECT_EQ(error_of(good), "(accepted)");
-  EXPECT_EQ(error_of(read(kAudits + "short-verdicts.json")),
+  const std::string good = read_report_text(kAudits + "cuda13.0.json");
+  EXPECT_EQ(audit_error_of(good), "(accepted)");
+  EXPECT_EQ(audit_error_of(read_report_text(kAudits + "short-verdicts.json")),
             "a.json:240:16: grammar[1].verdicts: expected one verdict per target (3), got 2");
   auto variant = [&](const std::string& from, const std::string& to) {
     std::string s = good;
@@ -127,16 +127,16 @@ TEST(AuditReportReader, RefusesWhatIsNotAnAuditReportWithItsPlace) {
     EXPECT_NE(at, std::string::npos) << from;
     return s.replace(at, from.size(), to);
   };
-  EXPECT_EQ(error_of(variant("\"schema_version\": 3", "\"schema_version\": 4")),
+  EXPECT_EQ(audit_error_of(variant("\"schema_version\": 3", "\"schema_version\": 4")),
             "a.json:2:20: schema_version: expected 2 to 3 (the audit report schemas this build reads), got 4");
-  EXPECT_EQ(error_of(variant("\"ptx_isa\": \"9.0\",", "\"ptx_isa\": \"9.0\", \"gpu\": 1,")),
+  EXPECT_EQ(audit_error_of(variant("\"ptx_isa\": \"9.0\",", "\"ptx_isa\": \"9.0\", \"gpu\": 1,")),
             "a.json:6:28: run.gpu: unknown key \"gpu\"; expected one of cuda_release, ptxas_version, ptx_isa, "
             "targets, ptxas_targets, host, date, suite_version, suite_commit");
-  EXPECT_EQ(error_of(variant("\"fails_audit\": false", "\"fails_audit\": \"no\"")).substr(0, 55),
+  EXPECT_EQ(audit_error_of(variant("\"fails_audit\": false", "\"fails_audit\": \"no\"")).substr(0, 55),
             "a.json:46:19: findings[0].fails_audit: expected true or");
-  EXPECT_EQ(error_of(variant("\"forms\": 1,", "\"forms\": 1e400,")).rfind("a.json:", 0), 0u);
-  EXPECT_EQ(error_of(std::string(100, '[')).substr(0, 38), "a.json:1:65: nested more than 64 deep;");
-  EXPECT_EQ(error_of(good.substr(0, 300)).rfind("a.json:", 0), 0u);
+  EXPECT_EQ(audit_error_of(variant("\"forms\": 1,", "\"forms\": 1e400,")).rfind("a.json:", 0), 0u);
+  EXPECT_EQ(audit_error_of(std::string(100, '[')).substr(0, 38), "a.json:1:65: nested more than 64 deep;");
+  EXPECT_EQ(audit_error_of(good.substr(0, 300)).rfind("a.json:", 0), 0u);
 }
 
 TEST(AuditReportReader, ReadsBackWhatTheWriterWrote) {
@@ -179,8 +179,8 @@ TEST(AuditReportReader, ReadsBackWhatTheWriterWrote) {
 }
 
 TEST(ToolkitMatrixReport, OpensWithWhatChangedThenSideBySide) {
-  AuditSummary a = parse_audit_report(read(kAudits + "cuda13.0.json"), "audit-cuda13.0.json");
-  AuditSummary b = parse_audit_report(read(kAudits + "cuda13.5.json"), "audit-cuda13.5.json");
+  AuditSummary a = parse_audit_report(read_report_text(kAudits + "cuda13.0.json"), "audit-cuda13.0.json");
+  AuditSummary b = parse_audit_report(read_report_text(kAudits + "cuda13.5.json"), "audit-cuda13.5.json");
   ToolkitMatrix m = build_matrix({b, a});
   AuditRun run{.host = "h", .date = "d", .suite_version = "v", .suite_commit = "c"};
   std::string md = matrix_markdown(m, run);
@@ -205,8 +205,8 @@ namespace {
 
 // The matrix of the two test audits, as `ptxcts audit` writes it.
 std::string test_matrix_json() {
-  AuditSummary a = parse_audit_report(read(kAudits + "cuda13.0.json"), "audit-cuda13.0.json");
-  AuditSummary b = parse_audit_report(read(kAudits + "cuda13.5.json"), "audit-cuda13.5.json");
+  AuditSummary a = parse_audit_report(read_report_text(kAudits + "cuda13.0.json"), "audit-cuda13.0.json");
+  AuditSummary b = parse_audit_report(read_report_text(kAudits + "cuda13.5.json"), "audit-cuda13.5.json");
   return matrix_json(build_matrix({a, b}), {.host = "h", .date = "d", .suite_version = "v", .suite_commit = "c"});
 }
 
@@ -248,7 +248,7 @@ TEST(ToolkitMatrixReader, ReadsBackWhatTheWriterWrote) {
 
 TEST(ToolkitMatrixReader, ReadsTheCommittedMatrix) {
   const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json.gz";
-  const std::string text = read(path);
+  const std::string text = read_report_text(path);
   MatrixFile m = parse_matrix_file(text, path);
   auto j = nlohmann::json::parse(text);
   EXPECT_EQ(m.toolkits.size(), j["toolkits"].size());
@@ -305,8 +305,8 @@ TEST(ToolkitMatrixReader, RefusesACorruptMatrixWithItsPlace) {
 
 TEST(ToolkitMatrixPage, ToolkitsThenChangesThenSideBySideAColumnPerToolkit) {
   const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json.gz";
-  const auto j = nlohmann::json::parse(read(path));  // what the page must show, counted from the JSON
-  const std::string html = toolkit_matrix_html(parse_matrix_file(read(path), path));
+  const auto j = nlohmann::json::parse(read_report_text(path));  // what the page must show, counted from the JSON
+  const std::string html = toolkit_matrix_html(parse_matrix_file(read_report_text(path), path));
   pugi::xml_document doc;
   ASSERT_TRUE(doc.load_string(html.substr(html.find("<html")).c_str()));
   std::vector<std::string> ids;
@@ -335,8 +335,8 @@ TEST(ToolkitMatrixPage, ToolkitsThenChangesThenSideBySideAColumnPerToolkit) {
 // read folded, the whole list in the tooltip.
 TEST(ToolkitMatrixPage, NoMachinePathsInTheTextTargetListsFolded) {
   const std::string path = std::string(PTXCTS_SOURCE_DIR) + "/reports/toolkits.json.gz";
-  const auto j = nlohmann::json::parse(read(path));
-  const std::string html = toolkit_matrix_html(parse_matrix_file(read(path), path));
+  const auto j = nlohmann::json::parse(read_report_text(path));
+  const std::string html = toolkit_matrix_html(parse_matrix_file(read_report_text(path), path));
   pugi::xml_document doc;
   ASSERT_TRUE(doc.load_string(html.substr(html.find("<html")).c_str()));
   std::string text;

@@ -16,15 +16,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 }  // namespace
 
 TEST(UpToDate, AStampVouchesOnlyForTheSameKeyAndUnchangedFiles) {
   TempDir t("stamps");
   const fs::path stamps = t.dir / "stamps", json = t.dir / "audit.json", md = t.dir / "audit.md";
-  write(json, "{\"findings\": 3}");
-  write(md, "# Audit\n");
+  write_text(json, "{\"findings\": 3}");
+  write_text(md, "# Audit\n");
   EXPECT_FALSE(up_to_date(stamps, {json, md}, "k1"));  // never stamped
   stamp_reports(stamps, {json, md}, "k1", {.said = "3 findings", .status = 1});
   auto s = up_to_date(stamps, {json, md}, "k1");
@@ -34,13 +34,13 @@ TEST(UpToDate, AStampVouchesOnlyForTheSameKeyAndUnchangedFiles) {
   EXPECT_FALSE(up_to_date(stamps, {json, md}, "k2"));  // other inputs
   EXPECT_FALSE(up_to_date(stamps, {json}, "k1"));      // not the files stamped
 
-  write(md, "# Audit, edited\n");
+  write_text(md, "# Audit, edited\n");
   EXPECT_FALSE(up_to_date(stamps, {json, md}, "k1"));
-  write(md, "# Audit\n");  // as it was: its seal again
+  write_text(md, "# Audit\n");  // as it was: its seal again
   EXPECT_TRUE(up_to_date(stamps, {json, md}, "k1"));
   fs::remove(json);
   EXPECT_FALSE(up_to_date(stamps, {json, md}, "k1"));
-  write(json, "{\"findings\": 3}");
+  write_text(json, "{\"findings\": 3}");
   ASSERT_TRUE(up_to_date(stamps, {json, md}, "k1"));
 
   // A damaged stamp is not believed, and is removed.
@@ -48,7 +48,7 @@ TEST(UpToDate, AStampVouchesOnlyForTheSameKeyAndUnchangedFiles) {
   const fs::path stamp = fs::directory_iterator(stamps)->path();
   std::string bytes = *try_read_file_text(stamp);
   bytes[bytes.size() - 3] ^= 1;
-  write(stamp, bytes);
+  write_text(stamp, bytes);
   EXPECT_FALSE(up_to_date(stamps, {json, md}, "k1"));
   EXPECT_FALSE(fs::exists(stamp));
 }
@@ -57,14 +57,14 @@ TEST(UpToDate, KeysTellPartsApartAndFoldersByEveryFile) {
   EXPECT_NE(inputs_key({"ab", "c"}), inputs_key({"a", "bc"}));
   EXPECT_EQ(inputs_key({"a", "bc"}), inputs_key({"a", "bc"}));
   TempDir t("stamps");
-  write(t.dir / "a.yaml", "a: 1\n");
-  write(t.dir / "b.yaml", "b: 2\n");
+  write_text(t.dir / "a.yaml", "a: 1\n");
+  write_text(t.dir / "b.yaml", "b: 2\n");
   const std::string before = folder_identity(t.dir);
-  write(t.dir / "b.yaml", "b: 3\n");
+  write_text(t.dir / "b.yaml", "b: 3\n");
   EXPECT_NE(folder_identity(t.dir), before);
-  write(t.dir / "b.yaml", "b: 2\n");
+  write_text(t.dir / "b.yaml", "b: 2\n");
   EXPECT_EQ(folder_identity(t.dir), before);
-  write(t.dir / "c.yaml", "");
+  write_text(t.dir / "c.yaml", "");
   EXPECT_NE(folder_identity(t.dir), before);
   EXPECT_FALSE(program_identity().empty());
   EXPECT_EQ(file_seal(t.dir / "missing"), "");

@@ -10,7 +10,11 @@ The sources are clang-formatted: a namespace's members start at column 0. A defi
 namespace scope that starts with a name: the name of a struct, class, enum or union, of a `using`
 alias, or the last unqualified name before its first '(', '=', '{', '[' or ';'.
 
-usage: check_unity_names.py SOURCE_DIR --folders FOLDER... [--alone FILE...]   (relative to harness/src)"""
+The same holds for the test folders CI compiles as one unit (PTXCTS_TEST_UNITY_FOLDERS,
+harness/tests/CMakeLists.txt): with --under harness/tests, their test_*.cpp files.
+
+usage: check_unity_names.py SOURCE_DIR [--under harness/tests] --folders FOLDER... [--alone FILE...]
+       (folders and files relative to harness/src, or to the --under folder)"""
 import collections, os, re, sys
 
 TYPE = re.compile(r"^(?:template\s*<.*>\s*)?(?:struct|class|union|enum(?:\s+class)?)\s+([A-Za-z_]\w*)")
@@ -68,7 +72,7 @@ def definitions(path):
                 words = re.findall(r"(::)?\s*(~?[A-Za-z_]\w*)\s*(?:<[^<>]*>)?\s*$", head)
                 if words and not words[0][0] and "operator" not in head:
                     name = words[0][1]
-            if name:
+            if name and not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):  # not a macro's use (TEST, ...)
                 found.append((name, local, number, alias.group(2).strip() if alias else None))
         for c in line:  # the braces this line opens and closes
             if c == "{":
@@ -88,10 +92,15 @@ def definitions(path):
 
 def main():
     args = sys.argv[1:]
+    under = os.path.join("harness", "src")
+    if len(args) > 2 and args[1] == "--under":
+        under = args[2]
+        args = args[:1] + args[3:]
     if len(args) < 3 or args[1] != "--folders":
         print(__doc__.rsplit("usage: ", 1)[1], file=sys.stderr)
         return 2
-    src = os.path.join(args[0], "harness", "src")
+    tests = os.path.normpath(under) == os.path.join("harness", "tests")
+    src = os.path.join(args[0], under)
     rest = args[2:]
     cut = rest.index("--alone") if "--alone" in rest else len(rest)
     folders, alone = set(rest[:cut]), {os.path.normpath(p) for p in rest[cut + 1:]}
@@ -99,7 +108,8 @@ def main():
     for folder, _, files in os.walk(src):
         for f in sorted(files):
             rel = os.path.relpath(os.path.join(folder, f), src)
-            if f.endswith(".cpp") and os.path.dirname(rel) in folders and rel not in alone:
+            wanted = f.startswith("test_") if tests else True  # a test folder's unit: its test_*.cpp
+            if f.endswith(".cpp") and wanted and os.path.dirname(rel) in folders and rel not in alone:
                 by_folder[os.path.dirname(rel)].append(rel)
     problems = []
     for folder, files in sorted(by_folder.items()):
@@ -110,7 +120,7 @@ def main():
         for name, places in sorted(where.items()):
             one_alias = all(p[3] is not None for p in places) and len({p[3] for p in places}) == 1
             if len({p[0] for p in places}) > 1 and any(p[2] for p in places) and not one_alias:
-                problems.append(f"harness/src/{folder}: '{name}' is defined in " +
+                problems.append(f"{under}/{folder}: '{name}' is defined in " +
                                 ", ".join(f"{f}:{n}{' (file-local)' if local else ''}" for f, n, local, _ in places))
     for p in problems:
         print(p)

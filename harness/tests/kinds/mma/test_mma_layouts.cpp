@@ -13,7 +13,7 @@ using namespace ptxcts::test;
 
 namespace {
 
-const Suite& suite() {
+const Suite& layouts_suite() {
   static const Suite s = build_suite(load_specs(spec_files()));
   return s;
 }
@@ -88,7 +88,7 @@ TEST(ManualFormula, NamesTheLineAndColumnOfWhatCannotBeRead) {
 // matrices exactly once (mma_info throws naming the lanes and elements that collide).
 TEST(MmaLayouts, EveryFormulaPlacesEveryElementOnce) {
   int checked = 0;
-  for (auto const& inst : suite().instances) {
+  for (auto const& inst : layouts_suite().instances) {
     if (&kind_of(inst.variant()) != &mma_kind()) continue;
     try {
       const MmaInfo x = mma_info(inst);
@@ -151,7 +151,7 @@ const CuteAtom kAtoms[] = {
 };
 
 const Instance* instance_named(const std::string& id) {
-  for (auto const& inst : suite().instances)
+  for (auto const& inst : layouts_suite().instances)
     if (inst.id() == id) return &inst;
   return nullptr;
 }
@@ -187,7 +187,7 @@ TEST(MmaLayouts, AgreeWithCuteLayoutsOfTheSameAtoms) {
 // zero sum under .rm, as IEEE rounding toward negative infinity does (and an H100 does).
 TEST(MmaLayouts, EveryRoundingQualifierDecidesTheModelsRounding) {
   int named = 0;
-  for (auto const& v : suite().specs.variants) {
+  for (auto const& v : layouts_suite().specs.variants) {
     if (!v.mma) continue;
     for (auto const& a : v.axes)
       for (auto const& o : a.options)
@@ -197,7 +197,7 @@ TEST(MmaLayouts, EveryRoundingQualifierDecidesTheModelsRounding) {
         }
   }
   EXPECT_EQ(named, 4);  // the four .f64 shapes
-  for (auto const& inst : suite().instances) {
+  for (auto const& inst : layouts_suite().instances) {
     if (inst.mnemonic() == "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64.rm") {
       EXPECT_EQ(mma_info(inst).rule.rounding, "rm");
     }
