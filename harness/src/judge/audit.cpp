@@ -121,6 +121,7 @@ struct Judge {
   void version_evidence(RequirementVerdict& r, const PtxVersion& min, std::size_t forms,
                         const VersionTally& tally) const;
   void rules_and_blocks();
+  void unencoded(const GrammarSubject& g, const std::vector<std::string>& accepted_on);
   void negative_space();
   void examples();
   void register_claims();
@@ -380,9 +381,13 @@ void Judge::rules_and_blocks() {
       auto& [forms, accepted] = rule_tally[r];
       ++forms;
       accepted += !accepted_on.empty();
+      // Accepted: against a rule of the block's own document, the toolkit takes what it forbids;
+      // against another document's rule (the block's document spells the form), that document errs.
       if (!accepted_on.empty()) {
-        Finding& f = findings.at("toolkit-accepts/rule/" + r->id, FindingClass::ToolkitAccepts, false, r->id, r->text,
-                                 r->cite.source);
+        const bool own = r->cite.document == b.cite.document;
+        Finding& f = findings.at((own ? "toolkit-accepts/rule/" : "document-error/rule/") + r->id,
+                                 own ? FindingClass::ToolkitAccepts : FindingClass::DocumentError, false, r->id,
+                                 r->text, r->cite.source);
         for (auto const& t : accepted_on) findings.saw(f, g.instruction, t, "accepted");
       }
       // one document (or one section of it) spells what another forbids
@@ -400,6 +405,7 @@ void Judge::rules_and_blocks() {
         acc += !accepted_on.empty();
       }
     }
+    if (g.cc.doc == DocClass::Unencoded) unencoded(g, accepted_on);
     if (g.cc.doc == DocClass::Undocumented && !accepted_on.empty()) {
       Finding& f = findings.at("toolkit-accepts-undocumented/syntax/" + b.id, FindingClass::ToolkitAccepts, true, b.id,
                                "no document gives these combinations of " + b.manual, b.cite.source);
@@ -443,6 +449,21 @@ void Judge::rules_and_blocks() {
     }
     audit.statements.push_back(std::move(s));
   }
+}
+
+// A combination the document spells (no rule of its own forbids it) that no variant encodes: its
+// requirements are not in the specs, so it is judged only where ptxas refuses it on every target.
+void Judge::unencoded(const GrammarSubject& g, const std::vector<std::string>& accepted_on) {
+  if (!accepted_on.empty()) return;
+  const GrammarBlock& b = *g.cc.combo.block;
+  std::string newest;  // the newest target's message: the likeliest to know what the form spells
+  for (auto it = g.on.rbegin(); it != g.on.rend() && newest.empty(); ++it)
+    if (verdict(*it).error.empty()) newest = it->target + ": " + said(verdict(*it).message);
+  if (newest.empty()) return;  // ptxas gave no verdict anywhere
+  Finding& f = findings.at("toolkit-rejects/syntax/" + b.id, FindingClass::ToolkitRejects, false, b.id, b.manual,
+                           b.cite.source);
+  for (auto const& on : g.on)
+    if (verdict(on).error.empty()) findings.saw(f, g.instruction, on.target, "rejected on every target; " + newest);
 }
 
 void Judge::negative_space() {

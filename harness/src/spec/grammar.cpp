@@ -109,6 +109,7 @@ const char* to_string(DocClass c) {
     case DocClass::Valid: return "documented-valid";
     case DocClass::Invalid: return "documented-invalid";
     case DocClass::Undocumented: return "undocumented";
+    case DocClass::Unencoded: return "documented-no-variant";
   }
   return "undocumented";
 }
@@ -139,7 +140,12 @@ std::vector<ClassifiedCombination> classify_grammar(const SpecSet& specs,
       for (auto const* r : rules)
         if (rule_forbids(*r, cc.combo)) cc.forbidden_by.push_back(r);
       if (auto i = by_text.find(cc.combo.text); i != by_text.end()) cc.instance = i->second;
-      cc.doc = !cc.forbidden_by.empty() ? DocClass::Invalid : cc.instance ? DocClass::Valid : DocClass::Undocumented;
+      // Only a rule of the block's own document takes a combination out of what that document
+      // spells; another document's rule is that document's claim (a disagreement, judged apart).
+      const bool own_rule_forbids = std::any_of(cc.forbidden_by.begin(), cc.forbidden_by.end(), [&](auto const* r) {
+        return r->cite.document == b.cite.document;
+      });
+      cc.doc = own_rule_forbids ? DocClass::Invalid : cc.instance ? DocClass::Valid : DocClass::Unencoded;
       out.push_back(std::move(cc));
     }
   }
@@ -152,7 +158,7 @@ void check_grammar(const SpecSet& specs) {
     for (auto& i : expand(v)) instances.push_back(std::move(i));
   for (auto const& cc : classify_grammar(specs, instances_by_text(instances))) {
     const GrammarBlock& b = *cc.combo.block;
-    if (cc.instance && !cc.forbidden_by.empty()) {
+    if (cc.instance && cc.doc == DocClass::Invalid) {  // another document's rule may disagree: a finding
       const GrammarRule& r = *cc.forbidden_by.front();
       throw SpecError(r.where, fmt::format("rule '{}' forbids '{}', which variant '{}' documents (at {}); expected the "
                                            "rule and the variant to agree",

@@ -1,7 +1,10 @@
 // The documents' grammar, enumerated and classified: every combination a syntax block spells,
-// and what the documents say of it. Documented-valid: a variant of the specs spells it (each
-// variant is the spec's reading of one documented syntax, with its requirements and source).
-// Documented-invalid: a rule forbids it (named). Undocumented: neither. No toolkit here.
+// and what the documents say of it. Documented: in the product of the block's value lists and not
+// forbidden by a rule of the block's own document; documented-valid when a variant of the specs
+// spells it (each variant is the spec's reading of one documented syntax, with its requirements and
+// source), documented-no-variant otherwise. Documented-invalid: a rule of its document forbids it
+// (named). Another document's rule that forbids it is listed too (a disagreement between the
+// documents), but does not change its class. No toolkit here.
 #pragma once
 
 #include <map>
@@ -32,7 +35,11 @@ std::vector<Combination> enumerate(const GrammarBlock& block);
 bool rule_applies(const GrammarRule& rule, const GrammarBlock& block);
 bool rule_forbids(const GrammarRule& rule, const Combination& c);
 
-enum class DocClass { Valid, Invalid, Undocumented };
+// Valid: a variant of the specs spells it. Invalid: a rule of the block's own document forbids it.
+// Unencoded: the block spells it and no rule of its document forbids it, so the document gives it
+// (documented), but no variant of the specs spells it: its requirements are not encoded.
+// Undocumented: no document's syntax spells it (the negative space).
+enum class DocClass { Valid, Invalid, Undocumented, Unencoded };
 const char* to_string(DocClass c);
 
 struct ClassifiedCombination {
