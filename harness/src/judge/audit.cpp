@@ -9,6 +9,7 @@
 #include <set>
 
 #include "judge/formula_text.hpp"
+#include "judge/version_ladder.hpp"
 
 namespace ptxcts {
 namespace {
@@ -77,6 +78,8 @@ struct Judge {
   Audit& audit;
   Findings findings{};
   std::set<const KnownDiscrepancy*> used{};
+  // Version findings whose forms were asked at every version: finding id -> what the ladder said -> forms.
+  std::map<std::string, std::map<std::string, std::size_t>> ladders{};
 
   const ProbeVerdict& verdict(const OnTarget& on) const { return v[on.probe]; }
   // Whether ptxas gave a verdict; records the failure otherwise.
@@ -129,6 +132,7 @@ struct Judge {
   void sparse_fragments();
   void versions_of_targets();
   void forms();
+  void ladder_findings();
 };
 
 // The qualifier values of an instance that carry a target requirement of their own ("" if none):
@@ -309,25 +313,30 @@ void Judge::judge_version_probes(RequirementVerdict& r, const PtxVersion& min, c
                                  VersionTally& tally) {
   const std::string& ins = plan.grammar[vs.of].instruction;
   const std::string subject = r.variant + " " + r.documented, words = "introduced in " + r.documented;
+  const LadderReading ladder = read_ladder(vs.ladder, v);
+  const std::string asked = vs.ladder.empty() ? "" : "; " + ladder.text;
   if (!vs.at) ++tally.untried;
   if (vs.at && decided(*vs.at, ins + " at PTX ISA " + min.str())) {
     const ProbeVerdict& pv = verdict(*vs.at);
     if (pv.accepted) ++tally.at_ok;
     else {
-      r.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: {}", ins, vs.at->target, min.str(), accepted_or(pv)));
+      r.mismatches.push_back(
+          fmt::format("{} on {} at PTX ISA {}: {}{}", ins, vs.at->target, min.str(), accepted_or(pv), asked));
       Finding& f = findings.at(fmt::format("toolkit-rejects/requirement/{}/ptx-{}", r.variant, min.str()),
                                FindingClass::ToolkitRejects, false, subject, words, r.source);
       findings.saw(f, ins, vs.at->target, accepted_or(pv));
+      if (!vs.ladder.empty()) ++ladders[f.id][ladder.text];
     }
   }
   if (vs.below && decided(*vs.below, ins + " at PTX ISA " + vs.below_version.str())) {
     const ProbeVerdict& pv = verdict(*vs.below);
     if (pv.accepted) {
-      r.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum", ins,
-                                         vs.below->target, vs.below_version.str()));
+      r.mismatches.push_back(fmt::format("{} on {} at PTX ISA {}: accepted below the documented minimum{}", ins,
+                                         vs.below->target, vs.below_version.str(), asked));
       Finding& f = findings.at(fmt::format("toolkit-accepts/requirement/{}/ptx-{}", r.variant, min.str()),
                                FindingClass::ToolkitAccepts, false, subject, words, r.source);
       findings.saw(f, ins, vs.below->target, "accepted at PTX ISA " + vs.below_version.str());
+      if (!vs.ladder.empty()) ++ladders[f.id][ladder.text];
     } else if (names_version_requirement(pv.message)) ++tally.below_ok;
     else ++tally.below_other;
   }
@@ -655,6 +664,8 @@ void Judge::versions_of_targets() {
       }
       s.verdict = at.accepted && below_ok ? Verdict::Confirmed : Verdict::Contradicted;
       s.evidence = fmt::format("PTX ISA {}: {}; {}", t.ptx.str(), accepted_or(at), below);
+      if (!tv.ladder.empty())
+        s.evidence += fmt::format("; {}; the documents say PTX ISA {}", read_ladder(tv.ladder, v).text, t.ptx.str());
       if (s.verdict == Verdict::Contradicted) {  // rejected at the documented version, or accepted before it
         const FindingClass cls = !at.accepted ? FindingClass::ToolkitRejects : FindingClass::ToolkitAccepts;
         Finding& f = findings.at(fmt::format("{}/target-version/{}", finding_class_id(cls), t.name), cls, false,
@@ -770,7 +781,19 @@ void Judge::forms() {
         if (fv.known) fd.known = fv.known;
       }
     }
+    if (!fs.ladder.empty()) fv.evidence += "; " + read_ladder(fs.ladder, v).text;
     audit.forms.push_back(std::move(fv));
+  }
+}
+
+// What the ladders said, on the findings they were asked for: the real bound beside the documented one.
+void Judge::ladder_findings() {
+  for (auto const& [id, said_by] : ladders) {
+    Finding& f = findings.list[findings.index.at(id)];
+    std::vector<std::string> parts;
+    for (auto const& [text, n] : said_by) parts.push_back(fmt::format("{} ({} form{})", text, n, n == 1 ? "" : "s"));
+    f.observed += fmt::format("; {}; the documents say {}", fmt::join(parts, "; "),
+                              f.words.substr(std::string("introduced in ").size()));
   }
 }
 
@@ -827,6 +850,7 @@ Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<P
   j.sparse_fragments();
   j.versions_of_targets();
   j.forms();
+  j.ladder_findings();
   j.findings.finish(plan.targets);
   for (auto& f : j.findings.list) {
     for (auto const& k : suite.specs.known_discrepancies)

@@ -3,7 +3,8 @@
 // - the negative space around every documented form (judge/negative_space.hpp), on its first target;
 // - every example of the documents, on the targets its section names (or every target);
 // - every register count a document states;
-// - every documented minimum PTX ISA version, at it and one below;
+// - every documented minimum PTX ISA version, at it and one below (and, where the answers
+//   disagree with the documents, every version: judge/version_ladder.hpp);
 // - the first PTX ISA version of every target, and the toolkit's own PTX ISA version;
 // - the specs' hand-listed invalid forms and spellings, each on its target.
 // Each subject keeps the indices of its probes; judge/audit.hpp turns the verdicts into claims.
@@ -24,6 +25,12 @@ namespace ptxcts {
 struct OnTarget {
   std::string target;
   std::size_t probe = 0;  // index into AuditPlan::probes
+};
+
+// One rung of a PTX ISA version ladder (judge/version_ladder.hpp): the probe at one version.
+struct VersionRung {
+  PtxVersion version;
+  OnTarget on;
 };
 
 struct GrammarSubject {
@@ -62,12 +69,14 @@ struct VersionSubject {
   std::string why;  // the requirement's text and source
   std::optional<OnTarget> at, below;
   PtxVersion below_version;
+  std::vector<VersionRung> ladder{};  // the second round, where at or below disagrees: every version
 };
 
 struct TargetVersionSubject {
   const TargetInfo* target = nullptr;
   std::optional<OnTarget> at, below;  // below: the version before the documented first one
   PtxVersion below_version;
+  std::vector<VersionRung> ladder{};  // the second round, where at or below disagrees: every version
 };
 
 struct ToolkitVersionSubject {
@@ -80,6 +89,7 @@ struct FormSubject {
   const AuditForm* form = nullptr;
   std::string instruction;
   std::optional<OnTarget> on;  // none: the toolkit does not know the form's target
+  std::vector<VersionRung> ladder{};  // the second round, for a form about versions: every version
 };
 
 struct AuditPlan {
