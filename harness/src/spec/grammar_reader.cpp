@@ -19,6 +19,13 @@ const std::set<std::string> kVectorOperands = {"regs", "d", "a", "b", "c"};
 // Operands that are one register each.
 const std::set<std::string> kSingleOperands = {"dst", "src"};
 
+// `paraphrase: <why>`: the statement's words are not a verbatim quote of the text it cites, or cannot
+// be checked against the reference text; test_quoted_words checks every other quote verbatim.
+void check_paraphrase(const YamlReader& r) {
+  if (r.has("paraphrase") && r.at("paraphrase").str().empty())
+    r.at("paraphrase").fail("expected why the words are not checked verbatim ('paraphrase: <why>'), not an empty text");
+}
+
 Citation read_citation(const YamlReader& r) {
   Citation c{.document = read_identifier(r.at("document"), "a document (manual, or seed-NNN)"),
              .source = r.at("source").str()};
@@ -37,6 +44,7 @@ void read_head(const YamlReader& item, Statement& out, const std::string& family
   out.id = read_identifier(item.at(id_key), what);
   out.text = item.at("text").str();
   out.cite = read_citation(item);
+  check_paraphrase(item);
 }
 
 GrammarValue read_value(const YamlReader& r) {
@@ -67,7 +75,9 @@ std::map<std::string, std::vector<std::string>> read_selection(const YamlReader&
 }
 
 GrammarBlock read_block(YamlReader r, const std::string& family) {
-  r.expect_map({"block", "document", "source", "manual", "syntax", "positions", "registers", "register_type"});
+  r.expect_map(
+      {"block", "document", "source", "manual", "syntax", "positions", "registers", "register_type", "paraphrase"});
+  check_paraphrase(r);
   GrammarBlock b;
   b.where = r.where();
   b.family = family;
@@ -205,7 +215,8 @@ std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& f
                                     const std::vector<GrammarBlock>& blocks) {
   std::vector<GrammarRule> out;
   for (auto item : list.items("'rules'")) {
-    item.expect_map({"rule", "text", "source", "document", "other_section", "when", "only", "forbid", "blocks"});
+    item.expect_map(
+        {"rule", "text", "source", "document", "other_section", "when", "only", "forbid", "blocks", "paraphrase"});
     GrammarRule rule;
     read_head(item, rule, family, "rule", "a rule id");
     if (item.has("other_section")) rule.other_section = item.at("other_section").str();
@@ -274,7 +285,8 @@ ExampleLines split_example(const std::string& text) {
 std::vector<DocExample> read_examples(const YamlReader& list, const std::string& family) {
   std::vector<DocExample> out;
   for (auto item : list.items("'examples'")) {
-    item.expect_map({"example", "document", "source", "comment", "text", "operands", "declare"});
+    item.expect_map({"example", "document", "source", "comment", "text", "operands", "declare", "paraphrase"});
+    check_paraphrase(item);
     DocExample e;
     e.where = item.where();
     e.family = family;
@@ -320,7 +332,7 @@ std::vector<DocExample> read_examples(const YamlReader& list, const std::string&
 std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const std::string& family) {
   std::vector<RegisterClaim> out;
   for (auto item : list.items("'register_claims'")) {
-    item.expect_map({"claim", "text", "source", "document", "variant", "where", "operand", "registers"});
+    item.expect_map({"claim", "text", "source", "document", "variant", "where", "operand", "registers", "paraphrase"});
     RegisterClaim c;
     read_head(item, c, family, "claim", "a claim id");
     c.variant = item.at("variant").str();

@@ -15,7 +15,7 @@ namespace {
 
 // B, C/D or the metadata: {same_as: "9.7.14.5.N Title", words} or {pictures_only: [Figure NN], words}.
 SparseOperandText read_operand_text(YamlReader o) {
-  o.expect_map({"same_as", "pictures_only", "words"});
+  o.expect_map({"same_as", "pictures_only", "words", "paraphrase"});
   SparseOperandText t;
   t.where = o.where();
   t.words = o.at("words").str();
@@ -54,7 +54,7 @@ void read_granularity(YamlReader g, SparseFragmentSection& s) {
 // formula block (let, row, the col's text, firstcol, lastcol).
 void read_sparse_a(YamlReader a, SparseFragmentSection& s) {
   a.expect_map({"source", "element", "registers", "per_register", "words", "let", "row", "col_note", "firstcol",
-                "lastcol"});
+                "lastcol", "paraphrase"});
   s.source = a.at("source").str();
   for (auto const& e : a.at("element").items("A's element types")) {
     if (!find_element_format(e.str()))

@@ -1,0 +1,248 @@
+// Every quote of the documents in the specs (a rule's or register claim's text, a syntax block's
+// `manual` line, an example's lines, a sparse fragment table's words) and every literal `.words` of
+// judge/'s sources appears verbatim in the reference text of the section it cites (markdown marks
+// and runs of blanks aside), or says why not (`paraphrase: <why>`). The reference text the test reads
+// is harness/tests/data/quoted-text/excerpts.txt, the quoted lines of ../shared/reference and
+// ../shared/seeds (harness/scripts/quoted_excerpts.py copies them), so that it runs on a fresh clone
+// without ../shared; where ../shared is at hand, each excerpt is checked to be that text's own.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = PTXCTS_SOURCE_DIR;
+const fs::path kShared = kSource.parent_path() / "shared";
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The text without markdown's marks (images, link targets, `code`, \_ escapes, table bars and
+// rules) and with every run of blanks one space: the same as quoted_excerpts.py's `norm`.
+std::string norm(const std::string& t) {
+  std::string s;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const bool image = t[i] == '!' && i + 1 < t.size() && t[i + 1] == '[';
+    if (t[i] == '[' || image) {
+      const std::size_t open = image ? i + 1 : i, close = t.find(']', open);
+      if (close != std::string::npos && close + 1 < t.size() && t[close + 1] == '(') {
+        const std::size_t end = t.find(')', close);
+        if (end != std::string::npos) {
+          if (!image) s += t.substr(open + 1, close - open - 1);
+          i = end;
+          continue;
+        }
+      }
+    }
+    if (t[i] == '\\' && i + 1 < t.size() && (t[i + 1] == '_' || t[i + 1] == '*')) continue;
+    if (t[i] == '`') continue;
+    s += t[i] == '|' ? ' ' : t[i];
+  }
+  std::string out;
+  std::istringstream words(s);
+  for (std::string w; words >> w;)
+    if (w.size() < 3 || w.find_first_not_of('-') != std::string::npos) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+struct Excerpt {
+  std::string file, document, section, text;
+};
+
+std::vector<Excerpt> read_excerpts() {
+  std::vector<Excerpt> out;
+  std::istringstream in(read_all(kSource / "harness/tests/data/quoted-text/excerpts.txt"));
+  Excerpt head;
+  std::string body;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("=== ", 0) == 0) {
+      std::smatch m;
+      if (std::regex_match(line, m, std::regex(R"(=== (\S+) \| (\S+) \| ?(\S*))"))) head = {m[1], m[2], m[3], ""};
+    } else if (line == "@@") {
+      out.push_back({head.file, head.document, head.section, body});
+      body.clear();
+    } else if (line.rfind('#', 0) != 0 || !head.file.empty()) {
+      body += (body.empty() ? "" : "\n") + line;
+    }
+  }
+  return out;
+}
+
+struct Quote {
+  std::string where, document, source;
+  std::vector<std::string> words;
+};
+
+// A syntax line as the specs give it: each statement (up to ';'), a heading ("... loads:") apart.
+std::vector<std::string> statements(const std::string& manual) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= manual.size(); ++i) {
+    const bool end = i == manual.size() || (manual[i] == ';' && i + 1 < manual.size() && manual[i + 1] == ' ');
+    if (!end) continue;
+    std::string part = manual.substr(start, i == manual.size() ? std::string::npos : i + 1 - start);
+    std::smatch m;
+    if (std::regex_match(part, m, std::regex(R"(([A-Z][^{};]*:)\s+(.*))"))) {
+      out.push_back(m[1]);
+      out.push_back(m[2]);
+    } else if (!part.empty()) {
+      out.push_back(part);
+    }
+    start = i + 2;
+  }
+  return out;
+}
+
+void spec_quotes(const fs::path& file, std::vector<Quote>& out) {
+  const YAML::Node d = YAML::LoadFile(file.string());
+  const std::string name = file.filename().string();
+  auto text_of = [&](const char* key, const char* id, const char* field) {
+    for (auto const& r : d[key])
+      if (!r["paraphrase"])
+        out.push_back({name + " " + r[id].as<std::string>(), r["document"].as<std::string>(),
+                       r["source"].as<std::string>(), {r[field].as<std::string>()}});
+  };
+  text_of("rules", "rule", "text");
+  text_of("register_claims", "claim", "text");
+  for (auto const& b : d["grammar"])
+    if (!b["paraphrase"])
+      out.push_back({name + " " + b["block"].as<std::string>(), b["document"].as<std::string>(),
+                     b["source"].as<std::string>(), statements(b["manual"].as<std::string>())});
+  for (auto const& e : d["examples"]) {
+    if (e["paraphrase"]) continue;
+    Quote q{name + " " + e["example"].as<std::string>(), e["document"].as<std::string>(),
+            e["source"].as<std::string>(), {}};
+    std::istringstream lines(e["text"].as<std::string>());
+    for (std::string l; std::getline(lines, l);)
+      if (l.find_first_not_of(" \t") != std::string::npos) q.words.push_back(l);
+    out.push_back(q);
+  }
+  for (auto const& s : d["sparse_fragments"])
+    for (const char* op : {"a", "b", "cd", "metadata"})
+      if (s[op] && s[op]["words"] && !s[op]["paraphrase"])
+        out.push_back({name + " " + s["name"].as<std::string>() + " " + op, "manual",
+                       s["section"].as<std::string>(), {s[op]["words"].as<std::string>()}});
+}
+
+// The string literals (adjacent ones joined) at `at`, or "" if there are none.
+std::string literal_at(const std::string& src, std::size_t at, std::size_t* end = nullptr) {
+  std::string out;
+  bool any = false;
+  for (;;) {
+    while (at < src.size() && std::isspace(static_cast<unsigned char>(src[at]))) ++at;
+    if (at >= src.size() || src[at] != '"') break;
+    any = true;
+    for (++at; at < src.size() && src[at] != '"'; ++at) out += src[at] == '\\' ? src[++at] : src[at];
+    ++at;
+  }
+  if (end) *end = at;
+  return any ? out : "";
+}
+
+// judge/'s `.words = "..."` (or a `const char* NAME = "..."` of the same file) with its `.source`,
+// unless a `.paraphrase` that is not "" says why not.
+void judge_quotes(const fs::path& file, std::vector<Quote>& out) {
+  const std::string src = read_all(file);
+  for (std::size_t at = src.find(".words = "); at != std::string::npos; at = src.find(".words = ", at + 1)) {
+    std::size_t end = 0;
+    std::string words = literal_at(src, at + 9, &end);
+    if (words.empty()) {  // a name: its definition in the file
+      std::smatch m;
+      const std::string rest = src.substr(at + 9, 64);
+      if (!std::regex_search(rest, m, std::regex(R"(^(\w+)\s*[,}])"))) continue;
+      const std::size_t def = src.find("const char* " + m[1].str() + " = ");
+      if (def == std::string::npos) continue;
+      words = literal_at(src, def + 15 + m[1].length());
+      end = at + 9 + m[1].length();
+    }
+    while (end < src.size() && std::isspace(static_cast<unsigned char>(src[end]))) ++end;
+    if (words.empty() || end >= src.size() || (src[end] != ',' && src[end] != '}')) continue;  // built, not quoted
+    const std::size_t close = src.find('}', end), source = src.find(".source = ", at);
+    if (source == std::string::npos || source > close) continue;
+    const std::string cited = literal_at(src, source + 10);
+    const std::size_t para = src.find(".paraphrase = ", at);
+    if (cited.rfind("PTX ISA", 0) != 0 || (para < close && src.compare(para + 14, 2, "\"\"") != 0)) continue;
+    out.push_back({file.filename().string() + ": " + words.substr(0, 40), "manual", cited, {words}});
+  }
+}
+
+std::vector<std::string> cited_sections(const std::string& source) {
+  std::vector<std::string> out;
+  static const std::regex number(R"(\b\d+(?:\.\d+){2,}\b)");
+  for (std::sregex_iterator it(source.begin(), source.end(), number), e; it != e; ++it) out.push_back(it->str());
+  return out;
+}
+
+bool covers(const std::string& file_section, const std::string& cited) {
+  return !file_section.empty() && (file_section == cited || cited.rfind(file_section + ".", 0) == 0 ||
+                                   file_section.rfind(cited + ".", 0) == 0);
+}
+
+bool found(const Quote& q, const std::string& words, const std::vector<Excerpt>& excerpts) {
+  std::string w = norm(words);
+  const std::vector<std::string> cited = q.document == "manual" ? cited_sections(q.source) : std::vector<std::string>{};
+  for (auto const& e : excerpts) {
+    if (e.document != q.document) continue;
+    bool fits = cited.empty();
+    for (auto const& c : cited) fits = fits || covers(e.section, c);
+    if (!fits) continue;
+    const std::string text = norm(e.text);
+    // A statement's closing ';' may be the specs' separator where the manual's line has none.
+    if (text.find(w) != std::string::npos || (w.back() == ';' && text.find(w.substr(0, w.size() - 1)) != std::string::npos))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST(QuotedWords, EveryQuoteIsInTheTextOfTheSectionItCitesOrSaysWhyNot) {
+  std::vector<Quote> quotes;
+  for (auto const& f : fs::directory_iterator(kSource / "specs"))
+    if (f.path().extension() == ".yaml") spec_quotes(f.path(), quotes);
+  for (auto const& f : fs::directory_iterator(kSource / "harness/src/judge"))
+    if (f.path().extension() == ".cpp") judge_quotes(f.path(), quotes);
+  const std::vector<Excerpt> excerpts = read_excerpts();
+  ASSERT_GT(quotes.size(), 100u) << "the specs quote far more than this: the reading of them is broken";
+  std::size_t words = 0;
+  for (auto const& q : quotes)
+    for (auto const& w : q.words) {
+      ++words;
+      EXPECT_TRUE(found(q, w, excerpts))
+          << q.where << " (" << q.document << ", " << q.source << "): \"" << w
+          << "\" is not in the reference text of the section it cites; expected the words verbatim there, or "
+             "'paraphrase: <why>' (then run harness/scripts/quoted_excerpts.py where ../shared is)";
+    }
+  EXPECT_GT(words, 300u);
+}
+
+// A quote the text does not hold is caught: the check can fail.
+TEST(QuotedWords, AWordChangedIsNotFound) {
+  const std::vector<Excerpt> excerpts = read_excerpts();
+  const Quote q{"test", "manual", "PTX ISA 9.0, 9.7.14.5.16 stmatrix, Description", {}};
+  EXPECT_TRUE(found(q, ".m16n8 shape is valid only for .b8 type.", excerpts));
+  EXPECT_FALSE(found(q, ".m8n8 shape is valid only for .b16 type.", excerpts));
+  // The right words, but cited to a section that does not say them.
+  const Quote elsewhere{"test", "manual", "PTX ISA 9.0, 9.7.14.5.15 ldmatrix, Description", {}};
+  EXPECT_FALSE(found(elsewhere, ".m16n8 shape is valid only for .b8 type.", excerpts));
+}
+
+TEST(QuotedWords, EachExcerptIsTheReferenceTextsOwn) {
+  if (!fs::is_directory(kShared / "reference/ptx-isa"))
+    GTEST_SKIP() << kShared << " is not here (a fresh clone): the excerpts are checked where it is";
+  for (auto const& e : read_excerpts())
+    EXPECT_NE(read_all(kShared / e.file).find(e.text), std::string::npos)
+        << e.file << " does not hold the excerpt \"" << e.text.substr(0, 120) << "\"";
+}
