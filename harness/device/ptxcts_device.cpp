@@ -31,6 +31,7 @@
 
 #include "gpu_uuid.hpp"
 #include "run/device_protocol.hpp"
+#include "util/parent_watch.hpp"
 
 namespace {
 
@@ -370,5 +371,8 @@ int main(int argc, char** argv) {
                  error.c_str());
     return kExitUsage;
   }
+  // Its parent gone (ptxcts killed where no parent-death signal reaches this process), nobody reads
+  // its results: it ends, as after a device fault, rather than wait or launch on.
+  ptxcts::exit_when_parent_goes(ptxcts::kDeviceUnusable);
   return run(*args);
 }
