@@ -85,6 +85,7 @@ void add_hidden_run_options(CLI::App* run, RunFlags& f) {
   run->add_flag("--runners-see-all-gpus", f.runners_see_all_gpus)->group("");
   run->add_option("--standby-depth", f.standby_depth)->check(CLI::Range(1, 8))->group("");
   run->add_option("--case-timeout", f.case_timeout)->check(CLI::Range(0.1, 3600.0))->group("");
+  run->add_option("--batch-limit", f.batch_limit)->check(CLI::Range(0.1, 86400.0))->group("");
 }
 
 // Which catalog the run uses: another toolkit's (--toolkit) beside the build's own; a release's own,

@@ -33,6 +33,7 @@ struct RunFlags {
   unsigned standby_depth = 1;  // (hidden, for comparisons) runners the fault line keeps ready
   // (hidden, for tests: the chaos soak's hangs) seconds a launch may take before it is a timeout.
   double case_timeout = RunOptions{}.case_timeout;
+  double batch_limit = RunOptions{}.batch_limit;  // (hidden, for tests) seconds a batch may take, loading included
   std::vector<std::string> families;      // --family
   std::vector<std::string> cases;         // --cases: KERNEL/CASE globs and @FILE case lists
   std::vector<std::string> expectations;  // --expectations: files or folders (default: the specs' expectations/)

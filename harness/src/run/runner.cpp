@@ -30,6 +30,7 @@
 #include "run/cubin_selection.hpp"
 #include "run/device_protocol.hpp"
 #include "run/early_runner.hpp"
+#include "run/runner_watch.hpp"
 #include "run/scratch_dir.hpp"
 #include "run/standby_runner.hpp"
 #include "util/subprocess.hpp"
@@ -291,10 +292,17 @@ class DeviceLine {
         first_launch_(std::move(first_launch)),
         first_(std::move(first)) {}
 
+  // Why a runner was killed at a limit on its progress, and whether it was loading a batch then.
+  struct Stall {
+    std::string why;
+    bool loading = false;
+  };
+
   LineTiming run() {
     std::deque<std::unique_ptr<StandbyRunner>> ready;
-    if (first_) {  // started before the specs loaded: heard from now on
+    if (first_) {  // started before the specs loaded: heard from now on, under this run's limits
       ++timing_.starts;
+      first_->limit(opt_.case_timeout, opt_.batch_limit);
       first_->listen([this](const std::string& line) { hear(line); });
       ready.push_back(std::move(first_));
     }
@@ -313,19 +321,11 @@ class DeviceLine {
       const unsigned batch = single ? 1 : batch_;
       const std::size_t count = single ? single_until - next : 0;
       in_flight_ = {next, next + 1};
-      ProcessResult pr;
-      if (!ready.empty()) {  // hand the launches to the first runner made ready ahead of time
-        std::unique_ptr<StandbyRunner> current = std::move(ready.front());
-        ready.pop_front();
-        current->go(GoOrder{.start = static_cast<unsigned>(next), .count = static_cast<unsigned>(count)});
-        if (standby_) keep_ready(ready);
-        pr = current->finish();
-      } else {
-        ++timing_.starts;
-        std::vector<std::string> argv = runner_argv(command(batch));
-        argv.insert(argv.end(), {"--start", std::to_string(next), "--count", std::to_string(count)});
-        pr = run_process(argv, 0, [this](const std::string& line) { hear(line); }, opt_.case_timeout);
-      }
+      Stall stalled;  // where a limit on its progress killed it
+      const ProcessResult pr = ready.empty() ? start_runner(batch, next, count, stalled)
+                                             : hand_over(ready, GoOrder{.start = static_cast<unsigned>(next),
+                                                                        .count = static_cast<unsigned>(count)},
+                                                         stalled);
       drain();
       std::size_t after = next;
       while (after < ids_.size() && fin_.finished(ids_[after])) ++after;
@@ -339,6 +339,13 @@ class DeviceLine {
         for (std::size_t k = after; k < ids_.size(); ++k) finish_at(k, "the device runner could not run: " + pr.output);
         break;
       }
+      // Stalled loading a batch of several (before its "batch" line): which module is unknown, so the
+      // launches it may have been loading run one at a time.
+      if (pr.stalled && stalled.loading && !single && batch > 1) {
+        single_until = std::min<std::size_t>(ids_.size(), after + batch);
+        next = after;
+        continue;
+      }
       // A batch of several launches lost: run what of it is unrecorded one launch at a time.
       if (in_flight_.second - in_flight_.first > 1 && after >= in_flight_.first && after < in_flight_.second) {
         single_until = in_flight_.second;
@@ -349,6 +356,22 @@ class DeviceLine {
         finish_at(after, fmt::format("no result within {} s; the device runner was killed", opt_.case_timeout),
                   Status::Timeout);
         ++after;
+      } else if (pr.stalled) {  // it kept talking, but made no progress within a limit
+        finish_at(after++, stalled.why, Status::Timeout);
+        if (++stalls_ >= RunOptions::kStallsBeforeGivingUp) {
+          for (std::size_t k = after; k < ids_.size(); ++k)
+            finish_at(k, fmt::format("not run: the device runner stalled {} times on this line (each killed at its "
+                                     "limit), so the rest of the line was abandoned",
+                                     stalls_),
+                      Status::Error);
+          break;
+        }
+      } else if (pr.line_too_long) {
+        finish_at(after++,
+                  fmt::format("the device runner printed a line longer than {} bytes (the limit on a line read from "
+                              "a child), which is no line of the device protocol; it was killed",
+                              kMaxChildLineBytes),
+                  Status::Error);
       } else if (pr.exit_code != kDeviceFaulted || after == next) {
         finish_at(after, pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
                                    : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
@@ -361,6 +384,36 @@ class DeviceLine {
   }
 
  private:
+  // A fresh runner for jobs [next, next + count) (count 0: to the end), its progress watched.
+  ProcessResult start_runner(unsigned batch, std::size_t next, std::size_t count, Stall& stalled) {
+    ++timing_.starts;
+    std::vector<std::string> argv = runner_argv(command(batch));
+    argv.insert(argv.end(), {"--start", std::to_string(next), "--count", std::to_string(count)});
+    RunnerWatch watch(opt_.case_timeout, opt_.batch_limit);
+    watch.begin();
+    ProcessResult pr = run_process(argv, ProcessOptions{.idle_seconds = opt_.case_timeout,
+                                                        .on_line =
+                                                            [&](const std::string& line) {
+                                                              watch.hear(line);
+                                                              hear(line);
+                                                            },
+                                                        .watch = &watch.child()});
+    if (pr.stalled) stalled = {.why = watch.why_stalled(), .loading = !watch.launching()};
+    return pr;
+  }
+
+  // Hands the launches to the first runner made ready ahead of time (the next one made ready meanwhile).
+  ProcessResult hand_over(std::deque<std::unique_ptr<StandbyRunner>>& ready, const GoOrder& order,
+                          Stall& stalled) {
+    std::unique_ptr<StandbyRunner> current = std::move(ready.front());
+    ready.pop_front();
+    current->go(order);
+    if (standby_) keep_ready(ready);
+    ProcessResult pr = current->finish();
+    if (pr.stalled) stalled = {.why = current->watch().why_stalled(), .loading = !current->watch().launching()};
+    return pr;
+  }
+
   std::unique_ptr<StandbyRunner> start_standby() {
     const fs::path go = dir_ / fmt::format("device{}-{}-go{}", device_.ordinal, name_, timing_.starts);
     ++timing_.starts;
@@ -373,6 +426,8 @@ class DeviceLine {
                          .files = files_,
                          .batch = batch,
                          .idle_timeout = opt_.case_timeout,
+                         .launch_limit = opt_.case_timeout,
+                         .batch_limit = opt_.batch_limit,
                          .toolchain = opt_.toolchain,
                          .only_gpu = opt_.only_gpu};
   }
@@ -425,6 +480,7 @@ class DeviceLine {
   std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in ids_
   std::pair<std::size_t, std::size_t> in_flight_{0, 0};  // the batch the runner said it launched
   LineTiming timing_;
+  int stalls_ = 0;  // runners killed at a limit on their progress (RunOptions::batch_limit)
   std::mutex mutex_;
 };
 

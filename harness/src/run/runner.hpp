@@ -47,7 +47,14 @@ struct RunOptions {
   // A runner started as the command began (run/early_runner): the fault line of its GPU starts with it.
   EarlyRunner* early = nullptr;
   bool stream = true;          // each case's inputs made just before its job is written (false: all first)
-  double case_timeout = 30;    // seconds a launch may take before it is killed (timeout)
+  // Seconds a launch may take before it is killed (timeout): from its batch's start to its result,
+  // and as the idle watchdog (a runner silent this long).
+  double case_timeout = 30;
+  // Seconds a batch may take, its modules' loading included, however much the runner prints
+  // meanwhile ("loading" moves no limit but the idle watchdog's); past it, a `timeout`. After
+  // kStallsBeforeGivingUp of those on a line, the rest of the line is abandoned as errors.
+  double batch_limit = 600;
+  static constexpr int kStallsBeforeGivingUp = 2;
   Journal* journal = nullptr;  // every result is appended here as soon as it is known
   // "GPU-<uuid>": every runner of this GPU sees it alone (ptxcts-device --only-gpu); "": all GPUs.
   std::string only_gpu = "";

@@ -24,12 +24,20 @@ std::vector<std::string> runner_argv(const RunnerCommand& c, const std::string& 
 }
 
 StandbyRunner::StandbyRunner(const RunnerCommand& command, fs::path go, std::function<void(const std::string&)> on_line)
-    : command_(command), go_(std::move(go)), on_line_(std::move(on_line)) {
+    : command_(command),
+      watch_(command.launch_limit, command.batch_limit),
+      go_(std::move(go)),
+      on_line_(std::move(on_line)) {
   std::vector<std::string> argv = runner_argv(command_, go_.string());
   thread_ = std::thread([this, argv = std::move(argv)] {
     try {
-      result_ = run_process(
-          argv, 0, [this](const std::string& line) { hear(line); }, command_.idle_timeout);
+      result_ = run_process(argv, ProcessOptions{.idle_seconds = command_.idle_timeout,
+                                                 .on_line =
+                                                     [this](const std::string& line) {
+                                                       watch_.hear(line);
+                                                       hear(line);
+                                                     },
+                                                 .watch = &watch_.child()});
     } catch (const std::exception& e) { result_.output = e.what(); }
   });
 }
@@ -37,14 +45,12 @@ StandbyRunner::StandbyRunner(const RunnerCommand& command, fs::path go, std::fun
 StandbyRunner::~StandbyRunner() {
   try {
     finish();
-  } catch (const std::exception&) {  // its go file cannot be written: its folder made again, and once more
-    std::error_code ec;
-    fs::create_directories(go_.parent_path(), ec);
-    try {
-      write_go(go_.string(), std::nullopt);
-    } catch (const std::exception&) {}
-    if (thread_.joinable()) thread_.join();
-  }
+  } catch (const std::exception&) {}  // stopped: nothing is left waiting
+}
+
+void StandbyRunner::stop_and_wait() {
+  watch_.child().stop();
+  if (thread_.joinable()) thread_.join();
 }
 
 void StandbyRunner::listen(std::function<void(const std::string&)> on_line) {
@@ -63,13 +69,24 @@ void StandbyRunner::hear(const std::string& line) {
 
 void StandbyRunner::go(const GoOrder& order) {
   told_ = true;
-  write_go(go_.string(), order);
+  watch_.begin();
+  try {
+    write_go(go_.string(), order);
+  } catch (const std::exception&) {  // a full disk: it would wait for its go file forever
+    stop_and_wait();
+    throw;
+  }
 }
 
 ProcessResult StandbyRunner::finish() {
   if (!told_) {
     told_ = true;
-    write_go(go_.string(), std::nullopt);
+    try {
+      write_go(go_.string(), std::nullopt);
+    } catch (const std::exception&) {
+      stop_and_wait();
+      throw;
+    }
   }
   if (thread_.joinable()) thread_.join();
   return result_;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "run/device_protocol.hpp"
+#include "run/runner_watch.hpp"
 #include "run/scratch_dir.hpp"
 #include "util/subprocess.hpp"
 
@@ -23,6 +24,8 @@ struct RunnerCommand {
   LineFiles files;
   unsigned batch = 1;
   double idle_timeout = 30;  // a runner silent this long is killed (a standby runner says "waiting")
+  // The limits on its progress (run/runner_watch): a launch's results, and a whole batch, loading included.
+  double launch_limit = 30, batch_limit = 600;
   RunToolchain toolchain = RunToolchain::Cubin;  // what its jobs' modules are: cubins, or PTX for the driver's JIT
   std::string only_gpu{};  // "GPU-<uuid>": the runner sees this GPU alone (--only-gpu); "": every GPU
 };
@@ -40,13 +43,21 @@ class StandbyRunner {
   ~StandbyRunner();  // a runner never given work is told to quit, and waited for
 
   const RunnerCommand& command() const { return command_; }
+  const RunnerWatch& watch() const { return watch_; }
+  // The limits on its progress from its go on (a runner started before the run's options were known).
+  void limit(double launch_seconds, double batch_seconds) { watch_.limit(launch_seconds, batch_seconds); }
   void listen(std::function<void(const std::string&)> on_line);
-  void go(const GoOrder& order);  // run these jobs (the job file is written by now)
-  ProcessResult finish();         // waits for it to end; one never given work is told to quit first
+  // Run these jobs (the job file is written by now); from now its progress is watched. A go file
+  // that cannot be written stops the runner (killed, not left waiting for it) and throws.
+  void go(const GoOrder& order);
+  // Waits for it to end; one never given work is told to quit first (killed where that cannot be said).
+  ProcessResult finish();
 
  private:
   void hear(const std::string& line);
+  void stop_and_wait();
   RunnerCommand command_;
+  RunnerWatch watch_;
   std::filesystem::path go_;
   bool told_ = false;
   std::mutex mutex_;

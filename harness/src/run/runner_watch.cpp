@@ -1,0 +1,60 @@
+#include "run/runner_watch.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ptxcts {
+
+void RunnerWatch::limit(double launch_seconds, double batch_seconds) {
+  std::lock_guard<std::mutex> hold(mutex_);
+  launch_ = launch_seconds, batch_ = batch_seconds;
+}
+
+void RunnerWatch::begin() {
+  std::lock_guard<std::mutex> hold(mutex_);
+  batch_began_ = Clock::now();
+  launching_ = false;
+  set_deadline_locked();
+}
+
+void RunnerWatch::hear(const std::string& line) {
+  std::lock_guard<std::mutex> hold(mutex_);
+  if (line.rfind("batch ", 0) == 0) {
+    launching_ = true;
+  } else if (line.rfind("done ", 0) == 0) {  // a result: the next batch may begin
+    batch_began_ = Clock::now();
+    launching_ = false;
+  } else {
+    last_line_ = line.substr(0, 80);
+    return;
+  }
+  set_deadline_locked();
+}
+
+void RunnerWatch::set_deadline_locked() {
+  const double batch_left = batch_ - std::chrono::duration<double>(Clock::now() - batch_began_).count();
+  child_.deadline_in(launching_ ? std::min(launch_, batch_left) : batch_left);
+}
+
+bool RunnerWatch::launching() const {
+  std::lock_guard<std::mutex> hold(mutex_);
+  return launching_;
+}
+
+std::string RunnerWatch::why_stalled() const {
+  std::lock_guard<std::mutex> hold(mutex_);
+  const std::string said = last_line_.empty() ? "" : fmt::format(" ('{}')", last_line_);
+  const double batch_left = batch_ - std::chrono::duration<double>(Clock::now() - batch_began_).count();
+  if (launching_ && batch_left > 0)
+    return fmt::format(
+        "no result within {} s of the launch (the limit on a launch), though the device runner kept printing{}; "
+        "it was killed",
+        launch_, said);
+  return fmt::format(
+      "no result within {} s (the limit on a batch, its modules' loading included), though the device runner kept "
+      "printing{}; it was killed",
+      batch_, said);
+}
+
+}  // namespace ptxcts
