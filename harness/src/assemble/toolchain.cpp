@@ -57,11 +57,23 @@ std::optional<PtxVersion> parse_ptxas_current_version(const std::string& message
 
 namespace {
 
+// What went wrong with a question put to ptxas, never an empty string: a hang, a signal, an exit
+// without a word, or what it said.
+std::string query_failure(const ProcessResult& r, double limit) {
+  if (r.timed_out) return fmt::format("it hung, and was killed after {} s", limit);
+  if (r.line_too_long) return fmt::format("it printed a line longer than {} bytes, and was killed", kMaxChildLineBytes);
+  if (r.signal) return fmt::format("it was killed by signal {} ({})", r.signal, strsignal(r.signal));
+  std::string said = r.output;
+  while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+  if (said.empty()) return fmt::format("it exited with {} without a word", r.exit_code);
+  return said.substr(0, 300);
+}
+
 // The newest PTX ISA version the binary speaks: its own list where it has one (ptxas 13 and
 // later), else what it says when refused a module of a version no ptxas knows.
-void read_newest_ptx(Toolchain& tc, const std::string& help) {
+void read_newest_ptx(Toolchain& tc, const std::string& help, double query_seconds) {
   if (help.find("--list-version") != std::string::npos) {
-    ProcessResult r = run_process({tc.ptxas, "--list-version"}, 60);
+    ProcessResult r = run_process({tc.ptxas, "--list-version"}, query_seconds);
     if (auto v = r.exit_code == 0 ? parse_ptxas_version_list(r.output) : std::nullopt) {
       tc.ptx_isa = *v, tc.ptx_isa_read_by = "ptxas --list-version";
       return;
@@ -71,7 +83,8 @@ void read_newest_ptx(Toolchain& tc, const std::string& help) {
   static int made = 0;
   fs::path ptx = fs::temp_directory_path() / fmt::format("ptxcts-version-probe-{}-{}.ptx", ::getpid(), made++);
   std::ofstream(ptx) << ".version 99.9\n.target " << tc.real_targets.front() << "\n.address_size 64\n";
-  ProcessResult r = run_process({tc.ptxas, "-arch=" + tc.real_targets.front(), "-o", "/dev/null", ptx.string()}, 60);
+  ProcessResult r =
+      run_process({tc.ptxas, "-arch=" + tc.real_targets.front(), "-o", "/dev/null", ptx.string()}, query_seconds);
   std::error_code ec;
   fs::remove(ptx, ec);
   auto v = parse_ptxas_current_version(r.output);
@@ -79,14 +92,14 @@ void read_newest_ptx(Toolchain& tc, const std::string& help) {
     throw std::runtime_error(
         fmt::format("'{}' names no PTX ISA version of its own: it has no --list-version, and "
                     "refusing a .version 99.9 module it said: {}",
-                    tc.ptxas, r.output.substr(0, 200)));
+                    tc.ptxas, r.output.empty() ? query_failure(r, query_seconds) : r.output.substr(0, 200)));
   tc.ptx_isa = *v, tc.ptx_isa_read_by = "ptxas on a .version 99.9 module";
 }
 
 }  // namespace
 
 
-Toolchain Toolchain::discover(const std::string& explicit_ptxas, const std::string& fallback) {
+Toolchain Toolchain::discover(const std::string& explicit_ptxas, const std::string& fallback, double query_seconds) {
   Toolchain tc;
   if (!explicit_ptxas.empty()) tc.ptxas = explicit_ptxas;
   else if (const char* env = std::getenv("PTXCTS_PTXAS"); env && *env) tc.ptxas = env;
@@ -97,14 +110,16 @@ Toolchain Toolchain::discover(const std::string& explicit_ptxas, const std::stri
     throw std::runtime_error(
         "no ptxas: none on PATH or in /usr/local/cuda/bin (name one with --ptxas or $PTXCTS_PTXAS; a release "
         "package needs none to run its own catalog)");
-  ProcessResult v = run_process({tc.ptxas, "--version"}, 60);
-  if (v.exit_code != 0) throw std::runtime_error(fmt::format("cannot run ptxas ('{}'): {}", tc.ptxas, v.output));
+  ProcessResult v = run_process({tc.ptxas, "--version"}, query_seconds);
+  if (v.exit_code != 0)
+    throw std::runtime_error(fmt::format("cannot run ptxas ('{}'): {}", tc.ptxas, query_failure(v, query_seconds)));
   tc.version = parse_ptxas_version(v.output);
   tc.release = tc.version.substr(0, tc.version.rfind('.'));
-  ProcessResult h = run_process({tc.ptxas, "--help"}, 60);
-  if (h.exit_code != 0) throw std::runtime_error(fmt::format("'{} --help' failed: {}", tc.ptxas, h.output));
+  ProcessResult h = run_process({tc.ptxas, "--help"}, query_seconds);
+  if (h.exit_code != 0)
+    throw std::runtime_error(fmt::format("'{} --help' failed: {}", tc.ptxas, query_failure(h, query_seconds)));
   tc.real_targets = parse_ptxas_targets(h.output);
-  read_newest_ptx(tc, h.output);
+  read_newest_ptx(tc, h.output, query_seconds);
   return tc;
 }
 
@@ -121,11 +136,15 @@ std::optional<ProcessResult> Toolchain::run(const std::vector<std::string>& args
   }
   std::vector<std::string> argv{ptxas};
   argv.insert(argv.end(), args.begin(), args.end());
-  ProcessResult r = run_process(argv, timeout_seconds);
+  ProcessResult r = run_process(argv, ProcessOptions{.timeout_seconds = timeout_seconds, .watch = abandon.get()});
+  if (r.stopped) return std::nullopt;  // abandoned while it ran: others hung as often as allowed
   if (r.timed_out) {
-    const int n = ++*hangs;
+    int n = hangs->load();  // counted up to the limit only: a hang past it is one more abandoned run
+    while (n < kHangsBeforeGivingUp && !hangs->compare_exchange_weak(n, n + 1)) {}
+    if (n++ >= kHangsBeforeGivingUp) return std::nullopt;
     fmt::print(stderr, "ptxas hung: killed after {} s ({} of {} hangs allowed{})\n", timeout_seconds, n,
                kHangsBeforeGivingUp, n >= kHangsBeforeGivingUp ? "; the remaining assemblies are abandoned" : "");
+    if (n >= kHangsBeforeGivingUp) abandon->stop();
   }
   return r;
 }

@@ -23,7 +23,10 @@ struct Toolchain {
   // How often ptxas hung (ran past timeout_seconds) in this process, shared by copies. After
   // kHangsBeforeGivingUp hangs the rest is abandoned, so a hanging ptxas costs minutes, not hours
   // of one time limit per batch.
+  // Never more than kHangsBeforeGivingUp: the hang that reaches it stops the runs still under way
+  // (`abandon`), so that runs side by side cannot hang a third time.
   std::shared_ptr<std::atomic<int>> hangs = std::make_shared<std::atomic<int>>(0);
+  std::shared_ptr<ChildWatch> abandon = std::make_shared<ChildWatch>();
   static constexpr int kHangsBeforeGivingUp = 2;
   // The newest PTX ISA version this ptxas speaks, read from the binary (`--list-version` where it
   // has it, else the version it names when refusing a module of a version it does not know);
@@ -37,8 +40,10 @@ struct Toolchain {
   std::string abandoned() const;  // why a run was not made
 
   // Finds ptxas (explicit path, else $PTXCTS_PTXAS, else `fallback` (a build's own toolkit), else
-  // the one on PATH, else /usr/local/cuda/bin/ptxas) and asks it. No path is compiled in.
-  static Toolchain discover(const std::string& explicit_ptxas = "", const std::string& fallback = "");
+  // the one on PATH, else /usr/local/cuda/bin/ptxas) and asks it, each question (--version,
+  // --help, ...) under `query_seconds`. No path is compiled in.
+  static Toolchain discover(const std::string& explicit_ptxas = "", const std::string& fallback = "",
+                            double query_seconds = 60);
 };
 
 // What one ptxas run said about a module. Accepted and Rejected are verdicts ptxas was seen to
