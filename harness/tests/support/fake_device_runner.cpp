@@ -2,7 +2,7 @@
 // and results files, exit codes and progress lines.
 //
 // Batches, --count and --standby as device_protocol.hpp says.
-// PTXCTS_FAKE_MODE = DEVICE[,abort:K][,fault:K][,hang:K][,killparent:K]
+// PTXCTS_FAKE_MODE = DEVICE[,abort:K][,fault:K][,hang:K][,killparent:K][,progress:K][,hugeline:K]
 //   DEVICE: echo (executes nothing: every launch's input state comes back, the default), zero,
 //           model (a correct device in software: device_emulator), or a wrong device that the
 //           suite's checks must catch: shuffled, off-by-one, stale (see device_emulator.hpp).
@@ -10,7 +10,9 @@
 //   unusable:N: the runner for GPU N cannot make a context (exit 4); the other GPUs' work as asked.
 //   abort:K dies with SIGABRT in launch K; fault:K records launch K as a device fault and exits 3,
 //   as the real runner does; hang:K never finishes launch K; killparent:K kills `ptxcts run` (its
-//   parent) with SIGKILL in launch K, as a power cut would.
+//   parent) with SIGKILL in launch K, as a power cut would; progress:K, loading a batch that holds
+//   launch K or a later one, prints "loading" every 50 ms and never gets further (a wedged runner
+//   that looks alive); hugeline:K prints 'x' without end and without a newline in launch K.
 // An emulated launch that would fault (an address outside the tiles) is recorded as a fault.
 // --toolchain jit: as the driver's JIT, each job's module is read as PTX text; a module that cannot
 // be read, has no `.version X.Y`, or does not define the job's `.entry` fails to load (an error
@@ -43,6 +45,7 @@
 #include "kinds/kinds.hpp"
 #include "run/device_protocol.hpp"
 #include "spec/spec_loader.hpp"
+#include "util/parent_watch.hpp"
 #include "support/device_emulator.hpp"
 #include "support/fake_chaos.hpp"
 
@@ -119,7 +122,9 @@ int main(int argc, char** argv) {
   const std::string mode = std::getenv("PTXCTS_FAKE_MODE") ? std::getenv("PTXCTS_FAKE_MODE") : "echo";
   const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"),
              hang_at = modifier(mode, "hang:"), kill_at = modifier(mode, "killparent:"),
-             unusable = modifier(mode, "unusable:");
+             unusable = modifier(mode, "unusable:"), progress_at = modifier(mode, "progress:"),
+             hugeline_at = modifier(mode, "hugeline:");
+  exit_when_parent_goes(kDeviceUnusable);
   if (const char* seen = std::getenv("PTXCTS_FAKE_RUNNERS"))  // each start: which GPU it was told to see
     std::ofstream(seen, std::ios::app) << "device " << args->device << " only-gpu " << args->only_gpu << "\n";
   if (!args->only_gpu.empty()) {  // as CUDA_VISIBLE_DEVICES=<uuid>: a UUID of no GPU leaves none
@@ -163,6 +168,11 @@ int main(int argc, char** argv) {
   // in a batch of several records nothing (exit 5), a fault alone is recorded (exit 3).
   for (std::size_t k = start; k < end;) {
     const std::size_t e = batch_end(jobs, k, end, args->batch);
+    for (std::size_t j = k; progress_at >= 0 && j < e; ++j)  // its modules never load, but it says "loading"
+      for (; jobs[j].id >= progress_at; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
+        std::printf("loading\n");
+        std::fflush(stdout);
+      }
     std::printf("batch %zu %zu\n", k, e - k);
     std::fflush(stdout);
     std::vector<DeviceResult> got;
@@ -175,6 +185,11 @@ int main(int argc, char** argv) {
       }
       if (at == abort_at) std::abort();
       if (at == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
+      if (at == hugeline_at) {
+        const std::string chunk(65536, 'x');
+        while (std::fwrite(chunk.data(), 1, chunk.size(), stdout) == chunk.size()) {}
+        return 1;
+      }
       if (at == kill_at) {
         kill(getppid(), SIGKILL);
         return 0;
