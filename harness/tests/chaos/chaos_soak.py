@@ -231,6 +231,7 @@ class Soak:
         self.findings = []
         self.episodes = self.invocations = self.equal = 0
         self.processes_left = self.bytes_left = self.entries_left = 0
+        self.abandoned = 0  # cases abandoned after two stalls on their line (documented)
         self.run_args = ["--case-timeout", f"{args.case_timeout:g}", "--batch", str(args.batch)] + list(args.run_arg)
         self.baseline_wall = 60.0  # until the undisturbed run has measured it
         self.unshare = self.can_unshare()
@@ -247,11 +248,12 @@ class Soak:
             self.specs, self.catalog = keep / "specs", keep / "catalog"
             shutil.rmtree(self.specs, ignore_errors=True)
             small_specs(source, self.specs)
-            r = subprocess.run([self.ptxcts, "--specs", str(self.specs), "catalog", "--out", str(self.catalog),
+            made = start_child([self.ptxcts, "--specs", str(self.specs), "catalog", "--out", str(self.catalog),
                                 "--targets", "sm_90", "--no-sass"], env=dict(self.env, TMPDIR=str(self.tmp)),
-                               capture_output=True, text=True)
-            if r.returncode != 0:
-                return f"cannot build the small suite's catalog (needs ptxas): {r.stdout}{r.stderr}".strip()
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            said = made.communicate()[0]
+            if made.returncode != 0:
+                return f"cannot build the small suite's catalog (needs ptxas): {said}".strip()
             self.sweep_tmp("building the catalog")
         self.env["PTXCTS_FAKE_SPECS"] = str(self.specs)
         return None
@@ -401,7 +403,11 @@ class Soak:
             return False, [(kind, False) for kind in hit.values()]
         got = normalized(json.loads(path.read_text()))
         expected = {f"{r['kernel']}/{r['case']}": r for r in self.expected["results"]}
-        seen, wrong_cases, faults_ok = set(), [], {label: False for label in hit}
+        seen, wrong_cases, faults_ok, abandoned = set(), [], {label: False for label in hit}, set()
+        # Documented (docs/running.md): two stalls of a runner that kept printing on one device line
+        # (the main line's batches; the fault line's isolated cases) abandon the rest of that line.
+        chatty = [self.line_of(label) for label, kind in hit.items() if kind == "chatty"]
+        may_abandon = {line for line in chatty if chatty.count(line) >= 2}
         for r in got["results"]:
             label = f"{r['kernel']}/{r['case']}"
             seen.add(label)
@@ -413,11 +419,15 @@ class Soak:
                 if not faults_ok[label]:
                     wrong_cases.append(f"{label} ({kind}): {r['status']}, expected {'/'.join(sorted(allowed))}:"
                                        f" {one_line(r['reason'], 100)}")
+            elif self.line_of(label) in may_abandon and r["status"] == "error" and \
+                    r["reason"].startswith("not run: the device runner stalled"):
+                abandoned.add(label)
             elif r != expected.get(label):
                 was = expected.get(label, {}).get("status", "(absent)")
                 wrong_cases.append(f"{label}: {was} -> {r['status']}: {one_line(r['reason'], 100)}")
         wrong_cases += [f"{label}: lost" for label in expected if label not in seen]
-        claims_ok = self.compare_claims(got, set(hit), number)
+        self.abandoned += len(abandoned)
+        claims_ok = self.compare_claims(got, set(hit) | abandoned, number)
         if not hit:  # nothing the device did: the whole report is the undisturbed one
             rest_ok = {k: v for k, v in got.items() if k not in ("results", "claims")} == \
                       {k: v for k, v in self.expected.items() if k not in ("results", "claims")}
@@ -428,6 +438,9 @@ class Soak:
             self.findings.append(f"episode {number}: {len(wrong_cases)} cases differ; first: " +
                                  "; ".join(wrong_cases[:3]))
         return not wrong_cases and claims_ok, [(kind, faults_ok[label]) for label, kind in hit.items()]
+
+    def line_of(self, label):
+        return "fault" if label in self.isolated else "main"
 
     def compare_claims(self, got, hit, number):
         before = {c["id"]: c for c in self.expected["claims"]}
@@ -531,6 +544,8 @@ class Soak:
         lines.append(f"{'all':14}{total_i:9}{total_s:9}")
         lines.append(f"runs: {self.episodes} episodes ({self.invocations} ptxcts runs, the undisturbed one included); "
                      f"reports equal: {self.equal} of {self.episodes}")
+        if self.abandoned:
+            lines.append(f"cases not run after two chatty hangs on their line (documented, accepted): {self.abandoned}")
         lines.append(f"processes left: {self.processes_left}; left in $TMPDIR: {self.bytes_left:,} bytes "
                      f"({self.entries_left} files and folders)")
         for f in self.findings[:a.max_findings]:
