@@ -15,6 +15,7 @@
 
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
+#include "util/owned_folder.hpp"
 #include "util/sealed_file.hpp"
 #include "util/worker_threads.hpp"
 #include "util/subprocess.hpp"
@@ -302,9 +303,9 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
   std::error_code ec;
   fs::create_directories(cache_dir, ec);
   const bool writable = !ec && ::access(cache_dir.c_str(), W_OK) == 0;
-  const fs::path scratch = writable ? cache_dir : fs::temp_directory_path() / fmt::format("ptxcts-probes-{}", ::getpid());
+  // Owned (util/owned_folder): removed on a signal too, and swept by the next run after a SIGKILL.
+  const fs::path scratch = writable ? cache_dir : make_owned_folder(fs::temp_directory_path(), "ptxcts-probes");
   if (!writable) {
-    fs::create_directories(scratch);
     fmt::print(stderr, "audit: {} cannot be written: probe verdicts are read from it but none are added\n",
                cache_dir.string());
   }
@@ -345,7 +346,7 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
     }
   };
   run_threads(jobs, worker);
-  if (!writable) fs::remove_all(scratch, ec);
+  if (!writable) remove_owned_folder(scratch);
   if (stats)
     *stats = {.probes = probes.size(), .cached = cached, .modules = work.size(), .ptxas_runs = runs, .errors = errors};
   return out;

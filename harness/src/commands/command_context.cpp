@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <optional>
 #include <stdexcept>
@@ -24,7 +25,12 @@ std::optional<ProgramFacts>& facts() {
 const auto kProcessStart = std::chrono::steady_clock::now();
 }  // namespace
 
-void init_program(const ProgramFacts& f) { facts() = f; }
+void init_program(const ProgramFacts& f) {
+  facts() = f;
+  // Output redirected to a file or a pipe goes out line by line, not 4 KiB at a time: a run killed
+  // outright (SIGKILL, a CI job's timeout) leaves every line it printed. Before anything is printed.
+  if (!::isatty(STDOUT_FILENO)) std::setvbuf(stdout, nullptr, _IOLBF, 0);
+}
 
 const ProgramFacts& program() {
   if (!facts()) throw std::logic_error("init_program was not called");

@@ -14,7 +14,8 @@
 
 namespace ptxcts {
 
-// What main knows from the build (compile definitions and the generated commit), given once.
+// What main knows from the build (compile definitions and the generated commit), given once; and
+// stdout made line-buffered where it is not a terminal (a killed run keeps what it printed).
 struct ProgramFacts {
   std::string version, commit;
   BuildLayout layout;

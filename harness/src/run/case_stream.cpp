@@ -1,16 +1,13 @@
 #include "run/case_stream.hpp"
 
-#include <fmt/format.h>
-
-#include <fstream>
-#include <stdexcept>
+#include "util/checked_file.hpp"
 
 namespace ptxcts {
 
 LineJobs write_line_jobs(const std::filesystem::path& file, std::size_t count,
                          const std::function<std::optional<DeviceJob>(std::size_t)>& make, bool stream) {
   LineJobs line;
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  CheckedFile out(file);  // a full disk is an error naming the file, never half a job file
   JobFileWriter writer(out);
   auto add = [&](const DeviceJob& job) {
     line.offsets.push_back(writer.add(job));
@@ -26,7 +23,7 @@ LineJobs write_line_jobs(const std::filesystem::path& file, std::size_t count,
     for (auto const& job : all) add(job);
   }
   writer.finish();
-  if (!out) throw std::runtime_error(fmt::format("{}: cannot write the job file", file.string()));
+  out.close();
   return line;
 }
 

@@ -1,5 +1,7 @@
 #include "run/device_protocol.hpp"
 
+#include "util/atomic_file.hpp"
+
 #include <unistd.h>
 #include <algorithm>
 #include <chrono>
@@ -284,16 +286,9 @@ std::optional<GoOrder> wait_for_go(const std::string& path, const std::function<
 }
 
 void write_go(const std::string& path, const std::optional<GoOrder>& order) {
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (order) out << order->start << " " << order->count << "\n";
-    else out << "quit\n";
-    out.flush();
-    if (!out) throw std::runtime_error(tmp + ": cannot write a standby runner's go file");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw std::runtime_error(path + ": cannot put a standby runner's go file in place");
+  // Checked, with the free space named: a go file that cannot be written must not leave a runner waiting.
+  write_file_atomically(path, order ? std::to_string(order->start) + " " + std::to_string(order->count) + "\n"
+                                    : std::string("quit\n"));
 }
 
 std::optional<GoOrder> order_to_run(const RunnerArgs& args) {

@@ -7,8 +7,9 @@
 namespace ptxcts {
 
 // Runs at the same time (ctest -j, two shells) never share one, and the catalog may be read-only.
-// Removed when the run ends, failed or not: every result is in the run's results and journal, and
-// the job file is made again from the suite and the catalog.
+// Removed when the run ends, failed or not, or by a signal: every result is in the run's results
+// and journal, and the job file is made again from the suite and the catalog; one a SIGKILL left is
+// swept by the next run (util/owned_folder: its `owner` file names the dead process).
 struct ScratchDir {
   std::filesystem::path path;
   explicit ScratchDir(const std::filesystem::path& parent);  // throws std::runtime_error

@@ -1,11 +1,12 @@
 #include "util/atomic_file.hpp"
 
+#include "util/checked_file.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <stdexcept>
 
 namespace ptxcts {
@@ -19,23 +20,21 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   auto tmp = path;
   tmp += ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
   auto fail = [&](const std::string& what, int err) {
-    std::filesystem::remove(tmp, ec);  // nothing half-written is left behind
-    throw std::runtime_error("cannot write " + path.string() + ": " + what + ": " + std::strerror(err));
+    std::string why = write_error(path, err);  // the free space as the failure left it
+    std::filesystem::remove(tmp, ec);         // nothing half-written is left behind
+    throw std::runtime_error(what.empty() ? why : why + "; " + what);
   };
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("cannot create " + tmp.filename().string(), errno);
-  for (std::size_t at = 0; at < content.size();) {
-    ssize_t n = ::write(fd, content.data() + at, content.size() - at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int err = n < 0 ? errno : EIO;
-      ::close(fd);
-      fail("writing", err);
-    }
-    at += static_cast<std::size_t>(n);
+  if (fd < 0) fail("", errno);
+  try {
+    write_all(fd, content, path);
+  } catch (const std::exception&) {
+    ::close(fd);
+    std::filesystem::remove(tmp, ec);
+    throw;
   }
-  if (::close(fd) != 0) fail("closing", errno);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("renaming " + tmp.filename().string(), errno);
+  if (::close(fd) != 0) fail("", errno);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename " + tmp.filename().string() + " to it", errno);
 }
 
 }  // namespace ptxcts
