@@ -39,6 +39,7 @@ left; 1 otherwise; 77 when it cannot run here (no catalog, no ptxas for the smal
 Usage: harness/tests/chaos/README.md.
 """
 import argparse
+import copy
 import json
 import os
 import random
@@ -232,6 +233,7 @@ class Soak:
         self.episodes = self.invocations = self.equal = 0
         self.processes_left = self.bytes_left = self.entries_left = 0
         self.abandoned = 0  # cases abandoned after two stalls on their line (documented)
+        self.discarded = 0  # episodes under which the programs were rebuilt
         self.run_args = ["--case-timeout", f"{args.case_timeout:g}", "--batch", str(args.batch)] + list(args.run_arg)
         self.baseline_wall = 60.0  # until the undisturbed run has measured it
         self.unshare = self.can_unshare()
@@ -526,11 +528,32 @@ class Soak:
         number = 0
         for chaos, faults in self.tour():
             number += 1
-            self.episode(number, chaos, faults)
+            self.guarded(number, chaos, faults)
         while (self.args.episodes and number < self.args.episodes) or \
                 (self.args.minutes and time.monotonic() - start < 60 * self.args.minutes):
             number += 1
-            self.episode(number)
+            self.guarded(number)
+
+    COUNTS = ("injected", "survived", "findings", "episodes", "invocations", "equal", "processes_left",
+              "bytes_left", "entries_left", "abandoned")
+
+    def stamp(self):
+        return [(os.stat(p).st_mtime_ns, os.stat(p).st_size) for p in (self.ptxcts, self.runner)]
+
+    def guarded(self, number, chaos=None, faults=None):
+        """An episode, discarded if the programs were rebuilt under it (a long run beside a build: a new
+        commit makes a catalog stale); then the suite's catalog and the undisturbed run are made again."""
+        before, counts = self.stamp(), {k: copy.deepcopy(getattr(self, k)) for k in self.COUNTS}
+        self.episode(number, chaos, faults)
+        if self.stamp() == before:
+            return
+        for k, v in counts.items():
+            setattr(self, k, v)
+        self.discarded += 1
+        time.sleep(5)  # let the build finish linking
+        while self.stamp() != (before := self.stamp()) or self.prepare():
+            time.sleep(5)
+        self.baseline()
 
     def summary(self, wall):
         a = self.args
@@ -544,6 +567,9 @@ class Soak:
         lines.append(f"{'all':14}{total_i:9}{total_s:9}")
         lines.append(f"runs: {self.episodes} episodes ({self.invocations} ptxcts runs, the undisturbed one included); "
                      f"reports equal: {self.equal} of {self.episodes}")
+        if self.discarded:
+            lines.append(f"episodes discarded (ptxcts or the runner rebuilt under them), the suite made again: "
+                         f"{self.discarded}")
         if self.abandoned:
             lines.append(f"cases not run after two chatty hangs on their line (documented, accepted): {self.abandoned}")
         lines.append(f"processes left: {self.processes_left}; left in $TMPDIR: {self.bytes_left:,} bytes "
