@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -159,61 +160,65 @@ std::string find_program(const std::string& name) {
   return "";
 }
 
-// The child's side of fork: system calls only. Its own process group; on Linux it dies with this
-// process (and quits at once if this process died before that was set); the signal handlers and
-// mask as they were before this process changed them; stdout and stderr on `out`. An exec that
-// fails sends its errno on `report`.
-[[noreturn]] void become_child(const char* path, char* const* args, int out, int report, pid_t parent,
-                               const sigset_t& mask) {
+// What the child needs between its start and exec, made before: it shares this process's memory
+// (as posix_spawn's child does: no copy of the page tables, whatever this process's size) and may
+// only make system calls.
+struct ChildStart {
+  const char* path;
+  char* const* args;
+  int out;
+  pid_t parent;
+  const sigset_t* mask;
+  int exec_error = 0;  // set by a child whose exec failed (this process waits for its exec or exit)
+};
+
+// The child's side: its own process group; on Linux it dies with this process (and quits at once
+// if this process died before that was set); the signal handlers and mask as they were before this
+// process changed them; stdout and stderr on `out`; then exec.
+int become_child(void* arg) {
+  auto* c = static_cast<ChildStart*>(arg);
   ::setpgid(0, 0);
 #ifdef __linux__
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
-  if (::getppid() != parent) ::_exit(127);  // its parent is gone already: nobody to run for
+  if (::getppid() != c->parent) ::_exit(127);  // its parent is gone already: nobody to run for
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &dfl, nullptr);
-  ::dup2(out, STDOUT_FILENO);
-  ::dup2(out, STDERR_FILENO);
-  ::sigprocmask(SIG_SETMASK, &mask, nullptr);
-  ::execv(path, args);
-  const int e = errno;
-  [[maybe_unused]] ssize_t w = ::write(report, &e, sizeof e);
+  ::dup2(c->out, STDOUT_FILENO);
+  ::dup2(c->out, STDERR_FILENO);
+  ::sigprocmask(SIG_SETMASK, c->mask, nullptr);
+  ::execv(c->path, c->args);
+  c->exec_error = errno;
   ::_exit(127);
 }
 
 // Starts argv with its stdout and stderr on `out`. 0, or the error number. Signals are held off
-// around fork, so that no handler of this process runs in the child before exec.
+// around the start, so that no handler of this process runs in the child before exec; this
+// thread goes on once the child has exec'd (or failed to).
 int spawn(const std::vector<std::string>& argv, int out, pid_t& pid) {
   const std::string path = find_program(argv[0]);
   if (path.empty()) return ENOENT;
   std::vector<char*> args;
   for (auto const& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  int report[2];
-  if (pipe2(report, O_CLOEXEC) != 0) return errno;
+  std::vector<char> stack(std::size_t{64} << 10);
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
-  const pid_t parent = ::getpid();
-  pid = ::fork();
-  if (pid == 0) become_child(path.c_str(), args.data(), out, report[1], parent, old);
-  const int fork_error = pid < 0 ? errno : 0;
+  ChildStart start{.path = path.c_str(), .args = args.data(), .out = out, .parent = ::getpid(), .mask = &old};
+  pid = ::clone(become_child, stack.data() + stack.size(), CLONE_VM | CLONE_VFORK | SIGCHLD, &start);
+  const int start_error = pid < 0 ? errno : 0;
   if (pid > 0) {
-    ::setpgid(pid, pid);  // also here, so that a kill of its group cannot come before the child's own
+    ::setpgid(pid, pid);  // (done by the child already; fails harmlessly once it has exec'd)
     live_children().add(pid);
   }
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  ::close(report[1]);
-  int exec_error = 0;
-  ssize_t got;
-  while ((got = ::read(report[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {}
-  ::close(report[0]);
-  if (fork_error) return fork_error;
-  if (got == static_cast<ssize_t>(sizeof exec_error)) {
+  if (start_error) return start_error;
+  if (start.exec_error) {
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
     live_children().forget(pid);
-    return exec_error;
+    return start.exec_error;
   }
   return 0;
 }
