@@ -10,8 +10,10 @@
 namespace ptxcts {
 namespace {
 
-// The diagnostic classes (specs/diagnostics.yaml) of a hand-listed form that is about versions.
-const std::set<std::string> kVersionDiagnostics = {"ptx-too-old", "removed-feature"};
+// The diagnostic class (specs/diagnostics.yaml) of a hand-listed form that is about versions and may
+// show a window: a feature removed from a version on. (A form too old for its feature says what the
+// version subjects' first round already asks: at the documented minimum and below.)
+const std::set<std::string> kVersionDiagnostics = {"removed-feature"};
 
 // Where the rungs go: a target of targets.yaml the version knows, asked under the oldest
 // architecture this ptxas knows when ptxas itself no longer knows the target (sm_70, sm_72).
@@ -33,14 +35,14 @@ struct RungTargets {
     }
     return best;
   }
-  // `name` where `v` knows it; else the newest portable target not newer than it that `v` knows.
+  // The oldest portable target not newer than `name` that `v` knows: one target for every rung where
+  // it can be (its modules shared with the other ladders'), the reading then says which.
   const TargetInfo* for_form(const std::string& name, PtxVersion v) const {
     const TargetInfo* home = cat.find(name);
-    if (!home) return nullptr;
-    if (!(v < home->ptx)) return home;
     const TargetInfo* best = nullptr;
     for (auto const& t : cat.targets)
-      if (t.suffix.empty() && t.arch <= home->arch && !(v < t.ptx) && (!best || best->arch < t.arch)) best = &t;
+      if (home && t.suffix.empty() && t.arch <= home->arch && !(v < t.ptx) && (!best || t.arch < best->arch))
+        best = &t;
     return best;
   }
 };
@@ -63,8 +65,10 @@ struct LadderBuilder {
   bool rejected(const std::optional<OnTarget>& on) const { return answered(on) && !v[on->probe].accepted; }
 
   VersionRung rung(const std::string& target, PtxVersion version, const std::string& body) {
+    // Group 0: a version's rungs of every ladder in as few modules as its targets allow (a ptxas run
+    // costs more than the entries; the rejected rungs' errors are pinned on their lines).
     plan.probes.push_back(
-        {.target = target, .ptx = version, .body = body, .arch = targets.arch(target), .group = 1});
+        {.target = target, .ptx = version, .body = body, .arch = targets.arch(target), .group = 0});
     return {.version = version, .on = {.target = target, .probe = plan.probes.size() - 1}};
   }
 

@@ -1,8 +1,8 @@
 // The PTX ISA version ladder: the audit's second round of questions. Where the first round's
 // answers about a version disagree with the documents (a form rejected at its documented minimum
 // PTX ISA version or accepted below it; a target accepted before, or rejected at, its first
-// version), or where a statement is about versions by its nature (a hand-listed form the documents
-// say is too old or removed), the same probe is asked again at every PTX ISA version the toolkit
+// version), or where a statement is about versions by its nature (a hand-listed form of a feature
+// the documents say is removed from a version on), the same probe is asked again at every PTX ISA version the toolkit
 // knows, from the oldest targets.yaml lists to the toolkit's own. A finding then states the real
 // bound ("accepted from PTX ISA 6.3; the documents say 6.0"), and a window as one ("accepted only
 // from PTX ISA 6.3 to 6.4").

@@ -116,7 +116,7 @@ TEST(VersionLadder, AskAuditAsksASecondRoundOnlyForTheLadders) {
   const std::size_t planned = plan.probes.size();
   AuditPlan copy = plan;
   std::vector<ProbeVerdict> v = ask_audit(copy, suite.specs, documented);
-  // Hand-listed forms about versions are always asked again (a window is theirs to show).
+  // Hand-listed forms of a removed feature are always asked again (a window is theirs to show).
   std::size_t forms = 0;
   for (auto const& fs : copy.forms) forms += !fs.ladder.empty();
   EXPECT_GT(forms, 0u);
