@@ -14,7 +14,7 @@ package), the same pages made by its ptxcts are measured beside them and the fig
 
 usage: check_pages.py PTXCTS DATA_DIR OUT_DIR [--runner FAKE_RUNNER] [--reports REPORTS_DIR]
                       [--old-release TARBALL]"""
-import argparse, glob, gzip, html.parser, json, os, re, shutil, subprocess, sys, tarfile, time
+import argparse, glob, gzip, html.parser, json, os, re, shutil, subprocess, sys, time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import devtools  # noqa: E402 (after the line above)
@@ -75,19 +75,19 @@ def check(ok, what):
         failures.append(what)
 
 
-def browser():
+def find_chromium():
     for name in ("chromium", "chromium-browser", "google-chrome"):
         if shutil.which(name):
             return shutil.which(name)
     return None
 
 
-def open_page(chrome, page, png):
-    args = [chrome, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            "--window-size=1280,1000", "--virtual-time-budget=2000"]
-    url = "file://" + os.path.abspath(page)
-    subprocess.run(args + ["--screenshot=" + png, url], check=True, capture_output=True, timeout=120)
-    dom = subprocess.run(args + ["--dump-dom", url], check=True, capture_output=True, timeout=120, text=True).stdout
+def open_page(browser, page, png):
+    """A screenshot and the DOM of the page as --screenshot and --dump-dom --virtual-time-budget=2000
+    --window-size=1280,1000 take them, both of one load (they were two browsers)."""
+    with devtools.Page(browser, "file://" + os.path.abspath(page), width=1280, height=1000, virtual_ms=2000) as p:
+        p.screenshot(png)
+        dom = p.eval("document.documentElement.outerHTML")
     check(os.path.getsize(png) > 1000, f"{os.path.basename(page)}: screenshot {png}")
     root = Dom(dom).root
     body = next(root.all("body"))
@@ -125,14 +125,14 @@ def words_match(name, words):
     return all(w in name.lower() for w in words.lower().split())
 
 
-def filter_checks(chrome, page, table, rows, cells_per_row, tries):
+def filter_checks(browser, page, table, rows, cells_per_row, tries):
     """Types each (family, words) of `tries` into the filter of `table` as a user does and counts the
     rows (and cells) left showing. `rows` is [(family, name)] from the report JSON."""
     name = f"{os.path.basename(page)}: filter of #{table}"
     box = f".filters[data-for={table}]"
     visible = (f"[...document.querySelectorAll('#{table} tbody>tr')]"
                ".filter(function(r){return getComputedStyle(r).display!=='none';})")
-    with devtools.Page(chrome, "file://" + os.path.abspath(page)) as p:
+    with devtools.Page(browser, "file://" + os.path.abspath(page)) as p:
         for family, words in tries:
             clear_words(p, box)
             p.choose(box + " select.family", family)
@@ -174,11 +174,11 @@ def marked_repeats(slots_):
     return sum(1 for e in slots_.values() if e in repeated)
 
 
-def run_page(ptxcts, chrome, data, out):
+def run_page(ptxcts, browser, data, out):
     report = json.load(open(os.path.join(data, "html-page.json")))
     page = os.path.join(out, "run.html")
     subprocess.run([ptxcts, "html", os.path.join(data, "html-page.json"), "--out", page], check=True)
-    root = open_page(chrome, page, os.path.join(out, "run.png"))
+    root = open_page(browser, page, os.path.join(out, "run.png"))
 
     # Findings: each contradicted claim, and the failures that need action grouped by form: a row per
     # form with its count and its first failure's differences; nothing else.
@@ -215,7 +215,7 @@ def run_page(ptxcts, chrome, data, out):
     for r in report["results"]:
         if not r["fault_case"]:
             family_of.setdefault(r["instruction"], r["family"])
-    filter_checks(chrome, page, "matrix", [(f, n) for n, f in family_of.items()], 1 + len(targets),
+    filter_checks(browser, page, "matrix", [(f, n) for n, f in family_of.items()], 1 + len(targets),
                   [("ldmatrix", ""), ("ldmatrix", "x4"), ("stmatrix", "m8n8"), ("", "trans"), ("wmma", "store f32"),
                    ("", "m8n8 SHARED")])
 
@@ -236,13 +236,13 @@ def run_page(ptxcts, chrome, data, out):
     check(len(list(fig.all("g", cls="lr"))) == 32 * 4, "run page: spec layout of ldmatrix .x4 has 32 x 4 (lane, register) cells")
 
 
-def diff_page(ptxcts, chrome, data, out):
+def diff_page(ptxcts, browser, data, out):
     old, new = (json.load(open(os.path.join(data, n))) for n in ("html-page.json", "html-page-later.json"))
     page = os.path.join(out, "diff.html")
     p = subprocess.run([ptxcts, "diff", "--html", page, os.path.join(data, "html-page.json"),
                         os.path.join(data, "html-page-later.json")], capture_output=True, text=True)
     check(p.returncode == 0, f"diff: exit 0, no regression (got {p.returncode}: {p.stdout}{p.stderr})")
-    root = open_page(chrome, page, os.path.join(out, "diff.png"))
+    root = open_page(browser, page, os.path.join(out, "diff.png"))
     for a, b in zip(old["results"], new["results"]):
         if a["observed_layout"] != b["observed_layout"]:
             sa, sb = slots(a["observed_layout"]), slots(b["observed_layout"])
@@ -252,11 +252,11 @@ def diff_page(ptxcts, chrome, data, out):
             check(got == changed, f"diff page: {a['kernel']}: {changed} changed slots highlighted (got {got})")
 
 
-def audit_page(ptxcts, chrome, data, out):
+def audit_page(ptxcts, browser, data, out):
     audit = json.load(open(os.path.join(data, "audit-excerpt.json")))
     page = os.path.join(out, "audit.html")
     subprocess.run([ptxcts, "html", os.path.join(data, "audit-excerpt.json"), "--out", page], check=True)
-    root = open_page(chrome, page, os.path.join(out, "audit.png"))
+    root = open_page(browser, page, os.path.join(out, "audit.png"))
     findings = root.by_id("findings")
     ids = [d.attrs.get("data-id") for d in findings.all(cls="finding") if "data-id" in d.attrs]
     check(ids == [f["id"] for f in audit["findings"]] or sorted(ids) == sorted(f["id"] for f in audit["findings"]),
@@ -266,7 +266,7 @@ def audit_page(ptxcts, chrome, data, out):
     check(len(cells) == want, f"audit page: matrix has {want} cells (got {len(cells)})")
 
 
-def toolkits_page(ptxcts, chrome, data, out):
+def toolkits_page(ptxcts, browser, data, out):
     """The toolkit matrix of the two test audits (ptxcts merge of audit reports), its page written by
     ptxcts html from the JSON."""
     audits = [os.path.join(data, "..", "audits", f"cuda{v}.json") for v in ("13.0", "13.5")]
@@ -277,7 +277,7 @@ def toolkits_page(ptxcts, chrome, data, out):
     check(open(page).read() == open(prefix + ".html").read(), "toolkits page: ptxcts html writes what ptxcts merge wrote")
     matrix = json.load(open(prefix + ".json"))
     inputs = [json.load(open(a)) for a in audits]
-    root = open_page(chrome, page, os.path.join(out, "toolkits.png"))
+    root = open_page(browser, page, os.path.join(out, "toolkits.png"))
 
     # A column per toolkit, by release.
     heads = [th.content() for th in next(root.by_id("toolkit-columns").all("thead")).all("th")][1:]
@@ -303,15 +303,15 @@ def toolkits_page(ptxcts, chrome, data, out):
     check(len(cells) == len(forms) * (2 + len(inputs)), f"toolkits page: matrix has {len(forms) * (2 + len(inputs))} cells (got {len(cells)})")
     menu = [o.attrs["value"] for o in next(root.all("div", cls="filters", data_for="matrix")).all("option")]
     check(menu == [""] + sorted(set(forms.values())), f"toolkits page: the family menu lists the forms' families ({menu})")
-    filter_checks(chrome, page, "matrix", [(f, n) for (_, n), f in forms.items()], 2 + len(inputs),
+    filter_checks(browser, page, "matrix", [(f, n) for (_, n), f in forms.items()], 2 + len(inputs),
                   [("ldmatrix", ""), ("ldmatrix", "b16"), ("", "shared"), ("", "x1 B8")])
 
 
-def fleet_page(ptxcts, chrome, data, out):
+def fleet_page(ptxcts, browser, data, out):
     a, b = (json.load(open(os.path.join(data, n))) for n in ("html-page.json", "html-page-later.json"))
     subprocess.run([ptxcts, "merge", os.path.join(data, "html-page.json"), os.path.join(data, "html-page-later.json"),
                     "--out", os.path.join(out, "fleet")], check=True)
-    root = open_page(chrome, os.path.join(out, "fleet.html"), os.path.join(out, "fleet.png"))
+    root = open_page(browser, os.path.join(out, "fleet.html"), os.path.join(out, "fleet.png"))
     differ = sum(1 for x, y in zip(a["results"], b["results"]) if x["status"] != y["status"]) + sum(
         1 for x, y in zip(a["results"], b["results"]) if x["observed_layout"] != y["observed_layout"])
     rows = list(next(root.by_id("fleet").all("tbody")).children)
@@ -435,7 +435,7 @@ def figure_checks(p, name):
                   f"{box['aw']} x {box['ah']}, in a figure {box['fh']:.0f} px tall")
 
 
-def outcome_filter_checks(chrome, page, name, report):
+def outcome_filter_checks(browser, page, name, report):
     """Outcome 'needs action' chosen: the address keeps the choice, and the page opened at that
     address shows it again."""
     box = ".filters[data-for=kernel-list]"
@@ -448,7 +448,7 @@ def outcome_filter_checks(chrome, page, name, report):
               f"[...d.querySelectorAll('tr[data-outcome]')].filter({VISIBLE}).length;}},0),"
               f"value:document.querySelector('{box} select.outcome').value,"
               f"text:document.querySelector('{box} .shown').textContent,hash:location.hash,url:location.href}};}})())")
-    with devtools.Page(chrome, "file://" + os.path.abspath(page)) as p:
+    with devtools.Page(browser, "file://" + os.path.abspath(page)) as p:
         value = p.eval(f"[...document.querySelectorAll('{box} select.outcome option')].filter(function(o){{"
                        "return o.textContent==='needs action';}).map(function(o){return o.value;})[0]||''")
         check(set(value.split()) == wanted, f"{name}: the outcome filter offers 'needs action' ({value!r})")
@@ -459,7 +459,7 @@ def outcome_filter_checks(chrome, page, name, report):
     check(got["kernels"] == len(want) and got["cases"] == cases,
           f"{name}: 'needs action': the {len(want)} kernels with a case that needs action, {cases} such cases "
           f"(got {got['kernels']}, {got['cases']})")
-    with devtools.Page(chrome, got["url"]) as p:
+    with devtools.Page(browser, got["url"]) as p:
         again = json.loads(p.eval(counts))
     check(again["value"] == value and again["kernels"] == len(want) and again["cases"] == cases
           and again["text"] == f"{len(want)} of {len(kernels)} kernels shown",
@@ -467,13 +467,21 @@ def outcome_filter_checks(chrome, page, name, report):
           f"(got {again['value']!r}, {again['kernels']} kernels, {again['cases']} cases, '{again['text']}')")
 
 
-def measure(chrome, page, tries=1):
-    """Bytes, height and width at 1,400 px, DOM nodes, first paint and load (ms), in a fresh browser;
-    the fastest of `tries` loads (a busy machine only slows a page down)."""
+measured = {}  # page -> (tries, figures)
+
+
+def measure(browser, page, tries=1, enough_ms=None):
+    """Bytes, height and width at 1,400 px, DOM nodes, first paint and load (ms), in a fresh window;
+    the fastest of `tries` loads or more (a busy machine only slows a page down), so a page measured
+    before with as many tries is not loaded again; or of fewer, once a load took over `enough_ms`."""
+    if measured.get(page, (0, None))[0] >= tries:
+        return measured[page][1]
     best = None
     for _ in range(tries):
+        if best is not None and enough_ms is not None and best["load"] > enough_ms:
+            break
         t0 = time.time()
-        with devtools.Page(chrome, "file://" + os.path.abspath(page), width=1400, height=1000) as p:
+        with devtools.Page(browser, "file://" + os.path.abspath(page), width=1400, height=1000) as p:
             p.wait_for("document.readyState==='complete'", timeout=120)
             m = json.loads(p.eval(
                 "JSON.stringify({h:document.documentElement.scrollHeight,w:document.documentElement.scrollWidth,"
@@ -487,6 +495,7 @@ def measure(chrome, page, tries=1):
         m["bytes"], m["wall"] = os.path.getsize(page), time.time() - t0
         if best is None or m["load"] < best["load"]:
             best = m
+    measured[page] = (tries, best)
     return best
 
 
@@ -510,7 +519,7 @@ def fake_runs(ptxcts, runner, out, extra=()):
     return made
 
 
-def run_report_pages(ptxcts, chrome, out, runner, reports):
+def run_report_pages(ptxcts, browser, out, runner, reports):
     """The pages of whole runs. Returns {what: page} for the measurements."""
     pages = {}
     # The committed H100 report, where there is one: the page a driver engineer opens first.
@@ -525,7 +534,7 @@ def run_report_pages(ptxcts, chrome, out, runner, reports):
         pages["run page, committed H100 report"] = page
         name = "H100 run page"
         check(not any(needs_action(r) for r in report["results"]), f"{name}: the committed report conforms (its JSON)")
-        with devtools.Page(chrome, "file://" + os.path.abspath(page), width=1400) as p:
+        with devtools.Page(browser, "file://" + os.path.abspath(page), width=1400) as p:
             verdict_checks(p, name, report, "conforms", "Conforms:")
             fault_checks(p, name, report)
             figure_checks(p, name)
@@ -541,7 +550,7 @@ def run_report_pages(ptxcts, chrome, out, runner, reports):
         page = path[:-len(".json")] + ".html"
         name = f"fake {kind} run page"
         pages[f"run page, {'conforming' if kind == 'good' else 'failing'} run"] = page
-        with devtools.Page(chrome, "file://" + os.path.abspath(page), width=1400) as p:
+        with devtools.Page(browser, "file://" + os.path.abspath(page), width=1400) as p:
             verdict_checks(p, name, report, tone, starts)
             fault_checks(p, name, report)
             kernel_filter_checks(p, name, report, [("", "x4 trans b16"), ("ldmatrix", "")])
@@ -550,18 +559,18 @@ def run_report_pages(ptxcts, chrome, out, runner, reports):
             errors = p.eval("document.getElementById('script-errors').textContent")
             check(errors == "", f"{name}: no script errors ({errors})")
         if kind == "bad":
-            outcome_filter_checks(chrome, page, name, report)
+            outcome_filter_checks(browser, page, name, report)
     diff = os.path.join(out, "runs", "diff.html")
     run([ptxcts, "diff", good, bad, "--html", diff], ok=(1,))  # every case got worse: exit 1
     pages["diff page, good -> failing"] = diff
 
     # Issue 26's limits: a run where every case fails, and its diff against a good run.
     bad_page = pages["run page, failing run"]
-    m = measure(chrome, bad_page, tries=3)
+    m = measure(browser, bad_page, tries=3)
     check(m["bytes"] <= 5_000_000, f"failing run page: <= 5 MB ({m['bytes']:,} bytes)")
     paint = float(m["attr"]) if m["attr"] is not None else float("inf")
     check(paint <= 1000, f"failing run page: first paint <= 1 s (data-first-paint-ms {m['attr']}, fastest of 3)")
-    m = measure(chrome, diff, tries=3)
+    m = measure(browser, diff, tries=3)
     check(m["bytes"] <= 5_000_000, f"diff page: <= 5 MB ({m['bytes']:,} bytes)")
     check(m["load"] <= 2000, f"diff page: load event <= 2 s ({m['load']:.0f} ms, fastest of 3)")
     return pages
@@ -571,8 +580,8 @@ def old_release_pages(tarball, runner, out, reports):
     """The same pages made by the previous release's ptxcts (its package, unpacked), for the figures."""
     root = os.path.join(out, "old-release")
     shutil.rmtree(root, ignore_errors=True)
-    with tarfile.open(tarball) as t:
-        t.extractall(root)
+    os.makedirs(root)
+    run(["tar", "-xzf", tarball, "-C", root])  # GNU tar: half the CPU of tarfile for its 31,000 files
     old = glob.glob(os.path.join(root, "*", "bin", "ptxcts"))[0]
     made = fake_runs(old, runner, os.path.join(root, "runs"))
     pages = {"run page, conforming run": made["good"][:-5] + ".html", "run page, failing run": made["bad"][:-5] + ".html"}
@@ -620,9 +629,10 @@ def figure_bytes(page):
     return sum(len(m) for m in re.findall(r"<svg.*?</svg>", text, re.S))
 
 
-def print_table(chrome, new, old):
+def print_table(browser, new, old):
     """The measurements side by side (printed, never asserted: the limits are checked above)."""
-    print("\nMeasured in headless Chromium at 1,400 x 1,000 (fastest of 2 loads):")
+    print("\nMeasured in headless Chromium at 1,400 x 1,000 (fastest of 2 loads; of 3 where checked above, "
+          "of 1 where it took over 5 s):")
     print(f"{'page':32} {'':4} {'bytes':>12} {'figures':>10} {'height px':>10} {'width':>6} {'DOM nodes':>10} "
           f"{'paint ms':>9} {'load ms':>9}")
     for what in new:
@@ -631,12 +641,41 @@ def print_table(chrome, new, old):
             if not page:
                 continue
             try:
-                m = measure(chrome, page, tries=2)
+                # A page that takes seconds to load (the old release's diff: 14 s, 16 CPU-s a load) is
+                # loaded once: a second load would not make it a close call.
+                m = measure(browser, page, tries=2, enough_ms=5000)
             except RuntimeError as e:  # a page too slow for the browser's patience is a figure too
                 print(f"{what:32} {who:4} {os.path.getsize(page):>12,} (not measured: {e})")
                 continue
             print(f"{what:32} {who:4} {m['bytes']:>12,} {figure_bytes(page):>10,} {m['h']:>10,} {m['w']:>6} "
                   f"{m['nodes']:>10,} {m['paint']:>9.0f} {m['load']:>9.0f}")
+
+
+def all_pages(a, browser):
+    """Every page this test checks and measures, in `browser`."""
+    ptxcts, data, out = a.ptxcts, a.data, a.out
+    os.makedirs(out, exist_ok=True)
+    for t in (run_page, diff_page, audit_page, toolkits_page, fleet_page):
+        t(ptxcts, browser, data, out)
+    new_pages, old_pages, old = {}, {}, None
+    if a.runner:
+        new_pages = run_report_pages(ptxcts, browser, out, a.runner, a.reports)
+        if a.old_release and os.path.exists(a.old_release):
+            try:
+                old, old_pages = old_release_pages(a.old_release, a.runner, out, a.reports)
+            except (RuntimeError, OSError, IndexError) as e:
+                print(f"note: the old release's pages could not be made, so no comparison: {e}")
+        elif a.old_release:
+            print(f"note: no {a.old_release}: no comparison with the previous release")
+    new_audit, old_audit = audit_pages(ptxcts, old, out, a.reports)
+    if new_audit:
+        m = measure(browser, new_audit, tries=2)  # 2: the table below gives these figures again
+        check(m["w"] <= 1400, f"CUDA 13.0 audit page: no sideways scroll at 1,400 px ({m['w']} px wide, {m['h']:,} px tall)")
+        new_pages["audit page, CUDA 13.0"] = new_audit
+        if old_audit:
+            old_pages["audit page, CUDA 13.0"] = old_audit
+    if new_pages:
+        print_table(browser, new_pages, old_pages)
 
 
 def main():
@@ -648,34 +687,13 @@ def main():
     ap.add_argument("--reports", help="the repository's reports/: the committed H100 report and audit")
     ap.add_argument("--old-release", help="the previous release's package (.tar.gz): its pages measured beside")
     a = ap.parse_args()
-    ptxcts, data, out = a.ptxcts, a.data, a.out
-    chrome = browser()
-    if not chrome:
+    chromium = find_chromium()
+    if not chromium:
         print("skipped: no chromium (harness/scripts/bootstrap.sh installs Debian's chromium)")
         return 77
-    os.makedirs(out, exist_ok=True)
-    for t in (run_page, diff_page, audit_page, toolkits_page, fleet_page):
-        t(ptxcts, chrome, data, out)
-    new_pages, old_pages, old = {}, {}, None
-    if a.runner:
-        new_pages = run_report_pages(ptxcts, chrome, out, a.runner, a.reports)
-        if a.old_release and os.path.exists(a.old_release):
-            try:
-                old, old_pages = old_release_pages(a.old_release, a.runner, out, a.reports)
-            except (RuntimeError, OSError, IndexError, tarfile.TarError) as e:
-                print(f"note: the old release's pages could not be made, so no comparison: {e}")
-        elif a.old_release:
-            print(f"note: no {a.old_release}: no comparison with the previous release")
-    new_audit, old_audit = audit_pages(ptxcts, old, out, a.reports)
-    if new_audit:
-        m = measure(chrome, new_audit)
-        check(m["w"] <= 1400, f"CUDA 13.0 audit page: no sideways scroll at 1,400 px ({m['w']} px wide, {m['h']:,} px tall)")
-        new_pages["audit page, CUDA 13.0"] = new_audit
-        if old_audit:
-            old_pages["audit page, CUDA 13.0"] = old_audit
-    if new_pages:
-        print_table(chrome, new_pages, old_pages)
-    print(f"{len(failures)} failed" if failures else "all checks passed; screenshots in " + out)
+    with devtools.Browser(chromium) as browser:
+        all_pages(a, browser)
+    print(f"{len(failures)} failed" if failures else "all checks passed; screenshots in " + a.out)
     return 1 if failures else 0
 
 

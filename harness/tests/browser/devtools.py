@@ -1,11 +1,13 @@
-"""A page in headless Chromium driven through the DevTools protocol over a pipe
-(--remote-debugging-pipe: the browser reads commands on fd 3 and answers on fd 4, each message JSON
-ended by a NUL byte), so that a test can type into a page as a user does. Standard library only."""
-import json, os, subprocess, time
+"""Headless Chromium driven through the DevTools protocol over a pipe (--remote-debugging-pipe: the
+browser reads commands on fd 3 and answers on fd 4, each message JSON ended by a NUL byte), so that a
+test can type into a page as a user does. One browser serves a whole test run (a start costs about
+1.3 CPU-s, more than most pages): each page opens in a window of its own, of its own size, and the
+window is closed after. Standard library only."""
+import base64, json, os, select, subprocess, time
 
 
-class Page:
-    def __init__(self, chrome, url, width=1280, height=1000):
+class Browser:
+    def __init__(self, chrome):
         to_chrome_r, self._to_chrome = os.pipe()
         self._from_chrome, from_chrome_w = os.pipe()
 
@@ -16,38 +18,100 @@ class Page:
 
         self._proc = subprocess.Popen(
             [chrome, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--remote-debugging-pipe",
-             f"--window-size={width},{height}", "about:blank"],
+             "about:blank"],
             preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r)
         os.close(from_chrome_w)
-        self._buf, self._id, self.session = b"", 0, None
-        target = self.send("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-        self.send("Page.enable")
-        self.send("Page.navigate", url=url)
-        self.wait_for("document.body && document.body.getAttribute('data-ready') === 'yes'")
+        self._buf, self._id, self._events = b"", 0, []  # the events not yet waited for
 
-    def send(self, method, **params):
+    def send(self, method, session=None, **params):
         self._id += 1
         msg = {"id": self._id, "method": method, "params": params}
-        if self.session and not method.startswith(("Target.", "Browser.")):
-            msg["sessionId"] = self.session
+        if session:
+            msg["sessionId"] = session
         os.write(self._to_chrome, json.dumps(msg).encode() + b"\0")
-        while True:  # events come between; the answer carries our id
+        while True:  # events come between, kept; the answer carries our id
             reply = self._read()
-            if reply.get("id") == self._id:
+            if "id" not in reply:
+                self._events.append(reply)
+            elif reply["id"] == self._id:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
                 return reply.get("result", {})
 
-    def _read(self):
+    def wait_event(self, method, session, timeout=120):
+        """The event `method` of `session`, once the browser sends it."""
+        end = time.time() + timeout
+        while True:
+            for i, e in enumerate(self._events):
+                if e.get("method") == method and e.get("sessionId") == session:
+                    return self._events.pop(i).get("params", {})
+            self._events.append(self._read(end))
+
+    def forget(self, session):
+        """Drops the events of a closed session."""
+        self._events = [e for e in self._events if e.get("sessionId") != session]
+
+    def _read(self, end=None):
         while b"\0" not in self._buf:
+            if end is not None and not select.select([self._from_chrome], [], [], max(0, end - time.time()))[0]:
+                raise RuntimeError("timed out waiting for the browser")
             chunk = os.read(self._from_chrome, 1 << 20)
             if not chunk:
                 raise RuntimeError("chromium closed the DevTools pipe")
             self._buf += chunk
         msg, self._buf = self._buf.split(b"\0", 1)
         return json.loads(msg)
+
+    def close(self):
+        try:
+            self.send("Browser.close")
+        except (RuntimeError, OSError):
+            pass
+        try:
+            self._proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        os.close(self._to_chrome)
+        os.close(self._from_chrome)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Page:
+    """A page in a new window of `browser`, `width` x `height` as a browser started with
+    --window-size would open it. Waits until the page's script has run (<body data-ready>); or, with
+    `virtual_ms`, as --virtual-time-budget does for --screenshot and --dump-dom: until the page has
+    loaded and its timers due within that much virtual time ran (time runs fast while the page
+    idles), with a viewport of exactly `width` x `height`."""
+
+    def __init__(self, browser, url, width=1280, height=1000, virtual_ms=None):
+        self.browser = browser
+        self.target = browser.send("Target.createTarget", url="about:blank", newWindow=True,
+                                   width=width, height=height)["targetId"]
+        self.session = browser.send("Target.attachToTarget", targetId=self.target, flatten=True)["sessionId"]
+        self.send("Page.enable")
+        if virtual_ms:
+            self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+        self.send("Page.navigate", url=url)
+        if not virtual_ms:
+            self.wait_for("document.body && document.body.getAttribute('data-ready') === 'yes'")
+            return
+        # Loaded (the load event of the page, not of about:blank before it), then its timers: the
+        # budget counts from the load event here, from the start of the navigation there.
+        browser.wait_event("Page.loadEventFired", self.session)
+        while self.eval("location.href") == "about:blank":
+            browser.wait_event("Page.loadEventFired", self.session)
+        self.send("Emulation.setVirtualTimePolicy", policy="advance", budget=virtual_ms)
+        browser.wait_event("Emulation.virtualTimeBudgetExpired", self.session)
+
+    def send(self, method, **params):
+        return self.browser.send(method, session=self.session, **params)
 
     def eval(self, expression):
         r = self.send("Runtime.evaluate", expression=expression, returnByValue=True)
@@ -62,6 +126,11 @@ class Page:
                 raise RuntimeError(f"timed out waiting for {expression}")
             time.sleep(0.05)
 
+    def screenshot(self, png):
+        """The viewport as a PNG."""
+        with open(png, "wb") as f:
+            f.write(base64.b64decode(self.send("Page.captureScreenshot", format="png")["data"]))
+
     def type_into(self, selector, text):
         """Focuses the element and types `text` as keyboard input (the page sees input events)."""
         self.eval(f"document.querySelector({json.dumps(selector)}).focus()")
@@ -75,16 +144,10 @@ class Page:
 
     def close(self):
         try:
-            self.send("Browser.close")
-        except RuntimeError:
+            self.browser.send("Target.closeTarget", targetId=self.target)
+        except (RuntimeError, OSError):  # the browser is gone: nothing left to close
             pass
-        try:
-            self._proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
-        os.close(self._to_chrome)
-        os.close(self._from_chrome)
+        self.browser.forget(self.session)
 
     def __enter__(self):
         return self
