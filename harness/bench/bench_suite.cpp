@@ -13,6 +13,7 @@
 #include "assemble/catalog.hpp"
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
+#include "judge/version_ladder.hpp"
 #include "kinds/fragment/case_data.hpp"
 #include "kinds/fragment/fragment_emitter.hpp"
 #include "kinds/kinds.hpp"
@@ -142,7 +143,8 @@ BENCHMARK(BM_ColdCatalogByTargets)
     ->Iterations(2);
 
 // The whole audit of one toolkit from nothing (every probe of the plan: the grammar on every target,
-// its negative space, the examples, the version probes), and warm (nothing changed).
+// its negative space, the examples, the version probes, then the version ladders their answers call
+// for), and warm (nothing changed).
 static void BM_AuditCold(benchmark::State& state) {
   Suite suite = build_suite(load_spec_dir(kSpecs));
   Toolchain tc = Toolchain::discover();
@@ -152,7 +154,9 @@ static void BM_AuditCold(benchmark::State& state) {
     fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit";
     fs::remove_all(dir);
     AuditPlan plan = plan_audit(suite, tc);
-    auto verdicts = assemble_probes(tc, plan.probes, dir, 2, ProbeMode::ParseOnly, &stats);
+    auto verdicts = ask_audit(plan, suite.specs, [&](const std::vector<Probe>& p) {
+      return assemble_probes(tc, p, dir, 2, ProbeMode::ParseOnly, &stats);
+    });
     benchmark::DoNotOptimize(judge_audit(suite, plan, verdicts).findings.size());
     probes = plan.probes.size();
     fs::remove_all(dir);
@@ -168,11 +172,14 @@ static void BM_AuditWarm(benchmark::State& state) {
   Suite suite = build_suite(load_spec_dir(kSpecs));
   Toolchain tc = Toolchain::discover();
   fs::path dir = fs::temp_directory_path() / "ptxcts-bench-audit-warm";
-  assemble_probes(tc, plan_audit(suite, tc).probes, dir, 2);
   ProbeStats stats;
+  auto ask = [&](const std::vector<Probe>& p) { return assemble_probes(tc, p, dir, 2, ProbeMode::ParseOnly, &stats); };
+  AuditPlan first = plan_audit(suite, tc);
+  ask_audit(first, suite.specs, ask);
+  stats = {};
   for (auto _ : state) {
     AuditPlan plan = plan_audit(suite, tc);
-    auto verdicts = assemble_probes(tc, plan.probes, dir, 2, ProbeMode::ParseOnly, &stats);
+    auto verdicts = ask_audit(plan, suite.specs, ask);
     benchmark::DoNotOptimize(judge_audit(suite, plan, verdicts).findings.size());
   }
   state.counters["cached"] = static_cast<double>(stats.cached);
