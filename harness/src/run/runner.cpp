@@ -358,11 +358,14 @@ class DeviceLine {
         ++after;
       } else if (pr.stalled) {  // it kept talking, but made no progress within a limit
         finish_at(after++, stalled.why, Status::Timeout);
-        if (++stalls_ >= RunOptions::kStallsBeforeGivingUp) {
+        // Stuck loading modules is the runner's or the driver's trouble, not a case's (a launch that
+        // never ends, talking or not, is its case's): after a few, the rest of the line is not tried.
+        if (stalled.loading && ++stalls_ >= RunOptions::kStallsBeforeGivingUp) {
           for (std::size_t k = after; k < ids_.size(); ++k)
-            finish_at(k, fmt::format("not run: the device runner stalled {} times on this line (each killed at its "
-                                     "limit), so the rest of the line was abandoned",
-                                     stalls_),
+            finish_at(k,
+                      fmt::format("not run: the device runner stalled {} times on this line loading modules (each "
+                                  "killed at the limit on a batch), so the rest of the line was abandoned",
+                                  stalls_),
                       Status::Error);
           break;
         }
@@ -480,7 +483,7 @@ class DeviceLine {
   std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in ids_
   std::pair<std::size_t, std::size_t> in_flight_{0, 0};  // the batch the runner said it launched
   LineTiming timing_;
-  int stalls_ = 0;  // runners killed at a limit on their progress (RunOptions::batch_limit)
+  int stalls_ = 0;  // runners killed at the limit on a batch while loading its modules (RunOptions::batch_limit)
   std::mutex mutex_;
 };
 

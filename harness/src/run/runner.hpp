@@ -52,7 +52,7 @@ struct RunOptions {
   double case_timeout = 30;
   // Seconds a batch may take, its modules' loading included, however much the runner prints
   // meanwhile ("loading" moves no limit but the idle watchdog's); past it, a `timeout`. After
-  // kStallsBeforeGivingUp of those on a line, the rest of the line is abandoned as errors.
+  // kStallsBeforeGivingUp of those while loading modules on a line, the rest of it is abandoned as errors.
   double batch_limit = 600;
   static constexpr int kStallsBeforeGivingUp = 2;
   Journal* journal = nullptr;  // every result is appended here as soon as it is known

@@ -28,14 +28,14 @@ struct LimitedRun {
   double seconds = 0;
   ~LimitedRun() { fs::remove_all(work); }
 
-  DeviceRun run(const std::string& mode, double batch_limit) {
+  DeviceRun run(const std::string& mode, double batch_limit, double case_timeout = 30) {
     setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
     RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
                    .catalog_dir = work,
                    .work_dir = work,
                    .families = {"movmatrix"},
                    .progress = {},
-                   .case_timeout = 30,
+                   .case_timeout = case_timeout,
                    .batch_limit = batch_limit,
                    .journal = nullptr,
                    .done = {}};
@@ -69,9 +69,26 @@ TEST(RunnerLimits, ARunnerThatOnlySaysLoadingIsStoppedAtTheBatchLimitAndItsLineA
                   "runner kept printing ('loading'); it was killed"),
             2);
   EXPECT_EQ(count(r, Status::Error,
-                  "not run: the device runner stalled 2 times on this line (each killed at its limit), so the rest "
-                  "of the line was abandoned"),
+                  "not run: the device runner stalled 2 times on this line loading modules (each killed at the "
+                  "limit on a batch), so the rest of the line was abandoned"),
             1);
+}
+
+TEST(RunnerLimits, ALaunchThatNeverEndsButKeepsTalkingIsItsCasesTimeoutAndTheRunGoesOn) {
+  // Before: "loading" in a launch moved the idle watchdog on: waited for forever. A launch that
+  // never ends is its case's (as a silent hang is), so however many do, no line is abandoned.
+  LimitedRun f;
+  DeviceRun clean = f.run("echo", 600);
+  DeviceRun r = f.run("echo,chatty:3", 600, 0.5);
+  EXPECT_LT(f.seconds, 20.0);
+  EXPECT_EQ(count(r, Status::Timeout,
+                  "no result within 0.5 s of the launch (the limit on a launch), though the device runner kept "
+                  "printing ('loading'); it was killed"),
+            1);
+  ASSERT_EQ(r.results.size(), clean.results.size());
+  int differ = 0;
+  for (std::size_t k = 0; k < r.results.size(); ++k) differ += r.results[k].status != clean.results[k].status;
+  EXPECT_EQ(differ, 1);
 }
 
 TEST(RunnerLimits, ALineWithoutEndIsOneErrorNamingTheLimitAndTheRunGoesOn) {

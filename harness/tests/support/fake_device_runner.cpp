@@ -2,7 +2,7 @@
 // and results files, exit codes and progress lines.
 //
 // Batches, --count and --standby as device_protocol.hpp says.
-// PTXCTS_FAKE_MODE = DEVICE[,abort:K][,fault:K][,hang:K][,killparent:K][,progress:K][,hugeline:K]
+// PTXCTS_FAKE_MODE = DEVICE[,abort:K][,fault:K][,hang:K][,killparent:K][,progress:K][,chatty:K][,hugeline:K]
 //   DEVICE: echo (executes nothing: every launch's input state comes back, the default), zero,
 //           model (a correct device in software: device_emulator), or a wrong device that the
 //           suite's checks must catch: shuffled, off-by-one, stale (see device_emulator.hpp).
@@ -12,7 +12,8 @@
 //   as the real runner does; hang:K never finishes launch K; killparent:K kills `ptxcts run` (its
 //   parent) with SIGKILL in launch K, as a power cut would; progress:K, loading a batch that holds
 //   launch K or a later one, prints "loading" every 50 ms and never gets further (a wedged runner
-//   that looks alive); hugeline:K prints 'x' without end and without a newline in launch K.
+//   that looks alive); chatty:K prints "loading" every 50 ms in launch K and never finishes it;
+//   hugeline:K prints 'x' without end and without a newline in launch K.
 // An emulated launch that would fault (an address outside the tiles) is recorded as a fault.
 // --toolchain jit: as the driver's JIT, each job's module is read as PTX text; a module that cannot
 // be read, has no `.version X.Y`, or does not define the job's `.entry` fails to load (an error
@@ -123,7 +124,7 @@ int main(int argc, char** argv) {
   const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"),
              hang_at = modifier(mode, "hang:"), kill_at = modifier(mode, "killparent:"),
              unusable = modifier(mode, "unusable:"), progress_at = modifier(mode, "progress:"),
-             hugeline_at = modifier(mode, "hugeline:");
+             hugeline_at = modifier(mode, "hugeline:"), chatty_at = modifier(mode, "chatty:");
   exit_when_parent_goes(kDeviceUnusable);
   if (const char* seen = std::getenv("PTXCTS_FAKE_RUNNERS"))  // each start: which GPU it was told to see
     std::ofstream(seen, std::ios::app) << "device " << args->device << " only-gpu " << args->only_gpu << "\n";
@@ -185,6 +186,10 @@ int main(int argc, char** argv) {
       }
       if (at == abort_at) std::abort();
       if (at == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
+      for (; at == chatty_at; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
+        std::printf("loading\n");
+        std::fflush(stdout);
+      }
       if (at == hugeline_at) {
         const std::string chunk(65536, 'x');
         while (std::fwrite(chunk.data(), 1, chunk.size(), stdout) == chunk.size()) {}
