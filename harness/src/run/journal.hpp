@@ -30,7 +30,8 @@ class Journal {
 };
 
 // Reads a journal. A last line cut short (the run died while writing it) is dropped; any other bad
-// line is a ReportError naming file:line:column.
+// line is a ReportError naming file:line:column, and so is a second record of a case (duplicated or
+// contradicting the first): a run records each case once, and --resume does not guess which to believe.
 std::vector<CaseResult> read_journal(const std::filesystem::path& path);
 
 // Finished results by "kernel/case", for resuming.

@@ -135,3 +135,28 @@ TEST(Journal, AFullDiskStopsTheRunWithAClearMessage) {
               "before can be resumed with --resume");
   }
 }
+
+// Issue 30: a duplicated line silently won on --resume (the last of two records of a case was kept).
+TEST(Journal, ADuplicatedOrContradictoryRecordIsRefusedAtItsLine) {
+  for (Status second : {Status::Pass, Status::Fail}) {
+    fs::path p = temp("journal-dup");
+    {
+      Journal j(p, true);
+      j.append(result("k1", Status::Pass));
+      j.append(result("k2", Status::Pass));
+      j.append(result("k1", second));
+    }
+    try {
+      read_journal(p);
+      FAIL() << "a journal with two records of k1/unique-contiguous was read";
+    } catch (const ReportError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind(p.string() + ":3:1: a second record of k1/unique-contiguous (the first is at line 1", 0), 0u)
+          << what;
+      EXPECT_NE(what.find(second == Status::Pass ? "the same outcome" : "which says pass where this says fail"),
+                std::string::npos)
+          << what;
+    }
+    fs::remove(p);
+  }
+}
