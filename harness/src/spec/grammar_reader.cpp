@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "spec/spec_fields.hpp"
+#include "spec/spec_limits.hpp"
 
 namespace ptxcts {
 namespace {
@@ -195,7 +196,7 @@ void check_rule_names(const YamlReader& r, const GrammarRule& rule, const std::v
 
 std::size_t GrammarBlock::product() const {
   std::size_t n = 1;
-  for (auto const& p : positions) n *= p.values.size();
+  for (auto const& p : positions) n = saturating_product(n, p.values.size());  // 64 positions of 2 must not wrap to 0
   return n;
 }
 

@@ -16,6 +16,7 @@
 #include "spec/sass_expectations.hpp"
 #include "spec/spec_checks.hpp"
 #include "spec/spec_fields.hpp"
+#include "spec/spec_limits.hpp"
 #include "spec/spec_mma.hpp"
 #include "spec/spec_mma_sp.hpp"
 #include "spec/spec_wmma.hpp"
@@ -374,6 +375,9 @@ using InstanceSyntax = std::map<std::string, std::pair<std::string, SourceLocati
 void read_family_variants(const YamlReader& doc, const std::string& family, SpecSet& specs, InstanceSyntax& instances) {
   for (auto const& item : doc.at("variants").items("'variants'")) {
     Variant v = read_variant(item, family, specs.targets);
+    std::size_t forms_before = 0;
+    for (auto const& prev : specs.variants) forms_before += variant_forms(prev);
+    check_suite_size(specs, forms_before, v, item.at("qualifiers"));
     if (const Variant* prev = specs.find_variant(v.name))
       item.at("name").fail(fmt::format("duplicate variant '{}' (first defined at {})", v.name, prev->where.str()));
     check_distinct_instances(v, item.at("syntax"), instances);
@@ -482,6 +486,13 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   check_spec_set(specs);
   check_grammar(specs);
   return specs;
+}
+
+TargetCatalog load_target_table(const std::filesystem::path& dir) {
+  const std::string path = (dir / "targets.yaml").string();
+  const std::optional<std::string> text = try_read_file_text(path, kMaxInputFileBytes);
+  if (!text) throw SpecError({.file = path}, "cannot read the file; expected the suite's targets.yaml");
+  return read_targets(YamlReader(path, parse_yaml(path, *text), "targets.yaml"));
 }
 
 SpecSet load_spec_dir(const std::filesystem::path& dir) {

@@ -21,5 +21,8 @@ struct SpecFile {
 // `targets.yaml` and `cases.yaml` by name; every other file is an instruction family.
 SpecSet load_specs(const std::vector<SpecFile>& files);
 SpecSet load_spec_dir(const std::filesystem::path& dir);
+// `dir`/targets.yaml alone: the targets, the PTX ISA versions and the toolkit table (what each CUDA
+// release speaks), for checking a toolkit by what it does. Throws SpecError.
+TargetCatalog load_target_table(const std::filesystem::path& dir);
 
 }  // namespace ptxcts

@@ -9,6 +9,7 @@
 
 #include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
+#include "spec/spec_limits.hpp"
 #include "spec/spec_mma.hpp"
 #include "spec/spec_wmma.hpp"
 #include "spec/variant_checks.hpp"
@@ -264,6 +265,7 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   v.axes = read_qualifiers(r.at("qualifiers"), targets);
   v.syntax = r.at("syntax").str();
   v.address_widths = read_address_widths(r, v);
+  check_variant_forms(v, r.at("qualifiers"));  // before anything multiplies them
   v.exclusions = read_exclusions(r);
   const std::set<std::string> bound = bound_variables(v);
   v.registers = read_formula(r.at("registers"), bound, "registers");
