@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 #include <regex>
 #include <stdexcept>
 #include <tuple>
@@ -28,14 +30,29 @@ std::string Disassembler::describe() const {
   return note.empty() ? fmt::format("{} {}", tool, version) : fmt::format("{} {} ({})", tool, version, note);
 }
 
-std::optional<Disassembler> probe_disassembler(const fs::path& path) {
+std::optional<Disassembler> probe_disassembler(const fs::path& path, std::string* why) {
+  auto refuse = [&](std::string reason) -> std::optional<Disassembler> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec) || ::access(path.c_str(), X_OK) != 0) return std::nullopt;
+  if (!fs::is_regular_file(path, ec)) return refuse("it is not a file");
+  if (::access(path.c_str(), X_OK) != 0) return refuse("it is not executable");
   ProcessResult v = run_process({path.string(), "--version"}, 60);
   // "Cuda compilation tools, release 13.5, V13.5.37": the release and the version, as ptxas says them.
   std::smatch m;
   static const std::regex re(R"(release (\d+\.\d+), V(\d+\.\d+\.\d+))");
-  if (v.exit_code != 0 || !std::regex_search(v.output, m, re)) return std::nullopt;
+  std::string said = v.output.substr(0, v.output.find('\n')).substr(0, 120);
+  if (v.timed_out) return refuse("its --version ran past 60 s");
+  if (v.exit_code != 0 || v.signal)
+    return refuse(fmt::format("its --version {} (\"{}\")",
+                              v.signal ? fmt::format("was killed by signal {}", v.signal)
+                                       : fmt::format("exited with {}", v.exit_code),
+                              said));
+  if (!std::regex_search(v.output, m, re))
+    return refuse(fmt::format("its --version said \"{}\", which names no release; expected \"release X.Y, "
+                              "VX.Y.Z\" as NVIDIA's tools say it",
+                              said));
   const std::string name = path.filename().string();
   return Disassembler{.path = path.string(),
                       .tool = name.find("nvdisasm") != std::string::npos ? "nvdisasm" : "cuobjdump",
@@ -57,12 +74,17 @@ DisassemblerChoice choose_disassembler(const std::string& ptxas, const std::stri
   if ((c.tool = disassembler_beside(ptxas))) return c;
   const std::string own = fmt::format("CUDA {} has none beside {}", release, ptxas);
   if (!env.empty()) {
-    if ((c.tool = probe_disassembler(env))) {
+    std::string why;
+    if ((c.tool = probe_disassembler(env, &why))) {
       c.tool->note = fmt::format("$PTXCTS_DISASSEMBLER; {}", own);
       return c;
     }
-    c.unavailable =
-        fmt::format("no disassembler: {}, and $PTXCTS_DISASSEMBLER={} does not run or name its version", own, env);
+    c.unavailable = fmt::format("no disassembler: {}, and $PTXCTS_DISASSEMBLER={} is refused: {}", own, env, why);
+    // Said where the user sees it, once a process for each: the reports alone would leave it unnoticed.
+    static std::mutex mutex;
+    static std::set<std::string> said;
+    std::lock_guard<std::mutex> hold(mutex);
+    if (said.insert(env).second) fmt::print(stderr, "$PTXCTS_DISASSEMBLER={} is refused: {}\n", env, why);
     return c;
   }
   std::vector<Disassembler> others;

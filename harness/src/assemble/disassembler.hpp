@@ -31,8 +31,9 @@ struct DisassemblerChoice {
   std::string unavailable;  // no tool: why ("no disassembler: none beside /usr/local/cuda/bin/ptxas, ...")
 };
 
-// Asks the binary at `path` what it is (`--version`); nullopt if it does not run or say.
-std::optional<Disassembler> probe_disassembler(const std::filesystem::path& path);
+// Asks the binary at `path` what it is (`--version`); nullopt if it does not run or say, and then
+// `why`, if given, says which ("its --version said \"...\", which names no release; ...").
+std::optional<Disassembler> probe_disassembler(const std::filesystem::path& path, std::string* why = nullptr);
 
 // The disassembler beside `ptxas` (nvdisasm, else cuobjdump, in the same folder), nullopt if none.
 std::optional<Disassembler> disassembler_beside(const std::filesystem::path& ptxas);

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "assemble/toolkit_identity.hpp"
+#include "spec/spec_loader.hpp"
 #include "util/environment.hpp"
 
 namespace ptxcts {
@@ -45,12 +47,18 @@ fs::path default_toolkit_cache() {
   return fs::path(getenv_or("HOME", "/tmp")) / ".cache" / "ptxcts" / "toolkits";
 }
 
-ToolkitSearch default_toolkit_search(const std::vector<std::string>& explicit_ptxas, const fs::path& cache) {
+ToolkitSearch default_toolkit_search(const std::vector<std::string>& explicit_ptxas, const fs::path& cache,
+                                     const fs::path& specs) {
+  std::optional<TargetCatalog> table;
+  if (!specs.empty()) try {
+      table = load_target_table(specs);
+    } catch (const std::exception&) {}  // the command that loads the specs says why
   return {.explicit_ptxas = explicit_ptxas,
           .env = getenv_or("PTXCTS_TOOLKITS"),
           .installed_root = "/usr/local",
           .path = getenv_or("PATH"),
-          .cache = cache};
+          .cache = cache,
+          .table = std::move(table)};
 }
 
 std::vector<ToolkitCandidate> toolkit_candidates(const ToolkitSearch& s) {
@@ -91,7 +99,9 @@ std::vector<FoundToolkit> find_toolkits(const ToolkitSearch& search) {
     files.push_back(canonical);
     FoundToolkit f{.where = c, .tc = std::nullopt, .problem = "", .also = {}};
     try {
-      f.tc = Toolchain::discover(c.ptxas);
+      // One in the cache is checked, not believed: its seal, its folder, what it does.
+      f.tc = c.found_by == "cache" ? discover_cached_ptxas(c.ptxas, search.table ? &*search.table : nullptr)
+                                   : Toolchain::discover(c.ptxas);
     } catch (const std::exception& e) { f.problem = e.what(); }
     found.push_back(std::move(f));
   }
@@ -117,15 +127,19 @@ Toolchain select_toolkit(const std::vector<FoundToolkit>& found, const std::stri
       if (f.tc && f.where.ptxas == name) return *f.tc;
     return Toolchain::discover(name);
   }
-  std::vector<std::string> known;
+  std::vector<std::string> known, refused;
   for (auto const& f : found)
     if (f.tc) {
       if (f.tc->release == name || f.tc->version == name) return *f.tc;
       known.push_back(f.tc->release);
+    } else if (f.problem.find("CUDA " + name + " ") != std::string::npos ||
+               f.where.ptxas.find("cuda-" + name + "/") != std::string::npos) {
+      refused.push_back(f.problem);  // there, but not what it says: say so rather than "not found"
     }
   throw std::invalid_argument(
-      fmt::format("no toolkit '{}' found; found {} (ptxcts toolkits lists them; ptxcts toolkits fetch {} fetches one)",
-                  name, known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", ")), name));
+      fmt::format("no toolkit '{}' found; found {} (ptxcts toolkits lists them; ptxcts toolkits fetch {} fetches one){}",
+                  name, known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", ")), name,
+                  refused.empty() ? "" : fmt::format("; refused: {}", fmt::join(refused, "; "))));
 }
 
 }  // namespace ptxcts

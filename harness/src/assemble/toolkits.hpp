@@ -6,10 +6,12 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "assemble/toolchain.hpp"
+#include "spec/spec_model.hpp"
 
 namespace ptxcts {
 
@@ -33,11 +35,16 @@ struct ToolkitSearch {
   std::filesystem::path installed_root = "/usr/local";  // its cuda*/bin/ptxas
   std::string path;                                     // $PATH
   std::filesystem::path cache;                          // fetched toolkits: cache/cuda-*/bin/ptxas
+  // The specs' toolkit table: a cached ptxas is held to it (assemble/toolkit_identity); none: only
+  // its seal and its folder's name are checked.
+  std::optional<TargetCatalog> table = std::nullopt;
 };
 
-// The search as this process sees it (environment, /usr/local), with the given cache and --ptxas.
-ToolkitSearch default_toolkit_search(const std::vector<std::string>& explicit_ptxas,
-                                     const std::filesystem::path& cache);
+// The search as this process sees it (environment, /usr/local), with the given cache and --ptxas,
+// and the toolkit table of `specs`/targets.yaml (none where that cannot be read: the command that
+// loads the specs says why).
+ToolkitSearch default_toolkit_search(const std::vector<std::string>& explicit_ptxas, const std::filesystem::path& cache,
+                                     const std::filesystem::path& specs = {});
 
 // The cache of fetched toolkits: $PTXCTS_TOOLKIT_CACHE, else $XDG_CACHE_HOME/ptxcts/toolkits, else
 // ~/.cache/ptxcts/toolkits.

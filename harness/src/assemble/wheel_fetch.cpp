@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "assemble/toolchain.hpp"
+#include "assemble/toolkit_identity.hpp"
 #include "util/subprocess.hpp"
 
 namespace ptxcts {
@@ -220,6 +221,8 @@ FetchResult fetch_toolkit(const std::string& version, const fs::path& cache, con
     const std::string record = tool == "ptxas" ? "wheel.txt" : "wheel-" + tool + ".txt";
     std::ofstream(staged / record) << "wheel: " << name << "\nrequirement: " << requirement << "\n"
                                    << tool << ": " << said << "\nmember: " << member << "\n";
+    // Sealed as fetched: every later use checks that the cache still holds this file (toolkit_identity).
+    if (tool == "ptxas") write_ptxas_seal(staged / "bin" / tool, seal_of(staged / "bin" / tool, "fetch"));
     move_into_place(staged, record, tool, dest, out.binary, scratch);
     out.outcome = FetchOutcome::Fetched;
     out.message = fmt::format("CUDA {}: {} {} from {} -> {}", out.release, tool, said, name, out.binary);

@@ -62,7 +62,7 @@ int audit_one(const Paths& p) {
 
 // The toolkits --toolkit names ("all": every usable one found).
 std::vector<Toolchain> named_toolkits(const Paths& p, const AuditOptions& o) {
-  auto found = find_toolkits(default_toolkit_search(o.ptxas, p.toolkit_cache));
+  auto found = find_toolkits(default_toolkit_search(o.ptxas, p.toolkit_cache, p.specs));
   std::vector<Toolchain> toolkits;
   for (auto const& n : o.toolkits) {
     if (n != "all") toolkits.push_back(select_toolkit(found, n));

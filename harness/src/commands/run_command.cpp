@@ -92,7 +92,7 @@ void add_hidden_run_options(CLI::App* run, RunFlags& f) {
 // as it is, unless a toolkit is named (then assembled into the user's cache).
 void choose_catalog(Paths& p, RunCommandOptions& o, const CLI::App* cli) {
   if (!o.toolkit.empty()) {
-    const Toolchain tc = select_toolkit(find_toolkits(default_toolkit_search({}, p.toolkit_cache)), o.toolkit);
+    const Toolchain tc = select_toolkit(find_toolkits(default_toolkit_search({}, p.toolkit_cache, p.specs)), o.toolkit);
     p.ptxas = tc.ptxas;
     if (cli->count("--catalog") == 0)
       p.catalog = home().release() ? user_catalog(tc.release) : p.catalog + "-cuda" + tc.release;

@@ -60,7 +60,7 @@ Command add_sass_command(CLI::App& app, Paths& p) {
             Paths& p = ctx.paths;
             if (!o->toolkit.empty()) {
               const Toolchain tc =
-                  select_toolkit(find_toolkits(default_toolkit_search({}, p.toolkit_cache)), o->toolkit);
+                  select_toolkit(find_toolkits(default_toolkit_search({}, p.toolkit_cache, p.specs)), o->toolkit);
               p.ptxas = tc.ptxas;
               if (cli->count("--catalog") == 0) p.catalog += "-cuda" + tc.release;
             }

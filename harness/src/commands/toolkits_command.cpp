@@ -20,8 +20,8 @@ struct ToolkitsOptions {
   bool refetch = false;
 };
 
-int list_toolkits(const std::vector<std::string>& ptxas, const std::string& cache) {
-  auto found = find_toolkits(default_toolkit_search(ptxas, cache));
+int list_toolkits(const std::vector<std::string>& ptxas, const std::string& cache, const std::string& specs) {
+  auto found = find_toolkits(default_toolkit_search(ptxas, cache, specs));
   int usable = 0;
   for (auto const& f : found) {
     if (!f.tc) {
@@ -84,7 +84,8 @@ Command add_toolkits_command(CLI::App& app, Paths& p) {
       ->check(CLI::IsMember(kFetchableTools))
       ->capture_default_str();
   return {.cli = cli, .run = [o, fetch](CommandContext& ctx) {
-            return *fetch ? fetch_toolkits(*o, ctx.paths.toolkit_cache) : list_toolkits(o->ptxas, ctx.paths.toolkit_cache);
+            return *fetch ? fetch_toolkits(*o, ctx.paths.toolkit_cache)
+                          : list_toolkits(o->ptxas, ctx.paths.toolkit_cache, ctx.paths.specs);
           }};
 }
 

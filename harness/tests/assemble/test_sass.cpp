@@ -221,13 +221,35 @@ TEST(SassDisassembler, OwnFirstThenTheEnvironmentThenTheNewestOtherToolkitElseTh
 
   c = choose_disassembler(bare, "12.9", (t.dir / "nothing").string(), others);
   EXPECT_FALSE(c.tool);
-  EXPECT_NE(c.unavailable.find("$PTXCTS_DISASSEMBLER=" + (t.dir / "nothing").string() + " does not run"),
+  EXPECT_NE(c.unavailable.find("$PTXCTS_DISASSEMBLER=" + (t.dir / "nothing").string() + " is refused: it is not a file"),
             std::string::npos)
       << c.unavailable;
 
   c = choose_disassembler(bare, "12.9", "", {bare});
   EXPECT_FALSE(c.tool);
   EXPECT_EQ(c.unavailable.rfind("no disassembler: CUDA 12.9 has none beside " + bare, 0), 0u) << c.unavailable;
+}
+
+// Issue 30: one that printed garbage was dropped silently ("no disassembler"), the reason nowhere.
+TEST(SassDisassembler, ARefusedDisassemblerSaysWhyOnStderrOnce) {
+  TempDir t("sass");
+  write_script(t.dir / "bare" / "ptxas", "exit 0\n");
+  write_script(t.dir / "garbage", "echo 'hello, I am a disassembler'\n");
+  const std::string bare = (t.dir / "bare" / "ptxas").string(), garbage = (t.dir / "garbage").string();
+  testing::internal::CaptureStderr();
+  DisassemblerChoice c = choose_disassembler(bare, "12.9", garbage, {});
+  choose_disassembler(bare, "12.9", garbage, {});
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(c.tool);
+  const std::string why = "its --version said \"hello, I am a disassembler\", which names no release; expected "
+                          "\"release X.Y, VX.Y.Z\" as NVIDIA's tools say it";
+  EXPECT_NE(c.unavailable.find("$PTXCTS_DISASSEMBLER=" + garbage + " is refused: " + why), std::string::npos)
+      << c.unavailable;
+  EXPECT_EQ(err, "$PTXCTS_DISASSEMBLER=" + garbage + " is refused: " + why + "\n");  // once, not per call
+  write_script(t.dir / "fails", "echo 'cannot start'; exit 3\n");
+  EXPECT_NE(choose_disassembler(bare, "12.9", (t.dir / "fails").string(), {})
+                .unavailable.find("is refused: its --version exited with 3 (\"cannot start\")"),
+            std::string::npos);
 }
 
 TEST(SassCatalog, OneProcessPerCubinCachedAndEveryKernelSaysWhatItGot) {

@@ -163,8 +163,9 @@ TEST(WheelFetch, OnlyPtxasIsUnpackedAndASecondFetchRunsNoPip) {
   FetchResult r = fetch_toolkit("12.4", t.dir / "cache", pip);
   ASSERT_EQ(r.outcome, FetchOutcome::Fetched) << r.message;
   EXPECT_EQ(r.binary, (t.dir / "cache" / "cuda-12.4" / "bin" / "ptxas").string());
+  // No nvcc, no wheel, no scratch; the seal of the ptxas fetched, which every later use checks.
   EXPECT_EQ(listing(t.dir / "cache"), (std::set<std::string>{"cuda-12.4", "cuda-12.4/bin", "cuda-12.4/bin/ptxas",
-                                                             "cuda-12.4/wheel.txt"}));  // no nvcc, no wheel, no scratch
+                                                             "cuda-12.4/ptxas.seal", "cuda-12.4/wheel.txt"}));
   ProcessResult v = run_process({r.binary, "--version"});
   EXPECT_NE(v.output.find("V12.4.131"), std::string::npos);
   EXPECT_EQ(r.message.rfind("CUDA 12.4: ptxas 12.4.131 from " + kWheel124 + " -> ", 0), 0u) << r.message;
