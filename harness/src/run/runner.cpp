@@ -30,6 +30,7 @@
 #include "run/cubin_selection.hpp"
 #include "run/device_protocol.hpp"
 #include "run/early_runner.hpp"
+#include "run/result_records.hpp"
 #include "run/runner_watch.hpp"
 #include "run/scratch_dir.hpp"
 #include "run/standby_runner.hpp"
@@ -327,6 +328,7 @@ class DeviceLine {
                                                                         .count = static_cast<unsigned>(count)},
                                                          stalled);
       drain();
+      if (finish_if_broken()) break;
       std::size_t after = next;
       while (after < ids_.size() && fin_.finished(ids_[after])) ++after;
       const std::size_t asked_end = count ? next + count : ids_.size();
@@ -456,11 +458,22 @@ class DeviceLine {
     drain_locked();
   }
   void drain_locked() {
-    while (auto g = read_result(results_in_)) {
-      auto at = index_of_.find(g->id);
-      if (at == index_of_.end()) continue;  // not a job of this line's: a foreign record is no result
-      fin_.finish(g->id, &*g, "", Status::Crash, [&] { return read_job_at(jobs_in_, job_offsets_[at->second]).input; });
+    while (auto g = records_.next(results_in_)) {  // each record checked: a foreign id, a second record break it
+      const std::size_t k = index_of_.at(g->id);
+      fin_.finish(g->id, &*g, "", Status::Crash, [&] { return read_job_at(jobs_in_, job_offsets_[k]).input; });
     }
+  }
+  // A runner that broke the protocol: nothing more it wrote is believed, and the line's cases
+  // without a result are an `error` saying where and how (not a crash: nothing crashed).
+  bool finish_if_broken() {
+    std::string broken;
+    {
+      std::lock_guard<std::mutex> hold(mutex_);
+      broken = records_.broken();
+    }
+    if (broken.empty()) return false;
+    for (std::size_t k = 0; k < ids_.size(); ++k) finish_at(k, broken, Status::Error);
+    return true;
   }
   void finish_at(std::size_t k, const std::string& reason, Status status = Status::Crash) {
     fin_.finish(ids_[k], nullptr, reason, status);
@@ -478,6 +491,8 @@ class DeviceLine {
   std::function<void()> first_launch_;
   std::unique_ptr<StandbyRunner> first_;
   std::ifstream results_in_, jobs_in_;
+  ResultRecords records_{files_.results.filename().string(), [this](std::uint32_t id) { return index_of_.count(id) > 0; },
+                         [this](std::uint32_t id) { return fin_.finished(id); }};
   std::vector<std::uint32_t> ids_;                       // job k's id (its index in the plan's pending)
   std::vector<std::uint64_t> job_offsets_;               // where each job starts in the job file
   std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in ids_

@@ -1,0 +1,124 @@
+#include "run/result_records.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace ptxcts {
+namespace {
+
+constexpr char kRecordMagic[4] = {'P', 'C', 'R', '1'};
+// The protocol's bounds (device_protocol.cpp reads with the same): a string of 1 MiB, a vector of 2^28.
+constexpr std::uint32_t kMaxRecordString = 1u << 20;
+constexpr std::uint64_t kMaxRecordVector = std::uint64_t{1} << 28;
+
+// Why a record could not be taken: the bytes so far fit (wait for more), or what was expected.
+struct NotYet {};
+struct Broke {
+  std::string expected;
+};
+
+// The bytes of one record, taken a field at a time from `in` (little-endian, as written).
+class RecordBytes {
+ public:
+  explicit RecordBytes(std::istream& in) : in_(in) {}
+  void bytes(void* into, std::size_t n) {
+    if (!in_.read(static_cast<char*>(into), static_cast<std::streamsize>(n))) throw NotYet{};
+  }
+  template <class T>
+  T number() {
+    T v{};
+    bytes(&v, sizeof v);
+    return v;
+  }
+  std::string text(const char* field) {
+    const auto n = number<std::uint32_t>();
+    if (n > kMaxRecordString)
+      throw Broke{fmt::format("{} of at most {} bytes, got a length of {}", field, kMaxRecordString, n)};
+    std::string s(n, '\0');
+    bytes(s.data(), n);
+    return s;
+  }
+  template <class T>
+  void vector(std::vector<T>& v, const char* field) {
+    const auto n = number<std::uint64_t>();
+    if (n > kMaxRecordVector)
+      throw Broke{fmt::format("{} of at most {} elements, got a length of {}", field, kMaxRecordVector, n)};
+    v.clear();
+    for (std::uint64_t done = 0; done < n;) {  // grown as bytes arrive: a length is a claim
+      const std::uint64_t take = std::min<std::uint64_t>(n - done, 1 << 16);
+      v.resize(done + take);
+      bytes(v.data() + done, take * sizeof(T));
+      done += take;
+    }
+  }
+
+ private:
+  std::istream& in_;
+};
+
+std::string shown(const char* bytes, std::size_t n) {
+  std::string out;
+  for (std::size_t k = 0; k < n; ++k) {
+    const unsigned char c = static_cast<unsigned char>(bytes[k]);
+    out += c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? std::string(1, static_cast<char>(c))
+                                                          : fmt::format("\\x{:02x}", c);
+  }
+  return out;
+}
+
+DeviceResult read_record(RecordBytes& rec, const std::function<bool(std::uint32_t)>& is_job,
+                         const std::function<bool(std::uint32_t)>& recorded) {
+  char magic[4];
+  rec.bytes(magic, 4);
+  if (std::memcmp(magic, kRecordMagic, 4) != 0)
+    throw Broke{fmt::format("the magic \"PCR1\" that starts a record, got \"{}\"", shown(magic, 4))};
+  DeviceResult r;
+  r.id = rec.number<std::uint32_t>();
+  if (!is_job(r.id)) throw Broke{fmt::format("the id of a job of this job file, got {}", r.id)};
+  if (recorded(r.id)) throw Broke{fmt::format("one record per job, got a second one of job {}", r.id)};
+  const auto outcome = rec.number<std::uint8_t>();
+  if (outcome > 3) throw Broke{fmt::format("an outcome of 0 to 3, got {}", outcome)};
+  r.ok = outcome == 1;
+  r.load = outcome == 2 ? ModuleLoad::Refused : outcome == 3 ? ModuleLoad::Failed : ModuleLoad::Loaded;
+  r.error = rec.text("an error text");
+  rec.vector(r.state.smem, "a shared-memory image");
+  rec.vector(r.state.regs, "a register image");
+  return r;
+}
+
+}  // namespace
+
+std::optional<DeviceResult> ResultRecords::next(std::istream& in) {
+  if (!broken_.empty()) return std::nullopt;
+  in.clear();
+  in.seekg(static_cast<std::streamoff>(offset_));
+  RecordBytes rec(in);
+  try {
+    DeviceResult r = read_record(rec, is_job_, recorded_);
+    ++number_;
+    offset_ = static_cast<std::uint64_t>(in.tellg());
+    return r;
+  } catch (const NotYet&) {
+    // A magic cut short must still be a start of "PCR1" to be waited for.
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(offset_));
+    char head[4] = {};
+    in.read(head, 4);
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got < 4 && std::memcmp(head, kRecordMagic, got) != 0)
+      broken_ = fmt::format("device runner broke the protocol at results record {} (byte {} of {}): expected the "
+                            "magic \"PCR1\" that starts a record, got \"{}\"",
+                            number_ + 1, offset_, file_, shown(head, got));
+    in.clear();
+    return std::nullopt;
+  } catch (const Broke& b) {
+    broken_ = fmt::format("device runner broke the protocol at results record {} (byte {} of {}): expected {}",
+                          number_ + 1, offset_, file_, b.expected);
+    return std::nullopt;
+  }
+}
+
+}  // namespace ptxcts
