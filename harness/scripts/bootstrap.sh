@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 packages=(cmake ninja-build g++ libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libpugixml-dev
-          libxxhash-dev libutfcpp-dev libgtest-dev libbenchmark-dev
+          libxxhash-dev libssl-dev libutfcpp-dev libgtest-dev libbenchmark-dev
           python3-jsonschema python3-yaml chromium  # the schema tests; the pages in a real browser
           python3-xmlschema  # the JUnit check: the file against Jenkins' JUnit schema (harness/tests/data/junit)
           unzip python3-pip  # ptxcts toolkits fetch: pip downloads a wheel, unzip takes its ptxas out

@@ -3,13 +3,22 @@
 #include <sstream>
 
 #include "report/html_assets.hpp"
+#include "report/page_security.hpp"
 
 namespace ptxcts {
 
 pugi::xml_node el(pugi::xml_node parent, const char* tag, Attrs attrs, std::string_view s) {
   pugi::xml_node n = parent.append_child(tag);
-  for (auto const& [k, v] : attrs) n.append_attribute(k).set_value(std::string(v).c_str());
+  std::string refused;
+  for (auto const& [k, v] : attrs) {
+    if (url_attribute(k) && !page_url_allowed(v)) {  // never a link that could run script or leave the folder
+      refused = v;
+      continue;
+    }
+    n.append_attribute(k).set_value(std::string(v).c_str());
+  }
   if (!s.empty()) text(n, s);
+  if (!refused.empty()) text(n, " (link refused: '" + refused + "' is not a relative file name)");
   return n;
 }
 
@@ -23,11 +32,14 @@ namespace {
 
 // <style>/*<![CDATA[*/ ... /*]]>*/</style>: the HTML parser sees comments around the CSS, an XML
 // parser a CDATA section, and neither needs '<' or '&' escaped inside.
-void raw_block(pugi::xml_node parent, const char* tag, const char* open, const char* body, const char* close) {
+// Returns the element's text as the HTML parser reads it.
+std::string raw_block(pugi::xml_node parent, const char* tag, const char* open, const char* body, const char* close) {
   pugi::xml_node n = parent.append_child(tag);
+  const std::string inside = std::string(close) + "\n" + body + "\n" + open;
   n.append_child(pugi::node_pcdata).set_value(open);
-  n.append_child(pugi::node_cdata).set_value((std::string(close) + "\n" + body + "\n" + open).c_str());
+  n.append_child(pugi::node_cdata).set_value(inside.c_str());
   n.append_child(pugi::node_pcdata).set_value(close);
+  return std::string(open) + "<![CDATA[" + inside + "]]>" + close;
 }
 
 }  // namespace
@@ -37,11 +49,14 @@ HtmlPage::HtmlPage(std::string_view title) {
   html.append_attribute("lang").set_value("en");
   head = el(html, "head");
   el(head, "meta", {{"charset", "utf-8"}});
+  // Before anything it governs; its script hash filled in once the script is placed.
+  pugi::xml_node policy = el(head, "meta", {{"http-equiv", "Content-Security-Policy"}});
   el(head, "meta", {{"name", "viewport"}, {"content", "width=device-width, initial-scale=1"}});
   el(head, "title", {}, title);
   raw_block(head, "style", "/*", kPageStyle, "*/");
   // The script first, so that its error recorder sees every later error; it acts on DOMContentLoaded.
-  raw_block(head, "script", "//", kPageScript, "//");
+  const std::string script = raw_block(head, "script", "//", kPageScript, "//");
+  policy.append_attribute("content").set_value(content_security_policy(script).c_str());
   body = el(html, "body");
 }
 
