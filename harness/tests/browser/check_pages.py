@@ -12,8 +12,8 @@ in the address, and its page and its diff against the good run stay within the s
 issue 26 (<= 5 MB; first paint <= 1 s, load <= 2 s). With --old-release (the previous release's
 package), the same pages made by its ptxcts are measured beside them and the figures printed.
 
-usage: check_pages.py PTXCTS DATA_DIR OUT_DIR [--runner FAKE_RUNNER] [--reports REPORTS_DIR]
-                      [--old-release TARBALL]"""
+usage: check_pages.py PTXCTS DATA_DIR OUT_DIR [--runner FAKE_RUNNER [--runs GOOD_DIR BAD_DIR]]
+                      [--reports REPORTS_DIR] [--old-release TARBALL]"""
 import argparse, glob, gzip, html.parser, json, os, re, shutil, subprocess, sys, time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -519,8 +519,14 @@ def fake_runs(ptxcts, runner, out, extra=()):
     return made
 
 
-def run_report_pages(ptxcts, browser, out, runner, reports):
-    """The pages of whole runs. Returns {what: page} for the measurements."""
+def made_runs(runs):
+    """The JSON reports of the conforming and the failing run (model, off-by-one) in `runs`, two folders
+    where they were made before, with their pages: junit.of-a-*-run's, the same runs, made once."""
+    return {kind: glob.glob(os.path.join(d, "*.json"))[0] for kind, d in zip(("good", "bad"), runs)}
+
+
+def run_report_pages(ptxcts, browser, out, runner, reports, runs=None):
+    """The pages of whole runs (those in `runs`, else made here). Returns {what: page} for the measurements."""
     pages = {}
     # The committed H100 report, where there is one: the page a driver engineer opens first.
     h100 = sorted(glob.glob(os.path.join(reports or "", "nvidia-h100-*-cuda13.0.json.gz")))
@@ -543,7 +549,8 @@ def run_report_pages(ptxcts, browser, out, runner, reports):
     else:
         print("note: no committed H100 report (--reports); its page is not checked")
 
-    made = fake_runs(ptxcts, runner, os.path.join(out, "runs"))
+    made = made_runs(runs) if runs else fake_runs(ptxcts, runner, os.path.join(out, "runs"))
+    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
     good, bad = made["good"], made["bad"]
     for kind, path, tone, starts in (("good", good, "conforms", "Conforms:"), ("bad", bad, "needs-action", "Does not conform:")):
         report = load_report(path)
@@ -659,7 +666,7 @@ def all_pages(a, browser):
         t(ptxcts, browser, data, out)
     new_pages, old_pages, old = {}, {}, None
     if a.runner:
-        new_pages = run_report_pages(ptxcts, browser, out, a.runner, a.reports)
+        new_pages = run_report_pages(ptxcts, browser, out, a.runner, a.reports, a.runs)
         if a.old_release and os.path.exists(a.old_release):
             try:
                 old, old_pages = old_release_pages(a.old_release, a.runner, out, a.reports)
@@ -684,6 +691,9 @@ def main():
     ap.add_argument("data")
     ap.add_argument("out")
     ap.add_argument("--runner", help="the fake device runner: whole runs' pages")
+    ap.add_argument("--runs", nargs=2, metavar=("GOOD", "BAD"),
+                    help="folders holding the reports of a conforming and a failing run on the fake device "
+                         "(model, off-by-one), where they were made before; else --runner makes them")
     ap.add_argument("--reports", help="the repository's reports/: the committed H100 report and audit")
     ap.add_argument("--old-release", help="the previous release's package (.tar.gz): its pages measured beside")
     a = ap.parse_args()
