@@ -10,8 +10,11 @@ as often as a fault cut it short. Faults of two families strike it, chosen from 
     crash    the runner dies in the launch           -> that case `crash`
     hang     the runner goes silent in the launch    -> that case `timeout`
     chatty   the runner prints "loading" forever     -> that case `timeout` (an overall limit, not the
-                                                         idle watchdog, must end it)
-    garbage  the launch's record is random bytes     -> that case `error` (a broken protocol, not a crash)
+                                                         idle watchdog, must end it); two on one line may
+                                                         abandon the rest of it as `error` (documented)
+    garbage  the launch's record is random bytes     -> that case `error` (a broken protocol, not a crash);
+                                                        the reading of that line's results stops there, so
+                                                        the rest of the line may be `error` too (documented)
     noise    junk lines on stdout, then the launch   -> that case as undisturbed, or `error`
   These are what the device did: the report records them. So the report must name exactly the cases
   hit as above, and every other case must equal the undisturbed run's, field for field; a claim that
@@ -234,6 +237,7 @@ class Soak:
         self.processes_left = self.bytes_left = self.entries_left = 0
         self.abandoned = 0  # cases abandoned after two stalls on their line (documented)
         self.discarded = 0  # episodes under which the programs were rebuilt
+        self.unread = 0  # cases left without a result after a garbled record on their line (documented)
         self.run_args = ["--case-timeout", f"{args.case_timeout:g}", "--batch", str(args.batch)] + list(args.run_arg)
         self.baseline_wall = 60.0  # until the undisturbed run has measured it
         self.unshare = self.can_unshare()
@@ -405,11 +409,14 @@ class Soak:
             return False, [(kind, False) for kind in hit.values()]
         got = normalized(json.loads(path.read_text()))
         expected = {f"{r['kernel']}/{r['case']}": r for r in self.expected["results"]}
-        seen, wrong_cases, faults_ok, abandoned = set(), [], {label: False for label in hit}, set()
+        seen, wrong_cases, faults_ok, abandoned, unread = set(), [], {label: False for label in hit}, set(), set()
         # Documented (docs/running.md): two stalls of a runner that kept printing on one device line
         # (the main line's batches; the fault line's isolated cases) abandon the rest of that line.
         chatty = [self.line_of(label) for label, kind in hit.items() if kind == "chatty"]
         may_abandon = {line for line in chatty if chatty.count(line) >= 2}
+        # Documented (cce20df): a broken record stops the reading of its line's results file, and each
+        # case of the line left without a result is an error naming the broken protocol.
+        garbled = {self.line_of(label) for label, kind in hit.items() if kind == "garbage"}
         for r in got["results"]:
             label = f"{r['kernel']}/{r['case']}"
             seen.add(label)
@@ -424,12 +431,16 @@ class Soak:
             elif self.line_of(label) in may_abandon and r["status"] == "error" and \
                     r["reason"].startswith("not run: the device runner stalled"):
                 abandoned.add(label)
+            elif self.line_of(label) in garbled and r["status"] == "error" and \
+                    r["reason"].startswith("device runner broke the protocol"):
+                unread.add(label)
             elif r != expected.get(label):
                 was = expected.get(label, {}).get("status", "(absent)")
                 wrong_cases.append(f"{label}: {was} -> {r['status']}: {one_line(r['reason'], 100)}")
         wrong_cases += [f"{label}: lost" for label in expected if label not in seen]
         self.abandoned += len(abandoned)
-        claims_ok = self.compare_claims(got, set(hit) | abandoned, number)
+        self.unread += len(unread)
+        claims_ok = self.compare_claims(got, set(hit) | abandoned | unread, number)
         if not hit:  # nothing the device did: the whole report is the undisturbed one
             rest_ok = {k: v for k, v in got.items() if k not in ("results", "claims")} == \
                       {k: v for k, v in self.expected.items() if k not in ("results", "claims")}
@@ -535,7 +546,7 @@ class Soak:
             self.guarded(number)
 
     COUNTS = ("injected", "survived", "findings", "episodes", "invocations", "equal", "processes_left",
-              "bytes_left", "entries_left", "abandoned")
+              "bytes_left", "entries_left", "abandoned", "unread")
 
     def stamp(self):
         return [(os.stat(p).st_mtime_ns, os.stat(p).st_size) for p in (self.ptxcts, self.runner)]
@@ -570,6 +581,8 @@ class Soak:
         if self.discarded:
             lines.append(f"episodes discarded (ptxcts or the runner rebuilt under them), the suite made again: "
                          f"{self.discarded}")
+        if self.unread:
+            lines.append(f"cases not run after a garbled record on their line (documented, accepted): {self.unread}")
         if self.abandoned:
             lines.append(f"cases not run after two chatty hangs on their line (documented, accepted): {self.abandoned}")
         lines.append(f"processes left: {self.processes_left}; left in $TMPDIR: {self.bytes_left:,} bytes "
@@ -579,7 +592,7 @@ class Soak:
         if len(self.findings) > a.max_findings:
             lines.append(f"  ... and {len(self.findings) - a.max_findings} more findings")
         ok = not self.findings and total_i == total_s and self.equal == self.episodes
-        lines.append("PASS: nothing lost" if ok else "FAIL")
+        lines.append("PASS: every fault yielded what it should, nothing left running or on disk" if ok else "FAIL")
         return "\n".join(lines), ok
 
     def close(self):
