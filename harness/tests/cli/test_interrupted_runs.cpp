@@ -72,15 +72,20 @@ struct HangingRun {
     }
   }
   // Waits (up to 30 s) until the run is at its first launch, its job files written: the runners
-  // started and its GPU's line printed. False if that never came.
+  // started and its GPU's line printed. False if that never came, or the run ended first.
   bool wait_until_launched() {
     for (int i = 0; i < 600; ++i) {
       if (fs::exists(pids) && text_of(out).find("[GPU 0] Hanging GPU") != std::string::npos) return true;
+      if (::waitpid(ptxcts, nullptr, WNOHANG) == ptxcts) {  // it ended (a stale catalog, say): no launch to wait for
+        ptxcts = 0;
+        return false;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     return false;
   }
   int end_by(int sig) {
+    if (ptxcts <= 0) return 0;  // already ended (kill(0) would signal the tests' own group)
     ::kill(ptxcts, sig);
     int status = 0;
     ::waitpid(ptxcts, &status, 0);

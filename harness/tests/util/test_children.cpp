@@ -262,6 +262,7 @@ TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
   ASSERT_GE(ptxcts, 0);
   if (ptxcts == 0) {
     const std::string out = (dir / "out.txt").string();
+    ::setenv("TMPDIR", dir.c_str(), 1);  // the scratch folder a SIGKILL leaves goes with `dir`
     std::freopen(out.c_str(), "w", stdout);
     std::freopen(out.c_str(), "a", stderr);
     ::execl(PTXCTS_COMMAND, PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", catalog.c_str(), "--family",
