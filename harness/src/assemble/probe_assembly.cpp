@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <csignal>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -60,6 +61,7 @@ struct Run {
   std::vector<std::string> messages;     // per member, renumbered
   std::vector<bool> rejected;            // per member: an error or fatal line pinned on it
   bool stray = false;                    // a line that names no member (other than the closing abort line)
+  bool crashed = false;                  // ptxas died of its own fault (SIGSEGV, ...) on something in the module
   std::string output;                    // as ptxas wrote it (file name normalised)
 };
 
@@ -84,7 +86,11 @@ Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, Pro
   run.rejected.assign(n, false);
   if (!ran) run.failed = true, run.why = tc.abandoned();
   else if (r.timed_out) run.failed = true, run.why = fmt::format("ptxas ran past the {} s limit", tc.timeout_seconds);
-  else if (r.signal) run.failed = true, run.why = fmt::format("ptxas killed by signal {} ({})", r.signal, strsignal(r.signal));
+  else if (r.signal) {
+    run.failed = true, run.why = fmt::format("ptxas killed by signal {} ({})", r.signal, strsignal(r.signal));
+    run.crashed = r.signal == SIGSEGV || r.signal == SIGABRT || r.signal == SIGBUS || r.signal == SIGFPE || r.signal == SIGILL;
+    if (run.crashed) run.failed = false;  // its lines are still pinned below; judge() splits or says it
+  }
   else if (r.exit_code == 126 || r.exit_code == 127)
     run.failed = true, run.why = fmt::format("ptxas could not be run (exit {}): {}", r.exit_code, r.output);
   else if (r.exit_code != 0 && run.output.empty())
@@ -93,8 +99,12 @@ Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, Pro
     run.failed = true, run.why = fmt::format("ptxas exit {} with a message that says ptxas failed", r.exit_code);
   else if (r.exit_code == 0 && mode == ProbeMode::Full && !wrote)
     run.failed = true, run.why = "ptxas exit 0 without writing the cubin";
+  // A shell's way of saying a signal (128 + its number), from a ptxas run through a wrapper: a crash too.
+  if (!run.failed && r.exit_code > 128 && r.exit_code < 160 && !run.output.empty() &&
+      run.output.find("Ptx assembly aborted due to errors") == std::string::npos)
+    run.crashed = true, run.why = fmt::format("ptxas exit {} (a signal) without finishing", r.exit_code);
   if (run.failed) return run;
-  run.accepted = r.exit_code == 0;
+  run.accepted = r.exit_code == 0 && !run.crashed;
   // "ptxas probe.ptx, line 57; error   : ..." -> pinned on the member whose entry holds line 57.
   static const std::string prefix = "ptxas probe.ptx, line ";
   for (std::size_t at = 0; at < run.output.size();) {
@@ -171,6 +181,17 @@ struct Judging {
         r.output.find("Unsupported gpu architecture '" + arch + "'") != std::string::npos) {
       return judge(members, "sm_" + arch.substr(8));
     }
+    // ptxas crashing on a module: halves, down to the member it crashes on (the others keep their verdicts).
+    if (r.crashed && members.size() > 1) {
+      split_in_halves(members, arch);
+      return false;
+    }
+    // Alone: rejected before it crashed, a verdict (ptxas said why) with the crash after it; else none.
+    if (r.crashed) {
+      if (r.rejected[0]) out[members[0]] = {.accepted = false, .message = r.messages[0] + kPtxasCrashed + ": " + r.why + "\n"};
+      else out[members[0]] = {.accepted = false, .message = "", .error = r.why};
+      return false;
+    }
     if (r.failed) {
       for (auto k : members) out[k] = {.accepted = false, .message = "", .error = r.why};
       return false;
@@ -218,6 +239,8 @@ struct Judging {
       split_in_halves(members, arch);
       return false;
     }
+    // The others again: a fatal line ends the parse, and where the parse found errors ptxas does not
+    // lower what it parsed (the built-in code a wmma becomes, where errors of their own come from).
     std::vector<std::size_t> again;
     for (std::size_t j = 0; j < members.size(); ++j) {
       if (r.rejected[j]) out[members[j]] = {.accepted = false, .message = r.messages[j]};

@@ -6,7 +6,10 @@
 // give the same verdicts and messages.
 //
 // A rejected module's entries that no error was pinned on are assembled again without the rejected
-// ones (a fatal syntax error ends the parse, so what follows it was never judged); lines that
+// ones (a fatal syntax error ends the parse, so what follows it was never judged, and where the
+// parse found errors ptxas does not lower the rest, whose errors of the built-in code wmma becomes
+// come only then); ptxas crashing on a module (SIGSEGV, ...) splits it in halves down to the entry
+// it crashes on, whose errors before the crash are its verdict; lines that
 // cannot be pinned (the module's header, ptxas's built-in code, no line number) first split the
 // entries an error was pinned on from the others (the line is one side's), then split a module of
 // rejected entries in halves until they can be pinned, or an entry is alone. A module with nothing
@@ -34,6 +37,9 @@ struct Probe {
   // others rejected keeps them apart, so that a module of acceptances is judged in one run.
   int group = 0;
 };
+
+// How a probe's message ends where ptxas rejected it and then crashed on it alone (SIGSEGV, ...).
+inline constexpr const char* kPtxasCrashed = "ptxas crashed on it";
 
 struct ProbeVerdict {
   bool accepted = false;
