@@ -10,6 +10,7 @@
 
 #include "judge/formula_text.hpp"
 #include "judge/version_ladder.hpp"
+#include "judge/target_agreement.hpp"
 
 namespace ptxcts {
 namespace {
@@ -483,10 +484,18 @@ void Judge::negative_space() {
     c.block = b.id;
     c.kind = ms.m.kind;
     c.expected = ms.m.expected;
-    ++c.forms;
+    c.forms += ms.home;  // a question asked again on another target is counted once (its findings on each)
     if (!decided(ms.on, ms.instruction)) continue;
     const ProbeVerdict& pv = verdict(ms.on);
-    (pv.accepted ? c.accepted : c.rejected)++;
+    if (ms.home) (pv.accepted ? c.accepted : c.rejected)++;
+    if (pv.message.find(kPtxasCrashed) != std::string::npos) {  // rejected, and then ptxas crashed on it
+      Finding& f = findings.at("toolkit-rejects-crashing/negative-space/" + b.id + "/" + ms.m.kind,
+                               FindingClass::ToolkitRejects, true,
+                               b.id + ": ptxas crashes on it", "no document gives this form (" + b.manual + ")",
+                               b.cite.source);
+      findings.saw(f, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target,
+                   said(pv.message) + "; then " + pv.message.substr(pv.message.find(kPtxasCrashed)));
+    }
     if (ms.m.expected == DocClass::Valid && !pv.accepted) {
       Finding& f = findings.at(fmt::format("toolkit-rejects/negative-space/{}/{}", b.id, ms.m.kind),
                                FindingClass::ToolkitRejects, false, b.id + " " + ms.m.kind, ms.m.words, ms.m.source);
@@ -851,6 +860,7 @@ Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<P
   j.versions_of_targets();
   j.forms();
   j.ladder_findings();
+  for (auto& s : target_agreement(plan, verdicts)) audit.statements.push_back(std::move(s));
   j.findings.finish(plan.targets);
   for (auto& f : j.findings.list) {
     for (auto const& k : suite.specs.known_discrepancies)
@@ -862,6 +872,8 @@ Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<P
   }
   std::stable_sort(audit.findings.begin(), audit.findings.end(),
                    [](auto const& a, auto const& b) { return a.cls < b.cls; });
+  audit.coverage = question_counts(plan);
+  count_findings(audit.coverage, audit.findings);
   for (auto const& k : suite.specs.known_discrepancies)
     if (!j.used.count(&k)) audit.unused_known.push_back(&k);
   std::sort(audit.errors.begin(), audit.errors.end());

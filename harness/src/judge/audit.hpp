@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "judge/audit_plan.hpp"
+#include "judge/question_coverage.hpp"
 #include "results/results.hpp"
 
 namespace ptxcts {
@@ -96,6 +97,7 @@ struct Audit {
   std::vector<FormVerdict> forms;
   std::vector<GrammarCount> grammar;
   std::vector<MutationCount> negative_space;
+  std::vector<QuestionCount> coverage;  // per kind of question: asked, and the findings it gave
   std::vector<std::string> errors;  // "what on target: how ptxas failed" (no verdict)
   std::vector<const KnownDiscrepancy*> unused_known;  // recorded, but no longer observed
   int contradictions() const;  // findings that fail the audit (Finding::fails)

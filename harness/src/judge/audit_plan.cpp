@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "assemble/catalog.hpp"
+#include "judge/type_shape_product.hpp"
 
 namespace ptxcts {
 namespace {
@@ -64,9 +65,11 @@ struct Builder {
 
   // `expected`: whether the documents say ptxas accepts it (probes expected to be accepted share
   // modules, so that such a module is judged in one ptxas run).
-  OnTarget add(const std::string& target, PtxVersion ptx, std::string body, bool expected, std::string arch = "") {
-    plan.probes.push_back(
-        {.target = target, .ptx = ptx, .body = std::move(body), .arch = std::move(arch), .group = expected ? 0 : 1});
+  // `ends_parse`: a syntax error ptxas stops parsing at: such probes share modules only among themselves.
+  OnTarget add(const std::string& target, PtxVersion ptx, std::string body, bool expected, std::string arch = "",
+               bool ends_parse = false) {
+    plan.probes.push_back({.target = target, .ptx = ptx, .body = std::move(body), .arch = std::move(arch),
+                           .group = expected ? 0 : ends_parse ? 2 : 1});
     return {.target = target, .probe = plan.probes.size() - 1};
   }
 
@@ -85,15 +88,50 @@ struct Builder {
     }
   }
 
-  // The negative space of the documented form plan.grammar[k], on its first target.
-  void mutations(std::size_t k, const std::set<std::string>& texts32) {
+  // The negative space of the documented form plan.grammar[k], on its first target; the block's
+  // representative's (`pools`) wider, and a sample of it again on every other target supporting it.
+  void mutations(std::size_t k, const std::set<std::string>& texts32, const GrammarPools* pools) {
     const ClassifiedCombination& cc = plan.grammar[k].cc;
-    if (const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false))
-      for (auto& m : mutations_of(cc, texts32)) {
-        ProbeText pt = probe_text(m.text, m.shape);
-        OnTarget on = add(home->name, plan.toolkit_ptx, std::move(pt.body), m.expected == DocClass::Valid);
-        plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(pt.instruction), .on = on});
-      }
+    const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false);
+    if (!home) return;
+    std::map<std::string, int> sampled;  // per kind of mutation
+    for (auto& m : mutations_of(cc, texts32, pools != nullptr, pools)) {
+      ProbeText pt = probe_text(m.text, m.shape);
+      const bool valid = m.expected == DocClass::Valid;
+      OnTarget on = add(home->name, plan.toolkit_ptx, pt.body, valid, "", m.ends_parse);
+      plan.mutations.push_back({.of = k, .m = m, .instruction = pt.instruction, .on = on, .home = true});
+      if (!pools || m.ends_parse || sampled[m.kind]++ >= kTargetSample) continue;
+      for (auto const& t : plan.targets)
+        if (t != home->name && supports(specs.targets, *cc.instance, *specs.targets.find(t)))
+          plan.mutations.push_back({.of = k, .m = m, .instruction = pt.instruction,
+                                    .on = add(t, plan.toolkit_ptx, pt.body, valid), .home = false});
+    }
+  }
+
+  // Every element type on every shape and matrix, each on the target supporting the most
+  // documented forms of its instruction (the newest of those that tie).
+  void type_shape(const std::vector<std::size_t>& representatives, const GrammarPools& pools) {
+    std::vector<const ClassifiedCombination*> reps;
+    std::set<std::string> asked;
+    for (auto k : representatives) reps.push_back(&plan.grammar[k].cc);
+    for (auto const& g : plan.grammar) asked.insert(g.cc.combo.text);
+    std::map<std::string, std::map<std::string, int>> supported;  // instruction -> target -> forms
+    for (auto const& g : plan.grammar)
+      if (g.cc.doc == DocClass::Valid)
+        for (auto const& t : plan.targets)
+          supported[product_instruction(g.cc.combo.text)][t] +=
+              supports(specs.targets, *g.cc.instance, *specs.targets.find(t));
+    for (auto& q : type_shape_product(reps, pools, asked)) {
+      std::string best;
+      int most = -1;
+      for (auto const& t : plan.targets)
+        if (int n = supported[product_instruction(q.m.text)][t]; n >= most) most = n, best = t;
+      if (best.empty()) continue;
+      ProbeText pt = probe_text(q.m.text, q.m.shape);
+      OnTarget on = add(best, plan.toolkit_ptx, std::move(pt.body), false);
+      plan.mutations.push_back(
+          {.of = representatives[q.of], .m = std::move(q.m), .instruction = std::move(pt.instruction), .on = on, .home = true});
+    }
   }
 
   // The minimum PTX ISA version of the documented form plan.grammar[k], at it and one below.
@@ -251,13 +289,19 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     if (i.address_width() == 32) texts32.insert(i.text());
 
   b.grammar(instances_by_text(suite.instances));
-  // Around each documented form: its negative space on its first target; its minimum PTX ISA
-  // version, at it and one below.
+  // Around each documented form: its negative space on its first target (the block's first
+  // documented form, its representative, the wider one); its minimum PTX ISA version, at it and one below.
+  const GrammarPools pools = grammar_pools(specs.grammar);
+  std::set<const GrammarBlock*> represented;
+  std::vector<std::size_t> representatives;
   for (std::size_t k = 0; k < plan.grammar.size(); ++k) {
     if (plan.grammar[k].cc.doc != DocClass::Valid) continue;
-    b.mutations(k, texts32);
+    const bool first = represented.insert(plan.grammar[k].cc.combo.block).second;
+    if (first) representatives.push_back(k);
+    b.mutations(k, texts32, first ? &pools : nullptr);
     b.version(k);
   }
+  b.type_shape(representatives, pools);
   for (auto const& ex : specs.examples) b.example(ex);
   for (auto const& rc : specs.register_claims) b.register_claim(rc, suite.instances);
   b.target_versions();

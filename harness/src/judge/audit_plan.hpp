@@ -1,6 +1,9 @@
 // What the audit asks ptxas, as probes (assemble/probe_assembly.hpp): one tiny entry per question.
 // - every combination of every syntax block of the documents, on every target of the toolkit;
 // - the negative space around every documented form (judge/negative_space.hpp), on its first target;
+//   around each block's representative form the rest of the space (other values, state spaces,
+//   operand forms, address modes and widths, every register count), and a sample of it on every
+//   other target that supports the form; every element type on every shape and matrix;
 // - every example of the documents, on the targets its section names (or every target);
 // - every register count a document states;
 // - every documented minimum PTX ISA version, at it and one below (and, where the answers
@@ -39,11 +42,19 @@ struct GrammarSubject {
   std::vector<OnTarget> on;                 // every target
 };
 
+// How many questions of each kind of a block's representative are asked again on every other
+// target supporting it: enough to show that the verdicts do not depend on the target, without
+// multiplying the audit's cost by the number of targets (23 for ldmatrix on ptxas 13.0).
+inline constexpr int kTargetSample = 2;
+
 struct MutationSubject {
   std::size_t of = 0;  // index into AuditPlan::grammar: the documented form it mutates
   Mutation m;
   std::string instruction;
   OnTarget on;
+  // false: a question of the block's representative asked again on another target that supports
+  // the form (judge/target_agreement.hpp compares the verdicts), not counted twice as a question.
+  bool home = true;
 };
 
 struct ExampleSubject {

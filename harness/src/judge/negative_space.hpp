@@ -1,9 +1,15 @@
 // The negative space around a documented form, generated: each required qualifier left out, each
 // optional one doubled, other orders of the qualifiers, one register fewer and one more, other
-// register types, other address forms. Each mutation says what the documents make of it (and with
-// which words), so that what ptxas does with it can be judged.
+// register types, other address forms (negative_space.cpp, on every documented form); and around
+// one representative form of each syntax block, the rest of the space the documents open: other
+// values and state spaces (invalid_values), operand forms, address modes and address register
+// widths in every state space (operand_forms), every register count from none to twice the
+// documented one; and every element type on every shape and matrix (type_shape_product). Each
+// mutation says what the documents make of it (and with which words), so that what ptxas does
+// with it can be judged.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,20 +20,52 @@
 namespace ptxcts {
 
 struct Mutation {
-  std::string kind;    // drop, double, order, registers, register-type, address
+  std::string kind;    // drop, double, order, registers, register-type, address, value, conflict,
+                       // state-space, operand-form, address-mode, address-width, type-shape
   std::string detail;  // e.g. "without .aligned", "{regs}: 3 registers (documented 4)"
   std::string text;    // the instruction, operand placeholders kept
   OperandShape shape;
   DocClass expected = DocClass::Undocumented;
   std::string words, source;  // the documents' words that decide it, and where ("" if undocumented)
+  // Why `words` is not verbatim in the reference text of the manual it cites ("" : verbatim).
+  std::string words_paraphrase{};
+  // ptxas stops at it (a syntax error ends the parse: "{}", "[%ad+%io]"; a 16-bit address fails only
+  // where ptxas lowers the instruction, which stops at the first such failure), so that what follows
+  // it in a module is assembled again: such probes share modules only among themselves, and are
+  // asked on their first target only.
+  bool ends_parse = false;
 };
 
 // The operand shape a documented-valid combination is written with (its block's registers and types).
 OperandShape documented_shape(const Combination& c);
 
+// Mutations, each once: one that comes back to the form itself, or repeats one already made, is none.
+struct MutationSet {
+  std::vector<Mutation> out;
+  std::set<std::string> seen;
+
+  MutationSet(const Combination& c, const OperandShape& shape);
+  void add(Mutation m);
+};
+
+// Every value each position name takes in any syntax block of the documents ("shape" -> .m8n8,
+// .m16n8k16, ...), with the values no syntax spells that the audit tries too (.x3, .x8, .b32, ...).
+struct GrammarPools {
+  std::map<std::string, std::set<std::string>> by_position;
+  std::set<std::string> shapes;  // every shape, of a position or fixed in a syntax
+  std::set<std::string> texts;   // every combination's text (those the grammar asks already)
+};
+GrammarPools grammar_pools(const std::vector<GrammarBlock>& blocks);
+
 // Every mutation of a documented-valid combination (`valid.instance` set), without duplicates.
 // `texts_with_32bit_address`: the texts of the instances documented with a 32-bit address.
+// `representative`: the block's representative form, around which the rest of the space is asked
+// too (with `pools`: other values).
 std::vector<Mutation> mutations_of(const ClassifiedCombination& valid,
-                                   const std::set<std::string>& texts_with_32bit_address);
+                                   const std::set<std::string>& texts_with_32bit_address,
+                                   bool representative = false, const GrammarPools* pools = nullptr);
+
+// The kind of question a mutation asks, as the report counts coverage ("register counts", ...).
+std::string question_kind_of(const Mutation& m);
 
 }  // namespace ptxcts

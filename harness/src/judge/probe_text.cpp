@@ -30,6 +30,7 @@ Filled fill(const std::string& text, const OperandShape& s) {
   if (s.address != "[{addr}]")
     if (auto at = body.find("[{addr}]"); at != std::string::npos) body.replace(at, 8, s.address);
   Filled f;
+  f.declarations = s.declarations;
   std::set<std::string> declared;
   auto declare = [&](const std::string& line) {
     if (declared.insert(line).second) f.declarations += line + "\n";
@@ -55,9 +56,10 @@ Filled fill(const std::string& text, const OperandShape& s) {
       const int count = n == s.registers.end() ? 1 : n->second;
       if (count > 0) declare(fmt::format(".reg {} {}<{}>;", type_of(s, name), prefix(name), count));
       const std::string p = prefix(name);  // (appends, not fmt: tens of thousands of probes)
-      f.instruction += '{';
+      const bool braces = !s.unbraced.count(name);
+      if (braces) f.instruction += '{';
       for (int k = 0; k < count; ++k) f.instruction.append(k ? ", " : "").append(p).append(std::to_string(k));
-      f.instruction += '}';
+      if (braces) f.instruction += '}';
     } else {  // a brace the text really has (a vector written out)
       f.instruction += body.substr(p, close - p + 1);
     }

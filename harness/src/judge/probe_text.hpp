@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 
 namespace ptxcts {
@@ -14,6 +15,8 @@ struct OperandShape {
   std::map<std::string, std::string> types;   // register operand -> register type (default .b32)
   int address_width = 64;                     // the address register's width
   std::string address = "[{addr}]";           // how the address is written: "[{addr}]", "[{addr}+16]", "[16]"
+  std::string declarations{};                 // lines declared before the others (a variable an address names)
+  std::set<std::string> unbraced{};           // vector operands written without their braces
 };
 
 // The probe's body: declaration lines, then the instruction. The instruction's own line is the last.

@@ -47,6 +47,11 @@ struct AuditSummary : ToolkitIdentity {
   std::vector<FormRow> forms;
   std::vector<GrammarRow> grammar;
   std::vector<MutationCountRow> negative_space;
+  struct QuestionCountRow {  // schema 4's coverage: per kind of question
+    std::string kind;
+    std::size_t questions = 0, probes = 0, findings = 0;
+  };
+  std::vector<QuestionCountRow> coverage;  // empty before schema 4
   std::size_t probes = 0;
   int contradictions = 0;
 };

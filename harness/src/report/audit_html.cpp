@@ -339,6 +339,13 @@ void audit_forms_section(pugi::xml_node body, const json& a) {
 
 void counts_section(pugi::xml_node body, const json& a) {
   pugi::xml_node s = section(body, "counts", "Counts");
+  if (a.contains("coverage")) {  // schema 4: per kind of question, shown open
+    el(s, "p", {}, "Coverage, by kind of question: how many the audit asked, in how many probes, and the findings "
+                   "they gave.");
+    pugi::xml_node tb = wrapped_table(el(s, "div"), {"Kind of question", "Questions", "Probes", "Findings"},
+                                      {40, 20, 20, 20});
+    for (auto const& c : a.at("coverage")) row(tb, c, {"kind", "questions", "probes", "findings"});
+  }
   pugi::xml_node d = el(s, "details", {{"class", "group"}});
   el(d, "summary", {}, fmt::format("The grammar, per block and class ({} rows)", a.at("grammar_counts").size()));
   pugi::xml_node tb = wrapped_table(el(d, "div"), {"Block", "Document", "Class", "Forms", "Accepted per target"},

@@ -15,8 +15,9 @@
 namespace ptxcts {
 namespace {
 
-constexpr int kAuditSchemaVersion =
-    3;  // 2: findings, statements, the grammar and its negative space (probes); 3: run.ptxas_targets
+// 2: findings, statements, the grammar and its negative space (probes); 3: run.ptxas_targets;
+// 4: coverage (the questions asked and the findings, per kind of question)
+constexpr int kAuditSchemaVersion = 4;
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -71,6 +72,24 @@ ojson summary_json(const Audit& audit) {
           {"findings_per_class", per_class},
           {"contradictions", audit.contradictions()},
           {"ptxas_failures", audit.errors.size()}};
+}
+
+// Per kind of question: how many were asked (and in how many probes), and the findings they gave.
+ojson coverage_json(const Audit& audit) {
+  ojson cs = ojson::array();
+  for (auto const& c : audit.coverage)
+    cs.push_back({{"kind", c.kind}, {"questions", c.questions}, {"probes", c.probes}, {"findings", c.findings}});
+  return cs;
+}
+
+std::string coverage_markdown(const Audit& audit) {
+  std::string md = "\n## Coverage, by kind of question\n\nHow many questions of each kind the audit asked ptxas (a "
+                   "form on a target is one question of the grammar and of the examples; one of a form's negative "
+                   "space, and one again on each other target its sample is asked on), in how many probes, and how "
+                   "many findings they gave.\n\n| Kind of question | Questions | Probes | Findings |\n|---|---|---|---|\n";
+  for (auto const& c : audit.coverage)
+    md += fmt::format("| {} | {} | {} | {} |\n", c.kind, c.questions, c.probes, c.findings);
+  return md;
 }
 
 ojson findings_json(const Audit& audit) {
@@ -211,6 +230,7 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
   j["kind"] = std::string(report_kind_name(ReportKind::Audit));
   j["run"] = run_json(audit, run);
   j["summary"] = summary_json(audit);
+  j["coverage"] = coverage_json(audit);
   j["findings"] = findings_json(audit);
   j["statements"] = statements_json(audit);
   j["requirements"] = requirements_json(audit);
@@ -248,6 +268,7 @@ std::string audit_markdown(const Audit& audit, const AuditRun& run) {
     md += section;
     if (u) md += fmt::format("\nNot listed by any document ({}):\n\n", u) + undocumented;
   }
+  md += coverage_markdown(audit);
   md += "\n## Counts\n\n| Findings | |\n|---|---|\n";
   for (FindingClass cls : {FindingClass::DocumentError, FindingClass::DocumentsDisagree, FindingClass::ToolkitAccepts,
                            FindingClass::ToolkitRejects}) {

@@ -102,6 +102,21 @@ AuditSummary::GrammarRow read_grammar_row(const JsonNode& n, std::size_t targets
   return g;
 }
 
+// Schema 4's coverage: a row per kind of question, each kind once.
+void read_coverage(const JsonNode& rows, AuditSummary& a) {
+  UniqueRows kinds;
+  for (auto const& n : rows.items()) {
+    n.object({"kind", "questions", "probes", "findings"});
+    AuditSummary::QuestionCountRow c;
+    c.kind = n.at("kind").str();
+    c.questions = static_cast<std::size_t>(n.at("questions").integer(0, kMaxReportCount));
+    c.probes = static_cast<std::size_t>(n.at("probes").integer(0, kMaxReportCount));
+    c.findings = static_cast<std::size_t>(n.at("findings").integer(0, kMaxReportCount));
+    kinds.check(n, c.kind, "coverage row");
+    a.coverage.push_back(c);
+  }
+}
+
 AuditSummary::MutationCountRow read_mutation_count(const JsonNode& n) {
   n.object({"block", "kind", "documents", "forms", "accepted", "rejected"});
   AuditSummary::MutationCountRow m;
@@ -123,7 +138,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   const JsonNode root = doc.root();
   root.object({"schema_version", "run", "summary", "findings", "statements", "requirements", "forms", "grammar_counts",
                "negative_space_counts", "grammar", "negative_space", "ptxas_failures"},
-              {"kind"});
+              {"kind", "coverage"});
   const JsonNode version = root.at("schema_version");
   const auto schema = version.integer(INT32_MIN, INT32_MAX);
   if (schema < 2 || schema > kAuditReportSchema)
@@ -162,6 +177,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
     a.forms.push_back(read_form(n));
     forms.check(n, a.forms.back().name, "form");
   }
+  if (schema >= 4) read_coverage(root.at("coverage"), a);
   root.at("grammar_counts").items();
   for (auto const& n : root.at("negative_space_counts").items()) {
     a.negative_space.push_back(read_mutation_count(n));

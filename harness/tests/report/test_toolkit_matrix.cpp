@@ -127,8 +127,11 @@ TEST(AuditReportReader, RefusesWhatIsNotAnAuditReportWithItsPlace) {
     EXPECT_NE(at, std::string::npos) << from;
     return s.replace(at, from.size(), to);
   };
+  EXPECT_EQ(audit_error_of(variant("\"schema_version\": 3", "\"schema_version\": 5")),
+            "a.json:2:20: schema_version: expected 2 to 4 (the audit report schemas this build reads), got 5");
+  // Schema 4 has the coverage per kind of question: one without it is refused, at its place.
   EXPECT_EQ(audit_error_of(variant("\"schema_version\": 3", "\"schema_version\": 4")),
-            "a.json:2:20: schema_version: expected 2 to 3 (the audit report schemas this build reads), got 4");
+            "a.json:1:1: top level: missing key \"coverage\"");
   EXPECT_EQ(audit_error_of(variant("\"ptx_isa\": \"9.0\",", "\"ptx_isa\": \"9.0\", \"gpu\": 1,")),
             "a.json:6:28: run.gpu: unknown key \"gpu\"; expected one of cuda_release, ptxas_version, ptx_isa, "
             "targets, ptxas_targets, host, date, suite_version, suite_commit");

@@ -1,0 +1,152 @@
+#include "judge/type_shape_product.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <regex>
+
+#include "judge/mnemonic_units.hpp"
+
+namespace ptxcts {
+namespace {
+
+bool shape_token(const std::string& t) {
+  static const std::regex shape(R"(\.m(\d+)n(\d+)(k(\d+))?)");
+  return std::regex_match(t, shape);
+}
+
+struct Mnk {
+  int m = 0, n = 0, k = 0;
+};
+Mnk mnk_of(const std::string& t) {
+  static const std::regex shape(R"(\.m(\d+)n(\d+)(k(\d+))?)");
+  std::smatch g;
+  if (!std::regex_match(t, g, shape)) return {};
+  return {.m = std::stoi(g[1]), .n = std::stoi(g[2]), .k = g[4].matched ? std::stoi(g[4]) : 0};
+}
+
+// Bits of an element type (.e2m1 4, .e3m2 6, .b8x16 8, ...); 0 for a token that is none.
+int element_bits(const std::string& t) {
+  static const std::map<std::string, int> named = {{".tf32", 32}, {".bf16", 16}, {".e4m3", 8}, {".e5m2", 8},
+                                                   {".e3m2", 6},  {".e2m3", 6},  {".e2m1", 4}};
+  if (auto n = named.find(t); n != named.end()) return n->second;
+  static const std::regex plain(R"(\.[bsuf](\d+)(x\d+)?(_p\d+)?)");
+  std::smatch g;
+  return std::regex_match(t, g, plain) ? std::stoi(g[1]) : 0;
+}
+
+bool matrix_multiply(const std::string& instruction) { return instruction.find("mma") != std::string::npos; }
+
+// The element types of the instructions of one kind (matrix multiply, or data movement): every
+// value of a type or format position, and the types fixed in a multiply's syntax.
+std::set<std::string> element_types(const GrammarPools& pools, bool multiply,
+                                    const std::vector<const ClassifiedCombination*>& reps) {
+  std::set<std::string> out;
+  for (auto const& rep : reps) {
+    if (matrix_multiply(product_instruction(rep->combo.text)) != multiply) continue;
+    for (auto const& p : rep->combo.block->positions)
+      if (p.name.find("type") != std::string::npos || p.name.find("fmt") != std::string::npos)
+        for (auto const& v : p.values)
+          if (!v.text.empty()) out.insert(v.text);
+    for (auto const& u : mnemonic_units(rep->combo).units)
+      if (!u.position && multiply && element_bits(u.text) && !shape_token(u.text)) out.insert(u.text);
+  }
+  if (!multiply)  // .type values no syntax spells
+    for (const char* t : {".b32", ".b64", ".b4", ".b6", ".u8", ".s8", ".f16"}) out.insert(t);
+  (void)pools;
+  return out;
+}
+
+// Which vector operand each type qualifier of a form types, in order: one type (wmma.load/store,
+// ldmatrix, stmatrix): regs; two (wmma.mma .dtype.ctype): d, c; four: d, a, b, c.
+std::vector<std::string> slot_operands(std::size_t types, const std::string& instruction) {
+  if (!matrix_multiply(instruction)) return std::vector<std::string>(types, "regs");
+  if (types == 2) return {"d", "c"};
+  if (types == 4) return {"d", "a", "b", "c"};
+  return std::vector<std::string>(types, "");
+}
+
+// The registers of each operand that the fragment's size gives: elements x bits / 1024 (32 lanes
+// of 32-bit registers; .f64 ones hold an element each).
+OperandShape fragment_shape(const OperandShape& base, const std::string& instruction, const Mnk& s,
+                            const std::map<std::string, std::string>& type_of_operand) {
+  OperandShape sh = base;
+  for (auto& [operand, n] : sh.registers) {
+    auto t = type_of_operand.find(operand);
+    if (t == type_of_operand.end()) continue;
+    std::string matrix = operand;
+    if (operand == "regs") matrix = instruction.substr(instruction.size() - 1);  // wmma.load.a -> a
+    const int elements = matrix == "a" ? s.m * s.k : matrix == "b" ? s.k * s.n : s.m * s.n;
+    const bool f64 = t->second == ".f64";
+    const int bits = element_bits(t->second);
+    n = std::max(1, f64 ? elements / 32 : (elements * bits + 1023) / 1024);
+    sh.types[operand] = f64 ? ".f64" : (base.types.count(operand) && base.types.at(operand) == ".f64" ? ".b32"
+                                                                                                       : base.types.at(operand));
+  }
+  return sh;
+}
+
+}  // namespace
+
+std::string product_instruction(const std::string& text) {
+  const std::size_t sync = text.find(".sync");
+  return text.substr(0, sync == std::string::npos ? text.find(' ') : sync);
+}
+
+std::vector<TypeShapeQuestion> type_shape_product(const std::vector<const ClassifiedCombination*>& reps,
+                                                  const GrammarPools& pools, const std::set<std::string>& asked) {
+  std::vector<TypeShapeQuestion> out;
+  std::set<std::string> seen = asked;
+  std::map<bool, std::set<std::string>> types = {{true, element_types(pools, true, reps)},
+                                                  {false, element_types(pools, false, reps)}};
+  // Per instruction, per shape, the representative written in that shape (the first), else the first.
+  std::map<std::string, std::map<std::string, std::size_t>> base;
+  std::map<std::string, std::size_t> first;
+  for (std::size_t r = 0; r < reps.size(); ++r) {
+    const std::string ins = product_instruction(reps[r]->combo.text);
+    first.emplace(ins, r);
+    for (auto const& u : mnemonic_units(reps[r]->combo).units)
+      if (shape_token(u.text)) base[ins].emplace(u.text, r);
+  }
+  for (auto const& [ins, r0] : first) {
+    const bool multiply = matrix_multiply(ins);
+    for (auto const& shape : pools.shapes) {
+      if ((mnk_of(shape).k != 0) != multiply) continue;  // a multiply's shapes have a k, the others none
+      auto b = base[ins].find(shape);
+      const std::size_t r = b == base[ins].end() ? r0 : b->second;
+      const ClassifiedCombination& rep = *reps[r];
+      const MnemonicUnits units = mnemonic_units(rep.combo);
+      std::vector<std::size_t> slots;
+      std::size_t shape_at = units.units.size();
+      for (std::size_t k = 0; k < units.units.size(); ++k) {
+        if (shape_token(units.units[k].text)) shape_at = k;
+        else if (types[multiply].count(units.units[k].text)) slots.push_back(k);
+      }
+      if (shape_at == units.units.size()) continue;
+      const std::vector<std::string> operands = slot_operands(slots.size(), ins);
+      const OperandShape documented = documented_shape(rep.combo);
+      for (std::size_t j = 0; j < slots.size(); ++j)
+        for (auto const& t : types[multiply]) {
+          std::vector<MnemonicUnit> u = units.units;
+          u[shape_at].text = shape;
+          u[slots[j]].text = t;
+          const std::string text = join_units(units, u);
+          if (!seen.insert(text).second) continue;
+          std::map<std::string, std::string> typed;
+          for (std::size_t i = 0; i < slots.size(); ++i) typed[operands[i]] = u[slots[i]].text;
+          const std::string what = fmt::format("{} {} as {}", shape, operands[j].empty() ? "type" : "{" + operands[j] + "}", t);
+          out.push_back({.of = r, .m = {.kind = "type-shape", .detail = what + ", the documented form's registers",
+                                        .text = text, .shape = documented, .expected = DocClass::Undocumented,
+                                        .words = "", .source = ""}});
+          const OperandShape sized = multiply ? fragment_shape(documented, ins, mnk_of(shape), typed) : documented;
+          if (sized.registers != documented.registers || sized.types != documented.types)
+            out.push_back({.of = r, .m = {.kind = "type-shape", .detail = what + ", registers by the fragment's size",
+                                          .text = text, .shape = sized, .expected = DocClass::Undocumented,
+                                          .words = "", .source = ""}});
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace ptxcts
