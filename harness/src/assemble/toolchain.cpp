@@ -11,6 +11,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "util/checked_file.hpp"
 #include "util/environment.hpp"
 #include "util/subprocess.hpp"
 
@@ -82,7 +83,7 @@ void read_newest_ptx(Toolchain& tc, const std::string& help, double query_second
   namespace fs = std::filesystem;
   static int made = 0;
   fs::path ptx = fs::temp_directory_path() / fmt::format("ptxcts-version-probe-{}-{}.ptx", ::getpid(), made++);
-  std::ofstream(ptx) << ".version 99.9\n.target " << tc.real_targets.front() << "\n.address_size 64\n";
+  write_file_checked(ptx, ".version 99.9\n.target " + tc.real_targets.front() + "\n.address_size 64\n");
   ProcessResult r =
       run_process({tc.ptxas, "-arch=" + tc.real_targets.front(), "-o", "/dev/null", ptx.string()}, query_seconds);
   std::error_code ec;

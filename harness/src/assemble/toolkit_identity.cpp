@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "util/checked_file.hpp"
 #include "util/file_text.hpp"
 #include "util/sealed_file.hpp"
 #include "util/subprocess.hpp"
@@ -24,7 +25,7 @@ namespace {
 bool accepts_version(const Toolchain& tc, PtxVersion v) {
   static std::atomic<int> made{0};
   const fs::path ptx = fs::temp_directory_path() / fmt::format("ptxcts-identity-{}-{}.ptx", ::getpid(), made++);
-  std::ofstream(ptx) << ".version " << v.str() << "\n.target " << tc.real_targets.front() << "\n.address_size 64\n";
+  write_file_checked(ptx, ".version " + v.str() + "\n.target " + tc.real_targets.front() + "\n.address_size 64\n");
   const ProcessResult r = run_process({tc.ptxas, "-arch=" + tc.real_targets.front(), "-o", "/dev/null", ptx.string()}, 60);
   std::error_code ec;
   fs::remove(ptx, ec);

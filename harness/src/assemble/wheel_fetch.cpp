@@ -13,6 +13,7 @@
 
 #include "assemble/toolchain.hpp"
 #include "assemble/toolkit_identity.hpp"
+#include "util/checked_file.hpp"
 #include "util/subprocess.hpp"
 
 namespace ptxcts {
@@ -219,8 +220,8 @@ FetchResult fetch_toolkit(const std::string& version, const fs::path& cache, con
     const std::string member = unpack_tool(tools, wheel, tool, staged);
     const std::string said = checked_version(staged / "bin" / tool, tool, name, version);
     const std::string record = tool == "ptxas" ? "wheel.txt" : "wheel-" + tool + ".txt";
-    std::ofstream(staged / record) << "wheel: " << name << "\nrequirement: " << requirement << "\n"
-                                   << tool << ": " << said << "\nmember: " << member << "\n";
+    write_file_checked(staged / record, "wheel: " + name + "\nrequirement: " + requirement + "\n" + tool + ": " + said +
+                                            "\nmember: " + member + "\n");
     // Sealed as fetched: every later use checks that the cache still holds this file (toolkit_identity).
     if (tool == "ptxas") write_ptxas_seal(staged / "bin" / tool, seal_of(staged / "bin" / tool, "fetch"));
     move_into_place(staged, record, tool, dest, out.binary, scratch);

@@ -34,6 +34,7 @@
 #include "run/runner_watch.hpp"
 #include "run/scratch_dir.hpp"
 #include "run/standby_runner.hpp"
+#include "util/checked_file.hpp"
 #include "util/subprocess.hpp"
 #include "util/worker_threads.hpp"
 
@@ -311,7 +312,7 @@ class DeviceLine {
     ids_ = line.ids;
     job_offsets_ = line.offsets;
     if (ids_.empty()) return timing_;  // the waiting runner, if any, is told to quit
-    { std::ofstream truncate(files_.results, std::ios::binary | std::ios::trunc); }
+    write_file_checked(files_.results, "");  // emptied: a results file that cannot be made is an error, not a wait
     results_in_.open(files_.results, std::ios::binary);
     jobs_in_.open(files_.jobs, std::ios::binary);
     for (std::size_t k = 0; k < ids_.size(); ++k) index_of_[ids_[k]] = k;
