@@ -26,8 +26,8 @@ bool block_spells(const GrammarBlock& b, const std::string& position, const std:
 }
 
 bool is_shape(const std::string& token) {
-  static const std::regex shape(R"(\.m\d+n\d+(k\d+)?)");
-  return std::regex_match(token, shape);
+  return token.size() > 3 && token.rfind(".m", 0) == 0 && std::isdigit(static_cast<unsigned char>(token[2])) &&
+         token.find('n') != std::string::npos && token.find_first_not_of("0123456789mnk", 1) == std::string::npos;
 }
 
 // Values no syntax spells that are tried beside those some syntax does, by position name.

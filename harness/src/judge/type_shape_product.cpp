@@ -10,9 +10,19 @@
 namespace ptxcts {
 namespace {
 
+// ".m<d>n<d>" or ".m<d>n<d>k<d>" (by hand: std::regex is slow, and this runs for every unit of every form).
 bool shape_token(const std::string& t) {
-  static const std::regex shape(R"(\.m(\d+)n(\d+)(k(\d+))?)");
-  return std::regex_match(t, shape);
+  std::size_t at = 0;
+  auto digits = [&] {
+    const std::size_t from = at;
+    while (at < t.size() && std::isdigit(static_cast<unsigned char>(t[at]))) ++at;
+    return at > from;
+  };
+  if (t.rfind(".m", 0) != 0) return false;
+  at = 2;
+  if (!digits() || at >= t.size() || t[at++] != 'n' || !digits()) return false;
+  if (at == t.size()) return true;
+  return t[at++] == 'k' && digits() && at == t.size();
 }
 
 struct Mnk {
