@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::tuple<int, int, int> version_key(const std::string& v) {
+std::tuple<int, int, int> disassembler_version_key(const std::string& v) {
   int a = 0, b = 0, c = 0;
   std::sscanf(v.c_str(), "%d.%d.%d", &a, &b, &c);
   return {a, b, c};
@@ -91,7 +91,7 @@ DisassemblerChoice choose_disassembler(const std::string& ptxas, const std::stri
   for (auto const& p : other_ptxas)
     if (auto d = disassembler_beside(p)) others.push_back(*d);
   std::stable_sort(others.begin(), others.end(), [](const Disassembler& a, const Disassembler& b) {
-    return version_key(a.version) > version_key(b.version);
+    return disassembler_version_key(a.version) > disassembler_version_key(b.version);
   });
   if (!others.empty()) {
     c.tool = others.front();

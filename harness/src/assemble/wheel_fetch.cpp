@@ -36,7 +36,7 @@ std::string line_matching(const std::string& output, const std::regex& re) {
   return "";
 }
 
-std::string last_line(const std::string& output) {
+std::string last_output_line(const std::string& output) {
   std::string s = output;
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s.substr(s.rfind('\n') == std::string::npos ? 0 : s.rfind('\n') + 1).substr(0, 300);
@@ -108,7 +108,7 @@ struct FetchFailed {
                       .why = fmt::format("the package registry has no {} (pip: {})", requirement, line)};
   throw FetchFailed{
       .outcome = FetchOutcome::Failed,
-      .why = fmt::format("pip download {} failed (exit {}): {}", requirement, pip.exit_code, last_line(pip.output))};
+      .why = fmt::format("pip download {} failed (exit {}): {}", requirement, pip.exit_code, last_output_line(pip.output))};
 }
 
 // The one wheel pip downloads for the requirement, into `into`.
@@ -143,7 +143,7 @@ std::string unpack_tool(const FetchTools& tools, const fs::path& wheel, const st
   ProcessResult test = run_process({tools.unzip, "-tqq", wheel.string()}, 300);
   if (test.exit_code != 0)
     throw bad(
-        fmt::format("the wheel {} is damaged (unzip -t, exit {}: {})", name, test.exit_code, last_line(test.output)));
+        fmt::format("the wheel {} is damaged (unzip -t, exit {}: {})", name, test.exit_code, last_output_line(test.output)));
   ProcessResult list = run_process({tools.unzip, "-Z1", wheel.string()}, 60);
   std::string member;
   const std::regex tool_member("^[^\\n]*/bin/" + tool + "$");
@@ -156,7 +156,7 @@ std::string unpack_tool(const FetchTools& tools, const fs::path& wheel, const st
   std::error_code ec;
   if (unzip.exit_code != 0 || !fs::is_regular_file(binary, ec))
     throw bad(fmt::format("cannot unpack {} from the wheel {} (unzip, exit {}: {})", member, name, unzip.exit_code,
-                          last_line(unzip.output)));
+                          last_output_line(unzip.output)));
   ::chmod(binary.c_str(), 0755);
   return member;
 }
@@ -172,7 +172,7 @@ std::string checked_version(const fs::path& binary, const std::string& tool, con
     throw FetchFailed{.outcome = FetchOutcome::BadWheel,
                       .why = fmt::format("the {} in the wheel {} does not run or name its version "
                                          "(exit {}: {})",
-                                         tool, wheel_name, v.exit_code, last_line(v.output))};
+                                         tool, wheel_name, v.exit_code, last_output_line(v.output))};
   }
   if (said.rfind(version, 0) != 0 || (said.size() > version.size() && said[version.size()] != '.'))
     throw FetchFailed{

@@ -33,7 +33,7 @@ std::optional<Toolchain> find_ptxas() {
   } catch (const std::exception&) { return std::nullopt; }
 }
 
-std::string read_bytes(const fs::path& p) {
+std::string read_file_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -124,7 +124,7 @@ TEST_F(BatchedCatalog, EachAcceptedEntryIsInItsCubin) {
   for (auto const& a : cat.assemblies) {
     if (!a.accepted) continue;
     EXPECT_EQ(a.entry, entry_name(a.kernel));
-    std::string bytes = read_bytes(dir / a.cubin);
+    std::string bytes = read_file_bytes(dir / a.cubin);
     ASSERT_FALSE(bytes.empty()) << a.cubin;
     EXPECT_NE(bytes.find(a.entry + '\0'), std::string::npos) << a.entry << " not in " << a.cubin;
     cubins.insert(a.cubin);
@@ -159,7 +159,7 @@ TEST_F(BatchedCatalog, CorruptBatchRecordsAreRebuiltNotTrusted) {
   for (auto const& e : fs::directory_iterator(copy / "cache")) {
     std::string name = e.path().filename().string();
     if (name.size() < 11 || name.compare(name.size() - 11, 11, ".batch.json") != 0) continue;
-    std::string text = read_bytes(e.path());
+    std::string text = read_file_bytes(e.path());
     switch (n++ % 3) {
       case 0: std::ofstream(e.path(), std::ios::trunc) << text.substr(0, text.size() / 2); break;  // cut short
       case 1:  // a record of no kernels

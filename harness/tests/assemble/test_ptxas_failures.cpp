@@ -38,12 +38,12 @@ const std::vector<Failure> kFailures = {
     {"exit 2 without a word", kSilentFailure, "ptxas exit 2 without a message"},
 };
 
-const std::string kPtx = ".version 7.8\n.target sm_90\n.address_size 64\n";
+const std::string kFailuresPtx = ".version 7.8\n.target sm_90\n.address_size 64\n";
 
-Job job_of(const FakePtxas& f) { return {kPtx, "sm_90", content_key(kPtx, "sm_90", f.tc.version), {}, false, {}}; }
+Job failures_job_of(const FakePtxas& f) { return {kFailuresPtx, "sm_90", content_key(kFailuresPtx, "sm_90", f.tc.version), {}, false, {}}; }
 
 // Three kernels sharing a module header on sm_90 (one batch), each with its version probe.
-Suite small_suite() {
+Suite failures_small_suite() {
   Suite s = build_suite(load_specs(spec_files()));
   std::vector<KernelPlan> keep;
   for (auto const& k : s.kernels)
@@ -61,13 +61,13 @@ Suite small_suite() {
 TEST(PtxasFailures, EachWayPtxasFailsIsAnErrorNotARejection) {
   for (auto const& f : kFailures) {
     FakePtxas ptxas(f.body);
-    std::ofstream(ptxas.dir / "k.ptx") << kPtx;
+    std::ofstream(ptxas.dir / "k.ptx") << kFailuresPtx;
     AssemblyOutcome out = assemble(ptxas.tc, ptxas.dir / "k.ptx", "sm_90", ptxas.dir / "k.cubin");
     EXPECT_EQ(out.state, AssemblyState::Error) << f.name << ": " << out.obtained;
     EXPECT_EQ(out.obtained, f.obtained) << f.name;
   }
   FakePtxas rejects(kRejects), accepts(kAccepts);
-  for (auto* p : {&rejects, &accepts}) std::ofstream(p->dir / "k.ptx") << kPtx;
+  for (auto* p : {&rejects, &accepts}) std::ofstream(p->dir / "k.ptx") << kFailuresPtx;
   AssemblyOutcome no = assemble(rejects.tc, rejects.dir / "k.ptx", "sm_90", rejects.dir / "k.cubin");
   EXPECT_EQ(no.state, AssemblyState::Rejected);
   EXPECT_EQ(no.obtained, "ptxas exit 255 with a message");
@@ -94,7 +94,7 @@ TEST(PtxasFailures, MessagesThatSayPtxasFailedAreKeptInOneList) {
 TEST(PtxasFailures, AnErrorIsNeverCachedAndTheNextBuildTriesAgain) {
   for (auto const& f : kFailures) {
     FakePtxas ptxas(f.body);
-    Job first = job_of(ptxas), second = job_of(ptxas);
+    Job first = failures_job_of(ptxas), second = failures_job_of(ptxas);
     run_job(ptxas.tc, ptxas.dir / "catalog", first);
     run_job(ptxas.tc, ptxas.dir / "catalog", second);
     EXPECT_TRUE(second.outcome.error()) << f.name;
@@ -108,7 +108,7 @@ TEST(PtxasFailures, AnErrorIsNeverCachedAndTheNextBuildTriesAgain) {
 
 TEST(PtxasFailures, ARejectionIsCachedWithHowItWasObtained) {
   FakePtxas ptxas(kRejects);
-  Job first = job_of(ptxas), second = job_of(ptxas);
+  Job first = failures_job_of(ptxas), second = failures_job_of(ptxas);
   run_job(ptxas.tc, ptxas.dir / "catalog", first);
   run_job(ptxas.tc, ptxas.dir / "catalog", second);
   EXPECT_EQ(ptxas.runs(), 1);
@@ -123,7 +123,7 @@ TEST(PtxasFailures, ARejectionIsCachedWithHowItWasObtained) {
 TEST(PtxasFailures, OldRecordsThatDoNotSayHowAreAssembledAgain) {
   // What a killed ptxas left before: an empty .rejected; and an accepted module's plain .log.
   FakePtxas ptxas(kRejects);
-  Job job = job_of(ptxas);
+  Job job = failures_job_of(ptxas);
   fs::path cache = ptxas.dir / "catalog" / "cache";
   std::ofstream(cache / (job.key + ".rejected"));
   run_job(ptxas.tc, ptxas.dir / "catalog", job);
@@ -133,7 +133,7 @@ TEST(PtxasFailures, OldRecordsThatDoNotSayHowAreAssembledAgain) {
   fs::remove(cache / (job.key + ".rejected"));
   std::ofstream(cache / (job.key + ".cubin")) << "cubin";
   std::ofstream(cache / (job.key + ".log"));
-  Job again = job_of(ptxas);
+  Job again = failures_job_of(ptxas);
   run_job(ptxas.tc, ptxas.dir / "catalog", again);
   EXPECT_FALSE(again.cached);
   EXPECT_EQ(ptxas.runs(), 2);
@@ -142,7 +142,7 @@ TEST(PtxasFailures, OldRecordsThatDoNotSayHowAreAssembledAgain) {
 }
 
 TEST(PtxasFailures, ACatalogBuildReportsErrorsCachesNoneAndRetriesThem) {
-  const Suite suite = small_suite();
+  const Suite suite = failures_small_suite();
   for (auto const& f : kFailures) {
     FakePtxas ptxas(f.body);
     CatalogStats first, second;
@@ -171,7 +171,7 @@ TEST(PtxasFailures, ACatalogBuildReportsErrorsCachesNoneAndRetriesThem) {
 }
 
 TEST(PtxasFailures, ACatalogBuildCachesRealRejections) {
-  const Suite suite = small_suite();
+  const Suite suite = failures_small_suite();
   FakePtxas ptxas(kRejects);
   CatalogStats first, second;
   Catalog cat = build_catalog(suite, ptxas.tc, read_skeletons(), ptxas.dir / "catalog", 2, &first);

@@ -61,7 +61,7 @@ FetchTools fake_pip(const fs::path& dir, const std::string& body) {
   return t;
 }
 
-int runs(const fs::path& dir) {
+int toolkit_runs(const fs::path& dir) {
   std::ifstream in(dir / "pip-runs");
   int n = 0;
   for (std::string l; std::getline(in, l);) ++n;
@@ -172,7 +172,7 @@ TEST(WheelFetch, OnlyPtxasIsUnpackedAndASecondFetchRunsNoPip) {
 
   FetchResult again = fetch_toolkit("12.4", t.dir / "cache", pip);
   EXPECT_EQ(again.outcome, FetchOutcome::AlreadyThere);
-  EXPECT_EQ(runs(t.dir), 1);
+  EXPECT_EQ(toolkit_runs(t.dir), 1);
 
   // A 13.x wheel keeps ptxas under nvidia/cu13/bin.
   FetchTools pip13 =

@@ -18,14 +18,14 @@ using namespace ptxcts;
 
 namespace {
 
-struct TempDir {
+struct HostileDir {
   fs::path path;
-  explicit TempDir(const std::string& name)
+  explicit HostileDir(const std::string& name)
       : path(fs::temp_directory_path() / ("ptxcts-" + name + "-" + std::to_string(::getpid()))) {
     fs::remove_all(path);
     fs::create_directories(path);
   }
-  ~TempDir() { fs::remove_all(path); }
+  ~HostileDir() { fs::remove_all(path); }
 };
 
 // The stand-in ptxas for whole commands (support/fake_ptxas.hpp), written into `dir`.
@@ -45,7 +45,7 @@ bool can_unshare() {
 TEST(HostileCommands, AFullDiskUnderCatalogOutIsOneClearError) {
   // Before: SIGABRT (an exception escaped a worker thread).
   if (!can_unshare()) GTEST_SKIP() << "cannot mount a small tmpfs here (unshare -rm is not allowed)";
-  TempDir t("full-disk");
+  HostileDir t("full-disk");
   fs::path ptxas = write_fake_ptxas(t.path), mnt = t.path / "small";
   fs::create_directories(mnt);
   ProcessResult r = run_process(
@@ -62,7 +62,7 @@ TEST(HostileCommands, AFullDiskUnderCatalogOutIsOneClearError) {
 TEST(HostileCommands, AReadOnlyCatalogCanBeRun) {
   // Before: scratch files went inside the catalog, so a read-only copy could not be run.
   if (!can_unshare()) GTEST_SKIP() << "cannot bind-mount read-only here (unshare -rm is not allowed)";
-  TempDir t("read-only");
+  HostileDir t("read-only");
   // A catalog for sm_90 (the fake GPU) of its own: the build's may hold no target (native, no GPU),
   // and a run that launches nothing proves nothing.
   fs::path ptxas = write_fake_ptxas(t.path), built = t.path / "built", ro = t.path / "catalog";
@@ -84,7 +84,7 @@ TEST(HostileCommands, AReadOnlyCatalogCanBeRun) {
 
 TEST(HostileCommands, DeeplyNestedReportsAreRefusedFastWithAPlace) {
   // Before: 200 KB of nested brackets grew `diff` to 24 GB (quadratic) until it was killed.
-  TempDir t("deep");
+  HostileDir t("deep");
   const fs::path deep = t.path / "deep.json";
   std::ofstream(deep) << "{\"a\":\n" << std::string(100000, '[') << std::string(100000, ']') << "}\n";
   auto t0 = std::chrono::steady_clock::now();
@@ -98,7 +98,7 @@ TEST(HostileCommands, DeeplyNestedReportsAreRefusedFastWithAPlace) {
 
 TEST(HostileCommands, ANumberTooLargeIsPlaced) {
   // Before: "[json.exception.out_of_range.406] number overflow parsing '1e400'", no file, no place.
-  TempDir t("1e400");
+  HostileDir t("1e400");
   const fs::path big = t.path / "big.json";
   std::ofstream(big) << "{\n  \"schema_version\": 1e400\n}\n";
   ProcessResult r = run_process({PTXCTS_COMMAND, "diff", big.string(), big.string()}, 60);
@@ -110,7 +110,7 @@ TEST(HostileCommands, ANumberTooLargeIsPlaced) {
 
 TEST(HostileCommands, ACopiedBuildWritesIntoItsOwnFolders) {
   // Before: the source tree's absolute paths were compiled in: a copy wrote into the original tree.
-  TempDir t("copied-build");
+  HostileDir t("copied-build");
   fs::create_directories(t.path / "build" / "harness");
   const fs::path copy = t.path / "build" / "harness" / "ptxcts";
   fs::copy_file(PTXCTS_COMMAND, copy);
@@ -145,7 +145,7 @@ TEST(HostileCommands, AuditReportsGoUnderTheBuildUnlessTold) {
 
 TEST(HostileCommands, APtxasThatExitsZeroWithoutOutputIsAnErrorNotACrash) {
   // Before: the build's catalog step crashed (SIGABRT) instead of saying what ptxas did.
-  TempDir t("no-output");
+  HostileDir t("no-output");
   fs::path ptxas = write_fake_ptxas(t.path, "exit 0\n");
   ProcessResult r = run_process({PTXCTS_COMMAND, "catalog", "--out", (t.path / "catalog").string(), "--targets",
                                  "sm_90", "--ptxas", ptxas.string()},
@@ -160,7 +160,7 @@ TEST(HostileCommands, APtxasThatExitsZeroWithoutOutputIsAnErrorNotACrash) {
 
 TEST(HostileCommands, TwoColdCatalogBuildsIntoOneDirectoryAtOnce) {
   // Before: "cannot rename ... .cubin.tmp": one of the two ended with SIGABRT.
-  TempDir t("two-catalogs");
+  HostileDir t("two-catalogs");
   fs::path ptxas = write_fake_ptxas(t.path);
   const std::vector<std::string> cmd = {PTXCTS_COMMAND, "catalog", "--out",   (t.path / "catalog").string(),
                                         "--targets",    "sm_90",   "--ptxas", ptxas.string()};
@@ -187,7 +187,7 @@ TEST(HostileCommands, AFullDiskUnderTheJournalStopsTheRunWithOneLine) {
   // Before: journal appends were unchecked: on a full disk it stopped silently while the run went on.
   if (!can_unshare()) GTEST_SKIP() << "cannot mount a small tmpfs here (unshare -rm is not allowed)";
   if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json")) GTEST_SKIP() << "the build has no catalog";
-  TempDir t("full-journal");
+  HostileDir t("full-journal");
   fs::path mnt = t.path / "small";
   fs::create_directories(mnt);
   ProcessResult r = run_process(
@@ -219,7 +219,7 @@ TEST(HostileCommands, AFileWithoutAnEndIsRefusedAtTheSizeLimit) {
 TEST(HostileCommands, AFullDiskUnderTheReportsIsOneClearError) {
   // Write errors are checked everywhere: the audit's report (megabytes) on a 64 KiB disk.
   if (!can_unshare()) GTEST_SKIP() << "cannot mount a small tmpfs here (unshare -rm is not allowed)";
-  TempDir t("full-reports");
+  HostileDir t("full-reports");
   fs::path ptxas = write_fake_ptxas(t.path), mnt = t.path / "small";
   fs::create_directories(mnt);
   ProcessResult r = run_process({"unshare", "-rm", "sh", "-c",

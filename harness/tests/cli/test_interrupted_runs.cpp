@@ -27,7 +27,7 @@ std::string text_of(const fs::path& file) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-bool can_unshare() {
+bool may_unshare() {
   return run_process({"unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"}, 20).exit_code == 0;
 }
 
@@ -149,7 +149,7 @@ TEST(KilledRun, KeepsItsOutputAndItsScratchFolderIsSweptByTheNext) {
 TEST(FullTmpdir, IsOneClearErrorNotAHang) {
   // Before: with $TMPDIR a 64 KiB tmpfs, the job files were cut short, the go file that would tell
   // the waiting runner to quit could not be written either, and `ptxcts run` waited for ever, silent.
-  if (!can_unshare()) GTEST_SKIP() << "cannot mount a small tmpfs here (unshare -rm is not allowed)";
+  if (!may_unshare()) GTEST_SKIP() << "cannot mount a small tmpfs here (unshare -rm is not allowed)";
   if (!have_catalog()) GTEST_SKIP() << "the build has no catalog";
   TempDir t("full-tmpdir");
   const fs::path mnt = t.dir / "small";

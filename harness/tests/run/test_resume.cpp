@@ -21,7 +21,7 @@ namespace {
 
 const char* kReport = "fake-gpu-sm_90-driver0.0-cuda13.0.json";
 
-ptxcts::ProcessResult run(const fs::path& reports, const std::string& mode, bool resume) {
+ptxcts::ProcessResult resume_run(const fs::path& reports, const std::string& mode, bool resume) {
   setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
   std::vector<std::string> argv{
       PTXCTS_COMMAND,     "--specs",  PTXCTS_SOURCE_DIR "/specs", "run",       "--no-assemble", "--catalog",
@@ -50,7 +50,7 @@ TEST(Resume, AKilledRunResumedGivesTheUninterruptedReport) {
     GTEST_SKIP() << "the build's catalog has no sm_90 (PTXCTS_CATALOG_TARGETS), which the fake device runs";
   const fs::path base = fs::temp_directory_path() / fmt::format("ptxcts-resume-{}", ::getpid());
   fs::remove_all(base);
-  ASSERT_EQ(run(base / "whole", "echo", false).exit_code, 1);  // echoed inputs fail
+  ASSERT_EQ(resume_run(base / "whole", "echo", false).exit_code, 1);  // echoed inputs fail
   const nlohmann::json whole = report(base / "whole");
   ASSERT_GT(whole["results"].size(), 4000u);
   // One run killed at three points in turn (SIGKILL at launch 0; resumed, at 700; resumed again, at
@@ -60,12 +60,12 @@ TEST(Resume, AKilledRunResumedGivesTheUninterruptedReport) {
   bool resume = false;
   for (int at : {0, 700, 2500}) {
     SCOPED_TRACE(fmt::format("killed at launch {}", at));
-    ptxcts::ProcessResult killed = run(dir, fmt::format("echo,killparent:{}", at), resume);
+    ptxcts::ProcessResult killed = resume_run(dir, fmt::format("echo,killparent:{}", at), resume);
     ASSERT_EQ(killed.signal, 9) << killed.output;
     ASSERT_FALSE(fs::exists(dir / kReport));
     resume = true;
   }
-  ptxcts::ProcessResult resumed = run(dir, "echo", true);
+  ptxcts::ProcessResult resumed = resume_run(dir, "echo", true);
   EXPECT_EQ(resumed.exit_code, 1) << resumed.output;
   EXPECT_NE(resumed.output.find("resuming: "), std::string::npos) << resumed.output;
   const nlohmann::json got = report(dir);

@@ -45,7 +45,7 @@ struct FakeRun {
   }
 };
 
-int count(const DeviceRun& r, Status s, bool fault_cases = false) {
+int runner_count(const DeviceRun& r, Status s, bool fault_cases = false) {
   int n = 0;
   for (auto const& c : r.results) n += c.status == s && c.fault_case == fault_cases;
   return n;
@@ -59,9 +59,9 @@ TEST(Runner, SkipsWhatTheDeviceCannotRunWithTheReason) {
   // 30 .m8n8 and 15 .m16n8 stmatrix forms, 30 round trips; 6 cases each, and fault cases for the .x4 forms
   ASSERT_EQ(r.results.size(), 75u * 6u + 18u);
   // The GPU lacks the form (sm_86 < sm_90): not supported, with the requirement as the reason.
-  EXPECT_EQ(count(r, Status::NotSupported), 450);
-  EXPECT_EQ(count(r, Status::NotSupported, true), 18);
-  EXPECT_EQ(count(r, Status::Skip) + count(r, Status::Skip, true), 0);
+  EXPECT_EQ(runner_count(r, Status::NotSupported), 450);
+  EXPECT_EQ(runner_count(r, Status::NotSupported, true), 18);
+  EXPECT_EQ(runner_count(r, Status::Skip) + runner_count(r, Status::Skip, true), 0);
   EXPECT_EQ(r.results.front().reason,
             "stmatrix.sync.aligned.m8n8.x1.b16 requires PTX ISA 7.8, >= sm_90; device is sm_86");
 }
@@ -69,7 +69,7 @@ TEST(Runner, SkipsWhatTheDeviceCannotRunWithTheReason) {
 TEST(Runner, EchoedInputsFailWithALaneRegisterElementDiff) {
   FakeRun f;
   DeviceRun r = f.run("echo", 9, 0, {"ldmatrix"});
-  EXPECT_EQ(count(r, Status::Fail), 180);
+  EXPECT_EQ(runner_count(r, Status::Fail), 180);
   const CaseResult& first = r.results.front();
   ASSERT_FALSE(first.diff.empty());
   EXPECT_EQ(first.diff.front().rfind("warp 0 lane 0 register 0 element 0 (matrix 0 row 0 col 0): expected 0x", 0), 0u)
@@ -79,8 +79,8 @@ TEST(Runner, EchoedInputsFailWithALaneRegisterElementDiff) {
 TEST(Runner, ADeviceFaultCostsOnlyItsOwnCase) {
   FakeRun f;
   DeviceRun r = f.run("echo,fault:7", 9, 0, {"ldmatrix"});
-  EXPECT_EQ(count(r, Status::Crash), 1);
-  EXPECT_EQ(count(r, Status::Fail), 179);
+  EXPECT_EQ(runner_count(r, Status::Crash), 1);
+  EXPECT_EQ(runner_count(r, Status::Fail), 179);
   EXPECT_EQ(r.results[7].status, Status::Crash);
   EXPECT_EQ(r.results[7].reason, "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address");
 }
@@ -92,10 +92,10 @@ TEST(Runner, ARunnerThatDiesMidLaunchIsRestartedAfterIt) {
   setenv("PTXCTS_FAKE_STARTS", starts.c_str(), 1);
   DeviceRun r = f.run("echo,abort:12", 9, 0, {"ldmatrix"});
   unsetenv("PTXCTS_FAKE_STARTS");
-  EXPECT_EQ(count(r, Status::Crash), 1);
+  EXPECT_EQ(runner_count(r, Status::Crash), 1);
   EXPECT_EQ(r.results[12].status, Status::Crash);
   EXPECT_EQ(r.results[12].reason, "the device runner died with signal 6 during this launch");
-  EXPECT_EQ(count(r, Status::Fail), 179);
+  EXPECT_EQ(runner_count(r, Status::Fail), 179);
   // The main line: the batch from launch 0 died unrecorded, so it ran again one launch at a time
   // from 0, and after launch 12 killed its runner a fresh one went on from 13.
   std::ifstream in(starts);
@@ -126,7 +126,7 @@ TEST(Runner, AFaultInABatchIsRunAgainOneLaunchAtATime) {
     EXPECT_EQ(batched.results[k].status, single.results[k].status) << k;
     EXPECT_EQ(batched.results[k].reason, single.results[k].reason) << k;
   }
-  EXPECT_EQ(count(batched, Status::Crash), 1);
+  EXPECT_EQ(runner_count(batched, Status::Crash), 1);
   EXPECT_EQ(batched.results[7].status, Status::Crash);
 }
 
@@ -144,8 +144,8 @@ TEST(Runner, AHungLaunchTimesOutAndTheRunGoesOn) {
   DeviceRun r = run_on_device(f.suite, f.catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
   EXPECT_EQ(r.results[3].status, Status::Timeout);
   EXPECT_EQ(r.results[3].reason, "no result within 3 s; the device runner was killed");
-  EXPECT_EQ(count(r, Status::Timeout), 1);
-  EXPECT_EQ(count(r, Status::Fail), 179);
+  EXPECT_EQ(runner_count(r, Status::Timeout), 1);
+  EXPECT_EQ(runner_count(r, Status::Fail), 179);
 }
 
 TEST(Runner, FaultCasesAreMarkedAndKeptApart) {
@@ -156,13 +156,13 @@ TEST(Runner, FaultCasesAreMarkedAndKeptApart) {
   // .m8n8, .m8n16 and .m8n16 .s8.s4 .x4 forms: ten, ten and five misaligned, two, two and one
   // generic ones outside shared memory
   EXPECT_EQ(fault_cases, 30);
-  EXPECT_EQ(count(r, Status::Fail), 180);  // the other cases are untouched by them
+  EXPECT_EQ(runner_count(r, Status::Fail), 180);  // the other cases are untouched by them
   // Echoed, none faults: the misaligned .m8n8 loads differ from the model, and addresses outside the
   // tile leave the model nothing to compare with.
-  EXPECT_EQ(count(r, Status::Fail, true), 12);
+  EXPECT_EQ(runner_count(r, Status::Fail, true), 12);
   // .m8n16 needs Blackwell; .s8.s4 PTX ISA 9.4 and sm_90a, which the sm_90 catalog of ptxas 13.0 lacks:
   // not supported, as the forms the GPU lacks
-  EXPECT_EQ(count(r, Status::NotSupported, true), 18);
+  EXPECT_EQ(runner_count(r, Status::NotSupported, true), 18);
 }
 
 TEST(Runner, LaunchesEachKernelsEntryInItsCubin) {

@@ -46,7 +46,7 @@ struct LimitedRun {
   }
 };
 
-int count(const DeviceRun& r, Status s, const std::string& reason_part = "") {
+int limits_count(const DeviceRun& r, Status s, const std::string& reason_part = "") {
   int n = 0;
   for (auto const& c : r.results) n += c.status == s && c.reason.find(reason_part) != std::string::npos;
   return n;
@@ -63,12 +63,12 @@ TEST(RunnerLimits, ARunnerThatOnlySaysLoadingIsStoppedAtTheBatchLimitAndItsLineA
   // so its launches run one at a time; 0 to 2 come back (echoed: compared, not lost), 3 and 4
   // stall at the limit, a launch each, and the line gives up on the rest.
   ASSERT_EQ(r.results.size(), 6u);
-  EXPECT_EQ(count(r, Status::Fail) + count(r, Status::Pass), 3);
-  EXPECT_EQ(count(r, Status::Timeout,
+  EXPECT_EQ(limits_count(r, Status::Fail) + limits_count(r, Status::Pass), 3);
+  EXPECT_EQ(limits_count(r, Status::Timeout,
                   "no result within 0.3 s (the limit on a batch, its modules' loading included), though the device "
                   "runner kept printing ('loading'); it was killed"),
             2);
-  EXPECT_EQ(count(r, Status::Error,
+  EXPECT_EQ(limits_count(r, Status::Error,
                   "not run: the device runner stalled 2 times on this line loading modules (each killed at the "
                   "limit on a batch), so the rest of the line was abandoned"),
             1);
@@ -81,7 +81,7 @@ TEST(RunnerLimits, ALaunchThatNeverEndsButKeepsTalkingIsItsCasesTimeoutAndTheRun
   DeviceRun clean = f.run("echo", 600);
   DeviceRun r = f.run("echo,chatty:3", 600, 0.5);
   EXPECT_LT(f.seconds, 20.0);
-  EXPECT_EQ(count(r, Status::Timeout,
+  EXPECT_EQ(limits_count(r, Status::Timeout,
                   "no result within 0.5 s of the launch (the limit on a launch), though the device runner kept "
                   "printing ('loading'); it was killed"),
             1);
@@ -98,7 +98,7 @@ TEST(RunnerLimits, ALineWithoutEndIsOneErrorNamingTheLimitAndTheRunGoesOn) {
   DeviceRun clean = f.run("echo", 600);
   DeviceRun r = f.run("echo,hugeline:3", 600);
   EXPECT_LT(f.seconds, 20.0);
-  EXPECT_EQ(count(r, Status::Error,
+  EXPECT_EQ(limits_count(r, Status::Error,
                   "the device runner printed a line longer than 1048576 bytes (the limit on a line read from a child), "
                   "which is no line of the device protocol; it was killed"),
             1);

@@ -23,7 +23,7 @@ using test::files;
 using test::kGrammar;
 using test::read_base;
 
-std::string load_error(const std::string& tail) {
+std::string grammar_load_error(const std::string& tail) {
   try {
     load_specs(files(tail));
   } catch (const SpecError& e) { return e.what(); } catch (const std::exception& e) {
@@ -99,7 +99,7 @@ TEST(Grammar, AnExampleIsReadVerbatimAndSplitIntoItsInstructions) {
 
 TEST(GrammarErrors, ARuleNamingAValueNoBlockSpells) {
   std::string tail = with(kGrammar, "only: {num: [.x1, .x2]}", "only: {num: [.x1, .x3]}");
-  EXPECT_EQ(load_error(tail),
+  EXPECT_EQ(grammar_load_error(tail),
             fmt::format("specs/ldmatrix.yaml:{}:11: rule 'm16n16-num' names value '.x3' of position 'num', which no "
                         "block spells; expected one of: .x1, .x2, .x4",
                         line_of(tail, "only: {num: [.x1, .x3]}")));
@@ -107,7 +107,7 @@ TEST(GrammarErrors, ARuleNamingAValueNoBlockSpells) {
 
 TEST(GrammarErrors, ARuleNamingAPositionNoBlockHas) {
   std::string tail = with(kGrammar, "when: {shape: [.m8n8]}", "when: {layout: [.row]}");
-  EXPECT_EQ(load_error(tail), fmt::format("specs/ldmatrix.yaml:{}:11: rule 'm8n8-type' names position 'layout', which "
+  EXPECT_EQ(grammar_load_error(tail), fmt::format("specs/ldmatrix.yaml:{}:11: rule 'm8n8-type' names position 'layout', which "
                                           "no block it applies to has",
                                           line_of(tail, "when: {layout: [.row]}")));
 }
@@ -117,7 +117,7 @@ TEST(GrammarErrors, TwoRulesThatLeaveAPositionNoValueContradictEachOther) {
       "  - rule: m16n16-x4-only\n    text: \"(a wrong rule)\"\n    source: \"test\"\n    document: manual\n"
       "    when: {shape: [.m16n16]}\n    only: {num: [.x4]}\n";
   std::string tail = with(kGrammar, "\nexamples:", "\n" + extra + "\nexamples:");
-  const std::string err = load_error(tail);
+  const std::string err = grammar_load_error(tail);
   EXPECT_EQ(err.rfind(fmt::format("specs/ldmatrix.yaml:{}:5: rules 'm16n16-x4-only' and 'm16n16-num' (at specs/"
                                   "ldmatrix.yaml:",
                                   line_of(tail, "  - rule: m16n16-x4-only")),
@@ -133,7 +133,7 @@ TEST(GrammarErrors, TwoRulesThatLeaveAPositionNoValueContradictEachOther) {
 TEST(GrammarErrors, ARuleThatForbidsADocumentedForm) {
   std::string tail = with(kGrammar, "when: {shape: [.m8n8]}\n    only: {type: [.b16]}",
                           "when: {shape: [.m8n8]}\n    only: {type: [.b8]}");
-  const std::string err = load_error(tail);
+  const std::string err = grammar_load_error(tail);
   EXPECT_EQ(err.rfind(fmt::format("specs/ldmatrix.yaml:{}:5: rule 'm8n8-type' forbids 'ldmatrix.sync.aligned.m8n8.x1.b16 "
                                   "{{regs}}, [{{addr}}];', which variant 'ldmatrix.m8n8.b16' documents (at ",
                                   line_of(tail, "  - rule: m8n8-type")),
@@ -144,7 +144,7 @@ TEST(GrammarErrors, ARuleThatForbidsADocumentedForm) {
 
 TEST(GrammarErrors, APositionWithNoValuesMakesAnEmptyProduct) {
   std::string tail = with(kGrammar, "trans: [\"\", .trans]", "trans: []");
-  EXPECT_EQ(load_error(tail),
+  EXPECT_EQ(grammar_load_error(tail),
             fmt::format("specs/ldmatrix.yaml:{}:14: position 'trans' has no values, so the block's product is empty; "
                         "expected at least one",
                         line_of(tail, "trans: []")));
@@ -156,7 +156,7 @@ TEST(GrammarErrors, AProductOverTheLimit) {
   many += "]";
   std::string tail = with(kGrammar, "type: [.b16, .b8]", "type: " + many);
   tail = with(tail, "trans: [\"\", .trans]", "trans: " + many);
-  const std::string err = load_error(tail);
+  const std::string err = grammar_load_error(tail);
   EXPECT_NE(err.find("the block spells 720000 combinations, over the limit of 20000; expected it split as the "
                      "document splits its syntax"),
             std::string::npos)
@@ -168,7 +168,7 @@ TEST(GrammarErrors, AnExampleLineThatIsNotOneInstruction) {
   std::string tail =
       with(kGrammar, "ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {d}, [addr];   // one matrix",
            "ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {d}, [addr]; mov.b32 d, 0;");
-  const std::string err = load_error(tail);
+  const std::string err = grammar_load_error(tail);
   EXPECT_EQ(err, fmt::format("specs/ldmatrix.yaml:{}:11: line 3 ('ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {{d}}, "
                              "[addr]; mov.b32 d, 0;') is not one instruction; expected one instruction ending in ';' "
                              "per line",
@@ -177,7 +177,7 @@ TEST(GrammarErrors, AnExampleLineThatIsNotOneInstruction) {
 
 TEST(GrammarErrors, ARegistersFormulaOverAnUnsetVariable) {
   std::string tail = with(kGrammar, "registers: per * matrices", "registers: per * matrixes");
-  const std::string err = load_error(tail);
+  const std::string err = grammar_load_error(tail);
   EXPECT_NE(err.find("matrixes"), std::string::npos) << err;
   EXPECT_EQ(err.rfind(fmt::format("specs/ldmatrix.yaml:{}:", line_of(tail, "registers: per * matrixes")), 0), 0u)
       << err;

@@ -15,7 +15,7 @@ using namespace ptxcts::test;
 
 namespace {
 
-std::string load_error(const std::vector<SpecFile>& files) {
+std::string limits_load_error(const std::vector<SpecFile>& files) {
   try {
     load_specs(files);
   } catch (const SpecError& e) { return e.what(); }
@@ -45,7 +45,7 @@ std::string more_cases(int n) {
 
 TEST(SpecLimits, AVariantOfAMillionFormsIsRefusedAtItsQualifiersAtOnce) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string err = load_error(spec_files("movmatrix.yaml", "qualifiers: {}", qualifiers(3, 100)));
+  const std::string err = limits_load_error(spec_files("movmatrix.yaml", "qualifiers: {}", qualifiers(3, 100)));
   EXPECT_EQ(err.rfind("specs/movmatrix.yaml:14:", 0), 0u) << err;
   EXPECT_NE(err.find("variant 'movmatrix.m8n8.b16' spells 1000000 forms (100 .q0 x 100 .q1 x 100 .q2), over the "
                      "limit of 20000; expected it split into variants as the document splits its syntax"),
@@ -55,7 +55,7 @@ TEST(SpecLimits, AVariantOfAMillionFormsIsRefusedAtItsQualifiersAtOnce) {
 }
 
 TEST(SpecLimits, AProductPast2To64IsNotWrappedBelowTheLimit) {
-  const std::string err = load_error(spec_files("movmatrix.yaml", "qualifiers: {}", qualifiers(70, 2)));
+  const std::string err = limits_load_error(spec_files("movmatrix.yaml", "qualifiers: {}", qualifiers(70, 2)));
   EXPECT_NE(err.find("spells more than 2^64 forms"), std::string::npos) << err;
   EXPECT_EQ(saturating_product({std::size_t{1} << 40, std::size_t{1} << 40}), SIZE_MAX);
 }
@@ -72,7 +72,7 @@ TEST(SpecLimits, FormsTimesCasesAreRefusedAtTheVariantThatPassesTheLimit) {
   std::vector<SpecFile> files = movmatrix_of_19600_forms();
   for (auto& f : files)
     if (f.path == "specs/cases.yaml") f.text.replace(f.text.find("  - name: unique-contiguous\n"), 28, more_cases(40));
-  const std::string err = load_error(files);
+  const std::string err = limits_load_error(files);
   EXPECT_EQ(err.rfind("specs/movmatrix.yaml:14:", 0), 0u) << err;
   EXPECT_NE(err.find("with variant 'movmatrix.m8n8.b16' (19600 forms) the specs hold "), std::string::npos) << err;
   EXPECT_NE(err.find(" x 65 cases (cases.yaml) = "), std::string::npos) << err;
@@ -81,7 +81,7 @@ TEST(SpecLimits, FormsTimesCasesAreRefusedAtTheVariantThatPassesTheLimit) {
 }
 
 TEST(SpecLimits, FormsTimesTargetsAreRefusedAsTheCatalogsAssemblies) {
-  const std::string err = load_error(movmatrix_of_19600_forms());
+  const std::string err = limits_load_error(movmatrix_of_19600_forms());
   EXPECT_EQ(err.rfind("specs/movmatrix.yaml:14:", 0), 0u) << err;
   EXPECT_NE(err.find(" x 28 targets (targets.yaml) = "), std::string::npos) << err;
   EXPECT_NE(err.find("catalog assemblies, over the limit of 500000; expected fewer forms or targets"),
