@@ -10,23 +10,12 @@
 #include "judge/audit.hpp"
 #include "report/audit_report.hpp"
 #include "support/spec_fixture.hpp"
+#include "support/unrun_ptxas.hpp"
 
 using namespace ptxcts;
 using namespace ptxcts::test;
 
 namespace {
-
-// ptxas 13.0 as the specs know it, without running it.
-Toolchain toolkit(const Suite& s) {
-  Toolchain tc;
-  tc.ptxas = "/nonexistent/ptxas";
-  tc.version = "13.0.88";
-  tc.release = "13.0";
-  // The targets a ptxas 13.0 knows: sm_75 on, up to those of its PTX ISA 9.0 (not sm_107, of 9.4).
-  for (auto const& t : s.specs.targets.targets)
-    if (t.arch >= 75 && t.ptx <= PtxVersion{9, 0}) tc.real_targets.push_back(t.name);
-  return tc;
-}
 
 ProbeVerdict accepted() { return {.accepted = true, .message = "", .error = ""}; }
 ProbeVerdict rejected(const std::string& why = "ptxas probe.ptx, line 3; error   : not this") {
@@ -83,7 +72,7 @@ struct Fixture {
   AuditPlan plan;
   std::vector<ProbeVerdict> verdicts;
   explicit Fixture(std::vector<SpecFile> files) : suite(build_suite(load_specs(files))) {
-    plan = plan_audit(suite, toolkit(suite));
+    plan = plan_audit(suite, unrun_ptxas_13_0(suite));
     verdicts = documented(suite, plan);
   }
   Audit judge() const { return judge_audit(suite, plan, verdicts); }

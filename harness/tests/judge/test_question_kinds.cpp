@@ -15,26 +15,16 @@
 #include "report/audit_report.hpp"
 #include "report/audit_report_reader.hpp"
 #include "support/spec_fixture.hpp"
+#include "support/unrun_ptxas.hpp"
 
 using namespace ptxcts;
 using namespace ptxcts::test;
 
 namespace {
 
-// ptxas 13.0 as the specs know it (the targets of PTX ISA 9.0 from sm_75 on), never run.
-Toolchain toolkit13(const Suite& s) {
-  Toolchain tc;
-  tc.ptxas = "/nonexistent/ptxas";
-  tc.version = "13.0.88";
-  tc.release = "13.0";
-  for (auto const& t : s.specs.targets.targets)
-    if (t.arch >= 75 && t.ptx <= PtxVersion{9, 0}) tc.real_targets.push_back(t.name);
-  return tc;
-}
-
 struct Planned {
   Suite suite = build_suite(load_specs(spec_files()));
-  AuditPlan plan = plan_audit(suite, toolkit13(suite));
+  AuditPlan plan = plan_audit(suite, unrun_ptxas_13_0(suite));
 
   // The home questions around the representative of `block`, by detail.
   std::map<std::string, const MutationSubject*> of_block(const std::string& block) const {

@@ -8,21 +8,12 @@
 #include "judge/audit.hpp"
 #include "judge/version_ladder.hpp"
 #include "support/spec_fixture.hpp"
+#include "support/unrun_ptxas.hpp"
 
 using namespace ptxcts;
 using namespace ptxcts::test;
 
 namespace {
-
-Toolchain toolkit_13_0(const Suite& s) {
-  Toolchain tc;
-  tc.ptxas = "/nonexistent/ptxas";
-  tc.version = "13.0.88";
-  tc.release = "13.0";
-  for (auto const& t : s.specs.targets.targets)
-    if (t.arch >= 75 && t.ptx <= PtxVersion{9, 0}) tc.real_targets.push_back(t.name);
-  return tc;
-}
 
 ProbeVerdict yes() { return {.accepted = true, .message = "", .error = ""}; }
 ProbeVerdict no(const std::string& m = "ptxas probe.ptx, line 3; error   : Feature 'x' requires PTX ISA .version 9.9") {
@@ -60,7 +51,7 @@ TEST(VersionLadder, ReadsABoundAWindowGapsOrNothing) {
 // 6.3 (as ptxas does with the .aligned the specs write) is asked every version, and says so.
 TEST(VersionLadder, AFormRejectedAtItsMinimumIsAskedEveryVersionAndTheFindingStatesTheRealBound) {
   Suite suite = build_suite(load_specs(spec_files()));
-  AuditPlan plan = plan_audit(suite, toolkit_13_0(suite));
+  AuditPlan plan = plan_audit(suite, unrun_ptxas_13_0(suite));
   std::vector<ProbeVerdict> v(plan.probes.size(), yes());
   std::size_t late = 0;
   for (auto const& vs : plan.versions) {
@@ -100,7 +91,7 @@ TEST(VersionLadder, AFormRejectedAtItsMinimumIsAskedEveryVersionAndTheFindingSta
 // Two rounds only where the first calls for a second; the verdicts come back in the plan's order.
 TEST(VersionLadder, AskAuditAsksASecondRoundOnlyForTheLadders) {
   Suite suite = build_suite(load_specs(spec_files()));
-  AuditPlan plan = plan_audit(suite, toolkit_13_0(suite));
+  AuditPlan plan = plan_audit(suite, unrun_ptxas_13_0(suite));
   std::set<std::size_t> below;
   for (auto const& vs : plan.versions)
     if (vs.below) below.insert(vs.below->probe);
