@@ -9,9 +9,10 @@ as often as a fault cut it short. Faults of two families strike it, chosen from 
   or a run resumes):
     crash    the runner dies in the launch           -> that case `crash`
     hang     the runner goes silent in the launch    -> that case `timeout`
-    chatty   the runner prints "loading" forever     -> that case `timeout` (an overall limit, not the
-                                                         idle watchdog, must end it); two on one line may
-                                                         abandon the rest of it as `error` (documented)
+    chatty   the runner prints "loading" forever     -> that case `timeout` (the launch's limit, not the
+             in the launch                               idle watchdog, must end it); however many strike
+                                                         a line, no other case changes (docs/running.md:
+                                                         only stalls loading modules abandon a line)
     garbage  the launch's record is random bytes     -> that case `error` (a broken protocol, not a crash);
                                                         the reading of that line's results stops there, so
                                                         the rest of the line may be `error` too (documented)
@@ -235,7 +236,6 @@ class Soak:
         self.findings = []
         self.episodes = self.invocations = self.equal = 0
         self.processes_left = self.bytes_left = self.entries_left = 0
-        self.abandoned = 0  # cases abandoned after two stalls on their line (documented)
         self.discarded = 0  # episodes under which the programs were rebuilt
         self.unread = 0  # cases left without a result after a garbled record on their line (documented)
         self.run_args = ["--case-timeout", f"{args.case_timeout:g}", "--batch", str(args.batch)] + list(args.run_arg)
@@ -409,11 +409,10 @@ class Soak:
             return False, [(kind, False) for kind in hit.values()]
         got = normalized(json.loads(path.read_text()))
         expected = {f"{r['kernel']}/{r['case']}": r for r in self.expected["results"]}
-        seen, wrong_cases, faults_ok, abandoned, unread = set(), [], {label: False for label in hit}, set(), set()
-        # Documented (docs/running.md): two stalls of a runner that kept printing on one device line
-        # (the main line's batches; the fault line's isolated cases) abandon the rest of that line.
-        chatty = [self.line_of(label) for label, kind in hit.items() if kind == "chatty"]
-        may_abandon = {line for line in chatty if chatty.count(line) >= 2}
+        seen, wrong_cases, faults_ok, unread = set(), [], {label: False for label in hit}, set()
+        # No case is abandoned: docs/running.md abandons a line only after two stalls loading modules
+        # (at the limit on a batch, before its `batch` line), which no fault here causes; a launch that
+        # never ends, talking (chatty) or not (hang), is its own case's timeout (2a80d56).
         # Documented (cce20df): a broken record stops the reading of its line's results file, and each
         # case of the line left without a result is an error naming the broken protocol.
         garbled = {self.line_of(label) for label, kind in hit.items() if kind == "garbage"}
@@ -430,9 +429,6 @@ class Soak:
                 if not faults_ok[label]:
                     wrong_cases.append(f"{label} ({kind}): {r['status']}, expected {'/'.join(sorted(allowed))}:"
                                        f" {one_line(r['reason'], 100)}")
-            elif self.line_of(label) in may_abandon and r["status"] == "error" and \
-                    r["reason"].startswith("not run: the device runner stalled"):
-                abandoned.add(label)
             elif self.line_of(label) in garbled and r["status"] == "error" and \
                     r["reason"].startswith("device runner broke the protocol"):
                 unread.add(label)
@@ -440,9 +436,8 @@ class Soak:
                 was = expected.get(label, {}).get("status", "(absent)")
                 wrong_cases.append(f"{label}: {was} -> {r['status']}: {one_line(r['reason'], 100)}")
         wrong_cases += [f"{label}: lost" for label in expected if label not in seen]
-        self.abandoned += len(abandoned)
         self.unread += len(unread)
-        claims_ok = self.compare_claims(got, set(hit) | abandoned | unread, number)
+        claims_ok = self.compare_claims(got, set(hit) | unread, number)
         if not hit:  # nothing the device did: the whole report is the undisturbed one
             rest_ok = {k: v for k, v in got.items() if k not in ("results", "claims")} == \
                       {k: v for k, v in self.expected.items() if k not in ("results", "claims")}
@@ -548,7 +543,7 @@ class Soak:
             self.guarded(number)
 
     COUNTS = ("injected", "survived", "findings", "episodes", "invocations", "equal", "processes_left",
-              "bytes_left", "entries_left", "abandoned", "unread")
+              "bytes_left", "entries_left", "unread")
 
     def stamp(self):
         return [(os.stat(p).st_mtime_ns, os.stat(p).st_size) for p in (self.ptxcts, self.runner)]
@@ -585,8 +580,6 @@ class Soak:
                          f"{self.discarded}")
         if self.unread:
             lines.append(f"cases not run after a garbled record on their line (documented, accepted): {self.unread}")
-        if self.abandoned:
-            lines.append(f"cases not run after two chatty hangs on their line (documented, accepted): {self.abandoned}")
         lines.append(f"processes left: {self.processes_left}; left in $TMPDIR: {self.bytes_left:,} bytes "
                      f"({self.entries_left} files and folders)")
         for f in self.findings[:a.max_findings]:
