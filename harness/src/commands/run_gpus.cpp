@@ -117,7 +117,7 @@ void open_journal(PerGpu& G, const DeviceInfo& dev, bool many, bool selection, c
   G.journal_path = G.reports / (report_basename(G.rep.info) + ".journal.jsonl");
   if (selection) return;
   if (resume) {
-    auto done = read_journal(G.journal_path);
+    auto done = resume_journal(G.journal_path);  // a record cut short dropped
     G.opt.done = by_kernel_and_case(done);
     fmt::print("  resuming: {} results from {}\n", done.size(), G.journal_path.string());
   }

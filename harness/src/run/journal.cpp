@@ -2,65 +2,129 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
 #include <optional>
+#include <stdexcept>
 
 #include "results/report_json.hpp"
 #include "util/file_text.hpp"
 
 namespace ptxcts {
+namespace {
+
+// A journal as read: its records, and how its text ends.
+struct JournalText {
+  std::vector<CaseResult> results;
+  std::size_t whole = 0;  // bytes up to the end of its last complete line (or whole record)
+  int cut_line = 0;       // the last line's number, where it is a record cut short (0: none)
+  std::size_t cut_bytes = 0;
+  bool unterminated = false;  // its last line is a whole record without its newline
+};
+
+// "kernel/case" -> its line and its place in the records read.
+using SeenRecords = std::map<std::pair<std::string, std::string>, std::pair<int, std::size_t>>;
+
+// A run records each case once (a resumed run redoes nothing done): a second record was not
+// written by a run, and which of the two to believe is not for --resume to guess.
+void refuse_a_second_record(const std::filesystem::path& path, int number, const CaseResult& r, SeenRecords& seen,
+                            const std::vector<CaseResult>& results) {
+  auto [first, fresh] = seen.emplace(std::make_pair(r.kernel, r.case_name), std::make_pair(number, results.size()));
+  if (fresh) return;
+  const CaseResult& before = results[first->second.second];
+  throw ReportError(fmt::format(
+      "{}:{}:1: a second record of {}/{} (the first is at line {}{}); expected one record per case: the journal "
+      "is refused (remove the line that is wrong, or run without --resume)",
+      path.string(), number, r.kernel, r.case_name, first->second.first,
+      before.status == r.status
+          ? ", with the same outcome"
+          : fmt::format(", which says {} where this says {}", to_string(before.status), to_string(r.status))));
+}
+
+// The last line, without its newline: a whole record (a disk that filled just before the newline),
+// or the record the run was writing when it died or its disk filled.
+std::optional<CaseResult> last_line_record(const std::string& line, const std::filesystem::path& path, int number) {
+  try {
+    return parse_case_result_line(line, path.string(), number);
+  } catch (const ReportError&) { return std::nullopt; }
+}
+
+JournalText scan_journal(const std::filesystem::path& path, const std::string& text) {
+  JournalText out;
+  SeenRecords seen;
+  int number = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t nl = text.find('\n', at);
+    ++number;
+    const std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    std::optional<CaseResult> r;
+    if (nl != std::string::npos) {
+      at = nl + 1;
+      out.whole = at;
+      if (line.empty()) continue;
+      r = parse_case_result_line(line, path.string(), number);
+    } else {
+      r = last_line_record(line, path, number);
+      if (!r) {
+        out.cut_line = number;
+        out.cut_bytes = line.size();
+        break;
+      }
+      out.unterminated = true;
+      out.whole = text.size();
+      at = text.size();
+    }
+    refuse_a_second_record(path, number, *r, seen, out.results);
+    out.results.push_back(std::move(*r));
+  }
+  return out;
+}
+
+JournalText scan_journal_file(const std::filesystem::path& path) {
+  const std::optional<std::string> read = try_read_file_text(path, kMaxInputFileBytes);
+  if (!read) return {};  // no journal yet: nothing done
+  return scan_journal(path, *read);
+}
+
+}  // namespace
 
 Journal::Journal(const std::filesystem::path& path, bool fresh) : path_(path) {
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  out_.open(path, fresh ? std::ios::trunc : std::ios::app);
-  if (!out_) throw std::runtime_error("cannot write the journal " + path.string());
+  // Emptied on its own, then appended to: a file opened to be written anew is removed when a write
+  // fails, and a journal that a full disk stops keeps what it holds, for --resume.
+  if (fresh) write_file_checked(path, "");
+  out_ = std::make_unique<CheckedFile>(path, CheckedFile::Open::Append);
 }
 
 void Journal::append(const CaseResult& r) {
-  if (!out_.is_open()) return;
-  out_ << case_result_json_line(r) << '\n';
-  out_.flush();
+  if (!out_) return;
   // A journal that stops silently would lose what the run goes on to do: a full disk stops the run
   // (what was written before stays, and --resume goes on from it).
-  if (!out_)
-    throw std::runtime_error("cannot write the journal " + path_.string() + ": " + std::strerror(errno) +
-                             "; the run stops here, and "
-                             "what it wrote before can be resumed with --resume");
+  try {
+    *out_ << case_result_json_line(r) << '\n';
+    out_->flush();
+  } catch (const std::exception& e) {
+    std::string why = e.what();  // "cannot write PATH: the cause (the free space)"
+    const std::string cannot = "cannot write ";
+    if (why.rfind(cannot, 0) == 0) why.insert(cannot.size(), "the journal ");
+    throw std::runtime_error(why + "; the run stops here, and what it wrote before can be resumed with --resume");
+  }
 }
 
-std::vector<CaseResult> read_journal(const std::filesystem::path& path) {
-  std::vector<CaseResult> out;
-  const std::optional<std::string> read = try_read_file_text(path, kMaxInputFileBytes);
-  if (!read) return out;  // no journal yet: nothing done
-  const std::string& text = *read;
-  int number = 0;
-  // kernel/case -> its line and its place in `out`
-  std::map<std::pair<std::string, std::string>, std::pair<int, std::size_t>> seen;
-  for (std::size_t at = 0; at < text.size();) {
-    std::size_t nl = text.find('\n', at);
-    ++number;
-    if (nl == std::string::npos) break;  // no newline: the run died while writing this line
-    std::string line = text.substr(at, nl - at);
-    at = nl + 1;
-    if (line.empty()) continue;
-    CaseResult r = parse_case_result_line(line, path.string(), number);
-    // A run records each case once (a resumed run redoes nothing done): a second record was not
-    // written by a run, and which of the two to believe is not for --resume to guess.
-    auto [first, fresh] = seen.emplace(std::make_pair(r.kernel, r.case_name), std::make_pair(number, out.size()));
-    if (!fresh) {
-      const CaseResult& before = out[first->second.second];
-      throw ReportError(fmt::format(
-          "{}:{}:1: a second record of {}/{} (the first is at line {}{}); expected one record per case: the journal "
-          "is refused (remove the line that is wrong, or run without --resume)",
-          path.string(), number, r.kernel, r.case_name, first->second.first,
-          before.status == r.status ? ", with the same outcome"
-                                    : fmt::format(", which says {} where this says {}", to_string(before.status),
-                                                  to_string(r.status))));
-    }
-    out.push_back(std::move(r));
+std::vector<CaseResult> read_journal(const std::filesystem::path& path) { return scan_journal_file(path).results; }
+
+std::vector<CaseResult> resume_journal(const std::filesystem::path& path, std::FILE* say) {
+  JournalText read = scan_journal_file(path);
+  if (read.cut_line > 0) {
+    std::filesystem::resize_file(path, read.whole);
+    fmt::print(say,
+               "journal: {}:{}: the last record was cut short ({} bytes, no newline: the run writing it was killed or "
+               "its disk was full); dropped, so its case runs again\n",
+               path.string(), read.cut_line, read.cut_bytes);
+  } else if (read.unterminated) {
+    CheckedFile out(path, CheckedFile::Open::Append);
+    out << '\n';
+    out.close();
   }
-  return out;
+  return std::move(read.results);
 }
 
 std::map<std::pair<std::string, std::string>, CaseResult> by_kernel_and_case(const std::vector<CaseResult>& results) {
