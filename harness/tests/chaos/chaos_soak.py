@@ -28,14 +28,18 @@ as often as a fault cut it short. Faults of two families strike it, chosen from 
     disk-reports  the reports folder (journal and reports) on a full disk: a tmpfs of a random small
                   size (unshare -rm); the run must stop with one clear line, exit 2, and its journal,
                   copied back to a disk with space, resumes
-    disk-tmp      $TMPDIR (the run's scratch: job and result files) on a full disk likewise
+    disk-tmp      $TMPDIR (the run's scratch: job and result files) on a full disk likewise; what the soak's
+                  $TMPDIR holds (a folder a killed run left, for this run to sweep) is copied in first and
+                  what the tmpfs holds then copied back, so that each run sees the $TMPDIR the run before
+                  it left, as on one disk
   After these the finished report must equal the undisturbed run's as a whole (but date, commit and
   timing), case for case and claim for claim, together with the device's faults of the episode.
 
 Always: nothing may be left running (no process carrying the soak's marker in its environment, or in
 one of its sessions, alive 2 s after each `ptxcts` ends) and nothing on disk (the soak's own $TMPDIR,
-given to every child, empty after each episode). A `ptxcts` that does not end within its limit is
-killed and counted as hung.
+given to every child: nothing new in it after a `ptxcts` that ended on its own, whatever its exit
+status; only a killed one may leave its scratch there, for the next run to sweep; empty after each
+episode). A `ptxcts` that does not end within its limit is killed and counted as hung.
 
 The summary (one screen): faults injected and survived by kind, episodes, invocations, reports equal,
 processes and bytes left, and every finding. Exit 0 when every fault was survived and nothing was
@@ -154,19 +158,21 @@ class Invocation:
             return self.argv(self.reports), self.env(s.tmp)
         mount = s.work / f"mnt-{s.invocations}"
         mount.mkdir()
+        self.reports.mkdir(exist_ok=True)
+        # The folder the tmpfs stands for: its files are copied in first, and back after (full_disk.sh).
+        keep = self.reports if self.fault == "disk-reports" else s.tmp
+        used = pages_of(keep)
         if self.fault == "disk-reports":
-            used = sum(f.stat().st_size for f in self.reports.iterdir()) if self.reports.exists() else 0
             size = used + self.rng.randrange(4096, max(8192, int(0.8 * s.report_bytes)))
             self.detail = f"reports on a {size // 1024} KiB tmpfs"
             inner, env = self.argv(mount), self.env(s.tmp)
         else:
-            size = self.rng.randrange(4096, 1 << 20)
-            self.detail = f"$TMPDIR on a {size // 1024} KiB tmpfs"
+            size = used + self.rng.randrange(4096, 1 << 20)
+            self.detail = f"$TMPDIR on a {size // 1024} KiB tmpfs" + (f" ({used // 1024} KiB of it left by the "
+                                                                       f"run before)" if used else "")
             inner, env = self.argv(self.reports), self.env(mount)
-        self.reports.mkdir(exist_ok=True)
         script = Path(__file__).with_name("full_disk.sh")
-        return ["unshare", "-rm", "sh", str(script), self.fault, str(size), str(mount), str(self.reports),
-                str(s.work / "disk-left")] + inner, env
+        return ["unshare", "-rm", "sh", str(script), self.fault, str(size), str(mount), str(keep)] + inner, env
 
     def run(self):
         s = self.soak
@@ -184,7 +190,8 @@ class Invocation:
             while proc.poll() is None:
                 if time.monotonic() - start > s.limit():
                     self.hung = True
-                    s.kill_marked()
+                    # ptxcts and its children; not full_disk.sh (proc), which copies the tmpfs back
+                    s.kill_marked(spare=proc.pid if self.fault in ("disk-reports", "disk-tmp") else None)
                 time.sleep(0.02)
             if killer:
                 killer.cancel()
@@ -195,6 +202,10 @@ class Invocation:
         if self.fault in ("disk-reports", "disk-tmp"):
             (s.work / f"mnt-{s.invocations}").rmdir()  # the tmpfs went with its namespace
         return self
+
+    def killed(self):
+        """Ended by SIGKILL (the fault's, the runner's, or the soak's at the limit): it may leave its scratch."""
+        return self.hung or self.rc in (-signal.SIGKILL, 128 + signal.SIGKILL)
 
     def kill(self, proc):
         if proc.poll() is None:
@@ -212,6 +223,11 @@ def start_child(argv, **kwargs):
                 raise
             time.sleep(1)
     return subprocess.Popen(argv, **kwargs)
+
+
+def pages_of(folder):
+    """What the files under `folder` take on a tmpfs: whole 4 KiB pages."""
+    return sum(-(-os.lstat(os.path.join(d, f)).st_size // 4096) * 4096 for d, _, files in os.walk(folder) for f in files)
 
 
 def no_core_dumps():
@@ -334,6 +350,7 @@ class Soak:
         resume, clean, struck, transcript = False, True, [], []
         for attempt in range(len(faults) + 3):
             fault = faults[attempt] if attempt < len(faults) else None
+            before = set(os.listdir(self.tmp))
             inv = Invocation(self, reports, resume, chaos, fault, self.rng).run()
             self.invocations += 1
             where = f"episode {number}, run {attempt + 1} ({inv.detail or 'no host fault'})"
@@ -342,7 +359,7 @@ class Soak:
             transcript.append(f"== {where}: exit {inv.rc}, {inv.wall:.2f} s\n{inv.output}")
             if fault and inv.struck:
                 struck.append((fault, ok))
-            if self.left_after(inv, where):
+            if self.left_after(inv, where) or self.left_by(inv, before, where):
                 clean = False
             if (reports / REPORT).exists() and not any(reports.glob("*.journal.jsonl")) and inv.rc in (0, 1):
                 break
@@ -481,8 +498,10 @@ class Soak:
                 continue
         return found
 
-    def kill_marked(self):
+    def kill_marked(self, spare=None):
         for pid, _ in self.marked():
+            if pid == spare:
+                continue
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
@@ -499,23 +518,34 @@ class Soak:
             self.kill_marked()
         return bool(left)
 
-    def sweep_tmp(self, where):
-        """Counts (and removes) what was left in the children's $TMPDIR; True if anything was."""
+    def left_by(self, inv, before, where):
+        """Counts (and removes) what a ptxcts that ended on its own (not killed) added to $TMPDIR: its own
+        leak, which the next run's sweep would hide (its owner is dead). True if it added anything."""
+        new = sorted(set(os.listdir(self.tmp)) - before)
+        if inv.killed() or not new:
+            return False
+        self.sweep_tmp(f"{where}, exit {inv.rc}", new)
+        return True
+
+    def sweep_tmp(self, where, names=None):
+        """Counts (and removes) what was left in the children's $TMPDIR (or those `names` of it); True if
+        anything was."""
         entries, size = 0, 0
-        for dirpath, dirs, files in os.walk(self.tmp):
-            entries += len(dirs) + len(files)
-            size += sum(os.lstat(os.path.join(dirpath, f)).st_size for f in files)
-        disk_left = self.work / "disk-left"  # what a run left on its own tmpfs $TMPDIR (full_disk.sh)
-        if disk_left.exists():
-            n, b = (int(x) for x in disk_left.read_text().split())
-            entries, size = entries + n, size + b
-            disk_left.unlink()
+        for top in (self.tmp / n for n in (os.listdir(self.tmp) if names is None else names)):
+            entries += 1
+            if top.is_symlink() or not top.is_dir():
+                size += os.lstat(top).st_size
+                top.unlink()
+                continue
+            for dirpath, dirs, files in os.walk(top):
+                entries += len(dirs) + len(files)
+                size += sum(os.lstat(os.path.join(dirpath, f)).st_size for f in files)
+            shutil.rmtree(top)
         if entries:
             self.entries_left += entries
             self.bytes_left += size
-            self.findings.append(f"{where}: {entries} files and folders ({size:,} bytes) left in $TMPDIR")
-            for p in self.tmp.iterdir():
-                shutil.rmtree(p) if p.is_dir() and not p.is_symlink() else p.unlink()
+            self.findings.append(f"{where}: {entries} files and folders ({size:,} bytes) left in $TMPDIR"
+                                 f"{': ' + ', '.join(names[:3]) if names else ''}")
         return entries > 0
 
     # -- the whole ---------------------------------------------------------------------------------
