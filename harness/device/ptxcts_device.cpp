@@ -4,7 +4,9 @@
 //                 [--toolchain cubin|jit] [--only-gpu UUID]
 //                                             runs jobs K.. of F on GPU N, B launches to a batch
 //                                             (one copy in, one copy out, one synchronize),
-//                                             appending each result to R as soon as it has it.
+//                                             appending each result to R as soon as it has it
+//                                             (every byte checked: a results file that cannot be
+//                                             written is "results-unwritable ..." and exit 6).
 // Every module is loaded the same way, from its bytes with cuModuleLoadDataEx and a log buffer: a
 // cubin (the default), or with --toolchain jit the kernel's PTX, which the driver's compiler builds.
 // A module the driver's JIT refuses (a PTX ISA version or target it does not know) gives each of its
@@ -210,7 +212,9 @@ struct Runner {
   }
 
   // Runs jobs [first, end) as one batch. Returns false if the batch faulted (nothing recorded).
-  bool batch(const std::vector<ptxcts::DeviceJob>& jobs, std::size_t first, std::size_t end, std::ostream& out) {
+  // Each record is on disk before its "done" line; one that cannot be written throws ResultsUnwritable.
+  bool batch(const std::vector<ptxcts::DeviceJob>& jobs, std::size_t first, std::size_t end,
+             ptxcts::ResultsWriter& out) {
     std::vector<CUfunction> fns(end - first, nullptr);
     std::vector<CudaFailure> load_errors(end - first);
     for (std::size_t k = first; k < end; ++k) try {
@@ -275,7 +279,7 @@ struct Runner {
     if (r != CUDA_SUCCESS) {
       if (end - first > 1) return false;  // which launch faulted is unknown: run them again one by one
       ptxcts::DeviceResult fault{.id = jobs[first].id, .ok = false, .error = "kernel: " + error_text(r), .state = {}};
-      ptxcts::write_result(out, fault);
+      out.write(fault);
       std::printf("done %u fault\n", fault.id);
       std::fflush(stdout);
       return false;
@@ -294,7 +298,7 @@ struct Runner {
         result.error = load_errors[k - first].what;
         result.load = load_errors[k - first].load;
       }
-      ptxcts::write_result(out, result);
+      out.write(result);
       std::printf("done %u %s\n", result.id, result.ok ? "ok" : "fault");  // after the record is on disk
     }
     std::fflush(stdout);
@@ -336,24 +340,28 @@ int run(const ptxcts::RunnerArgs& args) {
   }
   const auto range = ptxcts::jobs_in(*order, jobs.size());
   const std::size_t start = range.first, end = range.end;
-  std::ofstream out(args.results, std::ios::binary | std::ios::app);
   auto say_timing = [&] {
     std::printf("%s\n", ptxcts::timing_line(runner.timing).c_str());
     std::fflush(stdout);
   };
-  for (std::size_t k = start; k < end;) {
-    const std::size_t e = ptxcts::batch_end(jobs, k, end, args.batch);
-    bool ok = false;
-    try {
-      ok = runner.batch(jobs, k, e, out);
-    } catch (const CudaFailure& f) { std::fprintf(stderr, "%s\n", f.what.c_str()); }
-    if (!ok) {
-      say_timing();
-      // A sticky error poisons the context (and the process: every context of it, on this driver).
-      return e - k > 1 ? ptxcts::kDeviceBatchFaulted : kExitFault;
+  // Every record's bytes checked: a full disk is said ("results-unwritable ...", exit 6), never a record missing.
+  try {
+    ptxcts::ResultsWriter out(args.results);
+    for (std::size_t k = start; k < end;) {
+      const std::size_t e = ptxcts::batch_end(jobs, k, end, args.batch);
+      bool ok = false;
+      try {
+        ok = runner.batch(jobs, k, e, out);
+      } catch (const CudaFailure& f) { std::fprintf(stderr, "%s\n", f.what.c_str()); }
+      if (!ok) {
+        say_timing();
+        // A sticky error poisons the context (and the process: every context of it, on this driver).
+        return e - k > 1 ? ptxcts::kDeviceBatchFaulted : kExitFault;
+      }
+      k = e;
     }
-    k = e;
-  }
+    out.close();
+  } catch (const ptxcts::ResultsUnwritable& e) { return ptxcts::results_unwritable(e); }
   say_timing();
   return 0;
 }

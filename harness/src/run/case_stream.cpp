@@ -12,6 +12,7 @@ LineJobs write_line_jobs(const std::filesystem::path& file, std::size_t count,
   auto add = [&](const DeviceJob& job) {
     line.offsets.push_back(writer.add(job));
     line.ids.push_back(job.id);
+    line.shapes.push_back(job.input.shape);
   };
   if (stream) {
     for (std::size_t k = 0; k < count; ++k)

@@ -17,6 +17,7 @@ namespace ptxcts {
 struct LineJobs {
   std::vector<std::uint32_t> ids;      // job k's id
   std::vector<std::uint64_t> offsets;  // where job k starts in the file (for read_job_at)
+  std::vector<LaunchShape> shapes;     // job k's shape (the sizes of the images its record must give back)
 };
 
 // `make(k)`, for k < count in order, gives the k-th case's job, or nullopt where it has none (its

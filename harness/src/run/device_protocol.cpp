@@ -1,6 +1,7 @@
 #include "run/device_protocol.hpp"
 
 #include "util/atomic_file.hpp"
+#include "util/checked_file.hpp"
 
 #include <unistd.h>
 #include <algorithm>
@@ -164,6 +165,45 @@ void write_result(std::ostream& out, const DeviceResult& r) {
   put_vec(out, r.state.smem);
   put_vec(out, r.state.regs);
   out.flush();
+}
+
+ResultsWriter::ResultsWriter(const std::string& path) {
+  checked([&] { file_ = std::make_unique<CheckedFile>(path, CheckedFile::Open::Append); });
+}
+ResultsWriter::~ResultsWriter() = default;
+
+template <class F>
+void ResultsWriter::checked(F write) {
+  try {
+    write();
+  } catch (const std::runtime_error& e) {  // util/checked_file's: the path, the error, the free space
+    throw ResultsUnwritable(e.what());
+  }
+}
+
+void ResultsWriter::write(const DeviceResult& r) {
+  checked([&] { write_result(*file_, r); });
+}
+
+void ResultsWriter::write_bytes(const std::string& raw) {
+  checked([&] { file_->write(raw.data(), static_cast<std::streamsize>(raw.size())).flush(); });
+}
+
+void ResultsWriter::close() {
+  checked([&] { file_->close(); });
+}
+
+constexpr char kUnwritableWord[] = "results-unwritable ";
+
+int results_unwritable(const ResultsUnwritable& e) {
+  std::printf("%s%s\n", kUnwritableWord, e.what());
+  std::fflush(stdout);
+  return kDeviceResultsUnwritable;
+}
+
+std::optional<std::string> parse_results_unwritable_line(const std::string& line) {
+  if (line.rfind(kUnwritableWord, 0) != 0) return std::nullopt;
+  return line.substr(sizeof kUnwritableWord - 1);
 }
 
 DeviceJob read_job_at(std::istream& in, std::uint64_t offset) {

@@ -37,7 +37,11 @@
 //   (the context is unusable) and the runner stopped: `ptxcts run` starts a fresh runner from the
 //   next job; 5 a batch of several launches faulted: nothing of that batch was recorded (which
 //   launch faulted is unknown), and `ptxcts run` runs its jobs again one at a time; 2 bad command
-//   line or unreadable job file, 4 no usable device: nothing more can run.
+//   line or unreadable job file, 4 no usable device: nothing more can run; 6 the results file could
+//   not be written (a full disk, a quota: ResultsWriter): the runner printed "results-unwritable
+//   cannot write R: REASON (N free on its filesystem)" and stopped; its records before stand, the jobs
+//   after have none. That is the host's failure, not the GPU's: `ptxcts run` stops with the message,
+//   and --resume runs those jobs again. Exit 0 with records missing breaks the protocol.
 //   Death by a signal, or any other exit, means the launch after the last record killed it (or,
 //   in a batch of several, one of the batch's launches not yet recorded): that launch is a `crash`,
 //   and a fresh runner goes on from the one after (a batch's unrecorded jobs are run one at a time).
@@ -46,8 +50,10 @@
 #include <cstdint>
 #include <functional>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,12 +61,15 @@
 
 namespace ptxcts {
 
+class CheckedFile;
+
 enum DeviceExit : int {
   kDeviceDone = 0,
   kDeviceUsage = 2,
   kDeviceFaulted = 3,
   kDeviceUnusable = 4,
-  kDeviceBatchFaulted = 5
+  kDeviceBatchFaulted = 5,
+  kDeviceResultsUnwritable = 6
 };
 
 // What a runner loads for each job: the cubin ptxas made, or the PTX the driver compiles itself.
@@ -120,6 +129,33 @@ std::vector<DeviceJob> read_jobs(std::istream& in);  // throws std::runtime_erro
 DeviceJob read_job_at(std::istream& in, std::uint64_t offset);
 
 void write_result(std::ostream& out, const DeviceResult& r);
+
+// A runner's results file, appended to a record at a time, every byte and the close checked
+// (util/checked_file): a record that cannot be written whole throws ResultsUnwritable, whose what()
+// is "cannot write R: REASON (N free on its filesystem)", never a record silently missing.
+struct ResultsUnwritable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+class ResultsWriter {
+ public:
+  explicit ResultsWriter(const std::string& path);  // opened for appending
+  ~ResultsWriter();
+  ResultsWriter(const ResultsWriter&) = delete;
+  ResultsWriter& operator=(const ResultsWriter&) = delete;
+  void write(const DeviceResult& r);         // on disk (flushed) when it returns
+  void write_bytes(const std::string& raw);  // anything else (the fake runner's garbage), flushed
+  void close();
+
+ private:
+  template <class F>
+  void checked(F write);
+  std::unique_ptr<CheckedFile> file_;
+};
+// What a runner does when its results cannot be written: says so on stdout in one line,
+// "results-unwritable WHY", and gives the status to exit with (kDeviceResultsUnwritable).
+int results_unwritable(const ResultsUnwritable& e);
+// WHY of such a line; nullopt for any other line.
+std::optional<std::string> parse_results_unwritable_line(const std::string& line);
 // Reads the next complete result; on a truncated record, leaves the stream where it was.
 std::optional<DeviceResult> read_result(std::istream& in);
 // Reads every complete result; a truncated last record (the runner died mid-write) is dropped.

@@ -41,11 +41,14 @@ class RecordBytes {
     bytes(s.data(), n);
     return s;
   }
+  // `want`, if given: the length the job's shape gives (`unit`: its elements and why, for the message).
   template <class T>
-  void vector(std::vector<T>& v, const char* field) {
+  void vector(std::vector<T>& v, const char* field, std::optional<std::uint64_t> want = {},
+              const std::string& unit = "") {
     const auto n = number<std::uint64_t>();
     if (n > kMaxRecordVector)
       throw Broke{fmt::format("{} of at most {} elements, got a length of {}", field, kMaxRecordVector, n)};
+    if (want && n != *want) throw Broke{fmt::format("{} of {} {}, got {}", field, *want, unit, n)};
     v.clear();
     for (std::uint64_t done = 0; done < n;) {  // grown as bytes arrive: a length is a claim
       const std::uint64_t take = std::min<std::uint64_t>(n - done, 1 << 16);
@@ -70,7 +73,8 @@ std::string shown(const char* bytes, std::size_t n) {
 }
 
 DeviceResult read_record(RecordBytes& rec, const std::function<bool(std::uint32_t)>& is_job,
-                         const std::function<bool(std::uint32_t)>& recorded) {
+                         const std::function<bool(std::uint32_t)>& recorded,
+                         const std::function<std::optional<LaunchShape>(std::uint32_t)>& shape) {
   char magic[4];
   rec.bytes(magic, 4);
   if (std::memcmp(magic, kRecordMagic, 4) != 0)
@@ -84,8 +88,14 @@ DeviceResult read_record(RecordBytes& rec, const std::function<bool(std::uint32_
   r.ok = outcome == 1;
   r.load = outcome == 2 ? ModuleLoad::Refused : outcome == 3 ? ModuleLoad::Failed : ModuleLoad::Loaded;
   r.error = rec.text("an error text");
-  rec.vector(r.state.smem, "a shared-memory image");
-  rec.vector(r.state.regs, "a register image");
+  // A launch that ran gives back its whole tile and every register: images of its job's sizes.
+  const std::optional<LaunchShape> s = r.ok && shape ? shape(r.id) : std::nullopt;
+  using Want = std::optional<std::uint64_t>;
+  const std::string of_job = s ? fmt::format("job {}'s {} warps", r.id, s->warps) : "";
+  rec.vector(r.state.smem, "a shared-memory image", s ? Want(std::uint64_t(s->warps) * s->tile_bytes) : Want(),
+             s ? fmt::format("bytes ({} x {}-byte tile)", of_job, s->tile_bytes) : "");
+  rec.vector(r.state.regs, "a register image", s ? Want(std::uint64_t(s->threads()) * s->regs) : Want(),
+             s ? fmt::format("words ({} x 32 threads x {} registers)", of_job, s->regs) : "");
   return r;
 }
 
@@ -97,7 +107,7 @@ std::optional<DeviceResult> ResultRecords::next(std::istream& in) {
   in.seekg(static_cast<std::streamoff>(offset_));
   RecordBytes rec(in);
   try {
-    DeviceResult r = read_record(rec, is_job_, recorded_);
+    DeviceResult r = read_record(rec, is_job_, recorded_, shape_);
     ++number_;
     offset_ = static_cast<std::uint64_t>(in.tellg());
     return r;

@@ -195,10 +195,21 @@ class Finisher {
     std::lock_guard<std::mutex> hold(mutex_);
     return finished_[n];
   }
+  // The host failed the run (a runner's full disk): the first such failure, said once both lines end.
+  void fail_on_host(const std::string& why) {
+    std::lock_guard<std::mutex> hold(mutex_);
+    if (host_failure_.empty()) host_failure_ = why;
+  }
+  std::string host_failure() const {
+    std::lock_guard<std::mutex> hold(mutex_);
+    return host_failure_;
+  }
   // Called from both device lines' threads (and their runners' reader threads) at once.
   // `input`, if given, gives back the case's launch inputs (moved into the job file) for the check.
+  // `journaled` false: a case lost to the host's failure, which --resume runs again.
   void finish(std::size_t n, const DeviceResult* got, const std::string& lost_reason = "",
-              Status lost_status = Status::Crash, const std::function<LaunchInput()>& input = {}) {
+              Status lost_status = Status::Crash, const std::function<LaunchInput()>& input = {},
+              bool journaled = true) {
     {
       std::lock_guard<std::mutex> hold(mutex_);
       if (n >= plan_.pending.size() || finished_[n]) return;
@@ -218,7 +229,7 @@ class Finisher {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::lock_guard<std::mutex> hold(mutex_);
     compare_seconds_ += secs;
-    if (opt_.journal) opt_.journal->append(r);
+    if (opt_.journal && journaled) opt_.journal->append(r);
     ++done_;
     // Counted over every case of the run (one denominator): those known before any launch are done.
     const std::size_t known_before = run_.results.size() - plan_.pending.size();
@@ -251,6 +262,7 @@ class Finisher {
   std::map<const KernelPlan*, int> left_;  // cases of each kernel still to finish
   std::size_t kernels_done_ = 0, done_ = 0;
   double compare_seconds_ = 0;
+  std::string host_failure_;
   mutable std::mutex mutex_;
 };
 
@@ -311,6 +323,7 @@ class DeviceLine {
     const LineJobs line = write_(files_.jobs);
     ids_ = line.ids;
     job_offsets_ = line.offsets;
+    shapes_ = line.shapes;
     if (ids_.empty()) return timing_;  // the waiting runner, if any, is told to quit
     write_file_checked(files_.results, "");  // emptied: a results file that cannot be made is an error, not a wait
     results_in_.open(files_.results, std::ios::binary);
@@ -337,8 +350,15 @@ class DeviceLine {
         next = after;
         continue;
       }
-      if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127 ||
-          (pr.exit_code == kDeviceDone && pr.signal == 0)) {
+      if (pr.exit_code == kDeviceDone && pr.signal == 0) {  // done, it says, with records missing
+        finish_short(next, asked_end);
+        break;
+      }
+      if (pr.exit_code == kDeviceResultsUnwritable && pr.signal == 0) {
+        lose_rest(after);
+        break;
+      }
+      if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127) {
         for (std::size_t k = after; k < ids_.size(); ++k) finish_at(k, "the device runner could not run: " + pr.output);
         break;
       }
@@ -453,6 +473,7 @@ class DeviceLine {
       if (std::sscanf(line.c_str(), "batch %zu %zu", &k, &n) == 2) in_flight_ = {k, k + n};
       if (first_launch_) first_launch_();
     } else if (line.rfind("timing ", 0) == 0) timing_.add(line);
+    else if (auto why = parse_results_unwritable_line(line)) unwritable_ = *why;
   }
   void drain() {
     std::lock_guard<std::mutex> hold(mutex_);
@@ -476,6 +497,33 @@ class DeviceLine {
     for (std::size_t k = 0; k < ids_.size(); ++k) finish_at(k, broken, Status::Error);
     return true;
   }
+  // A runner that exited 0 (every job it was asked for recorded) with records missing broke the
+  // protocol: the line's cases left without a result are an `error` saying so, never a crash.
+  void finish_short(std::size_t next, std::size_t asked_end) {
+    std::size_t got = 0;
+    for (std::size_t k = next; k < asked_end; ++k) got += fin_.finished(ids_[k]);
+    const std::string why = fmt::format(
+        "device runner broke the protocol at its exit (status 0: every job asked for recorded): expected {} records "
+        "in {} (jobs {} to {} of its line), got {}",
+        asked_end - next, files_.results.filename().string(), next, asked_end - 1, got);
+    for (std::size_t k = next; k < ids_.size(); ++k) finish_at(k, why, Status::Error);
+  }
+  // A runner that could not write its results file (a full disk): the host's failure, not the GPU's.
+  // The line's cases left without a result are an `error` naming it, not journaled, so that --resume
+  // runs them again; the run stops once both lines have ended (Finisher::host_failure).
+  void lose_rest(std::size_t after) {
+    std::string said;
+    {
+      std::lock_guard<std::mutex> hold(mutex_);
+      said = unwritable_;
+    }
+    if (said.empty())
+      said = fmt::format("{} could not be written (exit status {}), and the runner did not say why",
+                         files_.results.string(), static_cast<int>(kDeviceResultsUnwritable));
+    const std::string why = "the device runner could not write its results: " + said;
+    fin_.fail_on_host(why);
+    for (std::size_t k = after; k < ids_.size(); ++k) fin_.finish(ids_[k], nullptr, why, Status::Error, {}, false);
+  }
   void finish_at(std::size_t k, const std::string& reason, Status status = Status::Crash) {
     fin_.finish(ids_[k], nullptr, reason, status);
   }
@@ -492,14 +540,18 @@ class DeviceLine {
   std::function<void()> first_launch_;
   std::unique_ptr<StandbyRunner> first_;
   std::ifstream results_in_, jobs_in_;
-  ResultRecords records_{files_.results.filename().string(), [this](std::uint32_t id) { return index_of_.count(id) > 0; },
-                         [this](std::uint32_t id) { return fin_.finished(id); }};
+  ResultRecords records_{files_.results.filename().string(),
+                         [this](std::uint32_t id) { return index_of_.count(id) > 0; },
+                         [this](std::uint32_t id) { return fin_.finished(id); },
+                         [this](std::uint32_t id) { return shapes_.at(index_of_.at(id)); }};
   std::vector<std::uint32_t> ids_;                       // job k's id (its index in the plan's pending)
   std::vector<std::uint64_t> job_offsets_;               // where each job starts in the job file
+  std::vector<LaunchShape> shapes_;                      // each job's shape: its record's image sizes
   std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in ids_
   std::pair<std::size_t, std::size_t> in_flight_{0, 0};  // the batch the runner said it launched
   LineTiming timing_;
   int stalls_ = 0;  // runners killed at the limit on a batch while loading its modules (RunOptions::batch_limit)
+  std::string unwritable_;  // what a runner said when its results file could not be written
   std::mutex mutex_;
 };
 
@@ -580,6 +632,10 @@ void launch_all(const Suite& suite, Plan& plan, const DeviceInfo& device, const 
     t.runner_starts += l->starts;
   }
   t.faults = fault_secs;
+  // A full disk under the runners' results stops the run as a full disk under the journal does: what
+  // was journaled stands, and --resume runs the cases lost to it again.
+  if (const std::string why = fin.host_failure(); !why.empty())
+    throw std::runtime_error(why + "; the run stops here, and --resume runs its cases again once there is space");
 }
 
 }  // namespace

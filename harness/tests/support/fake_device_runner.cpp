@@ -22,11 +22,15 @@
 // CUDA_ERROR_UNSUPPORTED_PTX_VERSION and the real JIT's log line (a skip for `ptxcts run`).
 // PTXCTS_FAKE_CHAOS=SEED:RATE[:KINDS]: seeded crashes, hangs and garbage at cases chosen by a hash
 // of the seed and the case (support/fake_chaos.hpp; the chaos soak's faults).
+// PTXCTS_FAKE_RESULTS_LIMIT=N: no file the runner writes may grow past N bytes (RLIMIT_FSIZE, as a
+// quota would have it: the write past it fails with EFBIG), so that the results file fills up where
+// a disk would; the runner's checked writer (ResultsWriter) then says so and exits 6, as on a full disk.
 // PTXCTS_FAKE_SPECS: the specs the emulator plans kernels from (default: the source tree's).
 // PTXCTS_FAKE_DEVICES: `--info`'s answer (default: one sm_90 GPU). PTXCTS_FAKE_STARTS: a file
 // each start appends its first launch to; PTXCTS_FAKE_RUNNERS: one each start appends its --device
 // and --only-gpu to. --only-gpu must name a uuid of PTXCTS_FAKE_DEVICES (else: no GPU, exit 4).
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -102,6 +106,109 @@ LoadFailure jit_load(const std::string& path, const std::string& entry) {
   return {};
 }
 
+// Runs jobs [start, end) as the real runner does, each record through `out` (which throws
+// ResultsUnwritable where the file cannot take it); the exit status.
+int run_jobs(const RunnerArgs& args, const std::string& mode, test::Mutant device,
+             const std::optional<test::Chaos>& chaos, const std::vector<DeviceJob>& jobs, std::size_t start,
+             std::size_t end, ResultsWriter& out) {
+  const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"),
+             hang_at = modifier(mode, "hang:"), kill_at = modifier(mode, "killparent:"),
+             progress_at = modifier(mode, "progress:"), hugeline_at = modifier(mode, "hugeline:"),
+             chatty_at = modifier(mode, "chatty:");
+  test::DeviceEmulator emulator;
+  RunnerTiming timing;
+  std::map<std::pair<std::string, std::string>, LoadFailure> loaded;  // (module, entry): as the JIT said
+  // As the real runner: a batch's records are written only when the whole batch came back; a fault
+  // in a batch of several records nothing (exit 5), a fault alone is recorded (exit 3).
+  for (std::size_t k = start; k < end;) {
+    const std::size_t e = batch_end(jobs, k, end, args.batch);
+    for (std::size_t j = k; progress_at >= 0 && j < e; ++j)  // its modules never load, but it says "loading"
+      for (; jobs[j].id >= progress_at; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
+        std::printf("loading\n");
+        std::fflush(stdout);
+      }
+    std::printf("batch %zu %zu\n", k, e - k);
+    std::fflush(stdout);
+    std::vector<DeviceResult> got;
+    std::map<std::uint32_t, std::string> garbled;  // chaos: a record of random bytes instead of the launch's
+    for (std::size_t j = k; j < e; ++j) {
+      const long at = jobs[j].id;
+      if (const auto f = chaos ? chaos->at(jobs[j].label) : test::ChaosFault::None; f != test::ChaosFault::None) {
+        chaos->strike(f, jobs[j].label);
+        if (f == test::ChaosFault::Garbage) garbled[jobs[j].id] = chaos->garbage(jobs[j].label);
+      }
+      if (at == abort_at) std::abort();
+      if (at == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
+      for (; at == chatty_at; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
+        std::printf("loading\n");
+        std::fflush(stdout);
+      }
+      if (at == hugeline_at) {
+        const std::string chunk(65536, 'x');
+        while (std::fwrite(chunk.data(), 1, chunk.size(), stdout) == chunk.size()) {}
+        return 1;
+      }
+      if (at == kill_at) {
+        kill(getppid(), SIGKILL);
+        return 0;
+      }
+      DeviceResult r;
+      r.id = jobs[j].id;
+      ++timing.launches;
+      LoadFailure load;
+      if (args.toolchain == RunToolchain::Jit) {
+        auto key = std::make_pair(jobs[j].module, jobs[j].kernel_name);
+        auto it = loaded.find(key);
+        if (it == loaded.end()) it = loaded.emplace(key, jit_load(jobs[j].module, jobs[j].kernel_name)).first;
+        load = it->second;
+      }
+      if (load.load != ModuleLoad::Loaded) {  // recorded, and the runner goes on, as the real one
+        r.load = load.load;
+        r.error = load.error;
+        got.push_back(std::move(r));
+        continue;
+      }
+      if (at == fault_at) r.error = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address";
+      else if (device == test::Mutant::Echo) {
+        r.state = jobs[j].input.state;
+        r.ok = true;
+      } else {
+        const std::string& label = jobs[j].label;
+        const KernelPlan* plan = suite().find_kernel(label.substr(0, label.rfind('/')));
+        if (!plan) {
+          std::fprintf(stderr, "fake_device_runner: job %u names no kernel of the specs: '%s'\n", r.id, label.c_str());
+          return kDeviceUnusable;
+        }
+        try {
+          r.state = emulator.run(*plan, jobs[j].input, device);
+          r.ok = true;
+        } catch (const std::exception& ex) {
+          r.error = std::string("kernel: CUDA_ERROR_ILLEGAL_ADDRESS (emulated): ") + ex.what();
+        }
+      }
+      if (!r.ok) {
+        ++timing.batches;
+        std::printf("%s\n", timing_line(timing).c_str());
+        if (e - k > 1) return kDeviceBatchFaulted;
+        if (auto g = garbled.find(r.id); g != garbled.end()) out.write_bytes(g->second);
+        else out.write(r);
+        return kDeviceFaulted;
+      }
+      got.push_back(std::move(r));
+    }
+    ++timing.batches;
+    for (auto const& r : got) {
+      if (auto g = garbled.find(r.id); g != garbled.end()) out.write_bytes(g->second);
+      else out.write(r);
+      std::printf("done %u %s\n", r.id, r.ok ? "ok" : "fault");  // as the real runner does: the watchdog hears progress
+    }
+    std::fflush(stdout);
+    k = e;
+  }
+  std::printf("%s\n", timing_line(timing).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,10 +228,7 @@ int main(int argc, char** argv) {
     return kDeviceUsage;
   }
   const std::string mode = std::getenv("PTXCTS_FAKE_MODE") ? std::getenv("PTXCTS_FAKE_MODE") : "echo";
-  const long abort_at = modifier(mode, "abort:"), fault_at = modifier(mode, "fault:"),
-             hang_at = modifier(mode, "hang:"), kill_at = modifier(mode, "killparent:"),
-             unusable = modifier(mode, "unusable:"), progress_at = modifier(mode, "progress:"),
-             hugeline_at = modifier(mode, "hugeline:"), chatty_at = modifier(mode, "chatty:");
+  const long unusable = modifier(mode, "unusable:");
   exit_when_parent_goes(kDeviceUnusable);
   if (const char* seen = std::getenv("PTXCTS_FAKE_RUNNERS"))  // each start: which GPU it was told to see
     std::ofstream(seen, std::ios::app) << "device " << args->device << " only-gpu " << args->only_gpu << "\n";
@@ -161,97 +265,16 @@ int main(int argc, char** argv) {
   // `ptxcts run` gives the fault cases to runners of their own.
   if (const char* starts = std::getenv("PTXCTS_FAKE_STARTS"))
     std::ofstream(starts, std::ios::app) << (start < jobs.size() ? jobs[start].id : start) << "\n";
-  std::ofstream out(args->results, std::ios::binary | std::ios::app);
-  test::DeviceEmulator emulator;
-  RunnerTiming timing;
-  std::map<std::pair<std::string, std::string>, LoadFailure> loaded;  // (module, entry): as the JIT said
-  // As the real runner: a batch's records are written only when the whole batch came back; a fault
-  // in a batch of several records nothing (exit 5), a fault alone is recorded (exit 3).
-  for (std::size_t k = start; k < end;) {
-    const std::size_t e = batch_end(jobs, k, end, args->batch);
-    for (std::size_t j = k; progress_at >= 0 && j < e; ++j)  // its modules never load, but it says "loading"
-      for (; jobs[j].id >= progress_at; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
-        std::printf("loading\n");
-        std::fflush(stdout);
-      }
-    std::printf("batch %zu %zu\n", k, e - k);
-    std::fflush(stdout);
-    std::vector<DeviceResult> got;
-    std::map<std::uint32_t, std::string> garbled;  // chaos: a record of random bytes instead of the launch's
-    for (std::size_t j = k; j < e; ++j) {
-      const long at = jobs[j].id;
-      if (const auto f = chaos ? chaos->at(jobs[j].label) : test::ChaosFault::None; f != test::ChaosFault::None) {
-        chaos->strike(f, jobs[j].label);
-        if (f == test::ChaosFault::Garbage) garbled[jobs[j].id] = chaos->garbage(jobs[j].label);
-      }
-      if (at == abort_at) std::abort();
-      if (at == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
-      for (; at == chatty_at; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
-        std::printf("loading\n");
-        std::fflush(stdout);
-      }
-      if (at == hugeline_at) {
-        const std::string chunk(65536, 'x');
-        while (std::fwrite(chunk.data(), 1, chunk.size(), stdout) == chunk.size()) {}
-        return 1;
-      }
-      if (at == kill_at) {
-        kill(getppid(), SIGKILL);
-        return 0;
-      }
-      DeviceResult r;
-      r.id = jobs[j].id;
-      ++timing.launches;
-      LoadFailure load;
-      if (args->toolchain == RunToolchain::Jit) {
-        auto key = std::make_pair(jobs[j].module, jobs[j].kernel_name);
-        auto it = loaded.find(key);
-        if (it == loaded.end()) it = loaded.emplace(key, jit_load(jobs[j].module, jobs[j].kernel_name)).first;
-        load = it->second;
-      }
-      if (load.load != ModuleLoad::Loaded) {  // recorded, and the runner goes on, as the real one
-        r.load = load.load;
-        r.error = load.error;
-        got.push_back(std::move(r));
-        continue;
-      }
-      if (at == fault_at) r.error = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address";
-      else if (device == test::Mutant::Echo) {
-        r.state = jobs[j].input.state;
-        r.ok = true;
-      } else {
-        const std::string& label = jobs[j].label;
-        const KernelPlan* plan = suite().find_kernel(label.substr(0, label.rfind('/')));
-        if (!plan) {
-          std::fprintf(stderr, "fake_device_runner: job %u names no kernel of the specs: '%s'\n", r.id, label.c_str());
-          return kDeviceUnusable;
-        }
-        try {
-          r.state = emulator.run(*plan, jobs[j].input, device);
-          r.ok = true;
-        } catch (const std::exception& ex) {
-          r.error = std::string("kernel: CUDA_ERROR_ILLEGAL_ADDRESS (emulated): ") + ex.what();
-        }
-      }
-      if (!r.ok) {
-        ++timing.batches;
-        std::printf("%s\n", timing_line(timing).c_str());
-        if (e - k > 1) return kDeviceBatchFaulted;
-        if (auto g = garbled.find(r.id); g != garbled.end()) out << g->second << std::flush;
-        else write_result(out, r);
-        return kDeviceFaulted;
-      }
-      got.push_back(std::move(r));
-    }
-    ++timing.batches;
-    for (auto const& r : got) {
-      if (auto g = garbled.find(r.id); g != garbled.end()) out << g->second << std::flush;
-      else write_result(out, r);
-      std::printf("done %u %s\n", r.id, r.ok ? "ok" : "fault");  // as the real runner does: the watchdog hears progress
-    }
-    std::fflush(stdout);
-    k = e;
+  if (const char* limit = std::getenv("PTXCTS_FAKE_RESULTS_LIMIT")) {
+    const rlim_t bytes = std::strtoull(limit, nullptr, 10);
+    const rlimit at{.rlim_cur = bytes, .rlim_max = bytes};
+    signal(SIGXFSZ, SIG_IGN);  // a write past it fails with EFBIG instead of killing the runner
+    setrlimit(RLIMIT_FSIZE, &at);
   }
-  std::printf("%s\n", timing_line(timing).c_str());
-  return 0;
+  try {  // every record checked: a full disk is said as the real runner says it, never a record missing
+    ResultsWriter out(args->results);
+    const int status = run_jobs(*args, mode, device, chaos, jobs, start, end, out);
+    if (status == kDeviceDone) out.close();
+    return status;
+  } catch (const ResultsUnwritable& e) { return results_unwritable(e); }
 }
