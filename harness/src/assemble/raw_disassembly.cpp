@@ -1,9 +1,7 @@
 #include "assemble/raw_disassembly.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
@@ -13,6 +11,7 @@
 #include "assemble/cubin_functions.hpp"
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
+#include "util/scratch_file.hpp"
 #include "util/subprocess.hpp"
 
 namespace ptxcts {
@@ -83,8 +82,7 @@ std::vector<DisassemblyResult> disassemble_cubins_raw(const Disassembler& d, con
     }
   }
 
-  static std::atomic<unsigned> counter{0};
-  const fs::path file = fs::temp_directory_path() / fmt::format("ptxcts-raw-{}-{}.bin", ::getpid(), counter++);
+  const fs::path file = scratch_file("raw", ".bin");  // in the process's own folder: a SIGKILL's is swept
   write_file_atomically(file, raw);
   const std::string arch = raw_binary_arch(target);
   ProcessResult p = run_process({d.path, "-b", arch, file.string()}, timeout_seconds);

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <unistd.h>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +12,7 @@
 
 #include "util/checked_file.hpp"
 #include "util/environment.hpp"
+#include "util/scratch_file.hpp"
 #include "util/subprocess.hpp"
 
 namespace ptxcts {
@@ -81,8 +81,7 @@ void read_newest_ptx(Toolchain& tc, const std::string& help, double query_second
     }
   }
   namespace fs = std::filesystem;
-  static int made = 0;
-  fs::path ptx = fs::temp_directory_path() / fmt::format("ptxcts-version-probe-{}-{}.ptx", ::getpid(), made++);
+  const fs::path ptx = scratch_file("version-probe", ".ptx");
   write_file_checked(ptx, ".version 99.9\n.target " + tc.real_targets.front() + "\n.address_size 64\n");
   ProcessResult r =
       run_process({tc.ptxas, "-arch=" + tc.real_targets.front(), "-o", "/dev/null", ptx.string()}, query_seconds);

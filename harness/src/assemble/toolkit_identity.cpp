@@ -3,9 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -13,6 +11,7 @@
 
 #include "util/checked_file.hpp"
 #include "util/file_text.hpp"
+#include "util/scratch_file.hpp"
 #include "util/sealed_file.hpp"
 #include "util/subprocess.hpp"
 
@@ -23,8 +22,7 @@ namespace {
 
 // Whether ptxas accepts an empty module of PTX ISA `v` for its oldest target (exit 0).
 bool accepts_version(const Toolchain& tc, PtxVersion v) {
-  static std::atomic<int> made{0};
-  const fs::path ptx = fs::temp_directory_path() / fmt::format("ptxcts-identity-{}-{}.ptx", ::getpid(), made++);
+  const fs::path ptx = scratch_file("identity", ".ptx");
   write_file_checked(ptx, ".version " + v.str() + "\n.target " + tc.real_targets.front() + "\n.address_size 64\n");
   const ProcessResult r = run_process({tc.ptxas, "-arch=" + tc.real_targets.front(), "-o", "/dev/null", ptx.string()}, 60);
   std::error_code ec;
