@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ptxcts {
@@ -99,10 +101,26 @@ DeviceResult read_record(RecordBytes& rec, const std::function<bool(std::uint32_
   return r;
 }
 
+// Where the next "PCR1" of `in` starts, from `at` on (`end` where there is none before `end`).
+std::uint64_t magic_at_or_after(std::istream& in, std::uint64_t at, std::uint64_t end) {
+  std::string bytes(std::size_t{1} << 16, '\0');
+  const std::string_view magic(kRecordMagic, 4);
+  for (; at + 4 <= end; at += bytes.size() - 3) {  // chunks overlap by 3: a magic across two is found
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(at));
+    in.read(bytes.data(), static_cast<std::streamsize>(std::min<std::uint64_t>(bytes.size(), end - at)));
+    const std::string_view got(bytes.data(), static_cast<std::size_t>(in.gcount()));
+    if (const auto k = got.find(magic); k != std::string_view::npos) return at + k;
+    if (got.size() < bytes.size()) break;
+  }
+  return end;
+}
+
 }  // namespace
 
 std::optional<DeviceResult> ResultRecords::next(std::istream& in) {
-  if (!broken_.empty()) return std::nullopt;
+  lost_before_.clear();
+  if (!broken_.empty()) return resync(in);
   in.clear();
   in.seekg(static_cast<std::streamoff>(offset_));
   RecordBytes rec(in);
@@ -118,17 +136,56 @@ std::optional<DeviceResult> ResultRecords::next(std::istream& in) {
     char head[4] = {};
     in.read(head, 4);
     const auto got = static_cast<std::size_t>(in.gcount());
-    if (got < 4 && std::memcmp(head, kRecordMagic, got) != 0)
-      broken_ = fmt::format("device runner broke the protocol at results record {} (byte {} of {}): expected the "
-                            "magic \"PCR1\" that starts a record, got \"{}\"",
-                            number_ + 1, offset_, file_, shown(head, got));
     in.clear();
-    return std::nullopt;
+    if (got == 4 || std::memcmp(head, kRecordMagic, got) == 0) return std::nullopt;
+    broken_ = fmt::format(
+        "device runner broke the protocol at results record {} (byte {} of {}): expected the "
+        "magic \"PCR1\" that starts a record, got \"{}\"",
+        number_ + 1, offset_, file_, shown(head, got));
   } catch (const Broke& b) {
     broken_ = fmt::format("device runner broke the protocol at results record {} (byte {} of {}): expected {}",
                           number_ + 1, offset_, file_, b.expected);
-    return std::nullopt;
   }
+  scan_from_ = offset_ + 1;
+  return resync(in);
+}
+
+// The records after a broken one: the next magic whose record is whole and passes every check
+// (a job of this line not recorded yet, its outcome, lengths within the protocol's bounds and the
+// file, images of its job's sizes) is taken; random bytes pass all that about never. A candidate
+// still being written is waited for, unless a whole one follows it (the runner writes in order).
+std::optional<DeviceResult> ResultRecords::resync(std::istream& in) {
+  in.clear();
+  in.seekg(0, std::ios::end);
+  const auto end = static_cast<std::uint64_t>(in.tellg());
+  std::optional<std::uint64_t> waiting;
+  for (std::uint64_t at = scan_from_; (at = magic_at_or_after(in, at, end)) < end; ++at) {
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(at));
+    RecordBytes rec(in);
+    try {
+      DeviceResult r = read_record(rec, is_job_, recorded_, shape_);
+      number_ += 2;  // the broken one, and this one
+      offset_ = static_cast<std::uint64_t>(in.tellg());
+      lost_before_ = std::exchange(broken_, "");
+      return r;
+    } catch (const NotYet&) {
+      if (!waiting) waiting = at;
+    } catch (const Broke&) {}  // not a record: the search goes on after its magic
+  }
+  in.clear();
+  scan_from_ = waiting ? *waiting : std::max(scan_from_, end > 3 ? end - 3 : 0);  // a magic may be half written
+  return std::nullopt;
+}
+
+std::string ResultRecords::settle(std::istream& in) {
+  if (broken_.empty()) return "";
+  in.clear();
+  in.seekg(0, std::ios::end);
+  offset_ = static_cast<std::uint64_t>(in.tellg());
+  in.clear();
+  ++number_;
+  return std::exchange(broken_, "");
 }
 
 }  // namespace ptxcts

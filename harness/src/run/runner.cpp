@@ -342,10 +342,10 @@ class DeviceLine {
                                                                         .count = static_cast<unsigned>(count)},
                                                          stalled);
       drain();
-      if (finish_if_broken()) break;
+      const std::size_t asked_end = count ? next + count : ids_.size();
+      finish_garbled(pr, next, asked_end);
       std::size_t after = next;
       while (after < ids_.size() && fin_.finished(ids_[after])) ++after;
-      const std::size_t asked_end = count ? next + count : ids_.size();
       if (pr.exit_code == kDeviceDone && pr.signal == 0 && after >= asked_end) {
         next = after;
         continue;
@@ -482,20 +482,30 @@ class DeviceLine {
   void drain_locked() {
     while (auto g = records_.next(results_in_)) {  // each record checked: a foreign id, a second record break it
       const std::size_t k = index_of_.at(g->id);
+      // A runner records its jobs in order: those between the record before a garbled stretch and
+      // the one after it are the cases whose records it garbled, an `error` (nothing crashed).
+      for (std::size_t j = last_recorded_; j < k && !records_.lost_before().empty(); ++j)
+        if (!fin_.finished(ids_[j])) finish_at(j, records_.lost_before(), Status::Error);
+      last_recorded_ = k + 1;
       fin_.finish(g->id, &*g, "", Status::Crash, [&] { return read_job_at(jobs_in_, job_offsets_[k]).input; });
     }
   }
-  // A runner that broke the protocol: nothing more it wrote is believed, and the line's cases
-  // without a result are an `error` saying where and how (not a crash: nothing crashed).
-  bool finish_if_broken() {
+  // Garbage a runner wrote last, no record after it (it has ended): a runner that exited 0 says it
+  // recorded every job asked for, so the garbage holds the records of each it left without one; any
+  // other end garbled the record after its last (what its exit says is for the launch after that).
+  void finish_garbled(const ProcessResult& pr, std::size_t next, std::size_t asked_end) {
     std::string broken;
     {
       std::lock_guard<std::mutex> hold(mutex_);
-      broken = records_.broken();
+      broken = records_.settle(results_in_);
     }
-    if (broken.empty()) return false;
-    for (std::size_t k = 0; k < ids_.size(); ++k) finish_at(k, broken, Status::Error);
-    return true;
+    if (broken.empty()) return;
+    const bool every = pr.exit_code == kDeviceDone && pr.signal == 0;
+    for (std::size_t k = next; k < asked_end; ++k) {
+      if (fin_.finished(ids_[k])) continue;
+      finish_at(k, broken, Status::Error);
+      if (!every) break;
+    }
   }
   // A runner that exited 0 (every job it was asked for recorded) with records missing broke the
   // protocol: the line's cases left without a result are an `error` saying so, never a crash.
@@ -548,6 +558,7 @@ class DeviceLine {
   std::vector<std::uint64_t> job_offsets_;               // where each job starts in the job file
   std::vector<LaunchShape> shapes_;                      // each job's shape: its record's image sizes
   std::map<std::uint32_t, std::size_t> index_of_;        // job id -> index in ids_
+  std::size_t last_recorded_ = 0;                        // 1 + the index of the last job read from the results
   std::pair<std::size_t, std::size_t> in_flight_{0, 0};  // the batch the runner said it launched
   LineTiming timing_;
   int stalls_ = 0;  // runners killed at the limit on a batch while loading its modules (RunOptions::batch_limit)
