@@ -13,9 +13,10 @@ as often as a fault cut it short. Faults of two families strike it, chosen from 
              in the launch                               idle watchdog, must end it); however many strike
                                                          a line, no other case changes (docs/running.md:
                                                          only stalls loading modules abandon a line)
-    garbage  the launch's record is random bytes     -> that case `error` (a broken protocol, not a crash);
-                                                        the reading of that line's results stops there, so
-                                                        the rest of the line may be `error` too (documented)
+    garbage  the launch's record is random bytes     -> that case `error` (a broken protocol, not a crash:
+                                                        "device runner broke the protocol at results record
+                                                        N ..."); the reading of its line's results goes on
+                                                        at the next whole record, so no other case changes
     noise    junk lines on stdout, then the launch   -> that case as undisturbed, or `error`
   These are what the device did: the report records them. So the report must name exactly the cases
   hit as above, and every other case must equal the undisturbed run's, field for field; a claim that
@@ -253,7 +254,7 @@ class Soak:
         self.episodes = self.invocations = self.equal = 0
         self.processes_left = self.bytes_left = self.entries_left = 0
         self.discarded = 0  # episodes under which the programs were rebuilt
-        self.unread = 0  # cases left without a result after a garbled record on their line (documented)
+        self.repaired = 0  # journals whose last record a full disk or a kill cut, cut off by --resume
         self.run_args = ["--case-timeout", f"{args.case_timeout:g}", "--batch", str(args.batch)] + list(args.run_arg)
         self.baseline_wall = 60.0  # until the undisturbed run has measured it
         self.unshare = self.can_unshare()
@@ -357,6 +358,7 @@ class Soak:
             ok = self.judge_invocation(inv, where)
             clean = clean and ok
             transcript.append(f"== {where}: exit {inv.rc}, {inv.wall:.2f} s\n{inv.output}")
+            self.repaired += "the last record was cut short" in inv.output  # run/journal's line on stderr
             if fault and inv.struck:
                 struck.append((fault, ok))
             if self.left_after(inv, where) or self.left_by(inv, before, where):
@@ -426,35 +428,29 @@ class Soak:
             return False, [(kind, False) for kind in hit.values()]
         got = normalized(json.loads(path.read_text()))
         expected = {f"{r['kernel']}/{r['case']}": r for r in self.expected["results"]}
-        seen, wrong_cases, faults_ok, unread = set(), [], {label: False for label in hit}, set()
+        seen, wrong_cases, faults_ok = set(), [], {label: False for label in hit}
         # No case is abandoned: docs/running.md abandons a line only after two stalls loading modules
         # (at the limit on a batch, before its `batch` line), which no fault here causes; a launch that
         # never ends, talking (chatty) or not (hang), is its own case's timeout (2a80d56).
-        # Documented (cce20df): a broken record stops the reading of its line's results file, and each
-        # case of the line left without a result is an error naming the broken protocol.
-        garbled = {self.line_of(label) for label, kind in hit.items() if kind == "garbage"}
+        # A garbled record is its own case's error alone: the reading of its line's results goes on at
+        # the next whole record (8ef301f; before, every later case of the line was an error).
         for r in got["results"]:
             label = f"{r['kernel']}/{r['case']}"
             seen.add(label)
             if label in hit:
                 kind = hit[label]
                 allowed = EXPECTED_STATUS.get(kind, {expected[label]["status"], "error"})
-                unread_here = self.line_of(label) in garbled and r["status"] == "error" and \
-                    r["reason"].startswith("device runner broke the protocol")  # after a garbled record
-                faults_ok[label] = unread_here or r["status"] in allowed and (
-                    kind != "noise" or r["status"] == "error" or r == expected[label])
+                faults_ok[label] = r["status"] in allowed and (
+                    kind != "noise" or r["status"] == "error" or r == expected[label]) and (
+                    kind != "garbage" or r["reason"].startswith("device runner broke the protocol"))
                 if not faults_ok[label]:
                     wrong_cases.append(f"{label} ({kind}): {r['status']}, expected {'/'.join(sorted(allowed))}:"
                                        f" {one_line(r['reason'], 100)}")
-            elif self.line_of(label) in garbled and r["status"] == "error" and \
-                    r["reason"].startswith("device runner broke the protocol"):
-                unread.add(label)
             elif r != expected.get(label):
                 was = expected.get(label, {}).get("status", "(absent)")
                 wrong_cases.append(f"{label}: {was} -> {r['status']}: {one_line(r['reason'], 100)}")
         wrong_cases += [f"{label}: lost" for label in expected if label not in seen]
-        self.unread += len(unread)
-        claims_ok = self.compare_claims(got, set(hit) | unread, number)
+        claims_ok = self.compare_claims(got, set(hit), number)
         if not hit:  # nothing the device did: the whole report is the undisturbed one
             rest_ok = {k: v for k, v in got.items() if k not in ("results", "claims")} == \
                       {k: v for k, v in self.expected.items() if k not in ("results", "claims")}
@@ -573,7 +569,7 @@ class Soak:
             self.guarded(number)
 
     COUNTS = ("injected", "survived", "findings", "episodes", "invocations", "equal", "processes_left",
-              "bytes_left", "entries_left", "unread")
+              "bytes_left", "entries_left", "repaired")
 
     def stamp(self):
         return [(os.stat(p).st_mtime_ns, os.stat(p).st_size) for p in (self.ptxcts, self.runner)]
@@ -608,8 +604,9 @@ class Soak:
         if self.discarded:
             lines.append(f"episodes discarded (ptxcts or the runner rebuilt under them), the suite made again: "
                          f"{self.discarded}")
-        if self.unread:
-            lines.append(f"cases not run after a garbled record on their line (documented, accepted): {self.unread}")
+        if self.repaired:
+            lines.append(f"journals whose last record was cut short, cut off by --resume (its case run again): "
+                         f"{self.repaired}")
         lines.append(f"processes left: {self.processes_left}; left in $TMPDIR: {self.bytes_left:,} bytes "
                      f"({self.entries_left} files and folders)")
         for f in self.findings[:a.max_findings]:
