@@ -8,11 +8,9 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
-#include <thread>
 
+#include "support/hanging_run.hpp"
 #include "support/temp_dir.hpp"
 #include "util/subprocess.hpp"
 
@@ -22,82 +20,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string text_of(const fs::path& file) {
-  std::ifstream in(file);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 bool may_unshare() {
   return run_process({"unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"}, 20).exit_code == 0;
 }
-
-// The build's catalog (CI's: sm_90, the fake GPUs'), used as it is: assembling one of their own
-// would cost each test a toolkit audit.
-bool have_catalog() { return fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json"); }
-
-// A `ptxcts run` on a GPU whose runner hangs at its first launch, with a $TMPDIR of its own, its
-// stdout (and stderr) redirected to a file. Each runner started appends its pid to `pids`.
-struct HangingRun {
-  TempDir t{"interrupted"};
-  fs::path tmp = t.dir / "tmp", pids = t.dir / "runner.pids", out = t.dir / "out.txt";
-  fs::path runner = t.dir / "runner";
-  pid_t ptxcts = 0;
-
-  HangingRun() {
-    fs::create_directories(tmp);
-    write_script(runner,
-                 "if [ \"$1\" = --info ]; then\n"
-                 "  echo '[{\"ordinal\": 0, \"name\": \"Hanging GPU\", \"major\": 9, \"minor\": 0, "
-                 "\"driver_cuda\": \"13.0\", \"driver_version\": \"0.0\"}]'; exit 0\n"
-                 "fi\n"
-                 "echo $$ >> '" + pids.string() + "'\nexec sleep 120\n");
-  }
-  ~HangingRun() {
-    if (ptxcts > 0 && ::kill(ptxcts, SIGKILL) == 0) ::waitpid(ptxcts, nullptr, 0);
-    std::ifstream in(pids);
-    for (int pid; in >> pid;) ::kill(pid, SIGKILL);  // a runner the test's SIGKILL left behind
-  }
-
-
-  void start() {
-    ptxcts = ::fork();
-    if (ptxcts == 0) {
-      ::setenv("TMPDIR", tmp.c_str(), 1);
-      std::freopen(out.c_str(), "w", stdout);
-      std::freopen(out.c_str(), "a", stderr);
-      ::execl(PTXCTS_COMMAND, PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR, "--family",
-              "ldmatrix", "--runner", runner.c_str(), "--reports", t.dir.c_str(),
-              static_cast<char*>(nullptr));
-      std::_Exit(127);
-    }
-  }
-  // Waits (up to 30 s) until the run is at its first launch, its job files written: the runners
-  // started and its GPU's line printed. False if that never came, or the run ended first.
-  bool wait_until_launched() {
-    for (int i = 0; i < 600; ++i) {
-      if (fs::exists(pids) && text_of(out).find("[GPU 0] Hanging GPU") != std::string::npos) return true;
-      if (::waitpid(ptxcts, nullptr, WNOHANG) == ptxcts) {  // it ended (a stale catalog, say): no launch to wait for
-        ptxcts = 0;
-        return false;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return false;
-  }
-  int end_by(int sig) {
-    if (ptxcts <= 0) return 0;  // already ended (kill(0) would signal the tests' own group)
-    ::kill(ptxcts, sig);
-    int status = 0;
-    ::waitpid(ptxcts, &status, 0);
-    ptxcts = 0;
-    return status;
-  }
-  std::string left_in_tmp() const {
-    std::string left;
-    for (auto const& e : fs::directory_iterator(tmp)) left += e.path().filename().string() + " ";
-    return left;
-  }
-};
 
 }  // namespace
 
@@ -108,12 +33,12 @@ TEST_P(InterruptedRun, LeavesNoScratchFolder) {
   // SIGHUP 92 MB).
   const int sig = GetParam();
   HangingRun run;
-  if (!have_catalog()) GTEST_SKIP() << "the build has no catalog";
+  if (!HangingRun::have_catalog()) GTEST_SKIP() << "the build's catalog holds no sm_90";
   run.start();
-  ASSERT_TRUE(run.wait_until_launched()) << text_of(run.out);
+  ASSERT_TRUE(run.wait_until_launched()) << run.said();
   ASSERT_NE(run.left_in_tmp(), "") << "no scratch folder while it runs: nothing is tested";
   const int status = run.end_by(sig);
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << text_of(run.out);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << run.said();
   EXPECT_EQ(run.left_in_tmp(), "");
 }
 
@@ -124,12 +49,12 @@ TEST(KilledRun, KeepsItsOutputAndItsScratchFolderIsSweptByTheNext) {
   // Before: a killed run's redirected stdout was empty (nothing flushed), and its scratch folder
   // (45-295 MB in the issue) stayed for good.
   HangingRun run;
-  if (!have_catalog()) GTEST_SKIP() << "the build has no catalog";
+  if (!HangingRun::have_catalog()) GTEST_SKIP() << "the build's catalog holds no sm_90";
   run.start();
   const bool launched = run.wait_until_launched();
   run.end_by(SIGKILL);
-  ASSERT_TRUE(launched) << "its output, redirected, was not there while it ran: '" << text_of(run.out) << "'";
-  EXPECT_NE(text_of(run.out).find("[GPU 0] Hanging GPU (sm_90, driver 0.0, CUDA 13.0)\n"), std::string::npos);
+  ASSERT_TRUE(launched) << "its output, redirected, was not there while it ran: '" << run.said() << "'";
+  EXPECT_NE(run.said().find("[GPU 0] Hanging GPU (sm_90, driver 0.0, CUDA 13.0)\n"), std::string::npos);
   const std::string left = run.left_in_tmp();
   ASSERT_EQ(left.rfind("ptxcts-run-", 0), 0u) << left;
   // The next run (any: this one stops at its command line) sweeps it, and says what it swept.
@@ -150,7 +75,7 @@ TEST(FullTmpdir, IsOneClearErrorNotAHang) {
   // Before: with $TMPDIR a 64 KiB tmpfs, the job files were cut short, the go file that would tell
   // the waiting runner to quit could not be written either, and `ptxcts run` waited for ever, silent.
   if (!may_unshare()) GTEST_SKIP() << "cannot mount a small tmpfs here (unshare -rm is not allowed)";
-  if (!have_catalog()) GTEST_SKIP() << "the build has no catalog";
+  if (!HangingRun::have_catalog()) GTEST_SKIP() << "the build's catalog holds no sm_90";
   TempDir t("full-tmpdir");
   const fs::path mnt = t.dir / "small";
   fs::create_directories(mnt);

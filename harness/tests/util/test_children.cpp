@@ -12,8 +12,9 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
-#include "support/fake_ptxas.hpp"
+#include "support/hanging_run.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -233,64 +234,25 @@ TEST(Children, AWaitingDeviceRunnerWhoseParentIsGoneQuits) {
 
 // `ptxcts run` with a device runner that hangs in its first launch: SIGTERM, SIGINT or SIGHUP to
 // ptxcts ends the runner too (it runs in a process group of its own, out of the terminal's reach).
+// On the build's catalog, as the other signal tests (cli/test_interrupted_runs.cpp): one of its
+// own cost each of the four 3-17 s (a catalog and a toolkit audit).
 class EndedBySignal : public ::testing::TestWithParam<int> {};
 
 TEST_P(EndedBySignal, PtxctsRunTakesItsDeviceRunnerWithIt) {
   const int sig = GetParam();
-  const fs::path dir =
-      fs::temp_directory_path() / ("ptxcts-signal-" + std::to_string(::getpid()) + "-" + std::to_string(sig));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const fs::path runner = dir / "runner", pid_file = dir / "runner.pid";
-  std::ofstream(runner) << "#!/bin/sh\n"
-                           "if [ \"$1\" = --info ]; then\n"
-                           "  echo '[{\"ordinal\": 0, \"name\": \"Hanging GPU\", \"major\": 9, \"minor\": 0, "
-                           "\"driver_cuda\": \"13.0\", \"driver_version\": \"0.0\"}]'; exit 0\n"
-                           "fi\n"
-                           "echo $$ > '"
-                        << pid_file.string() << "'\nexec sleep 120\n";
-  ::chmod(runner.c_str(), 0755);
-  // A catalog of its own, for sm_90 (the hanging GPU), assembled by a stand-in ptxas: the build's
-  // catalog may hold no sm_90 (targets 'native' on a machine without a GPU), and then nothing launches.
-  const fs::path ptxas = dir / "ptxas", catalog = dir / "catalog";
-  std::ofstream(ptxas) << ptxcts::test::whole_command_ptxas();
-  ::chmod(ptxas.c_str(), 0755);
-  ProcessResult built = run_process(
-      {PTXCTS_COMMAND, "catalog", "--out", catalog.string(), "--targets", "sm_90", "--ptxas", ptxas.string()}, 300);
-  ASSERT_EQ(built.exit_code, 0) << built.output;
-  pid_t ptxcts = ::fork();
-  ASSERT_GE(ptxcts, 0);
-  if (ptxcts == 0) {
-    const std::string out = (dir / "out.txt").string();
-    ::setenv("TMPDIR", dir.c_str(), 1);  // the scratch folder a SIGKILL leaves goes with `dir`
-    std::freopen(out.c_str(), "w", stdout);
-    std::freopen(out.c_str(), "a", stderr);
-    ::execl(PTXCTS_COMMAND, PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", catalog.c_str(), "--family",
-            "ldmatrix", "--runner", runner.c_str(), "--ptxas", ptxas.c_str(), "--reports", dir.c_str(),
-            static_cast<char*>(nullptr));
-    std::_Exit(127);
-  }
-  int runner_pid = 0;
-  for (int i = 0; i < 1200 && !runner_pid; ++i) {  // the toolkit audit runs first (warm, about a second)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    runner_pid = read_pid(pid_file);
-  }
-  if (!runner_pid) {
-    ::kill(ptxcts, SIGKILL);
-    ::waitpid(ptxcts, nullptr, 0);
-    std::ifstream in(dir / "out.txt");
-    FAIL() << "the device runner never started: " << std::string(std::istreambuf_iterator<char>(in), {});
-  }
-  ASSERT_TRUE(alive(runner_pid));
-  ::kill(ptxcts, sig);
-  int status = 0;
-  ::waitpid(ptxcts, &status, 0);
+  ptxcts::test::HangingRun run;
+  if (!run.have_catalog()) GTEST_SKIP() << "the build's catalog holds no sm_90";
+  run.start();
+  ASSERT_TRUE(run.wait_until_launched()) << "the device runner never started: " << run.said();
+  const std::vector<int> runners = run.runner_pids();
+  for (int pid : runners) ASSERT_TRUE(alive(pid)) << pid;
+  const int status = run.end_by(sig);
   EXPECT_TRUE(WIFSIGNALED(status));
   if (WIFSIGNALED(status)) { EXPECT_EQ(WTERMSIG(status), sig); }
-  for (int i = 0; i < 100 && alive(runner_pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_FALSE(alive(runner_pid)) << "the device runner outlived ptxcts";
-  if (alive(runner_pid)) ::kill(runner_pid, SIGKILL);
-  fs::remove_all(dir);
+  for (int pid : runners) {
+    for (int i = 0; i < 100 && alive(pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_FALSE(alive(pid)) << "the device runner " << pid << " outlived ptxcts";
+  }
 }
 
 // SIGKILL (the OOM killer, a CI job's time limit): before, the hung runner lived on with parent 1.
