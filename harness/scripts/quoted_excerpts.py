@@ -82,8 +82,32 @@ def quotes():
                 o = s.get(op) or {}
                 if "words" in o and "paraphrase" not in o:
                     out.append((f"{name} {s['name']} {op}", "manual", s["section"], [o["words"]]))
+        for c in d.get("claims") or []:  # quoted from its document, the manual unless it names a seed
+            if "paraphrase" not in c:
+                out.append((f"{name} {c['id']}", c.get("document", "manual"), c["source"], [c["text"]]))
+        out += [(f"{name} (a title it cites)", "manual", number, [title]) for number, title in fragment_titles(d)]
     for f in sorted(glob.glob(ROOT + "/harness/src/judge/*.cpp")):
         out += judge_quotes(f)
+    return out
+
+
+# The title of a fragment section of one shape, as judge/fragment_sections.cpp reads it.
+TITLE = re.compile(r"(\d+(?:\.\d+)+)\.? (Matrix Fragments for (?:sparse )?[A-Za-z.]+?\.m\d+n\d+k\d+"
+                   r"(?: with [^,;()]*[^,;() ])?)")
+
+
+def fragment_titles(node):
+    """(number, title) of every fragment section a "source" or "section" of the specs cites, at any depth."""
+    out = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("source", "section") and isinstance(value, str):
+                out += TITLE.findall(value)
+            else:
+                out += fragment_titles(value)
+    elif isinstance(node, list):
+        for value in node:
+            out += fragment_titles(value)
     return out
 
 

@@ -34,13 +34,24 @@ bool breaks_a_rule(Fault f) {
 }
 
 Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) {
-  r.expect_map({"id", "text", "source", "note", "check"});
+  r.expect_map({"id", "text", "source", "document", "paraphrase", "note", "check"});
   Claim c;
   c.family = family;
   c.where = r.where();
   c.id = read_identifier(r.at("id"), "a claim id");
   c.text = r.at("text").str();
   c.source = r.at("source").str();
+  // The text is quoted from `document` (the manual unless it says otherwise), or `paraphrase` says
+  // why not: test_quoted_words checks the words against the reference text, as the grammar's.
+  if (r.has("document")) {
+    const std::string doc = read_identifier(r.at("document"), "a document (manual, or seed-NNN)");
+    if (doc != "manual" && doc.rfind("seed-", 0) != 0)
+      r.at("document").fail(
+          fmt::format("unknown document '{}'; expected manual or seed-NNN (a file of ../shared/seeds)", doc));
+  }
+  if (r.has("paraphrase") && r.at("paraphrase").str().empty())
+    r.at("paraphrase").fail(
+        "expected why the words are not checked verbatim ('paraphrase: <why>'), not an empty text");
   if (r.has("note")) c.note = r.at("note").str();
   YamlReader ck = r.at("check");
   std::string kind = ck.at("kind").str();

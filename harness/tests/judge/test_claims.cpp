@@ -65,7 +65,7 @@ TEST(ClaimControls, ASpecThatPredictsAFaultWithoutControlsIsRefused) {
     FAIL() << "loaded";
   } catch (const SpecError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "specs/ldmatrix.yaml:292:94: a claim that predicts a fault needs 'controls': cases of the same kernels "
+              "specs/ldmatrix.yaml:294:94: a claim that predicts a fault needs 'controls': cases of the same kernels "
               "that must pass, so that a "
               "device that fails everything does not confirm it");
   }

@@ -1,5 +1,6 @@
-// Every quote of the documents in the specs (a rule's or register claim's text, a syntax block's
-// `manual` line, an example's lines, a sparse fragment table's words) and every literal `.words` of
+// Every quote of the documents in the specs (a rule's, register claim's or claim's text, a syntax
+// block's `manual` line, an example's lines, a sparse fragment table's words, the title of a fragment
+// section a source cites) and every literal `.words` of
 // judge/'s sources appears verbatim in the reference text of the section it cites (markdown marks
 // and runs of blanks aside), or says why not (`paraphrase: <why>`). The reference text the test reads
 // is harness/tests/data/quoted-text/excerpts.txt, the quoted lines of ../shared/reference and
@@ -134,6 +135,34 @@ void spec_quotes(const fs::path& file, std::vector<Quote>& out) {
       if (s[op] && s[op]["words"] && !s[op]["paraphrase"])
         out.push_back({name + " " + s["name"].as<std::string>() + " " + op, "manual",
                        s["section"].as<std::string>(), {s[op]["words"].as<std::string>()}});
+  // A claim's text: quoted from its document (the manual unless it names a seed).
+  for (auto const& c : d["claims"])
+    if (!c["paraphrase"])
+      out.push_back({name + " " + c["id"].as<std::string>(),
+                     c["document"] ? c["document"].as<std::string>() : std::string("manual"),
+                     c["source"].as<std::string>(), {c["text"].as<std::string>()}});
+}
+
+// The titles of the fragment sections of one shape the specs cite ("9.7.14.5.2 Matrix Fragments for
+// mma.m8n8k4 with .f64 floating point type, Figure 53"), read as judge/fragment_sections reads them
+// and quoted in its findings: in every "source" or "section" of the file, at any depth.
+void fragment_titles(const YAML::Node& n, const std::string& where, std::vector<Quote>& out) {
+  static const std::regex title(
+      R"((\d+(?:\.\d+)+)\.? (Matrix Fragments for (?:sparse )?[A-Za-z.]+?\.m\d+n\d+k\d+(?: with [^,;()]*[^,;() ])?))");
+  if (n.IsMap()) {
+    for (auto const& kv : n) {
+      const std::string key = kv.first.as<std::string>();
+      if ((key == "source" || key == "section") && kv.second.IsScalar()) {
+        const std::string text = kv.second.as<std::string>();
+        for (std::sregex_iterator it(text.begin(), text.end(), title), e; it != e; ++it)
+          out.push_back({where + " (a title it cites)", "manual", (*it)[1].str(), {(*it)[2].str()}});
+      } else {
+        fragment_titles(kv.second, where, out);
+      }
+    }
+  } else if (n.IsSequence()) {
+    for (auto const& x : n) fragment_titles(x, where, out);
+  }
 }
 
 // The string literals (adjacent ones joined) at `at`, or "" if there are none.
@@ -211,7 +240,10 @@ bool found(const Quote& q, const std::string& words, const std::vector<Excerpt>&
 TEST(QuotedWords, EveryQuoteIsInTheTextOfTheSectionItCitesOrSaysWhyNot) {
   std::vector<Quote> quotes;
   for (auto const& f : fs::directory_iterator(kSource / "specs"))
-    if (f.path().extension() == ".yaml") spec_quotes(f.path(), quotes);
+    if (f.path().extension() == ".yaml") {
+      spec_quotes(f.path(), quotes);
+      fragment_titles(YAML::LoadFile(f.path().string()), f.path().filename().string(), quotes);
+    }
   for (auto const& f : fs::directory_iterator(kSource / "harness/src/judge"))
     if (f.path().extension() == ".cpp") judge_quotes(f.path(), quotes);
   const std::vector<Excerpt> excerpts = read_excerpts();

@@ -228,6 +228,25 @@ TEST(SpecErrors, UnknownKeyInClaimCheck) {
             "variant");
 }
 
+// A claim's words are a quote of its document, or say why not (test_quoted_words checks them).
+TEST(SpecErrors, ClaimWithAnEmptyParaphrase) {
+  Specs s;
+  edit(s.ldmatrix, "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n",
+       "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n    paraphrase: \"\"\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:56:17: expected why the words are not checked verbatim ('paraphrase: <why>'), not "
+            "an empty text");
+}
+
+TEST(SpecErrors, ClaimFromAnUnknownDocument) {
+  Specs s;
+  edit(s.ldmatrix, "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n",
+       "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n    document: blog\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:56:15: unknown document 'blog'; expected manual or seed-NNN (a file of "
+            "../shared/seeds)");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Missing required keys.
 
