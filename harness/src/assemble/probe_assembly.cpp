@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
@@ -38,10 +39,15 @@ Module compose(const std::vector<Probe>& probes, const std::vector<std::size_t>&
   const Probe& first = probes[members.front()];
   Module m;
   m.text = fmt::format(".version {}\n.target {}\n.address_size 64\n", first.ptx.str(), first.target);
+  // Appends into one reserved string: a warm audit composes every module (megabytes) to find its key.
+  std::size_t size = m.text.size();
+  for (auto k : members) size += probes[k].body.size() + 32;
+  m.text.reserve(size);
+  m.body_line.reserve(members.size());
   int line = 4;
   for (std::size_t k = 0; k < members.size(); ++k) {
     const std::string& body = probes[members[k]].body;
-    m.text += fmt::format(".visible .entry p{}()\n{{\n", k);
+    m.text.append(".visible .entry p").append(std::to_string(k)).append("()\n{\n");
     m.body_line.push_back(line + 2);
     m.text += body;
     if (!body.empty() && body.back() != '\n') m.text += '\n';
@@ -157,10 +163,28 @@ struct Judging {
   // module that gives such a line they are judged alone first, and the rest together, before halves.
   std::set<std::string>& suspects;
   std::mutex& suspects_lock;
+  // Each body's last verdict (by its hash): one an error was pinned on the last time it was judged
+  // (on another target, most often: the grammar asks each form on every target; or at another PTX
+  // ISA version) is judged apart in a module expected to be accepted, so that the rest is most often
+  // accepted in one run instead of run again after each rejection.
+  std::unordered_map<std::uint64_t, bool>& last_rejected;
 
   bool suspected(std::size_t k) {
     std::lock_guard<std::mutex> hold(suspects_lock);
     return suspects.count(probes[k].body) != 0;
+  }
+  std::uint64_t body_hash(std::size_t k) const { return XXH3_64bits(probes[k].body.data(), probes[k].body.size()); }
+  bool rejected_last(std::size_t k) {
+    const std::uint64_t h = body_hash(k);
+    std::lock_guard<std::mutex> hold(suspects_lock);
+    auto it = last_rejected.find(h);
+    return it != last_rejected.end() && it->second;
+  }
+  void note_verdicts(const std::vector<std::size_t>& members, const std::vector<bool>& rejected) {
+    std::vector<std::uint64_t> hashes;
+    for (auto k : members) hashes.push_back(body_hash(k));
+    std::lock_guard<std::mutex> hold(suspects_lock);
+    for (std::size_t j = 0; j < members.size(); ++j) last_rejected[hashes[j]] = rejected[j];
   }
 
   // Whether the module was accepted in one run. `holds_the_line`: the other half of its parent ran
@@ -172,6 +196,7 @@ struct Judging {
       split_in_halves(members, arch);
       return false;
     }
+    if (judged_apart(members, arch)) return false;
     const Module m = compose(probes, members);
     const Run r = run_ptxas(tc, m, arch, mode, scratch);
     ++runs;
@@ -197,6 +222,7 @@ struct Judging {
       return false;
     }
     if (r.accepted) {
+      note_verdicts(members, r.rejected);
       for (std::size_t j = 0; j < members.size(); ++j) out[members[j]] = {.accepted = true, .message = r.messages[j]};
       return true;
     }
@@ -239,6 +265,7 @@ struct Judging {
       split_in_halves(members, arch);
       return false;
     }
+    note_verdicts(members, r.rejected);
     // The others again: a fatal line ends the parse, and where the parse found errors ptxas does not
     // lower what it parsed (the built-in code a wmma becomes, where errors of their own come from).
     std::vector<std::size_t> again;
@@ -248,6 +275,18 @@ struct Judging {
     }
     judge(again, arch);
     return false;
+  }
+
+  // A module expected to be accepted (group 0): the bodies rejected the last time judged apart from
+  // the rest, each side in a module of its own. Whether it was split so.
+  bool judged_apart(const std::vector<std::size_t>& members, const std::string& arch) {
+    if (members.size() < 2 || probes[members.front()].group != 0) return false;
+    std::vector<std::size_t> before, rest;
+    for (auto k : members) (rejected_last(k) ? before : rest).push_back(k);
+    if (before.empty() || rest.empty()) return false;
+    judge(rest, arch);
+    judge(before, arch);
+    return true;
   }
 
   void split_in_halves(const std::vector<std::size_t>& members, const std::string& arch) {
@@ -334,6 +373,7 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
   }
   std::atomic<std::size_t> next{0}, runs{0}, cached{0}, errors{0};
   std::set<std::string> suspects;
+  std::unordered_map<std::uint64_t, bool> last_rejected;
   std::mutex suspects_lock;
   auto worker = [&] {
     for (std::size_t w; (w = next++) < work.size();) {
@@ -356,7 +396,8 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
               .out = out,
               .runs = runs,
               .suspects = suspects,
-              .suspects_lock = suspects_lock}
+              .suspects_lock = suspects_lock,
+              .last_rejected = last_rejected}
           .judge(job.members, job.arch);
       std::vector<ProbeVerdict> mine;
       bool failed = false;

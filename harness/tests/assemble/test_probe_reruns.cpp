@@ -1,0 +1,48 @@
+// What a cold audit costs in ptxas's work: a module expected to be accepted is run again after each
+// rejection (ptxas lowers a module only where its parse found no error, and stops lowering at the
+// first failure), so a body rejected the last time it was judged (on another target, at another PTX
+// ISA version) is judged apart, and the rest is accepted in one run.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "assemble/probe_assembly.hpp"
+#include "support/fake_ptxas.hpp"
+
+using namespace ptxcts;
+using namespace ptxcts::test;
+
+TEST(ProbeReruns, ABodyRejectedTheLastTimeIsJudgedApartAndTheRestAcceptedInOneRun) {
+  // Counts the entries of each module it is given; at .version 8.0 rejects every entry (as ptxas does
+  // a feature of a later version); else rejects the first LOWERBAD entry alone (a failure of
+  // ptxas's lowering, which stops there) and accepts a module without one.
+  FakePtxas ptxas(
+      "grep -c '^\\.visible \\.entry' \"$2\" >> \"$(dirname \"$0\")/entries\"\n"
+      "all=$(grep -c '^\\.version 8\\.0' \"$2\")\n"
+      "awk -v f=\"$2\" -v all=\"$all\" '/^\\/\\/ body/ { if (all > 0) { print \"ptxas \" f \", line \" NR \"; error   "
+      ": Feature requires PTX ISA version 8.3\"; bad = 1 } else if (/LOWERBAD/ && !bad) { print \"ptxas \" f \", line "
+      "\" NR \"; error   : Unknown symbol\"; bad = 1 } } END { if (bad) { print \"ptxas fatal   : Ptx assembly "
+      "aborted due to errors\"; exit 255 } }' \"$2\"\n");
+  std::vector<Probe> probes;
+  for (PtxVersion version : {PtxVersion{8, 0}, PtxVersion{8, 3}, PtxVersion{8, 4}})
+    for (int k = 0; k < 40; ++k)
+      probes.push_back({.target = "sm_90",
+                        .ptx = version,
+                        .body = fmt::format("// body {}{}\n", k, k == 7 || k == 20 ? " LOWERBAD" : "")});
+  ProbeStats stats;
+  auto v = assemble_probes(ptxas.tc, probes, ptxas.dir / "probes", 1, ProbeMode::ParseOnly, &stats);
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const bool bad = k < 40 || k % 40 == 7 || k % 40 == 20;
+    EXPECT_EQ(v[k].accepted, !bad) << k;
+    EXPECT_TRUE(v[k].error.empty()) << v[k].error;
+  }
+  EXPECT_NE(v[47].message.find("line 1; error   : Unknown symbol"), std::string::npos) << v[47].message;
+  std::ifstream counts(ptxas.dir / "entries");
+  int entries = 0;
+  for (int n; counts >> n;) entries += n;
+  // 8.0: 40 in one run. 8.3: every body was rejected last: 40, 39, then 38 accepted. 8.4: the 38
+  // accepted at 8.3 in one run, then the two apart (2, 1): 198 entries. Before (8.4 as 8.3): 274.
+  EXPECT_EQ(entries, 40 + (40 + 39 + 38) + (38 + 2 + 1));
+  EXPECT_EQ(stats.ptxas_runs, 7u);
+}
