@@ -98,9 +98,14 @@ struct Builder {
     for (auto& m : mutations_of(cc, texts32, pools != nullptr, pools)) {
       ProbeText pt = probe_text(m.text, m.shape);
       const bool valid = m.expected == DocClass::Valid;
-      OnTarget on = add(home->name, plan.toolkit_ptx, pt.body, valid, "", m.ends_parse);
+      const bool sample = pools && !m.ends_parse && sampled[m.kind]++ < kTargetSample;
+      OnTarget on = add(home->name, plan.toolkit_ptx, sample ? pt.body : std::move(pt.body), valid, "", m.ends_parse);
+      if (!sample) {  // moved, not copied: most are asked on their first target alone
+        plan.mutations.push_back(
+            {.of = k, .m = std::move(m), .instruction = std::move(pt.instruction), .on = on, .home = true});
+        continue;
+      }
       plan.mutations.push_back({.of = k, .m = m, .instruction = pt.instruction, .on = on, .home = true});
-      if (!pools || m.ends_parse || sampled[m.kind]++ >= kTargetSample) continue;
       for (auto const& t : plan.targets)
         if (t != home->name && supports(specs.targets, *cc.instance, *specs.targets.find(t)))
           plan.mutations.push_back({.of = k, .m = m, .instruction = pt.instruction,
@@ -117,15 +122,16 @@ struct Builder {
     for (auto const& g : plan.grammar) asked.insert(g.cc.combo.text);
     std::map<std::string, std::map<std::string, int>> supported;  // instruction -> target -> forms
     for (auto const& g : plan.grammar)
-      if (g.cc.doc == DocClass::Valid)
-        for (auto const& t : plan.targets)
-          supported[product_instruction(g.cc.combo.text)][t] +=
-              supports(specs.targets, *g.cc.instance, *specs.targets.find(t));
+      if (g.cc.doc == DocClass::Valid) {
+        std::map<std::string, int>& forms = supported[product_instruction(g.cc.combo.text)];  // once, not per target
+        for (auto const& t : plan.targets) forms[t] += supports(specs.targets, *g.cc.instance, *specs.targets.find(t));
+      }
     for (auto& q : type_shape_product(reps, pools, asked)) {
       std::string best;
       int most = -1;
+      std::map<std::string, int>& forms = supported[product_instruction(q.m.text)];
       for (auto const& t : plan.targets)
-        if (int n = supported[product_instruction(q.m.text)][t]; n >= most) most = n, best = t;
+        if (int n = forms[t]; n >= most) most = n, best = t;
       if (best.empty()) continue;
       ProbeText pt = probe_text(q.m.text, q.m.shape);
       OnTarget on = add(best, plan.toolkit_ptx, std::move(pt.body), false);

@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "judge/probe_text.hpp"
@@ -42,7 +43,7 @@ OperandShape documented_shape(const Combination& c);
 // Mutations, each once: one that comes back to the form itself, or repeats one already made, is none.
 struct MutationSet {
   std::vector<Mutation> out;
-  std::set<std::string> seen;
+  std::unordered_set<std::string> seen;  // only asked whether it holds one: hashed, not ordered
 
   MutationSet(const Combination& c, const OperandShape& shape);
   void add(Mutation m);

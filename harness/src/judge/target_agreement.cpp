@@ -5,6 +5,7 @@
 
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace ptxcts {
@@ -21,7 +22,8 @@ const char* verdict_word(const ProbeVerdict& v) { return v.accepted ? "accepted"
 }  // namespace
 
 std::vector<StatementVerdict> target_agreement(const AuditPlan& plan, const std::vector<ProbeVerdict>& v) {
-  using Key = std::tuple<std::size_t, std::string, std::string, std::string>;
+  // Views into the plan, which outlives these maps: copies of the strings cost more than the rest.
+  using Key = std::tuple<std::size_t, std::string_view, std::string_view, std::string_view>;
   std::map<Key, const MutationSubject*> home;
   for (auto const& ms : plan.mutations)
     if (ms.home) home.emplace(Key{ms.of, ms.m.kind, ms.m.detail, ms.instruction}, &ms);
