@@ -91,7 +91,7 @@ TEST(RunnerResults, ARunnerThatExitsZeroShortOfItsRecordsBrokeTheProtocol) {
 
 TEST(RunnerResults, ARecordWhoseImageIsNotItsJobsSizeBrokeTheProtocol) {
   // The reader: job 3's shape is 1 warp of a 16-byte tile and 2 registers a thread.
-  auto read = [](const std::string& bytes, bool ok = true) {
+  auto read = [](const std::string& bytes) {
     std::istringstream in(bytes);
     ResultRecords records(
         "R", [](std::uint32_t id) { return id < 10; }, [](std::uint32_t) { return false; },
