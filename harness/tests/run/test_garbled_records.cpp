@@ -13,6 +13,7 @@
 #include "run/result_records.hpp"
 #include "run/runner.hpp"
 #include "support/fake_catalog.hpp"
+#include "support/fake_gpu_run.hpp"
 #include "support/spec_fixture.hpp"
 #include "support/temp_dir.hpp"
 
@@ -113,17 +114,7 @@ TEST(GarbledRecords, OnlyTheGarbledCasesDiffer) {
   TempDir t("garbled");
   static Suite suite = build_suite(load_specs(spec_files()));
   Catalog catalog = fake_catalog(suite, {"sm_90"}, {7, 8}, [](auto const&, auto const&) { return "ptxcts_kernel"; });
-  auto run = [&] {
-    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
-                   .catalog_dir = t.dir,
-                   .work_dir = t.dir,
-                   .families = {"ldmatrix"},
-                   .progress = {},
-                   .case_timeout = 30,
-                   .journal = nullptr,
-                   .done = {}};
-    return run_on_device(suite, catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
-  };
+  auto run = [&] { return run_on_fake_gpu(suite, catalog, PTXCTS_FAKE_RUNNER, t.dir, {"ldmatrix"}); };
   setenv("PTXCTS_FAKE_MODE", "echo", 1);
   const DeviceRun plain = run();
   const fs::path log = t.dir / "chaos.log";

@@ -10,6 +10,7 @@
 #include "run/result_records.hpp"
 #include "run/runner.hpp"
 #include "support/fake_catalog.hpp"
+#include "support/fake_gpu_run.hpp"
 #include "support/spec_fixture.hpp"
 #include "support/temp_dir.hpp"
 
@@ -30,15 +31,7 @@ DeviceRun run_with_records(const TempDir& t, const std::string& record) {
                "printf '" + record + "' >> \"$r\"\necho 'done 0 ok'\nexit 0\n");
   static Suite suite = build_suite(load_specs(spec_files()));
   Catalog catalog = fake_catalog(suite, {"sm_90"}, {7, 8}, [](auto const& k, auto const&) { return k.name; });
-  RunOptions opt{.runner = runner.string(),
-                 .catalog_dir = t.dir,
-                 .work_dir = t.dir,
-                 .families = {"movmatrix"},
-                 .progress = {},
-                 .case_timeout = 30,
-                 .journal = nullptr,
-                 .done = {}};
-  return run_on_device(suite, catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
+  return run_on_fake_gpu(suite, catalog, runner.string(), t.dir, {"movmatrix"});
 }
 
 // printf's spelling of n zero bytes.

@@ -14,6 +14,7 @@
 #include "run/result_records.hpp"
 #include "run/runner.hpp"
 #include "support/fake_catalog.hpp"
+#include "support/fake_gpu_run.hpp"
 #include "support/spec_fixture.hpp"
 #include "support/temp_dir.hpp"
 #include "util/subprocess.hpp"
@@ -33,15 +34,7 @@ const Suite& results_suite() {
 DeviceRun results_run(const TempDir& t, const std::string& runner, Journal* journal = nullptr,
                       std::map<std::pair<std::string, std::string>, CaseResult> done = {}) {
   Catalog catalog = fake_catalog(results_suite(), {"sm_90"}, {7, 8}, [](auto const& k, auto const&) { return k.name; });
-  RunOptions opt{.runner = runner,
-                 .catalog_dir = t.dir,
-                 .work_dir = t.dir,
-                 .families = {"movmatrix"},
-                 .progress = {},
-                 .case_timeout = 30,
-                 .journal = journal,
-                 .done = std::move(done)};
-  return run_on_device(results_suite(), catalog, {0, "Fake GPU", 9, 0, "13.0", "0.0"}, opt);
+  return run_on_fake_gpu(results_suite(), catalog, runner, t.dir, {"movmatrix"}, journal, std::move(done));
 }
 
 // A runner that waits for its go file where it has one, then appends `record` (printf's format) to
