@@ -9,6 +9,7 @@
 #include "judge/audit.hpp"
 #include "spec/grammar.hpp"
 #include "support/spec_fixture.hpp"
+#include "support/unrun_ptxas.hpp"
 
 using namespace ptxcts;
 using namespace ptxcts::test;
@@ -39,12 +40,7 @@ TEST(DocumentedClass, WhatTheManualSpellsAndNoRuleOfItForbidsIsDocumentedWhateve
 
 TEST(DocumentedClass, ANoteForbiddingWhatTheManualSpellsIsADisagreementAndItsRuleTheNotesClaim) {
   Suite suite = build_suite(load_specs(spec_files()));
-  Toolchain tc;
-  tc.ptxas = "/nonexistent/ptxas";
-  tc.version = "13.0.88";
-  tc.release = "13.0";
-  for (auto const& t : suite.specs.targets.targets)
-    if (t.arch >= 75 && t.ptx <= PtxVersion{9, 0}) tc.real_targets.push_back(t.name);
+  const Toolchain tc = unrun_ptxas_13_0(suite);
   const AuditPlan plan = plan_audit(suite, tc);
   // ptxas as 13.0 answers: every stmatrix .m8n8 .b8 refused ("Incorrect instruction type").
   std::vector<ProbeVerdict> v(plan.probes.size(), {.accepted = true, .message = "", .error = ""});
