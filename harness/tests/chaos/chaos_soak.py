@@ -173,7 +173,7 @@ class Invocation:
                                                                        f"run before)" if used else "")
             inner, env = self.argv(self.reports), self.env(mount)
         script = Path(__file__).with_name("full_disk.sh")
-        return ["unshare", "-rm", "sh", str(script), self.fault, str(size), str(mount), str(keep)] + inner, env
+        return ["unshare", "-rm", "sh", str(script), str(size), str(mount), str(keep)] + inner, env
 
     def run(self):
         s = self.soak
