@@ -327,7 +327,8 @@ std::optional<GoOrder> wait_for_go(const std::string& path, const std::function<
 
 void write_go(const std::string& path, const std::optional<GoOrder>& order) {
   // Checked, with the free space named: a go file that cannot be written must not leave a runner waiting.
-  write_file_atomically(path, order ? std::to_string(order->start) + " " + std::to_string(order->count) + "\n"
+  // Never the scratch folder made again: one a signal's handler removed stays removed.
+  replace_file_atomically(path, order ? std::to_string(order->start) + " " + std::to_string(order->count) + "\n"
                                     : std::string("quit\n"));
 }
 

@@ -56,6 +56,11 @@ void sweep_dead_temporaries(const std::filesystem::path& dir) {
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  replace_file_atomically(path, content);
+}
+
+void replace_file_atomically(const std::filesystem::path& path, const std::string& content) {
+  std::error_code ec;
   sweep_dead_temporaries(path.has_parent_path() ? path.parent_path() : std::filesystem::path("."));
   // A name of this process's and this call's own: other ptxcts processes and threads may write the
   // same file at the same time (ctest -j, two catalog builds); the last rename wins, whole.

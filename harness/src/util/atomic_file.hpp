@@ -7,6 +7,9 @@
 namespace ptxcts {
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
+// The same in a folder that must exist already: where it is gone (a scratch folder a signal
+// removed), an error, never the folder made again.
+void replace_file_atomically(const std::filesystem::path& path, const std::string& content);
 
 // Removes the temporaries (`NAME.tmpPID-N`) that writers killed mid-write (SIGKILL, the OOM killer)
 // left in `dir`: those whose pid is gone and that are over a minute old (a live writer renames its
