@@ -7,6 +7,7 @@
 #include <set>
 
 #include "kinds/kinds.hpp"
+#include "results/outcome.hpp"
 
 namespace ptxcts {
 namespace {
@@ -28,7 +29,14 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   const CaseResult* first_bad = nullptr;
   const CaseResult* first_other = nullptr;
   std::set<std::string> errors;
+  const CaseResult* first_undefined = nullptr;  // the documents leave it undefined on its target: not judged
+  int undefined = 0;
   for (auto const* r : rs) {
+    if (outcome_of(*r) == Outcome::Undefined) {
+      ++undefined;
+      if (!first_undefined) first_undefined = r;
+      continue;
+    }
     v.checked.push_back(r->kernel + "/" + r->case_name);
     if (r->status == Status::Pass) ++pass;
     else if (r->status == Status::Fail) {
@@ -44,12 +52,17 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   if (ran == 0) {
     v.verdict = Verdict::NotCheckable;
     v.evidence = !no_gpu.empty() ? no_gpu
-                 : first_other   ? fmt::format("no case ran: {}", first_other->reason)
-                                 : "no case selected";
+                 : first_undefined
+                     ? fmt::format("this run cannot judge it: the documents leave its {} cases undefined on {}: {}",
+                                   undefined, first_undefined->target, first_undefined->undefined)
+                 : first_other ? fmt::format("no case ran: {}", first_other->reason)
+                               : "no case selected";
     return;
   }
   std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed, {} faulted or hung", ran,
-                                  rs.size(), pass, fail, fault);
+                                  rs.size() - undefined, pass, fail, fault);
+  if (undefined)
+    tally += fmt::format(" ({} more undefined on their target, observed and not judged)", undefined);
   if (!errors.empty()) tally += fmt::format(" ({})", fmt::join(errors, "; "));
   if (first_bad && fail)
     tally +=

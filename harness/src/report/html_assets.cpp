@@ -11,7 +11,7 @@ table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #ddd;padding
 th{background:#f0f0f0;position:sticky;top:0}
 .pass,.confirmed,.passes{background:#d8f5d0}.fail,.crash,.timeout,.error,.runs,.needs-action{background:#ffc9c4}
 .contradicted{background:#ffe3b8}.skip,.skipped,.not-supported,.not-checkable,.untested,.zero{background:#eee;color:#555}
-.faulted,.no-fault{background:#e2e6f0}.faulted-where-allowed{background:#ffe3b8}.known.fail,.known.error,.known.crash,.known.timeout{background:#fff4c2}
+.faulted,.no-fault,.undefined{background:#e2e6f0}.faulted-where-allowed{background:#ffe3b8}.known.fail,.known.error,.known.crash,.known.timeout{background:#fff4c2}
 .verdict{font-size:1.15em;font-weight:600;padding:.5em .8em;border-radius:.3em;margin:.4em 0 .8em}
 .verdict.conforms{background:#d8f5d0;border-left:6px solid #2a2}.verdict.needs-action{background:#ffc9c4;border-left:6px solid #c22}
 .verdict.unchecked{background:#eee;border-left:6px solid #888}

@@ -18,7 +18,7 @@ void outcome_tally(pugi::xml_node parent, const Tally& t) {
   pugi::xml_node p = el(parent, "p", {{"class", "totals"}});
   text(p, fmt::format("{} cases: ", count_text(t.cases())));
   for (Outcome o : kOutcomes) {
-    if ((o == Outcome::Faulted || o == Outcome::RanWithoutFault) && t[o] == 0) continue;
+    if ((o == Outcome::Faulted || o == Outcome::RanWithoutFault || o == Outcome::Undefined) && t[o] == 0) continue;
     // A failure that is a known difference is counted among its outcome but needs no action: grey.
     const bool grey = t[o] == 0 || ((o == Outcome::Fail || o == Outcome::Error || o == Outcome::Crash ||
                                      o == Outcome::Timeout) && t.needing_action_of(o) == 0);

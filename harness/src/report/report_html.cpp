@@ -426,7 +426,11 @@ void kernels_section(pugi::xml_node body, const RunReport& report, const SpecLay
                                    : table(div, {"Case", "Target", "PTX ISA", "Outcome", "Reason", "Layout"});
     for (auto const* r : results) {
       pugi::xml_node tr = el(tb, "tr", {{"data-outcome", token(outcome_of(*r))}});
-      el(tr, "td", {{"class", r->fault_case ? "fault" : ""}}, r->case_name + (!r->fault_case ? "" : r->fault_expected ? " (fault case)" : " (edge case)"));
+      el(tr, "td", {{"class", r->fault_case || !r->undefined.empty() ? "fault" : ""}},
+         r->case_name + (!r->undefined.empty() ? " (undefined on " + r->target + ")"
+                         : !r->fault_case      ? ""
+                         : r->fault_expected   ? " (fault case)"
+                                               : " (edge case)"));
       if (!one_target) {
         el(tr, "td", {}, r->target);
         el(tr, "td", {}, r->ptx_isa);

@@ -50,6 +50,7 @@ void add_result(pugi::xml_node suite, const CaseResult& r) {
   const Outcome o = outcome_of(r);
   std::string said = fmt::format("outcome: {}{}", label(o), r.reason.empty() ? "" : ": " + r.reason);
   if (!r.known.empty()) said += "\nknown difference: " + r.known;
+  if (o == Outcome::Undefined) said += "\nthe GPU " + undefined_observation(r) + "; undefined here: " + r.undefined;
   if (!r.ran_on.empty()) said += "\nran on " + r.ran_on;
   if (needs_action(r)) {
     auto f = tc.append_child(o == Outcome::Fail ? "failure" : "error");
@@ -63,7 +64,8 @@ void add_result(pugi::xml_node suite, const CaseResult& r) {
   }
   if (o == Outcome::NotSupported || o == Outcome::Skipped)
     set(tc.append_child("skipped"), "message", fmt::format("{}: {}", label(o), r.reason));
-  // Passed, a fault case's observation, or a known difference: the words go to system-out.
+  // Passed, a fault case's or an undefined case's observation, or a known difference: the words go
+  // to system-out.
   if (o != Outcome::Pass || !r.known.empty()) tc.append_child("system-out").text().set(xml_text(said).c_str());
 }
 

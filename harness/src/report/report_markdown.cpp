@@ -176,7 +176,10 @@ std::string summary_markdown(const RunReport& report) {
          (t[Outcome::Faulted] + t[Outcome::RanWithoutFault]
               ? "Fault cases break a documented rule on purpose: whether the GPU faulted is an observation, never a "
                 "failure.\n\n"
-              : "");
+              : "") +
+         (t[Outcome::Undefined] ? "Cases undefined on their target: the documents leave what they do undefined "
+                                  "there, so what the GPU did is an observation, never a failure.\n\n"
+                                : "");
 }
 
 // What this run leaves out on purpose, that an earlier one reported (`ptxcts diff` names it so).

@@ -236,7 +236,8 @@ std::string fleet_html(const Fleet& f) {
              {"fail", "failed, error, crashed, timed out: needs action"},
              {"not-supported", "not supported, skipped"},
              {"faulted", "fault case: faulted as the rule says"},
-             {"no-fault", "fault case: ran without a fault"}});
+             {"no-fault", "fault case: ran without a fault"},
+             {"undefined", "undefined on its target: observed"}});
   std::set<std::string> kinds{"case", "claim", "layout"};
   filter_box(s, "fleet", kinds);
   pugi::xml_node t = el(s, "table", {{"id", "fleet"}});

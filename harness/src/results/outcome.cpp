@@ -1,12 +1,19 @@
 #include "results/outcome.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <set>
 #include <stdexcept>
 
 namespace ptxcts {
 
 Outcome outcome_of(const CaseResult& r) {
+  // Whatever the GPU did where the documents leave it undefined is an observation; what the harness
+  // could not do (not supported, skipped, an error of its own) stays what it is.
+  const bool ran = r.status == Status::Pass || r.status == Status::Fail || r.status == Status::Crash ||
+                   r.status == Status::Timeout;
+  if (!r.undefined.empty() && ran) return Outcome::Undefined;
   switch (r.status) {
     case Status::Pass: return r.fault_case ? Outcome::RanWithoutFault : Outcome::Pass;
     // A fault case that ran clean may still give what the model cannot judge: it did not fault.
@@ -33,6 +40,7 @@ const char* token(Outcome o) {
     case Outcome::Faulted: return "faulted";
     case Outcome::RanWithoutFault: return "no-fault";
     case Outcome::FaultedWhereAllowed: return "faulted-where-allowed";
+    case Outcome::Undefined: return "undefined";
   }
   return "error";
 }
@@ -49,6 +57,7 @@ const char* label(Outcome o) {
     case Outcome::Faulted: return "faulted as the rule says";
     case Outcome::RanWithoutFault: return "ran without a fault";
     case Outcome::FaultedWhereAllowed: return "faulted where the manual allows it";
+    case Outcome::Undefined: return "undefined on its target, observed";
   }
   return "error";
 }
@@ -58,12 +67,24 @@ Outcome outcome_from_token(const std::string& s) {
     if (s == token(o)) return o;
   throw std::invalid_argument(
       "unknown outcome '" + s +
-      "'; expected pass, fail, not-supported, skipped, error, crash, timeout, faulted, no-fault or "
-      "faulted-where-allowed");
+      "'; expected pass, fail, not-supported, skipped, error, crash, timeout, faulted, no-fault, "
+      "faulted-where-allowed or undefined");
+}
+
+std::string undefined_observation(const CaseResult& r) {
+  switch (r.status) {
+    case Status::Pass: return "gave the values the defined targets give";
+    case Status::Fail:
+      return fmt::format("gave other values ({} element{} differ{})", count_text(r.mismatches),
+                         r.mismatches == 1 ? "" : "s", r.mismatches == 1 ? "s" : "");
+    case Status::Crash: return "faulted (" + r.reason + ")";
+    case Status::Timeout: return "gave no result in time (" + r.reason + ")";
+    default: return r.reason;
+  }
 }
 
 bool needs_action(const CaseResult& r) {
-  const Outcome o = outcome_of(r);
+  const Outcome o = outcome_of(r);  // undefined: an observation, as a fault case's
   return !r.fault_case && r.known.empty() && (o == Outcome::Fail || o == Outcome::Error || o == Outcome::Crash || o == Outcome::Timeout);
 }
 
@@ -119,6 +140,15 @@ std::string fault_part(const Tally& t) {
   return s;
 }
 
+// "; 2 undefined on sm_75, observed": the targets of the code that ran (nothing when there are none).
+std::string undefined_part(const RunReport& report, const Tally& t) {
+  if (!t[Outcome::Undefined]) return "";
+  std::set<std::string> targets;
+  for (auto const& r : report.results)
+    if (outcome_of(r) == Outcome::Undefined) targets.insert(r.target.empty() ? report.info.sm : r.target);
+  return fmt::format("; {} undefined on {}, observed", count_text(t[Outcome::Undefined]), fmt::join(targets, ", "));
+}
+
 std::string findings_part(const RunReport& report) {
   const int n = contradicted(report);
   int known = 0;  // differences an expectation of this GPU and driver names (judge/expectations)
@@ -156,15 +186,16 @@ std::string verdict_line(const RunReport& report) {
           why += fmt::format("{}{} {}", why.empty() ? "" : ", ", count_text(k), label(o));
       return fmt::format("Does not conform: {} of {} need action ({}); {} as documented{}{}{}.",
                          count_text(t.needing_action), counted(t.cases(), "case", "cases"), why,
-                         count_text(t[Outcome::Pass]), not_run_part(report, t), fault_part(t), findings_part(report));
+                         count_text(t[Outcome::Pass]), not_run_part(report, t), fault_part(t) + undefined_part(report, t),
+                         findings_part(report));
     }
     case VerdictTone::NothingChecked:
       return fmt::format("Nothing checked: none of {} ran and passed{}{}{}.", counted(t.cases(), "case", "cases"),
-                         not_run_part(report, t), fault_part(t), findings_part(report));
+                         not_run_part(report, t), fault_part(t) + undefined_part(report, t), findings_part(report));
     case VerdictTone::Conforms: break;
   }
   return fmt::format("Conforms: {} as documented{}{}{}.", counted(t[Outcome::Pass], "case", "cases"),
-                     not_run_part(report, t), fault_part(t), findings_part(report));
+                     not_run_part(report, t), fault_part(t) + undefined_part(report, t), findings_part(report));
 }
 
 }  // namespace ptxcts

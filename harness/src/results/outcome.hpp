@@ -7,7 +7,10 @@
 //   error, crash, timeout      only what was not planned;
 //   faulted / ran without a fault
 //                              a fault case (a documented rule broken on purpose): an observation
-//                              of what the GPU did, never a failure, shown in neutral colours.
+//                              of what the GPU did, never a failure, shown in neutral colours;
+//   undefined                  a case the documents leave undefined on its target (the manual's "for
+//                              .target sm_75 or below ... the behavior is undefined"): what the GPU
+//                              did is an observation too, whatever it was.
 // Documentation claims are findings, apart from this: their verdicts are results.hpp's Verdict.
 #pragma once
 
@@ -21,16 +24,32 @@ namespace ptxcts {
 
 // FaultedWhereAllowed: an edge case the manual allows (CaseResult::fault_expected false) faulted all
 // the same: an observation against the manual's words (its claim says so), never an action for the GPU.
-enum class Outcome { Pass, Fail, NotSupported, Skipped, Error, Crash, Timeout, Faulted, RanWithoutFault, FaultedWhereAllowed };
+enum class Outcome {
+  Pass,
+  Fail,
+  NotSupported,
+  Skipped,
+  Error,
+  Crash,
+  Timeout,
+  Faulted,
+  RanWithoutFault,
+  FaultedWhereAllowed,
+  Undefined
+};
 inline constexpr Outcome kOutcomes[] = {Outcome::Pass,         Outcome::Fail,    Outcome::NotSupported,
                                         Outcome::Skipped,      Outcome::Error,   Outcome::Crash,
                                         Outcome::Timeout,      Outcome::Faulted, Outcome::RanWithoutFault,
-                                        Outcome::FaultedWhereAllowed};
+                                        Outcome::FaultedWhereAllowed, Outcome::Undefined};
 
 Outcome outcome_of(const CaseResult& r);
 const char* token(Outcome o);  // the word in files and CSS classes: "not-supported", "no-fault", ...
 const char* label(Outcome o);  // the words a reader sees: "not supported", "faulted as the rule says", ...
 Outcome outcome_from_token(const std::string& s);  // throws std::invalid_argument
+
+// What the GPU did in a case of outcome undefined, in words: "faulted (CUDA_ERROR_...)", "gave the
+// values the defined targets give", "gave other values (12 elements differ)", "gave no result in time".
+std::string undefined_observation(const CaseResult& r);
 
 // What `ptxcts run` exits 1 for (and JUnit alone calls a failure or an error): a case that is not a
 // fault case, failed, errored, crashed or timed out, and is not a known difference (CaseResult::known).

@@ -66,6 +66,7 @@ Json to_json(const CaseResult& r) {
           {"diff", r.diff},
           {"fault_case", r.fault_case},
           {"fault_expected", r.fault_expected},
+          {"undefined", r.undefined},
           {"observed_layout", r.observed_layout},
           {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)},
           {"ran_on", r.ran_on},
@@ -124,7 +125,7 @@ bool legacy_not_supported(const std::string& reason) {
 CaseResult read_result(const JsonNode& n) {
   n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason", "mismatches", "diff",
             "fault_case"},
-           {"observed_layout", "roundtrip_identity", "ran_on", "outcome", "known", "fault_expected"});
+           {"observed_layout", "roundtrip_identity", "ran_on", "outcome", "known", "fault_expected", "undefined"});
   CaseResult r;
   r.kernel = n.at("kernel").str();
   r.family = n.at("family").str();
@@ -144,6 +145,7 @@ CaseResult read_result(const JsonNode& n) {
   if (n.has("ran_on")) r.ran_on = n.at("ran_on").str();  // from schema 8 on
   if (n.has("known")) r.known = n.at("known").str();  // from schema 9 on
   if (n.has("fault_expected")) r.fault_expected = n.at("fault_expected").boolean();  // schema 9, later reports
+  if (n.has("undefined")) r.undefined = n.at("undefined").str();                     // from schema 10 on
   if (n.has("outcome")) {  // from schema 9 on: derived from the status, so it must agree with it
     JsonNode o = n.at("outcome");
     if (o.convert(outcome_from_token) != outcome_of(r))
@@ -212,11 +214,11 @@ void check_count(const JsonNode& v, int count, const std::string& what) {
 
 void check_totals(const JsonNode& n, const std::vector<CaseResult>& results, std::int64_t schema) {
   if (schema >= 9) {
-    // faulted-where-allowed came later in schema 9: a report without it has none.
+    // faulted-where-allowed came later in schema 9, undefined in 10: a report without them has none.
     std::vector<const char*> keys;
     for (Outcome o : kOutcomes)
-      if (o != Outcome::FaultedWhereAllowed) keys.push_back(token(o));
-    n.object(keys, {token(Outcome::FaultedWhereAllowed)});
+      if (o != Outcome::FaultedWhereAllowed && o != Outcome::Undefined) keys.push_back(token(o));
+    n.object(keys, {token(Outcome::FaultedWhereAllowed), token(Outcome::Undefined)});
     const Tally t = tally(results);
     for (Outcome o : kOutcomes)
       if (n.has(token(o)) || t[o])

@@ -32,6 +32,10 @@ struct CaseResult {
   // edge case the manual allows, isolated like one because a GPU may fault there all the same (false):
   // a fault there is against the manual's words. JSON "fault_expected" (schema 9 on; absent: true).
   bool fault_expected = true;
+  // The documents leave this case's behaviour undefined on its target (spec UndefinedOn): their words
+  // and source. It ran isolated, like a fault case, and what the GPU did is an observation, never a
+  // failure or a finding. JSON "undefined" (schema 10 on; absent: "").
+  std::string undefined{};
   std::string observed_layout;  // wmma: where the matrix's elements sat in warp 0's fragment
                                 // registers (unspecified by the manual; an observation)
   // In a run of several GPUs of one model and driver, a fault case is run once on one of them (run/
@@ -142,9 +146,11 @@ struct RunReport {
   // observed; 6: timing; 7: sass; 8: the GPU's index, UUID and PCI bus id, GPUs at once, where the
   // fault cases ran (and each result's ran_on), the specs' identity, the Slurm job and task; 9: the
   // outcome vocabulary (status not-supported and skipped, each result's outcome, totals of every
-  // outcome over every case) and the summary (verdict line, exit status, counts).
-  // Reads 9 down to 2.
-  static constexpr int kSchemaVersion = 9;
+  // outcome over every case) and the summary (verdict line, exit status, counts); 10: each result's
+  // `undefined` (the documents' words that leave it undefined on its target) and the outcome
+  // undefined.
+  // Reads 10 down to 2.
+  static constexpr int kSchemaVersion = 10;
   RunInfo info;
   RunTiming timing;  // zeros where the report predates it
   std::vector<CaseResult> results;

@@ -50,7 +50,7 @@ struct Pending {
   const CaseSpec* spec = nullptr;
   std::string module, entry;               // what the job loads (cubin or PTX) and launches
   std::unique_ptr<PreparedCase> prepared;  // made by prepare_job, just before its job is written
-  bool isolated = false;                   // a fault or alignment-edge case: the fault line, one launch a runner
+  bool isolated = false;  // a fault, alignment-edge or undefined case: the fault line, one launch a runner
 };
 
 // What the run is made of: a result for every (kernel, case) the options select, known at once
@@ -121,6 +121,11 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
       }
       r.target = a->target;
       r.ptx_isa = a->ptx.str();
+      // Where the documents leave the case undefined for the code's target, it runs isolated like a
+      // fault case, and what the GPU does is an observation.
+      if (const TargetInfo* t = suite.specs.targets.find(a->target))
+        if (const UndefinedOn* u = undefined_on(suite.specs.targets, c, k.family, *t))
+          r.undefined = fmt::format("\"{}\" ({}; this code's target is {})", u->words, u->source, a->target);
       // What the runner loads: the cubin, or the kernel's own PTX module, whose entry is the skeleton's
       // (a cubin's entry may be renamed, in a batch).
       const bool jit = opt.toolchain == RunToolchain::Jit;
@@ -139,7 +144,7 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
                               .module = fs::absolute(opt.catalog_dir / module).string(),
                               .entry = jit ? kSkeletonEntry : a->entry,
                               .prepared = nullptr,
-                              .isolated = c.fault != Fault::None});
+                              .isolated = c.fault != Fault::None || !r.undefined.empty()});
       run.results.push_back(std::move(r));
     }
   }

@@ -163,10 +163,20 @@ void check_wmma_product_state_spaces(const SpecSet& specs) {
     }
 }
 
+// The families a case's 'undefined' names are families of the specs.
+void check_case_undefined_refs(const SpecSet& specs) {
+  for (auto const& c : specs.cases.cases)
+    for (auto const& u : c.undefined)
+      for (auto const& f : u.families)
+        if (std::find(specs.families.begin(), specs.families.end(), f) == specs.families.end())
+          throw SpecError(u.where, fmt::format("case '{}': 'undefined' names unknown family '{}'; expected one of {}",
+                                               c.name, f, fmt::join(specs.families, ", ")));
+}
+
 // In the order a user has always seen them.
 constexpr SpecSetCheck kSpecSetChecks[] = {
     check_claims_refs,     check_mutant_exceptions_refs, check_known_discrepancy_refs,    check_case_where_refs,
-    check_variant_layouts, check_cases_rows_fit,         check_wmma_product_state_spaces,
+    check_variant_layouts, check_cases_rows_fit,         check_wmma_product_state_spaces, check_case_undefined_refs,
 };
 
 }  // namespace

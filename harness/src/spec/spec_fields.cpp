@@ -14,16 +14,27 @@ namespace {
 
 TargetSetItem read_target_item(const YamlReader& r, const std::string& s, const TargetCatalog& targets) {
   TargetSetItem item;
-  const std::string at_least = ">= sm_";
+  const std::string at_least = ">= sm_", at_most = "<= sm_";
+  auto known_arch = [&](int arch) {
+    return std::any_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == arch; });
+  };
   if (s.rfind(at_least, 0) == 0) {
     std::string num = s.substr(at_least.size());
     bool digits = !num.empty() && num.size() <= 3 && std::all_of(num.begin(), num.end(), ::isdigit);
     if (!digits) r.fail(fmt::format("expected '>= sm_XY' with XY a number but found '{}'", s));
     item.kind = TargetSetItem::Kind::AtLeast;
     item.arch = std::stoi(num);
-    bool known =
-        std::any_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == item.arch; });
-    if (!known)
+    if (!known_arch(item.arch))
+      r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
+    return item;
+  }
+  if (s.rfind(at_most, 0) == 0) {
+    std::string num = s.substr(at_most.size());
+    bool digits = !num.empty() && num.size() <= 3 && std::all_of(num.begin(), num.end(), ::isdigit);
+    if (!digits) r.fail(fmt::format("expected '<= sm_XY' with XY a number but found '{}'", s));
+    item.kind = TargetSetItem::Kind::AtMost;
+    item.arch = std::stoi(num);
+    if (!known_arch(item.arch))
       r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
     return item;
   }
@@ -35,7 +46,7 @@ TargetSetItem read_target_item(const YamlReader& r, const std::string& s, const 
   }
   const TargetInfo* t = targets.find(item.name);
   if (!t)
-    r.fail(fmt::format("unknown target '{}'; expected '>= sm_XY', a target name from targets.yaml, or 'sm_XYf+'", s));
+    r.fail(fmt::format("unknown target '{}'; expected '>= sm_XY', '<= sm_XY', a target name from targets.yaml, or 'sm_XYf+'", s));
   if (item.kind == TargetSetItem::Kind::FamilyFrom && (t->suffix != "f" || t->family == 0))
     r.fail(fmt::format("'{}': only a family-specific target (sm_XYf, with a family in targets.yaml) can start a family",
                        s));
@@ -155,6 +166,25 @@ void read_case_where(const YamlReader& item, CaseSpec& c) {
     auto items = vals.items("qualifier values");
     if (items.empty()) vals.fail(fmt::format("case '{}' selects no value of qualifier '{}'", c.name, k.str()));
     for (auto const& v : items) c.only[k.str()].push_back(v.str());
+  }
+}
+
+void read_case_undefined(const YamlReader& item, CaseSpec& c, const TargetCatalog& targets) {
+  if (!item.has("undefined")) return;
+  for (auto u : item.at("undefined").items("'undefined' of a case")) {
+    u.expect_map({"targets", "families", "words", "source", "fake_device"});
+    UndefinedOn on;
+    on.where = u.where();
+    on.targets = read_target_set(u.at("targets"), targets);
+    if (u.has("families"))
+      for (auto const& f : u.at("families").items("'families'")) on.families.push_back(read_identifier(f, "a family"));
+    on.words = u.at("words").str();
+    on.source = u.at("source").str();
+    on.fake_device = u.at("fake_device").str();
+    if (on.fake_device != "fault" && on.fake_device != "garbage" && on.fake_device != "hang")
+      u.at("fake_device").fail(
+          fmt::format("unknown fake device behaviour '{}'; expected fault, garbage or hang", on.fake_device));
+    c.undefined.push_back(std::move(on));
   }
 }
 

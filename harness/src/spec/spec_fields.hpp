@@ -46,4 +46,8 @@ std::string read_axis_name(const YamlReader& r, const Variant& v, const std::vec
 // A case's optional 'where': the qualifier values of the instances it applies to.
 void read_case_where(const YamlReader& item, CaseSpec& c);
 
+// A case's optional 'undefined': the targets on which the documents leave its behaviour undefined,
+// each with their words, their source and what the fake device does there.
+void read_case_undefined(const YamlReader& item, CaseSpec& c, const TargetCatalog& targets);
+
 }  // namespace ptxcts

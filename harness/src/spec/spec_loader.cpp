@@ -291,7 +291,7 @@ void read_mutants(YamlReader r, CaseSet& s) {
   }
 }
 
-CaseSet read_cases(YamlReader r) {
+CaseSet read_cases(YamlReader r, const TargetCatalog& targets) {
   r.expect_map({"warps", "tile_bytes", "regions", "cases", "wmma", "mma", "mutants"});
   CaseSet s;
   s.warps = static_cast<int>(r.at("warps").integer(1, 32));
@@ -302,7 +302,7 @@ CaseSet read_cases(YamlReader r) {
   if (s.warps * s.tile_bytes > 48 * 1024) r.fail("warps x tile_bytes must fit in 48 KiB of shared memory");
   std::set<std::string> names;
   for (auto item : r.at("cases").items("'cases'")) {
-    item.expect_map({"name", "description", "data", "rows", "seed", "unused_lanes", "fault", "where"});
+    item.expect_map({"name", "description", "data", "rows", "seed", "unused_lanes", "fault", "where", "undefined"});
     CaseSpec c = read_case_basics(item, names);
     YamlReader rows = item.at("rows");
     c.where = rows.where();
@@ -335,6 +335,7 @@ CaseSet read_cases(YamlReader r) {
       else item.at("fault").fail(fmt::format("unknown fault '{}'; expected misaligned or outside-shared", f));
     }
     read_case_where(item, c);
+    read_case_undefined(item, c, targets);
     s.cases.push_back(c);
   }
   if (r.has("wmma")) read_wmma_cases(r.at("wmma"), s, names);
@@ -486,7 +487,8 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   const SharedSpecFiles shared = shared_spec_files(files);
   const SpecFile &targets = *shared.targets, &cases = *shared.cases;
   specs.targets = read_targets(YamlReader(targets.path, parse_yaml(targets.path, targets.text), "targets.yaml"));
-  specs.cases = read_cases(YamlReader(cases.path, parse_yaml(cases.path, cases.text), "cases.yaml"));
+  specs.cases =
+      read_cases(YamlReader(cases.path, parse_yaml(cases.path, cases.text), "cases.yaml"), specs.targets);
   if (const SpecFile* diagnostics = shared.diagnostics)  // without it, no documented-invalid form can be declared
     specs.diagnostics = read_diagnostics(
         YamlReader(diagnostics->path, parse_yaml(diagnostics->path, diagnostics->text), "diagnostics.yaml"));

@@ -38,6 +38,9 @@ bool TargetCatalog::contains(const TargetSet& set, const TargetInfo& t) const {
       case TargetSetItem::Kind::AtLeast:
         if (t.arch >= item.arch) return true;
         break;
+      case TargetSetItem::Kind::AtMost:
+        if (t.arch <= item.arch) return true;
+        break;
       case TargetSetItem::Kind::Exact:
         if (t.name == item.name) return true;
         break;
@@ -51,6 +54,15 @@ bool TargetCatalog::contains(const TargetSet& set, const TargetInfo& t) const {
     }
   }
   return false;
+}
+
+const UndefinedOn* undefined_on(const TargetCatalog& targets, const CaseSpec& c, const std::string& family,
+                                const TargetInfo& t) {
+  for (auto const& u : c.undefined)
+    if ((u.families.empty() || std::find(u.families.begin(), u.families.end(), family) != u.families.end()) &&
+        targets.contains(u.targets, t))
+      return &u;
+  return nullptr;
 }
 
 std::optional<PtxVersion> TargetCatalog::previous(PtxVersion v) const {

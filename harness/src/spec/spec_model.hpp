@@ -15,10 +15,11 @@
 namespace ptxcts {
 
 // A set of targets as the manual writes it: a union of items, each ">= sm_XY" (every target of
-// that architecture or later, any suffix), "sm_XYa" (exactly that target) or "sm_XYf+" (that
-// family-specific target or higher in the same family, and the arch-specific targets among them).
+// that architecture or later, any suffix), "<= sm_XY" (that architecture or earlier: the manual's
+// "sm_75 or below"), "sm_XYa" (exactly that target) or "sm_XYf+" (that family-specific target or
+// higher in the same family, and the arch-specific targets among them).
 struct TargetSetItem {
-  enum class Kind { AtLeast, Exact, FamilyFrom } kind = Kind::Exact;
+  enum class Kind { AtLeast, AtMost, Exact, FamilyFrom } kind = Kind::Exact;
   int arch = 0;
   std::string name;
 };
@@ -281,9 +282,24 @@ struct DiagnosticClass {
 // requires and no more; isolated like faults, because a GPU that wants more faults.
 enum class Fault { None, Misaligned, OutsideShared, MisalignedStride, MinimalAlignmentAddress, MinimalAlignmentStride };
 
+// Where the documents leave a case's behaviour undefined on some targets ("For .target sm_75 or
+// below, all threads must contain valid addresses. Otherwise, the behavior is undefined."): there the
+// case runs isolated, like a fault case, and what the GPU does is an observation, never a failure or
+// a finding (cases.yaml 'undefined').
+struct UndefinedOn {
+  TargetSet targets;                  // the targets (of the code that runs) the words are about
+  std::vector<std::string> families;  // the instructions whose section says it; empty: every family
+  std::string words, source;          // the documents' sentence, and where it stands
+  // What the fake device runner does there, the worst the words still allow: fault, garbage (other
+  // values than later targets give) or hang (no result within the case's limit).
+  std::string fake_device;
+  SourceLocation where;
+};
+
 struct CaseSpec {
   std::string name, description;
   Fault fault = Fault::None;
+  std::vector<UndefinedOn> undefined;  // targets on which the documents leave this case undefined
   std::map<std::string, std::vector<std::string>> only;  // YAML 'where': only instances with these qualifier values
   DataKind data = DataKind::Unique;
   RowPlacement rows = RowPlacement::Contiguous;
@@ -339,6 +355,11 @@ struct TargetCatalog {
   bool contains(const TargetSet& set, const TargetInfo& t) const;
   std::optional<PtxVersion> previous(PtxVersion v) const;  // the version before v, if known
 };
+
+// The documents' words that leave case `c` undefined for an instruction of `family` assembled for
+// target `t` (null: its behaviour is defined there).
+const UndefinedOn* undefined_on(const TargetCatalog& targets, const CaseSpec& c, const std::string& family,
+                                const TargetInfo& t);
 
 // What a family's instructions are expected to become (the family file's `sass:`): the SASS mnemonics
 // of the opcodes that implement one operation, a claim with its source. `assumed`: no document says

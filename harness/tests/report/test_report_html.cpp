@@ -120,7 +120,7 @@ TEST(ReportHtml, TheKernelListIsFilteredByFamilyWordsAndOutcome) {
   auto box = doc.select_node("//div[@class='filters'][@data-for='kernel-list']").node();
   ASSERT_TRUE(box);
   EXPECT_STREQ(box.attribute("data-noun").value(), "kernels");
-  EXPECT_EQ(count(box, ".//select[@class='outcome']/option"), 2u + 10u);  // any, needs action, the ten outcomes
+  EXPECT_EQ(count(box, ".//select[@class='outcome']/option"), 2u + 11u);  // any, needs action, the eleven outcomes
   EXPECT_EQ(count(doc, "//div[@id='kernel-list']/details[@data-family][@data-name][@data-outcomes]"), 6u);
   EXPECT_EQ(count(doc, "//div[@id='kernel-list']//tr[@data-outcome]"), 8u);  // a row per case
   EXPECT_EQ(count(doc, "//details[@id='k-ldmatrix.sync.aligned.m8n8.x4.b16_a64'][@data-outcomes='pass fail faulted']"), 1u);

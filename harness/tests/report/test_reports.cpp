@@ -26,8 +26,8 @@ auto fields(const RunInfo& x) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u);
 }
 auto fields(const CaseResult& x) {
-  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] = x;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p);
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q);
 }
 auto fields(const ClaimVerdict& x) {
   auto const& [a, b, c, d, e, f, g, h, i] = x;
@@ -168,6 +168,23 @@ RunReport sample_report() {
                        .fault_case = true,
                        .observed_layout = "",
                        .roundtrip_identity = std::nullopt});
+  // A case the documents leave undefined on its target: it faulted, an observation (schema 10).
+  r.results.push_back({.kernel = "ldmatrix_x1",
+                       .family = "ldmatrix",
+                       .instruction = "ldmatrix.sync.aligned.m8n8.x1.shared.b16",
+                       .case_name = "unique-poisoned-unused",
+                       .target = "sm_75",
+                       .ptx_isa = "8.7",
+                       .status = Status::Crash,
+                       .reason = "kernel: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered",
+                       .diff = {},
+                       .mismatches = 0,
+                       .fault_case = false,
+                       .undefined = "\"For .target sm_75 or below, all threads must contain valid addresses. "
+                                    "Otherwise, the behavior is undefined.\" (PTX ISA 9.0, 9.7.14.5.15; this code's "
+                                    "target is sm_75)",
+                       .observed_layout = "",
+                       .roundtrip_identity = std::nullopt});
   r.results.push_back({.kernel = "stmatrix_b8",
                        .family = "stmatrix",
                        .instruction = "stmatrix.sync.aligned.m16n8.x1.trans.shared.b8",
@@ -267,22 +284,25 @@ TEST(ReportJson, ATimingThatIsNotADurationIsPlaced) {
 
 TEST(ReportJson, WritesSchemaVersionTotalsAndStrings) {
   std::string text = report_json(sample_report());
-  EXPECT_EQ(text.rfind("{\n \"schema_version\": 9,\n \"kind\": \"run\",\n \"run\": {\n  \"gpu_name\": ", 0), 0u)
+  EXPECT_EQ(text.rfind("{\n \"schema_version\": 10,\n \"kind\": \"run\",\n \"run\": {\n  \"gpu_name\": ", 0), 0u)
       << text;
-  // Every outcome over every case (fault cases among them, as faulted / no-fault): 9 cases.
+  // Every outcome over every case (fault cases among them, as faulted / no-fault; the case undefined on
+  // its target as undefined, whatever it did): 10 cases.
   EXPECT_NE(text.find("\"totals\": {\n  \"pass\": 1,\n  \"fail\": 2,\n  \"not-supported\": 1,\n  \"skipped\": 1,\n"
                       "  \"error\": 1,\n  \"crash\": 1,\n  \"timeout\": 1,\n  \"faulted\": 1,\n  \"no-fault\": 0,\n"
-                      "  \"faulted-where-allowed\": 0\n }"),
+                      "  \"faulted-where-allowed\": 0,\n  \"undefined\": 1\n }"),
             std::string::npos)
       << text;
   // The summary: the verdict line, the exit status, and the counts (the known failure needs no action).
-  EXPECT_NE(text.find("\"summary\": {\n  \"verdict\": \"Does not conform: 4 of 9 cases need action (1 failed, 1 "
+  EXPECT_NE(text.find("\"summary\": {\n  \"verdict\": \"Does not conform: 4 of 10 cases need action (1 failed, 1 "
                       "error, 1 crashed, 1 timed out); 1 as documented, 1 not supported on sm_90, 1 skipped; 1 fault "
-                      "case faulted as the rule says; 1 documentation finding; 1 known difference (expectations).\",\n"
-                      "  \"exit_status\": 1,\n  \"cases\": 9,\n"),
+                      "case faulted as the rule says; 1 undefined on sm_75, observed; 1 documentation finding; 1 known "
+                      "difference (expectations).\",\n"
+                      "  \"exit_status\": 1,\n  \"cases\": 10,\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("\"status\": \"crash\",\n   \"outcome\": \"faulted\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"status\": \"crash\",\n   \"outcome\": \"undefined\""), std::string::npos) << text;
   EXPECT_NE(text.find("\"status\": \"not-supported\""), std::string::npos);
   EXPECT_NE(text.find("\"status\": \"crash\""), std::string::npos);
   EXPECT_NE(text.find("\"verdict\": \"not-checkable\""), std::string::npos);
@@ -374,9 +394,9 @@ TEST(ReportJson, UnknownStatus) {
 
 TEST(ReportJson, WrongSchemaVersion) {
   EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 1,)")),
-            "r.json:2:20: schema_version: expected 2 to 9 (the schema versions this build reads), got 1");
-  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 10,)")),
-            "r.json:2:20: schema_version: expected 2 to 9 (the schema versions this build reads), got 10");
+            "r.json:2:20: schema_version: expected 2 to 10 (the schema versions this build reads), got 1");
+  EXPECT_EQ(error_of(variant(R"("schema_version": 2,)", R"("schema_version": 11,)")),
+            "r.json:2:20: schema_version: expected 2 to 10 (the schema versions this build reads), got 11");
 }
 
 // kMinimal as schema 4: with its `withdrawn` list, `withdrawn` (which must name what the report lacks).
@@ -551,12 +571,12 @@ TEST(ReportMarkdown, ClaimsBeforeResultsContradictedFirst) {
   ASSERT_NE(confirmed, std::string::npos);
   EXPECT_LT(contradicted, confirmed);
   EXPECT_LT(confirmed, results);
-  EXPECT_NE(md.find("**Cases:** 9 (6 kernels, each with its cases): 1 passed, 2 failed, 1 not supported, 1 skipped, 1 "
-                    "error, 1 crashed, 1 timed out, 1 faulted as the rule says\n"),
+  EXPECT_NE(md.find("**Cases:** 10 (6 kernels, each with its cases): 1 passed, 2 failed, 1 not supported, 1 skipped, 1 "
+                    "error, 1 crashed, 1 timed out, 1 faulted as the rule says, 1 undefined on its target, observed\n"),
             std::string::npos)
       << md;
   // The verdict comes first, before the run's table.
-  EXPECT_LT(md.find("**Does not conform: 4 of 9 cases need action"), md.find("| Run | |"));
+  EXPECT_LT(md.find("**Does not conform: 4 of 10 cases need action"), md.find("| Run | |"));
   EXPECT_NE(md.find("| suite_commit | 0123abcd |"), std::string::npos);
   EXPECT_LT(md.find("### ldmatrix"), md.find("### stmatrix"));
 }
@@ -580,7 +600,7 @@ TEST(ReportMarkdown, EscapesPipesAndKeepsRowsWhole) {
     ++rows;
   }
   EXPECT_EQ(rows, (1 + 22) + (1 + 4) + (1 + 2) +
-                      (2 + 9));  // header + rows: run (21 fields + schema), claims, withdrawn, results
+                      (2 + 10));  // header + rows: run (21 fields + schema), claims, withdrawn, results
   EXPECT_NE(
       md.find(
           "## Withdrawn\n\n| What | Why |\n|---|---|\n| ldmatrix_x2 / identity | the x2 form \\| is covered by x4 |\n"
@@ -617,8 +637,8 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
   auto suites = doc.child("testsuites");
   ASSERT_FALSE(suites.empty());
   // One testcase per case, the root's totals the sums of its suites; a <failure> or <error> only where
-  // `ptxcts run` exits 1 (the known failure and the fault case's crash are not).
-  EXPECT_EQ(suites.attribute("tests").as_int(), 9);
+  // `ptxcts run` exits 1 (the known failure, the fault case's crash and the undefined case's are not).
+  EXPECT_EQ(suites.attribute("tests").as_int(), 10);
   EXPECT_EQ(suites.attribute("failures").as_int(), 1);
   EXPECT_EQ(suites.attribute("errors").as_int(), 3);  // error, crash, timeout
   EXPECT_TRUE(suites.attribute("skipped").empty()) << "Jenkins' JUnit schema has no skipped on the root";
@@ -627,7 +647,7 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
     const char* name;
     int tests, failures, errors, skipped;
   };
-  Expected expected[] = {{"ldmatrix", 3, 1, 0, 1}, {"stmatrix", 6, 0, 3, 1}};
+  Expected expected[] = {{"ldmatrix", 4, 1, 0, 1}, {"stmatrix", 6, 0, 3, 1}};
   auto suite = suites.child("testsuite");
   for (auto const& e : expected) {
     ASSERT_FALSE(suite.empty()) << e.name;
@@ -674,7 +694,15 @@ TEST(ReportJunit, ParsesBackWithCountsPerSuite) {
   auto property = [&](const std::string& name) {
     return first.child("properties").find_child_by_attribute("property", "name", name.c_str()).attribute("value");
   };
-  EXPECT_EQ(std::string(property("verdict").as_string()).rfind("Does not conform: 4 of 9 cases need action", 0), 0u);
+  // The case undefined on its target faulted: an observation too, with the documents' words.
+  auto undefined = by_name("unique-poisoned-unused");
+  ASSERT_FALSE(undefined.empty());
+  EXPECT_TRUE(undefined.child("error").empty() && undefined.child("failure").empty());
+  const std::string said = undefined.child("system-out").text().as_string();
+  EXPECT_EQ(said.rfind("outcome: undefined on its target, observed", 0), 0u) << said;
+  EXPECT_NE(said.find("the GPU faulted (kernel: CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << said;
+  EXPECT_NE(said.find("For .target sm_75 or below"), std::string::npos) << said;
+  EXPECT_EQ(std::string(property("verdict").as_string()).rfind("Does not conform: 4 of 10 cases need action", 0), 0u);
   EXPECT_STREQ(property("claim.ldmatrix-trans").as_string(), "contradicted");
   EXPECT_STREQ(property("claim.stmatrix-generic-outside-shared").as_string(), "observed");
   EXPECT_NE(std::string(first.child("system-out").text().as_string()).find("claim ldmatrix-trans: contradicted"),

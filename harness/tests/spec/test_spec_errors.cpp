@@ -181,7 +181,30 @@ TEST(SpecErrors, UnknownKeyInCase) {
   edit(s.cases, "    unused_lanes: poison", "    unused_lane: poison");
   EXPECT_EQ(load_error(s),
             "specs/cases.yaml:42:5: unknown key 'unused_lane' in item 5 of 'cases'; expected one of: name, "
-            "description, data, rows, seed, unused_lanes, fault, where");
+            "description, data, rows, seed, unused_lanes, fault, where, undefined");
+}
+
+// A case's 'undefined' (where the documents leave it undefined on some targets): each part checked.
+std::string undefined_error(const std::string& targets, const std::string& families, const std::string& fake) {
+  Specs s;
+  edit(s.cases, "    unused_lanes: poison\n",
+       "    unused_lanes: poison\n    undefined:\n      - targets: \"" + targets + "\"\n        families: [" + families +
+           "]\n        words: \"Otherwise, the behavior is undefined.\"\n        source: \"PTX ISA 9.0, 9.7.14.5.15\"\n"
+           "        fake_device: " + fake + "\n");
+  return load_error(s);
+}
+
+TEST(SpecErrors, UndefinedOnTargetsItsPartsChecked) {
+  EXPECT_EQ(undefined_error("<= sm_75", "ldmatrix", "fault"), "(no error)");
+  EXPECT_EQ(undefined_error("<= sm_42", "ldmatrix", "fault"),
+            "specs/cases.yaml:44:18: unknown target 'sm_42' in '<= sm_42'; expected an architecture from targets.yaml");
+  EXPECT_EQ(undefined_error("<= sm_7x", "ldmatrix", "fault"),
+            "specs/cases.yaml:44:18: expected '<= sm_XY' with XY a number but found '<= sm_7x'");
+  EXPECT_EQ(undefined_error("<= sm_75", "ldmatrix", "crash"),
+            "specs/cases.yaml:48:22: unknown fake device behaviour 'crash'; expected fault, garbage or hang");
+  EXPECT_EQ(undefined_error("<= sm_75", "ldmatrx", "fault"),
+            "specs/cases.yaml:44:9: case 'unique-poisoned-unused': 'undefined' names unknown family 'ldmatrx'; "
+            "expected one of ldmatrix, stmatrix");
 }
 
 TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
@@ -932,8 +955,8 @@ TEST(SpecErrors, TargetsUnknownInList) {
   edit(s.ldmatrix, "targets: \">= sm_75\"", "targets: [sm_75, sm_42]");
   EXPECT_EQ(
       load_error(s),
-      "specs/ldmatrix.yaml:12:24: unknown target 'sm_42'; expected '>= sm_XY', a target name from targets.yaml, or "
-      "'sm_XYf+'");
+      "specs/ldmatrix.yaml:12:24: unknown target 'sm_42'; expected '>= sm_XY', '<= sm_XY', a target name from "
+      "targets.yaml, or 'sm_XYf+'");
 }
 
 TEST(SpecErrors, TargetsEmptyList) {
