@@ -25,6 +25,12 @@
 // PTXCTS_FAKE_RESULTS_LIMIT=N: no file the runner writes may grow past N bytes (RLIMIT_FSIZE, as a
 // quota would have it: the write past it fails with EFBIG), so that the results file fills up where
 // a disk would; the runner's checked writer (ResultsWriter) then says so and exits 6, as on a full disk.
+// PTXCTS_FAKE_ARCH=<target> (sm_75, sm_86, sm_100a, ...): the emulated GPU is of that target's
+// architecture: `--info` gives its compute capability (unless PTXCTS_FAKE_DEVICES says otherwise),
+// and where the specs' cases.yaml says the documents leave a case undefined on that target
+// ('undefined'), the launch does the worst thing the words still allow, as that entry's fake_device
+// says: fault (recorded as a device fault), garbage (every output word inverted) or hang (never ends:
+// the case's time limit takes it). Elsewhere it behaves as the mode says (model: as documented).
 // PTXCTS_FAKE_SPECS: the specs the emulator plans kernels from (default: the source tree's).
 // PTXCTS_FAKE_DEVICES: `--info`'s answer (default: one sm_90 GPU). PTXCTS_FAKE_STARTS: a file
 // each start appends its first launch to; PTXCTS_FAKE_RUNNERS: one each start appends its --device
@@ -70,6 +76,34 @@ const Suite& suite() {
     return build_suite(load_spec_dir(dir ? dir : PTXCTS_SOURCE_DIR "/specs"));
   }();
   return s;
+}
+
+// The emulated GPU's target (PTXCTS_FAKE_ARCH), if it plays one.
+const TargetInfo* fake_arch() {
+  static const TargetInfo* t = [] () -> const TargetInfo* {
+    const char* name = std::getenv("PTXCTS_FAKE_ARCH");
+    if (!name) return nullptr;
+    const TargetInfo* found = suite().specs.targets.find(name);
+    if (!found) {
+      std::fprintf(stderr, "fake_device_runner: PTXCTS_FAKE_ARCH=%s is no target of targets.yaml\n", name);
+      std::exit(kDeviceUsage);
+    }
+    return found;
+  }();
+  return t;
+}
+
+// What the documents leave undefined for this launch on the emulated target ("" where nothing is):
+// the fake_device behaviour its cases.yaml entry chose.
+std::string undefined_behaviour(const std::string& label) {
+  const TargetInfo* arch = fake_arch();
+  if (!arch) return "";
+  const std::size_t slash = label.rfind('/');
+  const KernelPlan* plan = suite().find_kernel(label.substr(0, slash));
+  const CaseSpec* c = suite().specs.find_case(label.substr(slash + 1));
+  if (!plan || !c) return "";
+  const UndefinedOn* u = undefined_on(suite().specs.targets, *c, plan->family, *arch);
+  return u ? u->fake_device : "";
 }
 
 struct LoadFailure {
@@ -168,7 +202,12 @@ int run_jobs(const RunnerArgs& args, const std::string& mode, test::Mutant devic
         got.push_back(std::move(r));
         continue;
       }
+      const std::string undefined = undefined_behaviour(jobs[j].label);
+      if (undefined == "hang") std::this_thread::sleep_for(std::chrono::hours(1));
       if (at == fault_at) r.error = "kernel: CUDA_ERROR_MISALIGNED_ADDRESS: misaligned address";
+      else if (undefined == "fault")
+        r.error = "kernel: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered (emulated: the "
+                  "documents leave this case undefined on " + fake_arch()->name + ")";
       else if (device == test::Mutant::Echo) {
         r.state = jobs[j].input.state;
         r.ok = true;
@@ -182,6 +221,10 @@ int run_jobs(const RunnerArgs& args, const std::string& mode, test::Mutant devic
         try {
           r.state = emulator.run(*plan, jobs[j].input, device);
           r.ok = true;
+          if (undefined == "garbage") {
+            for (auto& w : r.state.regs) w = ~w;
+            for (auto& b : r.state.smem) b = static_cast<std::uint8_t>(~b);
+          }
         } catch (const std::exception& ex) {
           r.error = std::string("kernel: CUDA_ERROR_ILLEGAL_ADDRESS (emulated): ") + ex.what();
         }
@@ -214,6 +257,14 @@ int run_jobs(const RunnerArgs& args, const std::string& mode, test::Mutant devic
 int main(int argc, char** argv) {
   if (argc == 2 && !std::strcmp(argv[1], "--info")) {
     const char* devices = std::getenv("PTXCTS_FAKE_DEVICES");
+    if (!devices && fake_arch()) {  // one GPU of the emulated target's architecture
+      const int arch = fake_arch()->arch;
+      fmt::print(R"json([{{"ordinal": 0, "name": "Fake GPU ({})", "major": {}, "minor": {}, "driver_cuda": "13.0", )json"
+                 R"json("driver_version": "0.0"}}])json"
+                 "\n",
+                 fake_arch()->name, arch / 10, arch % 10);
+      return 0;
+    }
     std::printf(
         "%s\n",
         devices

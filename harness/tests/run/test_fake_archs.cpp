@@ -1,0 +1,229 @@
+// The suite on every architecture the fake device runner can play (PTXCTS_FAKE_ARCH): a device that
+// behaves as the documents say for its target, and does the worst the documents still allow where
+// they leave a case undefined there (cases.yaml 'undefined'), must conform, its undefined cases
+// counted as observations; the five wrong devices must still fail every case whose outcome the
+// documents define there. A verdict that holds on sm_90 alone would fail here on another target.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "judge/claims.hpp"
+#include "results/outcome.hpp"
+#include "run/runner.hpp"
+#include "support/fake_catalog.hpp"
+#include "support/spec_fixture.hpp"
+
+using namespace ptxcts;
+using namespace ptxcts::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The targets the fake device runner models here, one of each architecture the suite's forms divide
+// on (Turing, Ampere and its consumer parts, Ada, Hopper, Blackwell's consumer parts); sm_100a, the
+// target that runs every form, is test_mutants.cpp's whole-suite run (Mutants.*, Specs/WrongDevice.*),
+// with the same fake arch, so that no whole suite is run twice.
+const char* const kArchs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_120a"};
+
+class ArchRun {
+ public:
+  // `specs`: a spec folder of the runner's and this run's own (an edited copy), else the source tree's.
+  ArchRun(std::string arch, const fs::path& specs = {})
+      : arch_(std::move(arch)),
+        suite_(build_suite(specs.empty() ? load_specs(spec_files()) : load_spec_dir(specs))),
+        work_(fs::temp_directory_path() / fmt::format("ptxcts-arch-{}-{}", arch_, ::getpid())) {
+    // The catalog holds every kernel for the target; the run keeps those the specs document there.
+    catalog_ = fake_catalog(suite_, {arch_}, {9, 0}, [](auto const&, auto const&) { return "entry"; });
+    setenv("PTXCTS_FAKE_ARCH", arch_.c_str(), 1);
+    if (specs.empty()) unsetenv("PTXCTS_FAKE_SPECS");
+    else setenv("PTXCTS_FAKE_SPECS", specs.c_str(), 1);
+  }
+  ~ArchRun() {
+    fs::remove_all(work_);
+    unsetenv("PTXCTS_FAKE_ARCH");
+    unsetenv("PTXCTS_FAKE_SPECS");
+  }
+  const Suite& suite() const { return suite_; }
+
+  RunReport run(const std::string& mode, const std::set<std::string>& families = {}, double case_timeout = 30,
+                std::vector<std::string> case_globs = {}) {
+    setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
+    const TargetInfo* t = suite_.specs.targets.find(arch_);
+    RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
+                   .catalog_dir = work_,
+                   .work_dir = work_,
+                   .families = families,
+                   .case_globs = std::move(case_globs),
+                   .progress = {},
+                   .case_timeout = case_timeout,
+                   .journal = nullptr,
+                   .done = {}};
+    RunReport report;
+    report.info.sm = arch_;
+    report.results =
+        run_on_device(suite_, catalog_, {0, "Fake GPU", t->arch / 10, t->arch % 10, "13.0", "0.0"}, opt).results;
+    report.claims = evaluate_claims(suite_, Audit{}, report.results);
+    return report;
+  }
+
+ private:
+  std::string arch_;
+  Suite suite_;
+  Catalog catalog_;
+  fs::path work_;
+};
+
+const ClaimVerdict& claim(const RunReport& r, const std::string& id) {
+  for (auto const& c : r.claims)
+    if (c.id == id) return c;
+  throw std::runtime_error("no claim " + id);
+}
+
+bool excused(const Suite& s, const std::string& mutant, const CaseResult& r) {
+  const KernelPlan* k = s.find_kernel(r.kernel);
+  if (!k) return false;
+  for (auto const& e : s.specs.cases.mutant_exceptions) {
+    if (e.mutant != mutant || (e.alone && k->steps.size() != 1)) continue;
+    if (!e.cases.empty() && std::find(e.cases.begin(), e.cases.end(), r.case_name) == e.cases.end()) continue;
+    const std::string& v = k->subject_instance().variant().name;
+    for (auto const& pat : e.variants)
+      if (pat.ends_with("*") ? v.starts_with(pat.substr(0, pat.size() - 1)) : v == pat) return true;
+  }
+  return false;
+}
+
+// A copy of the specs with one edit of cases.yaml, for the runner and the run alike.
+fs::path edited_specs(const std::string& from, const std::string& to) {
+  const fs::path dir = fs::temp_directory_path() / fmt::format("ptxcts-arch-specs-{}", ::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (auto const& f : spec_files("cases.yaml", from, to))
+    std::ofstream(dir / fs::path(f.path).filename()) << f.text;
+  return dir;
+}
+
+class FakeArch : public ::testing::TestWithParam<const char*> {};
+
+}  // namespace
+
+TEST_P(FakeArch, ADeviceAsDocumentedConformsItsUndefinedCasesObserved) {
+  ArchRun a(GetParam());
+  const RunReport report = a.run("model");
+  const Tally t = tally(report.results);
+  EXPECT_EQ(t.needing_action, 0);
+  for (auto const& r : report.results)
+    EXPECT_FALSE(needs_action(r)) << r.kernel << " / " << r.case_name << ": " << r.reason;
+  EXPECT_TRUE(verdict_line(report).starts_with("Conforms: ")) << verdict_line(report);
+  EXPECT_GT(t[Outcome::Pass], 500);
+  // ldmatrix's unused lanes: "For .target sm_75 or below, all threads must contain valid addresses.
+  // Otherwise, the behavior is undefined." The fake faults there; the run observes it.
+  int undefined = 0;
+  for (auto const& r : report.results) {
+    if (outcome_of(r) != Outcome::Undefined) continue;
+    ++undefined;
+    EXPECT_EQ(r.case_name, "unique-poisoned-unused");
+    EXPECT_EQ(r.family, "ldmatrix");
+    EXPECT_EQ(r.status, Status::Crash) << r.reason;
+    EXPECT_NE(r.undefined.find("sm_75 or below"), std::string::npos) << r.undefined;
+  }
+  const ClaimVerdict& unused = claim(report, "ldmatrix-unused-lane-addresses-ignored");
+  if (std::string(GetParam()) == "sm_75") {
+    EXPECT_GT(undefined, 0);
+    EXPECT_NE(verdict_line(report).find(fmt::format("; {} undefined on sm_75, observed", undefined)),
+              std::string::npos)
+        << verdict_line(report);
+    EXPECT_EQ(unused.verdict, Verdict::NotCheckable) << unused.evidence;
+    EXPECT_NE(unused.evidence.find("undefined on sm_75"), std::string::npos) << unused.evidence;
+  } else {
+    EXPECT_EQ(undefined, 0);
+    EXPECT_EQ(unused.verdict, Verdict::Confirmed) << unused.evidence;
+  }
+}
+
+TEST_P(FakeArch, EveryWrongDeviceFailsEveryCaseTheDocumentsDefineThere) {
+  ArchRun a(GetParam());
+  for (auto const& mutant : a.suite().specs.cases.mutants) {
+    int ran = 0, caught = 0;
+    for (auto const& r : a.run(mutant).results) {
+      const Outcome o = outcome_of(r);
+      if (r.fault_case || o == Outcome::Undefined || o == Outcome::Skipped || o == Outcome::NotSupported) continue;
+      ++ran;
+      if (r.status != Status::Pass) ++caught;
+      else if (!excused(a.suite(), mutant, r))
+        ADD_FAILURE() << GetParam() << ": the " << mutant << " device passed " << r.kernel << " / " << r.case_name;
+    }
+    EXPECT_GT(ran, 500) << mutant;
+    std::cout << GetParam() << ": " << mutant << " caught " << caught << " of " << ran << " cases\n";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, FakeArch, ::testing::ValuesIn(kArchs),
+                         [](const auto& info) { return std::string(info.param); });
+
+// Each behaviour the spec may choose for an undefined case (fault, garbage, hang) is an observation:
+// the run still conforms. Without the spec's 'undefined' entry, the same device on sm_75 is a device
+// that faults where the documents say nothing: then the run does not conform, which shows that the
+// entry, not luck, makes the difference.
+TEST(FakeArchUndefined, EveryBehaviourTheSpecMayChooseIsAnObservation) {
+  const std::string entry = "        fake_device: fault\n";
+  for (const char* worst : {"fault", "garbage", "hang"}) {
+    const fs::path specs = edited_specs(entry, fmt::format("        fake_device: {}\n", worst));
+    ArchRun a("sm_75", specs);
+    // Four kernels (each hang costs the case's limit): the .x1 and .x2 loads of .shared, 64-bit addresses.
+    const RunReport report = a.run("model", {"ldmatrix"}, 5.0, {"ldmatrix.sync.aligned.m8n8.x[12].shared.b16_a64/*"});
+    const Tally t = tally(report.results);
+    EXPECT_EQ(t.needing_action, 0) << worst;
+    EXPECT_GT(t[Outcome::Undefined], 0) << worst;
+    const Status want = std::string(worst) == "fault" ? Status::Crash
+                        : std::string(worst) == "garbage" ? Status::Fail
+                                                          : Status::Timeout;
+    for (auto const& r : report.results) {
+      if (outcome_of(r) == Outcome::Undefined) {
+        EXPECT_EQ(r.status, want) << worst << ": " << r.reason;
+      }
+    }
+    EXPECT_TRUE(verdict_line(report).starts_with("Conforms: ")) << worst << ": " << verdict_line(report);
+    fs::remove_all(specs);
+  }
+}
+
+TEST(FakeArchUndefined, WithoutTheSpecsWordsTheSameFaultNeedsAction) {
+  const std::string cut_from = "    undefined:\n      - targets: \"<= sm_75\"\n";
+  std::string text = read_spec("cases.yaml");
+  const std::size_t at = text.find(cut_from);
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t end = text.find("        fake_device: fault\n", at);
+  ASSERT_NE(end, std::string::npos);
+  const std::string entry = text.substr(at, end + std::strlen("        fake_device: fault\n") - at);
+  // The device still faults there (the runner reads the source tree's specs, with the entry): this
+  // run's own specs lack it.
+  const fs::path bare = edited_specs(entry, "");
+  setenv("PTXCTS_FAKE_ARCH", "sm_75", 1);
+  unsetenv("PTXCTS_FAKE_SPECS");
+  Suite without = build_suite(load_spec_dir(bare));
+  Catalog catalog = fake_catalog(without, {"sm_75"}, {9, 0}, [](auto const&, auto const&) { return "entry"; });
+  setenv("PTXCTS_FAKE_MODE", "model", 1);
+  const fs::path work = fs::temp_directory_path() / fmt::format("ptxcts-arch-bare-{}", ::getpid());
+  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
+                 .catalog_dir = work,
+                 .work_dir = work,
+                 .families = {"ldmatrix"},
+                 .progress = {},
+                 .case_timeout = 30,
+                 .journal = nullptr,
+                 .done = {}};
+  RunReport report;
+  report.info.sm = "sm_75";
+  report.results = run_on_device(without, catalog, {0, "Fake GPU", 7, 5, "13.0", "0.0"}, opt).results;
+  unsetenv("PTXCTS_FAKE_ARCH");
+  fs::remove_all(work);
+  fs::remove_all(bare);
+  const Tally t = tally(report.results);
+  EXPECT_EQ(t[Outcome::Undefined], 0);
+  EXPECT_GT(t.needing_action_of(Outcome::Crash), 0);
+  EXPECT_TRUE(verdict_line(report).starts_with("Does not conform: ")) << verdict_line(report);
+}
