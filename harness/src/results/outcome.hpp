@@ -8,7 +8,8 @@
 //   faulted / ran without a fault
 //                              a fault case (a documented rule broken on purpose): an observation
 //                              of what the GPU did, never a failure, shown in neutral colours.
-// Documentation claims are findings, apart from this: their verdicts are results.hpp's Verdict.
+// Documentation claims are findings, apart from this: their verdicts are results.hpp's Verdict (a
+// claim that only cases needing action would contradict is `undecided`, never a finding).
 #pragma once
 
 #include <array>
@@ -54,7 +55,8 @@ std::string count_text(long long n);
 
 // The verdict in one line, first on every page and last on the console, e.g.
 // "Conforms: 3,922 cases as documented, 540 not supported on sm_90; 60 fault cases faulted as the
-// rules say; 3 documentation findings."
+// rules say; 3 documentation findings." (", 35 claims undecided (their cases need action)" after the
+// findings where there are any.)
 std::string verdict_line(const RunReport& report);
 enum class VerdictTone { Conforms, DoesNotConform, NothingChecked };
 VerdictTone verdict_tone(const RunReport& report);
