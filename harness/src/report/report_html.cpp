@@ -337,7 +337,9 @@ void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLay
        "Each operand's matrix with, in each element, the lane (T) and the fragment element (a0, b0, c0, as the "
        "manual names them) that hold it, evaluated lane by lane from the manual's formulas; neighbouring elements "
        "of one register share a box (a0\u20131); one figure per distinct layout, with the forms that have it; "
-       "colors tell registers apart.");
+       "colors tell registers apart. A run pins these layouts only up to a consistent relabelling of m, n and k (the "
+       "same permutation of m on A's, C's and D's rows, of k on A's columns and B's rows, of n on B's, C's and D's "
+       "columns), which no instruction can observe: the layout claims' notes say why.");
     for (std::size_t k = 0; k < spec->mma.figures.size(); ++k) {
       auto const& f = spec->mma.figures[k];
       pugi::xml_node d = el(s, "details", {{"id", mma_figure_anchor(k)}});
