@@ -61,11 +61,12 @@ void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbo
 }
 
 void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v) {
-  int confirmed = 0, contradicted = 0, observed = 0;
+  int confirmed = 0, contradicted = 0, observed = 0, undecided = 0;
   for (auto const& c : claims) {
     confirmed += c.verdict == Verdict::Confirmed;
     contradicted += c.verdict == Verdict::Contradicted;
     observed += c.verdict == Verdict::Observed;
+    undecided += c.verdict == Verdict::Undecided;
   }
   if (v != Verbosity::Quiet) {
     fmt::print(out, "\nClaims the toolkit alone can judge:\n");
@@ -76,7 +77,7 @@ void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& cla
              wrapped(fmt::format("Toolkit side only (no GPU): no case ran; of {} documentation claims, {} confirmed, {} "
                                  "contradicted (documentation findings), {} not checkable without a GPU.",
                                  count_text(static_cast<long long>(claims.size())), confirmed, contradicted,
-                                 static_cast<int>(claims.size()) - confirmed - contradicted - observed)));
+                                 static_cast<int>(claims.size()) - confirmed - contradicted - observed - undecided)));
 }
 
 void print_gpu_end(std::FILE* out, const RunReport& report, const std::string& reports, const std::string& why_none,

@@ -23,7 +23,8 @@ std::string wrapped(const std::string& text, std::size_t width = 100, std::size_
 void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v);
 
 // The documentation claims a run judged: the contradicted ones (findings) by default, every one with
-// --verbose, none with --quiet (the verdict line counts them).
+// --verbose (the undecided ones among them: no findings, their cases need action), none with --quiet
+// (the verdict line counts them).
 void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v, const std::string& prefix = "");
 
 // The end of a run without a GPU: the claims the toolkit alone judged, a verdict line, and that no

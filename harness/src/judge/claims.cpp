@@ -24,6 +24,29 @@ bool selected(const ClaimCheck& ck, const KernelPlan& k) {
   return kind_of(k).checks_claim_on(k, [&](const Instance& step) { return step_selected(ck, step); });
 }
 
+// A case whose own result the specs call wrong: the GPU got wrong the very thing a claim resting on it
+// is about, so what the case says of the document is undecided on this run. That is a case that
+// needs action (results/outcome), or a fault case that ran without a fault and gave wrong values (an
+// edge case the manual allows, computed wrong). A fault case that faulted or hung is behaviour the
+// claim speaks of, and a known difference (an expectation) is the GPU's known behaviour: neither is.
+bool gpu_got_it_wrong(const CaseResult& r) {
+  if (!r.known.empty()) return false;
+  return r.fault_case ? r.status == Status::Fail : needs_action(r);
+}
+
+// A contradiction every contradicting case of which the GPU got wrong is no documentation finding:
+// the claim is undecided on this run (its cases need action).
+void undecided_if_the_gpu_is_wrong(ClaimVerdict& v, const std::vector<const CaseResult*>& contradicting) {
+  if (v.verdict != Verdict::Contradicted || contradicting.empty()) return;
+  for (auto const* r : contradicting)
+    if (!gpu_got_it_wrong(*r)) return;
+  v.verdict = Verdict::Undecided;
+  v.evidence = fmt::format(
+      "undecided: every case that contradicts the claim needs action on this run (the GPU gets wrong what the claim "
+      "is about), so the run cannot say whether the document is right; {}",
+      v.evidence);
+}
+
 void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expect expect, const std::string& no_gpu) {
   int pass = 0, fail = 0, fault = 0;
   const CaseResult* first_bad = nullptr;
@@ -31,6 +54,7 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   std::set<std::string> errors;
   const CaseResult* first_undefined = nullptr;  // the documents leave it undefined on its target: not judged
   int undefined = 0;
+  std::vector<const CaseResult*> bad_cases;
   for (auto const* r : rs) {
     if (outcome_of(*r) == Outcome::Undefined) {
       ++undefined;
@@ -42,9 +66,11 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
     else if (r->status == Status::Fail) {
       ++fail;
       if (!first_bad) first_bad = r;
+      bad_cases.push_back(r);
     } else if (r->status == Status::Crash || r->status == Status::Timeout) {
       ++fault;
       if (!first_bad) first_bad = r;
+      bad_cases.push_back(r);
       errors.insert(r->reason.substr(r->reason.find(": ") == std::string::npos ? 0 : r->reason.find(": ") + 2));
     } else if (!first_other) first_other = r;
   }
@@ -83,6 +109,7 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   const bool holds = expect == Expect::Pass ? bad == 0 : bad > 0;
   v.verdict = holds ? Verdict::Confirmed : Verdict::Contradicted;
   v.evidence = tally + (expect == Expect::Pass ? "" : "; the claim holds only if these cases fail");
+  if (expect == Expect::Pass) undecided_if_the_gpu_is_wrong(v, bad_cases);
 }
 
 // A claim that predicts a failure or a fault is confirmed only if its control cases (on the kernels
@@ -133,6 +160,42 @@ void judge_requirements(ClaimVerdict& v, const Audit& audit, const std::string& 
   v.evidence = total == 0 ? "the audit judged no requirement of this variant" : evidence;
 }
 
+// A round-trip claim: the stored rows must equal the loaded rows, in every round trip planned for it.
+void judge_roundtrip(ClaimVerdict& v, const Suite& suite, const std::string& claim,
+                     const std::vector<CaseResult>& results, const std::string& no_gpu) {
+  int held = 0, broke = 0;
+  std::string first;
+  const CaseResult* other = nullptr;
+  std::vector<const CaseResult*> broken;
+  for (auto const& r : results) {
+    const KernelPlan* k = suite.find_kernel(r.kernel);
+    if (!k || k->claim != claim) continue;
+    v.checked.push_back(r.kernel + "/" + r.case_name);
+    if (!r.roundtrip_identity) {
+      if (r.status == Status::Crash) {
+        ++broke;
+        broken.push_back(&r);
+        if (first.empty()) first = r.kernel + "/" + r.case_name + ": " + r.reason;
+      } else if (!other) other = &r;
+      continue;
+    }
+    if (*r.roundtrip_identity) ++held;
+    else {
+      ++broke;
+      broken.push_back(&r);
+      if (first.empty()) first = r.kernel + "/" + r.case_name;
+    }
+  }
+  if (held + broke == 0) {
+    v.evidence = results.empty() ? no_gpu : other ? "no round trip ran: " + other->reason : "no round-trip kernel";
+    return;
+  }
+  v.verdict = broke ? Verdict::Contradicted : Verdict::Confirmed;
+  v.evidence = fmt::format("{} round trips wrote back exactly the rows they loaded, {} did not{}", held, broke,
+                           first.empty() ? "" : " (first: " + first + ")");
+  undecided_if_the_gpu_is_wrong(v, broken);
+}
+
 }  // namespace
 
 std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit,
@@ -166,33 +229,7 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit
       judge_cases(v, rs, c.check.expect, results.empty() ? no_gpu : "");
       if (!c.check.controls.empty() && v.verdict == Verdict::Confirmed) judge_controls(v, c.check, rs, results);
     } else {  // round trip: the stored rows must equal the loaded rows
-      int held = 0, broke = 0;
-      std::string first;
-      const CaseResult* other = nullptr;
-      for (auto const& r : results) {
-        const KernelPlan* k = suite.find_kernel(r.kernel);
-        if (!k || k->claim != c.id) continue;
-        v.checked.push_back(r.kernel + "/" + r.case_name);
-        if (!r.roundtrip_identity) {
-          if (r.status == Status::Crash) {
-            ++broke;
-            if (first.empty()) first = r.kernel + "/" + r.case_name + ": " + r.reason;
-          } else if (!other) other = &r;
-          continue;
-        }
-        if (*r.roundtrip_identity) ++held;
-        else {
-          ++broke;
-          if (first.empty()) first = r.kernel + "/" + r.case_name;
-        }
-      }
-      if (held + broke == 0) {
-        v.evidence = results.empty() ? no_gpu : other ? "no round trip ran: " + other->reason : "no round-trip kernel";
-      } else {
-        v.verdict = broke ? Verdict::Contradicted : Verdict::Confirmed;
-        v.evidence = fmt::format("{} round trips wrote back exactly the rows they loaded, {} did not{}", held, broke,
-                                 first.empty() ? "" : " (first: " + first + ")");
-      }
+      judge_roundtrip(v, suite, c.id, results, no_gpu);
     }
     out.push_back(std::move(v));
   }

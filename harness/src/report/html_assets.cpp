@@ -16,7 +16,7 @@ th{background:#f0f0f0;position:sticky;top:0}
 .verdict.conforms{background:#d8f5d0;border-left:6px solid #2a2}.verdict.needs-action{background:#ffc9c4;border-left:6px solid #c22}
 .verdict.unchecked{background:#eee;border-left:6px solid #888}
 details.group>summary{font-weight:600}abbr.targets{text-decoration:underline dotted;cursor:help}
-.observed{background:#dde8ff}.accepted{background:#e4f3ff}.rejected{background:#f3e6f0;color:#555}
+.observed{background:#dde8ff}.undecided{background:#f1ecf8;color:#444}.accepted{background:#e4f3ff}.rejected{background:#f3e6f0;color:#555}
 .known{background:#fff4c2}.partial{background:#fff0c8}.fault{font-style:italic}
 .badge{display:inline-block;padding:0 .5em;border-radius:.6em;margin-right:.3em}
 #run td:first-child{font-weight:600}.totals span{margin-right:1em}

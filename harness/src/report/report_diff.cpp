@@ -17,7 +17,27 @@ int ReportDiff::regressions() const {
   return n;
 }
 
-int ReportDiff::findings() const { return toolchains ? static_cast<int>(disagreements.size()) : regressions(); }
+int ReportDiff::new_findings() const {
+  int n = 0;
+  for (auto const& c : claims) n += c.new_finding;
+  return n;
+}
+
+int ReportDiff::findings_gone() const {
+  int n = 0;
+  for (auto const& c : claims) n += c.finding_gone;
+  return n;
+}
+
+int ReportDiff::newly_undecided() const {
+  int n = 0;
+  for (auto const& c : claims) n += c.after == to_string(Verdict::Undecided);
+  return n;
+}
+
+int ReportDiff::findings() const {
+  return toolchains ? static_cast<int>(disagreements.size()) : regressions() + new_findings();
+}
 
 namespace {
 
@@ -124,9 +144,17 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
   std::map<std::string, std::pair<std::string, std::string>> claims;
   for (auto const& c : a.claims) claims[c.id].first = to_string(c.verdict);
   for (auto const& c : b.claims) claims[c.id].second = to_string(c.verdict);
-  // Only a confirmation can be lost: confirmed -> observed is worse; observed <-> not-checkable is a change.
+  // A verdict that changed is no regression (the cases it rests on count theirs); a claim that went
+  // missing is. Contradicted now and not before: a new documentation finding, counted apart.
+  const std::string contradicted = to_string(Verdict::Contradicted);
   for (auto const& [id, v] : claims)
-    if (v.first != v.second) d.claims.push_back(change(id, v.first, v.second, "confirmed", "claim " + id));
+    if (v.first != v.second) {
+      ReportChange c = change(id, v.first, v.second, "confirmed", "claim " + id);
+      c.worse = false;
+      c.new_finding = v.second == contradicted;
+      c.finding_gone = v.first == contradicted && !v.second.empty();
+      d.claims.push_back(std::move(c));
+    }
   return d;
 }
 
@@ -146,7 +174,7 @@ std::string format_diff(const ReportDiff& d) {
   for (auto const& r : d.run_changes) out += "run     " + r + "\n";
   auto side = [](const std::string& s) { return s.empty() ? std::string("(absent)") : s; };
   auto line = [&](const ReportChange& c, const char* kind) {
-    const char* label = c.worse ? "WORSE  " : c.regression() ? "LOST   " : "changed";
+    const char* label = c.worse ? "WORSE  " : c.regression() ? "LOST   " : c.new_finding ? "FINDING" : "changed";
     std::string withdrawn = c.withdrawn.empty() ? "" : fmt::format(" (withdrawn: {})", c.withdrawn);
     return fmt::format("{} {}{}: {} -> {}{}\n", label, kind, c.what, side(c.before), side(c.after), withdrawn);
   };
@@ -169,8 +197,12 @@ std::string format_diff(const ReportDiff& d) {
     for (auto const& c : *list) lost += c.lost && c.withdrawn.empty();
   out += fmt::format("{} case changes, {} claim changes, {} regressions ({} lost)", d.cases.size(), d.claims.size(),
                      d.regressions(), lost);
-  out += d.layouts.empty() ? "\n" : fmt::format(", {} fragment layouts changed (observations)\n", d.layouts.size());
-  return out;
+  if (!d.layouts.empty()) out += fmt::format(", {} fragment layouts changed (observations)", d.layouts.size());
+  out += fmt::format("; documentation findings: {} new, {} gone", d.new_findings(), d.findings_gone());
+  if (const int u = d.newly_undecided())
+    out += u == 1 ? std::string("; 1 claim undecided now (its cases need action)")
+                  : fmt::format("; {} claims undecided now (their cases need action)", u);
+  return out + "\n";
 }
 
 }  // namespace ptxcts

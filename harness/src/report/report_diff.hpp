@@ -9,13 +9,18 @@
 
 namespace ptxcts {
 
+// A claim's verdict that changes is never a regression of the GPU (its cases say that, once); only a
+// claim that went missing is (lost). A claim contradicted now and not before is a new documentation
+// finding, counted apart; one that became undecided (its cases need action) is neither.
 struct ReportChange {
   std::string what;    // "kernel / case", "claim id" or (for a layout) "kernel / case"
-  std::string before;  // status or verdict; "" if absent
+  std::string before;  // outcome or verdict; "" if absent
   std::string after;
-  bool worse = false;     // a regression: passed (or confirmed) before, something else now
-  bool lost = false;      // there before, absent now
-  std::string withdrawn;  // lost, and the later report says why: then no regression
+  bool worse = false;        // a case's regression: passed before, something else now
+  bool lost = false;         // there before, absent now
+  bool new_finding = false;  // a claim: contradicted now, something else (or absent) before
+  bool finding_gone = false; // a claim: contradicted before, something else now (absent: lost)
+  std::string withdrawn;     // lost, and the later report says why: then no regression
   bool regression() const { return worse || (lost && withdrawn.empty()); }
 };
 
@@ -42,7 +47,11 @@ struct ReportDiff {
   // or got worse (a crash observes nothing) takes its layout with it and counts once, not here.
   std::vector<ReportChange> lost_layouts;
   int regressions() const;
-  // What makes `ptxcts diff` exit 1: the disagreements between toolchains, else the regressions.
+  // Claims contradicted now and not before, and the other way round: the documentation findings'
+  // changes, counted apart from the regressions; and the claims undecided now and not before.
+  int new_findings() const, findings_gone() const, newly_undecided() const;
+  // What makes `ptxcts diff` exit 1: the disagreements between toolchains, else the regressions and
+  // the new documentation findings.
   int findings() const;
 };
 

@@ -26,20 +26,21 @@ void changes_groups(pugi::xml_node s, const char* heading, const std::vector<Rep
   el(s, "h3", {}, fmt::format("{} ({})", heading, count_text(static_cast<long long>(changes.size()))));
   if (changes.empty()) return;
   auto side = [](const std::string& v) { return v.empty() ? std::string("(absent)") : v; };
-  std::map<std::pair<bool, std::string>, std::map<std::string, std::vector<const ReportChange*>>> groups;
+  // Regressions first (0), then new documentation findings (1), then the other changes (2).
+  std::map<std::pair<int, std::string>, std::map<std::string, std::vector<const ReportChange*>>> groups;
   for (auto const& c : changes) {
     auto f = family_of.find(c.what.substr(0, c.what.find(" / ")));
-    groups[{!c.regression(), side(c.before) + " \u2192 " + side(c.after)}][f == family_of.end() ? "" : f->second]
-        .push_back(&c);
+    groups[{c.regression() ? 0 : c.new_finding ? 1 : 2, side(c.before) + " \u2192 " + side(c.after)}]
+          [f == family_of.end() ? "" : f->second]
+              .push_back(&c);
   }
   for (auto const& [key, by_family] : groups) {
-    const bool regression = !key.first;
     int n = 0;
     for (auto const& [_, v] : by_family) n += static_cast<int>(v.size());
     pugi::xml_node d = el(s, "details", {{"class", "group"}});
     pugi::xml_node sum = el(d, "summary");
-    el(sum, "span", {{"class", regression ? "badge fail" : "badge zero"}},
-       regression ? "regression" : "change");
+    el(sum, "span", {{"class", key.first == 0 ? "badge fail" : key.first == 1 ? "badge contradicted" : "badge zero"}},
+       key.first == 0 ? "regression" : key.first == 1 ? "new documentation finding" : "change");
     text(sum, fmt::format("{}: {}", key.second, count_text(n)));
     for (auto const& [family, v] : by_family) {
       pugi::xml_node fd = el(el(d, "div"), "details");
@@ -60,13 +61,19 @@ std::string diff_verdict(const ReportDiff& d) {
     return d.disagreements.empty()
                ? "JIT and precompiled cubin agree on every case compared."
                : fmt::format("JIT and precompiled cubin disagree on {} cases.", count_text(static_cast<long long>(d.disagreements.size())));
-  return d.regressions() == 0
-             ? fmt::format("No regression: {} case changes, {} claim changes, {} fragment layouts changed.",
-                           count_text(static_cast<long long>(d.cases.size())), d.claims.size(), d.layouts.size())
-             : fmt::format("{} regressions: something that passed or was confirmed before is not now, or went missing "
-                           "({} case changes, {} claim changes).",
-                           count_text(d.regressions()), count_text(static_cast<long long>(d.cases.size())),
-                           d.claims.size());
+  const std::string findings =
+      fmt::format(" Documentation findings: {} new, {} gone{}.", d.new_findings(), d.findings_gone(),
+                  d.newly_undecided() ? fmt::format("; {} claims undecided now (their cases need action)",
+                                                    count_text(d.newly_undecided()))
+                                      : "");
+  return (d.regressions() == 0
+              ? fmt::format("No regression: {} case changes, {} claim changes, {} fragment layouts changed.",
+                            count_text(static_cast<long long>(d.cases.size())), d.claims.size(), d.layouts.size())
+              : fmt::format("{} regressions: something that passed before does not now, or went missing "
+                            "({} case changes, {} claim changes).",
+                            count_text(d.regressions()), count_text(static_cast<long long>(d.cases.size())),
+                            d.claims.size())) +
+         findings;
 }
 
 // The wmma fragment layouts that changed: one figure per distinct change (the layout before and now),

@@ -144,8 +144,24 @@ void sass_beside_claim(pugi::xml_node d, const RunReport& report, const ClaimVer
   if (rows > shown) el(d, "p", {}, fmt::format("... and {} more (the JSON report has every one)", rows - shown));
 }
 
+// The claims that only cases needing action would contradict: no findings, said apart, by id.
+void undecided_block(pugi::xml_node s, const RunReport& report) {
+  std::vector<std::string> ids;
+  for (auto const& c : report.claims)
+    if (c.verdict == Verdict::Undecided) ids.push_back(c.id);
+  if (ids.empty()) return;
+  el(s, "h3", {},
+     fmt::format("{} undecided: the cases {} rests on need action", ids.size() == 1 ? std::string("1 claim")
+                                                                                  : fmt::format("{} claims", ids.size()),
+                 ids.size() == 1 ? "it" : "each"));
+  el(s, "p", {{"class", "undecided-note"}},
+     "Every case that would contradict these claims needs action on this run: the GPU gets wrong what the claim is "
+     "about, so the run cannot say whether the document is right. They are not documentation findings (the "
+     "claims table has each one's evidence): " + fmt::format("{}.", fmt::join(ids, ", ")));
+}
+
 // What needs a reader: the cases that need action (the GPU's conformance), then the documentation
-// findings (contradicted claims: about the documents, shown apart).
+// findings (contradicted claims: about the documents, shown apart), then the claims left undecided.
 void findings_section(pugi::xml_node body, const RunReport& report) {
   pugi::xml_node s = section(body, "findings", "Failures and findings");
   failures_block(s, report);
@@ -169,6 +185,7 @@ void findings_section(pugi::xml_node body, const RunReport& report) {
     checked_list(div, c.checked);
     sass_beside_claim(div, report, c);
   }
+  undecided_block(s, report);
 }
 
 void claims_section(pugi::xml_node body, const RunReport& report) {
@@ -180,8 +197,9 @@ void claims_section(pugi::xml_node body, const RunReport& report) {
   pugi::xml_node tb = table(s, {"Claim", "Verdict", "What the document says", "Source", "Evidence"});
   std::vector<const ClaimVerdict*> claims;
   for (auto const& c : report.claims) claims.push_back(&c);
-  std::stable_partition(claims.begin(), claims.end(),
-                        [](const ClaimVerdict* c) { return c->verdict == Verdict::Contradicted; });
+  std::stable_partition(std::stable_partition(claims.begin(), claims.end(),
+                                              [](const ClaimVerdict* c) { return c->verdict == Verdict::Contradicted; }),
+                        claims.end(), [](const ClaimVerdict* c) { return c->verdict == Verdict::Undecided; });
   for (const ClaimVerdict* c : claims) {
     pugi::xml_node tr = el(tb, "tr", {{"data-family", c->family}});
     el(tr, "td", {}, c->id);
@@ -319,7 +337,9 @@ void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLay
        "Each operand's matrix with, in each element, the lane (T) and the fragment element (a0, b0, c0, as the "
        "manual names them) that hold it, evaluated lane by lane from the manual's formulas; neighbouring elements "
        "of one register share a box (a0\u20131); one figure per distinct layout, with the forms that have it; "
-       "colors tell registers apart.");
+       "colors tell registers apart. A run pins these layouts only up to a consistent relabelling of m, n and k (the "
+       "same permutation of m on A's, C's and D's rows, of k on A's columns and B's rows, of n on B's, C's and D's "
+       "columns), which no instruction can observe: the layout claims' notes say why.");
     for (std::size_t k = 0; k < spec->mma.figures.size(); ++k) {
       auto const& f = spec->mma.figures[k];
       pugi::xml_node d = el(s, "details", {{"id", mma_figure_anchor(k)}});

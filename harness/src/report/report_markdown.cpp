@@ -100,15 +100,29 @@ void claims_markdown(std::string& out, const RunReport& report) {
     out += "No claims were checked.\n\n";
     return;
   }
-  // Contradicted claims are the news of a run: they come first, otherwise in catalog order.
+  // Contradicted claims are the news of a run: they come first, then the undecided ones, otherwise in
+  // catalog order.
   std::vector<const ClaimVerdict*> claims;
-  for (auto const& c : report.claims) claims.push_back(&c);
-  std::stable_partition(claims.begin(), claims.end(),
-                        [](const ClaimVerdict* c) { return c->verdict == Verdict::Contradicted; });
+  int undecided = 0;
+  for (auto const& c : report.claims) {
+    claims.push_back(&c);
+    undecided += c.verdict == Verdict::Undecided;
+  }
+  std::stable_partition(std::stable_partition(claims.begin(), claims.end(),
+                                              [](const ClaimVerdict* c) { return c->verdict == Verdict::Contradicted; }),
+                        claims.end(), [](const ClaimVerdict* c) { return c->verdict == Verdict::Undecided; });
+  if (undecided)
+    fmt::format_to(std::back_inserter(out),
+                   "{} undecided: every case that would contradict {} needs action on this run (the GPU gets wrong "
+                   "what the claim is about), so the run cannot say whether the document is right. Not documentation "
+                   "findings.\n\n",
+                   undecided == 1 ? "1 claim is" : fmt::format("{} claims are", undecided),
+                   undecided == 1 ? "it" : "them");
   out += "| Claim | Verdict | Claim text | Source | Evidence |\n|---|---|---|---|---|\n";
   for (const ClaimVerdict* c : claims) {
-    std::string verdict =
-        c->verdict == Verdict::Contradicted ? fmt::format("**{}**", to_string(c->verdict)) : to_string(c->verdict);
+    std::string verdict = c->verdict == Verdict::Contradicted ? fmt::format("**{}**", to_string(c->verdict))
+                          : c->verdict == Verdict::Undecided  ? fmt::format("*{}*", to_string(c->verdict))
+                                                              : to_string(c->verdict);
     std::string text = c->note.empty() ? escaped_cell(c->text) : escaped_cell(c->text) + "<br>*Note:* " + escaped_cell(c->note);
     fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} |\n", escaped_cell(c->id), verdict, text, escaped_cell(c->source),
                    escaped_cell(c->evidence));

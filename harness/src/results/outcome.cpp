@@ -122,9 +122,9 @@ std::string counted(long long n, const char* one, const char* many) {
   return count_text(n) + " " + (n == 1 ? one : many);
 }
 
-int contradicted(const RunReport& report) {
+int claims_with(const RunReport& report, Verdict v) {
   int n = 0;
-  for (auto const& c : report.claims) n += c.verdict == Verdict::Contradicted;
+  for (auto const& c : report.claims) n += c.verdict == v;
   return n;
 }
 
@@ -149,12 +149,17 @@ std::string undefined_part(const RunReport& report, const Tally& t) {
   return fmt::format("; {} undefined on {}, observed", count_text(t[Outcome::Undefined]), fmt::join(targets, ", "));
 }
 
+// "; 2 documentation findings, 35 claims undecided (their cases need action)": the claims the GPU's
+// own failures would contradict are no findings, and are counted apart.
 std::string findings_part(const RunReport& report) {
-  const int n = contradicted(report);
+  const int n = claims_with(report, Verdict::Contradicted), undecided = claims_with(report, Verdict::Undecided);
   int known = 0;  // differences an expectation of this GPU and driver names (judge/expectations)
   for (auto const& r : report.results) known += !r.known.empty();
   for (auto const& c : report.claims) known += !c.known.empty();
   return (n ? "; " + counted(n, "documentation finding", "documentation findings") : "; no documentation findings") +
+         (undecided ? ", " + counted(undecided, "claim undecided (its cases need action)",
+                                     "claims undecided (their cases need action)")
+                    : "") +
          (known ? "; " + counted(known, "known difference", "known differences") + " (expectations)" : "");
 }
 

@@ -11,7 +11,8 @@
 //   undefined                  a case the documents leave undefined on its target (the manual's "for
 //                              .target sm_75 or below ... the behavior is undefined"): what the GPU
 //                              did is an observation too, whatever it was.
-// Documentation claims are findings, apart from this: their verdicts are results.hpp's Verdict.
+// Documentation claims are findings, apart from this: their verdicts are results.hpp's Verdict (a
+// claim that only cases needing action would contradict is `undecided`, never a finding).
 #pragma once
 
 #include <array>
@@ -73,7 +74,8 @@ std::string count_text(long long n);
 
 // The verdict in one line, first on every page and last on the console, e.g.
 // "Conforms: 3,922 cases as documented, 540 not supported on sm_90; 60 fault cases faulted as the
-// rules say; 3 documentation findings."
+// rules say; 3 documentation findings." (", 35 claims undecided (their cases need action)" after the
+// findings where there are any.)
 std::string verdict_line(const RunReport& report);
 enum class VerdictTone { Conforms, DoesNotConform, NothingChecked };
 VerdictTone verdict_tone(const RunReport& report);

@@ -93,14 +93,18 @@ Json summary_json(const RunReport& report) {
   const Tally t = tally(report.results);
   std::set<std::string> kernels;
   for (auto const& r : report.results) kernels.insert(r.kernel);
-  int findings = 0;
-  for (auto const& c : report.claims) findings += c.verdict == Verdict::Contradicted;
+  int findings = 0, undecided = 0;
+  for (auto const& c : report.claims) {
+    findings += c.verdict == Verdict::Contradicted;
+    undecided += c.verdict == Verdict::Undecided;
+  }
   return {{"verdict", verdict_line(report)},
           {"exit_status", t.needing_action ? 1 : 0},
           {"cases", t.cases()},
           {"kernels", static_cast<int>(kernels.size())},
           {"needing_action", t.needing_action},
-          {"findings", findings}};
+          {"findings", findings},
+          {"undecided", undecided}};
 }
 
 // ---- Reading (util/json_document: every error FILE:LINE:COLUMN: PATH: what was expected) -------
@@ -168,6 +172,9 @@ ClaimVerdict read_claim(const JsonNode& n, std::int64_t schema) {
   if (schema < 5 && c.verdict == Verdict::Observed)
     n.at("verdict").fail(
         fmt::format("verdict 'observed' is from schema_version 5 on; this report is schema_version {}", schema));
+  if (schema < 10 && c.verdict == Verdict::Undecided)
+    n.at("verdict").fail(
+        fmt::format("verdict 'undecided' is from schema_version 10 on; this report is schema_version {}", schema));
   c.evidence = n.at("evidence").str();
   c.checked = n.at("checked").strings();
   if (n.has("known")) c.known = n.at("known").str();  // from schema 9 on
@@ -240,9 +247,12 @@ void check_totals(const JsonNode& n, const std::vector<CaseResult>& results, std
 }
 
 // The summary (schema 9 on) is derived too: the verdict line and the counts must be this report's.
-void check_summary(const JsonNode& n, const RunReport& report) {
-  n.object({"verdict", "exit_status", "cases", "kernels", "needing_action", "findings"});
-  const Json want = summary_json(report);
+// "undecided" (the claims whose cases need action) is from schema 10 on.
+void check_summary(const JsonNode& n, const RunReport& report, std::int64_t schema) {
+  if (schema >= 10) n.object({"verdict", "exit_status", "cases", "kernels", "needing_action", "findings", "undecided"});
+  else n.object({"verdict", "exit_status", "cases", "kernels", "needing_action", "findings"});
+  Json want = summary_json(report);
+  if (schema < 10) want.erase("undecided");
   for (auto const& [key, value] : want.items()) {
     JsonNode v = n.at(key.c_str());
     if (value.is_string()) {  // the verdict: its words may change between builds, its kind may not
@@ -369,13 +379,17 @@ RunReport read_run_report(const JsonDocument& doc) {
   const JsonNode version = root.at("schema_version");
   // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity, 4 lacks the verdict observed,
   // 5 the timing, 6 the sass, 7 the GPU's identity and the rest of schema 8's run, 8 the outcomes
-  // and the summary; nothing else differs. "kind" came later in 9 (report_kind): 9 may lack it.
+  // and the summary, 9 the verdict undecided and the summary's count of it; nothing else differs.
+  // "kind" came later in 9 (report_kind): 9 may lack it, 10 has it.
   constexpr int kOldest = 2;
   const auto v = version.integer(INT32_MIN, INT32_MAX);
   if (v < kOldest || v > RunReport::kSchemaVersion)
     version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest,
                              RunReport::kSchemaVersion, v));
-  if (v >= 9)
+  if (v >= 10)
+    root.object({"schema_version", "kind", "run", "summary", "totals", "results", "claims", "withdrawn", "timing",
+                 "sass", "expectations"});
+  else if (v >= 9)
     root.object({"schema_version", "run", "summary", "totals", "results", "claims", "withdrawn", "timing", "sass",
                  "expectations"},
                 {"kind"});
@@ -403,7 +417,7 @@ RunReport read_run_report(const JsonDocument& doc) {
     for (std::size_t k = 0; k < results.size(); ++k)
       if (results[k].has("outcome")) results[k].at("outcome").fail("key \"outcome\" is from schema_version 9 on");
   check_totals(root.at("totals"), report.results, v);
-  if (v >= 9) check_summary(root.at("summary"), report);
+  if (v >= 9) check_summary(root.at("summary"), report, v);
   if (v >= 6) report.timing = read_timing(root.at("timing"));
   if (v >= 7) report.sass = read_sass(root.at("sass"));
   if (v >= 9) {

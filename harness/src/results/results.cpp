@@ -46,15 +46,17 @@ const char* to_string(Verdict v) {
     case Verdict::Contradicted: return "contradicted";
     case Verdict::NotCheckable: return "not-checkable";
     case Verdict::Observed: return "observed";
+    case Verdict::Undecided: return "undecided";
   }
   return "not-checkable";
 }
 
 Verdict verdict_from_string(const std::string& s) {
-  for (Verdict v : {Verdict::Confirmed, Verdict::Contradicted, Verdict::NotCheckable, Verdict::Observed})
+  for (Verdict v :
+       {Verdict::Confirmed, Verdict::Contradicted, Verdict::NotCheckable, Verdict::Observed, Verdict::Undecided})
     if (s == to_string(v)) return v;
   throw std::invalid_argument("unknown verdict '" + s +
-                              "'; expected confirmed, contradicted, not-checkable or observed");
+                              "'; expected confirmed, contradicted, not-checkable, observed or undecided");
 }
 
 const KernelSass* RunSass::find(const std::string& kernel, const std::string& target) const {

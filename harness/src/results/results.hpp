@@ -53,7 +53,10 @@ struct CaseResult {
 
 // NotCheckable: the run could not check the claim (no GPU, no case ran, a control case failed).
 // Observed: the behaviour is undefined or the rule unenforced, so what happened is recorded, not judged.
-enum class Verdict { Confirmed, Contradicted, NotCheckable, Observed };
+// Undecided: the cases would contradict the claim, but every one of them needs action on this run (the
+// GPU gets wrong what the claim is about), so the run says nothing of the document: no documentation
+// finding, counted apart (JSON "undecided", schema 10 on).
+enum class Verdict { Confirmed, Contradicted, NotCheckable, Observed, Undecided };
 const char* to_string(Verdict v);
 Verdict verdict_from_string(const std::string& s);  // throws std::invalid_argument
 
@@ -148,7 +151,7 @@ struct RunReport {
   // outcome vocabulary (status not-supported and skipped, each result's outcome, totals of every
   // outcome over every case) and the summary (verdict line, exit status, counts); 10: each result's
   // `undefined` (the documents' words that leave it undefined on its target) and the outcome
-  // undefined.
+  // undefined; the claims' verdict undecided and the summary's count of them.
   // Reads 10 down to 2.
   static constexpr int kSchemaVersion = 10;
   RunInfo info;

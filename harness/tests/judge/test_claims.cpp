@@ -1,6 +1,8 @@
 // Claims that predict a failure or a fault are confirmed only when their control cases pass.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "judge/claims.hpp"
 #include "support/spec_fixture.hpp"
 
@@ -105,4 +107,98 @@ TEST(ClaimExpect, EachWordReadsBackAndTheLoaderKeepsIt) {
   EXPECT_EQ(by_id.at("ldmatrix-rows-must-be-aligned"), Expect::Fault);
   EXPECT_EQ(by_id.at("ldmatrix-generic-outside-shared-undefined"), Expect::Observe);
   EXPECT_EQ(by_id.at("blog-consecutive-rows-stored-consecutively"), Expect::Fail);
+}
+
+namespace {
+
+// Every case of the kernels of `family` that the specs plan, through `status_of` (which may also mark
+// the result known or its fault case as an allowed edge case).
+std::vector<ClaimVerdict> judge_family(const std::string& family,
+                                       const std::function<void(CaseResult&, const KernelPlan&)>& status_of) {
+  Suite suite = build_suite(load_specs(spec_files()));
+  std::vector<CaseResult> results;
+  for (auto const& k : suite.kernels)
+    for (auto const& c : suite.specs.cases.cases)
+      if (k.family == family && takes(k, c)) {
+        CaseResult r;
+        r.kernel = k.name;
+        r.family = k.family;
+        r.case_name = c.name;
+        r.fault_case = c.fault != Fault::None;
+        r.fault_expected = c.fault != Fault::MinimalAlignmentAddress && c.fault != Fault::MinimalAlignmentStride;  // as run/runner
+        r.status = Status::Pass;
+        r.reason = "as the test says";
+        if (!k.claim.empty()) r.roundtrip_identity = true;
+        status_of(r, k);
+        results.push_back(r);
+      }
+  return evaluate_claims(suite, Audit{}, results);
+}
+
+}  // namespace
+
+// Issue 38: a claim that only cases needing action contradict says nothing of the document (the GPU
+// gets wrong what it is about): undecided, never a documentation finding. Cases that pass and a
+// prediction of failure that they contradict, a fault case that faulted where the manual allows it,
+// and a known difference stay findings.
+TEST(ClaimVerdicts, AContradictionOnlyCasesNeedingActionGiveIsUndecided) {
+  auto wrong = judge_family("ldmatrix", [](CaseResult& r, const KernelPlan&) {
+    if (!r.fault_case) r.status = Status::Fail;
+  });
+  const ClaimVerdict& trans = find(wrong, "ldmatrix-trans-delivers-transpose");
+  EXPECT_EQ(trans.verdict, Verdict::Undecided) << trans.evidence;
+  EXPECT_EQ(trans.evidence.rfind("undecided: every case that contradicts the claim needs action on this run", 0), 0u)
+      << trans.evidence;
+  EXPECT_EQ(find(wrong, "ldmatrix-rows-need-not-be-contiguous").verdict, Verdict::Undecided);
+  for (auto const& v : wrong) EXPECT_NE(v.verdict, Verdict::Contradicted) << v.id << ": " << v.evidence;
+
+  // Crashed and hung cases that are not fault cases need action too.
+  for (Status s : {Status::Crash, Status::Timeout}) {
+    auto vs = judge_family("ldmatrix", [s](CaseResult& r, const KernelPlan&) {
+      if (!r.fault_case && r.case_name == "random-scattered") r.status = s;
+    });
+    EXPECT_EQ(find(vs, "ldmatrix-rows-need-not-be-contiguous").verdict, Verdict::Undecided) << to_string(s);
+  }
+
+  // One contradicting case the GPU did not get wrong (a known difference) keeps the finding.
+  int failed = 0;
+  auto known = judge_family("ldmatrix", [&failed](CaseResult& r, const KernelPlan& k) {
+    if (r.fault_case || r.case_name != "random-scattered") return;
+    r.status = Status::Fail;
+    if (k.subject_instance().variant().name == "ldmatrix.m8n8.b16" && failed++ == 0)
+      r.known = "a known driver difference";
+  });
+  EXPECT_GT(failed, 1);
+  EXPECT_EQ(find(known, "ldmatrix-rows-need-not-be-contiguous").verdict, Verdict::Contradicted);
+
+  // Cases that pass contradict a seed's prediction of failure: a finding, as before.
+  auto passing = judge_family("ldmatrix", [](CaseResult&, const KernelPlan&) {});
+  EXPECT_EQ(find(passing, "blog-consecutive-rows-stored-consecutively").verdict, Verdict::Contradicted);
+}
+
+TEST(ClaimVerdicts, AnAllowedEdgeCaseThatFaultedIsAFindingOneComputedWrongIsUndecided) {
+  auto faulted = judge_family("wmma", [](CaseResult& r, const KernelPlan&) {
+    if (r.fault_case && !r.fault_expected) r.status = Status::Crash;
+  });
+  EXPECT_EQ(find(faulted, "wmma-alignment-rule-suffices").verdict, Verdict::Contradicted);
+  auto wrong = judge_family("wmma", [](CaseResult& r, const KernelPlan&) {
+    if (r.fault_case && !r.fault_expected) r.status = Status::Fail;
+  });
+  EXPECT_EQ(find(wrong, "wmma-alignment-rule-suffices").verdict, Verdict::Undecided);
+}
+
+// A round trip that did not give back its rows: a finding where its case passed (the specs' own
+// rows say so), undecided where the case failed (the GPU got the instructions wrong).
+TEST(ClaimVerdicts, ARoundTripBrokenByAFailingCaseIsUndecided) {
+  auto broken = [](Status s) {
+    return judge_family("stmatrix", [s](CaseResult& r, const KernelPlan&) {
+      if (r.roundtrip_identity) {
+        r.roundtrip_identity = false;
+        r.status = s;
+      }
+    });
+  };
+  const std::string id = "stmatrix-inverts-ldmatrix";
+  EXPECT_EQ(find(broken(Status::Pass), id).verdict, Verdict::Contradicted);
+  EXPECT_EQ(find(broken(Status::Fail), id).verdict, Verdict::Undecided);
 }

@@ -42,14 +42,16 @@ TEST(ReportDiff, NamesRegressionsFixesAndRunChanges) {
   ASSERT_EQ(d.run_changes.size(), 1u);
   EXPECT_EQ(d.run_changes[0], "driver_version: 580.159.04 -> 585.1");
   ASSERT_EQ(d.cases.size(), 3u);
-  EXPECT_EQ(d.regressions(), 2);  // k1 pass -> crash, and the claim
+  EXPECT_EQ(d.regressions(), 1);  // k1 pass -> crash; the claim is a new documentation finding, counted apart
+  EXPECT_EQ(d.new_findings(), 1);
+  EXPECT_EQ(d.findings(), 2);  // what `ptxcts diff` exits 1 for
   EXPECT_EQ(format_diff(d),
             "run     driver_version: 580.159.04 -> 585.1\n"
             "WORSE   k1 / c: pass -> crash\n"
             "changed k2 / c: fail -> pass\n"
             "changed k4 / c: (absent) -> pass\n"
-            "WORSE   claim claim: confirmed -> contradicted\n"
-            "3 case changes, 1 claim changes, 2 regressions (0 lost)\n");
+            "FINDING claim claim: confirmed -> contradicted\n"
+            "3 case changes, 1 claim changes, 1 regressions (0 lost); documentation findings: 1 new, 0 gone\n");
 }
 
 TEST(ReportDiff, IdenticalReportsHaveNoChanges) {
@@ -61,7 +63,7 @@ TEST(ReportDiff, IdenticalReportsHaveNoChanges) {
   EXPECT_TRUE(d.claims.empty());
   EXPECT_TRUE(d.lost_layouts.empty());
   EXPECT_EQ(d.regressions(), 0);
-  EXPECT_EQ(format_diff(d), "0 case changes, 0 claim changes, 0 regressions (0 lost)\n");
+  EXPECT_EQ(format_diff(d), "0 case changes, 0 claim changes, 0 regressions (0 lost); documentation findings: 0 new, 0 gone\n");
 }
 
 // Whatever the earlier report had and the later one lacks is a regression, whatever its status was:
@@ -82,7 +84,7 @@ TEST(ReportDiff, WhatWentMissingIsARegression) {
             "LOST    claim c1: confirmed -> (absent)\n"
             "LOST    claim c2: not-checkable -> (absent)\n"
             "LOST    layout wmma2 / u: observed -> (absent)\n"
-            "3 case changes, 2 claim changes, 6 regressions (6 lost)\n");
+            "3 case changes, 2 claim changes, 6 regressions (6 lost); documentation findings: 0 new, 0 gone\n");
 
   RunReport empty;
   EXPECT_EQ(diff_reports(a, empty).regressions(), 7);
@@ -97,7 +99,7 @@ TEST(ReportDiff, ResultThatGotWorseCountsOnceWithItsLayout) {
   ReportDiff d = diff_reports(a, b);
   EXPECT_EQ(d.regressions(), 1);
   EXPECT_EQ(format_diff(d),
-            "WORSE   wmma / u: pass -> crash\n1 case changes, 0 claim changes, 1 regressions (0 lost)\n");
+            "WORSE   wmma / u: pass -> crash\n1 case changes, 0 claim changes, 1 regressions (0 lost); documentation findings: 0 new, 0 gone\n");
 }
 
 // The later report may say why something is gone: then it is shown, with the reason, and is no regression.
@@ -119,7 +121,7 @@ TEST(ReportDiff, WithdrawnIsNoRegression) {
             "LOST    k2 / c: pass -> (absent)\n"
             "changed claim c1: confirmed -> (absent) (withdrawn: merged into c2)\n"
             "changed layout wmma / u: observed -> (absent) (withdrawn: observed by wmma / v instead)\n"
-            "2 case changes, 1 claim changes, 1 regressions (1 lost)\n");
+            "2 case changes, 1 claim changes, 1 regressions (1 lost); documentation findings: 0 new, 0 gone\n");
 }
 
 // A wmma fragment that another driver or GPU lays out differently is shown, and is no regression.
@@ -136,25 +138,53 @@ TEST(ReportDiff, ChangedFragmentLayoutsAreObservationsNotRegressions) {
   EXPECT_EQ(d.regressions(), 0);
   EXPECT_EQ(format_diff(d),
             "layout  wmma.load.c / u: the fragment's register layout differs (see observed_layout)\n"
-            "0 case changes, 0 claim changes, 0 regressions (0 lost), 1 fragment layouts changed (observations)\n");
+            "0 case changes, 0 claim changes, 0 regressions (0 lost), 1 fragment layouts changed (observations); documentation findings: 0 new, 0 gone\n");
 }
 
-// A confirmed claim that is now only observed lost its confirmation: a regression. Between observed
-// and not-checkable neither side is a confirmation, so it is shown as a change, never a regression.
-TEST(ReportDiff, ConfirmedToObservedIsARegressionObservedToNotCheckableIsNot) {
+// A claim's verdict that changed is a change, never a regression: the cases it rests on count theirs
+// (issue 38: a wrong GPU's failures must not count twice), and an observation is never a failure.
+TEST(ReportDiff, AClaimVerdictThatChangedIsAChangeNotARegression) {
   RunReport a, b;
   a.claims = {claim("c1", Verdict::Confirmed), claim("c2", Verdict::Observed), claim("c3", Verdict::NotCheckable),
               claim("c4", Verdict::Observed)};
   b.claims = {claim("c1", Verdict::Observed), claim("c2", Verdict::NotCheckable), claim("c3", Verdict::Observed),
               claim("c4", Verdict::Confirmed)};
   ReportDiff d = diff_reports(a, b);
-  EXPECT_EQ(d.regressions(), 1);
+  EXPECT_EQ(d.regressions(), 0);
   EXPECT_EQ(format_diff(d),
-            "WORSE   claim c1: confirmed -> observed\n"
+            "changed claim c1: confirmed -> observed\n"
             "changed claim c2: observed -> not-checkable\n"
             "changed claim c3: not-checkable -> observed\n"
             "changed claim c4: observed -> confirmed\n"
-            "0 case changes, 4 claim changes, 1 regressions (0 lost)\n");
+            "0 case changes, 4 claim changes, 0 regressions (0 lost); documentation findings: 0 new, 0 gone\n");
+}
+
+// Issue 38: case regressions and changes of documentation findings are counted apart. A claim the
+// GPU's failing cases left undecided is neither a regression nor a finding; one contradicted now and
+// not before is a new documentation finding (exit 1), one contradicted before and not now a finding gone.
+TEST(ReportDiff, CaseRegressionsAndDocumentationFindingsAreCountedApart) {
+  RunReport a, b;
+  a.results = {result("k1", "c", Status::Pass)};
+  b.results = {result("k1", "c", Status::Fail)};
+  a.claims = {claim("c1", Verdict::Confirmed), claim("c2", Verdict::Confirmed), claim("c3", Verdict::Contradicted)};
+  b.claims = {claim("c1", Verdict::Undecided), claim("c2", Verdict::Contradicted), claim("c3", Verdict::Confirmed)};
+  ReportDiff d = diff_reports(a, b);
+  EXPECT_EQ(d.regressions(), 1);
+  EXPECT_EQ(d.new_findings(), 1);
+  EXPECT_EQ(d.findings_gone(), 1);
+  EXPECT_EQ(d.newly_undecided(), 1);
+  EXPECT_EQ(format_diff(d),
+            "WORSE   k1 / c: pass -> fail\n"
+            "changed claim c1: confirmed -> undecided\n"
+            "FINDING claim c2: confirmed -> contradicted\n"
+            "changed claim c3: contradicted -> confirmed\n"
+            "1 case changes, 3 claim changes, 1 regressions (0 lost); documentation findings: 1 new, 1 gone; 1 claim "
+            "undecided now (its cases need action)\n");
+  // A GPU that fails the claim's cases and nothing else: the case's regression alone, no finding.
+  b.claims[1].verdict = Verdict::Undecided;
+  d = diff_reports(a, b);
+  EXPECT_EQ(d.findings(), 1);
+  EXPECT_EQ(d.new_findings(), 0);
 }
 
 // The committed H100 report (schema 4, which wrote its observations not-checkable) against the same

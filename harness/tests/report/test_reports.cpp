@@ -529,7 +529,7 @@ TEST(ReportJson, DuplicateResultOrClaim) {
 TEST(ReportJson, StructuralErrorsPointAtTheValue) {
   EXPECT_EQ(error_of(variant(R"("verdict": "confirmed")", R"("verdict": "refuted")")),
             "r.json:26:15: claims[0].verdict: unknown verdict 'refuted'; expected confirmed, contradicted, "
-            "not-checkable or observed");
+            "not-checkable, observed or undecided");
   EXPECT_EQ(error_of(variant(R"("mismatches": 0)", R"("mismatches": "0")")),
             "r.json:22:18: results[0].mismatches: expected an integer, got string \"0\"");
   EXPECT_EQ(error_of(variant(R"("mismatches": 0)", R"("mismatches": -1)")),
@@ -795,3 +795,82 @@ TEST(ReportJson, AnEdgeCaseThatFaultedIsNotFaultedAsTheRuleSays) {
 
 }  // namespace
 }  // namespace ptxcts
+
+namespace {
+// Two cases, one failing; a contradicted claim (a finding) and an undecided one (its cases need action).
+RunReport undecided_report() {
+  RunReport r = sample_report();
+  r.results.resize(2);
+  r.results[0].status = Status::Pass;
+  r.results[1].status = Status::Fail;
+  r.results[1].fault_case = false;
+  r.results[1].known = "";
+  r.claims = {sample_report().claims[0], sample_report().claims[1], sample_report().claims[0]};
+  r.claims[0].verdict = Verdict::Confirmed;
+  r.claims[2].id = "ldmatrix-undecided";
+  r.claims[2].verdict = Verdict::Undecided;
+  r.claims[2].evidence = "undecided: every case that contradicts the claim needs action on this run";
+  r.withdrawn.clear();
+  return r;
+}
+}  // namespace
+
+// Issue 38: a claim only cases needing action contradict is undecided, never a documentation finding:
+// the verdict line counts it apart, and every file says it in the same word.
+TEST(ReportClaims, AnUndecidedClaimIsCountedApartEverywhere) {
+  const RunReport r = undecided_report();
+  EXPECT_EQ(verdict_line(r),
+            "Does not conform: 1 of 2 cases need action (1 failed); 1 as documented; 1 documentation finding, 1 claim "
+            "undecided (its cases need action).");
+  RunReport two = r;
+  two.claims[1].verdict = Verdict::Undecided;
+  EXPECT_NE(verdict_line(two).find("; no documentation findings, 2 claims undecided (their cases need action)."),
+            std::string::npos)
+      << verdict_line(two);
+
+  const std::string json = report_json(r);
+  EXPECT_NE(json.find("\"findings\": 1,\n  \"undecided\": 1\n }"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"verdict\": \"undecided\""), std::string::npos);
+  EXPECT_EQ(parse_report_json(json, "r.json").claims[2].verdict, Verdict::Undecided);
+
+  const std::string md = report_markdown(r);
+  EXPECT_NE(md.find("1 claim is undecided: every case that would contradict it needs action on this run"),
+            std::string::npos)
+      << md;
+  // contradicted first, then undecided, then the rest
+  EXPECT_LT(md.find("| ldmatrix-trans | **contradicted** |"), md.find("| ldmatrix-undecided | *undecided* |"));
+  EXPECT_LT(md.find("| ldmatrix-undecided | *undecided* |"), md.find("| ldmatrix-x1-layout | confirmed |"));
+
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(report_junit(r).c_str()));
+  EXPECT_STREQ(doc.select_node("//property[@name='claim.ldmatrix-undecided']").node().attribute("value").as_string(),
+               "undecided");
+}
+
+// An undecided verdict is from schema 10 on: an older report that says it was not written by ptxcts;
+// 10's summary counts the undecided claims, and the reader checks the count.
+TEST(ReportJson, TheVerdictUndecidedIsFromSchema10On) {
+  std::string json = report_json(undecided_report());
+  ASSERT_EQ(json.rfind("{\n \"schema_version\": 10,", 0), 0u) << json.substr(0, 40);
+  std::string wrong_count = json;
+  wrong_count.replace(wrong_count.find("\"undecided\": 1\n"), 15, "\"undecided\": 0\n");
+  try {
+    parse_report_json(wrong_count, "r.json");
+    FAIL() << "a wrong count of undecided claims was read";
+  } catch (const ReportError& e) {
+    EXPECT_NE(std::string(e.what()).find("summary.undecided: expected 1 (derived from the results and claims), got 0"),
+              std::string::npos)
+        << e.what();
+  }
+  std::string v9 = json;
+  v9.replace(v9.find("10,"), 2, "9");
+  try {
+    parse_report_json(v9, "r.json");
+    FAIL() << "a schema 9 report with an undecided claim was read";
+  } catch (const ReportError& e) {
+    EXPECT_NE(std::string(e.what()).find("claims[2].verdict: verdict 'undecided' is from schema_version 10 on; this "
+                                         "report is schema_version 9"),
+              std::string::npos)
+        << e.what();
+  }
+}

@@ -172,9 +172,54 @@ void run_fragment_step(const Instance& inst, std::uint32_t* warp, int words, int
       }
 }
 
+// Which axes of which operand an mma mutant reads relabelled: what the manual puts at (row, col) is,
+// to that device, at (row + 1 mod rows, col) (rows), or (row, col + 1 mod cols) (cols).
+struct Relabelling {
+  bool a_row = false, a_col = false, b_row = false, b_col = false, c_row = false, c_col = false, d_row = false,
+       d_col = false;
+};
+
+Relabelling relabelling_of(Mutant m) {
+  switch (m) {
+    case Mutant::MmaPermuteM: return {.a_row = true, .c_row = true, .d_row = true};
+    case Mutant::MmaPermuteN: return {.b_col = true, .c_col = true, .d_col = true};
+    case Mutant::MmaPermuteK: return {.a_col = true, .b_row = true};
+    case Mutant::MmaPermuteAM: return {.a_row = true};
+    case Mutant::MmaPermuteDM: return {.d_row = true};
+    default: return {};
+  }
+}
+
+// The matrix as the relabelling device sees it (`to`), or back from its (`!to`).
+MatrixValues relabelled(const MatrixValues& x, bool rows, bool cols, bool to) {
+  MatrixValues y = x;
+  for (int r = 0; r < x.rows; ++r)
+    for (int c = 0; c < x.cols; ++c) {
+      const int r2 = rows ? (r + 1) % x.rows : r, c2 = cols ? (c + 1) % x.cols : c;
+      if (to) y.at(r2, c2) = x.at(r, c);
+      else y.at(r, c) = x.at(r2, c2);
+    }
+  return y;
+}
+
+// mma_execute (kinds/mma/mma_semantics) on a device that reads the layouts relabelled.
+void mma_execute_relabelled(const MmaInfo& x, std::uint32_t* warp, int stride, const Relabelling& L) {
+  const auto a = mma_matrices(x, x.a, warp, stride), b = mma_matrices(x, x.b, warp, stride),
+             c = mma_matrices(x, x.c, warp, stride);
+  std::vector<MatrixValues> d;
+  for (std::size_t g = 0; g < a.size(); ++g)
+    d.push_back(relabelled(multiply_accumulate(x.rule, relabelled(a[g], L.a_row, L.a_col, true),
+                                               relabelled(b[g], L.b_row, L.b_col, true),
+                                               relabelled(c[g], L.c_row, L.c_col, true)),
+                           L.d_row, L.d_col, false));
+  for (int lane = 0; lane < kWarpLanes; ++lane)
+    for (int w = 0; w < x.d.words(); ++w) warp[lane * stride + x.d.first_word + w] = 0;
+  mma_place(x.d, d, warp, stride);
+}
+
 // mma through the specs' layouts: the registers' matrices, multiplied; a composition's other steps
-// through theirs. Shuffled: each lane's d goes to the lane before it.
-LaunchState run_mma_kernel(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
+// through theirs. Shuffled: each lane's d goes to the lane before it. `relabel`: an mma mutant's.
+LaunchState run_mma_kernel(const KernelPlan& k, const LaunchInput& in, bool shuffle, Mutant relabel) {
   const MmaInfo x = mma_info(mma_step(k));
   const int words = in.shape.regs, threads = in.shape.threads();
   LaunchState s = in.state;
@@ -183,7 +228,8 @@ LaunchState run_mma_kernel(const KernelPlan& k, const LaunchInput& in, bool shuf
       std::uint32_t* warp = s.regs.data() + static_cast<std::size_t>(w * kWarpLanes * words);
       const Instance& inst = *k.steps[i];
       if (inst.variant().operation == Operation::Mma) {
-        mma_execute(x, warp, words);
+        if (relabel == Mutant::None) mma_execute(x, warp, words);
+        else mma_execute_relabelled(x, warp, words, relabelling_of(relabel));
         continue;
       }
       const int first = inst.variant().operation == Operation::Load ? (i == 0 ? x.a.first_word : x.b.first_word)
@@ -232,12 +278,18 @@ Mutant mutant_from_string(const std::string& s) {
   if (s == "shuffled") return Mutant::Shuffled;
   if (s == "off-by-one") return Mutant::OffByOne;
   if (s == "stale") return Mutant::Stale;
+  if (s == "mma-permute-m") return Mutant::MmaPermuteM;
+  if (s == "mma-permute-n") return Mutant::MmaPermuteN;
+  if (s == "mma-permute-k") return Mutant::MmaPermuteK;
+  if (s == "mma-permute-a-m") return Mutant::MmaPermuteAM;
+  if (s == "mma-permute-d-m") return Mutant::MmaPermuteDM;
   throw std::invalid_argument("unknown device mode '" + s +
-                              "'; expected model, echo, zero, shuffled, off-by-one or stale");
+                              "'; expected model, echo, zero, shuffled, off-by-one, stale, mma-permute-m, "
+                              "mma-permute-n, mma-permute-k, mma-permute-a-m or mma-permute-d-m");
 }
 
-LaunchState DeviceEmulator::correct(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
-  if (k.kind == &mma_kind()) return run_mma_kernel(k, in, shuffle);
+LaunchState DeviceEmulator::correct(const KernelPlan& k, const LaunchInput& in, bool shuffle, Mutant relabel) {
+  if (k.kind == &mma_kind()) return run_mma_kernel(k, in, shuffle, relabel);
   return k.kind == &wmma_kind() ? run_wmma_kernel(k, in, shuffle) : run_fragment_kernel(k, in, shuffle);
 }
 
@@ -262,6 +314,11 @@ LaunchState DeviceEmulator::run(const KernelPlan& k, const LaunchInput& in, Muta
       has_previous_ = true;
       return out;
     }
+    case Mutant::MmaPermuteM:
+    case Mutant::MmaPermuteN:
+    case Mutant::MmaPermuteK:
+    case Mutant::MmaPermuteAM:
+    case Mutant::MmaPermuteDM: return correct(k, in, false, mutant);
     case Mutant::None: break;
   }
   return correct(k, in, false);

@@ -19,6 +19,17 @@ enum class Mutant {
   Shuffled,  // each instruction delivers each lane's result to the next lane (stores: takes it from there)
   OffByOne,  // the first word the kernel changes is written one word later; its own place keeps its old value
   Stale,     // returns the previous launch's (correct) outputs
+  // mma read through the manual's layouts relabelled (index i of the axis read as (i + 1) mod size;
+  // everything else correct). Consistent, across every operand with that axis: the same function as
+  // the manual's (issue 38: no program can tell them apart, so they are no wrong devices and are not
+  // in cases.yaml's `mutants`): m (A's, C's and D's rows), n (B's, C's and D's columns), k (A's
+  // columns, B's rows). Inconsistent, the controls that a relabelling can be seen: A's rows alone, D's
+  // rows alone.
+  MmaPermuteM,
+  MmaPermuteN,
+  MmaPermuteK,
+  MmaPermuteAM,
+  MmaPermuteDM,
 };
 Mutant mutant_from_string(const std::string& s);  // throws std::invalid_argument
 
@@ -28,7 +39,7 @@ class DeviceEmulator {
   LaunchState run(const KernelPlan& kernel, const LaunchInput& input, Mutant mutant);
 
  private:
-  LaunchState correct(const KernelPlan& kernel, const LaunchInput& input, bool shuffle);
+  LaunchState correct(const KernelPlan& kernel, const LaunchInput& input, bool shuffle, Mutant relabel = Mutant::None);
   LaunchState previous_;
   bool has_previous_ = false;
 };

@@ -5,7 +5,10 @@
 // PTXCTS_FAKE_MODE = DEVICE[,abort:K][,fault:K][,hang:K][,killparent:K][,progress:K][,chatty:K][,hugeline:K]
 //   DEVICE: echo (executes nothing: every launch's input state comes back, the default), zero,
 //           model (a correct device in software: device_emulator), or a wrong device that the
-//           suite's checks must catch: shuffled, off-by-one, stale (see device_emulator.hpp).
+//           suite's checks must catch: shuffled, off-by-one, stale (see device_emulator.hpp); or
+//           mma-permute-m, -n, -k (mma's layouts read with m, n or k relabelled consistently: the same
+//           function as the manual's, which no case can tell apart) and mma-permute-a-m, -d-m (A's or
+//           D's rows alone: inconsistent, which the cases must catch).
 //   K is a launch's job id (the plan's launch number, in whichever job file it is).
 //   unusable:N: the runner for GPU N cannot make a context (exit 4); the other GPUs' work as asked.
 //   abort:K dies with SIGABRT in launch K; fault:K records launch K as a device fault and exits 3,
