@@ -91,7 +91,7 @@ TEST(Expectations, AFileForAnotherGpuOrDriverIsNotApplied) {
 TEST(Expectations, WhatIsWrongIsNamedWithFileLineAndColumn) {
   EXPECT_EQ(error_reading("bad-outcome.yaml"),
             kDir + "/bad-outcome.yaml:5:14: unknown outcome 'crashed'; expected pass, fail, not-supported, skipped, "
-                   "error, crash, timeout, faulted, no-fault or faulted-where-allowed");
+                   "error, crash, timeout, faulted, no-fault, faulted-where-allowed or undefined");
   EXPECT_EQ(error_reading("no-link.yaml"),
             kDir + "/no-link.yaml:7:11: expected a link (https://...) to where the difference is tracked, got 'see the "
                    "wiki'");
