@@ -98,6 +98,11 @@ done
 mkdir -p "$tmp/munge" && chmod 755 "$tmp/munge"
 head -c 1024 /dev/urandom > "$tmp/munge/munge.key" && chmod 600 "$tmp/munge/munge.key"
 munge_socket="$tmp/munge/munge.socket"
+# A folder the daemons cannot use is this test's fault, not the machine's: red, never a skip (a skip
+# would leave the fleet untested in silence wherever the folder lies).
+[ "$(printf %s "$munge_socket" | wc -c)" -lt 108 ] ||
+  fail "munged's socket path $munge_socket is over the 108 bytes of a socket address"
+case "$tmp" in *[[:space:]]*) fail "slurm.conf cannot hold the path $tmp, which has a space" ;; esac
 munge_check() { munge -n ${1:+-S "$1"} 2>/dev/null | unmunge ${1:+-S "$1"} >/dev/null 2>&1; }
 auth_info=""
 if munged --force --socket="$munge_socket" --key-file="$tmp/munge/munge.key" --pid-file="$tmp/munge/munged.pid" \
