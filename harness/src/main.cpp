@@ -42,12 +42,15 @@ ProgramFacts this_program_facts() {
           .catalog_targets = PTXCTS_CATALOG_TARGETS};
 }
 
-// --version: this program, and in a release what its catalog is (or why the release is not whole).
+// --version: this program, and in a release what its catalog is (or why the release is not whole),
+// and whether its documentation was left out at install (said here alone, not by every command).
 std::string version_text() {
   std::string v = fmt::format("ptxcts {} (commit {})", program().version, program().commit);
   if (!home().release()) return v;
   try {
-    return v + "\n" + describe_release_catalog(check_release(home().prefix, program().version, program().commit));
+    const ReleaseManifest m = check_release(home().prefix, program().version, program().commit);
+    const std::string docs = describe_release_documentation(m);
+    return v + "\n" + describe_release_catalog(m) + (docs.empty() ? "" : "\n" + docs);
   } catch (const ReleaseError& e) { return v + "\nerror: " + e.what(); }
 }
 

@@ -25,6 +25,10 @@ constexpr const char* kCatalog = "share/ptxcts/catalog";
 // also content-sealed.
 bool sealed_by_content(const std::string& path) { return path.rfind(std::string(kCatalog) + "/", 0) != 0; }
 
+// What Debian's minimized images (Ubuntu's, Docker's) exclude at install, dpkg.cfg.d's
+// path-exclude=/usr/share/doc/* and its man and info siblings: the package's documentation.
+constexpr const char* kDocumentation[] = {"share/doc/", "share/man/", "share/info/"};
+
 std::string unpack_again(const fs::path& prefix) {
   return fmt::format("unpack the whole release archive again into an empty folder (or reinstall the .deb); {} was "
                      "left as it is",
@@ -32,6 +36,10 @@ std::string unpack_again(const fs::path& prefix) {
 }
 
 }  // namespace
+
+bool is_release_documentation(const std::string& path) {
+  return std::ranges::any_of(kDocumentation, [&](const char* d) { return path.starts_with(d); });
+}
 
 std::size_t write_release_manifest(const fs::path& prefix, const std::string& suite_version,
                                    const std::string& suite_commit) {
@@ -114,6 +122,11 @@ ReleaseManifest check_release(const fs::path& prefix, const std::string& suite_v
     const std::uintmax_t size = f.at(1);
     const fs::path at = prefix / path;
     const std::uintmax_t found = fs::file_size(at, ec);
+    if (is_release_documentation(path)) {  // read by people, not by a command: counted, never refused
+      ++m.documentation;
+      if (ec) ++m.documentation_absent;
+      continue;
+    }
     std::string problem;
     if (ec) problem = fmt::format("{}: missing", path), ++missing;
     else if (found != size) problem = fmt::format("{}: {} bytes where the package had {}", path, found, size), ++wrong;
@@ -130,6 +143,13 @@ ReleaseManifest check_release(const fs::path& prefix, const std::string& suite_v
         "{} missing and {} cut short or changed (first: {}); nothing was run; {}",
         prefix.string(), m.files, missing, wrong, first, unpack_again(prefix)));
   return m;
+}
+
+std::string describe_release_documentation(const ReleaseManifest& m) {
+  if (m.documentation_absent == 0) return "";
+  return fmt::format("documentation: not installed ({} of its {} files of share/doc/ptxcts absent: left out at install, "
+                     "as a minimized image's dpkg does with /usr/share/doc); no command needs it",
+                     m.documentation_absent, m.documentation);
 }
 
 std::string describe_release_catalog(const ReleaseManifest& m) {

@@ -24,6 +24,7 @@
 #include "util/file_text.hpp"
 #include "util/subprocess.hpp"
 
+#include "support/shell_line.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace ptxcts;
@@ -429,7 +430,7 @@ TEST(SassFetch, ADisassemblerJoinsItsReleasesPtxasAndIsFoundBesideIt) {
   fs::remove(stage / "runs");
   const fs::path wheel = t.dir / "nvidia_cuda_cuobjdump-13.5.37-py3-none-manylinux2014_x86_64.whl";
   ProcessResult zip = run_process(
-      {"sh", "-c", "cd '" + (t.dir / "stage").string() + "' && python3 -m zipfile -c '" + wheel.string() + "' nvidia"});
+      shell_line("cd \"$1\" && python3 -m zipfile -c \"$2\" nvidia", {(t.dir / "stage").string(), wheel.string()}));
   ASSERT_EQ(zip.exit_code, 0) << zip.output;
   fs::path cache = t.dir / "cache";
   write_script(cache / "cuda-13.5" / "bin" / "ptxas", "exit 0\n");  // the release's ptxas, fetched before

@@ -14,7 +14,7 @@ package), the same pages made by its ptxcts are measured beside them and the fig
 
 usage: check_pages.py PTXCTS DATA_DIR OUT_DIR [--runner FAKE_RUNNER [--runs GOOD_DIR BAD_DIR]]
                       [--reports REPORTS_DIR] [--old-release TARBALL]"""
-import argparse, glob, gzip, html.parser, json, os, re, shutil, subprocess, sys, time
+import argparse, glob, gzip, html.parser, json, os, pathlib, re, shutil, subprocess, sys, time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import devtools  # noqa: E402 (after the line above)
@@ -75,6 +75,11 @@ def check(ok, what):
         failures.append(what)
 
 
+def file_url(path):
+    """The page's address: its absolute path percent-encoded (spaces, letters beyond ASCII)."""
+    return pathlib.Path(os.path.abspath(path)).as_uri()
+
+
 def find_chromium():
     for name in ("chromium", "chromium-browser", "google-chrome"):
         if shutil.which(name):
@@ -85,7 +90,7 @@ def find_chromium():
 def open_page(browser, page, png):
     """A screenshot and the DOM of the page as --screenshot and --dump-dom --virtual-time-budget=2000
     --window-size=1280,1000 take them, both of one load (they were two browsers)."""
-    with devtools.Page(browser, "file://" + os.path.abspath(page), width=1280, height=1000, virtual_ms=2000) as p:
+    with devtools.Page(browser, file_url(page), width=1280, height=1000, virtual_ms=2000) as p:
         p.screenshot(png)
         dom = p.eval("document.documentElement.outerHTML")
     check(os.path.getsize(png) > 1000, f"{os.path.basename(page)}: screenshot {png}")
@@ -132,7 +137,7 @@ def filter_checks(browser, page, table, rows, cells_per_row, tries):
     box = f".filters[data-for={table}]"
     visible = (f"[...document.querySelectorAll('#{table} tbody>tr')]"
                ".filter(function(r){return getComputedStyle(r).display!=='none';})")
-    with devtools.Page(browser, "file://" + os.path.abspath(page)) as p:
+    with devtools.Page(browser, file_url(page)) as p:
         for family, words in tries:
             clear_words(p, box)
             p.choose(box + " select.family", family)
@@ -448,7 +453,7 @@ def outcome_filter_checks(browser, page, name, report):
               f"[...d.querySelectorAll('tr[data-outcome]')].filter({VISIBLE}).length;}},0),"
               f"value:document.querySelector('{box} select.outcome').value,"
               f"text:document.querySelector('{box} .shown').textContent,hash:location.hash,url:location.href}};}})())")
-    with devtools.Page(browser, "file://" + os.path.abspath(page)) as p:
+    with devtools.Page(browser, file_url(page)) as p:
         value = p.eval(f"[...document.querySelectorAll('{box} select.outcome option')].filter(function(o){{"
                        "return o.textContent==='needs action';}).map(function(o){return o.value;})[0]||''")
         check(set(value.split()) == wanted, f"{name}: the outcome filter offers 'needs action' ({value!r})")
@@ -498,7 +503,7 @@ def measure(browser, page, tries=1, enough_ms=None):
         best = measured.get(page, (0, None))[1]
         if best is not None and enough_ms is not None and best["load"] > enough_ms:
             break
-        with devtools.Page(browser, "file://" + os.path.abspath(page), width=1400, height=1000) as p:
+        with devtools.Page(browser, file_url(page), width=1400, height=1000) as p:
             figures(p, page)
     return measured[page][1]
 
@@ -544,7 +549,7 @@ def run_report_pages(ptxcts, browser, out, runner, reports, runs=None):
         pages["run page, committed H100 report"] = page
         name = "H100 run page"
         check(not any(needs_action(r) for r in report["results"]), f"{name}: the committed report conforms (its JSON)")
-        with devtools.Page(browser, "file://" + os.path.abspath(page), width=1400) as p:
+        with devtools.Page(browser, file_url(page), width=1400) as p:
             figures(p, page)  # a load of the measurements below, before anything is clicked
             verdict_checks(p, name, report, "conforms", "Conforms:")
             fault_checks(p, name, report)
@@ -562,7 +567,7 @@ def run_report_pages(ptxcts, browser, out, runner, reports, runs=None):
         page = path[:-len(".json")] + ".html"
         name = f"fake {kind} run page"
         pages[f"run page, {'conforming' if kind == 'good' else 'failing'} run"] = page
-        with devtools.Page(browser, "file://" + os.path.abspath(page), width=1400) as p:
+        with devtools.Page(browser, file_url(page), width=1400) as p:
             figures(p, page)  # a load of the measurements below, before anything is clicked
             verdict_checks(p, name, report, tone, starts)
             fault_checks(p, name, report)

@@ -3,7 +3,7 @@ browser reads commands on fd 3 and answers on fd 4, each message JSON ended by a
 test can type into a page as a user does. One browser serves a whole test run (a start costs about
 1.3 CPU-s, more than most pages): each page opens in a window of its own, of its own size, and the
 window is closed after. Standard library only."""
-import base64, json, os, select, subprocess, time
+import base64, json, os, select, shutil, subprocess, tempfile, time
 
 
 class Browser:
@@ -16,10 +16,16 @@ class Browser:
             os.dup2(r, 3)
             os.dup2(w, 4)
 
+        # Its profile and temporaries in a short folder of its own under /tmp, removed by close(): not
+        # under $TMPDIR, which may lie anywhere (the build tree's test-tmp/, under a long path with
+        # spaces), where its sockets' paths would not fit a socket address and what it leaves would
+        # be left there.
+        self._home = tempfile.mkdtemp(prefix="ptxcts-chromium-", dir="/tmp")
         self._proc = subprocess.Popen(
             [chrome, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--remote-debugging-pipe",
-             "about:blank"],
-            preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             f"--user-data-dir={self._home}/profile", "about:blank"],
+            preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, "TMPDIR": self._home})
         os.close(to_chrome_r)
         os.close(from_chrome_w)
         self._buf, self._id, self._events = b"", 0, []  # the events not yet waited for
@@ -75,6 +81,7 @@ class Browser:
             self._proc.wait()
         os.close(self._to_chrome)
         os.close(self._from_chrome)
+        shutil.rmtree(self._home, ignore_errors=True)
 
     def __enter__(self):
         return self

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "support/fake_ptxas.hpp"
+#include "support/shell_line.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -37,8 +38,13 @@ fs::path write_fake_ptxas(const fs::path& dir, const std::string& assembles = pt
 }
 
 bool can_unshare() {
-  return run_process({"unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"}, 20).exit_code == 0;
+  return run_process(ptxcts::test::unshared_shell_line("mount -t tmpfs -o size=64k tmpfs /mnt"), 20).exit_code == 0;
 }
+
+// Mounts a tmpfs of `size` at $1, then runs the rest of the arguments ($2...) there.
+constexpr const char* kOnASmallDisk128k = "mount -t tmpfs -o size=128k tmpfs \"$1\" && shift && exec \"$@\"";
+constexpr const char* kOnASmallDisk16k = "mount -t tmpfs -o size=16k tmpfs \"$1\" && shift && exec \"$@\"";
+constexpr const char* kOnASmallDisk64k = "mount -t tmpfs -o size=64k tmpfs \"$1\" && shift && exec \"$@\"";
 
 }  // namespace
 
@@ -49,9 +55,9 @@ TEST(HostileCommands, AFullDiskUnderCatalogOutIsOneClearError) {
   fs::path ptxas = write_fake_ptxas(t.path), mnt = t.path / "small";
   fs::create_directories(mnt);
   ProcessResult r = run_process(
-      {"unshare", "-rm", "sh", "-c",
-       "mount -t tmpfs -o size=128k tmpfs '" + mnt.string() + "' && exec " PTXCTS_COMMAND " catalog --out '" +
-           mnt.string() + "/catalog' --targets sm_90 -j 2 --ptxas '" + ptxas.string() + "'"},
+      ptxcts::test::unshared_shell_line(kOnASmallDisk128k, {mnt.string(), PTXCTS_COMMAND, "catalog", "--out",
+                                                            (mnt / "catalog").string(), "--targets", "sm_90", "-j",
+                                                            "2", "--ptxas", ptxas.string()}),
       300);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_EQ(r.signal, 0) << r.output;
@@ -71,10 +77,11 @@ TEST(HostileCommands, AReadOnlyCatalogCanBeRun) {
   ASSERT_EQ(b.exit_code, 0) << b.output;
   fs::create_directories(ro);
   ProcessResult r = run_process(
-      {"unshare", "-rm", "sh", "-c",
-       "mount --bind '" + built.string() + "' '" + ro.string() + "' && mount -o remount,ro,bind '" + ro.string() +
-           "' && export PTXCTS_FAKE_MODE=model && exec " PTXCTS_COMMAND " run --no-assemble --catalog '" + ro.string() +
-           "' --family movmatrix --ptxas '" + ptxas.string() + "' --runner " PTXCTS_FAKE_RUNNER},
+      ptxcts::test::unshared_shell_line(
+          "mount --bind \"$1\" \"$2\" && mount -o remount,ro,bind \"$2\" && shift 2 && export PTXCTS_FAKE_MODE=model && "
+          "exec \"$@\"",
+          {built.string(), ro.string(), PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", ro.string(), "--family",
+           "movmatrix", "--ptxas", ptxas.string(), "--runner", PTXCTS_FAKE_RUNNER}),
       300);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("\nConforms: "), std::string::npos) << r.output;
@@ -191,11 +198,10 @@ TEST(HostileCommands, AFullDiskUnderTheJournalStopsTheRunWithOneLine) {
   fs::path mnt = t.path / "small";
   fs::create_directories(mnt);
   ProcessResult r = run_process(
-      {"unshare", "-rm", "sh", "-c",
-       "mount -t tmpfs -o size=16k tmpfs '" + mnt.string() +
-           "' && export PTXCTS_FAKE_MODE=model && exec " PTXCTS_COMMAND
-           " run --no-assemble --catalog '" PTXCTS_CATALOG_DIR "' --runner " PTXCTS_FAKE_RUNNER " --reports '" +
-           mnt.string() + "/reports'"},
+      ptxcts::test::unshared_shell_line(kOnASmallDisk16k, {mnt.string(), "env", "PTXCTS_FAKE_MODE=model", PTXCTS_COMMAND,
+                                                           "run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR,
+                                                           "--runner", PTXCTS_FAKE_RUNNER, "--reports",
+                                                           (mnt / "reports").string()}),
       300);
   EXPECT_EQ(r.signal, 0) << r.output;
   EXPECT_EQ(r.exit_code, 2) << r.output;
@@ -223,11 +229,11 @@ TEST(HostileCommands, AFullDiskUnderTheReportsIsOneClearError) {
   HostileDir t("full-reports");
   fs::path ptxas = write_fake_ptxas(t.path), mnt = t.path / "small";
   fs::create_directories(mnt);
-  ProcessResult r = run_process({"unshare", "-rm", "sh", "-c",
-                                 "mount -t tmpfs -o size=64k tmpfs '" + mnt.string() +
-                                     "' && exec " PTXCTS_COMMAND " audit --catalog '" + (t.path / "catalog").string() +
-                                     "' --ptxas '" + ptxas.string() + "' --reports '" + mnt.string() + "/reports'"},
-                                300);
+  ProcessResult r = run_process(
+      ptxcts::test::unshared_shell_line(kOnASmallDisk64k,
+                                        {mnt.string(), PTXCTS_COMMAND, "audit", "--catalog", (t.path / "catalog").string(),
+                                         "--ptxas", ptxas.string(), "--reports", (mnt / "reports").string()}),
+      300);
   EXPECT_EQ(r.signal, 0) << r.output;
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("error: cannot write " + mnt.string() + "/reports/audit-cuda13.0."), std::string::npos)

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "support/hanging_run.hpp"
+#include "support/shell_line.hpp"
 #include "support/temp_dir.hpp"
 #include "util/subprocess.hpp"
 
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 bool may_unshare() {
-  return run_process({"unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"}, 20).exit_code == 0;
+  return run_process(unshared_shell_line("mount -t tmpfs -o size=64k tmpfs /mnt"), 20).exit_code == 0;
 }
 
 }  // namespace
@@ -80,11 +81,12 @@ TEST(FullTmpdir, IsOneClearErrorNotAHang) {
   const fs::path mnt = t.dir / "small";
   fs::create_directories(mnt);
   const auto t0 = std::chrono::steady_clock::now();
+  // $1: the small disk, made $TMPDIR; then the run, its exit status and what it left there.
   ProcessResult r = run_process(
-      {"unshare", "-rm", "sh", "-c",
-       "mount -t tmpfs -o size=64k tmpfs '" + mnt.string() + "' && export TMPDIR='" + mnt.string() +
-           "' PTXCTS_FAKE_MODE=model && " PTXCTS_COMMAND " run --no-assemble --catalog '" PTXCTS_CATALOG_DIR "' --runner " PTXCTS_FAKE_RUNNER " --reports '" + t.dir.string() + "/reports'; echo exit $?; ls -A '" +
-           mnt.string() + "'"},
+      unshared_shell_line("mount -t tmpfs -o size=64k tmpfs \"$1\" && export TMPDIR=\"$1\" PTXCTS_FAKE_MODE=model && "
+                          "shift && \"$@\"; echo exit $?; ls -A \"$TMPDIR\"",
+                          {mnt.string(), PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR,
+                           "--runner", PTXCTS_FAKE_RUNNER, "--reports", (t.dir / "reports").string()}),
       120);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 60.0);
   EXPECT_FALSE(r.timed_out) << r.output;

@@ -68,7 +68,12 @@ TEST(RunConsole, ARunEndsWithWhereItsReportsWentAndItsVerdict) {
   EXPECT_TRUE(lines[verdict].starts_with("Conforms: ")) << r.output;
   EXPECT_TRUE(lines[verdict - 1].starts_with("Reports: " + reports.string() + "/")) << r.output;
   EXPECT_NE(lines[verdict - 1].find(".{json,md,xml,html}"), std::string::npos) << r.output;
-  for (auto const& l : lines) EXPECT_LE(l.size(), 120u) << "a line too long to read: " << l;
+  // Lines fit 120 columns but for the paths they name, which are never folded (a folded path cannot
+  // be copied): the reports' folder is as long as $TMPDIR makes it.
+  for (auto const& l : lines) {
+    const std::size_t path = l.find(reports.string()) == std::string::npos ? 0 : reports.string().size();
+    EXPECT_LE(l.size() - path, 120u) << "a line too long to read: " << l;
+  }
 }
 
 TEST(RunConsole, QuietSaysLessThanTheDefault) {

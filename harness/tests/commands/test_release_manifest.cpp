@@ -16,7 +16,8 @@ namespace ptxcts {
 namespace {
 namespace fs = std::filesystem;
 
-// A small package: two programs, a spec, a catalog of one cubin and one probe file.
+// A small package: two programs, a spec, a catalog of one cubin and one probe file, and its
+// documentation as the real one lies (share/doc/ptxcts/README.md and docs/).
 struct SmallPackage {
   test::TempDir t{"release"};
   fs::path prefix = t.dir / "ptxcts-0.1.0-Linux-x86_64";
@@ -30,13 +31,15 @@ struct SmallPackage {
     put("share/ptxcts/specs/ldmatrix.yaml", "variants: []\n");
     put("share/ptxcts/catalog/cache/0123.cubin", std::string(1000, 'c'));
     put("share/ptxcts/catalog/probes/4567.probes", "verdicts");
+    put("share/doc/ptxcts/README.md", "# ptxcts\n");
+    put("share/doc/ptxcts/docs/running.md", "# Running\n");
     Catalog c;
     c.ptxas_version = "13.0.88";
     c.cuda_release = "13.0";
     c.toolkit_ptx = {9, 0};
     c.targets = {"sm_90", "sm_100a"};
     save_catalog(c, prefix / "share/ptxcts/catalog");
-    EXPECT_EQ(write_release_manifest(prefix, "0.1.0", "abc1234"), 7u);  // with the manifest.index its catalog read wrote
+    EXPECT_EQ(write_release_manifest(prefix, "0.1.0", "abc1234"), 9u);  // with the manifest.index its catalog read wrote
   }
   std::string problem() const {
     try {
@@ -50,7 +53,9 @@ TEST(ReleaseManifest, APackageAsMadeIsWholeAndNamesItsCatalogsToolkit) {
   SmallPackage p;
   EXPECT_EQ(p.problem(), "");
   const ReleaseManifest m = check_release(p.prefix, "0.1.0", "abc1234");
-  EXPECT_EQ(m.files, 7u);
+  EXPECT_EQ(m.files, 9u);
+  EXPECT_EQ(m.documentation, 2u);
+  EXPECT_EQ(describe_release_documentation(m), "");
   EXPECT_EQ(describe_release_catalog(m),
             "catalog precompiled by CUDA 13.0 (ptxas 13.0.88, PTX ISA 9.0) for sm_90...sm_100a (2 targets)");
   // It is found as a release from its program's place, with its own folders, and reports go to the
@@ -66,10 +71,42 @@ TEST(ReleaseManifest, APackageAsMadeIsWholeAndNamesItsCatalogsToolkit) {
 TEST(ReleaseManifest, AMissingFileIsNamed) {
   SmallPackage p;
   fs::remove(p.prefix / "share/ptxcts/catalog/cache/0123.cubin");
-  EXPECT_NE(p.problem().find("of its 7 files, 1 missing and 0 cut short or changed (first: "
+  EXPECT_NE(p.problem().find("of its 9 files, 1 missing and 0 cut short or changed (first: "
                              "share/ptxcts/catalog/cache/0123.cubin: missing); nothing was run"),
             std::string::npos)
       << p.problem();
+}
+
+TEST(ReleaseManifest, APackageWithoutItsDocumentationRuns) {
+  // Before: a .deb installed in a minimized Ubuntu (dpkg.cfg.d: path-exclude=/usr/share/doc/*) was
+  // refused by every command, "7 missing (first: share/doc/ptxcts/README.md)".
+  SmallPackage p;
+  fs::remove_all(p.prefix / "share/doc/ptxcts");
+  EXPECT_EQ(p.problem(), "");
+  const ReleaseManifest m = check_release(p.prefix, "0.1.0", "abc1234");
+  EXPECT_EQ(m.documentation, 2u);
+  EXPECT_EQ(m.documentation_absent, 2u);
+  EXPECT_EQ(describe_release_documentation(m),
+            "documentation: not installed (2 of its 2 files of share/doc/ptxcts absent: left out at install, as a "
+            "minimized image's dpkg does with /usr/share/doc); no command needs it");
+}
+
+TEST(ReleaseManifest, WhatACommandNeedsMissingIsStillRefused) {
+  // Only the documentation may be absent: a spec, a program or the catalog's files may not, with
+  // the documentation gone or not.
+  for (const char* needed : {"share/ptxcts/specs/ldmatrix.yaml", "bin/ptxcts-device", "share/ptxcts/catalog/manifest.json"}) {
+    SmallPackage p;
+    fs::remove_all(p.prefix / "share/doc");
+    fs::remove(p.prefix / needed);
+    EXPECT_NE(p.problem().find(std::string("of its 9 files, 1 missing and 0 cut short or changed (first: ") + needed +
+                               ": missing); nothing was run"),
+              std::string::npos)
+        << p.problem();
+  }
+  EXPECT_TRUE(is_release_documentation("share/doc/ptxcts/README.md"));
+  EXPECT_TRUE(is_release_documentation("share/man/man1/ptxcts.1"));
+  EXPECT_FALSE(is_release_documentation("share/ptxcts/specs/ldmatrix.yaml"));
+  EXPECT_FALSE(is_release_documentation("share/docs/x"));
 }
 
 TEST(ReleaseManifest, AFileCutShortIsNamed) {

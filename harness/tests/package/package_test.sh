@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # The release package, as a user on a GPU box gets it (CTest label `package`):
 #   package_test.sh build     BUILD        make the .tar.gz and the .deb (CPack) into BUILD/package-test
-#   package_test.sh tgz       BUILD RUNNER unpack the archive into an empty folder and run it under env -i
-#                                          (no PATH: no compiler, no ptxas; no source tree) against the
-#                                          fake device runner; its report must equal the build tree's
-#                                          report of the same catalog, case for case and claim for claim
-#   package_test.sh deb       BUILD RUNNER the same for the .deb, unpacked with dpkg -x into a throw-away root
+#   package_test.sh tgz       BUILD RUNNER unpack the archive into an empty folder whose path has spaces and
+#                                          non-ASCII letters, and run it under env -i (no PATH: no
+#                                          compiler, no ptxas; no source tree) against the fake device
+#                                          runner; its report must equal the build tree's report of the
+#                                          same catalog, case for case and claim for claim
+#   package_test.sh deb       BUILD RUNNER the same for the .deb, installed as a minimized image (Ubuntu's
+#                                          minimal images, Docker's) installs it: `dpkg -i` into a private
+#                                          root with --path-exclude=/usr/share/doc/*, so without its
+#                                          documentation, which no command needs (dpkg -x would ignore
+#                                          the exclude); --version says once that the docs are absent
 #   package_test.sh paths     BUILD SOURCE no folder of the building machine in any file of the package
 #   package_test.sh version   BUILD        --version names the suite, its commit and the catalog's toolkit
 #   package_test.sh refusals  BUILD RUNNER a catalog of another suite, a package without its catalog, a
@@ -20,6 +25,8 @@ archive() { ls "$out"/ptxcts-*-Linux-x86_64.tar.gz 2>/dev/null | head -1; }
 debfile() { ls "$out"/ptxcts_*_amd64.deb 2>/dev/null | head -1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/ptxcts-package-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# Where a user may well unpack it: a folder with spaces and letters beyond ASCII in its path.
+odd="$work/ptxcts test ü dir/and ä second"
 
 # unpack ARCHIVE DIR: the archive's one top folder, as a user gets it; prints the prefix.
 unpack() {
@@ -89,11 +96,27 @@ build)
 tgz | deb)
   runner=$3
   if [ "$mode" = tgz ]; then
-    prefix=$(unpack "$(archive)" "$work/unpacked")
+    prefix=$(unpack "$(archive)" "$odd")
   else
-    command -v dpkg > /dev/null || { echo "SKIPPED: no dpkg to unpack the .deb with"; exit 77; }
-    dpkg -x "$(debfile)" "$work/root" || fail "dpkg -x failed"
-    prefix="$work/root/usr"
+    command -v dpkg > /dev/null || { echo "SKIPPED: no dpkg to install the .deb with"; exit 77; }
+    # The package does carry its documentation (so that its exclusion below is what is tested) ...
+    docs=$(dpkg-deb -c "$(debfile)" | grep -c ' \./usr/share/doc/ptxcts/.*[^/]$')
+    [ "$docs" -gt 0 ] || fail "the .deb holds no file under /usr/share/doc/ptxcts"
+    # ... and a minimized image's dpkg leaves it out (its dpkg.cfg.d says path-exclude=/usr/share/doc/*):
+    # dpkg -i into a private root with an empty database of its own, as that image's dpkg would
+    # install it, but the dependencies (libc6, libstdc++6: this machine's, not the private root's).
+    root="$odd/root"
+    mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" && touch "$root/var/lib/dpkg/status"
+    dpkg --force-not-root --force-depends --root="$root" --log=/dev/null --path-exclude='/usr/share/doc/*' \
+      -i "$(debfile)" > "$work/dpkg.log" 2>&1 || fail "dpkg -i into $root failed: $(cat "$work/dpkg.log")"
+    prefix="$root/usr"
+    [ -z "$(ls -A "$prefix/share/doc" 2> /dev/null)" ] ||
+      fail "dpkg installed documentation despite --path-exclude: $(ls -A "$prefix/share/doc")"
+    # Said once, by --version, and by no other command (below: not by run).
+    v=$(env -i "$prefix/bin/ptxcts" --version) || fail "--version of the docless install failed: $v"
+    echo "$v"
+    echo "$v" | grep -Eq "^documentation: not installed \($docs of its $docs files of share/doc/ptxcts absent" ||
+      fail "--version does not say that the $docs documentation files are absent: $v"
     # The .deb asks for the C library its programs were linked against, no older.
     need=$(objdump -T "$prefix"/bin/* "$prefix"/lib/ptxcts/* 2> /dev/null | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1)
     depends=$(dpkg-deb -f "$(debfile)" Depends)
@@ -102,15 +125,16 @@ tgz | deb)
   # Nothing of the build beside it: the package's own programs, its libraries in lib/ptxcts.
   [ -x "$prefix/bin/ptxcts" ] && [ -x "$prefix/bin/ptxcts-device" ] || fail "no bin/ptxcts or bin/ptxcts-device in $prefix"
   ldd "$prefix/bin/ptxcts" | grep -q "not found" && fail "bin/ptxcts needs a library that is not there: $(ldd "$prefix/bin/ptxcts")"
-  run_alone "$prefix" "$runner" "$work/reports" -v > "$work/run.log" 2>&1  # -v: the audit's own line
+  run_alone "$prefix" "$runner" "$odd/reports" -v > "$work/run.log" 2>&1  # -v: the audit's own line
   rc=$?
   tail -4 "$work/run.log"
   [ "$rc" = 0 ] || fail "the packaged run exited $rc: $(tail -20 "$work/run.log")"
+  grep -n 'share/doc\|^documentation: ' "$work/run.log" && fail "the packaged run spoke of the documentation"
   # The claims' audit came from the shipped catalog's warm probes: no ptxas ran, none was missing.
   grep -Eq '^audit: [0-9]+ probes \(ptxas [0-9.]+, [0-9]+ targets\): 0 ptxas runs, ' "$work/run.log" ||
     fail "the packaged run's audit was not warm: $(grep '^audit' "$work/run.log")"
   grep -q "no ptxas" "$work/run.log" && fail "the packaged run looked for ptxas: $(grep 'no ptxas' "$work/run.log")"
-  report=$(ls "$work/reports"/*.json | grep -v journal | head -1)
+  report=$(ls "$odd/reports"/*.json | grep -v journal | head -1)
   [ -f "$report" ] || fail "the packaged run wrote no report"
   same_report "$report" "$(build_tree_report)" || fail "the packaged run's report differs from the build tree's"
   ;;
@@ -174,21 +198,32 @@ PY
   # then the shell says there is no bin/ptxcts; here the programs are given back whole to what the
   # cut left, so that the rest (specs, catalog) is what is missing or cut short.
   # The cut is placed where it takes something besides the programs (which may lie last in the
-  # archive): the first of 20%, 40%, ... that leaves the share/ folder short of a file or a byte.
+  # archive): the first of 20%, 40%, ... that leaves share/ptxcts short of a file or a byte (what
+  # share/doc lacks, no command needs: a package without its documentation runs, package.deb).
   size=$(stat -c %s "$(archive)")
-  full=$(cd "$good" && find share -type f -printf '%p %s\n' | sort | md5sum)
+  full=$(cd "$good" && find share/ptxcts -type f -printf '%p %s\n' | sort | md5sum)
   for percent in 20 40 60 80 90; do
     rm -rf "$work/cut" && mkdir -p "$work/cut"
     head -c $((size * percent / 100)) "$(archive)" | tar xzf - -C "$work/cut" 2> /dev/null && fail "tar took a cut archive"
     cut_prefix="$work/cut/$(basename "$good")"
     mkdir -p "$cut_prefix"
-    left=$( (cd "$cut_prefix" && find share -type f -printf '%p %s\n' 2> /dev/null) | sort | md5sum)
+    left=$( (cd "$cut_prefix" && find share/ptxcts -type f -printf '%p %s\n' 2> /dev/null) | sort | md5sum)
     [ "$left" != "$full" ] && break
   done
-  [ "$left" != "$full" ] || fail "no cut of the archive left its share/ folder short"
+  [ "$left" != "$full" ] || fail "no cut of the archive left its share/ptxcts folder short"
   rm -rf "$cut_prefix/bin" "$cut_prefix/lib"
   cp -a "$good/bin" "$good/lib" "$cut_prefix/"
   expect cut-archive "(release package is incomplete|is incomplete or damaged)" "$cut_prefix"
+  # What a command needs, missing one file, is refused as a cut archive is (only documentation may be
+  # absent): a spec, a kernel skeleton, a cubin of the catalog.
+  for needed in share/ptxcts/specs/ldmatrix.yaml \
+    "$(cd "$good" && find share/ptxcts/kernels -type f | sort | head -1)" \
+    "$(cd "$good" && find share/ptxcts/catalog -name '*.cubin' | sort | head -1)"; do
+    [ -f "$good/$needed" ] || fail "the package has no $needed to take away"
+    mv "$good/$needed" "$work/taken"
+    expect "missing ${needed%%/*}/.../$(basename "$needed")" "is incomplete or damaged .*, 1 missing and 0 cut short or changed \(first: ${needed//./\\.}: missing\)" "$good"
+    mv "$work/taken" "$good/$needed"
+  done
   ;;
 ctest)
   prefix=$(unpack "$(archive)" "$work/unpacked")

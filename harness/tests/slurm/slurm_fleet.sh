@@ -41,7 +41,11 @@ done
 # Nothing of a Slurm job this test may run inside, or of the caller's fake runner settings.
 while IFS= read -r name; do unset "$name"; done < <(env | sed -n 's/^\(SLURM_[A-Za-z0-9_]*\)=.*/\1/p; s/^\(PTXCTS_[A-Za-z0-9_]*\)=.*/\1/p')
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxcts-slurm.XXXXXX") || fail "cannot make a temporary folder"
+# The cluster's own short folder under /tmp, not $TMPDIR (under the build tree, wherever the clone
+# lives): munged's socket path must fit a socket address (108 bytes), and slurm.conf cannot hold a
+# path with spaces. What the jobs get of the clone's paths (the catalog, the programs) goes through
+# links in it or quoted variables, never through a list split on spaces (PTXCTS_RUN_ARGS).
+tmp=$(mktemp -d /tmp/ptxcts-slurm.XXXXXX) || fail "cannot make a temporary folder"
 chmod 755 "$tmp"  # munged wants its socket's folder searchable by all
 ctld_pid="" slurmd_pid="" munged_pid="" munged_ours=0 made_run_munge=0
 
@@ -94,6 +98,11 @@ done
 mkdir -p "$tmp/munge" && chmod 755 "$tmp/munge"
 head -c 1024 /dev/urandom > "$tmp/munge/munge.key" && chmod 600 "$tmp/munge/munge.key"
 munge_socket="$tmp/munge/munge.socket"
+# A folder the daemons cannot use is this test's fault, not the machine's: red, never a skip (a skip
+# would leave the fleet untested in silence wherever the folder lies).
+[ "$(printf %s "$munge_socket" | wc -c)" -lt 108 ] ||
+  fail "munged's socket path $munge_socket is over the 108 bytes of a socket address"
+case "$tmp" in *[[:space:]]*) fail "slurm.conf cannot hold the path $tmp, which has a space" ;; esac
 munge_check() { munge -n ${1:+-S "$1"} 2>/dev/null | unmunge ${1:+-S "$1"} >/dev/null 2>&1; }
 auth_info=""
 if munged --force --socket="$munge_socket" --key-file="$tmp/munge/munge.key" --pid-file="$tmp/munge/munged.pid" \
@@ -199,7 +208,7 @@ if [ "\$task" = "${6:-none}" ] && [ "\${1:-}" != --info ]; then
   echo \$\$ > "$tmp/hang-\$task.pid"
   exec sleep 300
 fi
-exec "$fake_runner" "\$@"
+exec $(printf %q "$fake_runner") "\$@"  # quoted for the shell, whatever the path holds
 EOF
   chmod 755 "$1"
 }
@@ -208,12 +217,13 @@ l40s=$(gpu "Fake L40S" 8 9 3 5e)
 write_runner "$tmp/runner-all-well.sh" "$h100" "$h200" "$gh200" "$l40s"
 write_runner "$tmp/runner-two-missing.sh" "$h100" "$h200" "[]" "$(gpu "Fake H100 PCIe" 9 0 3 5e)" 3
 export PTXCTS="$ptxcts" PTXCTS_FAKE_MODE=model
+ln -s "$catalog" "$tmp/catalog" || fail "cannot link the catalog into $tmp"
 
 # submit-fleet.sh with this fleet's runner; sets array and merge, the two job ids.
 submit() {  # RESULTS RUNNER [more run options]
   local results=$1 runner=$2 out
   shift 2
-  out=$(PTXCTS_RUN_ARGS="--no-assemble --catalog $catalog --runner $runner $*" "$slurm_scripts/submit-fleet.sh" "$results" 4 2>&1) ||
+  out=$(PTXCTS_RUN_ARGS="--no-assemble --catalog $tmp/catalog --runner $runner $*" "$slurm_scripts/submit-fleet.sh" "$results" 4 2>&1) ||
     fail "submit-fleet.sh failed: $out"
   echo "$out"
   array=$(sed -n 's/^array job \([0-9]*\) (4 tasks) submitted$/\1/p' <<< "$out")

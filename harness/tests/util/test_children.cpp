@@ -15,10 +15,12 @@
 #include <vector>
 
 #include "support/hanging_run.hpp"
+#include "support/shell_line.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
 using namespace ptxcts;
+using ptxcts::test::shell_line;
 using clock_type = std::chrono::steady_clock;
 
 namespace {
@@ -64,7 +66,7 @@ TEST(Children, TheIdleWatchdogHoldsAfterTheOutputCloses) {
 TEST(Children, WhatAChildLeavesInItsGroupDiesWithIt) {
   const fs::path pid_file = fs::temp_directory_path() / ("ptxcts-grandchild-" + std::to_string(::getpid()));
   ProcessResult r =
-      run_process({"sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > '" + pid_file.string() + "'; exit 0"}, 10.0);
+      run_process(shell_line("sleep 30 >/dev/null 2>&1 & echo $! > \"$1\"; exit 0", {pid_file.string()}), 10.0);
   EXPECT_EQ(r.exit_code, 0);
   const int grandchild = read_pid(pid_file);
   ASSERT_GT(grandchild, 0);
@@ -89,7 +91,7 @@ TEST(Children, AChildIsKilledAndReapedWhenWhatReadsItsOutputThrows) {
   const fs::path pid_file = fs::temp_directory_path() / ("ptxcts-thrown-" + std::to_string(::getpid()));
   fs::remove(pid_file);
   auto t0 = clock_type::now();
-  EXPECT_THROW(run_process({"sh", "-c", "echo $$ > '" + pid_file.string() + "'; echo first; exec sleep 30"}, 60.0,
+  EXPECT_THROW(run_process(shell_line("echo $$ > \"$1\"; echo first; exec sleep 30", {pid_file.string()}), 60.0,
                            [](const std::string&) { throw std::runtime_error("cannot write the journal"); }),
                std::runtime_error);
   EXPECT_LT(seconds_since(t0), 5.0);
@@ -107,7 +109,7 @@ TEST(Children, AChildIsDoneWhenItExitsNotWhenItsOutputCloses) {
   fs::remove(pid_file);
   auto t0 = clock_type::now();
   ProcessResult r = run_process(
-      {"sh", "-c", "setsid sh -c 'echo $$ > \"$0\"; exec sleep 30' '" + pid_file.string() + "' & echo assembled"},
+      shell_line("setsid sh -c 'echo $$ > \"$0\"; exec sleep 30' \"$1\" & echo assembled", {pid_file.string()}),
       10.0);
   EXPECT_LT(seconds_since(t0), 3.0);
   EXPECT_FALSE(r.timed_out);
@@ -135,7 +137,7 @@ TEST(Children, AChildDiesWithTheProcessThatStartedIt) {
   const pid_t parent = ::fork();
   ASSERT_GE(parent, 0);
   if (parent == 0) {
-    run_process({"sh", "-c", "echo $$ > '" + pid_file.string() + "'; exec sleep 60"}, 120.0);
+    run_process(shell_line("echo $$ > \"$1\"; exec sleep 60", {pid_file.string()}), 120.0);
     std::_Exit(0);
   }
   int child = 0;
