@@ -66,7 +66,8 @@ def quotes():
         if not isinstance(d, dict):
             continue
         name = os.path.basename(f)
-        for key, id_key, field in (("rules", "rule", "text"), ("register_claims", "claim", "text")):
+        for key, id_key, field in (("rules", "rule", "text"), ("register_claims", "claim", "text"),
+                                   ("version_spellings", "spelling", "text")):
             for r in d.get(key) or []:
                 if "paraphrase" not in r:
                     out.append((f"{name} {r[id_key]}", r["document"], r["source"], [r[field]]))

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <regex>
 #include <set>
 #include <stdexcept>
 #include <tuple>
 
 #include "assemble/catalog.hpp"
 #include "judge/type_shape_product.hpp"
+#include "judge/version_spellings.hpp"
 
 namespace ptxcts {
 namespace {
@@ -62,6 +64,8 @@ struct Builder {
   AuditPlan& plan;
   const SpecSet& specs;
   const Targets& targets;
+  const std::deque<Instance>& suite_instances;
+  std::map<std::string, const Instance*> qualifier_index{};  // by_qualifiers()
 
   // `expected`: whether the documents say ptxas accepts it (probes expected to be accepted share
   // modules, so that such a module is judged in one ptxas run).
@@ -140,7 +144,8 @@ struct Builder {
     }
   }
 
-  // The minimum PTX ISA version of the documented form plan.grammar[k], at it and one below.
+  // The minimum PTX ISA version of the documented form plan.grammar[k], at it and one below, each
+  // spelled as the documents spell it at that version (judge/version_spellings.hpp).
   void version(std::size_t k) {
     const ClassifiedCombination& cc = plan.grammar[k].cc;
     VersionSubject v{.of = k, .documented = cc.instance->min_ptx(), .why = cc.instance->requirement_text(),
@@ -149,37 +154,68 @@ struct Builder {
     const std::string body = plan.probes[plan.grammar[k].on.front().probe].body;
     // A version newer than the toolkit's is not known to it: nothing to ask.
     const bool known_version = !(plan.toolkit_ptx < v.documented);
-    if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true); t && known_version)
-      v.at = add(t->name, v.documented, body, true, targets.arch_for(t->name));
+    if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true); t && known_version) {
+      v.at = add(t->name, v.documented, spelled_at(specs, body, v.documented), true, targets.arch_for(t->name));
+      other_spelling(k, body, v.documented, *t);
+    }
     if (auto below = specs.targets.previous(v.documented); below && known_version) {
       v.below_version = *below;
       // A target the version below knows, if there is one; else the same target (ptxas then
       // names both the target and the feature).
       const TargetInfo* t = targets.first(*cc.instance, *below, true);
       if (!t) t = targets.first(*cc.instance, v.documented, true);
-      if (t) v.below = add(t->name, *below, body, false, targets.arch_for(t->name));
+      if (t) v.below = add(t->name, *below, spelled_at(specs, body, *below), false, targets.arch_for(t->name));
     }
     plan.versions.push_back(std::move(v));
   }
 
-  // A document's example: on the targets that support what it spells, else on every target.
+  // Where the documents spell the form without a qualifier at `version` (".aligned ... considered
+  // implicit in PTX ISA versions less than 6.3"), the spelling with it, asked there apart: a form no
+  // document gives at that version (neither valid nor forbidden), so that its rejection is no
+  // finding against the documents and its acceptance an undocumented form accepted.
+  void other_spelling(std::size_t k, const std::string& body, PtxVersion version, const TargetInfo& t) {
+    const VersionSpelling* rule = spelling_below(specs, body, version);
+    if (!rule) return;
+    Mutation m{.kind = "version-spelling",
+               .detail = fmt::format("{} at PTX ISA {}, where the documents leave it out (below {})", rule->qualifier,
+                                     version.str(), rule->from.str()),
+               .text = plan.grammar[k].cc.combo.text,
+               .shape = documented_shape(plan.grammar[k].cc.combo),
+               .expected = DocClass::Undocumented,
+               .words = rule->text,
+               .source = rule->cite.source};
+    OnTarget on = add(t.name, version, body, false, targets.arch_for(t.name));
+    plan.mutations.push_back(
+        {.of = k, .m = std::move(m), .instruction = plan.grammar[k].instruction, .on = on, .home = true});
+  }
+
+  // A document's example, as written: on the targets its instruction is documented for (every
+  // target where its instruction is in no variant), at the toolkit's PTX ISA version, or, where it
+  // is written as the documents spell older versions (no .aligned: "considered implicit in PTX ISA
+  // versions less than 6.3"), at the newest of those versions on the first target that knows it.
   void example(const DocExample& ex) {
-    ExampleSubject e{
-        .example = &ex, .doc = DocClass::Undocumented, .instance = nullptr, .forbidden_by = {}, .on = {}, .too_new = false};
+    ExampleSubject e{.example = &ex, .doc = DocClass::Undocumented, .instance = nullptr, .forbidden_by = {},
+                     .blocks = {}, .on = {}, .too_new = false};
     classify_example(ex, e);
+    e.version = plan.toolkit_ptx;
+    if (e.spelling) e.version = specs.targets.previous(e.spelling->from).value_or(plan.toolkit_ptx);
     // A form newer than the toolkit's PTX ISA is not known to it: nothing to ask.
     e.too_new = e.instance && plan.toolkit_ptx < e.instance->min_ptx();
-    for (auto const& t : plan.targets) {
-      const TargetInfo* info = specs.targets.find(t);
-      if (e.too_new || (e.instance && !supports(specs.targets, *e.instance, *info))) continue;
-      e.on.push_back(add(t, plan.toolkit_ptx, ex.body, e.doc == DocClass::Valid));
+    if (!e.too_new && e.spelling) {
+      if (const TargetInfo* t = targets.first(*e.instance, e.version, true))
+        e.on.push_back(add(t->name, e.version, ex.body, true, targets.arch_for(t->name)));
+    } else if (!e.too_new) {
+      for (auto const& t : plan.targets)
+        if (!e.instance || supports(specs.targets, *e.instance, *specs.targets.find(t)))
+          e.on.push_back(add(t, plan.toolkit_ptx, ex.body, e.instance != nullptr));
     }
     plan.examples.push_back(std::move(e));
   }
 
   // What the grammar says of an example's first instruction: documented valid (a form of its
-  // family with its mnemonic is), else invalid (one is forbidden), else undocumented.
-  void classify_example(const DocExample& ex, ExampleSubject& e) const {
+  // family with its mnemonic and qualifiers is), else invalid (one is forbidden), else undocumented;
+  // and which instruction it is (example_instruction).
+  void classify_example(const DocExample& ex, ExampleSubject& e) {
     const std::string mn = mnemonic_of(ex.instructions.front());
     for (auto const& g : plan.grammar) {
       const ClassifiedCombination& cc = g.cc;
@@ -195,6 +231,56 @@ struct Builder {
         e.forbidden_by = cc.forbidden_by;
       }
     }
+    example_instruction(mn, e);
+  }
+
+  // The example's instruction where no block spells it as written: the documented instance with the
+  // same qualifiers in another order (the element types kept in their order), or with a qualifier
+  // the documents leave out below a version (the example then written as those versions are); the
+  // syntax blocks spelling it.
+  void example_instruction(const std::string& mn, ExampleSubject& e) {
+    if (!e.instance) {
+      if (auto it = by_qualifiers().find(qualifier_key(mn)); it != by_qualifiers().end()) e.instance = it->second;
+      for (auto const& rule : specs.version_spellings)
+        if (!e.instance && spelling_applies_to(rule, mn))
+          if (auto it = by_qualifiers().find(qualifier_key(mn + rule.qualifier)); it != by_qualifiers().end()) {
+            e.instance = it->second;
+            e.spelling = &rule;
+          }
+    }
+    for (auto const& g : plan.grammar)
+      if (e.instance && g.cc.instance == e.instance) {
+        if (std::find(e.blocks.begin(), e.blocks.end(), g.cc.combo.block) == e.blocks.end())
+          e.blocks.push_back(g.cc.combo.block);
+        if (e.documented_text.empty()) e.documented_text = mnemonic_of(g.instruction);
+      }
+  }
+
+  // An instruction's qualifiers as a key that ignores their order but keeps the element types' (a
+  // dtype before a ctype): the other qualifiers sorted, then the types as written.
+  static std::string qualifier_key(const std::string& opcode) {
+    static const std::regex type(R"((bf|tf|[fsube])[0-9].*)");
+    std::vector<std::string> other;
+    std::string types;
+    std::size_t start = 0;
+    for (std::size_t dot = 0; dot != std::string::npos; start = dot + 1) {
+      dot = opcode.find('.', start);
+      std::string unit = opcode.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (std::regex_match(unit, type)) types += "." + unit;
+      else other.push_back(std::move(unit));
+    }
+    std::sort(other.begin(), other.end());
+    std::string key;
+    for (auto const& o : other) key += o + ".";
+    return key + "|" + types;
+  }
+
+  // The documented instances by qualifier_key (the 64-bit address one where both exist), made once.
+  const std::map<std::string, const Instance*>& by_qualifiers() {
+    if (qualifier_index.empty())
+      for (auto const& [text, inst] : instances_by_text(suite_instances))
+        qualifier_index.emplace(qualifier_key(mnemonic_of(text)), inst);
+    return qualifier_index;
   }
 
   // A register count a document states: the first selected instance, with the stated count.
@@ -289,7 +375,7 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   plan.targets = scope.targets;
   plan.ptxas_targets = tc.real_targets;
   const Targets targets{.cat = specs.targets, .real = scope.targets};
-  Builder b{.plan = plan, .specs = specs, .targets = targets};
+  Builder b{.plan = plan, .specs = specs, .targets = targets, .suite_instances = suite.instances};
   std::set<std::string> texts32;
   for (auto const& i : suite.instances)
     if (i.address_width() == 32) texts32.insert(i.text());

@@ -4,7 +4,9 @@
 //   around each block's representative form the rest of the space (other values, state spaces,
 //   operand forms, address modes and widths, every register count), and a sample of it on every
 //   other target that supports the form; every element type on every shape and matrix;
-// - every example of the documents, on the targets its section names (or every target);
+// - every example of the documents, as written, on the targets its instruction is documented for
+//   (every target where its instruction is in no variant), at the toolkit's PTX ISA version, or at
+//   the newest version that spells it so where it is written as older versions are;
 // - every register count a document states;
 // - every documented minimum PTX ISA version, at it and one below (and, where the answers
 //   disagree with the documents, every version: judge/version_ladder.hpp);
@@ -57,11 +59,20 @@ struct MutationSubject {
   bool home = true;
 };
 
+// An example is asked as an example: its own text, on the targets (and at a PTX ISA version) its
+// instruction is documented for. Whether a syntax block spells it is another statement (`doc`,
+// `blocks`): where none does, the documents disagree, whatever ptxas says.
 struct ExampleSubject {
   const DocExample* example = nullptr;
-  DocClass doc = DocClass::Undocumented;  // of its first instruction under test
-  const Instance* instance = nullptr;     // documented-valid: the instance it spells
+  DocClass doc = DocClass::Undocumented;  // of its first instruction under test, as the grammar spells it
+  // Its instruction: the documented form it spells, or the one with the same qualifiers in another
+  // order (or without a qualifier the documents leave out below a version); nullptr: none.
+  const Instance* instance = nullptr;
   std::vector<const GrammarRule*> forbidden_by;
+  std::vector<const GrammarBlock*> blocks;    // the syntax blocks that spell its instruction
+  std::string documented_text{};              // its instruction as a block spells it ("" : none)
+  const VersionSpelling* spelling = nullptr;  // written as the documents spell it below spelling->from
+  PtxVersion version{};                       // the PTX ISA version it is asked at
   std::vector<OnTarget> on;
   bool too_new = false;  // it spells a form newer than the toolkit's PTX ISA: not asked
 };

@@ -229,6 +229,7 @@ std::string question_kind_of(const Mutation& m) {
   if (m.kind == "address" || m.kind == "address-mode") return "address modes";
   if (m.kind == "operand-form") return "operand forms";
   if (m.kind == "type-shape") return "element type x shape";
+  if (m.kind == "version-spelling") return "PTX ISA versions";  // the other spelling at a version
   return "invalid values and state spaces";  // drop, double, value, conflict, state-space
 }
 

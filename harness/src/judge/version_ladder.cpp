@@ -7,6 +7,8 @@
 #include <set>
 #include <tuple>
 
+#include "judge/version_spellings.hpp"
+
 namespace ptxcts {
 namespace {
 
@@ -75,10 +77,12 @@ struct LadderBuilder {
   void version_subject(VersionSubject& vs) {
     if (!rejected(vs.at) && !accepted(vs.below)) return;
     const Instance& inst = *plan.grammar[vs.of].cc.instance;
-    const std::string body = plan.probes[vs.at->probe].body;  // a copy: rung() grows plan.probes
+    // The grammar's probe (spelled at the toolkit's version), a copy: rung() grows plan.probes;
+    // each rung spelled as the documents spell the form at its version.
+    const std::string body = plan.probes[plan.grammar[vs.of].on.front().probe].body;
     for (auto const& p : versions()) {
       const TargetInfo* t = targets.for_instance(inst, p);
-      vs.ladder.push_back(rung(t ? t->name : vs.at->target, p, body));
+      vs.ladder.push_back(rung(t ? t->name : vs.at->target, p, spelled_at(specs, body, p)));
     }
   }
 

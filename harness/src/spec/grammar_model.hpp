@@ -1,7 +1,7 @@
 // The documents' grammar as data (specs/<family>.yaml `grammar:`, `rules:`, `examples:`,
-// `register_claims:`): each syntax block with the values its positions take as the document spells
-// them, each rule of the document as the combinations it forbids, each example verbatim, each
-// register count a table states. The audit enumerates and judges them (judge/); nothing here says
+// `register_claims:`, `version_spellings:`): each syntax block with the values its positions take as
+// the document spells them, each rule of the document as the combinations it forbids, each example
+// verbatim, each register count a table states, each spelling that changes with the PTX ISA version. The audit enumerates and judges them (judge/); nothing here says
 // what ptxas does.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "spec/formula.hpp"
+#include "spec/ptx_version.hpp"
 #include "spec/source_location.hpp"
 
 namespace ptxcts {
@@ -75,6 +76,19 @@ struct DocExample {
   std::vector<std::string> declare;
   std::vector<std::string> instructions;  // the instruction lines under test, after substitution
   std::string body;                       // what is assembled: declare, then text (substituted)
+  SourceLocation where;
+};
+
+// A spelling that depends on the PTX ISA version (`version_spellings:`): from `from` on, the
+// documents write `qualifier` in the instructions whose mnemonic starts with one of `mnemonics`;
+// below it they leave it out ("considered implicit in PTX ISA versions less than 6.3"). The audit
+// writes each probe as the documents spell it at the probe's version (judge/version_spellings.hpp).
+struct VersionSpelling {
+  std::string id, family, text;  // text: the documents' sentence
+  Citation cite;
+  std::string qualifier;               // ".aligned"
+  std::vector<std::string> mnemonics;  // "wmma.load", ...
+  PtxVersion from;
   SourceLocation where;
 };
 

@@ -350,4 +350,41 @@ std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const st
   return out;
 }
 
+std::vector<VersionSpelling> read_version_spellings(const YamlReader& list, const std::string& family,
+                                                    const std::vector<GrammarBlock>& blocks,
+                                                    const std::vector<Variant>& variants,
+                                                    const TargetCatalog& targets) {
+  std::vector<VersionSpelling> out;
+  for (auto item : list.items("'version_spellings'")) {
+    item.expect_map({"spelling", "text", "source", "document", "qualifier", "mnemonics", "from", "paraphrase"});
+    VersionSpelling v;
+    read_head(item, v, family, "spelling", "a spelling id");
+    v.qualifier = item.at("qualifier").str();
+    if (v.qualifier.size() < 2 || v.qualifier[0] != '.')
+      item.at("qualifier").fail(fmt::format("'{}' is not a qualifier; expected one such as .aligned", v.qualifier));
+    auto writes = [&](const std::string& syntax) {
+      return syntax.find(v.qualifier + ".") != std::string::npos || syntax.find(v.qualifier + "{") != std::string::npos;
+    };
+    const bool spelled =
+        std::any_of(blocks.begin(), blocks.end(), [&](const GrammarBlock& b) { return writes(b.syntax); }) ||
+        std::any_of(variants.begin(), variants.end(),
+                    [&](const Variant& x) { return x.family == family && writes(x.syntax); });
+    if (!spelled)
+      item.at("qualifier").fail(fmt::format(
+          "no syntax of family '{}' writes {}; expected a qualifier its syntax blocks or variants spell", family,
+          v.qualifier));
+    for (auto const& m : item.at("mnemonics").items("'mnemonics' of a version spelling")) {
+      if (m.str().rfind(family + ".", 0) != 0 && m.str() != family)
+        m.fail(fmt::format("'{}' is not a mnemonic of family '{}'", m.str(), family));
+      v.mnemonics.push_back(m.str());
+    }
+    v.from = read_ptx(item.at("from"), &targets);
+    for (auto const& prev : out)
+      if (prev.id == v.id)
+        item.at("spelling").fail(fmt::format("duplicate spelling '{}' (first defined at {})", v.id, prev.where.str()));
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
 }  // namespace ptxcts

@@ -1,4 +1,4 @@
-// Reading a family's grammar, rules, examples and register claims (YAML -> grammar_model.hpp),
+// Reading a family's grammar, rules, examples, register claims and version spellings (YAML -> grammar_model.hpp),
 // each checked where it is written: placeholders against positions, rules against the values the
 // family's blocks spell, example lines as instructions, a product that is empty or over the limit.
 // What refers across files (a rule that forbids a documented form, a claim's variant) is checked
@@ -22,6 +22,12 @@ std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& f
                                     const std::vector<GrammarBlock>& blocks);
 std::vector<DocExample> read_examples(const YamlReader& list, const std::string& family);
 std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const std::string& family);
+// Each mnemonic must be of the family, the qualifier one its blocks' or variants' syntax writes, the
+// version one targets.yaml lists.
+std::vector<VersionSpelling> read_version_spellings(const YamlReader& list, const std::string& family,
+                                                    const std::vector<GrammarBlock>& blocks,
+                                                    const std::vector<Variant>& variants,
+                                                    const TargetCatalog& targets);
 
 // The instruction lines of an example's text: comments dropped, declarations (lines starting with
 // '.') set aside; each remaining line must be one instruction ending in ';'. Throws std::invalid_argument

@@ -414,6 +414,10 @@ void read_family_statements(const YamlReader& doc, const std::string& family, Sp
   if (doc.has("grammar")) blocks = read_grammar(doc.at("grammar"), family);
   if (doc.has("rules"))
     for (auto& r : read_rules(doc.at("rules"), family, blocks)) specs.rules.push_back(std::move(r));
+  if (doc.has("version_spellings"))
+    for (auto& v : read_version_spellings(doc.at("version_spellings"), family, blocks, specs.variants,
+                                               specs.targets))
+      specs.version_spellings.push_back(std::move(v));
   for (auto& b : blocks) specs.grammar.push_back(std::move(b));
   if (doc.has("examples"))
     for (auto& e : read_examples(doc.at("examples"), family)) specs.examples.push_back(std::move(e));
@@ -445,7 +449,8 @@ void read_family_file(const SpecFile& f, SpecSet& specs, std::map<std::string, S
   YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
   // 'definitions' holds YAML anchors that the rest of the file refers to; nothing reads it directly.
   doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies",
-                  "grammar", "rules", "examples", "register_claims", "sass", "sparse_fragments"});
+                  "grammar", "rules", "examples", "register_claims", "version_spellings", "sass",
+                  "sparse_fragments"});
   std::string family = read_identifier(doc.at("family"), "a family name");
   if (auto it = families.find(family); it != families.end())
     doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));

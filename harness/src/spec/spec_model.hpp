@@ -385,6 +385,7 @@ struct SpecSet {
   std::vector<GrammarRule> rules;
   std::vector<DocExample> examples;
   std::vector<RegisterClaim> register_claims;
+  std::vector<VersionSpelling> version_spellings;
   std::vector<KnownDiscrepancy> known_discrepancies;
   std::vector<DiagnosticClass> diagnostics;
   std::vector<SassExpectation> sass;

@@ -1,11 +1,13 @@
-// Every quote of the documents in the specs (a rule's, register claim's or claim's text, a syntax
+// Every quote of the documents in the specs (a rule's, register claim's, version spelling's or claim's text, a syntax
 // block's `manual` line, an example's lines, a sparse fragment table's words, the title of a fragment
 // section a source cites) and every literal `.words` of
 // judge/'s sources appears verbatim in the reference text of the section it cites (markdown marks
 // and runs of blanks aside), or says why not (`paraphrase: <why>`). The reference text the test reads
 // is harness/tests/data/quoted-text/excerpts.txt, the quoted lines of ../shared/reference and
 // ../shared/seeds (harness/scripts/quoted_excerpts.py copies them), so that it runs on a fresh clone
-// without ../shared; where ../shared is at hand, each excerpt is checked to be that text's own.
+// without ../shared; where ../shared is at hand, each excerpt is checked to be that text's own. A
+// quote the reference text does not hold ('paraphrase: not checked: ...') carries the public address
+// where the manual's words can be read, so that no statement rests on words nobody can find.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -117,6 +119,7 @@ void spec_quotes(const fs::path& file, std::vector<Quote>& out) {
   };
   text_of("rules", "rule", "text");
   text_of("register_claims", "claim", "text");
+  text_of("version_spellings", "spelling", "text");
   for (auto const& b : d["grammar"])
     if (!b["paraphrase"])
       out.push_back({name + " " + b["block"].as<std::string>(), b["document"].as<std::string>(),
@@ -258,6 +261,43 @@ TEST(QuotedWords, EveryQuoteIsInTheTextOfTheSectionItCitesOrSaysWhyNot) {
              "'paraphrase: <why>' (then run harness/scripts/quoted_excerpts.py where ../shared is)";
     }
   EXPECT_GT(words, 300u);
+}
+
+// Where a statement's words are not checked here (`paraphrase: "not checked: ..."`), what it cites can
+// still be read: its paraphrase or source carries the manual's public address. Every such statement
+// of the specs, at any depth (a claim, rule, syntax block, register claim, example).
+void unchecked_without_address(const YAML::Node& n, const std::string& where, std::vector<std::string>& out) {
+  static const std::string kAddress = "https://docs.nvidia.com/cuda/parallel-thread-execution/#";
+  if (n.IsMap()) {
+    if (n["paraphrase"] && n["paraphrase"].IsScalar() && n["paraphrase"].as<std::string>().rfind("not checked", 0) == 0) {
+      const std::string said = n["paraphrase"].as<std::string>() + " " +
+                               (n["source"] && n["source"].IsScalar() ? n["source"].as<std::string>() : "");
+      if (said.find(kAddress) == std::string::npos) out.push_back(where + ": " + n["paraphrase"].as<std::string>());
+    }
+    for (auto const& kv : n) unchecked_without_address(kv.second, where, out);
+  } else if (n.IsSequence()) {
+    for (auto const& x : n) unchecked_without_address(x, where, out);
+  }
+}
+
+TEST(QuotedWords, EveryQuoteNotCheckedHereCarriesTheAddressWhereTheManualSaysIt) {
+  std::vector<std::string> bare;
+  std::size_t files = 0;
+  for (auto const& f : fs::directory_iterator(kSource / "specs"))
+    if (f.path().extension() == ".yaml") {
+      ++files;
+      unchecked_without_address(YAML::LoadFile(f.path().string()), f.path().filename().string(), bare);
+    }
+  EXPECT_GE(files, 5u);
+  for (auto const& b : bare)
+    ADD_FAILURE() << b
+                  << ": words not checked against the reference text and no address where they can be read; "
+                     "expected https://docs.nvidia.com/cuda/parallel-thread-execution/#<section> in its paraphrase or source";
+  // The check can fail: a paraphrase without an address is caught.
+  std::vector<std::string> caught;
+  unchecked_without_address(YAML::Load("{claims: [{text: t, source: s, paraphrase: 'not checked: gone'}]}"), "test",
+                            caught);
+  EXPECT_EQ(caught.size(), 1u);
 }
 
 // A quote the text does not hold is caught: the check can fail.

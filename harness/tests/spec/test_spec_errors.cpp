@@ -213,7 +213,38 @@ TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, definitions, "
             "variants, claims, invalid, spellings, known_discrepancies, grammar, rules, examples, register_claims, "
-            "sass, sparse_fragments");
+            "version_spellings, sass, sparse_fragments");
+}
+
+// A spelling that changes with the PTX ISA version (`version_spellings:`): its qualifier must be one
+// the family's syntax blocks or variants write, its mnemonics the family's, its version one targets.yaml lists.
+const char* kVersionSpelling =
+    "family: ldmatrix\nversion_spellings:\n  - spelling: x\n    text: t\n    document: manual\n    source: s\n"
+    "    qualifier: QUALIFIER\n    mnemonics: [MNEMONIC]\n    from: \"FROM\"\n";
+
+std::string version_spelling(const std::string& qualifier, const std::string& mnemonic, const std::string& from) {
+  std::string t = kVersionSpelling;
+  t.replace(t.find("QUALIFIER"), 9, qualifier);
+  t.replace(t.find("MNEMONIC"), 8, mnemonic);
+  t.replace(t.find("FROM"), 4, from);
+  return t;
+}
+
+TEST(SpecErrors, VersionSpellingOfAQualifierNoBlockWrites) {
+  Specs s;
+  edit(s.ldmatrix, "family: ldmatrix\n", version_spelling(".wrong", "ldmatrix", "7.8"));
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:10:16: no syntax of family 'ldmatrix' writes .wrong; expected a qualifier its "
+            "syntax blocks or variants spell");
+}
+
+TEST(SpecErrors, VersionSpellingOfAnotherFamilysMnemonicOrAnUnknownVersion) {
+  Specs s;
+  edit(s.ldmatrix, "family: ldmatrix\n", version_spelling(".aligned", "stmatrix", "7.8"));
+  EXPECT_EQ(load_error(s), "specs/ldmatrix.yaml:11:17: 'stmatrix' is not a mnemonic of family 'ldmatrix'");
+  Specs t;
+  edit(t.ldmatrix, "family: ldmatrix\n", version_spelling(".aligned", "ldmatrix", "6.6"));
+  EXPECT_EQ(load_error(t), "specs/ldmatrix.yaml:12:11: PTX ISA version 6.6 is not in targets.yaml's ptx_isa_versions");
 }
 
 // A family's `sass:` (the SASS mnemonics expected per operation): an operation the family's

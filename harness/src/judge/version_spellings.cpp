@@ -1,0 +1,73 @@
+#include "judge/version_spellings.hpp"
+
+#include <string_view>
+#include <utility>
+
+namespace ptxcts {
+namespace {
+
+// Where the instruction line of a probe body starts: after its last newline (declarations come first).
+std::size_t instruction_start(const std::string& body) {
+  const std::size_t end = body.find_last_not_of('\n');
+  if (end == std::string::npos) return 0;
+  const std::size_t nl = body.rfind('\n', end);
+  return nl == std::string::npos ? 0 : nl + 1;
+}
+
+// The first word of an instruction line, a guard (@p) left out: [begin, end) in the line.
+std::pair<std::size_t, std::size_t> opcode_span(const std::string& line, std::size_t from = 0) {
+  std::size_t b = line.find_first_not_of(" \t", from);
+  if (b == std::string::npos) return {line.size(), line.size()};
+  if (line[b] == '@') b = line.find_first_not_of(" \t", line.find_first_of(" \t", b));
+  if (b == std::string::npos) return {line.size(), line.size()};
+  std::size_t e = line.find_first_of(" \t\n", b);
+  return {b, e == std::string::npos ? line.size() : e};
+}
+
+// Where the qualifier is in the opcode [b, e) as a whole unit (followed by '.', or the opcode's end), or npos.
+std::size_t qualifier_at(const std::string& line, std::size_t b, std::size_t e, const std::string& q) {
+  for (std::size_t at = line.find(q, b); at != std::string::npos && at < e; at = line.find(q, at + 1)) {
+    const std::size_t after = at + q.size();
+    if (after == e || (after < e && line[after] == '.')) return at;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+bool spelling_applies_to(const VersionSpelling& rule, const std::string& line) {
+  auto [b, e] = opcode_span(line);
+  const std::string_view op(line.data() + b, e - b);
+  for (auto const& m : rule.mnemonics)
+    if (op.substr(0, m.size()) == m && (op.size() == m.size() || op[m.size()] == '.')) return true;
+  return false;
+}
+
+std::string without_qualifier(const std::string& line, const std::string& qualifier) {
+  auto [b, e] = opcode_span(line);
+  std::string out = line;
+  if (std::size_t at = qualifier_at(line, b, e, qualifier); at != std::string::npos) out.erase(at, qualifier.size());
+  return out;
+}
+
+const VersionSpelling* spelling_below(const SpecSet& specs, const std::string& body, PtxVersion v) {
+  const std::size_t start = instruction_start(body);
+  const std::string line = body.substr(start);
+  for (auto const& rule : specs.version_spellings) {
+    if (!(v < rule.from) || !spelling_applies_to(rule, line)) continue;
+    auto [b, e] = opcode_span(line);
+    if (qualifier_at(line, b, e, rule.qualifier) != std::string::npos) return &rule;
+  }
+  return nullptr;
+}
+
+std::string spelled_at(const SpecSet& specs, const std::string& body, PtxVersion v) {
+  std::string out = body;
+  for (const VersionSpelling* rule = spelling_below(specs, out, v); rule; rule = spelling_below(specs, out, v)) {
+    const std::size_t start = instruction_start(out);
+    out = out.substr(0, start) + without_qualifier(out.substr(start), rule->qualifier);
+  }
+  return out;
+}
+
+}  // namespace ptxcts

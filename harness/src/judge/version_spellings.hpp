@@ -1,0 +1,27 @@
+// Probes spelled as the documents spell them at the probe's PTX ISA version (the specs'
+// `version_spellings`, spec/grammar_model.hpp): below a spelling's version, its qualifier is left out
+// of the instructions it names (wmma's ".aligned ... considered implicit in PTX ISA versions less than
+// 6.3"), so that a question about a version asks the form the documents give at that version, and
+// the other spelling is asked apart, as a form no document gives there.
+#pragma once
+
+#include <string>
+
+#include "spec/spec_model.hpp"
+
+namespace ptxcts {
+
+// The spelling rule that changes `body`'s instruction (its last line) at version `v`, or nullptr.
+const VersionSpelling* spelling_below(const SpecSet& specs, const std::string& body, PtxVersion v);
+
+// The probe body as the documents spell it at `v`: the rule's qualifier taken out of the instruction
+// where `v` is below the rule's version; `body` itself otherwise.
+std::string spelled_at(const SpecSet& specs, const std::string& body, PtxVersion v);
+
+// The instruction's mnemonic and qualifiers (its first word, a guard left out) without the rule's qualifier.
+std::string without_qualifier(const std::string& line, const std::string& qualifier);
+
+// Whether the instruction (a line) is one the rule names: its first word starts with a mnemonic of it.
+bool spelling_applies_to(const VersionSpelling& rule, const std::string& line);
+
+}  // namespace ptxcts
