@@ -12,32 +12,22 @@
 namespace ptxcts {
 namespace {
 
+// ">= sm_XY" or "<= sm_XY": every target of that architecture or later (or earlier), any suffix.
+TargetSetItem read_arch_bound(const YamlReader& r, const std::string& s, const TargetCatalog& targets) {
+  const std::string op = s.substr(0, 2), num = s.substr(std::string(">= sm_").size());
+  const bool digits = !num.empty() && num.size() <= 3 && std::all_of(num.begin(), num.end(), ::isdigit);
+  if (!digits) r.fail(fmt::format("expected '{} sm_XY' with XY a number but found '{}'", op, s));
+  TargetSetItem item{.kind = op == ">=" ? TargetSetItem::Kind::AtLeast : TargetSetItem::Kind::AtMost,
+                     .arch = std::stoi(num),
+                     .name = ""};
+  if (std::none_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == item.arch; }))
+    r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
+  return item;
+}
+
 TargetSetItem read_target_item(const YamlReader& r, const std::string& s, const TargetCatalog& targets) {
+  if (s.rfind(">= sm_", 0) == 0 || s.rfind("<= sm_", 0) == 0) return read_arch_bound(r, s, targets);
   TargetSetItem item;
-  const std::string at_least = ">= sm_", at_most = "<= sm_";
-  auto known_arch = [&](int arch) {
-    return std::any_of(targets.targets.begin(), targets.targets.end(), [&](auto const& t) { return t.arch == arch; });
-  };
-  if (s.rfind(at_least, 0) == 0) {
-    std::string num = s.substr(at_least.size());
-    bool digits = !num.empty() && num.size() <= 3 && std::all_of(num.begin(), num.end(), ::isdigit);
-    if (!digits) r.fail(fmt::format("expected '>= sm_XY' with XY a number but found '{}'", s));
-    item.kind = TargetSetItem::Kind::AtLeast;
-    item.arch = std::stoi(num);
-    if (!known_arch(item.arch))
-      r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
-    return item;
-  }
-  if (s.rfind(at_most, 0) == 0) {
-    std::string num = s.substr(at_most.size());
-    bool digits = !num.empty() && num.size() <= 3 && std::all_of(num.begin(), num.end(), ::isdigit);
-    if (!digits) r.fail(fmt::format("expected '<= sm_XY' with XY a number but found '{}'", s));
-    item.kind = TargetSetItem::Kind::AtMost;
-    item.arch = std::stoi(num);
-    if (!known_arch(item.arch))
-      r.fail(fmt::format("unknown target 'sm_{}' in '{}'; expected an architecture from targets.yaml", num, s));
-    return item;
-  }
   item.name = s;
   item.kind = TargetSetItem::Kind::Exact;
   if (!s.empty() && s.back() == '+') {
@@ -46,7 +36,8 @@ TargetSetItem read_target_item(const YamlReader& r, const std::string& s, const 
   }
   const TargetInfo* t = targets.find(item.name);
   if (!t)
-    r.fail(fmt::format("unknown target '{}'; expected '>= sm_XY', '<= sm_XY', a target name from targets.yaml, or 'sm_XYf+'", s));
+    r.fail(fmt::format(
+        "unknown target '{}'; expected '>= sm_XY', '<= sm_XY', a target name from targets.yaml, or 'sm_XYf+'", s));
   if (item.kind == TargetSetItem::Kind::FamilyFrom && (t->suffix != "f" || t->family == 0))
     r.fail(fmt::format("'{}': only a family-specific target (sm_XYf, with a family in targets.yaml) can start a family",
                        s));

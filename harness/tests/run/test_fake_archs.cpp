@@ -31,15 +31,16 @@ const char* const kArchs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_1
 
 class ArchRun {
  public:
-  // `specs`: a spec folder of the runner's and this run's own (an edited copy), else the source tree's.
-  ArchRun(std::string arch, const fs::path& specs = {})
+  // `specs`: a spec folder of this run's own (an edited copy), else the source tree's; the runner reads
+  // the same, unless `runner_reads_source_specs`.
+  ArchRun(std::string arch, const fs::path& specs = {}, bool runner_reads_source_specs = false)
       : arch_(std::move(arch)),
         suite_(build_suite(specs.empty() ? load_specs(spec_files()) : load_spec_dir(specs))),
         work_(fs::temp_directory_path() / fmt::format("ptxcts-arch-{}-{}", arch_, ::getpid())) {
     // The catalog holds every kernel for the target; the run keeps those the specs document there.
     catalog_ = fake_catalog(suite_, {arch_}, {9, 0}, [](auto const&, auto const&) { return "entry"; });
     setenv("PTXCTS_FAKE_ARCH", arch_.c_str(), 1);
-    if (specs.empty()) unsetenv("PTXCTS_FAKE_SPECS");
+    if (specs.empty() || runner_reads_source_specs) unsetenv("PTXCTS_FAKE_SPECS");
     else setenv("PTXCTS_FAKE_SPECS", specs.c_str(), 1);
   }
   ~ArchRun() {
@@ -202,25 +203,11 @@ TEST(FakeArchUndefined, WithoutTheSpecsWordsTheSameFaultNeedsAction) {
   // The device still faults there (the runner reads the source tree's specs, with the entry): this
   // run's own specs lack it.
   const fs::path bare = edited_specs(entry, "");
-  setenv("PTXCTS_FAKE_ARCH", "sm_75", 1);
-  unsetenv("PTXCTS_FAKE_SPECS");
-  Suite without = build_suite(load_spec_dir(bare));
-  Catalog catalog = fake_catalog(without, {"sm_75"}, {9, 0}, [](auto const&, auto const&) { return "entry"; });
-  setenv("PTXCTS_FAKE_MODE", "model", 1);
-  const fs::path work = fs::temp_directory_path() / fmt::format("ptxcts-arch-bare-{}", ::getpid());
-  RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
-                 .catalog_dir = work,
-                 .work_dir = work,
-                 .families = {"ldmatrix"},
-                 .progress = {},
-                 .case_timeout = 30,
-                 .journal = nullptr,
-                 .done = {}};
   RunReport report;
-  report.info.sm = "sm_75";
-  report.results = run_on_device(without, catalog, {0, "Fake GPU", 7, 5, "13.0", "0.0"}, opt).results;
-  unsetenv("PTXCTS_FAKE_ARCH");
-  fs::remove_all(work);
+  {
+    ArchRun a("sm_75", bare, true);
+    report = a.run("model", {"ldmatrix"});
+  }
   fs::remove_all(bare);
   const Tally t = tally(report.results);
   EXPECT_EQ(t[Outcome::Undefined], 0);
