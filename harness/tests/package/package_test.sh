@@ -15,6 +15,8 @@
 #   package_test.sh version   BUILD        --version names the suite, its commit and the catalog's toolkit
 #   package_test.sh refusals  BUILD RUNNER a catalog of another suite, a package without its catalog, a
 #                                          cut-short archive: one clear message each, exit 2, nothing run
+#   package_test.sh docs      BUILD SOURCE every relative link and anchor of the unpacked release's documents
+#                                          resolves (harness/tests/docs/check_doc_links.py --installed)
 #   package_test.sh ctest     BUILD        the packaged CTest folder: the families labelled gpu, skipped
 #                                          with the reason where there is no GPU
 set -uo pipefail
@@ -147,6 +149,10 @@ paths)
     strings "$f" | grep -F -e "$source_dir" -e "$build" && fail "$f names a folder of the building machine"
   done
   echo "no file of $(find "$prefix" -type f | wc -l) names $source_dir or $build"
+  ;;
+docs)
+  prefix=$(unpack "$(archive)" "$work/unpacked")
+  python3 "$3/harness/tests/docs/check_doc_links.py" --installed "$prefix" || fail "the release's documents have broken links"
   ;;
 version)
   prefix=$(unpack "$(archive)" "$work/unpacked")
