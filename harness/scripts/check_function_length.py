@@ -5,12 +5,12 @@ together) over 80, as lizard measures a function: from its first line to its las
 
 Usage: check_function_length.py REPO_ROOT. Exit 0 when every function is within its limit; 1
 naming each one over it (file:line, its name, its length, the limit), or when lizard is missing.
-CTest house.function-length runs it; harness/scripts/bootstrap.sh installs lizard.
+CTest house.function-length runs it; harness/scripts/bootstrap.sh --tests installs lizard.
 """
 import sys
 from pathlib import Path
 
-LIZARD_VERSION = "1.24.3"  # bootstrap.sh installs this one
+LIZARD_VERSION = "1.24.3"  # bootstrap.sh --tests installs this one
 LIMIT = 100
 COMMAND_LIMIT = 80  # harness/src/commands/ and harness/src/main.cpp
 SOURCE_SUFFIXES = {".cpp", ".hpp", ".h", ".cc"}
@@ -20,7 +20,7 @@ try:
 except ImportError:
     # Missing is a failure, not a skip: a house rule that is not checked is not kept.
     print(f"check_function_length: the Python module lizard is not installed for {sys.executable}; "
-          f"run harness/scripts/bootstrap.sh (it installs lizard=={LIZARD_VERSION})", file=sys.stderr)
+          f"run harness/scripts/bootstrap.sh --tests (it installs lizard=={LIZARD_VERSION})", file=sys.stderr)
     sys.exit(1)
 
 

@@ -11,7 +11,7 @@ import copy, glob, gzip, json, os, sys
 try:
     import jsonschema, yaml
 except ImportError as e:
-    print(f"skipped: {e} (harness/scripts/bootstrap.sh installs python3-jsonschema and python3-yaml)")
+    print(f"skipped: {e} (harness/scripts/bootstrap.sh --tests installs python3-jsonschema and python3-yaml)")
     sys.exit(77)
 
 

@@ -30,10 +30,10 @@ try:
     import junitparser
     import xmlschema
 except ImportError as e:
-    print(f"check_junit: skipped: Python module '{e.name}' is missing (harness/scripts/bootstrap.sh installs it)")
+    print(f"check_junit: skipped: Python module '{e.name}' is missing (harness/scripts/bootstrap.sh --tests installs it)")
     sys.exit(77)
 
-XSD = pathlib.Path(__file__).resolve().parents[3] / "build" / "test-tools" / "junit-10.xsd"  # bootstrap.sh fetches it
+XSD = pathlib.Path(__file__).resolve().parents[3] / "build" / "test-tools" / "junit-10.xsd"  # bootstrap.sh --tests fetches it
 RED = {"fail": "failure", "error": "error", "crash": "error", "timeout": "error"}  # status -> element
 SKIPPED = {"skip", "skipped", "not-supported"}  # "skip" up to schema 8, the other two from 9 on
 MAX_LINES = 10  # a broken writer breaks every testcase alike: the first few say enough
@@ -180,10 +180,10 @@ def main():
     ap.add_argument("report", help="the run's JSON report (gzip'd or not)")
     ap.add_argument("junit", help="the JUnit XML file written beside it")
     ap.add_argument("--expect-failures", type=int, metavar="N", help="failures + errors must be N")
-    ap.add_argument("--xsd", default=XSD, help="the JUnit schema (default: build/test-tools/junit-10.xsd, which bootstrap.sh fetches)")
+    ap.add_argument("--xsd", default=XSD, help="the JUnit schema (default: build/test-tools/junit-10.xsd, which bootstrap.sh --tests fetches)")
     args = ap.parse_args()
     if not pathlib.Path(args.xsd).is_file():  # a lost schema must not pass for a valid file: skipped, saying why
-        print(f"check_junit: skipped: the JUnit schema {args.xsd} is missing (harness/scripts/bootstrap.sh fetches it; harness/tests/data/junit/README.md says from where)")
+        print(f"check_junit: skipped: the JUnit schema {args.xsd} is missing (harness/scripts/bootstrap.sh --tests fetches it; harness/tests/data/junit/README.md says from where)")
         return 77
     try:
         report = read_report(args.report)

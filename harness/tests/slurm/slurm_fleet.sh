@@ -31,7 +31,7 @@ alive() { [ -n "${1:-}" ] && [ -r "/proc/$1/stat" ] && ! awk '{ exit $3 != "Z" }
 [ "$(id -u)" = 0 ] || skip "not root (slurmd and this cluster's SlurmUser=root need root)"
 for tool in slurmctld slurmd sbatch squeue sinfo scontrol scancel munged munge unmunge python3; do
   command -v "$tool" >/dev/null 2>&1 ||
-    skip "no $tool here (apt-get install slurm-wlm munge; harness/scripts/bootstrap.sh installs them)"
+    skip "no $tool here (apt-get install slurm-wlm munge; harness/scripts/bootstrap.sh --tests installs them)"
 done
 for f in "$ptxcts" "$fake_runner" "$slurm_scripts/submit-fleet.sh"; do
   [ -x "$f" ] || fail "no program at $f"
