@@ -367,10 +367,6 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
   const bool writable = !ec && ::access(cache_dir.c_str(), W_OK) == 0;
   // Owned (util/owned_folder): removed on a signal too, and swept by the next run after a SIGKILL.
   const fs::path scratch = writable ? cache_dir : make_owned_folder(fs::temp_directory_path(), "ptxcts-probes");
-  if (!writable) {
-    fmt::print(stderr, "audit: {} cannot be written: probe verdicts are read from it but none are added\n",
-               cache_dir.string());
-  }
   std::atomic<std::size_t> next{0}, runs{0}, cached{0}, errors{0};
   std::set<std::string> suspects;
   std::unordered_map<std::uint64_t, bool> last_rejected;
@@ -411,6 +407,12 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
   };
   run_threads(jobs, worker);
   if (!writable) remove_owned_folder(scratch);
+  // Said only where it costs something: verdicts judged here that the next audit judges again. A
+  // catalog that holds them all (an installed package's, read-only to its user) is only read.
+  if (!writable && cached < probes.size()) {
+    fmt::print(stderr, "audit: {} cannot be written: {} probe verdicts judged here are not kept in it\n",
+               cache_dir.string(), probes.size() - cached.load());
+  }
   if (stats)
     *stats = {.probes = probes.size(), .cached = cached, .modules = work.size(), .ptxas_runs = runs, .errors = errors};
   return out;
