@@ -54,7 +54,7 @@ pugi::xml_node wrapped_table(pugi::xml_node parent, std::initializer_list<const 
                              std::initializer_list<int> widths) {
   pugi::xml_node t = el(parent, "table", {{"class", "wrap"}});
   pugi::xml_node cols = el(t, "colgroup");
-  for (int w : widths) el(cols, "col", {{"style", fmt::format("width:{}%", w)}});
+  for (int w : widths) el(cols, "col", {{"class", fmt::format("w{}", w)}});  // html_assets: no style attribute
   pugi::xml_node tr = el(el(t, "thead"), "tr");
   for (const char* h : headings) el(tr, "th", {}, h);
   return el(t, "tbody");
@@ -298,7 +298,7 @@ void audit_matrix_section(pugi::xml_node body, const json& a) {
   el(d, "summary", {}, fmt::format("The table: {} forms x {} targets", count_text(static_cast<long long>(grammar.size())),
                                    targets.size()));
   filter_box(d, "matrix", families, "forms");
-  pugi::xml_node t = el(d, "table", {{"id", "matrix"}, {"class", "targets"}});
+  pugi::xml_node t = el(scroll_box(d, true), "table", {{"id", "matrix"}, {"class", "targets"}});
   pugi::xml_node hr = el(el(t, "thead"), "tr");
   el(hr, "th", {}, "Form");
   el(hr, "th", {}, "Documents");

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/audit_html.hpp"
+#include "report/html_document.hpp"
 #include "report/markdown_cell.hpp"
 #include "results/report_kind.hpp"
 #include "results/toolkit_identity.hpp"
@@ -336,7 +337,7 @@ std::filesystem::path write_audit_reports(const Audit& audit, const AuditPlan& p
   std::string json = audit_json(audit, plan, verdicts, run);
   write_file_atomically(audit_report_path(dir, audit.cuda_release, ".json"), json);
   // The page is made from the JSON, as `ptxcts html` makes it from a committed one.
-  write_file_atomically(audit_report_path(dir, audit.cuda_release, ".html"), audit_html(nlohmann::json::parse(json)));
+  write_html_page(audit_report_path(dir, audit.cuda_release, ".html"), audit_html(nlohmann::json::parse(json)));
   return audit_report_path(dir, audit.cuda_release, ".json");
 }
 

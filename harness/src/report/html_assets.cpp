@@ -43,10 +43,19 @@ details.finding{padding:.2em .8em}details.finding p{margin:.25em 0}details.findi
 ol.run-verdicts{padding-left:1.5em}ol.run-verdicts li.verdict{font-size:1em;font-weight:400;padding:.2em .6em;margin:.2em 0}
 #script-errors:empty{display:none}#script-errors{background:#fcc}
 .diffcol{background:#fff2a8}
+.scroll{overflow-x:auto;max-width:100%}.scroll.tall{overflow-y:auto;max-height:85vh}.scroll>table{margin:0}
+h1,h2,h3,p,li,summary,figcaption,.verdict{overflow-wrap:break-word}.filters input{max-width:100%}
+.filters{display:none}html.js .filters{display:block}
+col.w6{width:6%}col.w7{width:7%}col.w8{width:8%}col.w10{width:10%}col.w12{width:12%}col.w14{width:14%}col.w16{width:16%}
+col.w20{width:20%}col.w22{width:22%}col.w24{width:24%}col.w30{width:30%}col.w32{width:32%}col.w40{width:40%}col.w50{width:50%}
+details.fleet-group>summary{font-weight:600}.same-all{color:#555}
+@media (max-width:600px){body{margin:0 .6em 2em}nav a{display:inline-block}}
 )CSS";
 
 const char* const kPageScript = R"JS(
 (function(){
+  // Scripts run here: the filters (hidden where they cannot work, html_assets' style) are shown.
+  document.documentElement.className+=' js';
   function record(what){
     var ol=document.getElementById('script-errors');
     if(!ol){ol=document.createElement('ol');ol.id='script-errors';(document.body||document.documentElement).appendChild(ol);}

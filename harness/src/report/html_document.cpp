@@ -1,9 +1,12 @@
 #include "report/html_document.hpp"
 
+#include <optional>
 #include <sstream>
 
 #include "report/html_assets.hpp"
 #include "report/page_security.hpp"
+#include "util/atomic_file.hpp"
+#include "util/file_text.hpp"
 
 namespace ptxcts {
 
@@ -53,11 +56,25 @@ HtmlPage::HtmlPage(std::string_view title) {
   pugi::xml_node policy = el(head, "meta", {{"http-equiv", "Content-Security-Policy"}});
   el(head, "meta", {{"name", "viewport"}, {"content", "width=device-width, initial-scale=1"}});
   el(head, "title", {}, title);
+  // The sheet twice: as the file beside the page (what a server whose policy refuses inline style,
+  // Jenkins' default, still applies) and inline after it (the page complete on its own, and the
+  // winner of any rule an older sheet beside it gives otherwise).
+  el(head, "link", {{"rel", "stylesheet"}, {"href", kPageStyleFile}});
   raw_block(head, "style", "/*", kPageStyle, "*/");
   // The script first, so that its error recorder sees every later error; it acts on DOMContentLoaded.
   const std::string script = raw_block(head, "script", "//", kPageScript, "//");
   policy.append_attribute("content").set_value(content_security_policy(script).c_str());
   body = el(html, "body");
+}
+
+void write_html_page(const std::filesystem::path& path, const std::string& page) {
+  const std::filesystem::path sheet = path.parent_path() / kPageStyleFile;
+  std::optional<std::string> now;
+  try {
+    now = try_read_file_text(sheet, 1 << 20);
+  } catch (const std::exception&) {}  // larger than any sheet: written over
+  if (now != std::string_view(kPageStyle)) write_file_atomically(sheet, kPageStyle);
+  write_file_atomically(path, page);
 }
 
 std::string HtmlPage::str() const {
@@ -75,8 +92,12 @@ pugi::xml_node section(pugi::xml_node body, const char* id, std::string_view hea
   return s;
 }
 
+pugi::xml_node scroll_box(pugi::xml_node parent, bool tall) {
+  return el(parent, "div", {{"class", tall ? "scroll tall" : "scroll"}});
+}
+
 pugi::xml_node table(pugi::xml_node parent, std::initializer_list<const char*> headings, const char* cls) {
-  pugi::xml_node t = el(parent, "table", {{"class", cls}});
+  pugi::xml_node t = el(scroll_box(parent), "table", {{"class", cls}});
   if (headings.size()) {
     pugi::xml_node tr = el(el(t, "thead"), "tr");
     for (const char* h : headings) el(tr, "th", {}, h);

@@ -6,6 +6,7 @@
 
 #include "report/audit_html.hpp"
 #include "report/audit_report_reader.hpp"
+#include "report/html_document.hpp"
 #include "report/report_diff_html.hpp"
 #include "report/report_files.hpp"
 #include "report/report_merge.hpp"
@@ -27,13 +28,13 @@ std::filesystem::path write_page_for(const std::filesystem::path& json, std::fil
   }
   switch (const ReportKind kind = read_report_kind(doc)) {
     case ReportKind::Run:
-      write_file_atomically(out, run_page(read_run_report(doc), json.parent_path(), specs));
+      write_html_page(out, run_page(read_run_report(doc), json.parent_path(), specs));
       return out;
-    case ReportKind::ToolkitMatrix: write_file_atomically(out, toolkit_matrix_html(read_matrix_file(doc))); return out;
+    case ReportKind::ToolkitMatrix: write_html_page(out, toolkit_matrix_html(read_matrix_file(doc))); return out;
     case ReportKind::Audit:
       read_audit_report(doc);  // checked as strictly as the others, errors placed, before its page is drawn
       try {
-        write_file_atomically(out, audit_html(nlohmann::json(doc.root().json())));
+        write_html_page(out, audit_html(nlohmann::json(doc.root().json())));
       } catch (const nlohmann::json::exception& e) {
         throw ReportError(json.string() + ": not an audit report this build reads: " + e.what());
       }
@@ -49,14 +50,14 @@ std::filesystem::path write_page_for(const std::filesystem::path& json, std::fil
 
 void write_diff_page(const RunReport& before, const RunReport& after, const ReportDiff& d,
                      const std::filesystem::path& out) {
-  write_file_atomically(out, diff_html(before, after, d));
+  write_html_page(out, diff_html(before, after, d));
 }
 
 Fleet write_fleet(const std::vector<RunReport>& runs, std::vector<MissingRun> missing,
                   const std::filesystem::path& prefix) {
   Fleet fleet = merge_reports(runs, std::move(missing));
   write_file_atomically(prefix.string() + ".json", fleet_json(fleet));
-  write_file_atomically(prefix.string() + ".html", fleet_html(fleet));
+  write_html_page(prefix.string() + ".html", fleet_html(fleet));
   return fleet;
 }
 

@@ -39,9 +39,10 @@ std::string content_security_policy(std::string_view script_text) {
   std::array<unsigned char, 4 * ((EVP_MAX_MD_SIZE + 2) / 3) + 1> base64{};
   const int n = EVP_EncodeBlock(base64.data(), digest.data(), static_cast<int>(size));
   const std::string hash(reinterpret_cast<const char*>(base64.data()), static_cast<std::size_t>(n));
-  // Styles inline (the sheet and the figures' attributes) are no script; images only from the page.
+  // Styles inline (the sheet and the figures' attributes) are no script, and the same sheet as the
+  // file beside the page ('self'); images only from the page.
   return "default-src 'none'; script-src 'sha256-" + hash +
-         "'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+         "'; style-src 'self' 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 }
 
 }  // namespace ptxcts

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "report/audit_report_reader.hpp"
+#include "report/html_document.hpp"
 #include "report/report_html.hpp"
 #include "report/report_junit.hpp"
 #include "report/report_markdown.hpp"
@@ -63,7 +64,7 @@ void write_reports(const RunReport& report, const std::filesystem::path& dir, co
   const auto t0 = std::chrono::steady_clock::now();
   write_file_atomically(dir / (base + ".md"), report_markdown(report));
   write_file_atomically(dir / (base + ".xml"), report_junit(report));
-  write_file_atomically(dir / (base + ".html"), run_page(report, dir, specs));
+  write_html_page(dir / (base + ".html"), run_page(report, dir, specs));
   RunReport with_time = report;
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   with_time.timing.reports += secs;

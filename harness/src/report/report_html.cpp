@@ -129,7 +129,7 @@ void sass_beside_claim(pugi::xml_node d, const RunReport& report, const ClaimVer
         el(d, "p", {},
            report.sass.unavailable.empty() ? "What the code became (SASS by " + report.sass.disassembler + "):"
                                            : report.sass.unavailable);
-        table = el(d, "table", {{"class", "sass"}});
+        table = el(scroll_box(d), "table", {{"class", "sass"}});
         pugi::xml_node head = el(table, "tr");
         for (const char* h : {"Kernel", "Case", "Target", "Outcome", "SASS of the instruction under test"})
           el(head, "th", {}, h);
@@ -267,7 +267,7 @@ void matrix_section(pugi::xml_node body, const RunReport& report, const AuditSum
   std::set<std::string> families;
   for (auto const& [_, f] : forms) families.insert(f.family);
   filter_box(s, "matrix", families, "forms");
-  pugi::xml_node t = el(s, "table", {{"id", "matrix"}});
+  pugi::xml_node t = el(scroll_box(s, true), "table", {{"id", "matrix"}});
   pugi::xml_node hr = el(el(t, "thead"), "tr");
   el(hr, "th", {}, "Form");
   for (auto const& target : targets) el(hr, "th", {}, target);

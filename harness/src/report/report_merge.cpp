@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -78,6 +80,7 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
     f.tallies.push_back(tally(r.results));
     for (auto const& c : r.results) {
       put(c.kernel + " / " + c.case_name, m, token(outcome_of(c)));
+      f.rows[row_of.at(c.kernel + " / " + c.case_name)].family = c.family;  // the page groups by it
       if (c.observed_layout.empty()) continue;
       auto [it, fresh] = layout_of.emplace(c.observed_layout, f.layouts.size());
       if (fresh) f.layouts.push_back(c.observed_layout);
@@ -164,9 +167,123 @@ void fleet_cell(pugi::xml_node tr, std::string_view kind, const std::string& v) 
     el(el(tr, "td"), "a", {{"href", "#layout-" + v}}, v);
   } else if (kind == "case") {
     const Outcome o = outcome_from_token(v);
-    el(tr, "td", {{"class", token(o)}, {"data-outcome", token(o)}}, label(o));
+    el(tr, "td", {{"class", token(o)}}, label(o));
   } else {
     el(tr, "td", {{"class", v}}, v);
+  }
+}
+
+constexpr int kOpenGroupRows = 200;
+
+// The machines' columns grouped by GPU model, in the order given within a model.
+std::vector<std::size_t> column_order(const Fleet& f) {
+  std::vector<std::size_t> order(f.machines.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return f.runs[a].gpu_name < f.runs[b].gpu_name; });
+  return order;
+}
+
+const char* row_kind(const FleetRow& r) {
+  return r.what.starts_with("claim ") ? "claim" : r.what.starts_with("layout ") ? "layout" : "case";
+}
+
+// A row's group on the page: a case's family, the claims, the layouts.
+std::string row_group(const FleetRow& r) {
+  const std::string_view kind = row_kind(r);
+  if (kind == "claim") return "claims";
+  if (kind == "layout") return "layouts";
+  return r.family.empty() ? "cases" : r.family;
+}
+
+bool same_everywhere(const FleetRow& r) {
+  return std::adjacent_find(r.values.begin(), r.values.end(), std::not_equal_to<>()) == r.values.end();
+}
+
+// Two heading rows: the GPU models (a cell spanning their machines), then the machines' numbers.
+void grid_head(pugi::xml_node t, const Fleet& f, const std::vector<std::size_t>& order) {
+  pugi::xml_node head = el(t, "thead");
+  pugi::xml_node models = el(head, "tr"), numbers = el(head, "tr");
+  el(models, "th", {{"rowspan", "2"}}, "What");
+  for (std::size_t k = 0; k < order.size();) {
+    std::size_t n = 1;
+    while (k + n < order.size() && f.runs[order[k + n]].gpu_name == f.runs[order[k]].gpu_name) ++n;
+    const RunInfo& i = f.runs[order[k]];
+    el(models, "th", {{"colspan", std::to_string(n)}, {"class", "model"}}, fmt::format("{} ({})", i.gpu_name, i.sm));
+    k += n;
+  }
+  for (std::size_t m : order)
+    el(numbers, "th", {{"title", f.aligned(m) ? f.machines[m] : f.machines[m] + " (" + alignment_note(f, m) + ")"}},
+       fmt::format("{}{}", m + 1, f.aligned(m) ? "" : " (not aligned)"));
+}
+
+// A group's rows: a cell per run of neighbouring columns with one value (a row the same on every
+// machine, one cell across them all), so that 16 machines of a few kinds stay a few cells a row.
+void grid_rows(pugi::xml_node tb, const std::vector<const FleetRow*>& rows, const std::vector<std::size_t>& order) {
+  for (const FleetRow* r : rows) {
+    const char* kind = row_kind(*r);
+    pugi::xml_node tr =
+        el(tb, "tr", {{"data-family", row_group(*r)}, {"data-name", r->what}, {"class", r->differs ? "differs" : ""}});
+    el(tr, "td", {{"class", r->differs ? "mono diffcol" : "mono"}}, r->what);
+    for (std::size_t k = 0; k < order.size();) {
+      std::size_t n = 1;
+      while (k + n < order.size() && r->values[order[k + n]] == r->values[order[k]]) ++n;
+      fleet_cell(tr, kind, r->values[order[k]]);
+      if (n > 1) tr.last_child().append_attribute("colspan").set_value(std::to_string(n).c_str());
+      k += n;
+    }
+  }
+}
+
+// The cases, claims and layouts, a collapsible group per family (then claims, layouts): the groups
+// with differences first and open; in each, the rows that are not the same on every machine, then
+// those that are, folded.
+void fleet_grid(pugi::xml_node body, const Fleet& f) {
+  pugi::xml_node s = section(body, "fleet-section", "Cases, claims and layouts per machine (differences first)");
+  legend(s, {{"pass", "passed"},
+             {"fail", "failed, error, crashed, timed out: needs action"},
+             {"not-supported", "not supported, skipped"},
+             {"faulted", "fault case: faulted as the rule says"},
+             {"no-fault", "fault case: ran without a fault"},
+             {"undefined", "undefined on its target: observed"}});
+  el(s, "p", {},
+     fmt::format("A group per family, then the claims and the layouts; those with rows that differ between the "
+                 "aligned machines first, open (those with more than {} such rows closed). The columns are grouped by "
+                 "GPU model; a value the same on neighbouring columns is one cell across them.",
+                 kOpenGroupRows));
+  std::vector<std::string> names;
+  std::map<std::string, std::vector<const FleetRow*>> varied, same;
+  std::map<std::string, int> differ;
+  for (auto const& r : f.rows) {
+    const std::string g = row_group(r);
+    if (!varied.count(g) && !same.count(g)) names.push_back(g);
+    (same_everywhere(r) ? same : varied)[g].push_back(&r);
+    differ[g] += r.differs;
+  }
+  std::stable_sort(names.begin(), names.end(), [&](auto const& a, auto const& b) { return differ[a] > differ[b]; });
+  filter_box(s, "fleet", std::set<std::string>(names.begin(), names.end()), "groups");
+  const std::vector<std::size_t> order = column_order(f);
+  pugi::xml_node list = el(s, "div", {{"id", "fleet"}});
+  for (auto const& g : names) {
+    const std::size_t n = varied[g].size() + same[g].size();
+    // No data-name: the filter's words search the group's rows.
+    pugi::xml_node d = el(list, "details", {{"class", "fleet-group"}, {"data-family", g}});
+    // Open where it differs, unless so much does (a machine failing every case) that the page would
+    // open slowly: then its summary says how much, and a click shows it.
+    if (differ[g] > 0 && differ[g] <= kOpenGroupRows) d.append_attribute("open").set_value("");
+    el(d, "summary", {}, fmt::format("{}: {} of {} rows differ", g, count_text(differ[g]), count_text(static_cast<long long>(n))));
+    if (!varied[g].empty()) {
+      pugi::xml_node t = el(scroll_box(d, true), "table", {{"class", "fleet"}});
+      grid_head(t, f, order);
+      grid_rows(el(t, "tbody"), varied[g], order);
+    }
+    if (same[g].empty()) continue;
+    pugi::xml_node folded = el(d, "details", {{"class", "same-all"}});
+    el(folded, "summary", {},
+       fmt::format("{} rows the same on every machine", count_text(static_cast<long long>(same[g].size()))));
+    pugi::xml_node t = el(scroll_box(folded, true), "table", {{"class", "fleet"}});
+    grid_head(t, f, order);
+    grid_rows(el(t, "tbody"), same[g], order);
   }
 }
 
@@ -218,7 +335,7 @@ std::string fleet_html(const Fleet& f) {
   }
   // Each machine's cases by outcome: red only for what needs action, fault observations neutral, zero grey.
   el(s, "h3", {}, "Cases by outcome");
-  pugi::xml_node ot = el(s, "table", {{"id", "outcomes"}});
+  pugi::xml_node ot = el(scroll_box(s), "table", {{"id", "outcomes"}});
   pugi::xml_node oh = el(el(ot, "thead"), "tr");
   el(oh, "th", {}, "Column");
   for (Outcome o : kOutcomes) el(oh, "th", {}, label(o));
@@ -231,29 +348,7 @@ std::string fleet_html(const Fleet& f) {
       el(tr, "td", {{"class", n ? token(o) : "zero"}}, count_text(n));
     }
   }
-  s = section(page.body, "fleet-section", "Cases, claims and layouts per machine (differences first)");
-  legend(s, {{"pass", "passed"},
-             {"fail", "failed, error, crashed, timed out: needs action"},
-             {"not-supported", "not supported, skipped"},
-             {"faulted", "fault case: faulted as the rule says"},
-             {"no-fault", "fault case: ran without a fault"},
-             {"undefined", "undefined on its target: observed"}});
-  std::set<std::string> kinds{"case", "claim", "layout"};
-  filter_box(s, "fleet", kinds);
-  pugi::xml_node t = el(s, "table", {{"id", "fleet"}});
-  pugi::xml_node hr = el(el(t, "thead"), "tr");
-  el(hr, "th", {}, "What");
-  for (std::size_t m = 0; m < f.machines.size(); ++m)
-    el(hr, "th", {{"title", f.aligned(m) ? f.machines[m] : f.machines[m] + " (" + alignment_note(f, m) + ")"}},
-       fmt::format("{}{}", m + 1, f.aligned(m) ? "" : " (not aligned)"));
-  tb = el(t, "tbody");
-  for (auto const& r : f.rows) {
-    const char* kind = r.what.starts_with("claim ") ? "claim" : r.what.starts_with("layout ") ? "layout" : "case";
-    pugi::xml_node tr =
-        el(tb, "tr", {{"data-family", kind}, {"data-name", r.what}, {"class", r.differs ? "differs" : ""}});
-    el(tr, "td", {{"class", r.differs ? "mono diffcol" : "mono"}}, r.what);
-    for (auto const& v : r.values) fleet_cell(tr, kind, v);
-  }
+  fleet_grid(page.body, f);
   s = section(page.body, "layouts", "Observed wmma layouts");
   for (std::size_t k = 0; k < f.layouts.size(); ++k) {
     pugi::xml_node d = el(s, "details", {{"id", fmt::format("layout-L{}", k)}});

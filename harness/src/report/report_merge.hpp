@@ -20,6 +20,7 @@ struct FleetRow {
   // or a layout's name; "" where absent.
   std::vector<std::string> values;
   bool differs = false;             // not the same on every machine
+  std::string family{};             // a case's family; "" for claims and layouts
 };
 
 // An expected run that left no report, and what is known of why.

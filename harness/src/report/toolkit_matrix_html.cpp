@@ -39,7 +39,7 @@ std::string counts_text(const PairChanges& s) {
 // The header row: the first column's heading, then one column per toolkit.
 pugi::xml_node side_table(pugi::xml_node parent, const char* id, const char* first, const MatrixFile& m,
                           const char* second = nullptr) {
-  pugi::xml_node t = el(parent, "table", {{"id", id}, {"class", "side"}});
+  pugi::xml_node t = el(scroll_box(parent, std::string_view(id) == "matrix"), "table", {{"id", id}, {"class", "side"}});
   pugi::xml_node hr = el(el(t, "thead"), "tr");
   el(hr, "th", {}, first);
   if (second) el(hr, "th", {}, second);

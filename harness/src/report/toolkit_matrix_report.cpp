@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/html_document.hpp"
 #include "report/markdown_cell.hpp"
 #include "report/toolkit_matrix_html.hpp"
 #include "report/toolkit_matrix_reader.hpp"
@@ -304,7 +305,7 @@ std::filesystem::path write_matrix_files(const ToolkitMatrix& m, const AuditRun&
   write_file_atomically(prefix.string() + ".md", matrix_markdown(m, run, sass));
   write_file_atomically(json, text);
   // The page is made of the JSON as written, read back as `ptxcts html toolkits.json` reads it.
-  write_file_atomically(prefix.string() + ".html", toolkit_matrix_html(parse_matrix_file(text, json.string())));
+  write_html_page(prefix.string() + ".html", toolkit_matrix_html(parse_matrix_file(text, json.string())));
   return json;
 }
 

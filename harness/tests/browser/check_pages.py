@@ -12,9 +12,17 @@ in the address, and its page and its diff against the good run stay within the s
 issue 26 (<= 5 MB; first paint <= 1 s, load <= 2 s). With --old-release (the previous release's
 package), the same pages made by its ptxcts are measured beside them and the figures printed.
 
+Every page is also served as Jenkins serves an archived page, with its default Content-Security-Policy
+(a sandbox without scripts, no inline style, style sheets of the page's own origin): it is styled
+as from disk (the sheet beside it, ptxcts.css), no script ran, nothing is hidden but the filters, a
+collapsed section opens with a click; and no page is wider than the window at 1,400 px and at 390 px,
+served or from disk. A fleet of 16 runs (the fake device's runs as 16 machines of 4 GPU models) is
+merged and its page held to the same limits.
+
 usage: check_pages.py PTXCTS DATA_DIR OUT_DIR [--runner FAKE_RUNNER [--runs GOOD_DIR BAD_DIR]]
                       [--reports REPORTS_DIR] [--old-release TARBALL]"""
-import argparse, glob, gzip, html.parser, json, os, pathlib, re, shutil, subprocess, sys, time
+import argparse, functools, glob, gzip, html.parser, http.server, json, os, pathlib, re, shutil, subprocess, sys, \
+    threading, time, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import devtools  # noqa: E402 (after the line above)
@@ -67,6 +75,7 @@ class Dom(html.parser.HTMLParser):
 
 
 failures = []
+devtools_browser = None  # the one browser of the run (all_pages sets it)
 
 
 def check(ok, what):
@@ -319,9 +328,131 @@ def fleet_page(ptxcts, browser, data, out):
     root = open_page(browser, os.path.join(out, "fleet.html"), os.path.join(out, "fleet.png"))
     differ = sum(1 for x, y in zip(a["results"], b["results"]) if x["status"] != y["status"]) + sum(
         1 for x, y in zip(a["results"], b["results"]) if x["observed_layout"] != y["observed_layout"])
-    rows = list(next(root.by_id("fleet").all("tbody")).children)
-    flags = ["differs" in r.attrs.get("class", "").split() for r in rows]
-    check(flags[:differ] == [True] * differ and not any(flags[differ:]), f"fleet page: the {differ} rows that differ come first")
+    # A group per family (then claims, layouts): the groups with differences first and open, in each
+    # the rows that differ first.
+    groups = [g for g in root.by_id("fleet").children if g.tag == "details"]
+    flags = [["differs" in r.attrs.get("class", "").split() for t in g.all("tbody") for r in t.children] for g in groups]
+    has = [any(f) for f in flags]
+    check(sum(sum(f) for f in flags) == differ and has == sorted(has, reverse=True),
+          f"fleet page: the {differ} rows that differ, in the groups that come first ({has})")
+    check(all(("open" in g.attrs) == h for g, h in zip(groups, has)), "fleet page: the groups with differences open")
+    check(all(f == sorted(f, reverse=True) for f in flags), "fleet page: in each group, the rows that differ first")
+
+
+# Jenkins' default for archived files (hudson.model.DirectoryBrowserSupport.CSP), as the issue quotes it.
+JENKINS_CSP = "sandbox allow-same-origin; default-src 'none'; img-src 'self'; style-src 'self';"
+WIDTHS = (1400, 390)
+
+
+class Served:
+    """A tiny HTTP server on 127.0.0.1 for the files under `root`, every answer with `csp` as its
+    Content-Security-Policy header, as Jenkins serves archived HTML."""
+
+    def __init__(self, root, csp=JENKINS_CSP):
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def end_headers(self):
+                self.send_header("Content-Security-Policy", csp)
+                super().end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.root = root
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=root))
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def url(self, path):
+        rel = os.path.relpath(path, self.root)
+        return f"http://127.0.0.1:{self.server.server_address[1]}/" + urllib.parse.quote(rel.replace(os.sep, "/"))
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+# What the page's style decides, read back from the DOM: the same served (the sheet beside it) as
+# from disk (the sheet inline) means no visual difference.
+STYLE_PROBE = ("JSON.stringify(['body','h1','h2','th','td','.verdict','nav a','details>summary','table','code']"
+               ".map(function(q){var e=document.querySelector(q);if(!e)return q+': none';var c=getComputedStyle(e);"
+               "return q+': '+[c.fontFamily,c.fontSize,c.fontWeight,c.color,c.backgroundColor,c.marginLeft,"
+               "c.paddingLeft,c.borderBottomWidth,c.borderLeftWidth,c.position].join(' / ');}))")
+WIDTH_PROBE = "JSON.stringify({w:document.documentElement.scrollWidth,iw:innerWidth,h:document.documentElement.scrollHeight})"
+widths_measured = {}  # page -> {(served, width): scrollWidth}
+
+
+def width_checks(p, name, width, how):
+    m = json.loads(p.eval(WIDTH_PROBE))
+    check(m["w"] <= m["iw"] == width, f"{name} ({how}): no wider than the window at {width:,} px "
+          f"(scrollWidth {m['w']:,}, innerWidth {m['iw']:,}, {m['h']:,} px tall)")
+    return m["w"]
+
+
+def click(p, selector):
+    """A real click (mouse pressed and released) in the middle of the first element `selector` names."""
+    r = json.loads(p.eval(f"(function(e){{e.scrollIntoView({{block:'center'}});var r=e.getBoundingClientRect();"
+                          f"return JSON.stringify({{x:r.left+Math.min(r.width/2,20),y:r.top+r.height/2}});}})"
+                          f"(document.querySelector({json.dumps(selector)}))"))
+    for kind in ("mousePressed", "mouseReleased"):
+        p.send("Input.dispatchMouseEvent", type=kind, x=r["x"], y=r["y"], button="left", clickCount=1)
+
+
+def served_checks(browser, out, pages):
+    """Each page from disk and served under Jenkins' CSP, at both widths: styled alike, scripts off,
+    everything reachable, no sideways scroll."""
+    served = Served(os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in pages]))
+    try:
+        for page in pages:
+            name = os.path.relpath(page, out)
+            check(os.path.exists(os.path.join(os.path.dirname(page), "ptxcts.css")), f"{name}: ptxcts.css beside it")
+            for width in WIDTHS:
+                with devtools.Page(browser, file_url(page), width=width, height=900, virtual_ms=1000) as p:
+                    disk = json.loads(p.eval(STYLE_PROBE))
+                    widths_measured.setdefault(page, {})[("disk", width)] = width_checks(p, name, width, "from disk")
+                with devtools.Page(browser, served.url(page), width=width, height=900, virtual_ms=1000) as p:
+                    got = json.loads(p.eval(STYLE_PROBE))
+                    widths_measured[page][("served", width)] = width_checks(p, name, width, "served under Jenkins' CSP")
+                    if width != WIDTHS[0]:
+                        continue
+                    diff = [f"{a} | {b}" for a, b in zip(disk, got) if a != b]
+                    check(not diff, f"{name}: served under Jenkins' CSP, styled as from disk ({diff[:3]})")
+                    ran = p.eval("[document.body.getAttribute('data-ready'),document.documentElement.className]")
+                    check(ran == [None, ""], f"{name}: served, no script ran (the policy forbids them) ({ran})")
+                    hidden = p.eval("[...document.body.querySelectorAll('*')].filter(function(e){return "
+                                    "getComputedStyle(e).display==='none'&&!e.closest('.filters')&&!(e instanceof SVGElement)}).map(function(e)"
+                                    "{return e.tagName+'#'+e.id+'.'+e.className;}).slice(0,5)")
+                    check(hidden == [], f"{name}: served, nothing hidden but the filters, which need a script ({hidden})")
+                    if p.eval("!!document.querySelector('details:not([open])>summary')"):
+                        p.eval("document.querySelectorAll('details:not([open])')[0].id='first-closed'")
+                        click(p, "#first-closed>summary")
+                        time.sleep(0.2)
+                        check(p.eval("document.getElementById('first-closed').open"),
+                              f"{name}: served, a collapsed section opens with a click")
+    finally:
+        served.close()
+
+
+def fleet16_page(ptxcts, out, made):
+    """The fake device's conforming and failing runs as 16 machines, 4 GPU models of 4 drivers (two of
+    them failing), merged: the fleet page of the issue's 16 runs."""
+    d = os.path.join(out, "fleet16")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    inputs = []
+    for k in range(16):
+        report = load_report(made["bad" if k in (5, 14) else "good"])
+        report["run"]["gpu_name"] = f"Test GPU {'ABCD'[k % 4]}"
+        report["run"]["driver_version"] = f"580.{k // 4}.0"
+        path = os.path.join(d, f"run{k}.json")
+        with open(path, "w") as f:
+            json.dump(report, f)
+        inputs.append(path)
+    run([ptxcts, "merge", *inputs, "--out", os.path.join(d, "fleet")], ok=(0, 1))
+    page = os.path.join(d, "fleet.html")
+    m = measure(devtools_browser, page, tries=2)
+    check(m["bytes"] <= 5_000_000, f"fleet page of 16 runs: <= 5 MB ({m['bytes']:,} bytes)")
+    check(m["load"] <= 2000, f"fleet page of 16 runs: load event <= 2 s ({m['load']:.0f} ms, fastest of 2)")
+    check(m["h"] <= 20000, f"fleet page of 16 runs: groups collapsed, <= 20,000 px tall ({m['h']:,} px)")
+    return page
 
 
 def load_report(path):
@@ -692,6 +823,18 @@ def all_pages(a, browser):
         new_pages["audit page, CUDA 13.0"] = new_audit
         if old_audit:
             old_pages["audit page, CUDA 13.0"] = old_audit
+    global devtools_browser
+    devtools_browser = browser
+    checked = [os.path.join(out, n) for n in ("run.html", "diff.html", "audit.html", "toolkits-page.html", "fleet.html")]
+    checked += [p for p in new_pages.values() if p not in checked]
+    if a.runner:
+        checked.append(fleet16_page(ptxcts, out, made_runs(a.runs) if a.runs else
+                                    {k: glob.glob(os.path.join(out, "runs", k, "*.json"))[0] for k in ("good", "bad")}))
+    served_checks(browser, out, checked)
+    print("\nWidths (document scrollWidth, px) at 1,400 and 390 px, from disk and served under Jenkins' CSP:")
+    for page, w in widths_measured.items():
+        print(f"  {os.path.relpath(page, out):60} " + "  ".join(f"{how} {width}: {w[(how, width)]:>5,}"
+                                                                 for how in ("disk", "served") for width in WIDTHS))
     if new_pages:
         print_table(browser, new_pages, old_pages)
 
@@ -710,7 +853,7 @@ def main():
     a = ap.parse_args()
     chromium = find_chromium()
     if not chromium:
-        print("skipped: no chromium (harness/scripts/bootstrap.sh installs Debian's chromium)")
+        print("skipped: no chromium (harness/scripts/bootstrap.sh --tests installs Debian's chromium)")
         return 77
     with devtools.Browser(chromium) as browser:
         all_pages(a, browser)

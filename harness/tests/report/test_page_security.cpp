@@ -56,7 +56,9 @@ TEST(PageSecurity, EveryPageAllowsItsOwnScriptByHashAndNothingElse) {
       doc.select_node("//meta[@http-equiv='Content-Security-Policy']").node().attribute("content").value();
   EXPECT_EQ(csp, content_security_policy(script));
   EXPECT_EQ(csp.rfind("default-src 'none'; script-src 'sha256-", 0), 0u) << csp;
-  EXPECT_NE(csp.find("; style-src 'unsafe-inline';"), std::string::npos) << csp;  // inline styles, never scripts
+  // Inline styles and the sheet beside the page (ptxcts.css, linked), never scripts.
+  EXPECT_NE(csp.find("; style-src 'self' 'unsafe-inline';"), std::string::npos) << csp;
+  EXPECT_TRUE(doc.select_node("//head/link[@rel='stylesheet'][@href='ptxcts.css']"));
   EXPECT_EQ(csp.find("script-src 'unsafe"), std::string::npos) << csp;
   // The policy precedes the script it governs.
   EXPECT_LT(html.find("Content-Security-Policy"), html.find("<script>"));

@@ -9,8 +9,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "report/audit_html.hpp"
@@ -296,9 +299,61 @@ TEST(Fleet, DifferencesFirstAndAColumnPerMachine) {
   EXPECT_TRUE(f.rows[0].differs && f.rows[1].differs && !f.rows[2].differs);
   EXPECT_EQ(f.rows[0].values, (std::vector<std::string>{"fail", "pass"}));
   auto doc = parse(fleet_html(f));
-  EXPECT_EQ(count(doc, "//table[@id='fleet']/tbody/tr[@class='differs']"), 2u);
+  EXPECT_EQ(count(doc, "//div[@id='fleet']//table/tbody/tr[@class='differs']"), 2u);
   auto j = nlohmann::json::parse(fleet_json(f));
   EXPECT_EQ(j["differing"], 2);
+}
+
+// Grouped as the report's results are (a group per family, then the claims and the layouts), the
+// groups with a row that differs first and open, the others closed; the columns under their GPU model.
+TEST(Fleet, GroupedByFamilyDifferencesFirstColumnsByModel) {
+  RunReport a = test_report(), b = test_report("html-page-later.json"), c = test_report();
+  c.info.gpu_name = "AAA Test GPU";  // sorts first: its column leads, under a model of its own
+  Fleet f = merge_reports({a, b, c});
+  auto doc = parse(fleet_html(f));
+  std::set<std::string> families{"claims"};
+  std::map<std::string, int> differ;
+  for (auto const& r : a.results) families.insert(r.family);
+  for (std::size_t k = 0; k < a.results.size(); ++k)
+    differ[a.results[k].family] += outcome_of(a.results[k]) != outcome_of(b.results[k]);
+  if (std::any_of(a.results.begin(), a.results.end(), [](auto const& r) { return !r.observed_layout.empty(); }))
+    families.insert("layouts");
+  std::vector<std::string> groups;
+  bool closed_seen = false, open_after_closed = false;
+  for (auto g : doc.select_nodes("//div[@id='fleet']/details")) {
+    groups.push_back(g.node().attribute("data-family").value());
+    const bool open = g.node().attribute("open");
+    open_after_closed = open_after_closed || (open && closed_seen);
+    closed_seen = closed_seen || !open;
+    const long long differing = count(g.node(), ".//tr[@class='differs']");
+    EXPECT_EQ(open, differing > 0) << groups.back();
+    if (differ.count(groups.back())) {
+      EXPECT_EQ(differing, differ[groups.back()]) << groups.back();
+    }
+  }
+  EXPECT_EQ(std::set<std::string>(groups.begin(), groups.end()), families);
+  EXPECT_EQ(groups.size(), families.size());
+  EXPECT_FALSE(open_after_closed);
+  auto models = doc.select_nodes("(//div[@id='fleet']//table)[1]/thead/tr[1]/th[@class='model']");
+  ASSERT_EQ(models.size(), 2u);
+  EXPECT_EQ(std::string(models[0].node().text().get()).rfind("AAA Test GPU", 0), 0u);
+  EXPECT_EQ(std::string(models[0].node().attribute("colspan").value()), "1");
+  EXPECT_EQ(std::string(models[1].node().attribute("colspan").value()), "2");
+  auto numbers = doc.select_nodes("(//div[@id='fleet']//table)[1]/thead/tr[2]/th");
+  ASSERT_EQ(numbers.size(), 3u);
+  EXPECT_EQ(std::string(numbers[0].node().text().get()), "3");
+  // A value the same on neighbouring columns is one cell across them: every row spans the 3 columns,
+  // and the case that passes on b alone (columns c, a, b) is two cells, the first across c and a.
+  for (auto tr : doc.select_nodes("//div[@id='fleet']//tbody/tr")) {
+    std::size_t span = 0;
+    for (pugi::xml_node td = tr.node().child("td").next_sibling("td"); td; td = td.next_sibling("td"))
+      span += td.attribute("colspan") ? std::stoul(td.attribute("colspan").value()) : 1;
+    EXPECT_EQ(span, 3u) << tr.node().attribute("data-name").value();
+  }
+  auto cells = doc.select_nodes("//div[@id='fleet']//tr[@class='differs'][td[contains(@class,'pass')]]/td[position() > 1]");
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(std::string(cells[0].node().attribute("colspan").value()), "2");
+  EXPECT_EQ(std::string(cells[1].node().attribute("class").value()), "pass");
 }
 
 // The fleet speaks the outcome vocabulary: a fault case that faulted reads "faulted as the rule says"
@@ -312,8 +367,10 @@ TEST(Fleet, OutcomesInWordsVerdictsFirst) {
   Fleet f = merge_reports({a, b});
   auto doc = parse(fleet_html(f));
   const std::string row = fault->kernel + " / " + fault->case_name;
-  auto cells = doc.select_nodes(fmt::format("//table[@id='fleet']/tbody/tr[@data-name='{}']/td[position() > 1]", row).c_str());
-  ASSERT_EQ(cells.size(), 2u);
+  // The same on both machines: one cell across both columns.
+  auto cells = doc.select_nodes(fmt::format("//div[@id='fleet']//tr[@data-name='{}']/td[position() > 1]", row).c_str());
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(std::string(cells[0].node().attribute("colspan").value()), "2");
   for (auto c : cells) {
     EXPECT_EQ(std::string(c.node().attribute("class").value()), "faulted");
     EXPECT_EQ(std::string(c.node().text().get()), "faulted as the rule says");

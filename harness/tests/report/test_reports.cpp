@@ -768,7 +768,9 @@ TEST(ReportFiles, WritesAllFourFormats) {
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_EQ(parse_report_json(text.str(), base + ".json").results.size(), report.results.size());
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "sub"), std::filesystem::directory_iterator()), 4);
+  // And the pages' style sheet beside the page, which links it: five files.
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir / "sub" / "ptxcts.css"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "sub"), std::filesystem::directory_iterator()), 5);
   std::filesystem::remove_all(dir);
 }
 
