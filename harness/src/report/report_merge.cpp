@@ -63,8 +63,10 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
   f.missing = std::move(missing);
   std::tie(f.aligned_commit, f.aligned_specs) = alignment_of(reports);
   std::map<std::string, std::size_t> row_of, layout_of;
+  std::size_t last = 0;  // the row put last
   auto put = [&](const std::string& what, std::size_t m, const std::string& value) {
     auto [it, fresh] = row_of.emplace(what, f.rows.size());
+    last = it->second;
     if (fresh) f.rows.push_back({.what = what, .values = std::vector<std::string>(reports.size()), .differs = false});
     f.rows[it->second].values[m] = value;
   };
@@ -80,7 +82,7 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
     f.tallies.push_back(tally(r.results));
     for (auto const& c : r.results) {
       put(c.kernel + " / " + c.case_name, m, token(outcome_of(c)));
-      f.rows[row_of.at(c.kernel + " / " + c.case_name)].family = c.family;  // the page groups by it
+      f.rows[last].family = c.family;  // the page groups by it
       if (c.observed_layout.empty()) continue;
       auto [it, fresh] = layout_of.emplace(c.observed_layout, f.layouts.size());
       if (fresh) f.layouts.push_back(c.observed_layout);
