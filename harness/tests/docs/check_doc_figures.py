@@ -108,6 +108,15 @@ def main(root):
     check(commands[-1:] == ci[-1:], f"README.md: its test command is .ci/run's ({commands[-1:]} vs {ci[-1:]})")
     check(commands[:1] == ["harness/scripts/bootstrap.sh && build/harness/ptxcts run"],
           "README.md: the main command installs no test tools (bootstrap.sh without --tests)")
+    # ... and bootstrap.sh keeps it so: the test tools only in its --tests list.
+    boot = open(os.path.join(root, "harness", "scripts", "bootstrap.sh")).read()
+    lists = re.findall(r"packages\+?=\((.*?)\)", re.sub(r"#[^\n]*", "", boot), re.S)
+    run_list, test_list = (lists + ["", ""])[0].split(), (lists + ["", ""])[1].split()
+    tools = {"chromium", "slurm-wlm", "munge", "libgtest-dev", "libbenchmark-dev", "python3-pip", "python3-yaml"}
+    check(run_list and not tools & set(run_list) and tools <= set(test_list),
+          f"bootstrap.sh: the build and run packages ({' '.join(run_list)}) hold no test tool; --tests adds them")
+    pip = boot[:boot.index('if [ -n "$tests" ]')] if 'if [ -n "$tests" ]' in boot else boot
+    check("pip install" not in pip, "bootstrap.sh: no pip install outside --tests")
     print(f"{len(failures)} failed" if failures else "all figures agree")
     return 1 if failures else 0
 
