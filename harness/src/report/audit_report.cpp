@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/audit_html.hpp"
-#include "report/html_document.hpp"
+#include "report/page_file.hpp"
 #include "report/markdown_cell.hpp"
 #include "results/report_kind.hpp"
 #include "results/toolkit_identity.hpp"

@@ -1,12 +1,9 @@
 #include "report/html_document.hpp"
 
-#include <optional>
 #include <sstream>
 
 #include "report/html_assets.hpp"
 #include "report/page_security.hpp"
-#include "util/atomic_file.hpp"
-#include "util/file_text.hpp"
 
 namespace ptxcts {
 
@@ -65,16 +62,6 @@ HtmlPage::HtmlPage(std::string_view title) {
   const std::string script = raw_block(head, "script", "//", kPageScript, "//");
   policy.append_attribute("content").set_value(content_security_policy(script).c_str());
   body = el(html, "body");
-}
-
-void write_html_page(const std::filesystem::path& path, const std::string& page) {
-  const std::filesystem::path sheet = path.parent_path() / kPageStyleFile;
-  std::optional<std::string> now;
-  try {
-    now = try_read_file_text(sheet, 1 << 20);
-  } catch (const std::exception&) {}  // larger than any sheet: written over
-  if (now != std::string_view(kPageStyle)) write_file_atomically(sheet, kPageStyle);
-  write_file_atomically(path, page);
 }
 
 std::string HtmlPage::str() const {

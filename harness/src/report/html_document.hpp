@@ -3,12 +3,12 @@
 // well-formed XML (a test parses it back) and valid HTML: non-empty tags throughout, the style and
 // script inside CDATA sections the HTML parser reads as comments. Self-contained: nothing fetched
 // that it needs; its sheet is also linked, as ptxcts.css beside it (write_html_page writes it), for
-// a server whose Content-Security-Policy refuses inline style (Jenkins' default) but allows 'self'.
+// a server whose Content-Security-Policy refuses inline style (Jenkins' default) but allows 'self'
+// (report/page_file writes the two).
 #pragma once
 
 #include <pugixml.hpp>
 
-#include <filesystem>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -29,10 +29,6 @@ struct HtmlPage {
   explicit HtmlPage(std::string_view title);
   std::string str() const;  // "<!DOCTYPE html>" and the document, unindented
 };
-
-// Writes `page` at `path` (atomically) and the page's style sheet beside it, as ptxcts.css (where the
-// file there is not that sheet already): every page of a folder links the one sheet.
-void write_html_page(const std::filesystem::path& path, const std::string& page);
 
 // A section with an id (the table of contents links to it) and its heading.
 pugi::xml_node section(pugi::xml_node body, const char* id, std::string_view heading);

@@ -6,7 +6,7 @@
 
 #include "report/audit_html.hpp"
 #include "report/audit_report_reader.hpp"
-#include "report/html_document.hpp"
+#include "report/page_file.hpp"
 #include "report/report_diff_html.hpp"
 #include "report/report_files.hpp"
 #include "report/report_merge.hpp"

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "report/audit_report_reader.hpp"
-#include "report/html_document.hpp"
+#include "report/page_file.hpp"
 #include "report/report_html.hpp"
 #include "report/report_junit.hpp"
 #include "report/report_markdown.hpp"

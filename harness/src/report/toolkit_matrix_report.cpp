@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "report/html_document.hpp"
+#include "report/page_file.hpp"
 #include "report/markdown_cell.hpp"
 #include "report/toolkit_matrix_html.hpp"
 #include "report/toolkit_matrix_reader.hpp"
