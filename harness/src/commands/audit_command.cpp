@@ -49,11 +49,12 @@ int audit_one(const Paths& p) {
                : k->form.empty()   ? k->variant + " on " + k->target
                                    : k->form,
                k->source);
-  fmt::print(
-      "audit: {} statements and requirements: {} confirmed, {} contradicted; {} findings, {} not expected by the specs "
-      "-> {}\n",
-      a.audit.statements.size() + a.audit.requirements.size(), count_line(a.audit, Verdict::Confirmed),
-      count_line(a.audit, Verdict::Contradicted), a.audit.findings.size(), a.audit.contradictions(), json.string());
+  const int verdicts = static_cast<int>(a.audit.statements.size() + a.audit.requirements.size()),
+            confirmed = count_line(a.audit, Verdict::Confirmed), contradicted = count_line(a.audit, Verdict::Contradicted);
+  fmt::print("audit: {} statements and requirements: {} confirmed, {} contradicted, {} not checkable or observed; {} "
+             "-> {}\n",
+             verdicts, confirmed, contradicted, verdicts - confirmed - contradicted, finding_counts(a.audit),
+             json.string());
   if (!a.audit.errors.empty())
     fmt::print("audit: ptxas failed on {} probes, so what they would show is not checkable (listed above)\n",
                a.audit.errors.size());
@@ -98,8 +99,7 @@ ToolkitsAudited audit_each(const std::vector<Toolchain>& toolkits, const Paths& 
     }
     ToolkitAudit a = audit_toolkit(suite, tc, p);
     fs::path json = write_audit_reports(a.audit, a.plan, a.verdicts, run, p.reports);
-    const std::string said =
-        fmt::format("{} findings, {} not expected by the specs", a.audit.findings.size(), a.audit.contradictions());
+    const std::string said = finding_counts(a.audit);
     fmt::print("audit: CUDA {}: {} -> {}\n", a.audit.cuda_release, said, json.string());
     out.contradicted |= a.audit.contradictions() > 0;
     out.ptxas_failed |= !a.audit.errors.empty();

@@ -26,13 +26,19 @@ namespace {
 // reader's errors).
 bool holds_audit_report(const std::string& path) { return report_file_kind(path) == ReportKind::Audit; }
 
-// Two run reports: what got worse or went missing (exit 1 if anything did).
-int diff_runs(const std::string& before, const std::string& after, const std::string& html) {
-  RunReport old_report = read_run_report_file(before), new_report = read_run_report_file(after);
+struct DiffOptions {
+  std::string before, after, html;
+  DiffFormat how;
+};
+
+// Two run reports: the upgrade gate's verdict and summary first, then what changed (exit 1 on a case
+// that got worse or went missing; on a documentation change too with --gate-docs).
+int diff_runs(const DiffOptions& o) {
+  RunReport old_report = read_run_report_file(o.before), new_report = read_run_report_file(o.after);
   ReportDiff d = diff_reports(old_report, new_report);
-  fmt::print("{}", format_diff(d));
-  if (!html.empty()) write_diff_page(old_report, new_report, d, html);
-  return d.findings() ? kExitFound : 0;
+  fmt::print("{}", format_diff(d, o.how));
+  if (!o.html.empty()) write_diff_page(old_report, new_report, d, o.html);
+  return d.findings(o.how.gate_docs) ? kExitFound : 0;
 }
 
 // Two audit reports: what changed from one toolkit (or audit) to the other.
@@ -71,6 +77,10 @@ int merge_runs(const std::vector<std::string>& inputs, int expect_tasks, const s
     return usage_error(fmt::format("merge: no run report found in {}", fmt::join(inputs, ", ")));
   const Fleet f = write_fleet(in.reports, in.missing, out);
   const std::size_t aligned = f.aligned_count();
+  // The fleet's verdict first, and it is the exit status too ("Does not conform: 3 aligned runs: 2 need
+  // action, ..."): a merge job or a CI gate goes red with it.
+  const auto [verdict, tone] = fleet_verdict(f);
+  fmt::print("{}\n", verdict);
   for (std::size_t m = 0; m < f.machines.size(); ++m)
     if (!f.aligned(m)) fmt::print("{}: {} ({})\n", f.machines[m], alignment_note(f, m), in.files[m].string());
   for (auto const& m : f.missing)
@@ -78,12 +88,9 @@ int merge_runs(const std::vector<std::string>& inputs, int expect_tasks, const s
   fmt::print("{}.{{json,html}}: {} machines ({} aligned), {} rows differ among the aligned{}\n", out,
              f.machines.size(), aligned, f.differing(),
              f.missing.empty() ? "" : fmt::format("; {} of {} expected runs missing", f.missing.size(), expect_tasks));
-  return f.missing.empty() && aligned == f.machines.size() ? 0 : kExitFound;
+  return tone != VerdictTone::DoesNotConform && aligned == f.machines.size() ? 0 : kExitFound;
 }
 
-struct DiffOptions {
-  std::string before, after, html;
-};
 struct HtmlOptions {
   std::vector<std::string> reports;
   std::string out;
@@ -98,13 +105,17 @@ struct MergeOptions {
 
 Command add_diff_command(CLI::App& app, Paths&) {
   auto o = std::make_shared<DiffOptions>();
-  auto* cli = app.add_subcommand("diff", "Compare two run reports (JSON); exit 1 if anything got worse or went missing");
+  auto* cli = app.add_subcommand(
+      "diff", "Compare two run reports (JSON); exit 1 if a case got worse or went missing (the upgrade gate)");
   cli->add_option("before", o->before, "The earlier report")->required();
   cli->add_option("after", o->after, "The later report")->required();
   cli->add_option("--html", o->html, "Also write the diff as a page, changed layouts drawn");
+  cli->add_flag("-q,--quiet", o->how.quiet, "Print the verdict and the summary only");
+  cli->add_flag("--gate-docs", o->how.gate_docs,
+                "Exit 1 on a documentation change too (a claim contradicted now and not before, or gone)");
   return {.cli = cli, .run = [o](CommandContext&) {
             if (holds_audit_report(o->before) && holds_audit_report(o->after)) return diff_audits(o->before, o->after);
-            return diff_runs(o->before, o->after, o->html);
+            return diff_runs(*o);
           }};
 }
 

@@ -194,7 +194,7 @@ int run_suite(const CommandContext& ctx, const RunFlags& f) {
   }
   if (q.devices.empty()) {
     fmt::print("No GPU: {}.\nRunning the toolkit side only: the catalog, and the claims it can judge.\n", q.reason);
-    print_toolkit_side(suite, cat, p, f.verbosity());
+    print_toolkit_side(suite, cat, p, f.verbosity(), {.families = f.families, .globs = globs, .reason = q.reason});
     return cat.errors().empty() ? 0 : kExitPtxasFailed;
   }
   const LoadedRun run{.suite = suite,

@@ -24,18 +24,22 @@ std::string wrapped(const std::string& text, std::size_t width, std::size_t inde
   return out + line;
 }
 
-void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v) {
-  if (v == Verbosity::Quiet || audit.ptxas_version.empty()) return;
-  int failing = 0, undocumented = 0, known = 0;
+std::string finding_counts(const Audit& audit) {
+  int failing = 0, known = 0;
   for (auto const& f : audit.findings) {
     failing += f.fails();
-    undocumented += f.undocumented;
-    known += f.known != nullptr;
+    known += !f.fails() && f.known != nullptr;
   }
+  const int n = static_cast<int>(audit.findings.size());
+  return fmt::format("{} finding{}: {} not expected by the specs, {} known, {} for information", count_text(n),
+                     n == 1 ? "" : "s", count_text(failing), count_text(known), count_text(n - failing - known));
+}
+
+void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v) {
+  if (v == Verbosity::Quiet || audit.ptxas_version.empty()) return;
   fmt::print(out, "{}\n",
-             wrapped(fmt::format("Toolkit audit (ptxas {}): {} findings: {} not expected by the specs, {} known, {} "
-                                 "undocumented forms accepted",
-                                 audit.ptxas_version, audit.findings.size(), failing, known, undocumented)));
+             wrapped(fmt::format("Toolkit audit (ptxas {}): {} (forms no document lists, documents that disagree)",
+                                 audit.ptxas_version, finding_counts(audit))));
   for (auto const& f : audit.findings)
     if (v == Verbosity::Verbose ? !f.undocumented : f.fails())
       fmt::print(out, "  {}\n",
@@ -60,7 +64,8 @@ void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbo
   }
 }
 
-void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v) {
+void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v,
+                            const std::string& junit) {
   int confirmed = 0, contradicted = 0, observed = 0, undecided = 0;
   for (auto const& c : claims) {
     confirmed += c.verdict == Verdict::Confirmed;
@@ -72,12 +77,21 @@ void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& cla
     fmt::print(out, "\nClaims the toolkit alone can judge:\n");
     print_claims(out, claims, v);
   }
-  fmt::print(out, "No reports written: a run without a GPU writes none (`ptxcts audit` writes the toolkit's).\n");
+  if (junit.empty())
+    fmt::print(out, "No reports written: a run without a GPU writes only its JUnit file, and that failed.\n");
+  else
+    fmt::print(out, "{}\n",
+               wrapped(fmt::format(
+                   "Reports: {} only (JUnit: every case skipped, no GPU; `ptxcts audit` writes the toolkit's).", junit)));
+  // The claims in parts that add up to them: each verdict named, those without a GPU's cases last.
+  const int unchecked = static_cast<int>(claims.size()) - confirmed - contradicted - observed - undecided;
+  std::string parts = fmt::format("{} confirmed, {} contradicted (documentation findings), ", confirmed, contradicted);
+  if (observed) parts += fmt::format("{} observed, ", observed);
+  if (undecided) parts += fmt::format("{} undecided, ", undecided);
   fmt::print(out, "{}\n",
-             wrapped(fmt::format("Toolkit side only (no GPU): no case ran; of {} documentation claims, {} confirmed, {} "
-                                 "contradicted (documentation findings), {} not checkable without a GPU.",
-                                 count_text(static_cast<long long>(claims.size())), confirmed, contradicted,
-                                 static_cast<int>(claims.size()) - confirmed - contradicted - observed - undecided)));
+             wrapped(fmt::format("Toolkit side only (no GPU): no case ran; {} documentation claims: {}{} not checkable "
+                                 "without a GPU.",
+                                 count_text(static_cast<long long>(claims.size())), parts, unchecked)));
 }
 
 void print_gpu_end(std::FILE* out, const RunReport& report, const std::string& reports, const std::string& why_none,

@@ -18,6 +18,10 @@ namespace ptxcts {
 // `indent` spaces; a word longer than a line stays whole.
 std::string wrapped(const std::string& text, std::size_t width = 100, std::size_t indent = 4);
 
+// "357 findings: 0 not expected by the specs, 66 known, 291 for information": disjoint parts that add
+// up to the findings (a finding not expected fails the audit; a known one is in the specs).
+std::string finding_counts(const Audit& audit);
+
 // The toolkit audit's findings in a run: a count (default), the unexpected ones listed (default), every
 // one but the undocumented forms accepted (verbose; the audit's report lists those).
 void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v);
@@ -27,9 +31,10 @@ void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v);
 // (the verdict line counts them).
 void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v, const std::string& prefix = "");
 
-// The end of a run without a GPU: the claims the toolkit alone judged, a verdict line, and that no
-// report was written.
-void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v);
+// The end of a run without a GPU: the claims the toolkit alone judged, where its JUnit file went (""
+// when it could not be written), and a verdict line.
+void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v,
+                            const std::string& junit);
 
 // One GPU's end: where its reports went ("" when none were written, and `why_none` says why), then its
 // verdict line (prefixed "[GPU n] " when the run had several).

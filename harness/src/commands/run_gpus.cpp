@@ -16,11 +16,13 @@
 #include "commands/toolkit_audit.hpp"
 #include "judge/claims.hpp"
 #include "report/report_files.hpp"
+#include "report/report_junit.hpp"
 #include "results/outcome.hpp"
 #include "run/fault_sharing.hpp"
 #include "run/journal.hpp"
 #include "run/run_sass.hpp"
 #include "run/runner.hpp"
+#include "util/atomic_file.hpp"
 #include "util/environment.hpp"
 
 namespace fs = std::filesystem;
@@ -187,12 +189,21 @@ bool finish_gpu(PerGpu& G, const LoadedRun& run, const Audit& audit, const RunFl
     rep.timing.wall = seconds_since(process_start());
     fs::remove(G.journal_path);  // the reports now hold everything it did
     written = fmt::format("{}/{}.{{json,md,xml,html}}", G.reports.string(), report_basename(rep.info));
+  } else {  // a selection speaks for its cases only: its JUnit file, for a CI's junit step, and no report
+    const fs::path junit = G.reports / (report_basename(rep.info) + "-selection.xml");
+    try {
+      fs::create_directories(G.reports);
+      write_file_atomically(junit, report_junit(rep));
+      written = junit.string() + " only (JUnit of the selected cases)";
+    } catch (const std::exception& e) {
+      fmt::print("  {}the JUnit file was not written: {}\n", G.prefix, e.what());
+    }
   }
   if (flags.verbose) print_timing(rep.timing);
   else if (!flags.quiet)
     fmt::print("  {}time: {:.1f} s ({:.1f} s on the GPU side; first launch at {:.2f} s)\n", G.prefix, rep.timing.wall,
                G.secs, rep.timing.first_launch);
-  print_gpu_end(stdout, rep, written, "a run of some families or cases writes none (run every case for reports)",
+  print_gpu_end(stdout, rep, written, "a run of some families or cases writes only its JUnit file, and that failed",
                 G.prefix);
   return tally(rep.results).needing_action > 0;
 }

@@ -13,12 +13,16 @@ namespace ptxcts {
 
 namespace {
 
+// A kernel a line: its family, its cases as `--cases` takes them ("KERNEL/*", results' case_id), and
+// the instructions it runs with what each requires.
 int list_suite(const Paths& p) {
   Suite suite = build_suite(load_spec_dir(p.specs));
+  fmt::print("{:<10} {}  {}\n", "# family", "KERNEL/* (its cases, as --cases takes them)", "instructions [requirements]");
   for (auto const& k : suite.kernels) {
     std::string steps;
-    for (auto const* s : k.steps) steps += (steps.empty() ? "" : " ; ") + s->id() + " [" + s->requirement_text() + "]";
-    fmt::print("{:<10} {}\n", k.family, steps);
+    for (auto const* s : k.steps)
+      steps += (steps.empty() ? "" : " ; ") + s->mnemonic() + " [" + s->requirement_text() + "]";
+    fmt::print("{:<10} {}  {}\n", k.family, case_id(k.name, "*"), steps);
   }
   fmt::print("\ncases:");
   for (auto const& c : suite.specs.cases.cases) fmt::print(" {}", c.name);

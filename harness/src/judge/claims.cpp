@@ -92,7 +92,7 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   if (!errors.empty()) tally += fmt::format(" ({})", fmt::join(errors, "; "));
   if (first_bad && fail)
     tally +=
-        fmt::format(" (first difference: {} / {}: {})", first_bad->kernel, first_bad->case_name, first_bad->reason);
+        fmt::format(" (first difference: {}: {})", case_id(*first_bad), first_bad->reason);
   if (expect == Expect::Observe) {  // undefined behaviour: what happened is the record, not a verdict
     v.verdict = Verdict::Observed;
     v.evidence = "undefined behaviour, observed: " + tally;
@@ -128,8 +128,8 @@ void judge_controls(ClaimVerdict& v, const ClaimCheck& ck, const std::vector<con
       continue;
     }
     v.verdict = Verdict::NotCheckable;
-    v.evidence = fmt::format("control case {} / {} did not pass ({}: {}), so the predicted {} says nothing; {}",
-                             r.kernel, r.case_name, to_string(r.status), r.reason,
+    v.evidence = fmt::format("control case {} did not pass ({}: {}), so the predicted {} says nothing; {}",
+                             case_id(r), to_string(r.status), r.reason,
                              ck.expect == Expect::Fail ? "failure" : "fault", v.evidence);
     return;
   }

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <utility>
 #include <map>
 #include <set>
 
@@ -10,9 +15,18 @@
 
 namespace ptxcts {
 
+std::string ReportChange::kind() const {
+  if (new_finding) return "new finding";
+  if (finding_gone) return "finding gone";
+  if (worse) return "worse";
+  if (lost) return withdrawn.empty() ? "lost" : "withdrawn";
+  if (before.empty()) return "new";
+  return "other";
+}
+
 int ReportDiff::regressions() const {
   int n = 0;
-  for (auto const* list : {&cases, &claims, &lost_layouts})
+  for (auto const* list : {&cases, &lost_layouts})
     for (auto const& c : *list) n += c.regression();
   return n;
 }
@@ -29,17 +43,31 @@ int ReportDiff::findings_gone() const {
   return n;
 }
 
+int ReportDiff::claims_lost() const {
+  int n = 0;
+  for (auto const& c : claims) n += c.regression();
+  return n;
+}
+
 int ReportDiff::newly_undecided() const {
   int n = 0;
   for (auto const& c : claims) n += c.after == to_string(Verdict::Undecided);
   return n;
 }
 
-int ReportDiff::findings() const {
-  return toolchains ? static_cast<int>(disagreements.size()) : regressions() + new_findings();
+int ReportDiff::findings(bool gate_docs) const {
+  if (toolchains) return static_cast<int>(disagreements.size());
+  return regressions() + (gate_docs ? new_findings() + claims_lost() : 0);
 }
 
 namespace {
+
+// A withdrawal's name as the diff looks it up: reports name a case "KERNEL / CASE" (their JSON's
+// spelling), the diff "KERNEL/CASE" (case_id).
+std::string withdrawal_key(std::string what) {
+  if (auto at = what.find(" / "); at != std::string::npos) what.replace(at, 3, "/");
+  return what;
+}
 
 // What a run saw of a case beyond its status, for comparing toolchains: "" where nothing was seen.
 std::string observation(const CaseResult& r) {
@@ -56,8 +84,8 @@ void compare_toolchains(const RunReport& a, const RunReport& b, ReportDiff& d) {
   const std::string name_a = ran_driver_jit(a.info) ? "JIT" : "cubin",
                     name_b = ran_driver_jit(b.info) ? "JIT" : "cubin";
   std::map<std::string, std::pair<const CaseResult*, const CaseResult*>> cases;
-  for (auto const& r : a.results) cases[r.kernel + " / " + r.case_name].first = &r;
-  for (auto const& r : b.results) cases[r.kernel + " / " + r.case_name].second = &r;
+  for (auto const& r : a.results) cases[case_id(r)].first = &r;
+  for (auto const& r : b.results) cases[case_id(r)].second = &r;
   auto side = [](const std::string& name, const CaseResult* r) {
     return r ? fmt::format("{} {}", name, token(outcome_of(*r))) : fmt::format("{} (absent)", name);
   };
@@ -73,7 +101,8 @@ void compare_toolchains(const RunReport& a, const RunReport& b, ReportDiff& d) {
       continue;
     }
     if (x && y && x->status == y->status && observation(*x) == observation(*y)) continue;
-    ToolchainDisagreement g{.what = what, .before = side(name_a, x), .after = side(name_b, y)};
+    ToolchainDisagreement g{
+        .what = what, .family = (x ? x : y)->family, .before = side(name_a, x), .after = side(name_b, y)};
     if (x && y && x->status == y->status) {  // the same status, seen differently
       g.before += ": " + observation(*x);
       g.after += ": " + observation(*y);
@@ -97,16 +126,22 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
       d.run_changes.push_back(fmt::format("{}: {} -> {}", f.key, a.info.*f.member, b.info.*f.member));
   }
   std::map<std::string, std::string> withdrawn;  // what -> why
-  for (auto const& w : b.withdrawn) withdrawn.emplace(w.what, w.reason);
+  for (auto const& w : b.withdrawn) withdrawn.emplace(withdrawal_key(w.what), w.reason);
   auto why = [&](const std::string& what) {
     auto it = withdrawn.find(what);
     return it == withdrawn.end() ? std::string() : it->second;
   };
   // Something that was there before and is not now is a regression: a report with half its
   // results missing must not read as "0 regressions".
+  std::map<std::string, std::string> family_of;  // KERNEL/CASE or claim id -> family
+  for (auto const* rep : {&a, &b}) {
+    for (auto const& r : rep->results) family_of.emplace(case_id(r), r.family);
+    for (auto const& c : rep->claims) family_of.emplace(c.id, c.family);
+  }
   auto change = [&](const std::string& what, const std::string& before, const std::string& after, const char* good,
                     const std::string& withdrawal_name) {
     ReportChange c{.what = what,
+                   .family = family_of[what],
                    .before = before,
                    .after = after,
                    .worse = before == good && !after.empty(),
@@ -119,8 +154,8 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
   std::map<std::string, std::pair<std::string, std::string>> cases;
   // Compared in the outcome vocabulary: a fault case's "faulted" to "no-fault" is a change, never a
   // regression (only "pass" can get worse).
-  for (auto const& r : a.results) cases[r.kernel + " / " + r.case_name].first = token(outcome_of(r));
-  for (auto const& r : b.results) cases[r.kernel + " / " + r.case_name].second = token(outcome_of(r));
+  for (auto const& r : a.results) cases[case_id(r)].first = token(outcome_of(r));
+  for (auto const& r : b.results) cases[case_id(r)].second = token(outcome_of(r));
   for (auto const& [what, s] : cases)
     if (s.first != s.second) d.cases.push_back(change(what, s.first, s.second, "pass", what));
 
@@ -129,9 +164,9 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
     if (c.worse) counted.insert(c.what);
   std::map<std::string, std::string> layout_before;
   for (auto const& r : a.results)
-    if (!r.observed_layout.empty()) layout_before[r.kernel + " / " + r.case_name] = r.observed_layout;
+    if (!r.observed_layout.empty()) layout_before[case_id(r)] = r.observed_layout;
   for (auto const& r : b.results) {
-    auto it = layout_before.find(r.kernel + " / " + r.case_name);
+    auto it = layout_before.find(case_id(r));
     if (it == layout_before.end()) continue;
     if (r.observed_layout.empty()) {
       if (!counted.count(it->first))
@@ -158,9 +193,52 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
   return d;
 }
 
-std::string format_diff(const ReportDiff& d) {
-  std::string out;
-  // Findings first: where the driver's JIT and the precompiled cubin disagree.
+namespace {
+
+std::string counted(long long n, const char* one, const char* many) {
+  return fmt::format("{} {}", count_text(n), n == 1 ? one : many);
+}
+
+// How many of `changes` are of each kind, in `kinds`' order: "3 changed: 1 worse, 0 lost, ...".
+// Each kind by its name in the count (ReportChange::kind, then the words a reader sees).
+std::string kind_counts(const std::vector<ReportChange>& changes,
+                        std::initializer_list<std::pair<const char*, const char*>> kinds) {
+  std::vector<std::string> parts;
+  for (auto const& [kind, words] : kinds) {
+    long long n = 0;
+    for (auto const& c : changes) n += c.kind() == kind;
+    parts.push_back(fmt::format("{} {}", count_text(n), words));
+  }
+  return fmt::format("{} changed: {}", count_text(static_cast<long long>(changes.size())), fmt::join(parts, ", "));
+}
+
+std::string side(const std::string& s) { return s.empty() ? std::string("(absent)") : s; }
+
+// The changes of one kind, grouped by transition ("pass -> fail": regressions first, then new
+// documentation findings, then the rest) and, within one, by family, a name a line.
+void grouped_lines(std::string& out, const std::vector<ReportChange>& changes, const char* one, const char* many) {
+  std::map<std::pair<int, std::string>, std::map<std::string, std::vector<const ReportChange*>>> groups;
+  for (auto const& c : changes) {
+    const int rank = c.regression() ? 0 : c.new_finding ? 1 : 2;
+    groups[{rank, side(c.before) + " -> " + side(c.after)}][c.family].push_back(&c);
+  }
+  for (auto const& [key, by_family] : groups) {
+    long long n = 0;
+    for (auto const& [_, v] : by_family) n += static_cast<long long>(v.size());
+    const char* label = key.first == 0 ? "REGRESSION " : key.first == 1 ? "FINDING " : "";
+    out += fmt::format("\n{}{}: {}\n", label, key.second, counted(n, one, many));
+    for (auto const& [family, v] : by_family) {
+      out += fmt::format("  {} ({}):\n", family.empty() ? "(no family)" : family, count_text(static_cast<long long>(v.size())));
+      for (auto const* c : v)
+        out += fmt::format("    {}{}\n", c->what, c->withdrawn.empty() ? "" : " (withdrawn: " + c->withdrawn + ")");
+    }
+  }
+}
+
+std::string format_toolchains(const ReportDiff& d, const DiffFormat& how) {
+  std::string out = diff_verdict_line(d, how.gate_docs) + "\n";
+  for (auto const& l : diff_summary_lines(d)) out += l + "\n";
+  if (how.quiet) return out;
   for (auto const& g : d.disagreements) {
     auto lines = [](std::string s) {  // an observation of several lines, indented under its finding
       while (!s.empty() && s.back() == '\n') s.pop_back();
@@ -171,38 +249,83 @@ std::string format_diff(const ReportDiff& d) {
                        lines(g.after));
   }
   for (auto const& n : d.not_compared) out += "not compared " + n + "\n";
-  for (auto const& r : d.run_changes) out += "run     " + r + "\n";
-  auto side = [](const std::string& s) { return s.empty() ? std::string("(absent)") : s; };
-  auto line = [&](const ReportChange& c, const char* kind) {
-    const char* label = c.worse ? "WORSE  " : c.regression() ? "LOST   " : c.new_finding ? "FINDING" : "changed";
-    std::string withdrawn = c.withdrawn.empty() ? "" : fmt::format(" (withdrawn: {})", c.withdrawn);
-    return fmt::format("{} {}{}: {} -> {}{}\n", label, kind, c.what, side(c.before), side(c.after), withdrawn);
-  };
-  if (d.toolchains) {  // the cases are above, as findings; neither run is "before"
-    for (auto const& c : d.claims)
-      out += fmt::format("changed claim {}: {} -> {}\n", c.what, side(c.before), side(c.after));
-    out += fmt::format(
-        "JIT and precompiled cubin: {} cases disagree, {} not compared (skipped by one run), {} claim "
-        "changes\n",
-        d.disagreements.size(), d.not_compared.size(), d.claims.size());
-    return out;
+  for (auto const& c : d.claims) out += fmt::format("changed claim {}: {} -> {}\n", c.what, side(c.before), side(c.after));
+  return out;
+}
+
+}  // namespace
+
+std::string diff_verdict_line(const ReportDiff& d, bool gate_docs) {
+  if (d.toolchains)
+    return d.disagreements.empty()
+               ? "JIT and precompiled cubin agree on every case compared."
+               : fmt::format("Does not pass: JIT and precompiled cubin disagree on {}.",
+                             counted(static_cast<long long>(d.disagreements.size()), "case", "cases"));
+  const int worse = static_cast<int>(std::count_if(d.cases.begin(), d.cases.end(), [](auto& c) { return c.worse; }));
+  const int lost_layouts = static_cast<int>(
+      std::count_if(d.lost_layouts.begin(), d.lost_layouts.end(), [](auto& c) { return c.regression(); }));
+  const int docs = d.new_findings() + d.claims_lost();
+  const std::string doc_parts = fmt::format(
+      "{}: {}, {} lost", counted(docs, "documentation change", "documentation changes"),
+      counted(d.new_findings(), "new finding", "new findings"), counted(d.claims_lost(), "claim", "claims"));
+  if (d.regressions())
+    return fmt::format("Does not pass the upgrade gate: {}: {} worse, {} lost, {} lost{}.",
+                       counted(d.regressions(), "case regression", "case regressions"), count_text(worse),
+                       count_text(d.regressions() - worse - lost_layouts), counted(lost_layouts, "layout", "layouts"),
+                       docs == 0 ? "" : fmt::format("; and {}{}", doc_parts, gate_docs ? "" : " (not gated; --gate-docs gates them)"));
+  if (gate_docs && docs) return fmt::format("Does not pass the upgrade gate (--gate-docs): {}.", doc_parts);
+  return fmt::format("Passes the upgrade gate: no case regression{}.",
+                     docs == 0 ? "" : fmt::format("; {} (not gated; --gate-docs gates them)", doc_parts));
+}
+
+std::vector<std::string> diff_summary_lines(const ReportDiff& d) {
+  std::vector<std::string> lines;
+  if (d.toolchains) {
+    lines.push_back(fmt::format(
+        "JIT and precompiled cubin: cases that disagree: {}; not compared (skipped by one run): {}; claims changed: {}",
+        count_text(static_cast<long long>(d.disagreements.size())),
+        count_text(static_cast<long long>(d.not_compared.size())), count_text(static_cast<long long>(d.claims.size()))));
+    for (auto const& r : d.run_changes) lines.push_back("Run: " + r);
+    return lines;
   }
-  for (auto const& c : d.cases) out += line(c, "");
-  for (auto const& c : d.claims) out += line(c, "claim ");
-  for (auto const& c : d.lost_layouts) out += line(c, "layout ");
-  for (auto const& k : d.layouts)
-    out += fmt::format("layout  {}: the fragment's register layout differs (see observed_layout)\n", k);
-  int lost = 0;
-  for (auto const* list : {&d.cases, &d.claims, &d.lost_layouts})
-    for (auto const& c : *list) lost += c.lost && c.withdrawn.empty();
-  out += fmt::format("{} case changes, {} claim changes, {} regressions ({} lost)", d.cases.size(), d.claims.size(),
-                     d.regressions(), lost);
-  if (!d.layouts.empty()) out += fmt::format(", {} fragment layouts changed (observations)", d.layouts.size());
-  out += fmt::format("; documentation findings: {} new, {} gone", d.new_findings(), d.findings_gone());
+  lines.push_back("Cases: " + kind_counts(d.cases, {{"worse", "worse"},
+                                                    {"lost", "lost"},
+                                                    {"withdrawn", "withdrawn"},
+                                                    {"new", "new"},
+                                                    {"other", "other"}}));
+  std::string claims = "Claims: " + kind_counts(d.claims, {{"new finding", "new findings"},
+                                                           {"finding gone", "findings gone"},
+                                                           {"lost", "lost"},
+                                                           {"withdrawn", "withdrawn"},
+                                                           {"new", "new"},
+                                                           {"other", "other"}});
   if (const int u = d.newly_undecided())
-    out += u == 1 ? std::string("; 1 claim undecided now (its cases need action)")
-                  : fmt::format("; {} claims undecided now (their cases need action)", u);
-  return out + "\n";
+    claims += u == 1 ? std::string(" (1 undecided now: its cases need action)")
+                     : fmt::format(" ({} undecided now: their cases need action)", u);
+  lines.push_back(claims);
+  long long lost = 0, withdrawn = 0;
+  for (auto const& c : d.lost_layouts) (c.regression() ? lost : withdrawn)++;
+  const long long layouts = lost + withdrawn + static_cast<long long>(d.layouts.size());
+  lines.push_back(fmt::format("Layouts: {} changed: {} lost, {} withdrawn, {} differ (observations)", count_text(layouts),
+                              count_text(lost), count_text(withdrawn), count_text(static_cast<long long>(d.layouts.size()))));
+  for (auto const& r : d.run_changes) lines.push_back("Run: " + r);
+  return lines;
+}
+
+std::string format_diff(const ReportDiff& d, const DiffFormat& how) {
+  if (d.toolchains) return format_toolchains(d, how);  // the cases are findings; neither run is "before"
+  std::string out = diff_verdict_line(d, how.gate_docs) + "\n";
+  for (auto const& l : diff_summary_lines(d)) out += l + "\n";
+  if (how.quiet) return out;
+  grouped_lines(out, d.cases, "case", "cases");
+  grouped_lines(out, d.claims, "claim", "claims");
+  grouped_lines(out, d.lost_layouts, "layout", "layouts");
+  if (!d.layouts.empty()) {
+    out += fmt::format("\nthe fragment's register layout differs (an observation; see observed_layout): {}\n",
+                       counted(static_cast<long long>(d.layouts.size()), "case", "cases"));
+    for (auto const& k : d.layouts) out += "    " + k + "\n";
+  }
+  return out;
 }
 
 }  // namespace ptxcts

@@ -21,18 +21,15 @@ std::string run_name(const RunInfo& i) {
 // The changes of one kind, grouped by what they went from and to ("pass -> fail") and then by family,
 // each group collapsed with its count (a run where everything changed stays a short page); the
 // regressions' groups first.
-void changes_groups(pugi::xml_node s, const char* heading, const std::vector<ReportChange>& changes,
-                    const std::map<std::string, std::string>& family_of) {
+void changes_groups(pugi::xml_node s, const char* heading, const std::vector<ReportChange>& changes) {
   el(s, "h3", {}, fmt::format("{} ({})", heading, count_text(static_cast<long long>(changes.size()))));
   if (changes.empty()) return;
   auto side = [](const std::string& v) { return v.empty() ? std::string("(absent)") : v; };
   // Regressions first (0), then new documentation findings (1), then the other changes (2).
   std::map<std::pair<int, std::string>, std::map<std::string, std::vector<const ReportChange*>>> groups;
   for (auto const& c : changes) {
-    auto f = family_of.find(c.what.substr(0, c.what.find(" / ")));
-    groups[{c.regression() ? 0 : c.new_finding ? 1 : 2, side(c.before) + " \u2192 " + side(c.after)}]
-          [f == family_of.end() ? "" : f->second]
-              .push_back(&c);
+    groups[{c.regression() ? 0 : c.new_finding ? 1 : 2, side(c.before) + " \u2192 " + side(c.after)}][c.family]
+        .push_back(&c);
   }
   for (auto const& [key, by_family] : groups) {
     int n = 0;
@@ -55,27 +52,6 @@ void changes_groups(pugi::xml_node s, const char* heading, const std::vector<Rep
   }
 }
 
-// The diff's verdict, first: what makes `ptxcts diff` exit 1, counted.
-std::string diff_verdict(const ReportDiff& d) {
-  if (d.toolchains)
-    return d.disagreements.empty()
-               ? "JIT and precompiled cubin agree on every case compared."
-               : fmt::format("JIT and precompiled cubin disagree on {} cases.", count_text(static_cast<long long>(d.disagreements.size())));
-  const std::string findings =
-      fmt::format(" Documentation findings: {} new, {} gone{}.", d.new_findings(), d.findings_gone(),
-                  d.newly_undecided() ? fmt::format("; {} claims undecided now (their cases need action)",
-                                                    count_text(d.newly_undecided()))
-                                      : "");
-  return (d.regressions() == 0
-              ? fmt::format("No regression: {} case changes, {} claim changes, {} fragment layouts changed.",
-                            count_text(static_cast<long long>(d.cases.size())), d.claims.size(), d.layouts.size())
-              : fmt::format("{} regressions: something that passed before does not now, or went missing "
-                            "({} case changes, {} claim changes).",
-                            count_text(d.regressions()), count_text(static_cast<long long>(d.cases.size())),
-                            d.claims.size())) +
-         findings;
-}
-
 // The wmma fragment layouts that changed: one figure per distinct change (the layout before and now),
 // drawn as it is now with what changed marked, and the cases that saw that change listed under it.
 void layouts_changed(pugi::xml_node body, const RunReport& before, const RunReport& after, const ReportDiff& d) {
@@ -86,8 +62,8 @@ void layouts_changed(pugi::xml_node body, const RunReport& before, const RunRepo
      "One figure per distinct change, drawn as the later report has it: a register part whose element changed "
      "is marked, and says what it held before. Under each, the cases that saw that change.");
   std::map<std::string, const CaseResult*> old_by_key, new_by_key;
-  for (auto const& r : before.results) old_by_key[r.kernel + " / " + r.case_name] = &r;
-  for (auto const& r : after.results) new_by_key[r.kernel + " / " + r.case_name] = &r;
+  for (auto const& r : before.results) old_by_key[case_id(r)] = &r;
+  for (auto const& r : after.results) new_by_key[case_id(r)] = &r;
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> changes;
   std::vector<std::pair<std::string, std::string>> order;
   for (auto const& key : d.layouts) {
@@ -118,7 +94,9 @@ std::string diff_html(const RunReport& before, const RunReport& after, const Rep
   el(page.body, "h1", {},
      d.toolchains ? std::string("ptxcts diff: driver JIT and precompiled cubin") : std::string("ptxcts diff"));
   el(page.body, "p",
-     {{"id", "verdict"}, {"class", d.findings() ? "verdict needs-action" : "verdict conforms"}}, diff_verdict(d));
+     {{"id", "verdict"}, {"class", d.findings() ? "verdict needs-action" : "verdict conforms"}},
+     diff_verdict_line(d, false));
+  for (auto const& line : diff_summary_lines(d)) el(page.body, "p", {{"class", "summary"}}, line);
   pugi::xml_node s = section(page.body, "run", "The two runs");
   pugi::xml_node tb = table(s, {});
   for (auto [k, info] : {std::pair{"Before", &before.info}, std::pair{"After", &after.info}}) {
@@ -138,13 +116,10 @@ std::string diff_html(const RunReport& before, const RunReport& after, const Rep
     }
     for (auto const& n : d.not_compared) el(s, "p", {}, "Not compared: " + n);
   }
-  std::map<std::string, std::string> family_of;  // kernel -> family
-  for (auto const* rep : {&before, &after})
-    for (auto const& r : rep->results) family_of.emplace(r.kernel, r.family);
   s = section(page.body, "changes", "What changed");
-  changes_groups(s, "Cases", d.cases, family_of);
-  changes_groups(s, "Claims", d.claims, family_of);
-  changes_groups(s, "Layouts observed before and not now", d.lost_layouts, family_of);
+  changes_groups(s, "Cases", d.cases);
+  changes_groups(s, "Claims", d.claims);
+  changes_groups(s, "Layouts observed before and not now", d.lost_layouts);
   layouts_changed(page.body, before, after, d);
   return page.str();
 }

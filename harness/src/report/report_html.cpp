@@ -103,8 +103,8 @@ void failures_block(pugi::xml_node s, const RunReport& report) {
       el(tr, "td", {{"class", outcome_class(r)}}, fmt::format("{} {}", rs.size(), label(outcome_of(r))));
       el(tr, "td", {{"class", "mono"}}, form);
       pugi::xml_node first = el(tr, "td");
-      el(first, "a", {{"href", "#" + kernel_anchor(r.kernel)}}, r.kernel);
-      text(first, " / " + r.case_name + ": " + r.reason);
+      el(first, "a", {{"href", "#" + kernel_anchor(r.kernel)}}, case_id(r));
+      text(first, ": " + r.reason);
       pugi::xml_node diff = el(tr, "td");
       if (!r.diff.empty()) el(diff, "pre", {}, fmt::format("{}", fmt::join(r.diff, "\n")));
     }

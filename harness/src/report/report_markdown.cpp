@@ -146,7 +146,7 @@ void family_section(std::string& out, const RunReport& report, const std::string
   out += "\n";
   for (const CaseResult* r : results) {
     if (!needs_action(*r) || outcome_of(*r) != Outcome::Fail) continue;
-    fmt::format_to(std::back_inserter(out), "**Failure: {} / {}** ({} mismatches): {}\n\n", r->kernel, r->case_name,
+    fmt::format_to(std::back_inserter(out), "**Failure: {}** ({} mismatches): {}\n\n", case_id(*r),
                    r->mismatches, r->reason);
     if (r->diff.empty()) continue;
     std::string fence = fence_for(r->diff);

@@ -81,12 +81,12 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
     f.tones.push_back(verdict_tone(r));
     f.tallies.push_back(tally(r.results));
     for (auto const& c : r.results) {
-      put(c.kernel + " / " + c.case_name, m, token(outcome_of(c)));
+      put(case_id(c), m, token(outcome_of(c)));
       f.rows[last].family = c.family;  // the page groups by it
       if (c.observed_layout.empty()) continue;
       auto [it, fresh] = layout_of.emplace(c.observed_layout, f.layouts.size());
       if (fresh) f.layouts.push_back(c.observed_layout);
-      put("layout " + c.kernel + " / " + c.case_name, m, fmt::format("L{}", it->second));
+      put("layout " + case_id(c), m, fmt::format("L{}", it->second));
     }
     for (auto const& v : r.claims) put("claim " + v.id, m, to_string(v.verdict));
   }
@@ -135,7 +135,10 @@ const char* tone_class(VerdictTone t) {
   return t == VerdictTone::Conforms ? "conforms" : t == VerdictTone::DoesNotConform ? "needs-action" : "unchecked";
 }
 
-// The fleet's verdict: every aligned run's, and how many rows differ between them.
+}  // namespace
+
+// The fleet's verdict: every aligned run's, in parts that add up to the aligned runs, and how many rows
+// differ between them.
 std::pair<std::string, VerdictTone> fleet_verdict(const Fleet& f) {
   std::size_t conform = 0, failing = 0, aligned = 0;
   for (std::size_t m = 0; m < f.machines.size(); ++m) {
@@ -144,21 +147,21 @@ std::pair<std::string, VerdictTone> fleet_verdict(const Fleet& f) {
     conform += f.tones[m] == VerdictTone::Conforms;
     failing += f.tones[m] == VerdictTone::DoesNotConform;
   }
+  const std::string runs = fmt::format("{} aligned run{}: {} need{} action, {} conform{}, {} checked nothing", aligned,
+                                       aligned == 1 ? "" : "s", failing, failing == 1 ? "s" : "", conform,
+                                       conform == 1 ? "s" : "", aligned - conform - failing);
   const std::string differ = fmt::format("{} of {} rows differ between the aligned machines", count_text(f.differing()),
                                          count_text(static_cast<long long>(f.rows.size())));
   const std::string missing =
       f.missing.empty() ? "" : fmt::format("; {} expected run{} left no report", f.missing.size(), f.missing.size() == 1 ? "" : "s");
   if (failing || !f.missing.empty())
-    return {fmt::format("Does not conform: {} of {} aligned run{} need{} action{}; {}.", failing, aligned,
-                        aligned == 1 ? "" : "s", failing == 1 ? "s" : "", missing, differ),
-            VerdictTone::DoesNotConform};
+    return {fmt::format("Does not conform: {}{}; {}.", runs, missing, differ), VerdictTone::DoesNotConform};
   if (conform == aligned && aligned > 0)
-    return {fmt::format("Conforms: {} of {} aligned run{} conform{}; {}.", conform, aligned, aligned == 1 ? "" : "s",
-                        conform == 1 ? "s" : "", differ),
-            VerdictTone::Conforms};
-  return {fmt::format("Nothing checked on {} of {} aligned runs; {}.", aligned - conform, aligned, differ),
-          VerdictTone::NothingChecked};
+    return {fmt::format("Conforms: {}; {}.", runs, differ), VerdictTone::Conforms};
+  return {fmt::format("Nothing checked: {}; {}.", runs, differ), VerdictTone::NothingChecked};
 }
+
+namespace {
 
 // A cell of the fleet's table: a case's outcome in words (its colour the outcome's), a claim's
 // verdict, a layout's name (a link to its figure), or absent.

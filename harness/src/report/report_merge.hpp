@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "results/outcome.hpp"
@@ -15,7 +16,7 @@
 namespace ptxcts {
 
 struct FleetRow {
-  std::string what;  // as `ptxcts diff` names it: "KERNEL / CASE", "claim ID", "layout KERNEL / CASE"
+  std::string what;  // "KERNEL/CASE" (results' case_id, as `--cases` takes it), "claim ID", "layout KERNEL/CASE"
   // Per machine: a case's outcome (results/outcome's token: "pass", "faulted", ...), a claim's verdict
   // or a layout's name; "" where absent.
   std::vector<std::string> values;
@@ -49,6 +50,10 @@ Fleet merge_reports(const std::vector<RunReport>& reports, std::vector<MissingRu
 // Why a machine is not aligned ("" if it is): its commit and specs against the fleet's.
 std::string alignment_note(const Fleet& f, std::size_t machine);
 std::string fleet_json(const Fleet& fleet);
+// The fleet's verdict line, first on its page and last on `ptxcts merge`'s console: "Does not conform:
+// 3 aligned runs: 2 need action, 1 conforms, 0 checked nothing; ..." (`merge` exits 1 when it does not
+// conform), and its tone.
+std::pair<std::string, VerdictTone> fleet_verdict(const Fleet& f);
 std::string fleet_html(const Fleet& fleet);
 
 }  // namespace ptxcts

@@ -286,11 +286,28 @@ void grammar_section(pugi::xml_node body, const MatrixFile& m) {
 
 }  // namespace
 
+std::string toolkits_verdict_line(const std::vector<std::pair<std::string, std::size_t>>& unexpected_per_release) {
+  std::vector<std::string> failing;
+  for (auto const& [release, n] : unexpected_per_release)
+    if (n) failing.push_back(fmt::format("CUDA {}: {}", release, n));
+  const std::size_t all = unexpected_per_release.size();
+  const std::string parts =
+      fmt::format("{} toolkit{}: {} as the specs expect, {} with findings the specs do not expect", all,
+                  all == 1 ? "" : "s", all - failing.size(), failing.size());
+  return failing.empty() ? fmt::format("As the specs expect: {}.", parts)
+                         : fmt::format("Does not agree with the specs: {} ({}).", parts, fmt::join(failing, ", "));
+}
+
 std::string toolkit_matrix_html(const MatrixFile& m) {
   const std::string span =
       fmt::format("CUDA {} to {}", m.toolkits.front().toolkit.cuda_release, m.toolkits.back().toolkit.cuda_release);
   HtmlPage page("ptxcts toolkits " + span);
   el(page.body, "h1", {}, "ptxcts: toolkits side by side, " + span);
+  std::vector<std::pair<std::string, std::size_t>> unexpected;
+  for (auto const& t : m.toolkits) unexpected.emplace_back(t.toolkit.cuda_release, t.contradictions);
+  const std::string verdict = toolkits_verdict_line(unexpected);
+  el(page.body, "p",
+     {{"id", "verdict"}, {"class", verdict.starts_with("As ") ? "verdict conforms" : "verdict needs-action"}}, verdict);
   contents(page.body, {{"changes", "What changed"},
                        {"findings", "Findings"},
                        {"statements", "Statements"},

@@ -6,11 +6,19 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "report/toolkit_matrix_reader.hpp"
 
 namespace ptxcts {
 
 std::string toolkit_matrix_html(const MatrixFile& m);
+
+// The toolkits' verdict, first on the page and in the Markdown: of the toolkits (CUDA release, its
+// findings the specs do not expect), how many agree with the specs and how many do not, parts that
+// add up, e.g. "Does not agree with the specs: 6 toolkits: 5 as the specs expect, 1 with findings the
+// specs do not expect (CUDA 12.0: 3)."
+std::string toolkits_verdict_line(const std::vector<std::pair<std::string, std::size_t>>& unexpected_per_release);
 
 }  // namespace ptxcts

@@ -287,7 +287,9 @@ std::string changed_grammar_markdown(const ToolkitMatrix& m) {
 }  // namespace
 
 std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
-  std::string md = "# ptxcts: toolkits side by side\n\n";
+  std::vector<std::pair<std::string, std::size_t>> unexpected;
+  for (auto const& c : m.columns) unexpected.emplace_back(c.cuda_release, static_cast<std::size_t>(c.contradictions));
+  std::string md = "# ptxcts: toolkits side by side\n\n**" + toolkits_verdict_line(unexpected) + "**\n\n";
   md += columns_markdown(m, run);
   md += steps_markdown(m);
   if (!sass.empty()) md += sass_changes_markdown(sass);

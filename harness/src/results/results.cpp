@@ -18,6 +18,8 @@ std::string jit_toolchain(const std::string& driver_version, const std::string& 
 
 bool ran_driver_jit(const RunInfo& info) { return info.toolchain.starts_with(kJitPrefix); }
 
+std::string case_id(const std::string& kernel, const std::string& case_name) { return kernel + "/" + case_name; }
+
 const char* to_string(Status s) {
   switch (s) {
     case Status::Pass: return "pass";

@@ -51,6 +51,12 @@ struct CaseResult {
   std::string known{};
 };
 
+// A case's one spelling everywhere: "KERNEL/CASE" (its kernel's catalog name, then the case's name), as
+// `ptxcts run --cases` takes it and `ptxcts list --cases`, `ptxcts diff`, the JUnit file, the pages,
+// the journal and the expectations write it. Kernel and case names hold no '/', ' ' or glob character.
+std::string case_id(const std::string& kernel, const std::string& case_name);
+inline std::string case_id(const CaseResult& r) { return case_id(r.kernel, r.case_name); }
+
 // NotCheckable: the run could not check the claim (no GPU, no case ran, a control case failed).
 // Observed: the behaviour is undefined or the rule unenforced, so what happened is recorded, not judged.
 // Undecided: the cases would contradict the claim, but every one of them needs action on this run (the

@@ -8,8 +8,6 @@
 
 namespace ptxcts {
 
-std::string case_id(const std::string& kernel, const std::string& case_name) { return kernel + "/" + case_name; }
-
 std::vector<std::string> all_case_ids(const Suite& suite) {
   std::vector<std::string> ids;
   for (auto const& k : suite.kernels)

@@ -8,10 +8,9 @@
 #include <vector>
 
 #include "plan/suite.hpp"
+#include "results/results.hpp"  // case_id: the one spelling of a case
 
 namespace ptxcts {
-
-std::string case_id(const std::string& kernel, const std::string& case_name);
 
 // Every case of the suite, "KERNEL/CASE", in the suite's order: the list a release of the suite
 // demands (what `ptxcts list --cases` writes, and what "conformant" means for this release).

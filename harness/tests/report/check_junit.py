@@ -6,8 +6,11 @@ usage: check_junit.py REPORT.json[.gz] JUNIT.xml [--expect-failures N] [--xsd FI
 The rule the file must keep: a <failure> or <error> only where `ptxcts run` exits 1, i.e. for a case
 that is not a fault case, not a known difference, and whose status is fail (<failure>) or error,
 crash, timeout (<error>); a case whose status is skip(ped) or not-supported is <skipped>, a fault
-case too; one testcase per result (claims are findings, not testcases); the totals on every suite
-and on the root are what a consumer counts from the testcases.
+case too; one testcase per result, named KERNEL/CASE (as `--cases` takes it); besides them, one
+testcase per claim (classname "ptxcts.FAMILY.claims", skipped where not checkable, never red) and
+one for the run's verdict (classname "ptxcts.run", a <failure> exactly where the run exits 1); every
+testcase has a time; the totals on every suite and on the root are what a consumer counts from the
+testcases.
 
 Three readers, so that "agrees" means what a CI server would show:
   - Jenkins' JUnit schema (xunit-plugin junit-10.xsd), through `xmlschema`;
@@ -107,12 +110,13 @@ def total_problems(where, element, counted):
 
 
 def result_for(case, results):
-    """The report's result a testcase stands for. Today classname is "ptxcts.FAMILY.KERNEL" and name
-    is CASE; any dot-separated tail of classname may be the kernel (kernel names hold dots), and a
-    name "KERNEL / CASE" is read too."""
+    """The report's result a testcase stands for: its name is KERNEL/CASE (from issue 41 on); before,
+    classname was "ptxcts.FAMILY.KERNEL" and name CASE, so any dot-separated tail of classname may be
+    the kernel (kernel names hold dots), and a name "KERNEL / CASE" is read too."""
     classname, name = case.classname or "", case.name or ""
     parts = classname.split(".")
-    keys = [(".".join(parts[i:]), name) for i in range(len(parts))]
+    keys = [tuple(name.split("/", 1))] if "/" in name and " / " not in name else []
+    keys += [(".".join(parts[i:]), name) for i in range(len(parts))]
     if " / " in name:
         keys.append(tuple(name.split(" / ", 1)))
     for key in keys:
@@ -126,6 +130,45 @@ def expected(r):
     if is_red(r):
         return RED[r["status"]]
     return "skipped" if r["status"] in SKIPPED else None
+
+
+def is_claim(case):
+    return (case.classname or "").endswith(".claims")
+
+
+def is_verdict(case):
+    return (case.classname or "") == "ptxcts.run"
+
+
+def extra_problems(cases, report):
+    """The claims' and the verdict's testcases against the report, and a time on every testcase."""
+    problems = []
+    untimed = [c for c in cases if c._elem.get("time") is None]
+    if untimed:
+        problems.append(f"{len(untimed)} testcases have no time, e.g. {untimed[0].classname} / {untimed[0].name}")
+    claims = {c["id"]: c for c in report.get("claims", [])}
+    seen = Counter()
+    for case in filter(is_claim, cases):
+        c = claims.get(case.name)
+        if c is None:
+            problems.append(f"claim testcase {case.classname} / {case.name}: no claim of the report")
+            continue
+        seen[case.name] += 1
+        found = kinds(case)
+        want = {"skipped"} if c["verdict"] == "not-checkable" else set()
+        if found != want:
+            problems.append(f"claim {case.name} ({c['verdict']}): has <{'/'.join(sorted(found)) or 'nothing'}>, "
+                            f"expected <{'/'.join(want) or 'nothing'}>")
+    missing = [i for i in claims if not seen[i]]
+    if missing or any(n > 1 for n in seen.values()):
+        problems.append(f"claims: {len(missing)} without a testcase, {sum(n > 1 for n in seen.values())} with several")
+    verdicts = list(filter(is_verdict, cases))
+    red = any(map(is_red, report["results"]))
+    if len(verdicts) != 1:
+        problems.append(f"{len(verdicts)} verdict testcases (classname ptxcts.run), expected 1")
+    elif ("failure" in kinds(verdicts[0])) != red:
+        problems.append(f"the verdict testcase is {'red' if not red else 'not red'}, but the run exits {int(red)}")
+    return problems
 
 
 def testcase_problems(cases, results):
@@ -203,7 +246,11 @@ def main():
         problems += total_problems(f"testsuite {s.name}", s, counted)
     if xml is not suites[0]:
         problems += total_problems("root", xml, totals)
-    problems += testcase_problems([c for s in suites for c in s], report["results"])
+    every = [c for s in suites for c in s]
+    of_cases = [c for c in every if not is_claim(c) and not is_verdict(c)]
+    problems += testcase_problems(of_cases, report["results"])
+    problems += extra_problems(every, report)
+    totals = count(of_cases)  # what follows speaks of the cases' testcases
     problems += count_problems(totals, report["results"])
     summary = report.get("summary", {})  # schema 9 on: what the run counted as needing action
     if "needing_action" in summary and summary["needing_action"] != totals["failure"] + totals["error"]:
@@ -215,7 +262,7 @@ def main():
 
     for p in problems:
         print(f"check_junit: {p}")
-    head = (f"junit: {totals['tests']} tests, {totals['failure']} failures, {totals['error']} errors, "
+    head = (f"junit: {totals['tests']} case tests, {totals['failure']} failures, {totals['error']} errors, "
             f"{totals['skipped']} skipped")
     if problems:
         print(f"{head}: {len(problems)} disagreements with the report")

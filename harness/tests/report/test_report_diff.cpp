@@ -44,14 +44,24 @@ TEST(ReportDiff, NamesRegressionsFixesAndRunChanges) {
   ASSERT_EQ(d.cases.size(), 3u);
   EXPECT_EQ(d.regressions(), 1);  // k1 pass -> crash; the claim is a new documentation finding, counted apart
   EXPECT_EQ(d.new_findings(), 1);
-  EXPECT_EQ(d.findings(), 2);  // what `ptxcts diff` exits 1 for
+  EXPECT_EQ(d.findings(), 1);      // what `ptxcts diff` exits 1 for: the case regression
+  EXPECT_EQ(d.findings(true), 2);  // and with --gate-docs the new documentation finding too
+  // Issue 41: the verdict and the summary first, then the changes grouped by transition and family,
+  // each case named as `--cases` takes it.
   EXPECT_EQ(format_diff(d),
-            "run     driver_version: 580.159.04 -> 585.1\n"
-            "WORSE   k1 / c: pass -> crash\n"
-            "changed k2 / c: fail -> pass\n"
-            "changed k4 / c: (absent) -> pass\n"
-            "FINDING claim claim: confirmed -> contradicted\n"
-            "3 case changes, 1 claim changes, 1 regressions (0 lost); documentation findings: 1 new, 0 gone\n");
+            "Does not pass the upgrade gate: 1 case regression: 1 worse, 0 lost, 0 layouts lost; and 1 "
+            "documentation change: 1 new finding, 0 claims lost (not gated; --gate-docs gates them).\n"
+            "Cases: 3 changed: 1 worse, 0 lost, 0 withdrawn, 1 new, 1 other\n"
+            "Claims: 1 changed: 1 new findings, 0 findings gone, 0 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Layouts: 0 changed: 0 lost, 0 withdrawn, 0 differ (observations)\n"
+            "Run: driver_version: 580.159.04 -> 585.1\n"
+            "\nREGRESSION pass -> crash: 1 case\n  (no family) (1):\n    k1/c\n"
+            "\n(absent) -> pass: 1 case\n  (no family) (1):\n    k4/c\n"
+            "\nfail -> pass: 1 case\n  (no family) (1):\n    k2/c\n"
+            "\nFINDING confirmed -> contradicted: 1 claim\n  (no family) (1):\n    claim\n");
+  // -q: the verdict and the summary alone.
+  const std::string all = format_diff(d), quiet = format_diff(d, {.quiet = true, .gate_docs = false});
+  EXPECT_EQ(quiet, all.substr(0, all.find("\n\n") + 1));
 }
 
 TEST(ReportDiff, IdenticalReportsHaveNoChanges) {
@@ -63,7 +73,11 @@ TEST(ReportDiff, IdenticalReportsHaveNoChanges) {
   EXPECT_TRUE(d.claims.empty());
   EXPECT_TRUE(d.lost_layouts.empty());
   EXPECT_EQ(d.regressions(), 0);
-  EXPECT_EQ(format_diff(d), "0 case changes, 0 claim changes, 0 regressions (0 lost); documentation findings: 0 new, 0 gone\n");
+  EXPECT_EQ(format_diff(d),
+            "Passes the upgrade gate: no case regression.\n"
+            "Cases: 0 changed: 0 worse, 0 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Claims: 0 changed: 0 new findings, 0 findings gone, 0 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Layouts: 0 changed: 0 lost, 0 withdrawn, 0 differ (observations)\n");
 }
 
 // Whatever the earlier report had and the later one lacks is a regression, whatever its status was:
@@ -76,18 +90,25 @@ TEST(ReportDiff, WhatWentMissingIsARegression) {
   a.claims = {claim("c1", Verdict::Confirmed), claim("c2", Verdict::NotCheckable)};
   b.results = {result("k3", "c", Status::Skip), result("wmma2", "u", Status::Pass)};  // wmma2 without its layout
   ReportDiff d = diff_reports(a, b);
-  EXPECT_EQ(d.regressions(), 6);
+  EXPECT_EQ(d.regressions(), 4);  // the cases and the layout; the claims lost are documentation changes
+  EXPECT_EQ(d.claims_lost(), 2);
+  EXPECT_EQ(d.findings(true), 6);
   EXPECT_EQ(format_diff(d),
-            "LOST    k1 / c: pass -> (absent)\n"
-            "LOST    k2 / c: fail -> (absent)\n"
-            "LOST    wmma1 / u: pass -> (absent)\n"
-            "LOST    claim c1: confirmed -> (absent)\n"
-            "LOST    claim c2: not-checkable -> (absent)\n"
-            "LOST    layout wmma2 / u: observed -> (absent)\n"
-            "3 case changes, 2 claim changes, 6 regressions (6 lost); documentation findings: 0 new, 0 gone\n");
+            "Does not pass the upgrade gate: 4 case regressions: 0 worse, 3 lost, 1 layout lost; and 2 documentation "
+            "changes: 0 new findings, 2 claims lost (not gated; --gate-docs gates them).\n"
+            "Cases: 3 changed: 0 worse, 3 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Claims: 2 changed: 0 new findings, 0 findings gone, 2 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Layouts: 1 changed: 1 lost, 0 withdrawn, 0 differ (observations)\n"
+            "\nREGRESSION fail -> (absent): 1 case\n  (no family) (1):\n    k2/c\n"
+            "\nREGRESSION pass -> (absent): 2 cases\n  (no family) (2):\n    k1/c\n    wmma1/u\n"
+            "\nREGRESSION confirmed -> (absent): 1 claim\n  (no family) (1):\n    c1\n"
+            "\nREGRESSION not-checkable -> (absent): 1 claim\n  (no family) (1):\n    c2\n"
+            "\nREGRESSION observed -> (absent): 1 layout\n  (no family) (1):\n    wmma2/u\n");
 
   RunReport empty;
-  EXPECT_EQ(diff_reports(a, empty).regressions(), 7);
+  // Its 5 results (their layouts go with them); its 2 claims lost are documentation changes.
+  EXPECT_EQ(diff_reports(a, empty).regressions(), 5);
+  EXPECT_EQ(diff_reports(a, empty).claims_lost(), 2);
   EXPECT_EQ(diff_reports(empty, a).regressions(), 0);  // everything new: no regression
 }
 
@@ -98,8 +119,11 @@ TEST(ReportDiff, ResultThatGotWorseCountsOnceWithItsLayout) {
   b.results = {result("wmma", "u", Status::Crash)};
   ReportDiff d = diff_reports(a, b);
   EXPECT_EQ(d.regressions(), 1);
-  EXPECT_EQ(format_diff(d),
-            "WORSE   wmma / u: pass -> crash\n1 case changes, 0 claim changes, 1 regressions (0 lost); documentation findings: 0 new, 0 gone\n");
+  EXPECT_EQ(format_diff(d, {.quiet = true, .gate_docs = false}),
+            "Does not pass the upgrade gate: 1 case regression: 1 worse, 0 lost, 0 layouts lost.\n"
+            "Cases: 1 changed: 1 worse, 0 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Claims: 0 changed: 0 new findings, 0 findings gone, 0 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Layouts: 0 changed: 0 lost, 0 withdrawn, 0 differ (observations)\n");
 }
 
 // The later report may say why something is gone: then it is shown, with the reason, and is no regression.
@@ -110,18 +134,22 @@ TEST(ReportDiff, WithdrawnIsNoRegression) {
                result("wmma", "u", Status::Pass, "lane 0: r0=(0,0)\n")};
   a.claims = {claim("c1", Verdict::Confirmed)};
   b.results = {result("wmma", "u", Status::Pass)};
-  b.withdrawn = {{.what = "k1 / c", .reason = "renamed k1 / d"},
+  // Reports name a case "KERNEL / CASE" in their withdrawals (their JSON's spelling): the diff reads it.
+  b.withdrawn = {{.what = "k1 / c", .reason = "renamed k1/d"},
                  {.what = "claim c1", .reason = "merged into c2"},
-                 {.what = "layout wmma / u", .reason = "observed by wmma / v instead"},
+                 {.what = "layout wmma / u", .reason = "observed by wmma/v instead"},
                  {.what = "claim k2 / c", .reason = "misnamed: excuses nothing"}};
   ReportDiff d = diff_reports(a, b);
   EXPECT_EQ(d.regressions(), 1);
   EXPECT_EQ(format_diff(d),
-            "changed k1 / c: pass -> (absent) (withdrawn: renamed k1 / d)\n"
-            "LOST    k2 / c: pass -> (absent)\n"
-            "changed claim c1: confirmed -> (absent) (withdrawn: merged into c2)\n"
-            "changed layout wmma / u: observed -> (absent) (withdrawn: observed by wmma / v instead)\n"
-            "2 case changes, 1 claim changes, 1 regressions (1 lost); documentation findings: 0 new, 0 gone\n");
+            "Does not pass the upgrade gate: 1 case regression: 0 worse, 1 lost, 0 layouts lost.\n"
+            "Cases: 2 changed: 0 worse, 1 lost, 1 withdrawn, 0 new, 0 other\n"
+            "Claims: 1 changed: 0 new findings, 0 findings gone, 0 lost, 1 withdrawn, 0 new, 0 other\n"
+            "Layouts: 1 changed: 0 lost, 1 withdrawn, 0 differ (observations)\n"
+            "\nREGRESSION pass -> (absent): 1 case\n  (no family) (1):\n    k2/c\n"
+            "\npass -> (absent): 1 case\n  (no family) (1):\n    k1/c (withdrawn: renamed k1/d)\n"
+            "\nconfirmed -> (absent): 1 claim\n  (no family) (1):\n    c1 (withdrawn: merged into c2)\n"
+            "\nobserved -> (absent): 1 layout\n  (no family) (1):\n    wmma/u (withdrawn: observed by wmma/v instead)\n");
 }
 
 // A wmma fragment that another driver or GPU lays out differently is shown, and is no regression.
@@ -134,11 +162,15 @@ TEST(ReportDiff, ChangedFragmentLayoutsAreObservationsNotRegressions) {
   a.results[1].observed_layout = b.results[1].observed_layout = "lane 0: r0=(0,0)\n";
   ReportDiff d = diff_reports(a, b);
   ASSERT_EQ(d.layouts.size(), 1u);
-  EXPECT_EQ(d.layouts[0], "wmma.load.c / u");
+  EXPECT_EQ(d.layouts[0], "wmma.load.c/u");
   EXPECT_EQ(d.regressions(), 0);
   EXPECT_EQ(format_diff(d),
-            "layout  wmma.load.c / u: the fragment's register layout differs (see observed_layout)\n"
-            "0 case changes, 0 claim changes, 0 regressions (0 lost), 1 fragment layouts changed (observations); documentation findings: 0 new, 0 gone\n");
+            "Passes the upgrade gate: no case regression.\n"
+            "Cases: 0 changed: 0 worse, 0 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Claims: 0 changed: 0 new findings, 0 findings gone, 0 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Layouts: 1 changed: 0 lost, 0 withdrawn, 1 differ (observations)\n"
+            "\nthe fragment's register layout differs (an observation; see observed_layout): 1 case\n"
+            "    wmma.load.c/u\n");
 }
 
 // A claim's verdict that changed is a change, never a regression: the cases it rests on count theirs
@@ -151,12 +183,12 @@ TEST(ReportDiff, AClaimVerdictThatChangedIsAChangeNotARegression) {
               claim("c4", Verdict::Confirmed)};
   ReportDiff d = diff_reports(a, b);
   EXPECT_EQ(d.regressions(), 0);
-  EXPECT_EQ(format_diff(d),
-            "changed claim c1: confirmed -> observed\n"
-            "changed claim c2: observed -> not-checkable\n"
-            "changed claim c3: not-checkable -> observed\n"
-            "changed claim c4: observed -> confirmed\n"
-            "0 case changes, 4 claim changes, 0 regressions (0 lost); documentation findings: 0 new, 0 gone\n");
+  EXPECT_EQ(d.findings(true), 0);
+  EXPECT_EQ(format_diff(d, {.quiet = true, .gate_docs = true}),
+            "Passes the upgrade gate: no case regression.\n"
+            "Cases: 0 changed: 0 worse, 0 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Claims: 4 changed: 0 new findings, 0 findings gone, 0 lost, 0 withdrawn, 0 new, 4 other\n"
+            "Layouts: 0 changed: 0 lost, 0 withdrawn, 0 differ (observations)\n");
 }
 
 // Issue 38: case regressions and changes of documentation findings are counted apart. A claim the
@@ -173,18 +205,29 @@ TEST(ReportDiff, CaseRegressionsAndDocumentationFindingsAreCountedApart) {
   EXPECT_EQ(d.new_findings(), 1);
   EXPECT_EQ(d.findings_gone(), 1);
   EXPECT_EQ(d.newly_undecided(), 1);
-  EXPECT_EQ(format_diff(d),
-            "WORSE   k1 / c: pass -> fail\n"
-            "changed claim c1: confirmed -> undecided\n"
-            "FINDING claim c2: confirmed -> contradicted\n"
-            "changed claim c3: contradicted -> confirmed\n"
-            "1 case changes, 3 claim changes, 1 regressions (0 lost); documentation findings: 1 new, 1 gone; 1 claim "
-            "undecided now (its cases need action)\n");
+  EXPECT_EQ(format_diff(d, {.quiet = true, .gate_docs = true}),
+            "Does not pass the upgrade gate: 1 case regression: 1 worse, 0 lost, 0 layouts lost; and 1 documentation "
+            "change: 1 new finding, 0 claims lost.\n"
+            "Cases: 1 changed: 1 worse, 0 lost, 0 withdrawn, 0 new, 0 other\n"
+            "Claims: 3 changed: 1 new findings, 1 findings gone, 0 lost, 0 withdrawn, 0 new, 1 other (1 undecided now: "
+            "its cases need action)\n"
+            "Layouts: 0 changed: 0 lost, 0 withdrawn, 0 differ (observations)\n");
   // A GPU that fails the claim's cases and nothing else: the case's regression alone, no finding.
   b.claims[1].verdict = Verdict::Undecided;
   d = diff_reports(a, b);
-  EXPECT_EQ(d.findings(), 1);
+  EXPECT_EQ(d.findings(true), 1);
   EXPECT_EQ(d.new_findings(), 0);
+  // No case regression, a new documentation finding: reported; gated only with --gate-docs.
+  b.results = a.results;
+  b.claims[1].verdict = Verdict::Contradicted;
+  d = diff_reports(a, b);
+  EXPECT_EQ(d.findings(), 0);
+  EXPECT_EQ(d.findings(true), 1);
+  EXPECT_EQ(diff_verdict_line(d, false),
+            "Passes the upgrade gate: no case regression; 1 documentation change: 1 new finding, 0 claims lost (not "
+            "gated; --gate-docs gates them).");
+  EXPECT_EQ(diff_verdict_line(d, true),
+            "Does not pass the upgrade gate (--gate-docs): 1 documentation change: 1 new finding, 0 claims lost.");
 }
 
 // The committed H100 report (schema 4, which wrote its observations not-checkable) against the same
@@ -230,9 +273,10 @@ TEST(ReportDiff, JitAndCubinAlikeHaveNoFindings) {
   EXPECT_TRUE(d.toolchains);
   EXPECT_EQ(d.findings(), 0);
   EXPECT_EQ(format_diff(d),
-            "run     toolchain: precompiled cubin (ptxas 13.0.88) -> driver JIT (cuModuleLoadDataEx), driver "
-            "580.159.04 (CUDA 13.0)\n"
-            "JIT and precompiled cubin: 0 cases disagree, 0 not compared (skipped by one run), 0 claim changes\n");
+            "JIT and precompiled cubin agree on every case compared.\n"
+            "JIT and precompiled cubin: cases that disagree: 0; not compared (skipped by one run): 0; claims changed: 0\n"
+            "Run: toolchain: precompiled cubin (ptxas 13.0.88) -> driver JIT (cuModuleLoadDataEx), driver "
+            "580.159.04 (CUDA 13.0)\n");
 }
 
 // Exactly the case that differs, first, as a finding; in status or in what was observed; either order.
@@ -245,14 +289,15 @@ TEST(ReportDiff, ACaseWhereJitAndCubinDisagreeIsAFinding) {
   jit.results[1].mismatches = 2;
   ReportDiff d = diff_reports(cubin, jit);
   ASSERT_EQ(d.disagreements.size(), 1u);
-  EXPECT_EQ(d.disagreements[0].what, "k2 / c");
+  EXPECT_EQ(d.disagreements[0].what, "k2/c");
   EXPECT_EQ(d.findings(), 1);
   const std::string text = format_diff(d);
-  EXPECT_EQ(text.substr(0, text.find("run ")),
-            "FINDING JIT and precompiled cubin disagree: k2 / c\n"
+  EXPECT_EQ(text.substr(0, text.find('\n')), "Does not pass: JIT and precompiled cubin disagree on 1 case.");
+  EXPECT_EQ(text.substr(text.find("FINDING")),
+            "FINDING JIT and precompiled cubin disagree: k2/c\n"
             "  cubin pass\n"
             "  JIT fail (2 element(s) differ from the reference model)\n");
-  EXPECT_NE(text.find("1 cases disagree, 0 not compared"), std::string::npos) << text;
+  EXPECT_NE(text.find("cases that disagree: 1; not compared (skipped by one run): 0;"), std::string::npos) << text;
   EXPECT_EQ(diff_reports(jit, cubin).disagreements.size(), 1u);
 
   // The same status, a different observation: the wmma layout.
@@ -260,7 +305,7 @@ TEST(ReportDiff, ACaseWhereJitAndCubinDisagreeIsAFinding) {
   jit.results[2].observed_layout = "lane 0: r0=(0,1)\n";
   d = diff_reports(cubin, jit);
   ASSERT_EQ(d.disagreements.size(), 1u);
-  EXPECT_EQ(d.disagreements[0].what, "w / u");
+  EXPECT_EQ(d.disagreements[0].what, "w/u");
   EXPECT_EQ(d.disagreements[0].before, "cubin pass: observed layout:\nlane 0: r0=(0,0)\n");
   EXPECT_EQ(d.disagreements[0].after, "JIT pass: observed layout:\nlane 0: r0=(0,1)\n");
 
@@ -281,7 +326,7 @@ TEST(ReportDiff, ACaseOnlyOneToolchainSkippedIsNotComparedNoFinding) {
   ASSERT_EQ(d.not_compared.size(), 1u);
   EXPECT_EQ(
       d.not_compared[0],
-      "k1 / c: skipped by the JIT run: the driver's JIT does not take this PTX: CUDA_ERROR_UNSUPPORTED_PTX_VERSION");
+      "k1/c: skipped by the JIT run: the driver's JIT does not take this PTX: CUDA_ERROR_UNSUPPORTED_PTX_VERSION");
 }
 
 // `ptxcts diff` itself, on the committed H100 report and a copy that says it ran the JIT: exit 0 when
@@ -302,7 +347,7 @@ TEST(ReportDiff, TheCommandExitsOneOnADisagreementAndNamesTheCase) {
   const std::string a = write("cubin.json", cubin), b = write("jit.json", jit);
   ProcessResult same = run_process({PTXCTS_COMMAND, "diff", a, b}, 120);
   EXPECT_EQ(same.exit_code, 0) << same.output;
-  EXPECT_NE(same.output.find("0 cases disagree"), std::string::npos) << same.output;
+  EXPECT_NE(same.output.find("cases that disagree: 0;"), std::string::npos) << same.output;
   std::size_t at = jit.results.size() / 2;
   while (at < jit.results.size() && jit.results[at].status != Status::Pass) ++at;
   ASSERT_LT(at, jit.results.size());
@@ -312,8 +357,13 @@ TEST(ReportDiff, TheCommandExitsOneOnADisagreementAndNamesTheCase) {
   changed.mismatches = 1;
   ProcessResult differs = run_process({PTXCTS_COMMAND, "diff", a, write("jit.json", jit)}, 120);
   EXPECT_EQ(differs.exit_code, 1) << differs.output;
+  // The verdict first, then the summary; the first finding names the case as `--cases` takes it.
   EXPECT_EQ(differs.output.substr(0, differs.output.find('\n')),
-            "FINDING JIT and precompiled cubin disagree: " + changed.kernel + " / " + changed.case_name);
-  EXPECT_NE(differs.output.find("1 cases disagree"), std::string::npos) << differs.output;
+            "Does not pass: JIT and precompiled cubin disagree on 1 case.");
+  const std::size_t finding = differs.output.find("FINDING");
+  ASSERT_NE(finding, std::string::npos) << differs.output;
+  EXPECT_EQ(differs.output.substr(finding, differs.output.find('\n', finding) - finding),
+            "FINDING JIT and precompiled cubin disagree: " + case_id(changed));
+  EXPECT_NE(differs.output.find("cases that disagree: 1;"), std::string::npos) << differs.output;
   fs::remove_all(dir);
 }

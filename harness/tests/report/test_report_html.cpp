@@ -366,7 +366,7 @@ TEST(Fleet, OutcomesInWordsVerdictsFirst) {
   ASSERT_TRUE(fault) << "html-page.json has a fault case that faulted";
   Fleet f = merge_reports({a, b});
   auto doc = parse(fleet_html(f));
-  const std::string row = fault->kernel + " / " + fault->case_name;
+  const std::string row = case_id(*fault);
   // The same on both machines: one cell across both columns.
   auto cells = doc.select_nodes(fmt::format("//div[@id='fleet']//tr[@data-name='{}']/td[position() > 1]", row).c_str());
   ASSERT_EQ(cells.size(), 1u);
