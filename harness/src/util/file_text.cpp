@@ -1,24 +1,38 @@
 #include "util/file_text.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 
 namespace ptxcts {
 
 namespace {
 
-std::string too_large(const std::filesystem::path& path, std::size_t max_bytes) {
-  return path.string() + ": more than " + std::to_string(max_bytes >> 20) +
-         " MiB; refused unread (expected a spec, report, journal or manifest: they are a few MB)";
+std::string expected(std::string_view what) {
+  return what.empty() ? std::string("a spec, report, journal or manifest: they are a few MB") : std::string(what);
+}
+
+std::string too_large(const std::filesystem::path& path, std::size_t max_bytes, std::string_view what) {
+  return path.string() + ": more than " + std::to_string(max_bytes >> 20) + " MiB; refused unread (expected " +
+         expected(what) + ")";
+}
+
+std::string a_folder(const std::filesystem::path& path, std::string_view what) {
+  return path.string() + ": is a folder; expected " + (what.empty() ? "a file" : std::string(what));
 }
 
 // A `.gz` file's text, decompressed in chunks (at most max_bytes of it); nullopt where it cannot be
 // opened. A cut or damaged stream is an error naming the file, never a silently short text.
-std::optional<std::string> read_gzip_text(const std::filesystem::path& path, std::size_t max_bytes) {
+std::optional<std::string> read_gzip_text(const std::filesystem::path& path, std::size_t max_bytes,
+                                          std::string_view what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(a_folder(path, what));
   std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), gzclose);
   if (!in) return std::nullopt;
   std::string text;
@@ -32,7 +46,7 @@ std::optional<std::string> read_gzip_text(const std::filesystem::path& path, std
     }
     if (n == 0) break;
     text.append(chunk, static_cast<std::size_t>(n));
-    if (text.size() > max_bytes) throw std::runtime_error(too_large(path, max_bytes));
+    if (text.size() > max_bytes) throw std::runtime_error(too_large(path, max_bytes, what));
   }
   int code = 0;
   gzerror(in.get(), &code);
@@ -42,23 +56,37 @@ std::optional<std::string> read_gzip_text(const std::filesystem::path& path, std
   return text;
 }
 
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 }  // namespace
 
-std::optional<std::string> try_read_file_text(const std::filesystem::path& path, std::size_t max_bytes) {
-  if (path.extension() == ".gz") return read_gzip_text(path, max_bytes);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  if (max_bytes == std::numeric_limits<std::size_t>::max()) {
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+std::optional<std::string> try_read_file_text(const std::filesystem::path& path, std::size_t max_bytes,
+                                              std::string_view what) {
+  if (path.extension() == ".gz") return read_gzip_text(path, max_bytes, what);
+  Fd in{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (in.fd < 0) {
+    if (errno == EISDIR) throw std::runtime_error(a_folder(path, what));
+    return std::nullopt;
   }
+  struct stat st {};
+  if (::fstat(in.fd, &st) == 0 && S_ISDIR(st.st_mode)) throw std::runtime_error(a_folder(path, what));
   // In chunks, so that a file without an end (a device, a FIFO) costs at most the limit.
   std::string text;
+  if (S_ISREG(st.st_mode) && static_cast<std::uintmax_t>(st.st_size) <= max_bytes)
+    text.reserve(static_cast<std::size_t>(st.st_size));
   char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes) throw std::runtime_error(too_large(path, max_bytes));
+  for (;;) {
+    const ssize_t n = ::read(in.fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(path.string() + ": cannot read " + expected(what) + ": " + std::strerror(errno));
+    if (n == 0) break;
+    text.append(chunk, static_cast<std::size_t>(n));
+    if (text.size() > max_bytes) throw std::runtime_error(too_large(path, max_bytes, what));
   }
   return text;
 }
@@ -68,9 +96,9 @@ std::optional<std::string> try_read_plain_or_gzipped(const std::filesystem::path
   return try_read_file_text(path.string() + ".gz", max_bytes);
 }
 
-std::string read_file_text(const std::filesystem::path& path, std::string_view what) {
-  auto text = try_read_file_text(path);
-  if (!text) throw std::runtime_error(path.string() + ": cannot read " + std::string(what));
+std::string read_file_text(const std::filesystem::path& path, std::string_view what, std::size_t max_bytes) {
+  auto text = try_read_file_text(path, max_bytes, what);
+  if (!text) throw std::runtime_error(path.string() + ": cannot read " + std::string(what) + " (" + std::strerror(errno) + ")");
   return std::move(*text);
 }
 
