@@ -271,3 +271,20 @@ TEST(ReportCommands, APageOrAFleetIsNeverWrittenOverTheReportItReads) {
   EXPECT_EQ(read_file_text(a), before);
   EXPECT_FALSE(fs::exists(prefix + ".html"));
 }
+
+TEST(FleetInputs, AResultsFolderWhoseNameIsNotUtf8StillMakesTheFleet) {
+  // Before: a missing task's reason names its task.status by path, and a path with a byte that is
+  // not UTF-8 made the JSON unwritable: `error: [json.exception.type_error.316] invalid UTF-8 byte at
+  // index 94: 0xFF`, exit 2, no page.
+  test::TempDir t("fleet-bytes");
+  const fs::path results = t.dir / "results\xff";
+  finished_task(results, 0);
+  fs::create_directories(results / "node1-task1");
+  std::ofstream(results / "node1-task1" / "task.status") << "task 1\nhost node1\nstarted D\n";
+  const FleetInputs in = collect_fleet_inputs({results.string()}, 2);
+  ASSERT_EQ(in.missing.size(), 1u);
+  EXPECT_NE(in.missing[0].reason.find("results\xef\xbf\xbd/node1-task1/task.status"), std::string::npos)
+      << in.missing[0].reason;
+  const std::string json = fleet_json(merge_reports(in.reports, in.missing));
+  EXPECT_NE(json.find("\"task\": \"1\""), std::string::npos);
+}
