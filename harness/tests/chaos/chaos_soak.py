@@ -420,7 +420,9 @@ class Surfaces:
         kill_at = rng.uniform(0.05, 0.6) * s.baseline_wall
         ran = self.finish(self.task(results, victim), kill_at=kill_at)
         ok = self.checked(ran, f"episode {number}, task {victim} killed at {kill_at:.2f} s", findings)
-        struck = ran.was_killed
+        # A kill after the run wrote its report (atomically) and before the script ended struck nothing the
+        # merge can see: the task is there.
+        struck = ran.was_killed and not any(p.name == REPORT for p in results.glob(f"*-task{victim}/*"))
         out = s.work / f"fleet-{number}-page"
         merged = self.merge(results, out)
         ok = self.checked(merged, f"episode {number}, the merge", findings) and ok
