@@ -85,6 +85,19 @@ int trouble(const CommandContext& ctx, const char* what) {
   return kExitTrouble;
 }
 
+// An empty value (an unset shell variable: `--ptxas "$PTXAS"`, `--cases "$FAILED"`) is refused for
+// every option and argument that takes one, never read as "none given" and so the default or everything.
+void refuse_empty_values(CLI::App& app) {
+  const CLI::Validator not_empty(
+      [](std::string& s) {
+        return s.empty() ? std::string("an empty value; expected one (an unset shell variable?)") : std::string();
+      },
+      "");  // no word in --help: every value is so
+  for (CLI::Option* o : app.get_options())
+    if (o->get_type_size() != 0) o->transform(not_empty);  // first: before any check of what the value names
+  for (CLI::App* sub : app.get_subcommands({})) refuse_empty_values(*sub);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -104,6 +117,7 @@ int main(int argc, char** argv) {
       add_html_command(app, ctx.paths),          add_merge_command(app, ctx.paths),
       add_release_manifest_command(app, ctx.paths), add_list_command(app, ctx.paths),
       add_check_specs_command(app, ctx.paths)};
+  refuse_empty_values(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "util/atomic_file.hpp"
+#include "util/file_text.hpp"
 #include "util/sealed_file.hpp"
 
 namespace ptxcts {
@@ -81,6 +82,7 @@ std::optional<ManifestKey> manifest_key(const fs::path& manifest) {
     const std::size_t got = static_cast<std::size_t>(in.gcount());
     XXH3_128bits_update(state.get(), buf.data(), got);
     size += got;
+    if (size > kMaxInputFileBytes) return std::nullopt;  // no manifest: the manifest's reader says why
   }
   if (in.bad()) return std::nullopt;
   const XXH128_hash_t h = XXH3_128bits_digest(state.get());

@@ -11,6 +11,7 @@
 
 #include "util/checked_file.hpp"
 #include "util/file_text.hpp"
+#include "util/private_path.hpp"
 #include "util/scratch_file.hpp"
 #include "util/sealed_file.hpp"
 #include "util/subprocess.hpp"
@@ -76,7 +77,7 @@ fs::path seal_path(const fs::path& ptxas) { return ptxas.parent_path().parent_pa
 PtxasSeal seal_of(const fs::path& ptxas, const std::string& sealed_by) {
   struct stat st {};
   if (::stat(ptxas.c_str(), &st) != 0) throw std::runtime_error(fmt::format("{}: cannot stat the file", ptxas.string()));
-  const std::optional<std::string> bytes = try_read_file_text(ptxas, std::uintmax_t{1} << 32);
+  const std::optional<std::string> bytes = try_read_file_text(ptxas, kMaxProgramBytes, "a ptxas to seal");
   if (!bytes) throw std::runtime_error(fmt::format("{}: cannot read the file to seal it", ptxas.string()));
   return PtxasSeal{.size = static_cast<std::uintmax_t>(st.st_size),
                    .mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec,
@@ -153,7 +154,16 @@ PtxasSeal checked_seal(const fs::path& ptxas) {
 
 }  // namespace
 
+std::string not_run_from_cache(const fs::path& program) {
+  const std::string why = writable_by_others(program);
+  if (why.empty()) return "";
+  return fmt::format("{}: refused, not run: {}, so another user could have put this program there; expected it and "
+                     "every folder above it owned by you or root and writable by no one else",
+                     program.string(), why);
+}
+
 Toolchain discover_cached_ptxas(const fs::path& ptxas, const TargetCatalog* table) {
+  if (std::string why = not_run_from_cache(ptxas); !why.empty()) throw std::runtime_error(why);
   PtxasSeal seal = checked_seal(ptxas);
   Toolchain tc = Toolchain::discover(ptxas.string());
   const std::string basis = verdict_basis(tc, table);

@@ -36,7 +36,12 @@ std::filesystem::path seal_path(const std::filesystem::path& ptxas);
 void write_ptxas_seal(const std::filesystem::path& ptxas, const PtxasSeal& seal);
 PtxasSeal seal_of(const std::filesystem::path& ptxas, const std::string& sealed_by);
 
-// A cached ptxas checked: its seal (a changed file is refused before it runs), then what it says
+// Why a program of the cache (a fetched ptxas, the disassembler beside it) must not be run: it or a
+// folder above it is another user's (not this user's, not root's) or writable by others
+// (util/private_path); "" where it may be run.
+std::string not_run_from_cache(const std::filesystem::path& program);
+
+// A cached ptxas checked: where it lies (not_run_from_cache: refused before it runs), its seal (a changed file is refused before it runs), then what it says
 // and does (Toolchain::discover, identity_problem; the verdict cached by seal). Throws
 // std::runtime_error naming the file and both sides of the mismatch.
 Toolchain discover_cached_ptxas(const std::filesystem::path& ptxas, const TargetCatalog* table);

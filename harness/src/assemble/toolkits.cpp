@@ -44,7 +44,9 @@ std::tuple<int, int, int> version_key(const std::string& v) {
 fs::path default_toolkit_cache() {
   if (auto c = getenv_or("PTXCTS_TOOLKIT_CACHE"); !c.empty()) return c;
   if (auto x = getenv_or("XDG_CACHE_HOME"); !x.empty()) return fs::path(x) / "ptxcts" / "toolkits";
-  return fs::path(getenv_or("HOME", "/tmp")) / ".cache" / "ptxcts" / "toolkits";
+  // Never a shared place (/tmp) where $HOME is unset: another user could plant a ptxcts there.
+  if (auto home = user_home(); !home.empty()) return fs::path(home) / ".cache" / "ptxcts" / "toolkits";
+  return {};
 }
 
 ToolkitSearch default_toolkit_search(const std::vector<std::string>& explicit_ptxas, const fs::path& cache,
@@ -63,8 +65,8 @@ ToolkitSearch default_toolkit_search(const std::vector<std::string>& explicit_pt
 
 std::vector<ToolkitCandidate> toolkit_candidates(const ToolkitSearch& s) {
   std::vector<ToolkitCandidate> out;
-  for (auto const& p : s.explicit_ptxas) out.push_back({.ptxas = p, .found_by = "--ptxas"});
-  for (auto const& p : split(s.env, ':')) out.push_back({.ptxas = p, .found_by = "PTXCTS_TOOLKITS"});
+  for (auto const& p : s.explicit_ptxas) out.push_back({.ptxas = p, .found_by = "--ptxas", .refused = ""});
+  for (auto const& p : split(s.env, ':')) out.push_back({.ptxas = p, .found_by = "PTXCTS_TOOLKITS", .refused = ""});
   auto sorted_dirs = [](const fs::path& root, const std::string& prefix) {
     std::vector<fs::path> dirs;
     std::error_code ec;
@@ -75,13 +77,15 @@ std::vector<ToolkitCandidate> toolkit_candidates(const ToolkitSearch& s) {
   };
   for (auto const& d : sorted_dirs(s.installed_root, "cuda"))
     if (executable(d / "bin" / "ptxas"))
-      out.push_back({.ptxas = (d / "bin" / "ptxas").string(), .found_by = "installed"});
+      out.push_back({.ptxas = (d / "bin" / "ptxas").string(), .found_by = "installed", .refused = ""});
   if (auto on_path = find_on_path("ptxas", s.path); !on_path.empty())
-    out.push_back({.ptxas = on_path, .found_by = "PATH"});
+    out.push_back({.ptxas = on_path, .found_by = "PATH", .refused = ""});
   if (!s.cache.empty())
     for (auto const& d : sorted_dirs(s.cache, "cuda-"))
       if (executable(d / "bin" / "ptxas"))
-        out.push_back({.ptxas = (d / "bin" / "ptxas").string(), .found_by = "cache"});
+        out.push_back({.ptxas = (d / "bin" / "ptxas").string(),
+                       .found_by = "cache",
+                       .refused = not_run_from_cache(d / "bin" / "ptxas")});
   return out;
 }
 
@@ -97,7 +101,11 @@ std::vector<FoundToolkit> find_toolkits(const ToolkitSearch& search) {
       continue;
     }
     files.push_back(canonical);
-    FoundToolkit f{.where = c, .tc = std::nullopt, .problem = "", .also = {}};
+    FoundToolkit f{.where = c, .tc = std::nullopt, .problem = c.refused, .also = {}};
+    if (!c.refused.empty()) {  // never run
+      found.push_back(std::move(f));
+      continue;
+    }
     try {
       // One in the cache is checked, not believed: its seal, its folder, what it does.
       f.tc = c.found_by == "cache" ? discover_cached_ptxas(c.ptxas, search.table ? &*search.table : nullptr)

@@ -18,6 +18,7 @@ namespace ptxcts {
 struct ToolkitCandidate {
   std::string ptxas;     // path as found
   std::string found_by;  // "--ptxas", "PTXCTS_TOOLKITS", "installed", "PATH", "cache"
+  std::string refused;   // why it is never run ("": it may be): one of the cache that others could write
 };
 
 struct FoundToolkit {
@@ -47,7 +48,8 @@ ToolkitSearch default_toolkit_search(const std::vector<std::string>& explicit_pt
                                      const std::filesystem::path& specs = {});
 
 // The cache of fetched toolkits: $PTXCTS_TOOLKIT_CACHE, else $XDG_CACHE_HOME/ptxcts/toolkits, else
-// ~/.cache/ptxcts/toolkits.
+// ~/.cache/ptxcts/toolkits (the password database's home where $HOME is unset), else none (empty:
+// never a shared place such as /tmp).
 std::filesystem::path default_toolkit_cache();
 
 // Candidates in search order, each file once (the first finder named, the others in `also`).

@@ -14,6 +14,7 @@
 #include "assemble/toolchain.hpp"
 #include "assemble/toolkit_identity.hpp"
 #include "util/checked_file.hpp"
+#include "util/private_path.hpp"
 #include "util/subprocess.hpp"
 
 namespace ptxcts {
@@ -211,7 +212,7 @@ FetchResult fetch_toolkit(const std::string& version, const fs::path& cache, con
     out.message = fmt::format("CUDA {}: already in the cache: {}", out.release, out.binary);
     return out;
   }
-  fs::create_directories(cache);
+  make_private_folder(cache);  // mode 0700 where it is made; throws where another user could write there
   Scratch scratch(cache, out.release);
   try {
     const fs::path wheel = download_wheel(tools, scratch.dir / "wheel", requirement);

@@ -13,7 +13,7 @@ struct CaseListError : std::runtime_error {
 };
 
 // The globs the arguments name; throws CaseListError ("FILE:LINE:COLUMN: ..." or the argument) on a
-// file that cannot be read or a line that is not KERNEL/CASE.
+// file that cannot be read (a folder, over 256 MiB) or names no case, or a line that is not KERNEL/CASE.
 std::vector<std::string> case_globs(const std::vector<std::string>& arguments);
 
 }  // namespace ptxcts

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -44,13 +45,19 @@ std::optional<std::vector<std::string>> catalog_targets(const Suite& suite, cons
     if (comma > at) out.push_back(p.targets.substr(at, comma - at));
     at = comma + 1;
   }
+  // A list of nothing is a mistake (a script's empty variable), not a catalog of nothing.
+  if (out.empty())
+    throw std::invalid_argument(fmt::format("--targets '{}' names no target; expected native, all, or a "
+                                            "comma-separated list such as sm_90,sm_100a",
+                                            p.targets));
   return out;
 }
 
 // The disassembler for the toolkit of `tc`: its own, $PTXCTS_DISASSEMBLER, or another toolkit's.
 DisassemblerChoice disassembler_for(const std::string& ptxas, const std::string& release, const Paths& p) {
   std::vector<std::string> others;
-  for (auto const& c : toolkit_candidates(default_toolkit_search({}, p.toolkit_cache))) others.push_back(c.ptxas);
+  for (auto const& c : toolkit_candidates(default_toolkit_search({}, p.toolkit_cache)))
+    if (c.refused.empty()) others.push_back(c.ptxas);  // none from a place another user could write
   const char* env = std::getenv("PTXCTS_DISASSEMBLER");
   return choose_disassembler(ptxas, release, env ? env : "", others);
 }
@@ -146,7 +153,8 @@ Command add_catalog_command(CLI::App& app, Paths& p) {
                   "Targets to assemble for: all (every target ptxas knows), native (those whose code loads on "
                   "this machine's GPUs), or a list such as sm_90,sm_100a")
       ->capture_default_str();
-  cli->add_option("--runner", p.runner, "The device runner program (asked which GPUs there are, for native)");
+  cli->add_option("--runner", p.runner, "The device runner program (asked which GPUs there are, for native)")
+      ->check(CLI::ExistingFile);
   cli->add_flag("--no-sass", opt->no_sass, "Do not disassemble the cubins (the manifest then has no SASS)");
   return {.cli = cli, .run = [opt, cli](CommandContext& ctx) {
             Paths& p = ctx.paths;

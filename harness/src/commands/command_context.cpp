@@ -54,7 +54,12 @@ Paths::Paths()
 Toolchain find_toolchain(const Paths& p) { return Toolchain::discover(p.ptxas, home().build_ptxas); }
 
 std::string user_catalog(const std::string& release) {
-  return (default_toolkit_cache().parent_path() / ("catalog-cuda" + release)).string();
+  const std::filesystem::path cache = default_toolkit_cache();
+  if (cache.empty())
+    throw std::runtime_error(
+        "no folder of your own for this toolkit's catalog: $HOME is unset and the password database names no home "
+        "for this user (never a shared folder such as /tmp instead); expected --catalog DIR, or $HOME");
+  return (cache.parent_path() / ("catalog-cuda" + release)).string();
 }
 
 CatalogOrigin this_suite(const Paths& p) {

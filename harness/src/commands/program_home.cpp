@@ -1,7 +1,8 @@
 #include "commands/program_home.hpp"
 
-#include <fstream>
 #include <string>
+
+#include "util/file_text.hpp"
 
 namespace ptxcts {
 namespace fs = std::filesystem;
@@ -33,7 +34,10 @@ ProgramHome find_program_home(const fs::path& exe, const BuildLayout& build) {
   h.catalog = beside(build.catalog_dir);
   h.reports = beside(build.reports_dir);
   h.runner = beside(build.device_runner);
-  if (std::ifstream in(dir / "build-toolkit.txt"); in) std::getline(in, h.build_ptxas);
+  // One line the build wrote: the ptxas it was configured with.
+  const std::string toolkit =
+      try_read_file_text(dir / "build-toolkit.txt", std::size_t{64} << 10, "the build's ptxas, one line").value_or("");
+  h.build_ptxas = toolkit.substr(0, toolkit.find('\n'));
   return h;
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <future>
 #include <memory>
@@ -44,9 +45,9 @@ void add_run_options(CLI::App* run, Paths& p, RunCommandOptions& o) {
                   "Run only these cases: KERNEL/CASE names or globs, or @FILE, a case list (`ptxcts list --cases`); "
                   "reports are then not written");
   run->add_option("--expectations", f.expectations,
-                  "Expectations files or folders: outcomes known to differ on a GPU and driver (default: the specs' "
-                  "expectations/)");
-  run->add_option("--runner", p.runner, "The device runner program");
+                  "Expectations files or folders: outcomes known to differ on a GPU and driver (default: none; "
+                  "only those named are read)");
+  run->add_option("--runner", p.runner, "The device runner program")->check(CLI::ExistingFile);
   run->add_option("--ptxas", p.ptxas, "ptxas to use");
   run->add_option("--toolkit", o.toolkit,
                   "Assemble the catalog with this toolkit (a CUDA release such as 12.4, a ptxas version or path; "
@@ -84,8 +85,23 @@ void add_hidden_run_options(CLI::App* run, RunFlags& f) {
   run->add_flag("--no-stream", f.no_stream)->group("");
   run->add_flag("--runners-see-all-gpus", f.runners_see_all_gpus)->group("");
   run->add_option("--standby-depth", f.standby_depth)->check(CLI::Range(1, 8))->group("");
-  run->add_option("--case-timeout", f.case_timeout)->check(CLI::Range(0.1, 3600.0))->group("");
-  run->add_option("--batch-limit", f.batch_limit)->check(CLI::Range(0.1, 86400.0))->group("");
+  // CLI::Range lets "nan" through (every comparison with NaN is false): a limit that never passes.
+  auto seconds = [](const std::string& option) {
+    return CLI::Validator(
+        [option](std::string& s) {
+          return std::isnan(std::strtod(s.c_str(), nullptr)) ? option + ": " + s + " is not a number of seconds"
+                                                             : std::string();
+        },
+        "SECONDS");
+  };
+  run->add_option("--case-timeout", f.case_timeout)
+      ->check(seconds("--case-timeout"))
+      ->check(CLI::Range(0.1, 3600.0))
+      ->group("");
+  run->add_option("--batch-limit", f.batch_limit)
+      ->check(seconds("--batch-limit"))
+      ->check(CLI::Range(0.1, 86400.0))
+      ->group("");
 }
 
 // Which catalog the run uses: another toolkit's (--toolkit) beside the build's own; a release's own,
@@ -105,9 +121,10 @@ void choose_catalog(Paths& p, RunCommandOptions& o, const CLI::App* cli) {
   p.targets = o.targets;
 }
 
-// The expectations files a run applies: those named (files or folders), else the specs' expectations/.
-std::vector<ExpectationFile> load_expectations(const Paths& p, const std::vector<std::string>& named) {
-  if (named.empty()) return read_expectation_dir(fs::path(p.specs) / "expectations");
+// The expectations files a run applies: those named (files or folders), and only those: never a file
+// found in a folder of the suite's own (a stray file in an installed package's folder would turn a
+// wrong GPU's run into exit 0).
+std::vector<ExpectationFile> load_expectations(const std::vector<std::string>& named) {
   std::vector<ExpectationFile> files;
   for (auto const& n : named) {
     if (fs::is_directory(n)) {
@@ -132,6 +149,16 @@ int check_selection(const Suite& suite, const RunFlags& f, const std::vector<std
     return usage_error(fmt::format("--cases {}: no case of the suite is named so; expected KERNEL/CASE names as "
                                    "`ptxcts list --cases` lists them, e.g. {}",
                                    fmt::join(none, ", "), all_case_ids(suite).front()));
+  // Each names some case, but together they may name none: a selection of nothing is refused too.
+  if (!f.families.empty() && !globs.empty() && std::none_of(suite.kernels.begin(), suite.kernels.end(), [&](auto& k) {
+        if (std::find(f.families.begin(), f.families.end(), k.family) == f.families.end()) return false;
+        for (auto const& c : suite.specs.cases.cases)
+          if (kind_of(k).takes(k, c) && selected_case(globs, case_id(k.name, c.name))) return true;
+        return false;
+      }))
+    return usage_error(fmt::format("--family {} and --cases {} have no case in common: the selection names no case; "
+                                   "expected cases of those families (`ptxcts list --cases` lists them)",
+                                   fmt::join(f.families, ","), fmt::join(f.cases, " ")));
   return 0;
 }
 
@@ -168,7 +195,7 @@ int run_suite(const CommandContext& ctx, const RunFlags& f) {
   try {
     globs = case_globs(f.cases);
   } catch (const CaseListError& e) { return usage_error(e.what()); }
-  const std::vector<ExpectationFile> expectations = load_expectations(p, f.expectations);
+  const std::vector<ExpectationFile> expectations = load_expectations(f.expectations);
   // The fault line's first runner makes its context, and the GPUs are asked for (each starts the
   // driver: a few hundred ms), while the specs and the catalog load (run/early_runner).
   std::unique_ptr<EarlyRunner> early;
@@ -201,7 +228,7 @@ int run_suite(const CommandContext& ctx, const RunFlags& f) {
                       .catalog = cat,
                       .devices = gpus_of_this_run(q, cat, suite),
                       .globs = globs,
-                      .selection = !f.families.empty() || !globs.empty(),  // a report speaks for every case
+                      .selection = !f.families.empty() || !f.cases.empty(),  // a report speaks for every case
                       .expectations = expectations,
                       .early = early.get(),
                       .origin = origin};

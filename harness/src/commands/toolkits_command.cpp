@@ -8,10 +8,15 @@
 
 #include "assemble/toolkits.hpp"
 #include "assemble/wheel_fetch.hpp"
+#include "util/private_path.hpp"
 
 namespace ptxcts {
 
 namespace {
+
+constexpr const char* kNoCache =
+    "no cache of fetched toolkits: $HOME is unset and the password database names no home for this user "
+    "(never a shared folder such as /tmp instead); expected --cache DIR, $PTXCTS_TOOLKIT_CACHE or $HOME";
 
 struct ToolkitsOptions {
   std::vector<std::string> ptxas;     // --ptxas: more to list
@@ -35,13 +40,18 @@ int list_toolkits(const std::vector<std::string>& ptxas, const std::string& cach
                f.where.ptxas, f.where.found_by,
                f.also.empty() ? "" : fmt::format("; also {}", fmt::join(f.also, "; ")));
   }
-  fmt::print("{} toolkits usable; fetched ones are cached in {}\n", usable, cache);
+  fmt::print("{} toolkits usable; {}\n", usable,
+             cache.empty() ? std::string(kNoCache) : fmt::format("fetched ones are cached in {}", cache));
   return usable ? 0 : usage_error("no usable ptxas found (ptxcts toolkits fetch VERSION fetches one)");
 }
 
 // Each version's tools through pip into the cache; 77 if the registry cannot be reached (nothing
 // else went wrong), 2 if a version does not exist or a wheel is bad.
 int fetch_toolkits(const ToolkitsOptions& o, const std::string& cache) {
+  if (cache.empty()) return usage_error(fmt::format("{}: nothing fetched", kNoCache));
+  try {
+    make_private_folder(cache);  // mode 0700 where it is made; refused where another user could write
+  } catch (const std::runtime_error& e) { return usage_error(fmt::format("{}; nothing fetched", e.what())); }
   for (auto const& v : o.versions)
     for (auto const& tool : o.tools) {
       try {

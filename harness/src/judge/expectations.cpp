@@ -4,11 +4,13 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <cstring>
+#include <optional>
 
 #include "results/outcome.hpp"
 #include "spec/yaml_reader.hpp"
+#include "util/file_text.hpp"
 
 namespace ptxcts {
 
@@ -59,11 +61,17 @@ bool ExpectationFile::speaks_for(const RunInfo& info) const {
 }
 
 ExpectationFile read_expectation_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw SpecError({.file = file.string()}, "cannot read this expectations file");
-  std::stringstream text;
-  text << in.rdbuf();
-  YamlReader root(file.string(), parse_yaml(file.string(), text.str()), "expectations file");
+  std::optional<std::string> text;
+  try {
+    text = try_read_file_text(file, kMaxInputFileBytes, "an expectations file (YAML: gpu, driver, expectations)");
+  } catch (const std::runtime_error& e) {  // "<file>: why": the file named once, as every SpecError names it
+    const std::string why = e.what(), head = file.string() + ": ";
+    throw SpecError({.file = file.string()}, why.starts_with(head) ? why.substr(head.size()) : why);
+  }
+  if (!text)
+    throw SpecError({.file = file.string()},
+                    fmt::format("cannot read this expectations file ({})", std::strerror(errno)));
+  YamlReader root(file.string(), parse_yaml(file.string(), *text), "expectations file");
   root.expect_map({"gpu", "driver", "expectations"});
   ExpectationFile f;
   f.file = file.string();

@@ -1,7 +1,9 @@
 #include "run/journal.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 
@@ -23,20 +25,40 @@ struct JournalText {
 // "kernel/case" -> its line and its place in the records read.
 using SeenRecords = std::map<std::pair<std::string, std::string>, std::pair<int, std::size_t>>;
 
-// A run records each case once (a resumed run redoes nothing done): a second record was not
-// written by a run, and which of the two to believe is not for --resume to guess.
-void refuse_a_second_record(const std::filesystem::path& path, int number, const CaseResult& r, SeenRecords& seen,
-                            const std::vector<CaseResult>& results) {
+// What two records of a case disagree on: the fields whose values differ ("status", "reason", ...).
+std::vector<std::string> fields_that_differ(const CaseResult& a, const CaseResult& b) {
+  const nlohmann::json x = nlohmann::json::parse(case_result_json_line(a)),
+                       y = nlohmann::json::parse(case_result_json_line(b));
+  std::vector<std::string> out;
+  for (auto const& [key, value] : x.items())
+    if (!y.contains(key) || y.at(key) != value) out.push_back(key);
+  for (auto const& [key, value] : y.items())
+    if (!x.contains(key)) out.push_back(key);
+  return out;
+}
+
+// A run records each case once (a resumed run redoes nothing done); two runs writing into one
+// reports folder at once may record a case twice. Records that agree in every field are one record
+// (the second is skipped: returns false); records that disagree were not written by one run, and
+// which to believe is not for --resume to guess: refused, saying how to keep either.
+bool first_record_of_its_case(const std::filesystem::path& path, int number, const CaseResult& r, SeenRecords& seen,
+                              const std::vector<CaseResult>& results) {
   auto [first, fresh] = seen.emplace(std::make_pair(r.kernel, r.case_name), std::make_pair(number, results.size()));
-  if (fresh) return;
+  if (fresh) return true;
   const CaseResult& before = results[first->second.second];
+  const std::vector<std::string> differ = fields_that_differ(before, r);
+  if (differ.empty()) return false;
+  const int at = first->second.first;
   throw ReportError(fmt::format(
-      "{}:{}:1: a second record of {}/{} (the first is at line {}{}); expected one record per case: the journal "
-      "is refused (remove the line that is wrong, or run without --resume)",
-      path.string(), number, r.kernel, r.case_name, first->second.first,
-      before.status == r.status
-          ? ", with the same outcome"
-          : fmt::format(", which says {} where this says {}", to_string(before.status), to_string(r.status))));
+      "{}:{}:1: a second record of {}/{} that disagrees with the first, at line {} ({}; two runs wrote into one "
+      "reports folder?); expected one outcome per case: the journal is refused. Keep the record you believe and "
+      "delete the other (sed -i '{}d' on the journal keeps line {}'s, sed -i '{}d' this one's), or run without "
+      "--resume to run every case again",
+      path.string(), number, r.kernel, r.case_name, at,
+      before.status != r.status
+          ? fmt::format("it says {} where this says {}", to_string(before.status), to_string(r.status))
+          : fmt::format("the same outcome, {}, but they differ in {}", to_string(r.status), fmt::join(differ, ", ")),
+      number, at, at, number));
 }
 
 // The last line, without its newline: a whole record (a disk that filled just before the newline),
@@ -72,8 +94,7 @@ JournalText scan_journal(const std::filesystem::path& path, const std::string& t
       out.whole = text.size();
       at = text.size();
     }
-    refuse_a_second_record(path, number, *r, seen, out.results);
-    out.results.push_back(std::move(*r));
+    if (first_record_of_its_case(path, number, *r, seen, out.results)) out.results.push_back(std::move(*r));
   }
   return out;
 }

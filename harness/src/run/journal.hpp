@@ -35,8 +35,10 @@ class Journal {
 
 // Reads a journal. A last line without its newline that is no whole record (the run died, or its
 // disk filled, while writing it) is dropped; one that is a whole record is kept. Any other bad line
-// is a ReportError naming file:line:column, and so is a second record of a case (duplicated or
-// contradicting the first): a run records each case once, and --resume does not guess which to believe.
+// is a ReportError naming file:line:column. A second record of a case that agrees with the first in
+// every field (two runs into one reports folder at once) is the same record, read once; one that
+// disagrees is a ReportError naming both lines and how to keep either: --resume does not guess which
+// to believe.
 std::vector<CaseResult> read_journal(const std::filesystem::path& path);
 
 // read_journal for `--resume`, and the journal made ready to be appended to: a last line cut short

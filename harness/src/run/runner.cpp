@@ -441,7 +441,7 @@ class DeviceLine {
     current->go(order);
     if (standby_) keep_ready(ready);
     ProcessResult pr = current->finish();
-    if (pr.stalled) stalled = {.why = current->watch().why_stalled(), .loading = !current->watch().launching()};
+    if (pr.stalled) stalled = {.why = current->why_stalled(), .loading = !current->watch().launching()};
     return pr;
   }
 

@@ -11,15 +11,40 @@ void RunnerWatch::limit(double launch_seconds, double batch_seconds) {
   launch_ = launch_seconds, batch_ = batch_seconds;
 }
 
+void RunnerWatch::start() {
+  std::lock_guard<std::mutex> hold(mutex_);
+  state_ = State::Starting;
+  batch_began_ = Clock::now();
+  launching_ = false;
+  child_.deadline_in(batch_);
+}
+
 void RunnerWatch::begin() {
   std::lock_guard<std::mutex> hold(mutex_);
+  state_ = State::Working;
   batch_began_ = Clock::now();
   launching_ = false;
   set_deadline_locked();
 }
 
+void RunnerWatch::quit() {
+  std::lock_guard<std::mutex> hold(mutex_);
+  state_ = State::Quitting;
+  launching_ = false;
+  child_.deadline_in(launch_);
+}
+
 void RunnerWatch::hear(const std::string& line) {
   std::lock_guard<std::mutex> hold(mutex_);
+  if (state_ == State::Starting && (line == "ready" || line == "waiting")) {
+    state_ = State::Waiting;  // ready: it waits for its go (or quit), which arms the next limit
+    child_.clear_deadline();
+    return;
+  }
+  if (state_ != State::Working) {  // starting, waiting or quitting: no line moves its limit
+    if (line != "waiting") last_line_ = line.substr(0, 80);
+    return;
+  }
   if (line.rfind("batch ", 0) == 0) {
     launching_ = true;
   } else if (line.rfind("done ", 0) == 0) {  // a result: the next batch may begin
@@ -45,6 +70,14 @@ bool RunnerWatch::launching() const {
 std::string RunnerWatch::why_stalled() const {
   std::lock_guard<std::mutex> hold(mutex_);
   const std::string said = last_line_.empty() ? "" : fmt::format(" ('{}')", last_line_);
+  if (state_ == State::Quitting)
+    return fmt::format("told to quit, it did not end within {} s (the limit on a launch), though it kept printing{}; "
+                       "it was killed",
+                       launch_, said);
+  if (state_ == State::Starting)
+    return fmt::format("not ready within {} s of its start (the limit on a batch, making its context included), "
+                       "though it kept printing{}; it was killed",
+                       batch_, said);
   const double batch_left = batch_ - std::chrono::duration<double>(Clock::now() - batch_began_).count();
   if (launching_ && batch_left > 0)
     return fmt::format(

@@ -29,6 +29,7 @@ StandbyRunner::StandbyRunner(const RunnerCommand& command, fs::path go, std::fun
       go_(std::move(go)),
       on_line_(std::move(on_line)) {
   std::vector<std::string> argv = runner_argv(command_, go_.string());
+  watch_.start();  // a limit from its start: to be ready (then its go or quit arms the next)
   thread_ = std::thread([this, argv = std::move(argv)] {
     try {
       result_ = run_process(argv, ProcessOptions{.idle_seconds = command_.idle_timeout,
@@ -39,6 +40,7 @@ StandbyRunner::StandbyRunner(const RunnerCommand& command, fs::path go, std::fun
                                                      },
                                                  .watch = &watch_.child()});
     } catch (const std::exception& e) { result_.output = e.what(); }
+    if (result_.stalled) why_stalled_ = watch_.why_stalled();  // the state it was killed in
   });
 }
 
@@ -87,6 +89,7 @@ ProcessResult StandbyRunner::finish() {
       stop_and_wait();
       throw;
     }
+    watch_.quit();  // told to quit: it ends within the limit on a launch, whatever it keeps printing
   }
   if (thread_.joinable()) thread_.join();
   return result_;

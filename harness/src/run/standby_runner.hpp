@@ -44,13 +44,16 @@ class StandbyRunner {
 
   const RunnerCommand& command() const { return command_; }
   const RunnerWatch& watch() const { return watch_; }
+  // Why it was killed at a limit, as said when it was (before its go, after its quit, or working).
+  const std::string& why_stalled() const { return why_stalled_; }
   // The limits on its progress from its go on (a runner started before the run's options were known).
   void limit(double launch_seconds, double batch_seconds) { watch_.limit(launch_seconds, batch_seconds); }
   void listen(std::function<void(const std::string&)> on_line);
   // Run these jobs (the job file is written by now); from now its progress is watched. A go file
   // that cannot be written stops the runner (killed, not left waiting for it) and throws.
   void go(const GoOrder& order);
-  // Waits for it to end; one never given work is told to quit first (killed where that cannot be said).
+  // Waits for it to end; one never given work is told to quit first (killed where that cannot be said,
+  // or where it does not end within the limit on a launch).
   ProcessResult finish();
 
  private:
@@ -63,6 +66,7 @@ class StandbyRunner {
   std::mutex mutex_;
   std::function<void(const std::string&)> on_line_;
   ProcessResult result_;
+  std::string why_stalled_;
   std::thread thread_;
 };
 

@@ -540,6 +540,12 @@ SpecSet load_spec_dir(const std::filesystem::path& dir) {
   }
   std::sort(paths.begin(), paths.end());
   std::sort(misnamed.begin(), misnamed.end());
+  for (const char* needed : {"targets.yaml", "cases.yaml"})  // named here with the folder: an empty one, another
+    if (std::none_of(paths.begin(), paths.end(), [&](auto const& p) { return p.filename() == needed; }))
+      throw SpecError({.file = dir.string()},
+                      fmt::format("no {} here; expected a directory of the suite's spec files (targets.yaml, "
+                                  "cases.yaml and a file per family)",
+                                  needed));
   if (!misnamed.empty())
     throw SpecError(
         {.file = misnamed.front().string()},

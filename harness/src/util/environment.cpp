@@ -1,5 +1,6 @@
 #include "util/environment.hpp"
 
+#include <pwd.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,6 +11,17 @@ namespace ptxcts {
 std::string getenv_or(const char* name, const std::string& otherwise) {
   const char* v = std::getenv(name);
   return v && *v ? v : otherwise;
+}
+
+std::string user_home() {
+  if (std::string home = getenv_or("HOME"); !home.empty()) return home;
+  struct passwd entry {};
+  struct passwd* found = nullptr;
+  char buffer[16384];
+  if (::getpwuid_r(::getuid(), &entry, buffer, sizeof buffer, &found) == 0 && found && found->pw_dir &&
+      found->pw_dir[0] == '/')
+    return found->pw_dir;
+  return "";
 }
 
 std::string find_on_path(const std::string& name, const std::string& path) {

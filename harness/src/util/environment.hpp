@@ -1,5 +1,5 @@
-// What the process's environment says: a variable with a fallback, and the program a command line
-// would find on a PATH.
+// What the process's environment says: a variable with a fallback, the user's home, and the program a
+// command line would find on a PATH.
 #pragma once
 
 #include <string>
@@ -8,6 +8,10 @@ namespace ptxcts {
 
 // $name, or `otherwise` where it is unset or empty.
 std::string getenv_or(const char* name, const std::string& otherwise = "");
+
+// The user's home: $HOME, else the one the password database gives this process's user (cron and
+// `env -i` unset $HOME), else "" (never a shared place such as /tmp).
+std::string user_home();
 
 // The first executable regular file called `name` in the folders of `path` (':'-separated, as
 // $PATH), or "" where none has one.

@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -19,6 +18,7 @@
 
 #include "util/atomic_file.hpp"
 #include "util/checked_file.hpp"
+#include "util/file_text.hpp"
 
 namespace ptxcts {
 namespace fs = std::filesystem;
@@ -132,11 +132,12 @@ void forget(const fs::path& dir) {
 
 // ---- owners ----
 
+// A small file's text (an owner file, /proc's), "" where it cannot be read or is not what is expected
+// there: a folder, or more than 64 KiB (a planted owner file is not read without end).
 std::string text_of(const fs::path& file) {
-  std::ifstream in(file);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  try {
+    return try_read_file_text(file, std::size_t{64} << 10, "an owner file or /proc's record of a process").value_or("");
+  } catch (const std::runtime_error&) { return ""; }
 }
 
 // The process's start time in clock ticks since boot (/proc/PID/stat's 22nd field), "" if it is gone.

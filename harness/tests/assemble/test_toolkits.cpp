@@ -4,11 +4,13 @@
 // alone, and a version that does not exist, no network, a damaged wheel or the wrong release each
 // one message with the cache left as it was. Stand-in ptxas and pip scripts; no network.
 #include <gtest/gtest.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include "assemble/probe_assembly.hpp"
@@ -264,4 +266,83 @@ TEST(Toolkits, AnArchPtxasRefusesForParsingIsJudgedByAFullAssembly) {
   in >> first >> second;
   EXPECT_EQ(first, "compute_90a");
   EXPECT_EQ(second, "sm_90a");
+}
+
+namespace {
+
+// The variable's value (nullopt: unset), put back as it was when this goes.
+struct UnsetForATest {
+  const char* name;
+  std::optional<std::string> was;
+  explicit UnsetForATest(const char* n) : name(n) {
+    if (const char* v = std::getenv(n)) was = v;
+    ::unsetenv(n);
+  }
+  ~UnsetForATest() {
+    if (was) ::setenv(name, was->c_str(), 1);
+  }
+};
+
+}  // namespace
+
+// Issue 40: with $HOME unset (`env -i`, some cron and CI set-ups) the cache of fetched toolkits was
+// /tmp/.cache/ptxcts/toolkits, which any user can make: a ptxas planted there ran as root. Now the
+// password database's home, else none; never a shared folder.
+TEST(Toolkits, WithHomeUnsetTheCacheIsNeverASharedFolder) {
+  UnsetForATest home("HOME"), xdg("XDG_CACHE_HOME"), cache("PTXCTS_TOOLKIT_CACHE");
+  const struct passwd* pw = ::getpwuid(::getuid());
+  const fs::path expected =
+      pw && pw->pw_dir && pw->pw_dir[0] == '/' ? fs::path(pw->pw_dir) / ".cache" / "ptxcts" / "toolkits" : fs::path();
+  EXPECT_EQ(default_toolkit_cache(), expected);
+  EXPECT_FALSE(default_toolkit_cache().string().starts_with("/tmp")) << default_toolkit_cache();
+}
+
+// A ptxas in the cache that another user could have put there (its folder writable by others, or
+// its file another user's) is listed as refused and never run; a fetch into a folder others can write
+// is refused before pip runs, and a cache it makes is the user's alone (mode 0700).
+TEST(Toolkits, ACachedPtxasOthersCouldHavePlantedIsNeverRun) {
+  TempDir t("planted");
+  const fs::path cache = t.dir / "cache", folder = cache / "cuda-12.0", ptxas = folder / "bin" / "ptxas";
+  fake_ptxas(folder / "bin" / "ptxas.real", "12.0.140", "8.0", "'sm_75'", false);
+  write_script(ptxas, "echo ran >> '" + (t.dir / "ran").string() + "'\nexec \"$0.real\" \"$@\"\n");
+  ::chmod(folder.c_str(), 0777);
+  const ToolkitSearch s{.explicit_ptxas = {}, .env = "", .installed_root = t.dir / "none", .path = "", .cache = cache};
+  std::vector<FoundToolkit> found = find_toolkits(s);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0].tc.has_value());
+  EXPECT_EQ(found[0].problem, ptxas.string() + ": refused, not run: " + folder.string() +
+                                  " is writable by every user (mode 0777), so another user could have put this "
+                                  "program there; expected it and every folder above it owned by you or root and "
+                                  "writable by no one else");
+  if (::geteuid() == 0) {  // another user's file, where this test may give it away
+    ::chmod(folder.c_str(), 0755);
+    ASSERT_EQ(::chown(ptxas.c_str(), 65534, 65534), 0);
+    found = find_toolkits(s);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_NE(found[0].problem.find(ptxas.string() + " belongs to uid 65534, neither you (uid 0) nor root"),
+              std::string::npos)
+        << found[0].problem;
+  }
+  EXPECT_FALSE(fs::exists(t.dir / "ran")) << "a planted ptxas was run";
+  // The same file, the user's alone: run.
+  ::chmod(folder.c_str(), 0755);
+  if (::geteuid() == 0) {
+    ASSERT_EQ(::chown(ptxas.c_str(), 0, 0), 0);
+  }
+  found = find_toolkits(s);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_TRUE(found[0].tc.has_value()) << found[0].problem;
+  EXPECT_TRUE(fs::exists(t.dir / "ran"));
+
+  // Fetching: into a folder others can write, refused before pip runs; a cache made is 0700.
+  const fs::path shared = t.dir / "shared";
+  fs::create_directories(shared);
+  ::chmod(shared.c_str(), 0777);
+  FetchTools pip = fake_pip(t.dir, "cp '" + (kWheels / kWheel124).string() + "' \"$dir/\"\n");
+  EXPECT_THROW(fetch_toolkit("12.4", shared / "toolkits", pip), std::runtime_error);
+  EXPECT_EQ(toolkit_runs(t.dir), 0);
+  const fs::path made = t.dir / "home" / ".cache" / "ptxcts" / "toolkits";
+  EXPECT_EQ(fetch_toolkit("12.4", made, pip).outcome, FetchOutcome::Fetched);
+  for (const fs::path& f : {made, made.parent_path(), made.parent_path().parent_path()})
+    EXPECT_EQ(fs::status(f).permissions() & fs::perms::all, fs::perms::owner_all) << f;
 }

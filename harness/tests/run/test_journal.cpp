@@ -140,26 +140,58 @@ TEST(Journal, AFullDiskStopsTheRunWithAClearMessage) {
 }
 
 // Issue 30: a duplicated line silently won on --resume (the last of two records of a case was kept).
-TEST(Journal, ADuplicatedOrContradictoryRecordIsRefusedAtItsLine) {
-  for (Status second : {Status::Pass, Status::Fail}) {
+// Issue 40: refusing every second record also refused the journal of two runs into one reports folder
+// that wrote the same outcomes (838 times), and its advice could not be followed: records that agree
+// are one record; only records that disagree are refused, naming both lines and how to keep either.
+TEST(Journal, AContradictoryRecordIsRefusedAtItsLineNamingBoth) {
+  for (bool same_status : {false, true}) {
     fs::path p = temp("journal-dup");
+    CaseResult second = result("k1", same_status ? Status::Pass : Status::Fail);
+    if (same_status) second.reason = "another run's words";
     {
       Journal j(p, true);
       j.append(result("k1", Status::Pass));
       j.append(result("k2", Status::Pass));
-      j.append(result("k1", second));
+      j.append(second);
     }
     try {
       read_journal(p);
-      FAIL() << "a journal with two records of k1/unique-contiguous was read";
+      FAIL() << "a journal with two records of k1/unique-contiguous that disagree was read";
     } catch (const ReportError& e) {
       const std::string what = e.what();
-      EXPECT_EQ(what.rfind(p.string() + ":3:1: a second record of k1/unique-contiguous (the first is at line 1", 0), 0u)
+      EXPECT_EQ(what.rfind(p.string() + ":3:1: a second record of k1/unique-contiguous that disagrees with the first, "
+                                        "at line 1 (",
+                           0),
+                0u)
           << what;
-      EXPECT_NE(what.find(second == Status::Pass ? "the same outcome" : "which says pass where this says fail"),
+      EXPECT_NE(what.find(same_status ? "the same outcome, pass, but they differ in reason"
+                                      : "it says pass where this says fail"),
                 std::string::npos)
+          << what;
+      EXPECT_NE(what.find("(sed -i '3d' on the journal keeps line 1's, sed -i '1d' this one's)"), std::string::npos)
           << what;
     }
     fs::remove(p);
   }
+}
+
+TEST(Journal, TwoRecordsThatAgreeAreOneRecord) {
+  // Two runs into one reports folder at once, each writing the same outcome of each case, interleaved.
+  fs::path p = temp("journal-agree");
+  {
+    Journal j(p, true);
+    for (const char* k : {"k1", "k2", "k3"}) {
+      j.append(result(k, Status::Pass));
+      j.append(result(k, Status::Pass));
+    }
+    j.append(result("k1", Status::Pass));
+  }
+  std::vector<CaseResult> read;
+  ASSERT_NO_THROW(read = read_journal(p));
+  ASSERT_EQ(read.size(), 3u);
+  EXPECT_EQ(read[0].kernel, "k1");
+  EXPECT_EQ(read[1].kernel, "k2");
+  EXPECT_EQ(read[2].kernel, "k3");
+  EXPECT_EQ(resume_journal(p).size(), 3u);
+  fs::remove(p);
 }

@@ -95,11 +95,13 @@ TEST(JournalResume, ABadLineThatIsNotACutLastRecordIsStillRefusedAndTheFileLeftA
   const fs::path p = t.dir / "run.journal.jsonl";
   const std::string cut = journal_line("k3").substr(0, 40);
   // A record cut short with a whole line after it (as the resumed runs before the fix left it), a
-  // whole last line that is no record, and a second record of a case before a cut one.
+  // whole last line that is no record, and a second record of a case that disagrees with the first
+  // before a cut one (one that agrees is the same record: issue 40).
   const std::pair<std::string, std::string> refused[] = {
       {journal_line("k1") + cut + journal_line("k3") + journal_line("k4"), ":2:"},
       {journal_line("k1") + "{\"kernel\": \"k2\"\n", ":2:"},
-      {journal_line("k1") + journal_line("k2") + journal_line("k1") + cut, ":3:1: a second record of k1/"},
+      {journal_line("k1") + journal_line("k2") + case_result_json_line(resumed_case("k1", Status::Fail)) + "\n" + cut,
+       ":3:1: a second record of k1/"},
   };
   for (auto const& [text, where] : refused) {
     write_text(p, text);
