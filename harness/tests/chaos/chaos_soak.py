@@ -536,12 +536,14 @@ class Surfaces:
         shutil.copytree(self.soak.work / "baseline-reports", reports)
         return reports, {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in reports.iterdir()}
 
-    def refused_clearly(self, ran, path, reports, kept, findings, where):
-        """Exit 2, one error line naming `path`, and the reports folder as it was (no report overwritten,
-        no journal begun)."""
+    def refused_clearly(self, ran, path, reports, kept, findings, where, names=None):
+        """Exit 2, one error line naming `path` (or, for a list whose entries name no case, those entries:
+        `--cases A, B: no case of the suite is named so`), and the reports folder as it was (no report
+        overwritten, no journal begun)."""
         errors = [line for line in ran.output.splitlines() if line.startswith("error:")]
         ok = True
-        if ran.rc != 2 or len(errors) != 1 or str(path) not in errors[0]:
+        named = errors and (str(path) in errors[0] or (names and all(n in errors[0] for n in names)))
+        if ran.rc != 2 or len(errors) != 1 or not named:
             findings.append(f"{where}: exit {ran.rc}, expected 2 and one error naming {path.name}; said: "
                             f"{one_line(ran.output, 200)}")
             ok = False
@@ -582,13 +584,15 @@ class Surfaces:
         how = rng.choice(["empty", "comments only", "a folder", "random bytes", "a FIFO", "over 256 MiB", "missing",
                           "no such case"])
         path = s.work / f"cases-{number}.txt"
-        if how == "no such case":
-            path.write_text("ldmatrix_no_such_kernel/identity\nmovmatrix_*/no-such-case\n")
+        names = ["ldmatrix_no_such_kernel/identity", "movmatrix_*/no-such-case"] if how == "no such case" else None
+        if names:
+            path.write_text("\n".join(names) + "\n")
         else:
             self.hostile_file(path, how, rng)
         ran = self.run(self.ptxcts_run(reports, "--cases", f"@{path}"))
         ok = self.checked(ran, f"episode {number}, --cases @LIST ({how})", findings)
-        ok = self.refused_clearly(ran, path, reports, kept, findings, f"episode {number}, a case list ({how})") and ok
+        ok = self.refused_clearly(ran, path, reports, kept, findings, f"episode {number}, a case list ({how})",
+                                  names) and ok
         shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
         return True, ok, f"a case list: {how}"
 
