@@ -24,7 +24,19 @@ namespace {
 
 // Whether `path` holds an audit report, as its kind says (else it is read as a run report, with that
 // reader's errors).
-bool holds_audit_report(const std::string& path) { return report_file_kind(path) == ReportKind::Audit; }
+bool holds_audit_report(const std::string& path) {
+  std::error_code ec;
+  return !fs::is_directory(path, ec) && report_file_kind(path) == ReportKind::Audit;  // a folder: a fleet's
+}
+
+// The input that writing `out` would overwrite (the same file by any name), if any: a page or a fleet
+// written over the report it was made from is that report lost.
+std::optional<std::string> would_overwrite(const fs::path& out, const std::vector<fs::path>& inputs) {
+  std::error_code ec;
+  for (auto const& in : inputs)
+    if (fs::equivalent(out, in, ec)) return in.string();
+  return std::nullopt;
+}
 
 struct DiffOptions {
   std::string before, after, html;
@@ -34,6 +46,11 @@ struct DiffOptions {
 // Two run reports: the upgrade gate's verdict and summary first, then what changed (exit 1 on a case
 // that got worse or went missing; on a documentation change too with --gate-docs).
 int diff_runs(const DiffOptions& o) {
+  if (auto input = would_overwrite(o.html, {o.before, o.after}))
+    return usage_error(
+        fmt::format("diff: --html {} is the report {} it compares: the page would overwrite it; give "
+                    "the page another name",
+                    o.html, *input));
   RunReport old_report = read_run_report_file(o.before), new_report = read_run_report_file(o.after);
   ReportDiff d = diff_reports(old_report, new_report);
   fmt::print("{}", format_diff(d, o.how));
@@ -54,6 +71,10 @@ int diff_audits(const std::string& before, const std::string& after) {
 int merge_audits(const std::vector<std::string>& reports, const std::string& prefix) {
   std::vector<AuditSummary> summaries;
   std::map<std::string, fs::path> folder_of;
+  for (auto const& ext : {".json", ".md", ".html"})
+    if (auto input = would_overwrite(prefix + ext, {reports.begin(), reports.end()}))
+      return usage_error(fmt::format("merge: --out {} would write {}{} over the report {} it reads; give another name",
+                                     prefix, prefix, ext, *input));
   for (auto const& path : reports) {
     summaries.push_back(read_audit_report_file(path));
     folder_of[summaries.back().cuda_release] = fs::path(path).parent_path();
@@ -70,12 +91,23 @@ int merge_audits(const std::vector<std::string>& reports, const std::string& pre
   return 0;
 }
 
-// Run reports: the fleet page and JSON; exit 1 if a run is missing or not aligned.
+// Run reports: the fleet page and JSON; exit 1 if a run is missing or not aligned, 2 if something
+// given could not be read (the page and JSON are written all the same, from what could: the merge is
+// incomplete, and each thing not read is named with why).
 int merge_runs(const std::vector<std::string>& inputs, int expect_tasks, const std::string& out) {
   FleetInputs in = collect_fleet_inputs(inputs, expect_tasks > 0 ? std::optional<int>(expect_tasks) : std::nullopt);
+  std::vector<fs::path> read = in.files;
+  read.insert(read.end(), inputs.begin(), inputs.end());
+  for (auto const& ext : {".json", ".html"})
+    if (auto input = would_overwrite(out + ext, read))
+      return usage_error(fmt::format("merge: --out {} would write {}{} over the report {} it reads; give another name",
+                                     out, out, ext, *input));
+  for (auto const& u : in.unread) fmt::print(stderr, "not read: {}: {}\n", u.path, u.why);
   if (in.reports.empty() && in.missing.empty())
-    return usage_error(fmt::format("merge: no run report found in {}", fmt::join(inputs, ", ")));
-  const Fleet f = write_fleet(in.reports, in.missing, out);
+    return usage_error(in.unread.empty() ? fmt::format("merge: no run report found in {}", fmt::join(inputs, ", "))
+                                         : fmt::format("merge: no run report could be read in {} ({} not read)",
+                                                       fmt::join(inputs, ", "), in.unread.size()));
+  const Fleet f = write_fleet(in.reports, in.missing, out, in.unread);
   const std::size_t aligned = f.aligned_count();
   // The fleet's verdict first, and it is the exit status too ("Does not conform: 3 aligned runs: 2 need
   // action, ..."): a merge job or a CI gate goes red with it.
@@ -85,10 +117,21 @@ int merge_runs(const std::vector<std::string>& inputs, int expect_tasks, const s
     if (!f.aligned(m)) fmt::print("{}: {} ({})\n", f.machines[m], alignment_note(f, m), in.files[m].string());
   for (auto const& m : f.missing)
     fmt::print("missing: task {}{}: {}\n", m.task, m.host.empty() ? "" : " on " + m.host, m.reason);
-  fmt::print("{}.{{json,html}}: {} machines ({} aligned), {} rows differ among the aligned{}\n", out,
+  fmt::print("{}.{{json,html}}: {} machines ({} aligned), {} rows differ among the aligned{}{}\n", out,
              f.machines.size(), aligned, f.differing(),
-             f.missing.empty() ? "" : fmt::format("; {} of {} expected runs missing", f.missing.size(), expect_tasks));
+             f.missing.empty() ? "" : fmt::format("; {} of {} expected runs missing", f.missing.size(), expect_tasks),
+             f.unread.empty() ? "" : fmt::format("; incomplete: {} inputs not read", f.unread.size()));
+  if (!f.unread.empty()) return kExitTrouble;  // the merge is incomplete: trouble, before any verdict
   return tone != VerdictTone::DoesNotConform && aligned == f.machines.size() ? 0 : kExitFound;
+}
+
+// --out is a prefix (OUT.json, OUT.html); a folder (one that exists, or a name ending in '/') means
+// FOLDER/NAME, never FOLDER/.json.
+std::string out_prefix(const std::string& out, const char* name) {
+  std::error_code ec;
+  if (out.empty() || out.ends_with('/') || fs::is_directory(out, ec))
+    return (fs::path(out.empty() ? "." : out) / name).string();
+  return out;
 }
 
 struct HtmlOptions {
@@ -142,15 +185,16 @@ Command add_merge_command(CLI::App& app, Paths&) {
                   "Run (or audit) report JSON files, a column each, or folders to find run reports in (a fleet's "
                   "results directory)")
       ->required();
-  cli->add_option("--out", o->out, "Writes OUT.json and OUT.html (and OUT.md for audits)");
+  cli->add_option("--out", o->out,
+                  "Writes OUT.json and OUT.html (and OUT.md for audits); a folder: FOLDER/fleet (FOLDER/toolkits)");
   cli->add_option("--expect-tasks", o->expect_tasks,
                   "A Slurm array of N tasks ran the suite (harness/slurm/): each task 0..N-1 without a report is "
                   "listed as missing, with what its task.status says")
       ->check(CLI::Range(1, 1000000));
   return {.cli = cli, .run = [o](CommandContext&) {
             if (std::all_of(o->reports.begin(), o->reports.end(), holds_audit_report))
-              return merge_audits(o->reports, o->out);
-            return merge_runs(o->reports, o->expect_tasks, o->out);
+              return merge_audits(o->reports, out_prefix(o->out, "toolkits"));
+            return merge_runs(o->reports, o->expect_tasks, out_prefix(o->out, "fleet"));
           }};
 }
 

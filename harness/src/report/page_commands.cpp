@@ -54,8 +54,9 @@ void write_diff_page(const RunReport& before, const RunReport& after, const Repo
 }
 
 Fleet write_fleet(const std::vector<RunReport>& runs, std::vector<MissingRun> missing,
-                  const std::filesystem::path& prefix) {
+                  const std::filesystem::path& prefix, std::vector<UnreadInput> unread) {
   Fleet fleet = merge_reports(runs, std::move(missing));
+  fleet.unread = std::move(unread);
   write_file_atomically(prefix.string() + ".json", fleet_json(fleet));
   write_html_page(prefix.string() + ".html", fleet_html(fleet));
   return fleet;

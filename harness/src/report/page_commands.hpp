@@ -24,8 +24,9 @@ std::filesystem::path write_page_for(const std::filesystem::path& json, std::fil
 void write_diff_page(const RunReport& before, const RunReport& after, const ReportDiff& d,
                      const std::filesystem::path& out);
 
-// <prefix>.json and <prefix>.html of the fleet of these runs (and those missing); returns the fleet.
+// <prefix>.json and <prefix>.html of the fleet of these runs (and those missing, and what could not
+// be read); returns the fleet.
 Fleet write_fleet(const std::vector<RunReport>& runs, std::vector<MissingRun> missing,
-                  const std::filesystem::path& prefix);
+                  const std::filesystem::path& prefix, std::vector<UnreadInput> unread = {});
 
 }  // namespace ptxcts

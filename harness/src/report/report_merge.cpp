@@ -107,7 +107,8 @@ std::string fleet_json(const Fleet& f) {
   nlohmann::ordered_json j;
   // 2: aligned runs, missing runs, the runs' schema 8 fields; 3: cases by outcome (results/outcome's
   // tokens: a fault case that faulted is "faulted", never "crash"), each machine's verdict line
-  j["fleet_schema_version"] = 3;
+  // 4: what could not be read (unread)
+  j["fleet_schema_version"] = 4;
   j["kind"] = std::string(report_kind_name(ReportKind::Fleet));
   j["aligned"] = {{"suite_commit", f.aligned_commit}, {"specs", f.aligned_specs}};
   j["machines"] = nlohmann::ordered_json::array();
@@ -122,6 +123,8 @@ std::string fleet_json(const Fleet& f) {
   }
   j["missing"] = nlohmann::ordered_json::array();
   for (auto const& m : f.missing) j["missing"].push_back({{"task", m.task}, {"host", m.host}, {"reason", m.reason}});
+  j["unread"] = nlohmann::ordered_json::array();
+  for (auto const& u : f.unread) j["unread"].push_back({{"path", u.path}, {"why", u.why}});
   j["differing"] = f.differing();
   j["rows"] = nlohmann::ordered_json::array();
   for (auto const& r : f.rows) j["rows"].push_back({{"what", r.what}, {"values", r.values}, {"differs", r.differs}});
@@ -154,8 +157,12 @@ std::pair<std::string, VerdictTone> fleet_verdict(const Fleet& f) {
                                          count_text(static_cast<long long>(f.rows.size())));
   const std::string missing =
       f.missing.empty() ? "" : fmt::format("; {} expected run{} left no report", f.missing.size(), f.missing.size() == 1 ? "" : "s");
-  if (failing || !f.missing.empty())
-    return {fmt::format("Does not conform: {}{}; {}.", runs, missing, differ), VerdictTone::DoesNotConform};
+  const std::string unread =
+      f.unread.empty() ? ""
+                       : fmt::format("; {} input{} could not be read (the merge is incomplete)", f.unread.size(),
+                                     f.unread.size() == 1 ? "" : "s");
+  if (failing || !f.missing.empty() || !f.unread.empty())
+    return {fmt::format("Does not conform: {}{}{}; {}.", runs, missing, unread, differ), VerdictTone::DoesNotConform};
   if (conform == aligned && aligned > 0)
     return {fmt::format("Conforms: {}; {}.", runs, differ), VerdictTone::Conforms};
   return {fmt::format("Nothing checked: {}; {}.", runs, differ), VerdictTone::NothingChecked};
@@ -292,6 +299,30 @@ void fleet_grid(pugi::xml_node body, const Fleet& f) {
   }
 }
 
+// First what the fleet lacks: the runs expected that left no report, and what could not be read.
+void lacking_sections(pugi::xml_node body, const Fleet& f) {
+  pugi::xml_node s;
+  if (!f.missing.empty()) {  // first: what the fleet lacks
+    s = section(body, "missing", "Missing runs (expected, no report)");
+    pugi::xml_node mt = table(s, {"Task", "Host", "Why"});
+    for (auto const& m : f.missing) {
+      pugi::xml_node tr = el(mt, "tr", {{"class", "missing"}});
+      el(tr, "td", {}, m.task);
+      el(tr, "td", {}, m.host.empty() ? "(unknown)" : m.host);
+      el(tr, "td", {}, m.reason);
+    }
+  }
+  if (!f.unread.empty()) {  // then what the merge could not read: it is incomplete without them
+    s = section(body, "unread", "Not read (the merge is incomplete)");
+    pugi::xml_node ut = table(s, {"Path", "Why"});
+    for (auto const& u : f.unread) {
+      pugi::xml_node tr = el(ut, "tr", {{"class", "unread"}});
+      el(tr, "td", {{"class", "mono"}}, u.path);
+      el(tr, "td", {}, u.why);
+    }
+  }
+}
+
 }  // namespace
 
 std::string fleet_html(const Fleet& f) {
@@ -299,8 +330,9 @@ std::string fleet_html(const Fleet& f) {
   const std::size_t aligned = f.aligned_count();
   el(page.body, "h1", {},
      fmt::format("ptxcts fleet: {} machines ({} aligned{}), {} of {} rows differ", f.machines.size(), aligned,
-                 f.missing.empty() ? "" : fmt::format(", {} runs missing", f.missing.size()), f.differing(),
-                 f.rows.size()));
+                 (f.missing.empty() ? "" : fmt::format(", {} runs missing", f.missing.size())) +
+                     (f.unread.empty() ? "" : fmt::format(", {} inputs not read", f.unread.size())),
+                 f.differing(), f.rows.size()));
   // The verdict first: the fleet's, then each run's own line.
   auto [verdict, tone] = fleet_verdict(f);
   el(page.body, "p", {{"id", "verdict"}, {"class", std::string("verdict ") + tone_class(tone)}}, verdict);
@@ -310,18 +342,8 @@ std::string fleet_html(const Fleet& f) {
     el(li, "span", {{"class", "mono"}}, f.machines[m] + (f.aligned(m) ? "" : " (not aligned)") + ": ");
     text(li, f.verdicts[m]);
   }
-  pugi::xml_node s;
-  if (!f.missing.empty()) {  // first: what the fleet lacks
-    s = section(page.body, "missing", "Missing runs (expected, no report)");
-    pugi::xml_node mt = table(s, {"Task", "Host", "Why"});
-    for (auto const& m : f.missing) {
-      pugi::xml_node tr = el(mt, "tr", {{"class", "missing"}});
-      el(tr, "td", {}, m.task);
-      el(tr, "td", {}, m.host.empty() ? "(unknown)" : m.host);
-      el(tr, "td", {}, m.reason);
-    }
-  }
-  s = section(page.body, "run", "The machines");
+  lacking_sections(page.body, f);
+  pugi::xml_node s = section(page.body, "run", "The machines");
   pugi::xml_node tb = table(s, {"Column", "GPU", "Driver", "Toolkit", "Commit", "Date", "Aligned"});
   for (std::size_t m = 0; m < f.machines.size(); ++m) {
     const RunInfo& i = f.runs[m];

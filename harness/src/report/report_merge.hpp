@@ -3,7 +3,8 @@
 // Only aligned runs are compared (as wpt.fyi's aligned runs): those of the suite commit and specs
 // most columns share; a column of another commit or other specs is shown, marked not aligned, and
 // left out of the comparison. Runs that were expected and left no report (a Slurm array task that
-// failed, a node that died) are listed as missing, never silently dropped.
+// failed, a node that died) are listed as missing, never silently dropped; what could not be read is
+// listed as unread (the merge is incomplete without it).
 #pragma once
 
 #include <string>
@@ -31,16 +32,24 @@ struct MissingRun {
   std::string reason{};  // "ended with exit 2 and wrote no report; the end of .../run.log: ...", ...
 };
 
+// Something given to the merge that could not be read (a task's folder the merging user may not
+// enter, a report a dying task cut short): named with why; the merge went on without it.
+struct UnreadInput {
+  std::string path{};
+  std::string why{};  // "cannot read this folder (Permission denied); expected ...", a reader's file:line:column
+};
+
 struct Fleet {
   std::vector<std::string> machines;  // report names (report_basename), in the order given
   std::vector<RunInfo> runs;
   std::vector<std::string> verdicts;  // per machine: its run's verdict line (results/outcome)
   std::vector<VerdictTone> tones;
-  std::vector<Tally> tallies;         // per machine: its cases by outcome
+  std::vector<Tally> tallies;                     // per machine: its cases by outcome
   std::string aligned_commit{}, aligned_specs{};  // what the aligned columns share
   std::vector<MissingRun> missing{};
-  std::vector<FleetRow> rows;        // those that differ first, then in the first report's order
-  std::vector<std::string> layouts;  // distinct observed layouts; a layout value "L3" is layouts[3]
+  std::vector<UnreadInput> unread{};  // the merge is incomplete without them
+  std::vector<FleetRow> rows;         // those that differ first, then in the first report's order
+  std::vector<std::string> layouts;   // distinct observed layouts; a layout value "L3" is layouts[3]
   int differing() const;
   bool aligned(std::size_t machine) const;  // of the fleet's suite commit and specs
   std::size_t aligned_count() const;

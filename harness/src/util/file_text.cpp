@@ -68,11 +68,15 @@ struct Fd {
 std::optional<std::string> try_read_file_text(const std::filesystem::path& path, std::size_t max_bytes,
                                               std::string_view what) {
   if (path.extension() == ".gz") return read_gzip_text(path, max_bytes, what);
-  Fd in{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  // O_NONBLOCK for the open alone: a FIFO that no program writes is read as empty (the caller says
+  // what an empty file is to it) where a plain open would wait for a writer forever; one a program
+  // writes (`@/dev/stdin`, `<(...)`) is read to its end as before.
+  Fd in{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   if (in.fd < 0) {
     if (errno == EISDIR) throw std::runtime_error(a_folder(path, what));
     return std::nullopt;
   }
+  if (const int flags = ::fcntl(in.fd, F_GETFL); flags >= 0) ::fcntl(in.fd, F_SETFL, flags & ~O_NONBLOCK);
   struct stat st {};
   if (::fstat(in.fd, &st) == 0 && S_ISDIR(st.st_mode)) throw std::runtime_error(a_folder(path, what));
   // In chunks, so that a file without an end (a device, a FIFO) costs at most the limit.

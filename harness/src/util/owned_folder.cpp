@@ -141,14 +141,19 @@ std::string text_of(const fs::path& file) {
 }
 
 // The process's start time in clock ticks since boot (/proc/PID/stat's 22nd field), "" if it is gone.
+// A zombie (state Z or X: dead, its parent has not reaped it yet) is gone: a run killed with its
+// parent is reaped by PID 1, which in a container may take a second or more, and its folder is no
+// one's from the kill on.
 std::string start_time_of(long pid) {
   const std::string stat = text_of("/proc/" + std::to_string(pid) + "/stat");
   const std::size_t comm_end = stat.rfind(')');  // the command's name may hold spaces and parentheses
   if (comm_end == std::string::npos) return "";
   std::istringstream fields(stat.substr(comm_end + 1));
   std::string field;
-  for (int n = 3; n <= 22 && fields >> field; ++n)
+  for (int n = 3; n <= 22 && fields >> field; ++n) {
+    if (n == 3 && (field == "Z" || field == "X")) return "";
     if (n == 22) return field;
+  }
   return "";
 }
 
@@ -186,7 +191,8 @@ void sweep_once(const fs::path& parent) {
   if (!swept.insert(fs::absolute(parent).string()).second) return;
   const Swept s = sweep_dead_owners(parent);
   if (s.folders)
-    std::fprintf(stderr, "ptxcts: swept %d scratch folder%s of runs killed before they could clean up (%s) from %s: %s\n",
+    std::fprintf(stderr,
+                 "ptxcts: swept %d scratch folder%s of runs killed before they could clean up (%s) from %s: %s\n",
                  s.folders, s.folders == 1 ? "" : "s", bytes_in_words(s.bytes).c_str(), parent.string().c_str(),
                  s.names.c_str());
 }
@@ -202,9 +208,9 @@ bool owner_dead(const fs::path& dir) {
     else if (key == "pidns") pidns = value;
     else if (key == "boot") boot = value;
   }
-  if (pid.empty() || start.empty()) return false;  // no owner known (or not yet written): not ours to judge
+  if (pid.empty() || start.empty()) return false;       // no owner known (or not yet written): not ours to judge
   if (!boot.empty() && boot != boot_id()) return true;  // the machine has rebooted since
-  if (pidns != pid_namespace()) return false;            // another namespace's pid: cannot be looked up here
+  if (pidns != pid_namespace()) return false;           // another namespace's pid: cannot be looked up here
   long number = 0;
   try {
     number = std::stol(pid);

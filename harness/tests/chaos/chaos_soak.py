@@ -36,6 +36,18 @@ as often as a fault cut it short. Faults of two families strike it, chosen from 
   After these the finished report must equal the undisturbed run's as a whole (but date, commit and
   timing), case for case and claim for claim, together with the device's faults of the episode.
 
+  the surfaces' (issue 40), each an episode of its own (class Surfaces):
+    task-killed      a fleet's array task killed with its node: the merge lists it missing and writes the
+                     page; resumed, the whole fleet merges as undisturbed
+    task-unreadable  a task's folder the merging user cannot read: named (exit 2), the rest merged
+    task-garbled     what a dead task left, garbled (report cut short, log or status random bytes, a FIFO,
+                     a folder, too large): named, the rest merged, never a hang
+    cases-list       `run --cases @LIST` with a list that names nothing: refused, no report touched
+    expectations     `run --expectations FILE` garbled or hostile: refused in one line naming it, or (another
+                     GPU's file) used: the report as undisturbed
+    shared-reports   two runs into one reports folder at once (to their end, or killed): each ends well or
+                     is refused clearly; --resume finishes; the report as undisturbed
+
 Always: nothing may be left running (no process carrying the soak's marker in its environment, or in
 one of its sessions, alive 2 s after each `ptxcts` ends) and nothing on disk (the soak's own $TMPDIR,
 given to every child: nothing new in it after a `ptxcts` that ended on its own, whatever its exit
@@ -65,7 +77,8 @@ from pathlib import Path
 
 DEVICE_KINDS = ["crash", "hang", "chatty", "garbage", "noise"]
 HOST_KINDS = ["sigkill", "disk-reports", "disk-tmp"]
-KINDS = DEVICE_KINDS + HOST_KINDS
+SURFACE_KINDS = ["task-killed", "task-unreadable", "task-garbled", "cases-list", "expectations", "shared-reports"]
+KINDS = DEVICE_KINDS + HOST_KINDS + SURFACE_KINDS
 EXPECTED_STATUS = {"crash": {"crash"}, "hang": {"timeout"}, "chatty": {"timeout"}, "garbage": {"error"}}
 REPORT = "fake-gpu-sm_90-driver0.0-cuda13.0.json"
 GRACE_S = 2.0  # how long children may outlive their ptxcts before they count as left running
@@ -234,6 +247,450 @@ def pages_of(folder):
 def no_core_dumps():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the crashes must leave no core files behind
 
+# -- the new surfaces (issue 40): fleets, selections, expectations, a shared reports folder -------------
+FLEET_TASKS = 3
+TASK_WRAPPER = """#!/bin/sh
+# ptxcts for the soak's array tasks (written by chaos_soak.py): the small suite's specs, catalog and
+# runner, quoted whatever the paths hold (ptxcts-array.sbatch splits PTXCTS_RUN_ARGS on spaces).
+command=$1
+shift
+exec "$SOAK_PTXCTS" --specs "$SOAK_SPECS" "$command" --no-assemble --catalog "$SOAK_CATALOG" \\
+  --runner "$SOAK_RUNNER" "$@"
+"""
+
+
+class Ran:
+    """One command the soak ran for a surface episode, watched to its end."""
+
+    def __init__(self, rc, output, wall, hung, killed):
+        self.rc, self.output, self.wall, self.hung, self.was_killed = rc, output, wall, hung, killed
+
+    def killed(self):
+        return self.hung or self.was_killed or self.rc in (-signal.SIGKILL, 128 + signal.SIGKILL)
+
+    def last(self):
+        return self.output.strip().splitlines()[-1] if self.output.strip() else "(nothing printed)"
+
+
+class Surfaces:
+    """The episodes of the surfaces added in issue 40, each a fault of its own kind (SURFACE_KINDS):
+    what must come of it is in harness/tests/chaos/README.md."""
+
+    def __init__(self, soak):
+        self.soak = soak
+        self.fleet = None  # the undisturbed fleet: its folder, and its merge's JSON
+
+    # -- running things ---------------------------------------------------------------------------
+    def start(self, argv, env=None, user=None):
+        s = self.soak
+        log = open(s.work / f"surface-{uuid.uuid4().hex[:8]}.log", "w+b")
+        env = env or dict(s.env, TMPDIR=str(s.tmp), PTXCTS_FAKE_MODE="model")
+        extra = {"user": 65534, "group": 65534, "extra_groups": []} if user else {}
+        proc = start_child(argv, env=env, stdout=log, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, start_new_session=True, cwd=s.work, preexec_fn=no_core_dumps,
+                           **extra)
+        s.sessions.add(proc.pid)
+        return proc, log, time.monotonic()
+
+    def finish(self, started, kill_at=None):
+        """Waits for a started command (SIGKILL to its session at kill_at seconds, if given): a Ran."""
+        proc, log, start = started
+        self.soak.invocations += 1
+        hung = killed = False
+        while proc.poll() is None:
+            waited = time.monotonic() - start
+            if kill_at is not None and waited >= kill_at and not killed:
+                killed = True
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            if waited > self.soak.limit():
+                hung = True
+                self.soak.kill_marked()
+            time.sleep(0.01)
+        log.seek(0)
+        output = log.read().decode(errors="replace")
+        log.close()
+        os.unlink(log.name)
+        return Ran(proc.returncode, output, time.monotonic() - start, hung, killed and proc.returncode == -signal.SIGKILL)
+
+    def run(self, argv, env=None, user=None):
+        return self.finish(self.start(argv, env, user))
+
+    def ptxcts_run(self, reports, *more):
+        s = self.soak
+        return [s.ptxcts, "--specs", str(s.specs), "run", "--no-assemble", "--catalog", str(s.catalog), "--runner",
+                s.runner, "--reports", str(reports), "-q"] + s.run_args + list(more)
+
+    def checked(self, ran, where, findings):
+        """Counts what a command left (processes; what one that ended on its own added to $TMPDIR)."""
+        s = self.soak
+        if ran.hung:
+            findings.append(f"{where}: did not end within {s.limit():.0f} s (killed); last line: {ran.last()}")
+        left = s.left_after(ran, where)
+        return not ran.hung and not left
+
+    # -- a fleet ----------------------------------------------------------------------------------
+    def task_env(self, results, task, more_args=""):
+        s = self.soak
+        wrapper = s.work / "ptxcts-task.sh"
+        if not wrapper.exists():
+            wrapper.write_text(TASK_WRAPPER)
+            wrapper.chmod(0o755)
+        env = dict(s.env, TMPDIR=str(s.tmp), PTXCTS=str(wrapper), PTXCTS_RESULTS=str(results),
+                   SLURM_ARRAY_TASK_ID=str(task), SLURM_ARRAY_JOB_ID="4242", PTXCTS_RUN_ARGS=f"-q {more_args}".strip(),
+                   SOAK_PTXCTS=s.ptxcts, SOAK_SPECS=str(s.specs), SOAK_CATALOG=str(s.catalog), SOAK_RUNNER=s.runner,
+                   PTXCTS_FAKE_MODE="model")
+        env["PTXCTS_RUN_ARGS"] += " " + " ".join(s.run_args)  # --case-timeout 3 --batch 16: no spaces
+        env.pop("PTXCTS_FAKE_CHAOS", None)
+        return env
+
+    def task(self, results, task, more_args=""):
+        """harness/slurm/ptxcts-array.sbatch as Slurm would start array task `task`, not yet waited for."""
+        script = Path(self.soak.args.source).resolve() / "harness" / "slurm" / "ptxcts-array.sbatch"
+        return self.start(["bash", str(script)], env=self.task_env(results, task, more_args))
+
+    def merge(self, results, out, user=None):
+        s = self.soak
+        return self.run([s.ptxcts, "merge", "--expect-tasks", str(FLEET_TASKS), "--out", str(out), str(results)],
+                        user=user)
+
+    def undisturbed_fleet(self, findings):
+        """The fleet every fleet episode starts from (made once): FLEET_TASKS tasks run at once, merged."""
+        if self.fleet:
+            return self.fleet
+        s = self.soak
+        results = s.work / "fleet-undisturbed"
+        shutil.rmtree(results, ignore_errors=True)
+        results.mkdir()
+        before = set(os.listdir(s.tmp))
+        runs = [self.finish(t) for t in [self.task(results, k) for k in range(FLEET_TASKS)]]
+        for k, ran in enumerate(runs):
+            self.checked(ran, f"the undisturbed fleet's task {k}", findings)
+            if ran.rc not in (0, 1):
+                raise SystemExit(f"chaos_soak: the undisturbed fleet's task {k} failed (exit {ran.rc}):\n{ran.output}")
+        s.left_by(runs[0], before, "the undisturbed fleet")
+        merged = self.merge(results, s.work / "fleet-undisturbed-page")
+        if merged.rc != 0:
+            raise SystemExit(f"chaos_soak: the undisturbed fleet's merge exited {merged.rc}:\n{merged.output}")
+        self.fleet = (results, json.loads((s.work / "fleet-undisturbed-page.json").read_text()))
+        return self.fleet
+
+    def fleet_as_expected(self, out, tasks_read, findings, where):
+        """The merged page and JSON exist, and the JSON's columns of the tasks read are the undisturbed
+        fleet's: the same rows, the same values."""
+        page, data = Path(f"{out}.html"), Path(f"{out}.json")
+        if not page.exists() or not data.exists():
+            findings.append(f"{where}: the merge wrote no page ({page.name}: {page.exists()}, {data.name}: "
+                            f"{data.exists()})")
+            return None
+        got, want = json.loads(data.read_text()), self.fleet[1]
+        tasks = sorted(m["run"]["slurm_task"] for m in got["machines"])
+        if tasks != sorted(str(t) for t in tasks_read):
+            findings.append(f"{where}: the merge's columns are of tasks {tasks}, expected {sorted(tasks_read)}")
+            return None
+        column = {r["what"]: r["values"][0] for r in want["rows"]}
+        wrong = [r["what"] for r in got["rows"] if column.get(r["what"]) is None or
+                 any(v != column[r["what"]] for v in r["values"])]
+        if wrong or len(got["rows"]) != len(want["rows"]):
+            findings.append(f"{where}: {len(wrong)} rows differ from the undisturbed fleet's ({len(got['rows'])} "
+                            f"rows, expected {len(want['rows'])}); first: {', '.join(wrong[:3])}")
+            return None
+        return got
+
+    def fleet_copy(self, name):
+        results = self.soak.work / name
+        shutil.rmtree(results, ignore_errors=True)
+        shutil.copytree(self.fleet[0], results, symlinks=True)
+        return results
+
+    @staticmethod
+    def task_folder(results, task):
+        return next(p for p in results.iterdir() if p.name.endswith(f"-task{task}"))
+
+    def task_killed(self, number, findings):
+        """A task killed with its node (SIGKILL to its whole session) at a random moment: the merge lists it
+        missing and writes the page; the task run again with --resume completes the fleet."""
+        s, rng = self.soak, self.soak.rng
+        self.undisturbed_fleet(findings)
+        results = self.fleet_copy(f"fleet-{number}")
+        victim = rng.randrange(FLEET_TASKS)
+        shutil.rmtree(self.task_folder(results, victim))
+        kill_at = rng.uniform(0.05, 0.6) * s.baseline_wall
+        ran = self.finish(self.task(results, victim), kill_at=kill_at)
+        ok = self.checked(ran, f"episode {number}, task {victim} killed at {kill_at:.2f} s", findings)
+        # A kill after the run wrote its report (atomically) and before the script ended struck nothing the
+        # merge can see: the task is there.
+        struck = ran.was_killed and not any(p.name == REPORT for p in results.glob(f"*-task{victim}/*"))
+        out = s.work / f"fleet-{number}-page"
+        merged = self.merge(results, out)
+        ok = self.checked(merged, f"episode {number}, the merge", findings) and ok
+        if struck:
+            said = f"missing: task {victim}"
+            if merged.rc != 1 or said not in merged.output:
+                findings.append(f"episode {number}: the merge of a fleet whose task {victim} was killed exited "
+                                f"{merged.rc}, expected 1 and '{said}'; last line: {merged.last()}")
+                ok = False
+            got = self.fleet_as_expected(out, [k for k in range(FLEET_TASKS) if k != victim], findings,
+                                         f"episode {number}, task {victim} killed")
+            ok = ok and got is not None and [m["task"] for m in got["missing"]] == [str(victim)]
+            # The task submitted again, resumed: it sweeps what the killed run left in $TMPDIR.
+            before = set(os.listdir(s.tmp))
+            again = self.finish(self.task(results, victim, "--resume"))
+            ok = self.checked(again, f"episode {number}, task {victim} resumed", findings) and ok
+            if again.rc not in (0, 1):
+                findings.append(f"episode {number}: task {victim} resumed exited {again.rc}: {again.last()}")
+                ok = False
+            if s.left_by(again, before, f"episode {number}, task {victim} resumed"):
+                ok = False
+            merged = self.merge(results, out)
+        if merged.rc != 0:
+            findings.append(f"episode {number}: the whole fleet's merge exited {merged.rc}: {merged.last()}")
+            ok = False
+        ok = self.fleet_as_expected(out, range(FLEET_TASKS), findings, f"episode {number}, the whole fleet") \
+            is not None and ok
+        return struck, ok, f"task {victim} killed at {kill_at:.2f} s" + ("" if struck else " (had ended)")
+
+    def task_unreadable(self, number, findings):
+        """A task's folder the merging user may not read: named, the walk goes on, the page written."""
+        s, rng = self.soak, self.soak.rng
+        self.undisturbed_fleet(findings)
+        results = self.fleet_copy(f"fleet-{number}")
+        victim = rng.randrange(FLEET_TASKS)
+        locked = self.task_folder(results, victim)
+        out = s.work / f"fleet-{number}-out" / "fleet"
+        out.parent.mkdir()
+        as_root = os.geteuid() == 0
+        if as_root:  # root reads every folder: the merge runs as nobody, who must reach the fleet
+            for p in [s.root, s.work, out.parent]:
+                p.chmod(0o777 if p == out.parent else 0o755)
+        locked.chmod(0)
+        try:
+            merged = self.merge(results, out, user="nobody" if as_root else None)
+        finally:
+            locked.chmod(0o755)
+        ok = self.checked(merged, f"episode {number}, the merge", findings)
+        said = f"not read: {locked}: cannot read this folder"
+        if merged.rc != 2 or said not in merged.output or "never started" in merged.output:
+            findings.append(f"episode {number}: the merge with {locked.name} unreadable exited {merged.rc}, expected 2, "
+                            f"'{said}' and no task 'never started'; last line: {merged.last()}")
+            ok = False
+        got = self.fleet_as_expected(out, [k for k in range(FLEET_TASKS) if k != victim], findings,
+                                     f"episode {number}, {locked.name} unreadable")
+        ok = ok and got is not None and [u["path"] for u in got["unread"]] == [str(locked)]
+        return True, ok, f"{locked.name} unreadable" + (" (the merge as nobody)" if as_root else "")
+
+    def task_garbled(self, number, findings):
+        """What a dead task left, garbled: its report cut short, its log random bytes or a FIFO, its
+        task.status random bytes (or too large), a FIFO or a folder. The merge names it, writes the page."""
+        s, rng = self.soak, self.soak.rng
+        self.undisturbed_fleet(findings)
+        results = self.fleet_copy(f"fleet-{number}")
+        victim = rng.randrange(FLEET_TASKS)
+        folder = self.task_folder(results, victim)
+        report = folder / REPORT
+        how = rng.choice(["report cut", "log garbled", "log a FIFO", "status garbled", "status too large",
+                          "status a FIFO", "status a folder"])
+        expect_rc = 2 if how in ("report cut", "status too large", "status a FIFO", "status a folder") else 1
+        if how == "report cut":
+            data = report.read_bytes()
+            report.write_bytes(data[:rng.randrange(1, len(data) - 1)])
+        else:
+            for p in folder.iterdir():
+                if p.name.startswith(REPORT.removesuffix(".json")):
+                    p.unlink()  # died before it wrote its reports
+            status, log = folder / "task.status", folder / "run.log"
+            head = status.read_text().split("exit ")[0]
+            status.write_text(head + f"exit {rng.choice([1, 2, 134, 137])}\n")
+            if how == "log garbled":
+                log.write_bytes(os.urandom(rng.randrange(1, 65536)))
+            elif how == "log a FIFO":
+                log.unlink()
+                os.mkfifo(log)
+            elif how == "status garbled":
+                status.write_bytes(head.encode() + os.urandom(rng.randrange(1, 4096)))
+            elif how == "status too large":
+                with open(status, "ab") as f:
+                    f.truncate((2 << 20) + rng.randrange(4096))
+            else:
+                status.unlink()
+                os.mkfifo(status) if how == "status a FIFO" else status.mkdir()
+        out = s.work / f"fleet-{number}-page"
+        merged = self.merge(results, out)
+        ok = self.checked(merged, f"episode {number}, the merge", findings)
+        said = f"missing: task {victim}"
+        if merged.rc != expect_rc or said not in merged.output:
+            findings.append(f"episode {number}: the merge with task {victim}'s {how} exited {merged.rc}, expected "
+                            f"{expect_rc} and '{said}'; last line: {merged.last()}")
+            ok = False
+        got = self.fleet_as_expected(out, [k for k in range(FLEET_TASKS) if k != victim], findings,
+                                     f"episode {number}, task {victim}'s {how}")
+        ok = ok and got is not None and [m["task"] for m in got["missing"]] == [str(victim)]
+        return True, ok, f"task {victim}'s {how}"
+
+    # -- selections and expectations -------------------------------------------------------------------
+    def reports_copy(self, number):
+        reports = self.soak.work / f"episode-{number}"
+        shutil.rmtree(reports, ignore_errors=True)
+        shutil.copytree(self.soak.work / "baseline-reports", reports)
+        return reports, {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in reports.iterdir()}
+
+    def refused_clearly(self, ran, path, reports, kept, findings, where, names=None):
+        """Exit 2, one error line naming `path` (or, for a list whose entries name no case, those entries:
+        `--cases A, B: no case of the suite is named so`), and the reports folder as it was (no report
+        overwritten, no journal begun)."""
+        errors = [line for line in ran.output.splitlines() if line.startswith("error:")]
+        ok = True
+        named = errors and (str(path) in errors[0] or (names and all(n in errors[0] for n in names)))
+        if ran.rc != 2 or len(errors) != 1 or not named:
+            findings.append(f"{where}: exit {ran.rc}, expected 2 and one error naming {path.name}; said: "
+                            f"{one_line(ran.output, 200)}")
+            ok = False
+        now = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in reports.iterdir()}
+        if now != kept:
+            changed = sorted(set(now) ^ set(kept) | {n for n in now if n in kept and now[n] != kept[n]})
+            findings.append(f"{where}: the reports folder changed: {', '.join(changed[:4])}")
+            ok = False
+        return ok
+
+    def hostile_file(self, path, how, rng):
+        """A file (or what stands in its place) of a careless or hostile kind."""
+        if how == "empty":
+            path.write_text("")
+        elif how == "comments only":
+            path.write_text("# the failures of the last run: none\n\n# (nothing to run again)\n")
+        elif how == "a folder":
+            path.mkdir()
+        elif how == "random bytes":
+            path.write_bytes(bytes(b for b in os.urandom(rng.randrange(16, 8192)) if b not in b"*?[]{},"))
+        elif how == "a FIFO":
+            os.mkfifo(path)
+        elif how == "over 256 MiB":
+            with open(path, "wb") as f:
+                f.truncate((256 << 20) + 1 + rng.randrange(1 << 20))  # sparse: no disk taken
+        elif how == "nested 100000 deep":
+            path.write_text("expectations: " + "[" * 100000 + "\n")
+        elif how == "wrong shape":
+            path.write_text("gpu: 5\ndriver: [1, 2]\nexpectations: {case: 3}\n")
+        elif how == "missing":
+            pass
+
+    def cases_list(self, number, findings):
+        """`ptxcts run --cases @LIST` with a list that names nothing (empty, comments only, a folder, random
+        bytes, a FIFO, too large, absent, or names of no case): refused, no report touched."""
+        s, rng = self.soak, self.soak.rng
+        reports, kept = self.reports_copy(number)
+        how = rng.choice(["empty", "comments only", "a folder", "random bytes", "a FIFO", "over 256 MiB", "missing",
+                          "no such case"])
+        path = s.work / f"cases-{number}.txt"
+        names = ["ldmatrix_no_such_kernel/identity", "movmatrix_*/no-such-case"] if how == "no such case" else None
+        if names:
+            path.write_text("\n".join(names) + "\n")
+        else:
+            self.hostile_file(path, how, rng)
+        ran = self.run(self.ptxcts_run(reports, "--cases", f"@{path}"))
+        ok = self.checked(ran, f"episode {number}, --cases @LIST ({how})", findings)
+        ok = self.refused_clearly(ran, path, reports, kept, findings, f"episode {number}, a case list ({how})",
+                                  names) and ok
+        shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
+        return True, ok, f"a case list: {how}"
+
+    def expectations(self, number, findings):
+        """`ptxcts run --expectations FILE` with a garbled or hostile file: refused in one line naming it, no
+        report touched; or, for another GPU's file, used: the report equal to the undisturbed one."""
+        s, rng = self.soak, self.soak.rng
+        reports, kept = self.reports_copy(number)
+        how = rng.choice(["empty", "a folder", "random bytes", "a FIFO", "over 256 MiB", "nested 100000 deep",
+                          "wrong shape", "missing", "another GPU's"])
+        path = s.work / f"expectations-{number}.yaml"
+        if how == "another GPU's":
+            path.write_text('gpu: "NVIDIA H100*"\ndriver: "580.*"\nexpectations:\n  - case: "ldmatrix*/*"\n'
+                            '    outcome: fail\n    reason: "another GPU\'s"\n    link: "https://example.com/1"\n')
+        elif how == "a folder":
+            path.mkdir()
+            self.hostile_file(path / "garbled.yaml", "random bytes", rng)
+        else:
+            self.hostile_file(path, how, rng)
+        ran = self.run(self.ptxcts_run(reports, "--expectations", str(path)))
+        where = f"episode {number}, --expectations ({how})"
+        ok = self.checked(ran, where, findings)
+        # An empty file (a FIFO no program writes reads as one) may be refused, or used as no entries.
+        used = how == "another GPU's" or (how in ("empty", "a FIFO") and ran.rc in (0, 1))
+        if used:
+            if ran.rc not in (0, 1):
+                findings.append(f"{where}: exit {ran.rc}: {ran.last()}")
+                ok = False
+            got = normalized(json.loads((reports / REPORT).read_text()))
+            if got != s.expected:
+                findings.append(f"{where}: the report differs from the undisturbed one")
+                ok = False
+        else:
+            ok = self.refused_clearly(ran, path / "garbled.yaml" if how == "a folder" else path, reports, kept,
+                                      findings, where) and ok
+        shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
+        return True, ok, f"expectations: {how}"
+
+    # -- two runs, one reports folder ---------------------------------------------------------------
+    def shared_reports(self, number, findings):
+        """Two `ptxcts run` into one reports folder at once: both to their end, or both killed at one moment
+        (a job's time limit) and then resumed. Each run ends well or is refused in one clear line; --resume
+        finishes the journal they left; the report equals the undisturbed one."""
+        s, rng = self.soak, self.soak.rng
+        reports = s.work / f"episode-{number}"
+        how = rng.choice(["both to their end", "both killed", "one killed"])
+        kill_at = rng.uniform(0.1, 0.8) * s.baseline_wall
+        started = [self.start(self.ptxcts_run(reports)) for _ in range(2)]
+        runs = [self.finish(started[0], kill_at if how != "both to their end" else None),
+                self.finish(started[1], kill_at if how == "both killed" else None)]
+        ok, struck = True, how == "both to their end" or any(r.was_killed for r in runs)
+        for k, ran in enumerate(runs):
+            where = f"episode {number}, run {k + 1} of two at once ({how})"
+            ok = self.checked(ran, where, findings) and ok
+            errors = [line for line in ran.output.splitlines() if line.startswith("error:")]
+            if not ran.killed() and ran.rc not in (0, 1) and not (ran.rc == 2 and len(errors) == 1):
+                findings.append(f"{where}: exit {ran.rc} without one clear error: {one_line(ran.output, 200)}")
+                ok = False
+        for attempt in range(3):
+            # After a kill, at least one --resume: it must go on from (or past) what the two left, and
+            # sweeps the scratch of a killed run (only the next run's start does).
+            if (reports / REPORT).exists() and not any(reports.glob("*.journal.jsonl")) and \
+                    (attempt or how == "both to their end"):
+                break
+            ran = self.run(self.ptxcts_run(reports, "--resume"))
+            ok = self.checked(ran, f"episode {number}, --resume {attempt + 1}", findings) and ok
+            if ran.rc not in (0, 1):
+                findings.append(f"episode {number}: --resume after two runs at once ({how}) exited {ran.rc}: "
+                                f"{ran.last()}")
+                ok = False
+                break
+        if not (reports / REPORT).exists() or normalized(json.loads((reports / REPORT).read_text())) != s.expected:
+            findings.append(f"episode {number}: after two runs at once ({how}) the report is "
+                            f"{'absent' if not (reports / REPORT).exists() else 'not the undisturbed one'}")
+            ok = False
+        shutil.rmtree(reports, ignore_errors=True)
+        return struck, ok, f"two runs at once, {how}" + (f" at {kill_at:.2f} s" if how != "both to their end" else "")
+
+    def episode(self, number, kind):
+        """One episode of a surface kind: (struck, survived) counted as the soak counts its faults."""
+        s = self.soak
+        s.episodes += 1
+        began = time.monotonic()
+        findings = []
+        struck, ok, detail = getattr(self, kind.replace("-", "_"))(number, findings)
+        for p in s.work.glob(f"fleet-{number}*"):
+            shutil.rmtree(p, ignore_errors=True)
+        shutil.rmtree(s.work / f"episode-{number}", ignore_errors=True)
+        clean = not s.sweep_tmp(f"episode {number}")
+        s.findings += findings
+        s.equal += ok and not findings
+        if struck:
+            s.injected[kind] += 1
+            s.survived[kind] += ok and clean and not findings
+        if s.args.verbose:
+            print(f"episode {number}: {kind}: {detail}: survived {ok and clean and not findings}; "
+                  f"{time.monotonic() - began:.1f} s", file=sys.stderr, flush=True)
+
 
 class Soak:
     def __init__(self, args):
@@ -258,6 +715,7 @@ class Soak:
         self.run_args = ["--case-timeout", f"{args.case_timeout:g}", "--batch", str(args.batch)] + list(args.run_arg)
         self.baseline_wall = 60.0  # until the undisturbed run has measured it
         self.unshare = self.can_unshare()
+        self.surfaces = Surfaces(self)
 
     # -- setting up -------------------------------------------------------------------------------
     def prepare(self):
@@ -299,7 +757,8 @@ class Soak:
                        if r["status"] not in ("not-supported", "skipped")]
         self.launches = len(self.labels)
         self.isolated = {f"{r['kernel']}/{r['case']}" for r in self.expected["results"] if r["fault_case"]}
-        shutil.rmtree(reports)
+        shutil.rmtree(self.work / "baseline-reports", ignore_errors=True)
+        reports.rename(self.work / "baseline-reports")  # what the selections' and expectations' episodes start from
         self.left_after(inv, "the undisturbed run")
         self.sweep_tmp("the undisturbed run")
 
@@ -531,7 +990,8 @@ class Soak:
         """Counts (and removes) what was left in the children's $TMPDIR (or those `names` of it); True if
         anything was."""
         entries, size = 0, 0
-        for top in (self.tmp / n for n in (os.listdir(self.tmp) if names is None else names)):
+        names = sorted(os.listdir(self.tmp)) if names is None else names
+        for top in (self.tmp / n for n in names):
             entries += 1
             if top.is_symlink() or not top.is_dir():
                 size += os.lstat(top).st_size
@@ -558,19 +1018,25 @@ class Soak:
         groups = [[k for k in device if k not in ("hang", "chatty")], [k for k in device if k in ("hang", "chatty")]]
         host = [k for k in self.args.kinds if k in HOST_KINDS and (k == "sigkill" or self.unshare)]
         lines = {"hang": "main", "chatty": "fault"}
-        return [(self.chaos_for(g, (1, 1), lines), []) for g in groups if g] + [(None, [k]) for k in host]
+        return [(self.chaos_for(g, (1, 1), lines), [], None) for g in groups if g] + \
+            [(None, [k], None) for k in host] + [(None, None, k) for k in self.args.kinds if k in SURFACE_KINDS]
 
     def schedule(self):
         """The tour first (so that a short run meets every kind), then drawn episodes."""
         start = time.monotonic()
         number = 0
-        for chaos, faults in self.tour():
+        for chaos, faults, surface in self.tour():
             number += 1
-            self.guarded(number, chaos, faults)
+            self.guarded(number, chaos, faults, surface)
+        surfaces = [k for k in self.args.kinds if k in SURFACE_KINDS]
+        others = [k for k in self.args.kinds if k not in SURFACE_KINDS]
         while (self.args.episodes and number < self.args.episodes) or \
                 (self.args.minutes and time.monotonic() - start < 60 * self.args.minutes):
             number += 1
-            self.guarded(number)
+            if surfaces and (not others or self.rng.random() < 0.3):
+                self.guarded(number, surface=self.rng.choice(surfaces))
+            else:
+                self.guarded(number)
 
     COUNTS = ("injected", "survived", "findings", "episodes", "invocations", "equal", "processes_left",
               "bytes_left", "entries_left", "repaired")
@@ -578,13 +1044,17 @@ class Soak:
     def stamp(self):
         return [(os.stat(p).st_mtime_ns, os.stat(p).st_size) for p in (self.ptxcts, self.runner)]
 
-    def guarded(self, number, chaos=None, faults=None):
+    def guarded(self, number, chaos=None, faults=None, surface=None):
         """An episode, discarded if the programs were rebuilt under it (a long run beside a build: a new
         commit makes a catalog stale); then the suite's catalog and the undisturbed run are made again."""
         before, counts = self.stamp(), {k: copy.deepcopy(getattr(self, k)) for k in self.COUNTS}
-        self.episode(number, chaos, faults)
+        if surface:
+            self.surfaces.episode(number, surface)
+        else:
+            self.episode(number, chaos, faults)
         if self.stamp() == before:
             return
+        self.surfaces.fleet = None  # made again with the new programs
         for k, v in counts.items():
             setattr(self, k, v)
         self.discarded += 1
@@ -597,13 +1067,14 @@ class Soak:
         a = self.args
         lines = [f"chaos soak: seed {a.seed}, suite {a.suite} ({len(self.expected['results'])} cases), "
                  f"{wall:.1f} s; run args: {' '.join(self.run_args) or '(none)'}",
-                 f"{'fault':14}{'injected':>9}{'survived':>9}"]
+                 f"{'fault':16}{'injected':>9}{'survived':>9}"]
         for k in KINDS:
             note = "" if k not in ("disk-reports", "disk-tmp") or self.unshare else "  (not tried: unshare -rm not allowed)"
-            lines.append(f"{k:14}{self.injected[k]:9}{self.survived[k]:9}{note}")
+            lines.append(f"{k:16}{self.injected[k]:9}{self.survived[k]:9}{note}")
         total_i, total_s = sum(self.injected.values()), sum(self.survived.values())
-        lines.append(f"{'all':14}{total_i:9}{total_s:9}")
-        lines.append(f"runs: {self.episodes} episodes ({self.invocations} ptxcts runs, the undisturbed one included); "
+        lines.append(f"{'all':16}{total_i:9}{total_s:9}")
+        lines.append(f"runs: {self.episodes} episodes ({self.invocations} ptxcts runs and merges, the undisturbed one "
+                     f"included); "
                      f"reports equal: {self.equal} of {self.episodes}")
         if self.discarded:
             lines.append(f"episodes discarded (ptxcts or the runner rebuilt under them), the suite made again: "

@@ -388,7 +388,7 @@ TEST(Fleet, OutcomesInWordsVerdictsFirst) {
   EXPECT_EQ(std::string(timeouts.text().get()), "0");
   EXPECT_EQ(std::string(timeouts.attribute("class").value()), "zero");
   auto j = nlohmann::json::parse(fleet_json(f));
-  EXPECT_EQ(j["fleet_schema_version"], 3);
+  EXPECT_EQ(j["fleet_schema_version"], 4);
   EXPECT_EQ(j["machines"][0]["verdict"], verdict_line(a));
 }
 

@@ -220,10 +220,11 @@ export PTXCTS="$ptxcts" PTXCTS_FAKE_MODE=model
 ln -s "$catalog" "$tmp/catalog" || fail "cannot link the catalog into $tmp"
 
 # submit-fleet.sh with this fleet's runner; sets array and merge, the two job ids.
-submit() {  # RESULTS RUNNER [more run options]
+submit() {  # RESULTS RUNNER [more run options]; $SBATCH_BOTH: sbatch options for both jobs
   local results=$1 runner=$2 out
   shift 2
-  out=$(PTXCTS_RUN_ARGS="--no-assemble --catalog $tmp/catalog --runner $runner $*" "$slurm_scripts/submit-fleet.sh" "$results" 4 2>&1) ||
+  # shellcheck disable=SC2086  # SBATCH_BOTH is a list of options
+  out=$(PTXCTS_RUN_ARGS="--no-assemble --catalog $tmp/catalog --runner $runner $*" "$slurm_scripts/submit-fleet.sh" "$results" 4 ${SBATCH_BOTH:-} 2>&1) ||
     fail "submit-fleet.sh failed: $out"
   echo "$out"
   array=$(sed -n 's/^array job \([0-9]*\) (4 tasks) submitted$/\1/p' <<< "$out")
@@ -242,10 +243,29 @@ wait_gone() {  # SECONDS JOB... : until squeue shows none of them
 }
 exit_code() { scontrol show job "$1" 2>/dev/null | sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p' | head -n 1; }
 
-# 1. All well: 4 GPUs, 4 reports, one fleet.
+# 1. All well: 4 GPUs, 4 reports, one fleet; submitted held, so that it is pending (its folder empty)
+# when a second fleet is submitted into the same folder.
 fleet_start=$(date +%s.%N)
 results1="$tmp/fleet-all-well"
-submit "$results1" "$tmp/runner-all-well.sh"
+SBATCH_BOTH=--hold submit "$results1" "$tmp/runner-all-well.sh"
+[ -z "$(ls "$results1")" ] || fail "the held fleet's folder is not empty: $(ls "$results1")"
+second=$(PTXCTS_RUN_ARGS="--no-assemble --catalog $tmp/catalog --runner $tmp/runner-all-well.sh" \
+  "$slurm_scripts/submit-fleet.sh" "$results1" 4 2>&1)
+rc=$?
+echo "a second submit into $results1: exit $rc: $second"
+[ "$rc" = 2 ] || fail "a second submit into the pending fleet's folder exited $rc, expected 2 (refused): $second"
+grep -q "$results1 is claimed by another fleet (claimed .* for 4 tasks; array job $array; merge job $merge): its reports would be overwritten; give a new folder" <<< "$second" ||
+  fail "the second submit's refusal does not name the first fleet's jobs: $second"
+# A submit sbatch refuses (no such partition): nothing queued, the folder released.
+refused=$(PTXCTS_RUN_ARGS="--runner $tmp/runner-all-well.sh" "$slurm_scripts/submit-fleet.sh" "$tmp/fleet-refused" 4 \
+  --partition=no-such-partition 2>&1)
+rc=$?
+if [ "$rc" != 2 ] || ! grep -q "sbatch refused the array job (above); nothing is queued, and $tmp/fleet-refused is released" <<< "$refused"; then
+  fail "a submit sbatch refused exited $rc: $refused"
+fi
+[ -e "$tmp/fleet-refused" ] && fail "a submit sbatch refused left $tmp/fleet-refused behind: $(ls -A "$tmp/fleet-refused")"
+[ "$(squeue -h -o %i | sort -u | wc -l)" = 2 ] || fail "the queue holds other jobs than the held fleet's: $(squeue)"
+scontrol release "$array" "$merge" || fail "cannot release the held fleet (array $array, merge $merge)"
 wait_gone 50 "$array" "$merge" || fail "the first fleet (array $array, merge $merge) did not end within 50 s"
 fleet1_time=$(since "$fleet_start")
 merge_out="$results1/ptxcts-merge-$merge.out"
