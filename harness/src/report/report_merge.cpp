@@ -161,8 +161,16 @@ std::pair<std::string, VerdictTone> fleet_verdict(const Fleet& f) {
       f.unread.empty() ? ""
                        : fmt::format("; {} input{} could not be read (the merge is incomplete)", f.unread.size(),
                                      f.unread.size() == 1 ? "" : "s");
-  if (failing || !f.missing.empty() || !f.unread.empty())
-    return {fmt::format("Does not conform: {}{}{}; {}.", runs, missing, unread, differ), VerdictTone::DoesNotConform};
+  // A column of another suite commit or specs is left out of the comparison, so the fleet is not
+  // shown to conform (merge exits 1 for it, as for a missing run): the verdict says so.
+  const std::size_t apart = f.machines.size() - aligned;
+  const std::string not_aligned =
+      apart == 0 ? ""
+                 : fmt::format("; {} run{} not aligned (another suite commit or specs: not compared)", apart,
+                               apart == 1 ? "" : "s");
+  if (failing || !f.missing.empty() || !f.unread.empty() || apart)
+    return {fmt::format("Does not conform: {}{}{}{}; {}.", runs, missing, not_aligned, unread, differ),
+            VerdictTone::DoesNotConform};
   if (conform == aligned && aligned > 0)
     return {fmt::format("Conforms: {}; {}.", runs, differ), VerdictTone::Conforms};
   return {fmt::format("Nothing checked: {}; {}.", runs, differ), VerdictTone::NothingChecked};

@@ -268,6 +268,30 @@ TEST(Headlines, TheFleetsVerdictAddsUp) {
   EXPECT_EQ(c.parts[0].first, 1) << verdict;  // the one that fails needs action
 }
 
+// merge exits 1 for a column not aligned (another suite commit or specs), so the fleet's verdict
+// never says "Conforms" then: two aligned runs that conform beside one of another commit read
+// "Conforms: 2 aligned runs: ..." with exit 1 (the H200 merge of issue 41's note).
+TEST(Headlines, AFleetWithARunNotAlignedDoesNotSayItConforms) {
+  RunReport good;
+  good.results = {headline_result("k", Status::Pass)};
+  good.info.gpu_name = "A";
+  RunReport twin = good, other = good;
+  twin.info.gpu_name = "B";
+  other.info.gpu_name = "C";
+  other.info.suite_commit = "0000000";
+  Fleet f = merge_reports({good, twin, other});
+  ASSERT_EQ(f.aligned_count(), 2u);
+  const auto [verdict, tone] = fleet_verdict(f);
+  EXPECT_EQ(tone, VerdictTone::DoesNotConform) << verdict;
+  EXPECT_TRUE(verdict.starts_with("Does not conform: 2 aligned runs: 0 need action, 2 conform, 0 checked nothing; "
+                                  "1 run not aligned (another suite commit or specs: not compared); "))
+      << verdict;
+  CountLine c = count_line(verdict, "aligned run");
+  EXPECT_EQ(c.sum(), c.total) << verdict;
+  // And with every run aligned, the same two conform.
+  EXPECT_EQ(fleet_verdict(merge_reports({good, twin})).second, VerdictTone::Conforms);
+}
+
 // The Markdown's cases line ("**Cases:** 5,415 (1,498 kernels, each with its cases): 4,443 passed, ...")
 // of a report with every kind of outcome: the outcomes add up to the report's results.
 TEST(Headlines, TheMarkdownsCasesAddUp) {
