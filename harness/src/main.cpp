@@ -10,6 +10,7 @@
 #include "commands/audit_command.hpp"
 #include "commands/catalog_command.hpp"
 #include "commands/command.hpp"
+#include "commands/history_command.hpp"
 #include "commands/release_manifest.hpp"
 #include "commands/report_commands.hpp"
 #include "commands/run_command.hpp"
@@ -57,7 +58,7 @@ std::string version_text() {
 constexpr const char* kExitStatusFooter =
     "Exit status: 0 all well; 1 a case failed, errored or crashed (run), an unexplained contradiction (audit), a "
     "regression "
-    "(diff); 2 an error (bad specs, unreadable files); 3 ptxas failed on some assembly, so it has no verdict "
+    "(diff, history changes, history regressions); 2 an error (bad specs, unreadable files); 3 ptxas failed on some assembly, so it has no verdict "
     "(catalog, audit, "
     "run without a GPU; the next build tries it again); 77 skipped (run --require-gpu without a GPU).";
 
@@ -116,7 +117,7 @@ int main(int argc, char** argv) {
       add_sass_command(app, ctx.paths),          add_diff_command(app, ctx.paths),
       add_html_command(app, ctx.paths),          add_merge_command(app, ctx.paths),
       add_release_manifest_command(app, ctx.paths), add_list_command(app, ctx.paths),
-      add_check_specs_command(app, ctx.paths)};
+      add_check_specs_command(app, ctx.paths),  add_history_command(app, ctx.paths)};
   refuse_empty_values(app);
   try {
     app.parse(argc, argv);
