@@ -31,9 +31,11 @@ std::string content_hash(std::string_view text) {
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 
+// Level 1, not 6: recording is on every run's path (the first run of a suite version compresses some
+// 7 MB of new parts: 255 -> 191 ms, bench_history), and the store grows by 2.2 MB instead of 1.9 MB once.
 Blob compressed(std::string_view text, const std::string& where) {
   z_stream z{};
-  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+  if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     throw HistoryError(fmt::format("{}: zlib cannot start", where));
   Blob out(deflateBound(&z, static_cast<uLong>(text.size())));
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
