@@ -17,12 +17,14 @@ esac
 
 # The build and a run.
 packages=(cmake ninja-build g++ libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libpugixml-dev
-          libxxhash-dev libssl-dev libutfcpp-dev zlib1g-dev)
+          libxxhash-dev libssl-dev libutfcpp-dev zlib1g-dev
+          libsqlite3-dev libpq-dev)  # the history: SQLite linked statically; libpq's header (loaded with dlopen)
 # The tests.
 [ -n "$tests" ] && packages+=(libgtest-dev libbenchmark-dev
           python3-jsonschema python3-yaml chromium  # the schema and docs tests; the pages in a real browser
           python3-xmlschema  # the JUnit check: the file against Jenkins' JUnit schema (harness/tests/data/junit)
           unzip python3-pip  # ptxcts toolkits fetch (the toolkit tests): pip downloads a wheel, unzip takes its ptxas out
+          postgresql  # the history's tests against a real PostgreSQL server of their own
           slurm-wlm munge)  # the slurm test: a one-node cluster runs the fleet scripts (harness/slurm)
 missing=()
 for p in "${packages[@]}"; do

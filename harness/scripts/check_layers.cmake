@@ -1,7 +1,7 @@
 # The stages of harness/src/ in order: a file may include its own stage and those before it, never
 # one after, and one kind's folder never another's (harness/src/README.md). Run by CTest (layers.stages-include-only-below).
 #   cmake -DSRC=<harness/src> -P check_layers.cmake
-set(STAGES util spec plan emit model kinds assemble results run judge report commands)
+set(STAGES util spec plan emit model kinds assemble results run judge report history commands)
 file(GLOB_RECURSE files RELATIVE "${SRC}" "${SRC}/*.hpp" "${SRC}/*.cpp")
 list(FILTER files EXCLUDE REGEX "^main\\.cpp$")  # the command line: above every stage
 set(bad 0)

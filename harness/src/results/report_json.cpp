@@ -287,6 +287,33 @@ CaseResult parse_case_result_line(const std::string& line, const std::string& fi
   } catch (const ReportError& e) { throw ReportError(on_one_line(e.what())); }
 }
 
+namespace {
+
+// `read` of the one value of a line of JSON, its errors "file:line:column: ..." (as the journal's).
+template <typename Read>
+auto parse_part_line(const std::string& line, const std::string& file, int line_number, const char* name, Read read) {
+  const std::string here = fmt::format("{}:{}", file, line_number);
+  auto on_one_line = [&here](std::string what) {
+    if (what.rfind(here + ":1:", 0) == 0) what.replace(0, here.size() + 3, here + ":");
+    return what;
+  };
+  try {
+    const JsonDocument doc(line, here);
+    return read(JsonNode(doc, doc.root().json(), name));
+  } catch (const ReportError& e) { throw ReportError(on_one_line(e.what())); }
+}
+
+}  // namespace
+
+std::string claim_json_line(const ClaimVerdict& c) {
+  return to_json(c).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+ClaimVerdict parse_claim_line(const std::string& line, const std::string& file, int line_number) {
+  return parse_part_line(line, file, line_number, "claim",
+                    [](const JsonNode& n) { return read_claim(n, RunReport::kSchemaVersion); });
+}
+
 std::span<const RunInfoField> run_info_fields() { return kRunInfoFields; }
 
 struct TimingSeconds {
@@ -336,6 +363,12 @@ RunSass read_sass(const JsonNode& n) {
                          .unavailable = k.at("unavailable").str()});
   }
   return s;
+}
+
+std::string sass_json_line(const RunSass& s) { return to_json(s).dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+RunSass parse_sass_line(const std::string& line, const std::string& file, int line_number) {
+  return parse_part_line(line, file, line_number, "sass", [](const JsonNode& n) { return read_sass(n); });
 }
 
 RunTiming read_timing(const JsonNode& n) {

@@ -20,6 +20,12 @@ std::string report_json(const RunReport& report);
 // One result as a line of JSON, and back (for the run's journal); errors name file:line.
 std::string case_result_json_line(const CaseResult& r);
 CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number);
+// One claim's verdict and a run's SASS as a line of JSON, and back (the history keeps a report in such
+// parts, each stored once: history/history_store); errors name file:line.
+std::string claim_json_line(const ClaimVerdict& c);
+ClaimVerdict parse_claim_line(const std::string& line, const std::string& file, int line_number);
+std::string sass_json_line(const RunSass& s);
+RunSass parse_sass_line(const std::string& line, const std::string& file, int line_number);
 // A run report ("kind": "run", or none: every schema from 2 on); one of another kind is refused at its "kind".
 RunReport read_run_report(const JsonDocument& doc);                             // throws ReportError
 RunReport parse_report_json(const std::string& text, const std::string& file);  // throws ReportError

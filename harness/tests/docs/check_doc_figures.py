@@ -112,7 +112,8 @@ def main(root):
     boot = open(os.path.join(root, "harness", "scripts", "bootstrap.sh")).read()
     lists = re.findall(r"packages\+?=\((.*?)\)", re.sub(r"#[^\n]*", "", boot), re.S)
     run_list, test_list = (lists + ["", ""])[0].split(), (lists + ["", ""])[1].split()
-    tools = {"chromium", "slurm-wlm", "munge", "libgtest-dev", "libbenchmark-dev", "python3-pip", "python3-yaml"}
+    tools = {"chromium", "slurm-wlm", "munge", "libgtest-dev", "libbenchmark-dev", "python3-pip", "python3-yaml",
+             "postgresql"}
     check(run_list and not tools & set(run_list) and tools <= set(test_list),
           f"bootstrap.sh: the build and run packages ({' '.join(run_list)}) hold no test tool; --tests adds them")
     pip = boot[:boot.index('if [ -n "$tests" ]')] if 'if [ -n "$tests" ]' in boot else boot
