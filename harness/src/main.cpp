@@ -10,6 +10,7 @@
 #include "commands/audit_command.hpp"
 #include "commands/catalog_command.hpp"
 #include "commands/command.hpp"
+#include "commands/history_command.hpp"
 #include "commands/release_manifest.hpp"
 #include "commands/report_commands.hpp"
 #include "commands/run_command.hpp"
@@ -116,7 +117,7 @@ int main(int argc, char** argv) {
       add_sass_command(app, ctx.paths),          add_diff_command(app, ctx.paths),
       add_html_command(app, ctx.paths),          add_merge_command(app, ctx.paths),
       add_release_manifest_command(app, ctx.paths), add_list_command(app, ctx.paths),
-      add_check_specs_command(app, ctx.paths)};
+      add_check_specs_command(app, ctx.paths),  add_history_command(app, ctx.paths)};
   refuse_empty_values(app);
   try {
     app.parse(argc, argv);

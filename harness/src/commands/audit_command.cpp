@@ -7,6 +7,7 @@
 #include "assemble/catalog_index.hpp"
 #include "assemble/toolkits.hpp"
 #include "commands/catalog_command.hpp"
+#include "commands/history_recording.hpp"
 #include "commands/run_console.hpp"
 #include "commands/toolkit_audit.hpp"
 #include "kinds/kinds.hpp"
@@ -26,6 +27,7 @@ struct AuditOptions {
   std::vector<std::string> toolkits;  // --toolkit
   std::vector<std::string> ptxas;     // --also-ptxas
   bool rewrite = false;
+  HistoryChoice history;  // --history, --no-history
 };
 
 int count_line(const Audit& audit, Verdict v) {
@@ -36,12 +38,13 @@ int count_line(const Audit& audit, Verdict v) {
 }
 
 // `ptxcts audit` of one toolkit: the one found (a release's own catalog's, warm, unless told another).
-int audit_one(const Paths& p) {
+int audit_one(const Paths& p, const HistoryChoice& history) {
   Suite suite = build_suite(load_spec_dir(p.specs));
   const bool own_catalog = home().release() && p.ptxas.empty() && getenv_or("PTXCTS_PTXAS").empty();
   ToolkitAudit a =
       audit_toolkit(suite, own_catalog ? catalog_audit_toolchain(load_catalog_indexed(p.catalog), p) : find_toolchain(p), p);
   fs::path json = write_audit_reports(a.audit, a.plan, a.verdicts, report_writer(), p.reports);
+  record_audit_file(open_history_for_recording(history).get(), json);  // after the files: they never wait on it
   print_audit_findings(stdout, a.audit, Verbosity::Verbose);  // the audit's own command lists every one
   for (auto const* k : a.audit.unused_known)
     fmt::print("audit: known discrepancy no longer observed: {} ({})\n",
@@ -157,6 +160,9 @@ int audit_toolkits(const Paths& p, const AuditOptions& o) {
   const AuditRun run = report_writer();  // the audits and their matrix: one date
   const ToolkitsAudited done = audit_each(toolkits, p, run, o.rewrite);
   if (toolkits.size() > 1) write_matrix(toolkits, done.jsons, p, run, o.rewrite);
+  // Each audit report, written now or up to date, into the history (the same report twice is one run).
+  if (auto history = open_history_for_recording(o.history))
+    for (auto const& json : done.jsons) record_audit_file(history.get(), json);
   fmt::print("audit: {} toolkits in {:.2f} s\n", toolkits.size(), seconds_since(t0));
   return done.contradicted ? kExitFound : done.ptxas_failed ? kExitPtxasFailed : 0;
 }
@@ -186,12 +192,13 @@ Command add_audit_command(CLI::App& app, Paths& p) {
                   "toolkit found); with two or more, toolkits.{json,md} sets them side by side");
   cli->add_option("--toolkit-cache", p.toolkit_cache, "Where fetched toolkits are (ptxcts toolkits fetch)");
   cli->add_option("--also-ptxas", o->ptxas, "Another ptxas to count among the toolkits found");
+  add_history_options(cli, o->history);
   cli->add_flag("--rewrite", o->rewrite,
                 "With --toolkit: write every report again, even those whose specs, ptxas and suite have not changed "
                 "since they were written");
   return {.cli = cli, .run = [o](CommandContext& ctx) {
             keep_the_heap_for_an_audit();
-            return o->toolkits.empty() ? audit_one(ctx.paths) : audit_toolkits(ctx.paths, *o);
+            return o->toolkits.empty() ? audit_one(ctx.paths, o->history) : audit_toolkits(ctx.paths, *o);
           }};
 }
 

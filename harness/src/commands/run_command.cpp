@@ -40,6 +40,7 @@ void add_run_options(CLI::App* run, Paths& p, RunCommandOptions& o) {
   run->add_option("--catalog", p.catalog, "Catalog directory");
   run->add_option("--kernels", p.kernels, "Directory of kernel skeletons")->check(CLI::ExistingDirectory);
   run->add_option("--reports", p.reports, "Where reports are written");
+  add_history_options(run, f.history);
   run->add_option("--family", f.families, "Run only these families (reports are then not written)");
   run->add_option("--cases", f.cases,
                   "Run only these cases: KERNEL/CASE names or globs, or @FILE, a case list (`ptxcts list --cases`); "

@@ -163,7 +163,7 @@ void run_all(std::vector<PerGpu>& gpus, const LoadedRun& run, const std::vector<
 }
 
 // One GPU's end: its results judged, its expectations applied, its reports written, its verdict said.
-bool finish_gpu(PerGpu& G, const LoadedRun& run, const Audit& audit, const RunFlags& flags) {
+bool finish_gpu(PerGpu& G, const LoadedRun& run, const Audit& audit, const RunFlags& flags, HistoryStore* history) {
   if (G.failed) std::rethrow_exception(G.failed);
   RunReport& rep = G.rep;
   rep.results = std::move(G.run.results);
@@ -189,6 +189,8 @@ bool finish_gpu(PerGpu& G, const LoadedRun& run, const Audit& audit, const RunFl
     rep.timing.wall = seconds_since(process_start());
     fs::remove(G.journal_path);  // the reports now hold everything it did
     written = fmt::format("{}/{}.{{json,md,xml,html}}", G.reports.string(), report_basename(rep.info));
+    // The files first: a history that fails costs no report (commands/history_recording).
+    record_run(history, rep, G.reports / (report_basename(rep.info) + ".json"), G.prefix);
   } else {  // a selection speaks for its cases only: its JUnit file, for a CI's junit step, and no report
     const fs::path junit = G.reports / (report_basename(rep.info) + "-selection.xml");
     try {
@@ -242,7 +244,9 @@ int run_on_gpus(const LoadedRun& run, const Paths& p, const RunFlags& flags) {
   else if (audit.ptxas_version.empty()) fmt::print("\n{}", wrapped(audit_said));  // why no toolkit claim is checkable
   print_audit_findings(stdout, audit, flags.verbosity());
   bool any_needs_action = false;
-  for (auto& G : gpus) any_needs_action = finish_gpu(G, run, audit, flags) || any_needs_action;
+  // A selection writes no report and records nothing: the history keeps runs of every case.
+  const std::unique_ptr<HistoryStore> history = run.selection ? nullptr : open_history_for_recording(flags.history);
+  for (auto& G : gpus) any_needs_action = finish_gpu(G, run, audit, flags, history.get()) || any_needs_action;
   return any_needs_action ? kExitFound : 0;
 }
 

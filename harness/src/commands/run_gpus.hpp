@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "commands/history_recording.hpp"
 #include "assemble/catalog.hpp"
 #include "commands/command_context.hpp"
 #include "commands/terminal_progress.hpp"
@@ -37,6 +38,7 @@ struct RunFlags {
   std::vector<std::string> families;      // --family
   std::vector<std::string> cases;         // --cases: KERNEL/CASE globs and @FILE case lists
   std::vector<std::string> expectations;  // --expectations: files or folders (default: the specs' expectations/)
+  HistoryChoice history;                  // --history, --no-history (a selection records nothing)
   Verbosity verbosity() const { return quiet ? Verbosity::Quiet : verbose ? Verbosity::Verbose : Verbosity::Normal; }
 };
 

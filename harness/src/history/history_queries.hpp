@@ -16,6 +16,7 @@ namespace ptxcts {
 // One case or claim whose outcome changed between two runs, in the words of `ptxcts diff`.
 struct HistoryChange {
   std::string item;      // "KERNEL/CASE" or "claim ID"
+  std::string family;    // the case's family ("" for a claim)
   std::string before;    // outcome token or verdict word; "absent" where the run had no such item
   std::string after;
   bool regression = false;  // after needs action (or a claim became contradicted) and before did not

@@ -3,6 +3,7 @@
 #include "history/history_store.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <xxhash.h>
 #include <zlib.h>
 
@@ -194,7 +195,7 @@ StoredRun identity_of(const RunReport& report, const std::string& key, const std
 
 std::uint8_t outcome_code(const CaseResult& r) {
   const auto o = static_cast<std::uint8_t>(outcome_of(r));
-  return static_cast<std::uint8_t>(o | (needs_action(r) ? 0x80 : 0));
+  return static_cast<std::uint8_t>(o | (needs_action(r) ? kNeedsActionBit : 0));
 }
 
 }  // namespace
@@ -236,6 +237,7 @@ RecordResult HistoryStore::record(const RunReport& report, const std::string& so
   db.query("INSERT INTO reports (run_id, body, parts) VALUES (?1, ?2, ?3)",
            {run.id, compressed(split.body, db.where()), packed(parts)});
   tx.commit();
+  names_.clear();
   return {.run = run, .added = true};
 }
 
@@ -247,6 +249,12 @@ RecordResult HistoryStore::record(const AuditSummary& audit, const std::string& 
   if (auto had = run_with_key(db, key)) return {.run = *had, .added = false};
   StoredRun run{.key = key, .kind = "audit", .cuda_release = audit.cuda_release,
                 .ptxas_version = audit.ptxas_version, .toolchain = "ptxas", .source = source};
+  // Who wrote it and when: the report's "run" (the reader keeps only the toolkit's identity).
+  const auto who = nlohmann::json::parse(report_json_text, nullptr, false);
+  if (who.is_object() && who.contains("run") && who["run"].is_object())
+    for (auto [field, member] : {std::pair{"date", &StoredRun::date}, std::pair{"host", &StoredRun::host},
+                                 std::pair{"suite_commit", &StoredRun::suite_commit}})
+      if (who["run"].contains(field) && who["run"][field].is_string()) run.*member = who["run"][field].get<std::string>();
   run.findings = static_cast<std::int64_t>(audit.findings.size());
   run.verdict = fmt::format("{} findings, {} contradictions", audit.findings.size(), audit.contradictions);
   run.id = insert_run(db, run, std::nullopt, Blob{});
@@ -269,19 +277,33 @@ std::vector<StoredRun> HistoryStore::runs() {
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> HistoryStore::outcomes(std::int64_t run_id) {
-  std::vector<std::pair<std::string, std::string>> out;
+HistoryStore::Codes HistoryStore::outcome_codes(std::int64_t run_id) {
   const auto rows = db_->query(
       "SELECT case_lists.names, runs.outcomes FROM runs JOIN case_lists ON case_lists.id = runs.case_list "
       "WHERE runs.id = ?1",
       {run_id});
-  if (rows.empty()) return out;
-  const std::vector<std::int64_t> ids = unpacked(as_blob(rows[0][0]));
-  const Blob& codes = as_blob(rows[0][1]);
-  std::unordered_map<std::int64_t, std::string> names;
-  for (auto const& r : db_->query("SELECT id, name FROM case_names")) names[as_int(r[0])] = as_text(r[1]);
-  for (std::size_t i = 0; i < ids.size() && i < codes.size(); ++i)
-    out.emplace_back(names[ids[i]], token(kOutcomes[std::min<std::size_t>(codes[i] & 0x7f, std::size(kOutcomes) - 1)]));
+  if (rows.empty()) return {};
+  return {.cases = unpacked(as_blob(rows[0][0])), .codes = as_blob(rows[0][1])};
+}
+
+const std::unordered_map<std::int64_t, HistoryStore::CaseName>& HistoryStore::case_names() {
+  if (names_.empty())
+    for (auto const& r : db_->query("SELECT id, name, family FROM case_names"))
+      names_[as_int(r[0])] = {.name = as_text(r[1]), .family = as_text(r[2])};
+  return names_;
+}
+
+std::string outcome_token_of_code(std::uint8_t code) {
+  const std::size_t o = code & 0x7f;
+  return o < std::size(kOutcomes) ? token(kOutcomes[o]) : "unknown";
+}
+
+std::vector<std::pair<std::string, std::string>> HistoryStore::outcomes(std::int64_t run_id) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const Codes c = outcome_codes(run_id);
+  const auto& names = case_names();
+  for (std::size_t i = 0; i < c.cases.size() && i < c.codes.size(); ++i)
+    out.emplace_back(names.at(c.cases[i]).name, outcome_token_of_code(c.codes[i]));
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -68,12 +69,30 @@ class HistoryStore {
   std::vector<std::pair<std::string, std::string>> outcomes(std::int64_t run_id);
   // A run's claim verdicts: claim id and verdict word.
   std::vector<std::pair<std::string, std::string>> claim_verdicts(std::int64_t run_id);
-  // The full report as it was recorded (JSON text).
+  // The full report as it was recorded (JSON text): a run report as this build writes it (made again
+  // from its stored parts, the same text `ptxcts run` wrote), an audit report as it was.
   std::string report_text(std::int64_t run_id);
+
+  // The compact form the questions read: a run's case name ids and outcome codes (an Outcome's index in
+  // kOutcomes, +0x80 where the case needs action), and every case name with its family.
+  struct Codes {
+    std::vector<std::int64_t> cases;
+    Blob codes;
+  };
+  Codes outcome_codes(std::int64_t run_id);
+  struct CaseName {
+    std::string name, family;
+  };
+  const std::unordered_map<std::int64_t, CaseName>& case_names();
 
  private:
   std::unique_ptr<Database> db_;
+  std::unordered_map<std::int64_t, CaseName> names_;  // loaded when first asked, again after a record
 };
+
+// What an outcome code says.
+inline constexpr std::uint8_t kNeedsActionBit = 0x80;
+std::string outcome_token_of_code(std::uint8_t code);
 
 // Where the history lives unless told: $PTXCTS_HISTORY, else $XDG_DATA_HOME/ptxcts/history.sqlite,
 // else ~/.local/share/ptxcts/history.sqlite; "" where there is no home (nothing is recorded then).

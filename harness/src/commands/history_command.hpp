@@ -1,0 +1,11 @@
+// `ptxcts history`: the history's commands (import, and the questions: changes, case, latest,
+// regressions), each a CLI11 subcommand of `history`, each taking --history and --json.
+#pragma once
+
+#include "commands/command.hpp"
+
+namespace ptxcts {
+
+Command add_history_command(CLI::App& app, Paths& paths);
+
+}  // namespace ptxcts
