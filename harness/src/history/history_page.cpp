@@ -229,7 +229,7 @@ std::string history_page_html(const std::vector<HistoryRun>& runs) {
   }
   HtmlPage page("ptxcts history");
   el(page.body, "h1", {}, "ptxcts history");
-  pugi::xml_node verdict = el(page.body, "p");
+  pugi::xml_node verdict = el(page.body, "p", {{"id", "verdict"}});
   contents(page.body, {{"grid", "Forms per GPU model, driver and toolkit"}, {"runs", "The columns"}});
   pugi::xml_node s = section(page.body, "grid", "Forms per GPU model, driver and toolkit (time order)");
   legend(s, {{"pass", "passed (and not supported)"}, {"fail", "a case needs action"},

@@ -5,10 +5,16 @@
 #include <gtest/gtest.h>
 #include <pugixml.hpp>
 
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "history/history_page.hpp"
+#include "history/history_page_runs.hpp"
+#include "results/report_json.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ptxcts;
 
@@ -110,4 +116,40 @@ TEST(HistoryPage, LatestRunOfAColumnIsShownAndACaseThatWentAwayIsATransition) {
   for (auto t : li.children()) all += t.text().get(), all += t.value();
   EXPECT_NE(all.find("m/b"), std::string::npos);
   EXPECT_NE(all.find("absent"), std::string::npos) << all;
+}
+
+// The runs the page draws from a history (history_page_runs): every run, one Slurm job's, the latest N,
+// oldest first, each read back from the report the history keeps (its cases and their evidence).
+TEST(HistoryPage, RunsFromTheHistoryBySlurmJobAndLatest) {
+  const std::string path = std::string(PTXCTS_TEST_DATA) + "/reports/html-page.json";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const RunReport base = parse_report_json(text.str(), path);
+  ptxcts::test::TempDir t("history-page-runs");
+  HistoryStore store((t.dir / "history.sqlite").string());
+  // Recorded out of date order: 3 runs of job 41 (drivers 570, 580, 590), one outside Slurm.
+  const std::vector<std::tuple<std::string, std::string, std::string>> runs{
+      {"590.1", "2026-03-01T00:00:00Z", "41"}, {"570.1", "2026-01-01T00:00:00Z", "41"},
+      {"575.1", "2026-01-15T00:00:00Z", ""}, {"580.1", "2026-02-01T00:00:00Z", "41"}};
+  for (auto const& [driver, date, job] : runs) {
+    RunReport r = base;
+    r.info.driver_version = driver, r.info.date = date, r.info.slurm_job = job, r.info.slurm_task = job.empty() ? "" : "0";
+    ASSERT_TRUE(store.record(r, "test").added);
+  }
+  auto drivers = [](const std::vector<HistoryRun>& rs) {
+    std::vector<std::string> d;
+    for (auto const& r : rs) d.push_back(r.driver);
+    return d;
+  };
+  EXPECT_EQ(drivers(history_page_runs(store, {})), (std::vector<std::string>{"570.1", "575.1", "580.1", "590.1"}));
+  EXPECT_EQ(drivers(history_page_runs(store, {.slurm_job = "41"})), (std::vector<std::string>{"570.1", "580.1", "590.1"}));
+  EXPECT_EQ(drivers(history_page_runs(store, {.last = 2})), (std::vector<std::string>{"580.1", "590.1"}));
+  EXPECT_TRUE(history_page_runs(store, {.slurm_job = "42"}).empty());
+  // Each run's cases as the report has them, with their family and form.
+  const std::vector<HistoryRun> all = history_page_runs(store, {});
+  ASSERT_EQ(all[0].cases.size(), base.results.size());
+  EXPECT_EQ(all[0].cases[0].id, case_id(base.results[0]));
+  EXPECT_EQ(all[0].cases[0].form, base.results[0].instruction);
+  EXPECT_EQ(all[0].gpu_model, base.info.gpu_name + " (" + base.info.sm + ")");
 }
