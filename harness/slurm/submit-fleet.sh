@@ -7,6 +7,9 @@
 # e.g. submit-fleet.sh /shared/r 16 -p gpu --account lab -- --gres=gpu:1
 # RESULTS must be a new or empty directory every node can write (a shared file system): the merge
 # reads every report under it. Prints the two job ids.
+# PTXCTS_HISTORY=postgresql://...: the tasks record into that history at once, and the merge draws
+# RESULTS/history.html from it (ptxcts-array.sbatch); unset, the merge imports the reports into the
+# user's history and draws it from there.
 set -euo pipefail
 if [ $# -lt 2 ]; then
   echo "usage: $0 RESULTS N [sbatch options for both jobs...] [-- options for the array only]" >&2
@@ -33,6 +36,7 @@ export PTXCTS="$ptxcts" PTXCTS_RESULTS="$results" PTXCTS_TASKS="$tasks"
 array=$(sbatch --parsable --array="0-$((tasks - 1))" --chdir="$results" --export=ALL ${both[@]+"${both[@]}"} \
   ${array_only[@]+"${array_only[@]}"} "$here/ptxcts-array.sbatch")
 array=${array%%;*}
+export PTXCTS_ARRAY_JOB="$array"  # the merge's history page: the runs of this array
 echo "array job $array ($tasks tasks) submitted"
 merge=$(sbatch --parsable --dependency="afterany:$array" --chdir="$results" --export=ALL ${both[@]+"${both[@]}"} \
   "$here/ptxcts-merge.sbatch")
