@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,7 +25,10 @@ namespace {
 
 // Whether `path` holds an audit report, as its kind says (else it is read as a run report, with that
 // reader's errors).
-bool holds_audit_report(const std::string& path) { return report_file_kind(path) == ReportKind::Audit; }
+// A folder (a fleet's results) holds run reports: merge finds them (fleet_inputs).
+bool holds_audit_report(const std::string& path) {
+  return !std::filesystem::is_directory(path) && report_file_kind(path) == ReportKind::Audit;
+}
 
 struct DiffOptions {
   std::string before, after, html;

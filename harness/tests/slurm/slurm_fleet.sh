@@ -294,7 +294,7 @@ EOF
 # Its runs in the history, each once, and the history page the merge drew from it: the 4 GPUs.
 check_history_page() {  # RESULTS RUNS
   local page="$1/history.html"
-  [ -f "$page" ] || fail "the merge job drew no $page"
+  [ -f "$page" ] || fail "the merge job drew no $page: $(cat "$1/history.log" 2>/dev/null)"
   grep -q ">$2 runs of $2 GPU models in $2 columns" "$page" ||
     fail "$page does not say '$2 runs of $2 GPU models in $2 columns': $(grep -o '<p class="verdict[^<]*' "$page")"
 }
