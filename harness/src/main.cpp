@@ -58,7 +58,7 @@ std::string version_text() {
 constexpr const char* kExitStatusFooter =
     "Exit status: 0 all well; 1 a case failed, errored or crashed (run), an unexplained contradiction (audit), a "
     "regression "
-    "(diff); 2 an error (bad specs, unreadable files); 3 ptxas failed on some assembly, so it has no verdict "
+    "(diff, history changes, history regressions); 2 an error (bad specs, unreadable files); 3 ptxas failed on some assembly, so it has no verdict "
     "(catalog, audit, "
     "run without a GPU; the next build tries it again); 77 skipped (run --require-gpu without a GPU).";
 

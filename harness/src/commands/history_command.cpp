@@ -26,7 +26,7 @@ struct HistoryOptions {
   bool all = false;      // --all: every name of a group, not the first 10
   std::vector<std::string> inputs;  // import
   ChangesQuery changes;
-  std::string item;  // case
+  std::vector<std::string> item;  // case: KERNEL/CASE, a claim's id, or "claim ID" (two words)
 };
 
 HistoryStore open_store(const HistoryOptions& o) {
@@ -130,7 +130,9 @@ int regressions_command(const HistoryOptions& o) {
 
 int case_command(const HistoryOptions& o) {
   HistoryStore store = open_store(o);
-  const ItemHistory h = history_of_item(store, o.item);
+  std::string name;
+  for (auto const& w : o.item) name += (name.empty() ? "" : " ") + w;
+  const ItemHistory h = history_of_item(store, name);
   if (o.json) {
     Json spans = Json::array();
     for (auto const& s : h.failures)
@@ -197,7 +199,7 @@ Command add_history_command(CLI::App& app, Paths& /*paths*/) {
   changes->add_flag("--all", o->all, "List every changed case, not the first 10 of each group");
   auto* item = question(cli, "case", "Which GPUs, drivers and toolkits a case (KERNEL/CASE) or claim (claim ID) ever "
                                      "failed on, and since when", *o);
-  item->add_option("NAME", o->item, "KERNEL/CASE, or a claim's id")->required();
+  item->add_option("NAME", o->item, "KERNEL/CASE, or a claim's id (or: claim ID)")->required()->expected(1, 2);
   auto* latest = question(cli, "latest", "The latest verdict per GPU model x driver x toolkit (and per audited toolkit)", *o);
   auto* regressions = question(cli, "regressions", "Regressions since the previous run of each GPU model (exit 1 where any)", *o);
   regressions->add_option("--gpu", o->changes.gpu, "Only GPU models whose name contains this");

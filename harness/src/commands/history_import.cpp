@@ -51,7 +51,8 @@ void import_file(HistoryStore& store, const fs::path& path, bool named, ImportCo
     n.skipped_kinds.push_back(kind ? std::string(report_kind_noun(*kind)) : "not a report");
   } catch (const std::exception& e) {
     ++n.failed;
-    fmt::print(stderr, "error: {}\n", e.what());
+    const std::string what = e.what();
+    fmt::print(stderr, "error: {}\n", what.starts_with(path.string()) ? what : path.string() + ": not recorded: " + what);
   }
 }
 

@@ -94,7 +94,11 @@ RunPairChanges compared(HistoryStore& store, const StoredRun& before, const Stor
 // In one series: the pair the query names (nullopt where the series has no such pair).
 std::optional<std::pair<StoredRun, StoredRun>> pair_in(const std::vector<StoredRun>& s, const ChangesQuery& q) {
   if (s.size() < 2) return std::nullopt;
-  if (q.axis.empty()) return std::pair{s[s.size() - 2], s.back()};
+  if (q.axis.empty()) {  // the one before: an earlier run (the GPUs of one run, at one date, are not before each other)
+    for (auto it = s.rbegin() + 1; it != s.rend(); ++it)
+      if (it->date < s.back().date) return std::pair{*it, s.back()};
+    return std::nullopt;
+  }
   auto latest_with = [&](const std::string& v) -> const StoredRun* {
     for (auto it = s.rbegin(); it != s.rend(); ++it)
       if (value_matches(axis_value(*it, q.axis), v, q.axis)) return &*it;

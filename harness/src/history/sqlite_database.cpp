@@ -125,8 +125,8 @@ void SqliteDatabase::bind(sqlite3_stmt* st, const std::vector<DbValue>& params) 
     if (auto n = std::get_if<std::int64_t>(&params[i])) rc = sqlite3_bind_int64(st, at, *n);
     else if (auto s = std::get_if<std::string>(&params[i]))
       rc = sqlite3_bind_text64(st, at, s->data(), s->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-    else if (auto b = std::get_if<Blob>(&params[i]))
-      rc = sqlite3_bind_blob64(st, at, b->data(), b->size(), SQLITE_TRANSIENT);
+    else if (auto b = std::get_if<Blob>(&params[i]))  // no bytes are bytes still, never NULL
+      rc = b->empty() ? sqlite3_bind_zeroblob(st, at, 0) : sqlite3_bind_blob64(st, at, b->data(), b->size(), SQLITE_TRANSIENT);
     else rc = sqlite3_bind_null(st, at);
     if (rc != SQLITE_OK) fail(rc, "binding a value");
   }
