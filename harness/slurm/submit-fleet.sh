@@ -10,6 +10,9 @@
 # only if absent: of two submits into one folder, the second while the first's array is still
 # pending and has written nothing there, exactly one goes on), and released if sbatch refuses the
 # jobs. Prints the two job ids.
+# PTXCTS_HISTORY=postgresql://...: the tasks record into that history at once, and the merge draws
+# RESULTS/history.html from it (ptxcts-array.sbatch); unset, the merge imports the reports into the
+# user's history and draws it from there.
 set -euo pipefail
 if [ $# -lt 2 ] || [ -z "$1" ]; then
   echo "usage: $0 RESULTS N [sbatch options for both jobs...] [-- options for the array only]" >&2
@@ -67,6 +70,7 @@ export PTXCTS="$ptxcts" PTXCTS_RESULTS="$results" PTXCTS_TASKS="$tasks"
 array=$(sbatch --parsable --array="0-$((tasks - 1))" --chdir="$results" --export=ALL ${both[@]+"${both[@]}"} \
   ${array_only[@]+"${array_only[@]}"} "$here/ptxcts-array.sbatch") || release array
 array=${array%%;*}
+export PTXCTS_ARRAY_JOB="$array"  # the merge's history page: the runs of this array
 echo "array job $array ($tasks tasks) submitted"
 echo "array job $array" >> "$claim"
 if ! merge=$(sbatch --parsable --dependency="afterany:$array" --chdir="$results" --export=ALL ${both[@]+"${both[@]}"} \

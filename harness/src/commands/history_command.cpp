@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "commands/history_import.hpp"
+#include "commands/history_page_command.hpp"
 #include "history/history_queries.hpp"
 #include "results/outcome.hpp"
 
@@ -203,8 +204,11 @@ Command add_history_command(CLI::App& app, Paths& /*paths*/) {
   auto* regressions = question(cli, "regressions", "Regressions since the previous run of each GPU model (exit 1 where any)", *o);
   regressions->add_option("--gpu", o->changes.gpu, "Only GPU models whose name contains this");
   regressions->add_flag("--all", o->all, "List every changed case, not the first 10 of each group");
-  return {.cli = cli, .run = [o, import, changes, item, latest, regressions](CommandContext&) {
+  auto page_options = std::make_shared<HistoryPageOptions>();
+  auto* page = add_history_page_subcommand(*cli, page_options);
+  return {.cli = cli, .run = [o, import, changes, item, latest, regressions, page, page_options](CommandContext&) {
             if (*import) return import_reports(o->location, o->inputs, o->json);
+            if (*page) return history_page_command(*page_options);
             if (*changes) return changes_command(*o);
             if (*item) return case_command(*o);
             if (*latest) return latest_command(*o);

@@ -184,13 +184,16 @@ bool finish_gpu(PerGpu& G, const LoadedRun& run, const Audit& audit, const RunFl
   std::string written;
   if (!run.selection) {
     const auto t_reports = std::chrono::steady_clock::now();
-    write_reports(rep, G.reports, &run.suite.specs);
-    rep.timing.reports = seconds_since(t_reports);  // for the line below: what the files took in all
-    rep.timing.wall = seconds_since(process_start());
+    // The timing as the JSON holds it: the run recorded below and its file imported later are one run
+    // (one content key), not two.
+    rep.timing = write_reports(rep, G.reports, &run.suite.specs);
+    const double reports_s = seconds_since(t_reports);
     fs::remove(G.journal_path);  // the reports now hold everything it did
     written = fmt::format("{}/{}.{{json,md,xml,html}}", G.reports.string(), report_basename(rep.info));
     // The files first: a history that fails costs no report (commands/history_recording).
     record_run(history, rep, G.reports / (report_basename(rep.info) + ".json"), G.prefix);
+    rep.timing.reports = reports_s;  // for the line below: what the files took in all
+    rep.timing.wall = seconds_since(process_start());
   } else {  // a selection speaks for its cases only: its JUnit file, for a CI's junit step, and no report
     const fs::path junit = G.reports / (report_basename(rep.info) + "-selection.xml");
     try {

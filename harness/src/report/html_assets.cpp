@@ -49,6 +49,8 @@ h1,h2,h3,p,li,summary,figcaption,.verdict{overflow-wrap:break-word}.filters inpu
 col.w6{width:6%}col.w7{width:7%}col.w8{width:8%}col.w10{width:10%}col.w12{width:12%}col.w14{width:14%}col.w16{width:16%}
 col.w20{width:20%}col.w22{width:22%}col.w24{width:24%}col.w30{width:30%}col.w32{width:32%}col.w40{width:40%}col.w50{width:50%}
 details.fleet-group>summary{font-weight:600}.same-all{color:#555}
+table.history td{font-size:12px;white-space:nowrap}table.history td.form{white-space:normal;min-width:16em}.changed{outline:2px solid #90c;outline-offset:-2px}.changed.worse{outline-color:#c22}
+table.history td details ul{white-space:normal;min-width:24em;max-width:48em;margin:.2em 0;padding-left:1.2em}li.worse{color:#a00}
 @media (max-width:600px){body{margin:0 .6em 2em}nav a{display:inline-block}}
 )CSS";
 

@@ -57,7 +57,7 @@ std::string run_page(const RunReport& report, const std::filesystem::path& dir, 
   return report_html(report, in);
 }
 
-void write_reports(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs) {
+RunTiming write_reports(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs) {
   std::string base = report_basename(report.info);
   // The JSON last, with the time the others took (the page shows the time up to them): the record cannot hold the time
   // of its own writing.
@@ -70,6 +70,7 @@ void write_reports(const RunReport& report, const std::filesystem::path& dir, co
   with_time.timing.reports += secs;
   with_time.timing.wall += secs;
   write_file_atomically(dir / (base + ".json"), report_json(with_time));
+  return with_time.timing;
 }
 
 }  // namespace ptxcts

@@ -17,6 +17,8 @@ std::string report_basename(const RunInfo& info);
 std::string run_page(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs);
 
 // Writes <basename>.json, .md, .xml and .html into `dir` (created if missing), each atomically.
-void write_reports(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs = nullptr);
+// Returns the timing the JSON holds (the report's, plus the writing of the other files): a report
+// recorded in the history as its file has it is the same run as that file imported later.
+RunTiming write_reports(const RunReport& report, const std::filesystem::path& dir, const SpecSet* specs = nullptr);
 
 }  // namespace ptxcts

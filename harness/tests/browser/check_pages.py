@@ -456,6 +456,63 @@ def fleet16_page(ptxcts, out, made):
     return page
 
 
+def history100_page(ptxcts, runner, out, made):
+    """A history of 100 runs (issue 44): the fake device's runs as 4 GPU models x 5 drivers x 5 toolkits,
+    in time order, mostly conforming, with a driver that breaks mma's A rows on one model (the fake
+    device's mma-permute-a-m) and one where every case fails (off-by-one) on another, each fixed by the
+    next: imported into an SQLite history, its page drawn by `ptxcts history page` and held to the
+    limits of the other pages (<= 5 MB, first paint <= 1 s), its changed cells where the variants say."""
+    d = os.path.join(out, "history100")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, "reports"))
+    permuted = os.path.join(d, "permuted")
+    run([ptxcts, "run", "--no-assemble", "--runner", runner, "--reports", permuted, "--no-history"],
+        env=dict(os.environ, PTXCTS_FAKE_MODE="mma-permute-a-m"), ok=(1,))
+    variants = {"good": load_report(made["good"]), "bad": load_report(made["bad"]),
+                "permuted": load_report(glob.glob(os.path.join(permuted, "*.json"))[0])}
+    k = 0
+    for m, model in enumerate("ABCD"):
+        for step in range(25):
+            kind = ("permuted" if (model, step) == ("A", 8) else "bad" if (model, step) == ("C", 16) else "good")
+            report = variants[kind]
+            report["run"].update(gpu_name=f"Test GPU {model}", driver_version=f"58{step // 5}.{m}.0",
+                                 cuda_release=f"13.{step % 5}", gpu_uuid=f"GPU-{k:08d}",
+                                 date=f"2026-{1 + step // 5:02d}-{1 + step % 5 + 5 * m:02d}T00:00:00Z")
+            with open(os.path.join(d, "reports", f"run{k:03d}.json"), "w") as f:
+                json.dump(report, f)
+            k += 1
+    history = os.path.join(d, "history.sqlite")
+    started = time.monotonic()
+    run([ptxcts, "history", "import", "--history", history, os.path.join(d, "reports")])
+    imported = time.monotonic() - started
+    page = os.path.join(d, "history.html")
+    started = time.monotonic()
+    run([ptxcts, "history", "page", "--history", history, page])
+    drawn = time.monotonic() - started
+    root = Dom(open(page, encoding="utf-8").read()).root
+    verdict = root.by_id("verdict")
+    text = verdict.content() if verdict else ""
+    check(text.startswith("100 runs of 4 GPU models in 100 columns"), f"history page: 100 runs, 4 models, 100 columns ({text[:80]})")
+    # Changed cells: A's mma forms at its 9th column and back at its 10th; C's every form at its 17th and 18th.
+    changed = [td for td in root.by_id("history").all("td", cls="changed")]
+    acting = ("fail", "error", "crash", "timeout")
+
+    def worse_forms(before, after):
+        was = {(r["kernel"], r["case"]): outcome(r) for r in before["results"]}
+        return {r["instruction"] for r in after["results"]
+                if outcome(r) in acting and was.get((r["kernel"], r["case"])) not in acting}
+    want = len(worse_forms(variants["good"], variants["permuted"])) + len(worse_forms(variants["good"], variants["bad"]))
+    worse = [td for td in changed if "worse" in td.attrs.get("class", "").split()]
+    check(want > 0 and len(worse) == want, f"history page: the cells that got worse are A's forms that the permuted driver "
+          f"broke and C's that the failing one broke ({len(worse)} worse cells, expected {want})")
+    m = measure(devtools_browser, page, tries=2)
+    print(f"history page of 100 runs: {m['bytes']:,} bytes, first paint {m['paint']:.0f} ms, load {m['load']:.0f} ms, "
+          f"{m['nodes']:,} nodes, {m['h']:,} px tall; {len(changed)} changed cells; import {imported:.1f} s, page {drawn:.1f} s")
+    check(m["bytes"] <= 5_000_000, f"history page of 100 runs: <= 5 MB ({m['bytes']:,} bytes)")
+    check(m["paint"] <= 1000, f"history page of 100 runs: first paint <= 1 s ({m['paint']:.0f} ms, fastest of 2)")
+    return page
+
+
 def load_report(path):
     with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         return json.load(f)
@@ -831,6 +888,8 @@ def all_pages(a, browser):
     if a.runner:
         checked.append(fleet16_page(ptxcts, out, made_runs(a.runs) if a.runs else
                                     {k: glob.glob(os.path.join(out, "runs", k, "*.json"))[0] for k in ("good", "bad")}))
+        checked.append(history100_page(ptxcts, a.runner, out, made_runs(a.runs) if a.runs else
+                                       {k: glob.glob(os.path.join(out, "runs", k, "*.json"))[0] for k in ("good", "bad")}))
     served_checks(browser, out, checked)
     print("\nWidths (document scrollWidth, px) at 1,400 and 390 px, from disk and served under Jenkins' CSP:")
     for page, w in widths_measured.items():

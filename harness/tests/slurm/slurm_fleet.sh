@@ -217,6 +217,17 @@ l40s=$(gpu "Fake L40S" 8 9 3 5e)
 write_runner "$tmp/runner-all-well.sh" "$h100" "$h200" "$gh200" "$l40s"
 write_runner "$tmp/runner-two-missing.sh" "$h100" "$h200" "[]" "$(gpu "Fake H100 PCIe" 9 0 3 5e)" 3
 export PTXCTS="$ptxcts" PTXCTS_FAKE_MODE=model
+# The history (issue 44): the first fleet's tasks record into one history at once, PostgreSQL with
+# FLEET_TEST_HISTORY=postgres (the fixture's server, $POSTGRES_TEST_URL: CTest slurm.fleet-into-postgres),
+# else an SQLite file here; the second fleet's, none (PTXCTS_HISTORY unset), its merge importing the
+# reports into the default history, here too (XDG_DATA_HOME): nothing is written into root's home.
+export XDG_DATA_HOME="$tmp/xdg"
+if [ "${FLEET_TEST_HISTORY:-}" = postgres ]; then
+  [ -n "${POSTGRES_TEST_URL:-}" ] || fail "FLEET_TEST_HISTORY=postgres without POSTGRES_TEST_URL"
+  fleet1_history=$POSTGRES_TEST_URL
+else
+  fleet1_history="$tmp/fleet-history.sqlite"
+fi
 ln -s "$catalog" "$tmp/catalog" || fail "cannot link the catalog into $tmp"
 
 # submit-fleet.sh with this fleet's runner; sets array and merge, the two job ids.
@@ -247,7 +258,7 @@ exit_code() { scontrol show job "$1" 2>/dev/null | sed -n 's/.* ExitCode=\([0-9:
 # when a second fleet is submitted into the same folder.
 fleet_start=$(date +%s.%N)
 results1="$tmp/fleet-all-well"
-SBATCH_BOTH=--hold submit "$results1" "$tmp/runner-all-well.sh"
+PTXCTS_HISTORY=$fleet1_history SBATCH_BOTH=--hold submit "$results1" "$tmp/runner-all-well.sh"
 [ -z "$(ls "$results1")" ] || fail "the held fleet's folder is not empty: $(ls "$results1")"
 second=$(PTXCTS_RUN_ARGS="--no-assemble --catalog $tmp/catalog --runner $tmp/runner-all-well.sh" \
   "$slurm_scripts/submit-fleet.sh" "$results1" 4 2>&1)
@@ -300,6 +311,17 @@ for p in problems: print("fleet.json:", p)
 print("fleet.json: " + ", ".join(f"task {x['run']['slurm_task']} {x['run']['gpu_name']} sm {x['run']['compute_capability']}" for x in sorted(m, key=lambda x: x["run"]["slurm_task"])))
 sys.exit(1 if problems else 0)
 EOF
+# Its runs in the history, each once, and the history page the merge drew from it: the 4 GPUs.
+check_history_page() {  # RESULTS RUNS
+  local page="$1/history.html"
+  [ -f "$page" ] || fail "the merge job drew no $page: $(cat "$1/history.log" 2>/dev/null)"
+  grep -q ">$2 runs of $2 GPU models in $2 columns" "$page" ||
+    fail "$page does not say '$2 runs of $2 GPU models in $2 columns': $(grep -o '<p class="verdict[^<]*' "$page")"
+}
+check_history_page "$results1" 4
+again=$("$ptxcts" history page --history "$fleet1_history" --slurm-job "$array" "$tmp/history-again.html" 2>&1) ||
+  fail "ptxcts history page --slurm-job $array failed: $again"
+grep -q ">4 runs of 4 GPU models in 4 columns" "$tmp/history-again.html" || fail "the history does not hold the 4 runs of job $array once each"
 
 # 2. Two missing: task 2 has no GPU (exit 77 with --require-gpu, no report), task 3 is cancelled
 # during its run.
@@ -353,7 +375,11 @@ ok = ([t for t, _ in missing] == ["2", "3"] and "exit 77" in missing[0][1] and "
 if not ok: print(f"fleet.json: machines of tasks {tasks}, missing {missing}")
 sys.exit(0 if ok else 1)
 EOF
+# No history given: the tasks recorded nothing, the merge imported the 2 reports and drew their page.
+check_history_page "$results2" 2
+[ -f "$XDG_DATA_HOME/ptxcts/history.sqlite" ] || fail "the merge job imported nothing into the default history"
 
 echo "PASS: cluster up in ${up_time} s; all-well fleet (4 GPUs, merged, 4 aligned) in ${fleet1_time} s;" \
-  "two-missing fleet (task 2 exit 77, task 3 cancelled) in ${fleet2_time} s; $(since "$test_start") s in all"
+  "two-missing fleet (task 2 exit 77, task 3 cancelled) in ${fleet2_time} s; $(since "$test_start") s in all;" \
+  "the first fleet's history: $([ "${FLEET_TEST_HISTORY:-}" = postgres ] && echo PostgreSQL || echo SQLite)"
 exit 0

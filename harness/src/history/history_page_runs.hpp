@@ -1,0 +1,24 @@
+// Which stored runs the history page draws (`ptxcts history page`): every run report of the history
+// (audits have no cases), or those of one GPU model, or of one Slurm job (a fleet's array: its page
+// drawn from the history the array's tasks recorded into), or the latest N. Each read back from the
+// full report the history keeps beside its outcomes (the page's evidence is the report's words).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "history/history_page.hpp"
+#include "history/history_store.hpp"
+
+namespace ptxcts {
+
+struct HistoryPageSelection {
+  std::string gpu;        // a GPU model, as the reports name it ("" every model)
+  std::string slurm_job;  // the Slurm (array) job that ran them ("" any)
+  int last = 0;           // only the latest N runs (0 every one)
+};
+
+// The runs, oldest first; how many were read is runs.size().
+std::vector<HistoryRun> history_page_runs(HistoryStore& store, const HistoryPageSelection& sel);
+
+}  // namespace ptxcts
