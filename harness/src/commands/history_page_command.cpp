@@ -37,7 +37,7 @@ int history_page_command(const HistoryPageOptions& o) {
                o.gpu.empty() ? "" : " --gpu " + o.gpu, o.slurm_job.empty() ? "" : " --slurm-job " + o.slurm_job);
     return 1;
   }
-  const std::string html = history_page_html(runs);
+  const std::string html = history_page_html(runs, history_page_evidence(store));
   write_html_page(o.out, html);
   fmt::print("history page: {} ({} runs, {:.1f} MB)\n", o.out, runs.size(), static_cast<double>(html.size()) / 1e6);
   return 0;

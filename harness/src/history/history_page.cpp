@@ -85,7 +85,9 @@ std::string tone_of(const std::vector<const HistoryCase*>& cases) {
 }
 
 std::vector<Transition> transitions(const std::vector<const HistoryCase*>& before,
-                                    const std::vector<const HistoryCase*>& after) {
+                                    const std::vector<const HistoryCase*>& after, const HistoryRun& run,
+                                    const EvidenceOf& evidence) {
+  auto why = [&](const HistoryCase& k) { return clip(run.has_evidence || !evidence ? k.evidence : evidence(run, k)); };
   std::map<std::string, const HistoryCase*> was;
   for (auto* k : before) was[k->id] = k;
   std::vector<Transition> out;
@@ -96,7 +98,7 @@ std::vector<Transition> transitions(const std::vector<const HistoryCase*>& befor
       continue;
     }
     const bool had = it != was.end();
-    out.push_back({k->id, had ? label(it->second->outcome) : "absent", label(k->outcome), clip(k->evidence),
+    out.push_back({k->id, had ? label(it->second->outcome) : "absent", label(k->outcome), why(*k),
                    acting(k->outcome) && (!had || !acting(it->second->outcome))});
     if (had) was.erase(it);
   }
@@ -126,7 +128,7 @@ struct Cell {
   std::vector<Transition> changes;
 };
 
-Cell cell_of(const std::vector<Column>& cols, std::size_t c, const FormKey& row) {
+Cell cell_of(const std::vector<Column>& cols, std::size_t c, const FormKey& row, const EvidenceOf& evidence) {
   static const std::vector<const HistoryCase*> none;
   auto find = [&](const Column& col) -> const std::vector<const HistoryCase*>& {
     auto it = col.forms.find(row);
@@ -134,21 +136,23 @@ Cell cell_of(const std::vector<Column>& cols, std::size_t c, const FormKey& row)
   };
   const auto& now = find(cols[c]);
   Cell cell{counts_text(now), tone_of(now), {}};
-  if (cols[c].previous >= 0) cell.changes = transitions(find(cols[static_cast<std::size_t>(cols[c].previous)]), now);
+  if (cols[c].previous >= 0) 
+    cell.changes = transitions(find(cols[static_cast<std::size_t>(cols[c].previous)]), now, *cols[c].runs.back(), evidence);
   return cell;
 }
 
 // A form's row: a cell per column, neighbouring unchanged cells of one model with the same counts one
 // cell across them. Returns how many cells changed, and how many of them got worse.
-std::pair<int, int> form_row(pugi::xml_node tb, const std::vector<Column>& cols, const FormKey& row) {
+std::pair<int, int> form_row(pugi::xml_node tb, const std::vector<Column>& cols, const FormKey& row,
+                             const EvidenceOf& evidence) {
   pugi::xml_node tr = el(tb, "tr", {{"data-family", row.first}, {"data-name", row.second}});
   el(tr, "td", {{"class", "mono form"}}, row.second);
   std::pair<int, int> changed{0, 0};
   for (std::size_t c = 0; c < cols.size();) {
-    const Cell cell = cell_of(cols, c, row);
+    const Cell cell = cell_of(cols, c, row, evidence);
     std::size_t n = 1;
     while (cell.changes.empty() && c + n < cols.size() && cols[c + n].previous == static_cast<int>(c + n - 1)) {
-      const Cell next = cell_of(cols, c + n, row);
+      const Cell next = cell_of(cols, c + n, row, evidence);
       if (!next.changes.empty() || next.counts != cell.counts) break;
       ++n;
     }
@@ -219,7 +223,7 @@ void runs_section(pugi::xml_node body, const std::vector<Column>& cols, std::siz
 
 }  // namespace
 
-std::string history_page_html(const std::vector<HistoryRun>& runs) {
+std::string history_page_html(const std::vector<HistoryRun>& runs, const EvidenceOf& evidence) {
   const std::vector<Column> cols = columns_of(runs);
   std::set<FormKey> rows;
   std::set<std::string> families, models;
@@ -242,7 +246,7 @@ std::string history_page_html(const std::vector<HistoryRun>& runs) {
   pugi::xml_node tb = el(t, "tbody");
   int changed = 0, worse = 0;
   for (auto const& row : rows) {
-    auto [c, w] = form_row(tb, cols, row);
+    auto [c, w] = form_row(tb, cols, row, evidence);
     changed += c, worse += w;
   }
   runs_section(page.body, cols, runs.size());

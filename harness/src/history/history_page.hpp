@@ -9,6 +9,8 @@
 // few GPU models stay a small page.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,7 +36,13 @@ struct HistoryRun {
   std::string date;       // ISO 8601, UTC: orders the runs
   std::string host, suite_commit;
   std::vector<HistoryCase> cases;
+  std::int64_t run_id = 0;       // in the history (0: not from one)
+  bool has_evidence = true;      // false: drawn from the history's outcome codes, evidence asked when shown
 };
+
+// A changed case's evidence where its run was drawn without it (history/history_page_runs reads the
+// run's report then, once per run); none given: the case's own.
+using EvidenceOf = std::function<std::string(const HistoryRun& run, const HistoryCase& c)>;
 
 // The run's identity and cases, from its report.
 HistoryRun history_run_of(const RunReport& report);
@@ -42,6 +50,6 @@ HistoryRun history_run_of(const RunReport& report);
 std::string case_evidence(const CaseResult& r);
 
 // The page of these runs (in any order).
-std::string history_page_html(const std::vector<HistoryRun>& runs);
+std::string history_page_html(const std::vector<HistoryRun>& runs, const EvidenceOf& evidence = {});
 
 }  // namespace ptxcts

@@ -21,7 +21,7 @@ merged and its page held to the same limits.
 
 usage: check_pages.py PTXCTS DATA_DIR OUT_DIR [--runner FAKE_RUNNER [--runs GOOD_DIR BAD_DIR]]
                       [--reports REPORTS_DIR] [--old-release TARBALL]"""
-import argparse, functools, glob, gzip, html.parser, http.server, json, os, pathlib, re, shutil, subprocess, sys, \
+import argparse, functools, glob, gzip, html.parser, http.server, json, os, pathlib, re, shutil, sqlite3, subprocess, sys, \
     threading, time, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -456,6 +456,30 @@ def fleet16_page(ptxcts, out, made):
     return page
 
 
+def copy_history_runs(history, plan, first):
+    """The fixture's runs that import did not store: each a copy of its variant's stored run (its row in
+    runs, its report, problems, claim verdicts and findings) under its own identity (plan[k])."""
+    db = sqlite3.connect(history)
+    uuid = {r[0]: r[1] for r in db.execute("SELECT gpu_uuid, id FROM runs")}
+    source = {kind: uuid[plan[k][1]["gpu_uuid"]] for kind, k in first.items()}
+    cols = [r[1] for r in db.execute("PRAGMA table_info(runs)") if r[1] != "id"]
+    names = {"gpu_name": "gpu_name", "driver_version": "driver", "cuda_release": "cuda_release",
+             "gpu_uuid": "gpu_uuid", "date": "date"}
+    for k, (kind, identity) in enumerate(plan):
+        if first[kind] == k:
+            continue
+        row = dict(zip(cols, db.execute(f"SELECT {', '.join(cols)} FROM runs WHERE id = ?", (source[kind],)).fetchone()))
+        row.update({names[f]: v for f, v in identity.items()}, key=f"fixture-copy-{k:03d}")
+        new = db.execute(f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                         list(row.values())).lastrowid
+        for table, what in (("reports", "body, parts"), ("case_problems", "case_id, outcome"),
+                            ("claim_verdicts", "claim, verdict"), ("findings", "id, subject, text")):
+            db.execute(f"INSERT INTO {table} (run_id, {what}) SELECT ?, {what} FROM {table} WHERE run_id = ?",
+                       (new, source[kind]))
+    db.commit()
+    db.close()
+
+
 def history100_page(ptxcts, runner, out, made):
     """A history of 100 runs (issue 44): the fake device's runs as 4 GPU models x 5 drivers x 5 toolkits,
     in time order, mostly conforming, with a driver that breaks mma's A rows on one model (the fake
@@ -470,20 +494,28 @@ def history100_page(ptxcts, runner, out, made):
         env=dict(os.environ, PTXCTS_FAKE_MODE="mma-permute-a-m"), ok=(1,))
     variants = {"good": load_report(made["good"]), "bad": load_report(made["bad"]),
                 "permuted": load_report(glob.glob(os.path.join(permuted, "*.json"))[0])}
-    k = 0
+    # The 3 distinct reports imported by `ptxcts history import` (one process; ~0.7 s CPU each: a 6.5 MB
+    # report parsed); the other 97 runs are their rows copied in SQL with their own identity (GPU model,
+    # driver, toolkit, date, UUID, content key), as import would have stored them: 152 s -> a few seconds.
+    plan = []
     for m, model in enumerate("ABCD"):
         for step in range(25):
             kind = ("permuted" if (model, step) == ("A", 8) else "bad" if (model, step) == ("C", 16) else "good")
+            plan.append((kind, dict(gpu_name=f"Test GPU {model}", driver_version=f"58{step // 5}.{m}.0",
+                                    cuda_release=f"13.{step % 5}", gpu_uuid=f"GPU-{len(plan):08d}",
+                                    date=f"2026-{1 + step // 5:02d}-{1 + step % 5 + 5 * m:02d}T00:00:00Z")))
+    first = {}
+    for k, (kind, identity) in enumerate(plan):
+        if kind not in first:
+            first[kind] = k
             report = variants[kind]
-            report["run"].update(gpu_name=f"Test GPU {model}", driver_version=f"58{step // 5}.{m}.0",
-                                 cuda_release=f"13.{step % 5}", gpu_uuid=f"GPU-{k:08d}",
-                                 date=f"2026-{1 + step // 5:02d}-{1 + step % 5 + 5 * m:02d}T00:00:00Z")
+            report["run"].update(identity)
             with open(os.path.join(d, "reports", f"run{k:03d}.json"), "w") as f:
                 json.dump(report, f)
-            k += 1
     history = os.path.join(d, "history.sqlite")
     started = time.monotonic()
     run([ptxcts, "history", "import", "--history", history, os.path.join(d, "reports")])
+    copy_history_runs(history, plan, first)
     imported = time.monotonic() - started
     page = os.path.join(d, "history.html")
     started = time.monotonic()
