@@ -86,8 +86,8 @@ TEST(HistoryQueries, TheLatestVerdictPerModelDriverAndToolkit) {
   EXPECT_EQ(latest[0].driver, "3.0");  // newest first
 }
 
-// The command on the committed reports: 6 H100 run reports, 2 of the H200 pair's GPUs, 6 audits; the
-// SASS reports, the toolkit matrix and the JSON Schemas are no run or audit and are skipped.
+// The command on the committed reports: 6 H100 run reports, 2 of the H200 pair's GPUs, 2 of one H200
+// (cubin and JIT, issues 40-41), 6 audits; the SASS reports, the toolkit matrix and the JSON Schemas are no run or audit and are skipped.
 TEST(HistoryCommand, ImportsTheCommittedReportsOnceAndAnswers) {
   TempDir t("history");
   const std::string h = (t.dir / "h.sqlite").string();
@@ -95,15 +95,15 @@ TEST(HistoryCommand, ImportsTheCommittedReportsOnceAndAnswers) {
   const ProcessResult first = run_process({PTXCTS_COMMAND, "history", "import", "--history", h, reports, "--json"}, 600);
   ASSERT_EQ(first.exit_code, 0) << first.output;
   const auto j = nlohmann::json::parse(first.output);
-  EXPECT_EQ(j["added"], 14) << first.output;
+  EXPECT_EQ(j["added"], 16) << first.output;
   EXPECT_EQ(j["failed"], 0);
   const ProcessResult again = run_process({PTXCTS_COMMAND, "history", "import", "--history", h, reports, "--json"}, 600);
   ASSERT_EQ(again.exit_code, 0) << again.output;
   EXPECT_EQ(nlohmann::json::parse(again.output)["added"], 0);
-  EXPECT_EQ(nlohmann::json::parse(again.output)["already"], 14);
+  EXPECT_EQ(nlohmann::json::parse(again.output)["already"], 16);
   const ProcessResult latest = run_process({PTXCTS_COMMAND, "history", "latest", "--history", h, "--json"}, 120);
   ASSERT_EQ(latest.exit_code, 0) << latest.output;
-  EXPECT_EQ(nlohmann::json::parse(latest.output).size(), 13u);  // the H200 pair: one model, driver and toolkit
+  EXPECT_EQ(nlohmann::json::parse(latest.output).size(), 14u);  // the H200 pair and one H200's cubin run: one model, driver, toolkit
   const ProcessResult bad = run_process({PTXCTS_COMMAND, "history", "case", "--history", h, "no/such-case"}, 120);
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_NE(bad.output.find("no/such-case: no case (KERNEL/CASE) or claim of that name"), std::string::npos) << bad.output;
