@@ -273,20 +273,6 @@ std::string case_result_json_line(const CaseResult& r) {
   return to_json(r).dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number) {
-  const std::string here = fmt::format("{}:{}", file, line_number);
-  // "file:line:1:column: ..." (a one-line text) -> "file:line:column: ..."
-  auto on_one_line = [&here](std::string what) {
-    if (what.rfind(here + ":1:", 0) == 0) what.replace(0, here.size() + 3, here + ":");
-    return what;
-  };
-  try {
-    const JsonDocument doc(line, here);
-    // Named "result" as a whole line, placed at its start: a line is short.
-    return read_result(JsonNode(doc, doc.root().json(), "result"));
-  } catch (const ReportError& e) { throw ReportError(on_one_line(e.what())); }
-}
-
 namespace {
 
 // `read` of the one value of a line of JSON, its errors "file:line:column: ..." (as the journal's).
@@ -307,6 +293,11 @@ auto parse_part_line(const std::string& line, const std::string& file, int line_
 
 std::string claim_json_line(const ClaimVerdict& c) {
   return to_json(c).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number) {
+  // Named "result" as a whole line, placed at its start: a line is short.
+  return parse_part_line(line, file, line_number, "result", [](const JsonNode& n) { return read_result(n); });
 }
 
 ClaimVerdict parse_claim_line(const std::string& line, const std::string& file, int line_number) {
