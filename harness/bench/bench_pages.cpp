@@ -6,12 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/audit_html.hpp"
-#include "report/report_files.hpp"
-#include "report/report_html.hpp"
+#include "report/audit/audit_html.hpp"
 #include "report/report_reader.hpp"
-#include "report/toolkit_matrix_html.hpp"
-#include "report/toolkit_matrix_reader.hpp"
+#include "report/run/report_files.hpp"
+#include "report/run/report_html.hpp"
+#include "report/toolkits/toolkit_matrix_html.hpp"
+#include "report/toolkits/toolkit_matrix_reader.hpp"
 #include "results/report_json.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/file_text.hpp"

@@ -1,5 +1,5 @@
 // libFuzzer target: the audit report reader, parse_audit_report, on arbitrary text. Success or a
-// JsonInputError (report/audit_report_reader.hpp) is a clean outcome; anything else is a finding: a
+// JsonInputError (report/audit/audit_report_reader.hpp) is a clean outcome; anything else is a finding: a
 // crash, a sanitizer report, a hang, another exception, unbounded memory. A report it accepts must
 // also hold up in the matrix: compared with itself, nothing changed.
 #include <cstddef>
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "report/audit_report_reader.hpp"
+#include "report/audit/audit_report_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

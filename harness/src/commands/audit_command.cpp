@@ -12,7 +12,7 @@
 #include "commands/toolkit_audit.hpp"
 #include "kinds/kinds.hpp"
 #include "report/report_reader.hpp"
-#include "report/toolkit_matrix_report.hpp"
+#include "report/toolkits/toolkit_matrix_report.hpp"
 #include "report/up_to_date.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/environment.hpp"

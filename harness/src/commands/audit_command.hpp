@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands/command.hpp"
-#include "report/sass_report.hpp"
+#include "report/toolkits/sass_report.hpp"
 
 namespace ptxcts {
 

@@ -10,7 +10,7 @@
 #include "assemble/catalog.hpp"
 #include "assemble/toolchain.hpp"
 #include "commands/program_home.hpp"
-#include "report/audit_report.hpp"
+#include "report/audit/audit_report.hpp"
 
 namespace ptxcts {
 

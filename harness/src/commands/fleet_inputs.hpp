@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "report/report_merge.hpp"
+#include "report/run/report_merge.hpp"
 #include "results/results.hpp"
 
 namespace ptxcts {

@@ -55,7 +55,7 @@ Json run_json(const StoredRun& r) {
           {"source", r.source}};
 }
 
-// The upgrade gate's words (report/report_diff's): the verdict of a pair first.
+// The upgrade gate's words (report/run/report_diff's): the verdict of a pair first.
 std::string gate_line(const RunPairChanges& p) {
   if (p.regressions)
     return fmt::format("Does not pass the upgrade gate: {} case regression{}.", count_text(p.regressions),

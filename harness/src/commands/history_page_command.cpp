@@ -7,7 +7,7 @@
 #include "history/history_page.hpp"
 #include "history/history_page_runs.hpp"
 #include "history/history_store.hpp"
-#include "report/page_file.hpp"
+#include "report/pages/page_file.hpp"
 
 namespace ptxcts {
 

@@ -14,7 +14,7 @@
 #include "judge/toolkit_matrix.hpp"
 #include "report/page_commands.hpp"
 #include "report/report_reader.hpp"
-#include "report/toolkit_matrix_report.hpp"
+#include "report/toolkits/toolkit_matrix_report.hpp"
 #include "spec/spec_loader.hpp"
 
 namespace fs = std::filesystem;

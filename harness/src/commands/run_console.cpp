@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "report/target_lists.hpp"
+#include "report/pages/target_lists.hpp"
 #include "results/outcome.hpp"
 
 namespace ptxcts {

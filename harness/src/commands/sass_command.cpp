@@ -8,7 +8,7 @@
 #include "assemble/toolkits.hpp"
 #include "commands/catalog_command.hpp"
 #include "kinds/kinds.hpp"
-#include "report/sass_report.hpp"
+#include "report/toolkits/sass_report.hpp"
 #include "spec/spec_loader.hpp"
 
 namespace ptxcts {

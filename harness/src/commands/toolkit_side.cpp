@@ -10,7 +10,7 @@
 #include "commands/toolkit_audit.hpp"
 #include "judge/claims.hpp"
 #include "kinds/kinds.hpp"
-#include "report/report_junit.hpp"
+#include "report/run/report_junit.hpp"
 #include "run/case_selection.hpp"
 #include "util/atomic_file.hpp"
 

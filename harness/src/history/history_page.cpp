@@ -7,8 +7,8 @@
 #include <set>
 #include <utility>
 
-#include "report/html_document.hpp"
-#include "report/html_page_parts.hpp"
+#include "report/pages/html_document.hpp"
+#include "report/pages/html_page_parts.hpp"
 
 namespace ptxcts {
 

@@ -1,5 +1,5 @@
 // The history page (`ptxcts history page OUT.html`): the stored runs as one self-contained page like
-// the others (report/html_document: a DOM saved once, the shared style and script, the CSP). Rows per
+// the others (report/pages/html_document: a DOM saved once, the shared style and script, the CSP). Rows per
 // family and form, columns per GPU model x driver x toolkit, the columns of a model in time order (of
 // their first run); each cell the outcome counts of the form's cases in that column's latest run,
 // marked where they changed since the model's previous column; a cell that changed opens (a

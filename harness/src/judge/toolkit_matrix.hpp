@@ -1,5 +1,5 @@
 // Toolkits side by side: what each toolkit's audit says (as its report gives it, read back by
-// report/audit_report_reader), and what changed from one toolkit to the next: targets added or
+// report/audit/audit_report_reader), and what changed from one toolkit to the next: targets added or
 // removed, the PTX ISA version, forms newly accepted or rejected (the grammar on every target both
 // know, the negative space), ptxas's messages, findings that appeared or were fixed, statements,
 // requirements and hand-listed forms whose verdict changed. A target one toolkit does not know is

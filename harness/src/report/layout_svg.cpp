@@ -10,8 +10,8 @@
 #include <tuple>
 #include <utility>
 
-#include "report/html_document.hpp"
-#include "report/svg_parts.hpp"
+#include "report/figures/svg_parts.hpp"
+#include "report/pages/html_document.hpp"
 #include "spec/instance.hpp"
 
 namespace ptxcts {

@@ -4,14 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/audit_html.hpp"
-#include "report/audit_report_reader.hpp"
-#include "report/page_file.hpp"
-#include "report/report_diff_html.hpp"
-#include "report/report_files.hpp"
-#include "report/report_merge.hpp"
+#include "report/audit/audit_html.hpp"
+#include "report/audit/audit_report_reader.hpp"
+#include "report/pages/page_file.hpp"
 #include "report/report_reader.hpp"
-#include "report/toolkit_matrix_html.hpp"
+#include "report/run/report_diff_html.hpp"
+#include "report/run/report_files.hpp"
+#include "report/run/report_merge.hpp"
+#include "report/toolkits/toolkit_matrix_html.hpp"
 #include "util/atomic_file.hpp"
 
 namespace ptxcts {

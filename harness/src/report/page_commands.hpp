@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "report/report_diff.hpp"
-#include "report/report_merge.hpp"
+#include "report/run/report_diff.hpp"
+#include "report/run/report_merge.hpp"
 #include "spec/spec_model.hpp"
 
 namespace ptxcts {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "report/audit_report_reader.hpp"
+#include "report/audit/audit_report_reader.hpp"
 #include "util/file_text.hpp"
 
 namespace ptxcts {

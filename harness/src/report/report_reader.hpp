@@ -10,8 +10,8 @@
 #include <variant>
 
 #include "judge/toolkit_matrix.hpp"
-#include "report/sass_report.hpp"
-#include "report/toolkit_matrix_reader.hpp"
+#include "report/toolkits/sass_report.hpp"
+#include "report/toolkits/toolkit_matrix_reader.hpp"
 #include "results/report_json.hpp"
 #include "results/report_kind.hpp"
 #include "util/json_document.hpp"

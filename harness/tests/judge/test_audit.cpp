@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/audit.hpp"
-#include "report/audit_report.hpp"
+#include "report/audit/audit_report.hpp"
 #include "support/spec_fixture.hpp"
 #include "support/unrun_ptxas.hpp"
 

@@ -11,9 +11,9 @@
 #include "judge/audit.hpp"
 #include "judge/target_agreement.hpp"
 #include "judge/type_shape_product.hpp"
-#include "report/audit_html.hpp"
-#include "report/audit_report.hpp"
-#include "report/audit_report_reader.hpp"
+#include "report/audit/audit_html.hpp"
+#include "report/audit/audit_report.hpp"
+#include "report/audit/audit_report_reader.hpp"
 #include "support/spec_fixture.hpp"
 #include "support/unrun_ptxas.hpp"
 

@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "commands/run_console.hpp"
-#include "report/audit_html.hpp"
-#include "report/report_diff.hpp"
-#include "report/report_markdown.hpp"
-#include "report/report_merge.hpp"
-#include "report/toolkit_matrix_html.hpp"
-#include "report/toolkit_matrix_reader.hpp"
+#include "report/audit/audit_html.hpp"
+#include "report/run/report_diff.hpp"
+#include "report/run/report_markdown.hpp"
+#include "report/run/report_merge.hpp"
+#include "report/toolkits/toolkit_matrix_html.hpp"
+#include "report/toolkits/toolkit_matrix_reader.hpp"
 #include "results/outcome.hpp"
 #include "results/report_json.hpp"
 #include "util/file_text.hpp"

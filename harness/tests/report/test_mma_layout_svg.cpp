@@ -16,7 +16,7 @@
 
 #include "report/layout_svg.hpp"
 #include "report/mma_layout_svg.hpp"
-#include "report/report_html.hpp"
+#include "report/run/report_html.hpp"
 #include "results/report_json.hpp"
 #include "spec/spec_loader.hpp"
 

@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "report/html_document.hpp"
-#include "report/page_security.hpp"
-#include "report/toolkit_matrix_html.hpp"
-#include "report/toolkit_matrix_reader.hpp"
+#include "report/pages/html_document.hpp"
+#include "report/pages/page_security.hpp"
+#include "report/toolkits/toolkit_matrix_html.hpp"
+#include "report/toolkits/toolkit_matrix_reader.hpp"
 #include "util/file_text.hpp"
 
 using namespace ptxcts;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "report/report_diff.hpp"
+#include "report/run/report_diff.hpp"
 
 #include <unistd.h>
 

@@ -16,12 +16,12 @@
 #include <set>
 #include <sstream>
 
-#include "report/audit_html.hpp"
-#include "report/audit_report_reader.hpp"
+#include "report/audit/audit_html.hpp"
+#include "report/audit/audit_report_reader.hpp"
 #include "report/layout_svg.hpp"
-#include "report/report_diff_html.hpp"
-#include "report/report_html.hpp"
-#include "report/report_merge.hpp"
+#include "report/run/report_diff_html.hpp"
+#include "report/run/report_html.hpp"
+#include "report/run/report_merge.hpp"
 #include "results/outcome.hpp"
 #include "results/report_json.hpp"
 #include "spec/spec_loader.hpp"

@@ -7,13 +7,13 @@
 #include <fstream>
 #include <string>
 
-#include "report/audit_report.hpp"
-#include "report/audit_report_reader.hpp"
+#include "report/audit/audit_report.hpp"
+#include "report/audit/audit_report_reader.hpp"
 #include "report/page_commands.hpp"
-#include "report/report_files.hpp"
-#include "report/report_merge.hpp"
 #include "report/report_reader.hpp"
-#include "report/toolkit_matrix_report.hpp"
+#include "report/run/report_files.hpp"
+#include "report/run/report_merge.hpp"
+#include "report/toolkits/toolkit_matrix_report.hpp"
 #include "support/temp_dir.hpp"
 #include "util/file_text.hpp"
 

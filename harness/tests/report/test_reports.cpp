@@ -9,9 +9,9 @@
 #include <string>
 #include <tuple>
 
-#include "report/report_files.hpp"
-#include "report/report_junit.hpp"
-#include "report/report_markdown.hpp"
+#include "report/run/report_files.hpp"
+#include "report/run/report_junit.hpp"
+#include "report/run/report_markdown.hpp"
 #include "results/outcome.hpp"
 #include "results/report_json.hpp"
 #include "util/file_text.hpp"

@@ -4,9 +4,9 @@
 // report showing the SASS beside a contradicted claim (and no SASS column for a report without).
 #include <gtest/gtest.h>
 
-#include "report/report_html.hpp"
-#include "report/report_markdown.hpp"
-#include "report/sass_report.hpp"
+#include "report/run/report_html.hpp"
+#include "report/run/report_markdown.hpp"
+#include "report/toolkits/sass_report.hpp"
 #include "results/report_json.hpp"
 
 using namespace ptxcts;

@@ -13,11 +13,11 @@
 #include <set>
 #include <sstream>
 
+#include "report/audit/audit_report_reader.hpp"
+#include "report/toolkits/toolkit_matrix_html.hpp"
+#include "report/toolkits/toolkit_matrix_reader.hpp"
+#include "report/toolkits/toolkit_matrix_report.hpp"
 #include "util/file_text.hpp"
-#include "report/audit_report_reader.hpp"
-#include "report/toolkit_matrix_html.hpp"
-#include "report/toolkit_matrix_reader.hpp"
-#include "report/toolkit_matrix_report.hpp"
 
 using namespace ptxcts;
 

@@ -12,7 +12,7 @@
 #include <set>
 
 #include "judge/claims.hpp"
-#include "report/report_diff.hpp"
+#include "report/run/report_diff.hpp"
 #include "results/outcome.hpp"
 #include "run/runner.hpp"
 #include "support/fake_catalog.hpp"

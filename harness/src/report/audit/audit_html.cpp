@@ -1,4 +1,4 @@
-#include "report/audit_html.hpp"
+#include "report/audit/audit_html.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,9 +9,9 @@
 #include <set>
 #include <vector>
 
-#include "report/html_document.hpp"
-#include "report/html_page_parts.hpp"
-#include "report/target_lists.hpp"
+#include "report/pages/html_document.hpp"
+#include "report/pages/html_page_parts.hpp"
+#include "report/pages/target_lists.hpp"
 #include "results/outcome.hpp"
 
 namespace ptxcts {

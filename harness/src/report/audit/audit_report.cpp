@@ -1,4 +1,4 @@
-#include "report/audit_report.hpp"
+#include "report/audit/audit_report.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,9 +6,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "report/audit_html.hpp"
-#include "report/page_file.hpp"
+#include "report/audit/audit_html.hpp"
 #include "report/markdown_cell.hpp"
+#include "report/pages/page_file.hpp"
 #include "results/report_kind.hpp"
 #include "results/toolkit_identity.hpp"
 #include "util/atomic_file.hpp"

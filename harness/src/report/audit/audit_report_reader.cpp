@@ -1,4 +1,4 @@
-#include "report/audit_report_reader.hpp"
+#include "report/audit/audit_report_reader.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // Reading an audit report back (reports/audit-cuda<release>.json, schema 2 to 4, "kind": "audit" or
-// none, as report/audit_report writes it): what the toolkit matrix and `ptxcts diff` of two audits
+// none, as report/audit/audit_report writes it): what the toolkit matrix and `ptxcts diff` of two audits
 // need, checked as strictly as the other readers: every key known, every type, every grammar row's
 // verdicts one per target, and an error names FILE:LINE:COLUMN and what was expected
 // (util/json_document).

@@ -1,8 +1,8 @@
-#include "report/svg_parts.hpp"
+#include "report/figures/svg_parts.hpp"
 
 #include <fmt/format.h>
 
-#include "report/html_document.hpp"
+#include "report/pages/html_document.hpp"
 
 namespace ptxcts::svg_parts {
 

@@ -1,4 +1,4 @@
-#include "report/html_assets.hpp"
+#include "report/pages/html_assets.hpp"
 
 namespace ptxcts {
 

@@ -1,9 +1,9 @@
-#include "report/html_document.hpp"
+#include "report/pages/html_document.hpp"
 
 #include <sstream>
 
-#include "report/html_assets.hpp"
-#include "report/page_security.hpp"
+#include "report/pages/html_assets.hpp"
+#include "report/pages/page_security.hpp"
 
 namespace ptxcts {
 

@@ -4,7 +4,7 @@
 // script inside CDATA sections the HTML parser reads as comments. Self-contained: nothing fetched
 // that it needs; its sheet is also linked, as ptxcts.css beside it (write_html_page writes it), for
 // a server whose Content-Security-Policy refuses inline style (Jenkins' default) but allows 'self'
-// (report/page_file writes the two).
+// (report/pages/page_file writes the two).
 #pragma once
 
 #include <pugixml.hpp>

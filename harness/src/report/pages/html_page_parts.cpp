@@ -1,8 +1,8 @@
-#include "report/html_page_parts.hpp"
+#include "report/pages/html_page_parts.hpp"
 
 #include <fmt/format.h>
 
-#include "report/target_lists.hpp"
+#include "report/pages/target_lists.hpp"
 #include "results/outcome.hpp"
 
 namespace ptxcts {

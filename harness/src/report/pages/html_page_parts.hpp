@@ -4,12 +4,12 @@
 
 #include <initializer_list>
 #include <set>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "report/html_document.hpp"
+#include "report/pages/html_document.hpp"
 
 namespace ptxcts {
 

@@ -1,4 +1,4 @@
-#include "report/outcome_html.hpp"
+#include "report/pages/outcome_html.hpp"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "report/html_document.hpp"
+#include "report/pages/html_document.hpp"
 #include "results/outcome.hpp"
 
 namespace ptxcts {

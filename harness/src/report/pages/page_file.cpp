@@ -1,9 +1,9 @@
-#include "report/page_file.hpp"
+#include "report/pages/page_file.hpp"
 
 #include <optional>
 #include <string_view>
 
-#include "report/html_assets.hpp"
+#include "report/pages/html_assets.hpp"
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
 

@@ -1,4 +1,4 @@
-#include "report/page_security.hpp"
+#include "report/pages/page_security.hpp"
 
 #include <openssl/evp.h>
 

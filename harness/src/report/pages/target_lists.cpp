@@ -1,4 +1,4 @@
-#include "report/target_lists.hpp"
+#include "report/pages/target_lists.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "report/report_diff.hpp"
+#include "report/run/report_diff.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <initializer_list>
-#include <utility>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "results/outcome.hpp"
 #include "results/report_json.hpp"

@@ -1,12 +1,12 @@
-#include "report/report_diff_html.hpp"
+#include "report/run/report_diff_html.hpp"
 
 #include <fmt/format.h>
 
 #include <map>
 
-#include "report/html_document.hpp"
-#include "report/html_page_parts.hpp"
 #include "report/layout_svg.hpp"
+#include "report/pages/html_document.hpp"
+#include "report/pages/html_page_parts.hpp"
 #include "results/outcome.hpp"
 
 namespace ptxcts {

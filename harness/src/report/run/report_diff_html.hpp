@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "report/report_diff.hpp"
+#include "report/run/report_diff.hpp"
 
 namespace ptxcts {
 

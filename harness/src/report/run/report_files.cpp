@@ -1,15 +1,15 @@
-#include "report/report_files.hpp"
+#include "report/run/report_files.hpp"
 
 #include <chrono>
 #include <optional>
 #include <string_view>
 
-#include "report/audit_report_reader.hpp"
-#include "report/page_file.hpp"
-#include "report/report_html.hpp"
-#include "report/report_junit.hpp"
-#include "report/report_markdown.hpp"
+#include "report/audit/audit_report_reader.hpp"
+#include "report/pages/page_file.hpp"
 #include "report/report_reader.hpp"
+#include "report/run/report_html.hpp"
+#include "report/run/report_junit.hpp"
+#include "report/run/report_markdown.hpp"
 #include "results/report_json.hpp"
 #include "util/atomic_file.hpp"
 

@@ -1,4 +1,4 @@
-#include "report/report_html.hpp"
+#include "report/run/report_html.hpp"
 
 #include <fmt/format.h>
 
@@ -8,10 +8,10 @@
 #include <set>
 #include <utility>
 
-#include "report/html_document.hpp"
-#include "report/html_page_parts.hpp"
-#include "report/outcome_html.hpp"
-#include "report/sass_text.hpp"
+#include "report/pages/html_document.hpp"
+#include "report/pages/html_page_parts.hpp"
+#include "report/pages/outcome_html.hpp"
+#include "report/run/sass_text.hpp"
 #include "results/outcome.hpp"
 #include "results/report_json.hpp"
 

@@ -15,7 +15,7 @@ namespace ptxcts {
 
 struct RunPageInputs {
   const SpecLayouts* layouts = nullptr;  // the spec's figures; none drawn without
-  // The audit of the same toolkit (as report/audit_report_reader reads it): the matrix then has every
+  // The audit of the same toolkit (as report/audit/audit_report_reader reads it): the matrix then has every
   // target it asked ptxas about.
   const AuditSummary* audit = nullptr;
 };

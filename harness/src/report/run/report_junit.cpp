@@ -1,4 +1,4 @@
-#include "report/report_junit.hpp"
+#include "report/run/report_junit.hpp"
 
 #include <fmt/format.h>
 

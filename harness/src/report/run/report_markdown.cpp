@@ -1,15 +1,15 @@
-#include "report/report_markdown.hpp"
+#include "report/run/report_markdown.hpp"
 #include "results/outcome.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 #include <iterator>
 #include <map>
+#include <set>
 #include <string_view>
 
-#include "report/sass_text.hpp"
+#include "report/run/sass_text.hpp"
 #include "results/report_json.hpp"
 
 namespace ptxcts {

@@ -1,4 +1,4 @@
-#include "report/report_merge.hpp"
+#include "report/run/report_merge.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -10,10 +10,10 @@
 #include <set>
 #include <tuple>
 
-#include "report/html_document.hpp"
-#include "report/html_page_parts.hpp"
 #include "report/layout_svg.hpp"
-#include "report/report_files.hpp"
+#include "report/pages/html_document.hpp"
+#include "report/pages/html_page_parts.hpp"
+#include "report/run/report_files.hpp"
 #include "results/outcome.hpp"
 #include "results/report_json.hpp"
 #include "results/report_kind.hpp"

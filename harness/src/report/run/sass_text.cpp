@@ -1,4 +1,4 @@
-#include "report/sass_text.hpp"
+#include "report/run/sass_text.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,4 +1,4 @@
-#include "report/sass_report.hpp"
+#include "report/toolkits/sass_report.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "report/sass_text.hpp"
+#include "report/run/sass_text.hpp"
 #include "results/report_kind.hpp"
 #include "util/atomic_file.hpp"
 #include "util/json_document.hpp"

@@ -10,7 +10,7 @@
 
 #include "assemble/catalog_manifest.hpp"
 #include "plan/suite.hpp"
-#include "report/audit_report.hpp"
+#include "report/audit/audit_report.hpp"
 #include "util/json_document.hpp"
 
 namespace ptxcts {

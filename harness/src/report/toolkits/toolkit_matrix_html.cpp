@@ -1,4 +1,4 @@
-#include "report/toolkit_matrix_html.hpp"
+#include "report/toolkits/toolkit_matrix_html.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <set>
 
-#include "report/html_document.hpp"
-#include "report/html_page_parts.hpp"
-#include "report/target_lists.hpp"
+#include "report/pages/html_document.hpp"
+#include "report/pages/html_page_parts.hpp"
+#include "report/pages/target_lists.hpp"
 
 namespace ptxcts {
 namespace {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "report/toolkit_matrix_reader.hpp"
+#include "report/toolkits/toolkit_matrix_reader.hpp"
 
 namespace ptxcts {
 

@@ -1,4 +1,4 @@
-#include "report/toolkit_matrix_reader.hpp"
+#include "report/toolkits/toolkit_matrix_reader.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

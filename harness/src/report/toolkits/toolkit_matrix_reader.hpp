@@ -1,5 +1,5 @@
 // Reading the toolkit matrix back (reports/toolkits.json, schema 1, "kind": "toolkit-matrix" or none,
-// as report/toolkit_matrix_report writes it) for its page: checked as strictly as the other readers
+// as report/toolkits/toolkit_matrix_report writes it) for its page: checked as strictly as the other readers
 // (util/json_document): every key known, every type, a column per toolkit in every side-by-side
 // row, the changes between consecutive releases of known kinds and counted as listed; an error names
 // FILE:LINE:COLUMN and what was expected.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "judge/toolkit_matrix.hpp"
-#include "report/audit_report.hpp"
+#include "report/audit/audit_report.hpp"
 #include "results/toolkit_identity.hpp"
 #include "util/json_document.hpp"
 

@@ -1,4 +1,4 @@
-#include "report/toolkit_matrix_report.hpp"
+#include "report/toolkits/toolkit_matrix_report.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "report/page_file.hpp"
 #include "report/markdown_cell.hpp"
-#include "report/toolkit_matrix_html.hpp"
-#include "report/toolkit_matrix_reader.hpp"
+#include "report/pages/page_file.hpp"
+#include "report/toolkits/toolkit_matrix_html.hpp"
+#include "report/toolkits/toolkit_matrix_reader.hpp"
 #include "results/report_kind.hpp"
 #include "results/toolkit_identity.hpp"
 #include "util/atomic_file.hpp"

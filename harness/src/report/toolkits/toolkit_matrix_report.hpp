@@ -7,12 +7,12 @@
 #include <string>
 
 #include "judge/toolkit_matrix.hpp"
-#include "report/audit_report.hpp"
-#include "report/sass_report.hpp"
+#include "report/audit/audit_report.hpp"
+#include "report/toolkits/sass_report.hpp"
 
 namespace ptxcts {
 
-// `sass`: the toolkits' SASS reports (report/sass_report), ordered by release, where there are
+// `sass`: the toolkits' SASS reports (report/toolkits/sass_report), ordered by release, where there are
 // any: what the code became and what changed between releases joins the matrix.
 std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass = {});
 std::string matrix_markdown(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass = {});
