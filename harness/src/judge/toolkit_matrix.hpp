@@ -14,29 +14,42 @@
 
 namespace ptxcts {
 
-// What the matrix needs of one audit report. Its toolkit (the report's "run": cuda_release,
+// What the matrix and the audit's page (report/audit/audit_html) need of one audit report. Its toolkit (the report's "run": cuda_release,
 // ptxas_version, ptx_isa and targets, in the report's order: each grammar row's verdicts follow its
 // targets) is a base, not a member, so that the commands reading `a.cuda_release` stay as they are.
 struct AuditSummary : ToolkitIdentity {
   std::string file;                        // where it was read from
   std::vector<std::string> ptxas_targets;  // every target ptxas lists (schema 2: `targets`)
+  std::string host, date, suite_version, suite_commit;  // where and when the audit ran
   struct FindingRow {
     std::string id, cls, subject, observed, known;
     bool undocumented = false, fails = false;
     std::size_t forms = 0;
     std::vector<std::string> targets;
+    std::string words, source, example;  // the documents' words, where they are, one form of it
   };
   struct VerdictRow {
     std::string id, kind, verdict, evidence;  // statements; requirements (id: "variant requirement")
+    std::string family, source;
+    std::string words;                          // a statement's
+    std::size_t forms = 0;                      // a statement's
+    std::string variant, requirement, documented;  // a requirement's
   };
   struct FormRow {  // hand-listed forms
     std::string name, target, instruction, verdict, evidence;
     bool assembled = false, accepted = false;
+    std::string kind, family;   // "invalid" or "spelling"
+    bool verdict_given = true;  // false: the report gives none (verdict: "observation")
   };
   struct GrammarRow {
     std::string block, instruction, cls;
     std::string verdicts;  // one character per target: + accepted, - rejected, ! ptxas failed
     std::string first_rejection;
+  };
+  struct GrammarCountRow {  // the grammar, per block and class
+    std::string block, document, cls;
+    std::size_t forms = 0;
+    std::map<std::string, std::size_t> accepted_per_target;
   };
   struct MutationCountRow {  // the negative space of a block, per kind of mutation
     std::string block, kind, documents;
@@ -46,14 +59,17 @@ struct AuditSummary : ToolkitIdentity {
   std::vector<VerdictRow> statements, requirements;
   std::vector<FormRow> forms;
   std::vector<GrammarRow> grammar;
+  std::vector<GrammarCountRow> grammar_counts;
   std::vector<MutationCountRow> negative_space;
   struct QuestionCountRow {  // schema 4's coverage: per kind of question
     std::string kind;
     std::size_t questions = 0, probes = 0, findings = 0;
   };
   std::vector<QuestionCountRow> coverage;  // empty before schema 4
+  bool coverage_given = false;             // the report has a coverage (schema 4)
   std::size_t probes = 0;
   int contradictions = 0;
+  std::size_t ptxas_failures = 0;  // probes ptxas failed on (the summary's count)
 };
 
 struct ToolkitChange {

@@ -172,5 +172,5 @@ TEST(QuestionKinds, TheReportCountsQuestionsAndFindingsPerKind) {
   EXPECT_EQ(j["coverage"][0]["kind"], "grammar forms x targets");
   EXPECT_EQ(parse_audit_report(json, "audit.json").coverage.size(), a.coverage.size());
   EXPECT_NE(audit_markdown(a, run).find("| operand forms | "), std::string::npos);
-  EXPECT_NE(audit_html(j).find("element type x shape"), std::string::npos);
+  EXPECT_NE(audit_html(parse_audit_report(json, "audit.json")).find("element type x shape"), std::string::npos);
 }

@@ -392,9 +392,16 @@ TEST(Fleet, OutcomesInWordsVerdictsFirst) {
   EXPECT_EQ(j["machines"][0]["verdict"], verdict_line(a));
 }
 
+namespace {
+// The audit's page, of a report as report/audit/audit_report_reader reads it back.
+std::string audit_page(const nlohmann::json& audit) {
+  return audit_html(parse_audit_report(audit.dump(), "audit-excerpt.json"));
+}
+}  // namespace
+
 TEST(AuditHtml, FindingsByClassAndTheMatrix) {
   nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
-  auto doc = parse(audit_html(audit));
+  auto doc = parse(audit_page(audit));
   EXPECT_EQ(count(doc, "//section[@id='findings']//*[@data-id]"), audit["findings"].size());
   // Each class of findings a collapsed group of its own, each finding a collapsed card in it.
   for (auto const& f : audit["findings"]) {
@@ -406,9 +413,11 @@ TEST(AuditHtml, FindingsByClassAndTheMatrix) {
         << id;
   }
   EXPECT_EQ(count(doc, "//table[@id='matrix']/tbody/tr"), audit["grammar"].size());
+  // The page is drawn from the report as its reader gives it back: a report without its grammar is
+  // refused there, with its place, before any page is drawn.
   nlohmann::json broken = audit;
   broken.erase("grammar");
-  EXPECT_THROW(audit_html(broken), nlohmann::json::exception);
+  EXPECT_THROW(audit_page(broken), JsonInputError);
 }
 
 // The verdict first, in the tone of what `ptxcts audit` exits with: the excerpt has no finding the
@@ -417,14 +426,14 @@ TEST(AuditHtml, TheVerdictFirst) {
   nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
   ASSERT_EQ(audit["summary"]["contradictions"], 0);
   ASSERT_EQ(audit["summary"]["ptxas_failures"], 0);
-  auto doc = parse(audit_html(audit));
+  auto doc = parse(audit_page(audit));
   pugi::xml_node first = doc.select_node("//body/*[not(self::h1)][1]").node();
   EXPECT_EQ(std::string(first.attribute("id").value()), "verdict");
   EXPECT_EQ(std::string(first.attribute("class").value()), "verdict conforms");
   EXPECT_TRUE(std::string(first.child_value()).starts_with("As the specs expect: "));
   audit["summary"]["contradictions"] = 1;
   audit["findings"][0]["fails_audit"] = true;
-  auto red = parse(audit_html(audit));
+  auto red = parse(audit_page(audit));
   EXPECT_EQ(std::string(red.select_node("//p[@id='verdict']").node().attribute("class").value()),
             "verdict needs-action");
   // The unexpected finding's card and its class's group are open; the others stay collapsed.
@@ -437,7 +446,7 @@ TEST(AuditHtml, TheVerdictFirst) {
 // a document cited by its id reads by its name.
 TEST(AuditHtml, TargetListsFoldedDocumentsNamed) {
   nlohmann::json audit = nlohmann::json::parse(read(std::string(PTXCTS_TEST_DATA) + "/reports/audit-excerpt.json"));
-  auto doc = parse(audit_html(audit));
+  auto doc = parse(audit_page(audit));
   const std::size_t targets = audit["run"]["targets"].size();
   ASSERT_GE(targets, 5u);
   auto fold = doc.select_node("//section[@id='run']//abbr[@class='targets']").node();
@@ -445,7 +454,7 @@ TEST(AuditHtml, TargetListsFoldedDocumentsNamed) {
   EXPECT_EQ(std::string(fold.child_value()),
             fmt::format("{} \u2026 {} ({} targets)", audit["run"]["targets"].front().get<std::string>(),
                         audit["run"]["targets"].back().get<std::string>(), targets));
-  std::string html = audit_html(audit);
+  std::string html = audit_page(audit);
   EXPECT_EQ(html.find("(seed-0"), std::string::npos) << "a document cited by its id";
 }
 

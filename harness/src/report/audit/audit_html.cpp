@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include <map>
 #include <regex>
@@ -18,13 +17,7 @@ namespace ptxcts {
 
 namespace {
 
-using nlohmann::json;
-
-std::string str(const json& j, const char* key) { return j.at(key).get<std::string>(); }
-
-std::string field(const json& j, const char* k) {  // optional keys (a spelling has no verdict) are ""
-  return !j.contains(k) ? "" : j[k].is_string() ? j[k].get<std::string>() : j[k].dump();
-}
+using FindingRow = AuditSummary::FindingRow;
 
 // `text` into `parent`, its long target lists folded ("sm_75 … sm_121f (23 targets)", the whole list
 // in the tooltip).
@@ -40,13 +33,18 @@ std::string source_text(const std::string& source) {
   return std::regex_replace(source, cited, "$1");
 }
 
-// A row of a table: a cell per key; `verdict_key`'s cell colored by its value; long cells folded.
-void row(pugi::xml_node tb, const json& j, std::initializer_list<const char*> keys, const char* verdict_key = "") {
-  pugi::xml_node tr = el(tb, "tr", {{"data-family", field(j, "family")}});
-  for (const char* k : keys) {
-    const std::string s = std::string_view(k) == "source" ? source_text(field(j, k)) : field(j, k);
-    folded(el(tr, "td", {{"class", std::string_view(k) == verdict_key ? s : ""}}), s);
-  }
+// A cell of a table row; a verdict's cell is colored by its value.
+struct Cell {
+  std::string text;
+  bool verdict = false;
+};
+Cell source_cell(const std::string& source) { return {.text = source_text(source)}; }
+Cell number_cell(std::size_t n) { return {.text = fmt::format("{}", n)}; }
+
+// A row of a table: a cell each, long cells folded; `family` for the filter ("" none).
+void row(pugi::xml_node tb, const std::string& family, const std::vector<Cell>& cells) {
+  pugi::xml_node tr = el(tb, "tr", {{"data-family", family}});
+  for (auto const& c : cells) folded(el(tr, "td", {{"class", c.verdict ? c.text : ""}}), c.text);
 }
 
 // A table that wraps its text within the page's width: fixed columns of these widths (percent).
@@ -60,23 +58,17 @@ pugi::xml_node wrapped_table(pugi::xml_node parent, std::initializer_list<const 
   return el(t, "tbody");
 }
 
-std::vector<std::string> strings(const json& list) {
-  std::vector<std::string> out;
-  for (auto const& t : list) out.push_back(t.get<std::string>());
-  return out;
-}
-
 // The documents by their names: a report cites a document by its id ("seed-004") where its sources
 // say what it is ("seed 004 (S. Veitner, "Load and store matrices ...")").
-std::map<std::string, std::string> document_names(const json& a) {
+std::map<std::string, std::string> document_names(const AuditSummary& a) {
   std::map<std::string, std::string> names{{"manual", "the PTX ISA manual"}};
   static const std::regex cited(R"(seed (\d+) \(([^()]*)\))");
-  for (const char* list : {"findings", "statements"})
-    for (auto const& item : a.at(list)) {
-      const std::string source = field(item, "source");
-      for (auto m = std::sregex_iterator(source.begin(), source.end(), cited); m != std::sregex_iterator(); ++m)
-        names.emplace("seed-" + (*m)[1].str(), (*m)[2].str());
-    }
+  auto cite = [&](const std::string& source) {
+    for (auto m = std::sregex_iterator(source.begin(), source.end(), cited); m != std::sregex_iterator(); ++m)
+      names.emplace("seed-" + (*m)[1].str(), (*m)[2].str());
+  };
+  for (auto const& f : a.findings) cite(f.source);
+  for (auto const& s : a.statements) cite(s.source);
   return names;
 }
 
@@ -92,9 +84,9 @@ std::string with_document_names(std::string s, const std::map<std::string, std::
 // A finding: not expected by the specs (the audit fails), a known discrepancy the specs record, or
 // for information (an undocumented form the toolkit takes, documents that disagree: never fatal).
 enum class Standing { Unexpected, Known, Information };
-Standing standing(const json& f) {
-  if (f.at("fails_audit").get<bool>()) return Standing::Unexpected;
-  return str(f, "known_discrepancy").empty() ? Standing::Information : Standing::Known;
+Standing standing(const FindingRow& f) {
+  if (f.fails) return Standing::Unexpected;
+  return f.known.empty() ? Standing::Information : Standing::Known;
 }
 const char* standing_class(Standing s) {
   return s == Standing::Unexpected ? "fail" : s == Standing::Known ? "known" : "observed";
@@ -113,9 +105,9 @@ constexpr std::pair<const char*, const char*> kClasses[] = {
 
 // "7 findings: 2 not expected by the specs, 5 known discrepancies, 0 for information": disjoint parts
 // that add up to the findings.
-std::string standing_counts(const std::vector<const json*>& findings) {
+std::string standing_counts(const std::vector<const FindingRow*>& findings) {
   std::map<Standing, int> n;
-  for (const json* f : findings) ++n[standing(*f)];
+  for (const FindingRow* f : findings) ++n[standing(*f)];
   std::vector<std::string> parts;
   for (auto s : {Standing::Unexpected, Standing::Known, Standing::Information})  // every part, so they add up
     parts.push_back(fmt::format("{} {}", count_text(n[s]), standing_label(s, n[s])));
@@ -123,19 +115,14 @@ std::string standing_counts(const std::vector<const json*>& findings) {
                      findings.size() == 1 ? "" : "s", fmt::join(parts, ", "));
 }
 
-void audit_run_section(pugi::xml_node body, const json& a) {
-  const json& run = a.at("run");
-  const json& sum = a.at("summary");
-  el(body, "h1", {},
-     fmt::format("ptxcts audit: CUDA {} (ptxas {}) against the documents", str(run, "cuda_release"),
-                 str(run, "ptxas_version")));
-  // The verdict first: what `ptxcts audit` exits with, in words.
-  const long long probes = sum.at("probes").get<long long>(), failures = sum.at("ptxas_failures").get<long long>(),
-                  unexpected = sum.at("contradictions").get<long long>();
-  std::vector<const json*> all;
-  for (auto const& f : a.at("findings")) all.push_back(&f);
-  const std::string asked = fmt::format("ptxas {} answered {} probes on {} targets", str(run, "ptxas_version"),
-                                        count_text(probes), run.at("targets").size());
+// The verdict first: what `ptxcts audit` exits with, in words, coloured by its tone.
+void audit_verdict(pugi::xml_node body, const AuditSummary& a) {
+  const auto probes = static_cast<long long>(a.probes), failures = static_cast<long long>(a.ptxas_failures),
+             unexpected = static_cast<long long>(a.contradictions);
+  std::vector<const FindingRow*> all;
+  for (auto const& f : a.findings) all.push_back(&f);
+  const std::string asked =
+      fmt::format("ptxas {} answered {} probes on {} targets", a.ptxas_version, count_text(probes), a.targets.size());
   std::string verdict, tone;
   if (failures) {
     tone = "unchecked";
@@ -151,6 +138,12 @@ void audit_run_section(pugi::xml_node body, const json& a) {
                           : fmt::format("As the specs expect: {}; {}.", asked, standing_counts(all));
   }
   el(body, "p", {{"id", "verdict"}, {"class", "verdict " + tone}}, verdict);
+}
+
+void audit_run_section(pugi::xml_node body, const AuditSummary& a) {
+  el(body, "h1", {},
+     fmt::format("ptxcts audit: CUDA {} (ptxas {}) against the documents", a.cuda_release, a.ptxas_version));
+  audit_verdict(body, a);
   contents(body, {{"findings", "Findings"},
                   {"statements", "Statements"},
                   {"matrix-section", "Forms x targets"},
@@ -164,19 +157,75 @@ void audit_run_section(pugi::xml_node body, const json& a) {
     el(tr, "td", {}, k);
     folded(el(tr, "td"), v);
   };
-  line("Toolkit", fmt::format("CUDA {}, ptxas {}, PTX ISA {}", str(run, "cuda_release"), str(run, "ptxas_version"),
-                              str(run, "ptx_isa")));
-  line("Targets", fmt::format("{}", fmt::join(strings(run.at("targets")), ", ")));
-  line("Suite", fmt::format("ptxcts {}, commit {}", str(run, "suite_version"), str(run, "suite_commit")));
-  line("Date", str(run, "date"));
-  line("Host", str(run, "host"));
+  line("Toolkit", fmt::format("CUDA {}, ptxas {}, PTX ISA {}", a.cuda_release, a.ptxas_version, a.ptx_isa));
+  line("Targets", fmt::format("{}", fmt::join(a.targets, ", ")));
+  line("Suite", fmt::format("ptxcts {}, commit {}", a.suite_version, a.suite_commit));
+  line("Date", a.date);
+  line("Host", a.host);
   line("GPU", "none needed: ptxas alone judges these statements");
 }
 
-void audit_findings_section(pugi::xml_node body, const json& a) {
+const char* class_heading(const std::string& cls) {
+  for (auto const& [c, h] : kClasses)
+    if (cls == c) return h;
+  return "";
+}
+
+using FindingClasses = std::vector<std::pair<std::string, std::vector<const FindingRow*>>>;
+
+// The findings by class, in kClasses' order; a class without findings left out.
+FindingClasses finding_classes(const AuditSummary& a) {
+  FindingClasses classes;
+  for (auto const& [cls, heading] : kClasses) {
+    std::vector<const FindingRow*> of_class;
+    for (auto const& f : a.findings)
+      if (f.cls == cls) of_class.push_back(&f);
+    if (!of_class.empty()) classes.emplace_back(cls, std::move(of_class));
+  }
+  return classes;
+}
+
+// A summary of the classes: per class, its findings by standing.
+void finding_class_table(pugi::xml_node s, const FindingClasses& classes) {
+  pugi::xml_node tb = table(s, {"Class", "Findings", "Not expected", "Known", "For information"});
+  for (auto const& [cls, list] : classes) {
+    std::map<Standing, int> n;
+    for (const FindingRow* f : list) ++n[standing(*f)];
+    pugi::xml_node tr = el(tb, "tr");
+    el(el(tr, "td"), "a", {{"href", "#" + cls}}, class_heading(cls));
+    el(tr, "td", {}, count_text(static_cast<long long>(list.size())));
+    for (auto st : {Standing::Unexpected, Standing::Known, Standing::Information})
+      el(tr, "td", {{"class", n[st] ? standing_class(st) : "zero"}}, count_text(n[st]));
+  }
+}
+
+// A finding as a collapsed card (open where it is not expected): the documents' words, ptxas's.
+void finding_card(pugi::xml_node inside, const FindingRow& f, const std::map<std::string, std::string>& names) {
+  const Standing st = standing(f);
+  pugi::xml_node d = el(inside, "details",
+                        {{"class", fmt::format("finding card {}", st == Standing::Unexpected ? ""
+                                                                 : st == Standing::Known    ? "known"
+                                                                                            : "info")},
+                         {"data-id", f.id}});
+  if (st == Standing::Unexpected) d.append_attribute("open").set_value("open");
+  pugi::xml_node sum = el(d, "summary");
+  el(sum, "span", {{"class", std::string("badge ") + standing_class(st)}}, standing_label(st));
+  text(sum, with_document_names(f.subject, names));
+  pugi::xml_node div = el(d, "div");
+  el(div, "pre", {}, f.words);
+  el(div, "p", {}, "Source: " + source_text(f.source));
+  pugi::xml_node p = el(div, "p", {}, "ptxas: ");
+  folded(el(p, "code"), f.observed);
+  const auto forms = static_cast<long long>(f.forms);
+  folded_paragraph(div, fmt::format("{} form{}, e.g. ", count_text(forms), forms == 1 ? "" : "s"),
+                   fmt::format("{} on {}", f.example, fmt::join(f.targets, ", ")));
+  if (st == Standing::Known) el(div, "p", {}, "Known discrepancy: " + f.known);
+  el(div, "p", {{"class", "mono id"}}, "id: " + f.id);
+}
+
+void audit_findings_section(pugi::xml_node body, const AuditSummary& a) {
   pugi::xml_node s = section(body, "findings", "Findings");
-  const json& findings = a.at("findings");
-  if (findings.empty()) {
+  if (a.findings.empty()) {
     el(s, "p", {}, "No findings: ptxas agrees with every statement of the documents.");
     return;
   }
@@ -190,68 +239,31 @@ void audit_findings_section(pugi::xml_node body, const json& a) {
              {"observed", standing_label(Standing::Information)}});
   const auto names = document_names(a);
   // A summary of the classes, then each class collapsed (open where a finding is not expected).
-  pugi::xml_node tb = table(s, {"Class", "Findings", "Not expected", "Known", "For information"});
-  std::vector<std::pair<std::string, std::vector<const json*>>> classes;
-  for (auto const& [cls, heading] : kClasses) {
-    std::vector<const json*> of_class;
-    for (auto const& f : findings)
-      if (str(f, "class") == cls) of_class.push_back(&f);
-    if (!of_class.empty()) classes.emplace_back(cls, std::move(of_class));
-  }
+  const FindingClasses classes = finding_classes(a);
+  finding_class_table(s, classes);
   for (auto const& [cls, list] : classes) {
-    std::map<Standing, int> n;
-    for (const json* f : list) ++n[standing(*f)];
-    pugi::xml_node tr = el(tb, "tr");
-    const char* heading = "";
-    for (auto const& [c, h] : kClasses)
-      if (cls == c) heading = h;
-    el(el(tr, "td"), "a", {{"href", "#" + cls}}, heading);
-    el(tr, "td", {}, count_text(static_cast<long long>(list.size())));
-    for (auto st : {Standing::Unexpected, Standing::Known, Standing::Information})
-      el(tr, "td", {{"class", n[st] ? standing_class(st) : "zero"}}, count_text(n[st]));
-  }
-  for (auto const& [cls, list] : classes) {
-    const char* heading = "";
-    for (auto const& [c, h] : kClasses)
-      if (cls == c) heading = h;
     bool any_unexpected = false;
-    for (const json* f : list) any_unexpected = any_unexpected || standing(*f) == Standing::Unexpected;
+    for (const FindingRow* f : list) any_unexpected = any_unexpected || standing(*f) == Standing::Unexpected;
     pugi::xml_node group = el(s, "details", {{"class", "group"}, {"id", cls}, {"data-class", cls}});
     if (any_unexpected) group.append_attribute("open").set_value("open");
-    el(group, "summary", {}, fmt::format("{} ({})", heading, standing_counts(list)));
+    el(group, "summary", {}, fmt::format("{} ({})", class_heading(cls), standing_counts(list)));
     pugi::xml_node inside = el(group, "div");
-    for (const json* fp : list) {
-      const json& f = *fp;
-      const Standing st = standing(f);
-      pugi::xml_node d = el(inside, "details",
-                            {{"class", fmt::format("finding card {}", st == Standing::Unexpected ? ""
-                                                                     : st == Standing::Known    ? "known"
-                                                                                                : "info")},
-                             {"data-id", str(f, "id")}});
-      if (st == Standing::Unexpected) d.append_attribute("open").set_value("open");
-      pugi::xml_node sum = el(d, "summary");
-      el(sum, "span", {{"class", std::string("badge ") + standing_class(st)}}, standing_label(st));
-      text(sum, with_document_names(str(f, "subject"), names));
-      pugi::xml_node div = el(d, "div");
-      el(div, "pre", {}, str(f, "words"));
-      el(div, "p", {}, "Source: " + source_text(str(f, "source")));
-      pugi::xml_node p = el(div, "p", {}, "ptxas: ");
-      folded(el(p, "code"), str(f, "observed"));
-      const long long forms = f.at("forms").get<long long>();
-      folded_paragraph(div, fmt::format("{} form{}, e.g. ", count_text(forms), forms == 1 ? "" : "s"),
-                       fmt::format("{} on {}", str(f, "example"), fmt::join(strings(f.at("targets")), ", ")));
-      if (st == Standing::Known) el(div, "p", {}, "Known discrepancy: " + str(f, "known_discrepancy"));
-      el(div, "p", {{"class", "mono id"}}, "id: " + str(f, "id"));
-    }
+    for (const FindingRow* f : list) finding_card(inside, *f, names);
   }
 }
 
+// A row's verdict (for grouping), its family and its cells.
+struct VerdictTableRow {
+  std::string verdict, family;
+  std::vector<Cell> cells;
+};
+
 // Rows grouped by verdict (contradicted first), each group collapsed with its count.
-void verdict_groups(pugi::xml_node s, const json& list, std::initializer_list<const char*> headings,
-                    std::initializer_list<int> widths, std::initializer_list<const char*> keys, const char* noun,
+void verdict_groups(pugi::xml_node s, const std::vector<VerdictTableRow>& list,
+                    std::initializer_list<const char*> headings, std::initializer_list<int> widths, const char* noun,
                     const char* nouns) {
-  std::map<std::string, std::vector<const json*>> by;
-  for (auto const& item : list) by[field(item, "verdict")].push_back(&item);
+  std::map<std::string, std::vector<const VerdictTableRow*>> by;
+  for (auto const& item : list) by[item.verdict].push_back(&item);
   std::vector<std::string> order{"contradicted", "not-checkable", "confirmed"};
   for (auto const& [v, _] : by)
     if (std::find(order.begin(), order.end(), v) == order.end()) order.push_back(v);
@@ -265,52 +277,40 @@ void verdict_groups(pugi::xml_node s, const json& list, std::initializer_list<co
     const auto n = static_cast<long long>(it->second.size());
     text(sum, fmt::format("{} {}", count_text(n), n == 1 ? noun : nouns));
     pugi::xml_node tb = wrapped_table(el(d, "div"), headings, widths);
-    for (const json* item : it->second) row(tb, *item, keys, "verdict");
+    for (const VerdictTableRow* item : it->second) row(tb, item->family, item->cells);
   }
 }
 
-void statements_section(pugi::xml_node body, const json& a) {
+void statements_section(pugi::xml_node body, const AuditSummary& a) {
   pugi::xml_node s = section(body, "statements", "Statements of the documents, with their verdicts");
   el(s, "p", {},
      "Every statement ptxas can judge (rules, syntax blocks, examples, register counts, the negative space around "
      "each form, minimum versions), and what ptxas made of it. A contradicted statement is the ground of a finding "
      "above.");
-  verdict_groups(s, a.at("statements"), {"Statement", "Kind", "Verdict", "Words", "Source", "Evidence", "Forms"},
-                 {16, 8, 8, 24, 16, 22, 6},
-                 {"id", "kind", "verdict", "words", "source", "evidence", "forms"}, "statement", "statements");
+  std::vector<VerdictTableRow> rows;
+  for (auto const& t : a.statements)
+    rows.push_back({t.verdict, t.family,
+                    {{t.id}, {t.kind}, {t.verdict, true}, {t.words}, source_cell(t.source), {t.evidence},
+                     number_cell(t.forms)}});
+  verdict_groups(s, rows, {"Statement", "Kind", "Verdict", "Words", "Source", "Evidence", "Forms"},
+                 {16, 8, 8, 24, 16, 22, 6}, "statement", "statements");
 }
 
-void audit_matrix_section(pugi::xml_node body, const json& a) {
-  pugi::xml_node s = section(body, "matrix-section", "Forms x targets");
-  const json& grammar = a.at("grammar");
-  el(s, "p", {},
-     fmt::format("Every combination the documents' syntax blocks spell ({} forms), classified, and what ptxas made "
-                 "of it on each target. Type a form, or part of it, to find it.",
-                 count_text(static_cast<long long>(grammar.size()))));
-  legend(s, {{"accepted", "accepted"}, {"rejected", "rejected"}, {"untested", "not assembled"}});
-  std::vector<std::string> targets = strings(a.at("run").at("targets"));
-  std::set<std::string> families;
-  for (auto const& g : grammar) {
-    auto block = str(g, "block");
-    families.insert(block.substr(0, block.find('.')));
-  }
-  pugi::xml_node d = el(s, "details", {{"class", "group"}});
-  el(d, "summary", {}, fmt::format("The table: {} forms x {} targets", count_text(static_cast<long long>(grammar.size())),
-                                   targets.size()));
-  filter_box(d, "matrix", families, "forms");
+// The grammar's table: a row per form, a column per target.
+void grammar_table(pugi::xml_node d, const AuditSummary& a) {
   pugi::xml_node t = el(scroll_box(d, true), "table", {{"id", "matrix"}, {"class", "targets"}});
   pugi::xml_node hr = el(el(t, "thead"), "tr");
   el(hr, "th", {}, "Form");
   el(hr, "th", {}, "Documents");
-  for (auto const& target : targets) el(el(hr, "th", {{"class", "target"}}), "span", {}, target);
+  for (auto const& target : a.targets) el(el(hr, "th", {{"class", "target"}}), "span", {}, target);
   pugi::xml_node tb = el(t, "tbody");
-  for (auto const& g : grammar) {
-    auto block = str(g, "block"), instruction = str(g, "instruction"), verdicts = str(g, "verdicts");
-    pugi::xml_node tr = el(tb, "tr", {{"data-family", block.substr(0, block.find('.'))}, {"data-name", instruction}});
-    el(tr, "td", {{"class", "form mono"}}, instruction);
-    el(tr, "td", {}, str(g, "class"));
-    for (std::size_t k = 0; k < targets.size(); ++k) {
-      char v = k < verdicts.size() ? verdicts[k] : ' ';
+  for (auto const& g : a.grammar) {
+    pugi::xml_node tr =
+        el(tb, "tr", {{"data-family", g.block.substr(0, g.block.find('.'))}, {"data-name", g.instruction}});
+    el(tr, "td", {{"class", "form mono"}}, g.instruction);
+    el(tr, "td", {}, g.cls);
+    for (std::size_t k = 0; k < a.targets.size(); ++k) {
+      char v = k < g.verdicts.size() ? g.verdicts[k] : ' ';
       el(tr, "td",
          {{"class", v == '+'   ? "accepted"
                     : v == '-' ? "rejected"
@@ -322,55 +322,80 @@ void audit_matrix_section(pugi::xml_node body, const json& a) {
   }
 }
 
-void requirements_section(pugi::xml_node body, const json& a) {
+void audit_matrix_section(pugi::xml_node body, const AuditSummary& a) {
+  pugi::xml_node s = section(body, "matrix-section", "Forms x targets");
+  const auto forms = static_cast<long long>(a.grammar.size());
+  el(s, "p", {},
+     fmt::format("Every combination the documents' syntax blocks spell ({} forms), classified, and what ptxas made "
+                 "of it on each target. Type a form, or part of it, to find it.",
+                 count_text(forms)));
+  legend(s, {{"accepted", "accepted"}, {"rejected", "rejected"}, {"untested", "not assembled"}});
+  std::set<std::string> families;
+  for (auto const& g : a.grammar) families.insert(g.block.substr(0, g.block.find('.')));
+  pugi::xml_node d = el(s, "details", {{"class", "group"}});
+  el(d, "summary", {}, fmt::format("The table: {} forms x {} targets", count_text(forms), a.targets.size()));
+  filter_box(d, "matrix", families, "forms");
+  grammar_table(d, a);
+}
+
+void requirements_section(pugi::xml_node body, const AuditSummary& a) {
   pugi::xml_node s = section(body, "requirements", "Requirements (targets, PTX ISA versions)");
-  verdict_groups(s, a.at("requirements"), {"Variant", "Requirement", "Documented", "Source", "Verdict", "Evidence"},
-                 {16, 10, 12, 22, 8, 32},
-                 {"variant", "requirement", "documented", "source", "verdict", "evidence"}, "requirement",
-                 "requirements");
+  std::vector<VerdictTableRow> rows;
+  for (auto const& r : a.requirements)
+    rows.push_back({r.verdict, r.family,
+                    {{r.variant}, {r.requirement}, {r.documented}, source_cell(r.source), {r.verdict, true},
+                     {r.evidence}}});
+  verdict_groups(s, rows, {"Variant", "Requirement", "Documented", "Source", "Verdict", "Evidence"},
+                 {16, 10, 12, 22, 8, 32}, "requirement", "requirements");
 }
 
-void audit_forms_section(pugi::xml_node body, const json& a) {
+void audit_forms_section(pugi::xml_node body, const AuditSummary& a) {
   pugi::xml_node s = section(body, "forms", "Hand-listed forms (invalid and spellings)");
-  verdict_groups(s, a.at("forms"), {"Name", "Kind", "Target", "Instruction", "Verdict", "Evidence"},
-                 {16, 7, 7, 30, 8, 32},
-                 {"name", "kind", "target", "instruction", "verdict", "evidence"}, "form", "forms");
+  std::vector<VerdictTableRow> rows;
+  for (auto const& f : a.forms) {
+    const std::string verdict = f.verdict_given ? f.verdict : "";  // none: an observation
+    rows.push_back({verdict, f.family,
+                    {{f.name}, {f.kind}, {f.target}, {f.instruction}, {verdict, true}, {f.evidence}}});
+  }
+  verdict_groups(s, rows, {"Name", "Kind", "Target", "Instruction", "Verdict", "Evidence"}, {16, 7, 7, 30, 8, 32},
+                 "form", "forms");
 }
 
-void counts_section(pugi::xml_node body, const json& a) {
+void counts_section(pugi::xml_node body, const AuditSummary& a) {
   pugi::xml_node s = section(body, "counts", "Counts");
-  if (a.contains("coverage")) {  // schema 4: per kind of question, shown open
+  if (a.coverage_given) {  // schema 4: per kind of question, shown open
     el(s, "p", {}, "Coverage, by kind of question: how many the audit asked, in how many probes, and the findings "
                    "they gave.");
     pugi::xml_node tb = wrapped_table(el(s, "div"), {"Kind of question", "Questions", "Probes", "Findings"},
                                       {40, 20, 20, 20});
-    for (auto const& c : a.at("coverage")) row(tb, c, {"kind", "questions", "probes", "findings"});
+    for (auto const& c : a.coverage)
+      row(tb, "", {{c.kind}, number_cell(c.questions), number_cell(c.probes), number_cell(c.findings)});
   }
   pugi::xml_node d = el(s, "details", {{"class", "group"}});
-  el(d, "summary", {}, fmt::format("The grammar, per block and class ({} rows)", a.at("grammar_counts").size()));
+  el(d, "summary", {}, fmt::format("The grammar, per block and class ({} rows)", a.grammar_counts.size()));
   pugi::xml_node tb = wrapped_table(el(d, "div"), {"Block", "Document", "Class", "Forms", "Accepted per target"},
                                       {20, 10, 14, 6, 50});
-  for (auto const& g : a.at("grammar_counts")) {
+  for (auto const& g : a.grammar_counts) {
     pugi::xml_node tr = el(tb, "tr");
-    for (const char* k : {"block", "document", "class"}) el(tr, "td", {}, str(g, k));
-    el(tr, "td", {}, g.at("forms").dump());
+    for (const std::string* v : {&g.block, &g.document, &g.cls}) el(tr, "td", {}, *v);
+    el(tr, "td", {}, fmt::format("{}", g.forms));
     std::string per;
-    for (auto const& [t, n] : g.at("accepted_per_target").items()) per += fmt::format("{} {}; ", t, n.dump());
+    for (auto const& [t, n] : g.accepted_per_target) per += fmt::format("{} {}; ", t, n);
     el(tr, "td", {}, per);
   }
   d = el(s, "details", {{"class", "group"}});
-  el(d, "summary", {},
-     fmt::format("The negative space, per block and kind ({} rows)", a.at("negative_space_counts").size()));
+  el(d, "summary", {}, fmt::format("The negative space, per block and kind ({} rows)", a.negative_space.size()));
   tb = wrapped_table(el(d, "div"), {"Block", "Kind", "Documents", "Forms", "Accepted", "Rejected"},
                      {30, 20, 20, 10, 10, 10});
-  for (auto const& n : a.at("negative_space_counts"))
-    row(tb, n, {"block", "kind", "documents", "forms", "accepted", "rejected"});
+  for (auto const& n : a.negative_space)
+    row(tb, "", {{n.block}, {n.kind}, {n.documents}, number_cell(n.forms), number_cell(n.accepted),
+                 number_cell(n.rejected)});
 }
 
 }  // namespace
 
-std::string audit_html(const json& audit) {
-  HtmlPage page(fmt::format("ptxcts audit CUDA {}", str(audit.at("run"), "cuda_release")));
+std::string audit_html(const AuditSummary& audit) {
+  HtmlPage page(fmt::format("ptxcts audit CUDA {}", audit.cuda_release));
   page.body.append_attribute("class").set_value("audit");
   audit_run_section(page.body, audit);
   audit_findings_section(page.body, audit);

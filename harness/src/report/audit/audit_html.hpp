@@ -1,16 +1,16 @@
-// The audit's page, audit-cuda<release>.html, from its JSON: the toolkit; the Findings by class
+// The audit's page, audit-cuda<release>.html, from the report as its reader gives it back
+// (report/audit/audit_report_reader): the toolkit; the Findings by class
 // (the documents' words, what ptxas did, on which targets); the documents' statements with their
 // verdicts; the matrix of the grammar's forms x targets (accepted / rejected), filterable; the
 // requirements, the hand-listed forms and the counts.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <string>
+
+#include "judge/toolkit_matrix.hpp"
 
 namespace ptxcts {
 
-// Throws nlohmann::json::exception on a JSON that is not an audit report (a missing key, a wrong type).
-std::string audit_html(const nlohmann::json& audit);
+std::string audit_html(const AuditSummary& audit);
 
 }  // namespace ptxcts

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/audit/audit_html.hpp"
+#include "report/audit/audit_report_reader.hpp"
 #include "report/markdown_cell.hpp"
 #include "report/pages/page_file.hpp"
 #include "results/report_kind.hpp"
@@ -336,8 +337,10 @@ std::filesystem::path write_audit_reports(const Audit& audit, const AuditPlan& p
   write_file_atomically(audit_report_path(dir, audit.cuda_release, ".md"), audit_markdown(audit, run));
   std::string json = audit_json(audit, plan, verdicts, run);
   write_file_atomically(audit_report_path(dir, audit.cuda_release, ".json"), json);
-  // The page is made from the JSON, as `ptxcts html` makes it from a committed one.
-  write_html_page(audit_report_path(dir, audit.cuda_release, ".html"), audit_html(nlohmann::json::parse(json)));
+  // The page is made from the JSON as its reader gives it back, as `ptxcts html` makes it from a committed one.
+  const std::filesystem::path json_path = audit_report_path(dir, audit.cuda_release, ".json");
+  write_html_page(audit_report_path(dir, audit.cuda_release, ".html"),
+                  audit_html(parse_audit_report(json, json_path.string())));
   return audit_report_path(dir, audit.cuda_release, ".json");
 }
 

@@ -19,12 +19,12 @@ AuditSummary::FindingRow read_finding(const JsonNode& n) {
   f.cls = n.at("class").str();
   f.undocumented = n.at("undocumented").boolean();
   f.subject = n.at("subject").str();
-  n.at("words").str();
-  n.at("source").str();
+  f.words = n.at("words").str();
+  f.source = n.at("source").str();
   f.observed = n.at("observed").str();
   f.targets = n.at("targets").strings();
   f.forms = static_cast<std::size_t>(n.at("forms").integer(0, kMaxReportCount));
-  n.at("example").str();
+  f.example = n.at("example").str();
   f.known = n.at("known_discrepancy").str();
   f.fails = n.at("fails_audit").boolean();
   if (f.id.empty()) n.at("id").fail("expected a finding id, got an empty string");
@@ -36,12 +36,12 @@ AuditSummary::VerdictRow read_statement(const JsonNode& n) {
   AuditSummary::VerdictRow s;
   s.id = n.at("id").str();
   s.kind = n.at("kind").str();
-  n.at("family").str();
-  n.at("words").str();
-  n.at("source").str();
+  s.family = n.at("family").str();
+  s.words = n.at("words").str();
+  s.source = n.at("source").str();
   s.verdict = n.at("verdict").str();
   s.evidence = n.at("evidence").str();
-  n.at("forms").integer(0, kMaxReportCount);
+  s.forms = static_cast<std::size_t>(n.at("forms").integer(0, kMaxReportCount));
   return s;
 }
 
@@ -49,11 +49,13 @@ AuditSummary::VerdictRow read_requirement(const JsonNode& n) {
   n.object({"variant", "family", "requirement", "documented", "source", "verdict", "evidence", "mismatches",
             "known_discrepancies"});
   AuditSummary::VerdictRow r;
-  r.id = n.at("variant").str() + " " + n.at("requirement").str();
+  r.variant = n.at("variant").str();
+  r.requirement = n.at("requirement").str();
+  r.id = r.variant + " " + r.requirement;
   r.kind = "requirement";
-  n.at("family").str();
-  n.at("documented").str();
-  n.at("source").str();
+  r.family = n.at("family").str();
+  r.documented = n.at("documented").str();
+  r.source = n.at("source").str();
   r.verdict = n.at("verdict").str();
   r.evidence = n.at("evidence").str();
   n.at("mismatches").strings();
@@ -67,10 +69,10 @@ AuditSummary::FormRow read_form(const JsonNode& n) {
       {"reason", "diagnostic_expected", "diagnostic_seen", "verdict", "known_discrepancy"});
   AuditSummary::FormRow f;
   f.name = n.at("name").str();
-  const std::string kind = n.at("kind").str();
-  if (kind != "invalid" && kind != "spelling")
-    n.at("kind").fail("expected \"invalid\" or \"spelling\", got \"" + kind + "\"");
-  n.at("family").str();
+  f.kind = n.at("kind").str();
+  if (f.kind != "invalid" && f.kind != "spelling")
+    n.at("kind").fail("expected \"invalid\" or \"spelling\", got \"" + f.kind + "\"");
+  f.family = n.at("family").str();
   f.target = n.at("target").str();
   n.at("source").str();
   f.instruction = n.at("instruction").str();
@@ -78,7 +80,8 @@ AuditSummary::FormRow read_form(const JsonNode& n) {
   f.accepted = n.at("accepted").boolean();
   n.at("message").str();
   f.evidence = n.at("evidence").str();
-  f.verdict = n.has("verdict") ? n.at("verdict").str() : "observation";
+  f.verdict_given = n.has("verdict");
+  f.verdict = f.verdict_given ? n.at("verdict").str() : "observation";
   for (const char* k : {"reason", "diagnostic_expected", "diagnostic_seen", "known_discrepancy"})
     if (n.has(k)) n.at(k).str();
   return f;
@@ -117,6 +120,21 @@ void read_coverage(const JsonNode& rows, AuditSummary& a) {
   }
 }
 
+AuditSummary::GrammarCountRow read_grammar_count(const JsonNode& n) {
+  n.object({"block", "family", "document", "class", "forms", "accepted_per_target"});
+  AuditSummary::GrammarCountRow g;
+  g.block = n.at("block").str();
+  n.at("family").str();
+  g.document = n.at("document").str();
+  g.cls = n.at("class").str();
+  g.forms = static_cast<std::size_t>(n.at("forms").integer(0, kMaxReportCount));
+  const JsonNode per = n.at("accepted_per_target");
+  if (!per.json().is_object()) per.fail("expected an object: a count per target, got " + per.describe());
+  for (auto const& [target, _] : per.json().items())
+    g.accepted_per_target[target] = static_cast<std::size_t>(per.at(target.c_str()).integer(0, kMaxReportCount));
+  return g;
+}
+
 AuditSummary::MutationCountRow read_mutation_count(const JsonNode& n) {
   n.object({"block", "kind", "documents", "forms", "accepted", "rejected"});
   AuditSummary::MutationCountRow m;
@@ -129,6 +147,21 @@ AuditSummary::MutationCountRow read_mutation_count(const JsonNode& n) {
   return m;
 }
 
+// The report's "run": the toolkit, the targets ptxas lists (schema 3 on), where and when.
+void read_run(const JsonNode& run, std::int64_t schema, AuditSummary& a) {
+  if (schema >= 3)
+    run.object({"cuda_release", "ptxas_version", "ptx_isa", "targets", "ptxas_targets", "host", "date", "suite_version",
+                "suite_commit"});
+  else
+    run.object(
+        {"cuda_release", "ptxas_version", "ptx_isa", "targets", "host", "date", "suite_version", "suite_commit"});
+  static_cast<ToolkitIdentity&>(a) = read_toolkit_identity(run);
+  a.ptxas_targets = schema >= 3 ? run.at("ptxas_targets").strings() : a.targets;
+  a.host = run.at("host").str();
+  a.date = run.at("date").str();
+  a.suite_version = run.at("suite_version").str();
+  a.suite_commit = run.at("suite_commit").str();
+}
 
 }  // namespace
 
@@ -146,20 +179,12 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
                              schema));
   AuditSummary a;
   a.file = doc.file();
-  const JsonNode run = root.at("run");
-  if (schema >= 3)
-    run.object({"cuda_release", "ptxas_version", "ptx_isa", "targets", "ptxas_targets", "host", "date", "suite_version",
-                "suite_commit"});
-  else
-    run.object(
-        {"cuda_release", "ptxas_version", "ptx_isa", "targets", "host", "date", "suite_version", "suite_commit"});
-  static_cast<ToolkitIdentity&>(a) = read_toolkit_identity(run);
-  a.ptxas_targets = schema >= 3 ? run.at("ptxas_targets").strings() : a.targets;
-  for (const char* k : {"host", "date", "suite_version", "suite_commit"}) run.at(k).str();
+  read_run(root.at("run"), schema, a);
   const JsonNode summary = root.at("summary");
   summary.object({"probes", "findings", "findings_per_class", "contradictions", "ptxas_failures"});
   a.probes = static_cast<std::size_t>(summary.at("probes").integer(0, kMaxReportCount));
   a.contradictions = static_cast<int>(summary.at("contradictions").integer(0, INT32_MAX));
+  a.ptxas_failures = static_cast<std::size_t>(summary.at("ptxas_failures").integer(0, kMaxReportCount));
   UniqueRows findings, statements, requirements, forms, mutations, grammar;
   for (auto const& n : root.at("findings").items()) {
     a.findings.push_back(read_finding(n));
@@ -177,8 +202,9 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
     a.forms.push_back(read_form(n));
     forms.check(n, a.forms.back().name, "form");
   }
-  if (schema >= 4) read_coverage(root.at("coverage"), a);
-  root.at("grammar_counts").items();
+  a.coverage_given = schema >= 4;
+  if (a.coverage_given) read_coverage(root.at("coverage"), a);
+  for (auto const& n : root.at("grammar_counts").items()) a.grammar_counts.push_back(read_grammar_count(n));
   for (auto const& n : root.at("negative_space_counts").items()) {
     a.negative_space.push_back(read_mutation_count(n));
     auto const& m = a.negative_space.back();
