@@ -13,7 +13,7 @@
 #include "report/run/report_html.hpp"
 #include "report/toolkits/toolkit_matrix_html.hpp"
 #include "report/toolkits/toolkit_matrix_reader.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/file_text.hpp"
 

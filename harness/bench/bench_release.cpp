@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "commands/release_manifest.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "util/file_text.hpp"
 #include "util/sealed_file.hpp"
 #include "util/subprocess.hpp"

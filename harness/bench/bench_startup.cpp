@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "assemble/catalog_manifest.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "run/cubin_selection.hpp"
 #include "spec/spec_loader.hpp"
 #include "util/file_text.hpp"

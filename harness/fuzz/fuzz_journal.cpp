@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/report_json.hpp"
+#include "results/report_parts.hpp"
 #include "run/journal.hpp"
 
 namespace {

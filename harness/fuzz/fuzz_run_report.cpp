@@ -1,5 +1,5 @@
 // libFuzzer target: the run report reader, parse_report_json, on arbitrary text. Success or a
-// ReportError (results/report_json.hpp: "throws ReportError") is a clean outcome; anything else is
+// ReportError (report/run/report_json.hpp: "throws ReportError") is a clean outcome; anything else is
 // a finding: a crash, a sanitizer report, a hang, another exception, unbounded memory. A report it
 // accepts must also survive the round trip: written back with report_json and read again, it is
 // read without error and writes the same text.
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

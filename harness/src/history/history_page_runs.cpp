@@ -6,7 +6,7 @@
 #include <memory>
 #include <unordered_map>
 
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 
 namespace ptxcts {
 

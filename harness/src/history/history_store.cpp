@@ -12,7 +12,7 @@
 
 #include "history/history_schema.hpp"
 #include "results/outcome.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "util/environment.hpp"
 #include "util/private_path.hpp"
 

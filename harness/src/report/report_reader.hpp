@@ -12,7 +12,7 @@
 #include "judge/toolkit_matrix.hpp"
 #include "report/toolkits/sass_report.hpp"
 #include "report/toolkits/toolkit_matrix_reader.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "results/report_kind.hpp"
 #include "util/json_document.hpp"
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "results/report_json.hpp"
+#include "results/report_parts.hpp"
 #include "util/file_text.hpp"
 
 namespace ptxcts {

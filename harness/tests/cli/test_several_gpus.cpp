@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "results/outcome.hpp"
 #include "util/file_text.hpp"
 #include "util/subprocess.hpp"

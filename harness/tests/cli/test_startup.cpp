@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "results/outcome.hpp"
 #include "support/same_results.hpp"
 #include "util/file_text.hpp"

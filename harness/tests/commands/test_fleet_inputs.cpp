@@ -14,7 +14,7 @@
 #include <string>
 
 #include "commands/fleet_inputs.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "support/temp_dir.hpp"
 #include "util/file_text.hpp"
 #include "util/subprocess.hpp"

@@ -13,7 +13,7 @@
 
 #include "history/history_page.hpp"
 #include "history/history_page_runs.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace ptxcts;

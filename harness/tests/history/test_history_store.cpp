@@ -11,7 +11,7 @@
 #include "history/history_schema.hpp"
 #include "history/history_store.hpp"
 #include "report/report_reader.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "support/temp_dir.hpp"
 #include "history_fixture.hpp"
 

@@ -22,7 +22,7 @@
 #include "report/toolkits/toolkit_matrix_html.hpp"
 #include "report/toolkits/toolkit_matrix_reader.hpp"
 #include "results/outcome.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "util/file_text.hpp"
 
 using namespace ptxcts;

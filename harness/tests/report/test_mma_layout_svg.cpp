@@ -17,7 +17,7 @@
 #include "report/layout_svg.hpp"
 #include "report/mma_layout_svg.hpp"
 #include "report/run/report_html.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "spec/spec_loader.hpp"
 
 using namespace ptxcts;

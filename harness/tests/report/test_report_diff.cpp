@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "util/file_text.hpp"
 #include "util/subprocess.hpp"
 

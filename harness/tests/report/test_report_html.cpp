@@ -23,7 +23,7 @@
 #include "report/run/report_html.hpp"
 #include "report/run/report_merge.hpp"
 #include "results/outcome.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "spec/spec_loader.hpp"
 
 using namespace ptxcts;

@@ -13,7 +13,7 @@
 #include "report/run/report_junit.hpp"
 #include "report/run/report_markdown.hpp"
 #include "results/outcome.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "util/file_text.hpp"
 
 namespace ptxcts {

@@ -7,7 +7,7 @@
 #include "report/run/report_html.hpp"
 #include "report/run/report_markdown.hpp"
 #include "report/toolkits/sass_report.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 
 using namespace ptxcts;
 

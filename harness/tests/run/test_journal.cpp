@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "results/report_json.hpp"
+#include "results/report_parts.hpp"
 #include "run/journal.hpp"
 #include "run/runner.hpp"
 #include "support/fake_catalog.hpp"

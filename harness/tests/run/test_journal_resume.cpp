@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "results/report_json.hpp"
+#include "results/report_parts.hpp"
 #include "run/journal.hpp"
 #include "support/temp_dir.hpp"
 

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "results/outcome.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 
 namespace ptxcts {
 

@@ -10,7 +10,7 @@
 #include "report/run/report_html.hpp"
 #include "report/run/report_junit.hpp"
 #include "report/run/report_markdown.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "util/atomic_file.hpp"
 
 namespace ptxcts {

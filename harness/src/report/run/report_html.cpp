@@ -13,7 +13,7 @@
 #include "report/pages/outcome_html.hpp"
 #include "report/run/sass_text.hpp"
 #include "results/outcome.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 
 namespace ptxcts {
 

@@ -1,4 +1,4 @@
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 
 #include <fmt/format.h>
 
@@ -52,39 +52,6 @@ Json to_json(const RunInfo& info) {
   return j;
 }
 
-Json to_json(const CaseResult& r) {
-  return {{"kernel", r.kernel},
-          {"family", r.family},
-          {"instruction", r.instruction},
-          {"case", r.case_name},
-          {"target", r.target},
-          {"ptx_isa", r.ptx_isa},
-          {"status", to_string(r.status)},
-          {"outcome", token(outcome_of(r))},
-          {"reason", r.reason},
-          {"mismatches", r.mismatches},
-          {"diff", r.diff},
-          {"fault_case", r.fault_case},
-          {"fault_expected", r.fault_expected},
-          {"undefined", r.undefined},
-          {"observed_layout", r.observed_layout},
-          {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)},
-          {"ran_on", r.ran_on},
-          {"known", r.known}};
-}
-
-Json to_json(const ClaimVerdict& c) {
-  return {{"id", c.id},
-          {"family", c.family},
-          {"text", c.text},
-          {"source", c.source},
-          {"note", c.note},
-          {"verdict", to_string(c.verdict)},
-          {"evidence", c.evidence},
-          {"checked", c.checked},
-          {"known", c.known}};
-}
-
 Json to_json(const Withdrawal& w) { return {{"what", w.what}, {"reason", w.reason}}; }
 
 // What a reader (or a CI script with jq) wants first: the verdict line, what `ptxcts run` exited
@@ -115,70 +82,6 @@ double seconds(const JsonNode& n) {
   const double v = n.json().get<double>();
   if (!(v >= 0)) n.fail(fmt::format("expected a duration of 0 s or more, got {}", n.json().dump()));
   return v;
-}
-
-// Schema 8 and before said "skip" for every case not run. The reasons the runner gave a form the GPU,
-// its targets or the toolkit's PTX ISA lack are its own words (run/cubin_selection), so such a skip
-// reads as not-supported, and an old report compares with a new one case for case.
-bool legacy_not_supported(const std::string& reason) {
-  return reason.find(" requires ") != std::string::npos ||
-         reason.starts_with("no single target covers every step of this kernel") ||
-         (reason.starts_with("needs PTX ISA ") && reason.find("; this toolkit speaks ") != std::string::npos);
-}
-
-CaseResult read_result(const JsonNode& n) {
-  n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason", "mismatches", "diff",
-            "fault_case"},
-           {"observed_layout", "roundtrip_identity", "ran_on", "outcome", "known", "fault_expected", "undefined"});
-  CaseResult r;
-  r.kernel = n.at("kernel").str();
-  r.family = n.at("family").str();
-  r.instruction = n.at("instruction").str();
-  r.case_name = n.at("case").str();
-  r.target = n.at("target").str();
-  r.ptx_isa = n.at("ptx_isa").str();
-  r.status = n.at("status").convert(status_from_string);
-  r.reason = n.at("reason").str();
-  if (n.at("status").str() == "skip" && legacy_not_supported(r.reason)) r.status = Status::NotSupported;
-  r.mismatches = static_cast<int>(n.at("mismatches").integer(0, INT32_MAX));
-  r.diff = n.at("diff").strings();
-  r.fault_case = n.at("fault_case").boolean();
-  if (n.has("observed_layout")) r.observed_layout = n.at("observed_layout").str();  // from schema 3 on
-  if (n.has("roundtrip_identity") && !n.at("roundtrip_identity").is_null())         // from schema 4 on
-    r.roundtrip_identity = n.at("roundtrip_identity").boolean();
-  if (n.has("ran_on")) r.ran_on = n.at("ran_on").str();  // from schema 8 on
-  if (n.has("known")) r.known = n.at("known").str();  // from schema 9 on
-  if (n.has("fault_expected")) r.fault_expected = n.at("fault_expected").boolean();  // schema 9, later reports
-  if (n.has("undefined")) r.undefined = n.at("undefined").str();                     // from schema 10 on
-  if (n.has("outcome")) {  // from schema 9 on: derived from the status, so it must agree with it
-    JsonNode o = n.at("outcome");
-    if (o.convert(outcome_from_token) != outcome_of(r))
-      o.fail(fmt::format("expected \"{}\" (what status \"{}\"{} means), got \"{}\"", token(outcome_of(r)),
-                         to_string(r.status), r.fault_case ? " of a fault case" : "", o.str()));
-  }
-  return r;
-}
-
-ClaimVerdict read_claim(const JsonNode& n, std::int64_t schema) {
-  n.object({"id", "family", "text", "source", "note", "verdict", "evidence", "checked"}, {"known"});
-  ClaimVerdict c;
-  c.id = n.at("id").str();
-  c.family = n.at("family").str();
-  c.text = n.at("text").str();
-  c.source = n.at("source").str();
-  c.note = n.at("note").str();
-  c.verdict = n.at("verdict").convert(verdict_from_string);
-  // Before 5, an observation was written not-checkable: an old report that says observed was not written by ptxcts.
-  if (schema < 5 && c.verdict == Verdict::Observed)
-    n.at("verdict").fail(
-        fmt::format("verdict 'observed' is from schema_version 5 on; this report is schema_version {}", schema));
-  if (schema < 10 && c.verdict == Verdict::Undecided)
-    n.at("verdict").fail(
-        fmt::format("verdict 'undecided' is from schema_version 10 on; this report is schema_version {}", schema));
-  c.evidence = n.at("evidence").str();
-  c.checked = n.at("checked").strings();
-  if (n.has("known")) c.known = n.at("known").str();  // from schema 9 on
-  return c;
 }
 
 // "KERNEL / CASE", "claim ID" or "layout KERNEL / CASE": the names `ptxcts diff` gives what it compares.
@@ -269,42 +172,6 @@ void check_summary(const JsonNode& n, const RunReport& report, std::int64_t sche
 
 }  // namespace
 
-std::string case_result_json_line(const CaseResult& r) {
-  return to_json(r).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-namespace {
-
-// `read` of the one value of a line of JSON, its errors "file:line:column: ..." (as the journal's).
-template <typename Read>
-auto parse_part_line(const std::string& line, const std::string& file, int line_number, const char* name, Read read) {
-  const std::string here = fmt::format("{}:{}", file, line_number);
-  auto on_one_line = [&here](std::string what) {
-    if (what.rfind(here + ":1:", 0) == 0) what.replace(0, here.size() + 3, here + ":");
-    return what;
-  };
-  try {
-    const JsonDocument doc(line, here);
-    return read(JsonNode(doc, doc.root().json(), name));
-  } catch (const ReportError& e) { throw ReportError(on_one_line(e.what())); }
-}
-
-}  // namespace
-
-std::string claim_json_line(const ClaimVerdict& c) {
-  return to_json(c).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-CaseResult parse_case_result_line(const std::string& line, const std::string& file, int line_number) {
-  // Named "result" as a whole line, placed at its start: a line is short.
-  return parse_part_line(line, file, line_number, "result", [](const JsonNode& n) { return read_result(n); });
-}
-
-ClaimVerdict parse_claim_line(const std::string& line, const std::string& file, int line_number) {
-  return parse_part_line(line, file, line_number, "claim",
-                    [](const JsonNode& n) { return read_claim(n, RunReport::kSchemaVersion); });
-}
-
 std::span<const RunInfoField> run_info_fields() { return kRunInfoFields; }
 
 struct TimingSeconds {
@@ -329,39 +196,6 @@ constexpr TimingCount kTimingCounts[] = {{.key = "launches", .member = &RunTimin
                                          {.key = "runner_starts", .member = &RunTiming::runner_starts},
                                          {.key = "peak_rss_mib", .member = &RunTiming::peak_rss_mib}};
 
-Json to_json(const RunSass& s) {
-  Json kernels = Json::array();
-  for (auto const& k : s.kernels)
-    kernels.push_back({{"kernel", k.kernel},
-                       {"target", k.target},
-                       {"opcodes", k.opcodes},
-                       {"expected", k.expected},
-                       {"matched", k.matched},
-                       {"unavailable", k.unavailable}});
-  return {{"disassembler", s.disassembler}, {"unavailable", s.unavailable}, {"kernels", kernels}};
-}
-
-RunSass read_sass(const JsonNode& n) {
-  n.object({"disassembler", "unavailable", "kernels"});
-  RunSass s{.disassembler = n.at("disassembler").str(), .unavailable = n.at("unavailable").str(), .kernels = {}};
-  for (auto const& k : n.at("kernels").items()) {
-    k.object({"kernel", "target", "opcodes", "expected", "matched", "unavailable"});
-    s.kernels.push_back({.kernel = k.at("kernel").str(),
-                         .target = k.at("target").str(),
-                         .opcodes = k.at("opcodes").strings(),
-                         .expected = k.at("expected").strings(),
-                         .matched = k.at("matched").strings(),
-                         .unavailable = k.at("unavailable").str()});
-  }
-  return s;
-}
-
-std::string sass_json_line(const RunSass& s) { return to_json(s).dump(-1, ' ', false, Json::error_handler_t::replace); }
-
-RunSass parse_sass_line(const std::string& line, const std::string& file, int line_number) {
-  return parse_part_line(line, file, line_number, "sass", [](const JsonNode& n) { return read_sass(n); });
-}
-
 RunTiming read_timing(const JsonNode& n) {
   std::vector<const char*> keys;
   for (auto const& f : kTimingSeconds) keys.push_back(f.key);
@@ -383,33 +217,27 @@ std::string report_json(const RunReport& report) {
   j["totals"] = Json::object();
   for (Outcome o : kOutcomes) j["totals"][token(o)] = t[o];
   j["results"] = Json::array();
-  for (auto const& r : report.results) j["results"].push_back(to_json(r));
+  for (auto const& r : report.results) j["results"].push_back(case_result_json(r));
   j["claims"] = Json::array();
-  for (auto const& c : report.claims) j["claims"].push_back(to_json(c));
+  for (auto const& c : report.claims) j["claims"].push_back(claim_json(c));
   j["withdrawn"] = Json::array();
   for (auto const& w : report.withdrawn) j["withdrawn"].push_back(to_json(w));
   j["timing"] = Json::object();
   for (auto const& f : kTimingSeconds) j["timing"][f.key] = std::round(report.timing.*f.member * 1e4) / 1e4;
   for (auto const& f : kTimingCounts) j["timing"][f.key] = report.timing.*f.member;
-  j["sass"] = to_json(report.sass);
+  j["sass"] = run_sass_json(report.sass);
   j["expectations"] = {{"applied", report.expectations_applied}, {"unmatched", report.expectations_unmatched}};
   // A toolkit message with stray bytes must not cost the report: invalid UTF-8 becomes U+FFFD.
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-RunReport read_run_report(const JsonDocument& doc) {
-  expect_report_kind(doc, ReportKind::Run);
-  const JsonNode root = doc.root();
-  const JsonNode version = root.at("schema_version");
-  // 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity, 4 lacks the verdict observed,
-  // 5 the timing, 6 the sass, 7 the GPU's identity and the rest of schema 8's run, 8 the outcomes
-  // and the summary, 9 the verdict undecided and the summary's count of it; nothing else differs.
-  // "kind" came later in 9 (report_kind): 9 may lack it, 10 has it.
-  constexpr int kOldest = 2;
-  const auto v = version.integer(INT32_MIN, INT32_MAX);
-  if (v < kOldest || v > RunReport::kSchemaVersion)
-    version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest,
-                             RunReport::kSchemaVersion, v));
+namespace {
+
+// The top-level keys of schema `v`: 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity,
+// 4 lacks the verdict observed, 5 the timing, 6 the sass, 7 the GPU's identity and the rest of schema
+// 8's run, 8 the outcomes and the summary, 9 the verdict undecided and the summary's count of it;
+// nothing else differs. "kind" came later in 9 (report_kind): 9 may lack it, 10 has it.
+void check_root_keys(const JsonNode& root, std::int64_t v) {
   if (v >= 10)
     root.object({"schema_version", "kind", "run", "summary", "totals", "results", "claims", "withdrawn", "timing",
                  "sass", "expectations"});
@@ -421,40 +249,13 @@ RunReport read_run_report(const JsonDocument& doc) {
   else if (v >= 6) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn", "timing"});
   else if (v >= 4) root.object({"schema_version", "run", "totals", "results", "claims", "withdrawn"});
   else root.object({"schema_version", "run", "totals", "results", "claims"});
+}
 
-  RunReport report;
-  std::vector<const char*> run_keys;
-  const std::size_t known = v >= 8 ? std::size(kRunInfoFields) : kRunInfoFieldsBefore8;
-  for (std::size_t k = 0; k < known; ++k) run_keys.push_back(kRunInfoFields[k].key);
-  const JsonNode run = root.at("run");
-  run.object(run_keys);
-  for (std::size_t k = 0; k < known; ++k) report.info.*kRunInfoFields[k].member = run.at(kRunInfoFields[k].key).str();
-
-  auto results = root.at("results").items();
-  for (auto const& n : results) report.results.push_back(read_result(n));
-  refuse_duplicates(doc, results, report.results, "result for",
-                    [](const CaseResult& r) { return r.kernel + " / " + r.case_name; });
-  auto claims = root.at("claims").items();
-  for (auto const& n : claims) report.claims.push_back(read_claim(n, v));
-  refuse_duplicates(doc, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
-  if (v < 9)
-    for (std::size_t k = 0; k < results.size(); ++k)
-      if (results[k].has("outcome")) results[k].at("outcome").fail("key \"outcome\" is from schema_version 9 on");
-  check_totals(root.at("totals"), report.results, v);
-  if (v >= 9) check_summary(root.at("summary"), report, v);
-  if (v >= 6) report.timing = read_timing(root.at("timing"));
-  if (v >= 7) report.sass = read_sass(root.at("sass"));
-  if (v >= 9) {
-    const JsonNode e = root.at("expectations");
-    e.object({"applied", "unmatched"});
-    report.expectations_applied = e.at("applied").strings();
-    report.expectations_unmatched = e.at("unmatched").strings();
-  }
-  if (v < 4) return report;
-
-  // What a report withdraws it must lack: withdrawing what it has would hide nothing, and says the
-  // writer was confused about what the run did.
-  auto withdrawn = root.at("withdrawn").items();
+// What a report withdraws it must lack: withdrawing what it has would hide nothing, and says the
+// writer was confused about what the run did. `results`, `claims`: the nodes `report`'s were read from.
+void read_withdrawn(const JsonDocument& doc, const JsonNode& list, const std::vector<JsonNode>& results,
+                    const std::vector<JsonNode>& claims, RunReport& report) {
+  auto withdrawn = list.items();
   for (auto const& n : withdrawn) report.withdrawn.push_back(read_withdrawal(n));
   refuse_duplicates(doc, withdrawn, report.withdrawn, "withdrawal of", [](const Withdrawal& w) { return w.what; });
   for (std::size_t i = 0; i < withdrawn.size(); ++i) {
@@ -472,6 +273,52 @@ RunReport read_run_report(const JsonDocument& doc) {
           fmt::format("\"{}\" is withdrawn but present ({} at {}); expected only what this report lacks", what, present,
                       doc.where(present)));
   }
+}
+
+}  // namespace
+
+RunReport read_run_report(const JsonDocument& doc) {
+  expect_report_kind(doc, ReportKind::Run);
+  const JsonNode root = doc.root();
+  const JsonNode version = root.at("schema_version");
+  constexpr int kOldest = 2;  // check_root_keys: what each schema from it on has
+  const auto v = version.integer(INT32_MIN, INT32_MAX);
+  if (v < kOldest || v > RunReport::kSchemaVersion)
+    version.fail(fmt::format("expected {} to {} (the schema versions this build reads), got {}", kOldest,
+                             RunReport::kSchemaVersion, v));
+  check_root_keys(root, v);
+
+  RunReport report;
+  std::vector<const char*> run_keys;
+  const std::size_t known = v >= 8 ? std::size(kRunInfoFields) : kRunInfoFieldsBefore8;
+  for (std::size_t k = 0; k < known; ++k) run_keys.push_back(kRunInfoFields[k].key);
+  const JsonNode run = root.at("run");
+  run.object(run_keys);
+  for (std::size_t k = 0; k < known; ++k) report.info.*kRunInfoFields[k].member = run.at(kRunInfoFields[k].key).str();
+
+  auto results = root.at("results").items();
+  for (auto const& n : results) report.results.push_back(read_case_result(n));
+  refuse_duplicates(doc, results, report.results, "result for",
+                    [](const CaseResult& r) { return r.kernel + " / " + r.case_name; });
+  auto claims = root.at("claims").items();
+  for (auto const& n : claims) report.claims.push_back(read_claim(n, v));
+  refuse_duplicates(doc, claims, report.claims, "claim", [](const ClaimVerdict& c) { return c.id; });
+  if (v < 9)
+    for (std::size_t k = 0; k < results.size(); ++k)
+      if (results[k].has("outcome")) results[k].at("outcome").fail("key \"outcome\" is from schema_version 9 on");
+  check_totals(root.at("totals"), report.results, v);
+  if (v >= 9) check_summary(root.at("summary"), report, v);
+  if (v >= 6) report.timing = read_timing(root.at("timing"));
+  if (v >= 7) report.sass = read_run_sass(root.at("sass"));
+  if (v >= 9) {
+    const JsonNode e = root.at("expectations");
+    e.object({"applied", "unmatched"});
+    report.expectations_applied = e.at("applied").strings();
+    report.expectations_unmatched = e.at("unmatched").strings();
+  }
+  if (v < 4) return report;
+
+  read_withdrawn(doc, root.at("withdrawn"), results, claims, report);
   return report;
 }
 

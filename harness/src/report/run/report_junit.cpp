@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "results/outcome.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 
 namespace ptxcts {
 

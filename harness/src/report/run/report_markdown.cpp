@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "report/run/sass_text.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 
 namespace ptxcts {
 

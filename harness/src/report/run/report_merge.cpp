@@ -15,7 +15,7 @@
 #include "report/pages/html_page_parts.hpp"
 #include "report/run/report_files.hpp"
 #include "results/outcome.hpp"
-#include "results/report_json.hpp"
+#include "report/run/report_json.hpp"
 #include "results/report_kind.hpp"
 
 namespace ptxcts {
