@@ -51,11 +51,12 @@ std::string cell_text(const SassReport::Row& row, const std::string& target) {
 
 SassReport build_sass_report(const Catalog& cat, const Suite& suite) {
   SassReport r;
-  r.cuda_release = cat.cuda_release;
-  r.ptxas_version = cat.ptxas_version;
+  static_cast<ToolkitIdentity&>(r) = {.cuda_release = cat.cuda_release,
+                                      .ptxas_version = cat.ptxas_version,
+                                      .ptx_isa = cat.toolkit_ptx.str(),
+                                      .targets = cat.targets};
   r.disassembler = cat.disassembler;
   r.unavailable = cat.sass_unavailable;
-  r.targets = cat.targets;
   r.expectations = suite.specs.sass;
   std::map<std::string, std::size_t> row_of;
   for (auto const& a : cat.assemblies) {

@@ -11,14 +11,17 @@
 #include "assemble/catalog_manifest.hpp"
 #include "plan/suite.hpp"
 #include "report/audit/audit_report.hpp"
+#include "results/toolkit_identity.hpp"
 #include "util/json_document.hpp"
 
 namespace ptxcts {
 
-struct SassReport {
+// Its toolkit (results/toolkit_identity: cuda_release, ptxas_version, targets: the catalog's, in its
+// order; ptx_isa: the toolkit's, not in the JSON of schema 1, so "" when read back) is a base, as
+// the audit's (judge/toolkit_matrix's AuditSummary).
+struct SassReport : ToolkitIdentity {
   static constexpr int kSchemaVersion = 1;
-  std::string cuda_release, ptxas_version, disassembler, unavailable;
-  std::vector<std::string> targets;
+  std::string disassembler, unavailable;
   std::vector<SassExpectation> expectations;  // the specs' (family, operation, mnemonics, source)
   struct Row {
     std::string kernel, family, form;  // form: the instruction under test with its qualifiers
