@@ -116,30 +116,24 @@ void compare_toolchains(const RunReport& a, const RunReport& b, ReportDiff& d) {
 
 }  // namespace
 
-ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
-  ReportDiff d;
-  d.toolchains = ran_driver_jit(a.info) != ran_driver_jit(b.info);
-  if (d.toolchains) compare_toolchains(a, b, d);
-  for (auto const& f : run_info_fields()) {
-    if (std::string(f.key) == "date" || std::string(f.key) == "host") continue;
-    if (a.info.*f.member != b.info.*f.member)
-      d.run_changes.push_back(fmt::format("{}: {} -> {}", f.key, a.info.*f.member, b.info.*f.member));
-  }
-  std::map<std::string, std::string> withdrawn;  // what -> why
-  for (auto const& w : b.withdrawn) withdrawn.emplace(withdrawal_key(w.what), w.reason);
-  auto why = [&](const std::string& what) {
-    auto it = withdrawn.find(what);
-    return it == withdrawn.end() ? std::string() : it->second;
-  };
-  // Something that was there before and is not now is a regression: a report with half its
-  // results missing must not read as "0 regressions".
+namespace {
+
+// A change of one thing compared (a case, a layout, a claim): its family, whether it got worse or went
+// missing, and, gone, why `b` says it was withdrawn. Something that was there before and is not now is
+// a regression: a report with half its results missing must not read as "0 regressions".
+struct ChangeOf {
   std::map<std::string, std::string> family_of;  // KERNEL/CASE or claim id -> family
-  for (auto const* rep : {&a, &b}) {
-    for (auto const& r : rep->results) family_of.emplace(case_id(r), r.family);
-    for (auto const& c : rep->claims) family_of.emplace(c.id, c.family);
+  std::map<std::string, std::string> withdrawn;  // what -> why
+
+  ChangeOf(const RunReport& a, const RunReport& b) {
+    for (auto const& w : b.withdrawn) withdrawn.emplace(withdrawal_key(w.what), w.reason);
+    for (auto const* rep : {&a, &b}) {
+      for (auto const& r : rep->results) family_of.emplace(case_id(r), r.family);
+      for (auto const& c : rep->claims) family_of.emplace(c.id, c.family);
+    }
   }
-  auto change = [&](const std::string& what, const std::string& before, const std::string& after, const char* good,
-                    const std::string& withdrawal_name) {
+  ReportChange operator()(const std::string& what, const std::string& before, const std::string& after,
+                          const char* good, const std::string& withdrawal_name) {
     ReportChange c{.what = what,
                    .family = family_of[what],
                    .before = before,
@@ -147,18 +141,32 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
                    .worse = before == good && !after.empty(),
                    .lost = !before.empty() && after.empty(),
                    .withdrawn = ""};
-    if (c.lost) c.withdrawn = why(withdrawal_name);
+    if (auto it = withdrawn.find(withdrawal_name); c.lost && it != withdrawn.end()) c.withdrawn = it->second;
     return c;
-  };
+  }
+};
 
+// The run's fields that changed, but its date and host.
+void diff_run_info(const RunReport& a, const RunReport& b, ReportDiff& d) {
+  for (auto const& f : run_info_fields()) {
+    if (std::string(f.key) == "date" || std::string(f.key) == "host") continue;
+    if (a.info.*f.member != b.info.*f.member)
+      d.run_changes.push_back(fmt::format("{}: {} -> {}", f.key, a.info.*f.member, b.info.*f.member));
+  }
+}
+
+// Compared in the outcome vocabulary: a fault case's "faulted" to "no-fault" is a change, never a
+// regression (only "pass" can get worse).
+void diff_cases(const RunReport& a, const RunReport& b, ChangeOf& change, ReportDiff& d) {
   std::map<std::string, std::pair<std::string, std::string>> cases;
-  // Compared in the outcome vocabulary: a fault case's "faulted" to "no-fault" is a change, never a
-  // regression (only "pass" can get worse).
   for (auto const& r : a.results) cases[case_id(r)].first = token(outcome_of(r));
   for (auto const& r : b.results) cases[case_id(r)].second = token(outcome_of(r));
   for (auto const& [what, s] : cases)
     if (s.first != s.second) d.cases.push_back(change(what, s.first, s.second, "pass", what));
+}
 
+// Layouts observed before: lost (unless its case is a regression already, with which it counts) or changed.
+void diff_layouts(const RunReport& a, const RunReport& b, ChangeOf& change, ReportDiff& d) {
   std::set<std::string> counted;  // results already a regression: their layout counts with them
   for (auto const& c : d.cases)
     if (c.worse) counted.insert(c.what);
@@ -175,12 +183,14 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
       d.layouts.push_back(it->first);
     }
   }
+}
 
+// A verdict that changed is no regression (the cases it rests on count theirs); a claim that went
+// missing is. Contradicted now and not before: a new documentation finding, counted apart.
+void diff_claims(const RunReport& a, const RunReport& b, ChangeOf& change, ReportDiff& d) {
   std::map<std::string, std::pair<std::string, std::string>> claims;
   for (auto const& c : a.claims) claims[c.id].first = to_string(c.verdict);
   for (auto const& c : b.claims) claims[c.id].second = to_string(c.verdict);
-  // A verdict that changed is no regression (the cases it rests on count theirs); a claim that went
-  // missing is. Contradicted now and not before: a new documentation finding, counted apart.
   const std::string contradicted = to_string(Verdict::Contradicted);
   for (auto const& [id, v] : claims)
     if (v.first != v.second) {
@@ -190,6 +200,19 @@ ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
       c.finding_gone = v.first == contradicted && !v.second.empty();
       d.claims.push_back(std::move(c));
     }
+}
+
+}  // namespace
+
+ReportDiff diff_reports(const RunReport& a, const RunReport& b) {
+  ReportDiff d;
+  d.toolchains = ran_driver_jit(a.info) != ran_driver_jit(b.info);
+  if (d.toolchains) compare_toolchains(a, b, d);
+  diff_run_info(a, b, d);
+  ChangeOf change(a, b);
+  diff_cases(a, b, change, d);
+  diff_layouts(a, b, change, d);
+  diff_claims(a, b, change, d);
   return d;
 }
 

@@ -331,27 +331,9 @@ void lacking_sections(pugi::xml_node body, const Fleet& f) {
   }
 }
 
-}  // namespace
-
-std::string fleet_html(const Fleet& f) {
-  HtmlPage page("ptxcts fleet");
-  const std::size_t aligned = f.aligned_count();
-  el(page.body, "h1", {},
-     fmt::format("ptxcts fleet: {} machines ({} aligned{}), {} of {} rows differ", f.machines.size(), aligned,
-                 (f.missing.empty() ? "" : fmt::format(", {} runs missing", f.missing.size())) +
-                     (f.unread.empty() ? "" : fmt::format(", {} inputs not read", f.unread.size())),
-                 f.differing(), f.rows.size()));
-  // The verdict first: the fleet's, then each run's own line.
-  auto [verdict, tone] = fleet_verdict(f);
-  el(page.body, "p", {{"id", "verdict"}, {"class", std::string("verdict ") + tone_class(tone)}}, verdict);
-  pugi::xml_node runs = el(page.body, "ol", {{"class", "run-verdicts"}});
-  for (std::size_t m = 0; m < f.machines.size(); ++m) {
-    pugi::xml_node li = el(runs, "li", {{"class", std::string("verdict ") + tone_class(f.tones[m])}});
-    el(li, "span", {{"class", "mono"}}, f.machines[m] + (f.aligned(m) ? "" : " (not aligned)") + ": ");
-    text(li, f.verdicts[m]);
-  }
-  lacking_sections(page.body, f);
-  pugi::xml_node s = section(page.body, "run", "The machines");
+// The machines, a column each: what ran where, whether it is aligned, its cases by outcome.
+void machines_section(pugi::xml_node body, const Fleet& f) {
+  pugi::xml_node s = section(body, "run", "The machines");
   pugi::xml_node tb = table(s, {"Column", "GPU", "Driver", "Toolkit", "Commit", "Date", "Aligned"});
   for (std::size_t m = 0; m < f.machines.size(); ++m) {
     const RunInfo& i = f.runs[m];
@@ -383,8 +365,31 @@ std::string fleet_html(const Fleet& f) {
       el(tr, "td", {{"class", n ? token(o) : "zero"}}, count_text(n));
     }
   }
+}
+
+}  // namespace
+
+std::string fleet_html(const Fleet& f) {
+  HtmlPage page("ptxcts fleet");
+  const std::size_t aligned = f.aligned_count();
+  el(page.body, "h1", {},
+     fmt::format("ptxcts fleet: {} machines ({} aligned{}), {} of {} rows differ", f.machines.size(), aligned,
+                 (f.missing.empty() ? "" : fmt::format(", {} runs missing", f.missing.size())) +
+                     (f.unread.empty() ? "" : fmt::format(", {} inputs not read", f.unread.size())),
+                 f.differing(), f.rows.size()));
+  // The verdict first: the fleet's, then each run's own line.
+  auto [verdict, tone] = fleet_verdict(f);
+  el(page.body, "p", {{"id", "verdict"}, {"class", std::string("verdict ") + tone_class(tone)}}, verdict);
+  pugi::xml_node runs = el(page.body, "ol", {{"class", "run-verdicts"}});
+  for (std::size_t m = 0; m < f.machines.size(); ++m) {
+    pugi::xml_node li = el(runs, "li", {{"class", std::string("verdict ") + tone_class(f.tones[m])}});
+    el(li, "span", {{"class", "mono"}}, f.machines[m] + (f.aligned(m) ? "" : " (not aligned)") + ": ");
+    text(li, f.verdicts[m]);
+  }
+  lacking_sections(page.body, f);
+  machines_section(page.body, f);
   fleet_grid(page.body, f);
-  s = section(page.body, "layouts", "Observed wmma layouts");
+  pugi::xml_node s = section(page.body, "layouts", "Observed wmma layouts");
   for (std::size_t k = 0; k < f.layouts.size(); ++k) {
     pugi::xml_node d = el(s, "details", {{"id", fmt::format("layout-L{}", k)}});
     el(d, "summary", {}, fmt::format("L{}", k));

@@ -173,6 +173,70 @@ SassReport read_sass_report(const std::string& text, const std::string& file) {
   return read_sass_report(JsonDocument(text, file));
 }
 
+namespace {
+
+// Kernels whose SASS has none of what is expected, the first 40 named.
+std::string sass_missing_markdown(const SassReport& r) {
+  std::vector<std::string> missing;
+  std::size_t disassembled = 0;
+  for (auto const& row : r.rows)
+    for (auto const& [t, m] : row.matched) {
+      ++disassembled;
+      if (m.empty() && !row.expected.empty()) missing.push_back(fmt::format("`{}` on {}", row.kernel, t));
+    }
+  std::string md = fmt::format(
+      "\n## Kernels whose SASS has none of the expected mnemonics\n\n{} of {} kernel x target pairs "
+      "disassembled.\n\n",
+      missing.size(), disassembled);
+  for (std::size_t n = 0; n < missing.size() && n < 40; ++n) md += "- " + missing[n] + "\n";
+  if (missing.size() > 40) md += fmt::format("- ... and {} more (the JSON report lists them)\n", missing.size() - 40);
+  return md;
+}
+
+// One family's table: targets whose whole column is alike share a column, kernels of one form with
+// the same cells a row.
+std::string sass_family_markdown(const SassReport& r, const std::string& family) {
+  std::string md;
+  std::vector<const SassReport::Row*> rows;
+  for (auto const& row : r.rows)
+    if (row.family == family) rows.push_back(&row);
+  // Targets whose whole column is alike share a column.
+  std::vector<std::vector<std::string>> columns;  // target groups
+  std::vector<std::vector<std::string>> column_cells;
+  for (auto const& t : r.targets) {
+    std::vector<std::string> cells;
+    for (auto const* row : rows) cells.push_back(cell_text(*row, t));
+    auto same = std::find(column_cells.begin(), column_cells.end(), cells);
+    if (same != column_cells.end()) columns[static_cast<std::size_t>(same - column_cells.begin())].push_back(t);
+    else columns.push_back({t}), column_cells.push_back(cells);
+  }
+  // Kernels of one form with the same cells share a row.
+  std::vector<std::pair<std::string, std::vector<std::string>>> lines;  // form -> cells
+  std::vector<int> counts;
+  for (std::size_t n = 0; n < rows.size(); ++n) {
+    std::vector<std::string> cells;
+    for (auto const& c : column_cells) cells.push_back(c[n]);
+    auto key = std::make_pair(rows[n]->form, cells);
+    auto same = std::find(lines.begin(), lines.end(), key);
+    if (same != lines.end()) ++counts[static_cast<std::size_t>(same - lines.begin())];
+    else lines.push_back(key), counts.push_back(1);
+  }
+  md += fmt::format("\n## {}\n\n{} kernels, {} rows.\n\n| Form | Kernels |",
+                    family.empty() ? "(not in these specs)" : family, rows.size(), lines.size());
+  for (auto const& c : columns) md += " " + fmt::format("{}", fmt::join(c, ", ")) + " |";
+  md += "\n|---|---|";
+  for (std::size_t n = 0; n < columns.size(); ++n) md += "---|";
+  md += "\n";
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    md += fmt::format("| `{}` | {} |", md_cell(lines[n].first), counts[n]);
+    for (auto const& c : lines[n].second) md += " " + md_cell(c) + " |";
+    md += "\n";
+  }
+  return md;
+}
+
+}  // namespace
+
 std::string sass_report_markdown(const SassReport& r, const AuditRun& run) {
   std::string md = fmt::format("# What the code becomes: CUDA {} (ptxas {})\n\n", r.cuda_release, r.ptxas_version);
   md += fmt::format("Written by ptxcts {} (commit {}) on {}, {}.\n\n", run.suite_version, run.suite_commit, run.host,
@@ -195,61 +259,12 @@ std::string sass_report_markdown(const SassReport& r, const AuditRun& run) {
   for (auto const& e : r.expectations)
     md += fmt::format("| {} | {} | {} | {}{} |\n", e.family, e.operation_text, fmt::join(e.mnemonics, ", "),
                       e.assumed ? "*the suite's assumption:* " : "", md_cell(e.source));
-  // The news first: kernels whose SASS has none of what is expected.
-  std::vector<std::string> missing;
-  std::size_t disassembled = 0;
-  for (auto const& row : r.rows)
-    for (auto const& [t, m] : row.matched) {
-      ++disassembled;
-      if (m.empty() && !row.expected.empty()) missing.push_back(fmt::format("`{}` on {}", row.kernel, t));
-    }
-  md += fmt::format(
-      "\n## Kernels whose SASS has none of the expected mnemonics\n\n{} of {} kernel x target pairs "
-      "disassembled.\n\n",
-      missing.size(), disassembled);
-  for (std::size_t n = 0; n < missing.size() && n < 40; ++n) md += "- " + missing[n] + "\n";
-  if (missing.size() > 40) md += fmt::format("- ... and {} more (the JSON report lists them)\n", missing.size() - 40);
+  md += sass_missing_markdown(r);  // the news first
   // A table per family.
   std::vector<std::string> families;
   for (auto const& row : r.rows)
     if (!contains(families, row.family)) families.push_back(row.family);
-  for (auto const& family : families) {
-    std::vector<const SassReport::Row*> rows;
-    for (auto const& row : r.rows)
-      if (row.family == family) rows.push_back(&row);
-    // Targets whose whole column is alike share a column.
-    std::vector<std::vector<std::string>> columns;  // target groups
-    std::vector<std::vector<std::string>> column_cells;
-    for (auto const& t : r.targets) {
-      std::vector<std::string> cells;
-      for (auto const* row : rows) cells.push_back(cell_text(*row, t));
-      auto same = std::find(column_cells.begin(), column_cells.end(), cells);
-      if (same != column_cells.end()) columns[static_cast<std::size_t>(same - column_cells.begin())].push_back(t);
-      else columns.push_back({t}), column_cells.push_back(cells);
-    }
-    // Kernels of one form with the same cells share a row.
-    std::vector<std::pair<std::string, std::vector<std::string>>> lines;  // form -> cells
-    std::vector<int> counts;
-    for (std::size_t n = 0; n < rows.size(); ++n) {
-      std::vector<std::string> cells;
-      for (auto const& c : column_cells) cells.push_back(c[n]);
-      auto key = std::make_pair(rows[n]->form, cells);
-      auto same = std::find(lines.begin(), lines.end(), key);
-      if (same != lines.end()) ++counts[static_cast<std::size_t>(same - lines.begin())];
-      else lines.push_back(key), counts.push_back(1);
-    }
-    md += fmt::format("\n## {}\n\n{} kernels, {} rows.\n\n| Form | Kernels |",
-                      family.empty() ? "(not in these specs)" : family, rows.size(), lines.size());
-    for (auto const& c : columns) md += " " + fmt::format("{}", fmt::join(c, ", ")) + " |";
-    md += "\n|---|---|";
-    for (std::size_t n = 0; n < columns.size(); ++n) md += "---|";
-    md += "\n";
-    for (std::size_t n = 0; n < lines.size(); ++n) {
-      md += fmt::format("| `{}` | {} |", md_cell(lines[n].first), counts[n]);
-      for (auto const& c : lines[n].second) md += " " + md_cell(c) + " |";
-      md += "\n";
-    }
-  }
+  for (auto const& family : families) md += sass_family_markdown(r, family);
   return md;
 }
 

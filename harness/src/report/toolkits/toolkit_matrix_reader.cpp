@@ -123,6 +123,39 @@ std::vector<MatrixFile::Row<Cell>> read_rows(const JsonNode& list, const char* i
   return rows;
 }
 
+// The grammar's forms, a row each: its verdicts per toolkit.
+void read_grammar_rows(const JsonNode& rows, MatrixFile& m) {
+  UniqueRows grammar;
+  for (auto const& n : rows.items()) {
+    n.object({"block", "instruction", "verdicts"});
+    MatrixFile::GrammarRow g{.block = n.at("block").str(),
+                             .instruction = n.at("instruction").str(),
+                             .verdicts = read_per_toolkit<std::string>(n.at("verdicts"), m.toolkits, read_verdicts)};
+    grammar.check(n, g.block + ": " + g.instruction, "grammar row");
+    m.grammar.push_back(std::move(g));
+  }
+}
+
+// What the code became between releases, each release one of the matrix's toolkits.
+void read_sass_steps(const JsonNode& list, const std::set<std::string>& releases, MatrixFile& m) {
+  for (auto const& n : list.items()) {
+    n.object({"from", "to", "disassemblers", "changes"});
+    MatrixFile::SassStep st{
+        .from = n.at("from").str(), .to = n.at("to").str(), .disassemblers = n.at("disassemblers").strings()};
+    if (!releases.count(st.from) || !releases.count(st.to))
+      n.fail(fmt::format("SASS changes from CUDA {} to {}: expected releases among the matrix's toolkits", st.from,
+                         st.to));
+    for (auto const& c : n.at("changes").items()) {
+      c.object({"kernel", "target", "before", "after"});
+      st.changes.push_back({.kernel = c.at("kernel").str(),
+                            .target = c.at("target").str(),
+                            .before = c.at("before").str(),
+                            .after = c.at("after").str()});
+    }
+    m.sass.push_back(std::move(st));
+  }
+}
+
 }  // namespace
 
 MatrixFile read_matrix_file(const JsonDocument& doc) {
@@ -164,32 +197,8 @@ MatrixFile read_matrix_file(const JsonDocument& doc) {
   m.requirements =
       read_rows<MatrixFile::VerdictCell>(root.at("requirements"), "id", "requirement", m.toolkits, read_verdict_cell);
   m.forms = read_rows<MatrixFile::FormCell>(root.at("forms"), "name", "form", m.toolkits, read_form_cell);
-  UniqueRows grammar;
-  for (auto const& n : root.at("grammar").items()) {
-    n.object({"block", "instruction", "verdicts"});
-    MatrixFile::GrammarRow g{.block = n.at("block").str(),
-                             .instruction = n.at("instruction").str(),
-                             .verdicts = read_per_toolkit<std::string>(n.at("verdicts"), m.toolkits, read_verdicts)};
-    grammar.check(n, g.block + ": " + g.instruction, "grammar row");
-    m.grammar.push_back(std::move(g));
-  }
-  if (root.has("sass_changes"))
-    for (auto const& n : root.at("sass_changes").items()) {
-      n.object({"from", "to", "disassemblers", "changes"});
-      MatrixFile::SassStep st{
-          .from = n.at("from").str(), .to = n.at("to").str(), .disassemblers = n.at("disassemblers").strings()};
-      if (!releases.count(st.from) || !releases.count(st.to))
-        n.fail(fmt::format("SASS changes from CUDA {} to {}: expected releases among the matrix's toolkits", st.from,
-                           st.to));
-      for (auto const& c : n.at("changes").items()) {
-        c.object({"kernel", "target", "before", "after"});
-        st.changes.push_back({.kernel = c.at("kernel").str(),
-                              .target = c.at("target").str(),
-                              .before = c.at("before").str(),
-                              .after = c.at("after").str()});
-      }
-      m.sass.push_back(std::move(st));
-    }
+  read_grammar_rows(root.at("grammar"), m);
+  if (root.has("sass_changes")) read_sass_steps(root.at("sass_changes"), releases, m);
   return m;
 }
 

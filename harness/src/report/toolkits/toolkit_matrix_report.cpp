@@ -77,13 +77,11 @@ std::string grammar_cell(const AuditSummary::GrammarRow* g) {
 
 }  // namespace
 
-std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
-  Json j;
-  j["schema_version"] = kMatrixSchemaVersion;
-  j["kind"] = std::string(report_kind_name(ReportKind::ToolkitMatrix));
-  j["run"] = {
-      {"host", run.host}, {"date", run.date}, {"suite_version", run.suite_version}, {"suite_commit", run.suite_commit}};
-  auto& tks = j["toolkits"] = Json::array();
+namespace {
+
+// The toolkits, oldest first, each with its counts and its audit report's file name.
+Json toolkits_json(const ToolkitMatrix& m) {
+  Json tks = Json::array();
   for (auto const& c : m.columns) {
     Json t = toolkit_identity_json(c);
     t.update({{"probes", c.probes},
@@ -92,7 +90,12 @@ std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::
               {"report", std::filesystem::path(c.file).filename().string()}});
     tks.push_back(std::move(t));
   }
-  auto& steps = j["changes"] = Json::array();
+  return tks;
+}
+
+// What changed from each toolkit to the next: the counts per kind of change, then the changes.
+Json changes_json(const ToolkitMatrix& m) {
+  Json steps = Json::array();
   for (auto const& s : m.steps) {
     Json counts = Json::object(), list = Json::array();
     for (auto const& k : kChangeKinds)
@@ -101,19 +104,27 @@ std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::
       list.push_back({{"kind", c.kind}, {"what", c.what}, {"before", c.before}, {"after", c.after}});
     steps.push_back({{"from", s.from}, {"to", s.to}, {"counts", counts}, {"changes", list}});
   }
-  auto per_toolkit = [&](auto const& per, const std::string& key, auto value) {
-    Json o = Json::object();
-    for (std::size_t c = 0; c < m.columns.size(); ++c) {
-      auto it = per[c].find(key);
-      o[m.columns[c].cuda_release] = it == per[c].end() ? Json(nullptr) : value(*it->second);
-    }
-    return o;
-  };
+  return steps;
+}
+
+// A row's cell per toolkit (by CUDA release), null where the toolkit has no such row.
+template <class Per, class Value>
+Json per_toolkit(const ToolkitMatrix& m, const Per& per, const std::string& key, Value value) {
+  Json o = Json::object();
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    auto it = per[c].find(key);
+    o[m.columns[c].cuda_release] = it == per[c].end() ? Json(nullptr) : value(*it->second);
+  }
+  return o;
+}
+
+// The findings, statements and requirements side by side, a row each.
+void verdicts_side_by_side(Json& j, const ToolkitMatrix& m) {
   {
     auto [order, per] = side_by_side(m, &AuditSummary::findings, [](auto const& f) { return f.id; });
     auto& out = j["findings"] = Json::array();
     for (auto const& id : order)
-      out.push_back({{"id", id}, {"per_toolkit", per_toolkit(per, id, [](const AuditSummary::FindingRow& f) {
+      out.push_back({{"id", id}, {"per_toolkit", per_toolkit(m, per, id, [](const AuditSummary::FindingRow& f) {
                                     return Json{{"class", f.cls},
                                                 {"forms", f.forms},
                                                 {"fails_audit", f.fails},
@@ -126,43 +137,63 @@ std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::
     auto [order, per] = side_by_side(m, rows, [](auto const& v) { return v.kind + " " + v.id; });
     auto& out = j[name] = Json::array();
     for (auto const& id : order)
-      out.push_back({{"id", id}, {"per_toolkit", per_toolkit(per, id, [](const AuditSummary::VerdictRow& v) {
+      out.push_back({{"id", id}, {"per_toolkit", per_toolkit(m, per, id, [](const AuditSummary::VerdictRow& v) {
                                     return Json{{"verdict", v.verdict}, {"evidence", v.evidence}};
                                   })}});
   }
+}
+
+// The hand-listed forms and the grammar's forms side by side, a row each.
+void forms_side_by_side(Json& j, const ToolkitMatrix& m) {
   {
     auto [order, per] = side_by_side(m, &AuditSummary::forms, [](auto const& f) { return f.name; });
     auto& out = j["forms"] = Json::array();
     for (auto const& id : order)
       out.push_back(
-          {{"name", id}, {"per_toolkit", per_toolkit(per, id, [](const AuditSummary::FormRow& f) {
+          {{"name", id}, {"per_toolkit", per_toolkit(m, per, id, [](const AuditSummary::FormRow& f) {
                             return Json{{"state", form_cell(&f)}, {"verdict", f.verdict}, {"evidence", f.evidence}};
                           })}});
   }
-  {
-    auto [order, per] =
-        side_by_side(m, &AuditSummary::grammar, [](auto const& g) { return g.block + "\n" + g.instruction; });
-    auto& out = j["grammar"] = Json::array();
-    for (auto const& id : order) {
-      const auto nl = id.find('\n');
-      out.push_back(
-          {{"block", id.substr(0, nl)},
-           {"instruction", id.substr(nl + 1)},
-           {"verdicts", per_toolkit(per, id, [](const AuditSummary::GrammarRow& g) { return Json(g.verdicts); })}});
-    }
+  auto [order, per] =
+      side_by_side(m, &AuditSummary::grammar, [](auto const& g) { return g.block + "\n" + g.instruction; });
+  auto& out = j["grammar"] = Json::array();
+  for (auto const& id : order) {
+    const auto nl = id.find('\n');
+    out.push_back(
+        {{"block", id.substr(0, nl)},
+         {"instruction", id.substr(nl + 1)},
+         {"verdicts", per_toolkit(m, per, id, [](const AuditSummary::GrammarRow& g) { return Json(g.verdicts); })}});
   }
-  if (sass.size() > 1) {  // what the code became, per consecutive pair of releases with a SASS report
-    auto& pairs = j["sass_changes"] = Json::array();
-    for (std::size_t n = 1; n < sass.size(); ++n) {
-      Json changes = Json::array();
-      for (auto const& c : compare_sass(sass[n - 1], sass[n]))
-        changes.push_back({{"kernel", c.kernel}, {"target", c.target}, {"before", c.before}, {"after", c.after}});
-      pairs.push_back({{"from", sass[n - 1].cuda_release},
-                       {"to", sass[n].cuda_release},
-                       {"disassemblers", {sass[n - 1].disassembler, sass[n].disassembler}},
-                       {"changes", changes}});
-    }
+}
+
+// What the code became, per consecutive pair of releases with a SASS report.
+Json sass_changes_json(const std::vector<SassReport>& sass) {
+  Json pairs = Json::array();
+  for (std::size_t n = 1; n < sass.size(); ++n) {
+    Json changes = Json::array();
+    for (auto const& c : compare_sass(sass[n - 1], sass[n]))
+      changes.push_back({{"kernel", c.kernel}, {"target", c.target}, {"before", c.before}, {"after", c.after}});
+    pairs.push_back({{"from", sass[n - 1].cuda_release},
+                     {"to", sass[n].cuda_release},
+                     {"disassemblers", {sass[n - 1].disassembler, sass[n].disassembler}},
+                     {"changes", changes}});
   }
+  return pairs;
+}
+
+}  // namespace
+
+std::string matrix_json(const ToolkitMatrix& m, const AuditRun& run, const std::vector<SassReport>& sass) {
+  Json j;
+  j["schema_version"] = kMatrixSchemaVersion;
+  j["kind"] = std::string(report_kind_name(ReportKind::ToolkitMatrix));
+  j["run"] = {
+      {"host", run.host}, {"date", run.date}, {"suite_version", run.suite_version}, {"suite_commit", run.suite_commit}};
+  j["toolkits"] = toolkits_json(m);
+  j["changes"] = changes_json(m);
+  verdicts_side_by_side(j, m);
+  forms_side_by_side(j, m);
+  if (sass.size() > 1) j["sass_changes"] = sass_changes_json(sass);
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
