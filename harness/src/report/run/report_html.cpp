@@ -227,6 +227,45 @@ std::vector<std::string> audit_cells(const AuditSummary* audit, AuditCells& cell
   return targets;
 }
 
+// The forms that ran, in the order they first ran: per target, how many of their cases passed and ran.
+struct MatrixForm {
+  std::string family, kernel;
+  std::map<std::string, std::pair<int, int>> ran;  // target -> (passed, ran)
+  int skipped = 0;
+};
+std::pair<std::map<std::string, MatrixForm>, std::vector<std::string>> form_tally(const RunReport& report) {
+  std::map<std::string, MatrixForm> forms;
+  std::vector<std::string> order;
+  for (auto const& r : report.results) {
+    if (r.fault_case) continue;
+    auto [it, fresh] = forms.try_emplace(r.instruction, MatrixForm{.family = r.family, .kernel = r.kernel});
+    if (fresh) order.push_back(r.instruction);
+    const Outcome o = outcome_of(r);
+    if (o == Outcome::NotSupported || o == Outcome::Skipped) ++it->second.skipped;
+    else {
+      auto& [passed, ran] = it->second.ran[r.target.empty() ? report.info.sm : r.target];
+      passed += o == Outcome::Pass;
+      ++ran;
+    }
+  }
+  return {std::move(forms), std::move(order)};
+}
+
+// What the audit says of every step of a form on `target`: (1 where every step is accepted, else 0;
+// how many are rejected somewhere), or none where it did not ask about one of them.
+std::optional<std::pair<int, int>> steps_on_target(const AuditCells& from_audit, const std::vector<std::string>& steps,
+                                                   const std::string& target) {
+  std::optional<std::pair<int, int>> acc = std::pair{1, 0};
+  for (auto const& step : steps) {
+    auto row = from_audit.find(step);
+    auto c = row == from_audit.end() ? decltype(row->second.end()){} : row->second.find(target);
+    if (row == from_audit.end() || c == row->second.end()) return std::nullopt;
+    if (!c->second.first) acc->first = 0;
+    acc->second += c->second.second;
+  }
+  return acc;
+}
+
 void matrix_section(pugi::xml_node body, const RunReport& report, const AuditSummary* audit) {
   pugi::xml_node s = section(body, "matrix-section", "Forms x targets");
   AuditCells from_audit;
@@ -245,25 +284,7 @@ void matrix_section(pugi::xml_node body, const RunReport& report, const AuditSum
              {"accepted", "ptxas accepts it"},
              {"rejected", "ptxas rejects it"},
              {"untested", "skipped or not asked"}});
-  struct Form {
-    std::string family, kernel;
-    std::map<std::string, std::pair<int, int>> ran;  // target -> (passed, ran)
-    int skipped = 0;
-  };
-  std::map<std::string, Form> forms;
-  std::vector<std::string> order;
-  for (auto const& r : report.results) {
-    if (r.fault_case) continue;
-    auto [it, fresh] = forms.try_emplace(r.instruction, Form{.family = r.family, .kernel = r.kernel});
-    if (fresh) order.push_back(r.instruction);
-    const Outcome o = outcome_of(r);
-    if (o == Outcome::NotSupported || o == Outcome::Skipped) ++it->second.skipped;
-    else {
-      auto& [passed, ran] = it->second.ran[r.target.empty() ? report.info.sm : r.target];
-      passed += o == Outcome::Pass;
-      ++ran;
-    }
-  }
+  auto [forms, order] = form_tally(report);
   std::set<std::string> families;
   for (auto const& [_, f] : forms) families.insert(f.family);
   filter_box(s, "matrix", families, "forms");
@@ -273,7 +294,7 @@ void matrix_section(pugi::xml_node body, const RunReport& report, const AuditSum
   for (auto const& target : targets) el(hr, "th", {}, target);
   pugi::xml_node tb = el(t, "tbody");
   for (auto const& name : order) {
-    const Form& f = forms[name];
+    const MatrixForm& f = forms[name];
     pugi::xml_node tr = el(tb, "tr", {{"data-family", f.family}, {"data-name", name}});
     el(el(tr, "td", {{"class", "form mono"}}), "a", {{"href", "#" + kernel_anchor(f.kernel)}}, name);
     // A kernel of several steps ("a ; b", a round trip) is accepted where every step is, rejected
@@ -291,17 +312,7 @@ void matrix_section(pugi::xml_node body, const RunReport& report, const AuditSum
         el(tr, "td", {{"class", passed == n ? "passes" : "runs"}}, fmt::format("{}/{}", passed, n));
         continue;
       }
-      std::optional<std::pair<int, int>> acc = std::pair{1, 0};
-      for (auto const& step : steps) {
-        auto row = from_audit.find(step);
-        auto c = row == from_audit.end() ? decltype(row->second.end()){} : row->second.find(target);
-        if (row == from_audit.end() || c == row->second.end()) {
-          acc.reset();
-          break;
-        }
-        if (!c->second.first) acc->first = 0;
-        acc->second += c->second.second;
-      }
+      const std::optional<std::pair<int, int>> acc = steps_on_target(from_audit, steps, target);
       if (acc && acc->first) el(tr, "td", {{"class", "accepted"}}, acc->second ? "acc/rej" : "acc");
       else if (acc) el(tr, "td", {{"class", "rejected"}}, "rej");
       else el(tr, "td", {{"class", "untested"}}, target == report.info.sm && f.skipped ? "not run" : "");
@@ -382,6 +393,43 @@ void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLay
   }
 }
 
+// A kernel's cases, a row each; what every case shares is said once, above them (a page of thousands
+// of cases stays small): the target and PTX ISA version, and a reason they all give.
+void kernel_cases(pugi::xml_node div, const std::vector<const CaseResult*>& results,
+                  const std::map<std::string, std::string>& figure_anchor) {
+  auto same = [&](auto field) {
+    return std::all_of(results.begin(), results.end(), [&](const CaseResult* r) { return field(*r) == field(*results.front()); });
+  };
+  const bool one_target = same([](const CaseResult& r) { return r.target + "@" + r.ptx_isa; });
+  const bool one_reason = results.size() > 1 && same([](const CaseResult& r) { return r.reason; });
+  if (one_target && !results.front()->target.empty())
+    el(div, "p", {}, fmt::format("Target {}, PTX ISA {}.", results.front()->target, results.front()->ptx_isa));
+  if (one_reason && !results.front()->reason.empty()) el(div, "p", {}, "Every case: " + results.front()->reason);
+  pugi::xml_node tb = one_target ? table(div, {"Case", "Outcome", "Reason", "Layout"})
+                                 : table(div, {"Case", "Target", "PTX ISA", "Outcome", "Reason", "Layout"});
+  for (auto const* r : results) {
+    pugi::xml_node tr = el(tb, "tr", {{"data-outcome", token(outcome_of(*r))}});
+    el(tr, "td", {{"class", r->fault_case || !r->undefined.empty() ? "fault" : ""}},
+       r->case_name + (!r->undefined.empty() ? " (undefined on " + r->target + ")"
+                       : !r->fault_case      ? ""
+                       : r->fault_expected   ? " (fault case)"
+                                             : " (edge case)"));
+    if (!one_target) {
+      el(tr, "td", {}, r->target);
+      el(tr, "td", {}, r->ptx_isa);
+    }
+    el(tr, "td", {{"class", outcome_class(*r)}}, label(outcome_of(*r)));
+    pugi::xml_node why = el(tr, "td", {}, one_reason ? std::string_view() : std::string_view(r->reason));
+    if (!r->known.empty()) el(why, "p", {{"class", "known"}}, "known difference: " + r->known);
+    // A failure's differences are under "Failures and findings", for the first of its form.
+    if (!r->diff.empty() && !needs_action(*r)) el(why, "pre", {}, fmt::format("{}", fmt::join(r->diff, "\n")));
+    if (!r->ran_on.empty()) el(why, "p", {{"class", "ran-on"}}, "ran on " + r->ran_on);  // a shared fault case
+    pugi::xml_node lay = el(tr, "td");
+    auto fig = figure_anchor.find(r->kernel + "/" + r->case_name);
+    if (fig != figure_anchor.end()) el(lay, "a", {{"href", "#" + fig->second}}, "observed");
+  }
+}
+
 void kernels_section(pugi::xml_node body, const RunReport& report, const SpecLayouts* spec,
                      const std::map<std::string, std::string>& figure_anchor) {
   pugi::xml_node s = section(body, "kernels", "Kernels and cases");
@@ -432,39 +480,7 @@ void kernels_section(pugi::xml_node body, const RunReport& report, const SpecLay
         el(p, "a", {{"href", "#" + mma_figure_anchor(ref.figure)}}, ref.operand);
       }
     }
-    // What every case of the kernel shares is said once, above its cases (a page of thousands of cases
-    // stays small): the target and PTX ISA version, and a reason they all give.
-    auto same = [&](auto field) {
-      return std::all_of(results.begin(), results.end(), [&](const CaseResult* r) { return field(*r) == field(*results.front()); });
-    };
-    const bool one_target = same([](const CaseResult& r) { return r.target + "@" + r.ptx_isa; });
-    const bool one_reason = results.size() > 1 && same([](const CaseResult& r) { return r.reason; });
-    if (one_target && !results.front()->target.empty())
-      el(div, "p", {}, fmt::format("Target {}, PTX ISA {}.", results.front()->target, results.front()->ptx_isa));
-    if (one_reason && !results.front()->reason.empty()) el(div, "p", {}, "Every case: " + results.front()->reason);
-    pugi::xml_node tb = one_target ? table(div, {"Case", "Outcome", "Reason", "Layout"})
-                                   : table(div, {"Case", "Target", "PTX ISA", "Outcome", "Reason", "Layout"});
-    for (auto const* r : results) {
-      pugi::xml_node tr = el(tb, "tr", {{"data-outcome", token(outcome_of(*r))}});
-      el(tr, "td", {{"class", r->fault_case || !r->undefined.empty() ? "fault" : ""}},
-         r->case_name + (!r->undefined.empty() ? " (undefined on " + r->target + ")"
-                         : !r->fault_case      ? ""
-                         : r->fault_expected   ? " (fault case)"
-                                               : " (edge case)"));
-      if (!one_target) {
-        el(tr, "td", {}, r->target);
-        el(tr, "td", {}, r->ptx_isa);
-      }
-      el(tr, "td", {{"class", outcome_class(*r)}}, label(outcome_of(*r)));
-      pugi::xml_node why = el(tr, "td", {}, one_reason ? std::string_view() : std::string_view(r->reason));
-      if (!r->known.empty()) el(why, "p", {{"class", "known"}}, "known difference: " + r->known);
-      // A failure's differences are under "Failures and findings", for the first of its form.
-      if (!r->diff.empty() && !needs_action(*r)) el(why, "pre", {}, fmt::format("{}", fmt::join(r->diff, "\n")));
-      if (!r->ran_on.empty()) el(why, "p", {{"class", "ran-on"}}, "ran on " + r->ran_on);  // a shared fault case
-      pugi::xml_node lay = el(tr, "td");
-      auto fig = figure_anchor.find(r->kernel + "/" + r->case_name);
-      if (fig != figure_anchor.end()) el(lay, "a", {{"href", "#" + fig->second}}, "observed");
-    }
+    kernel_cases(div, results, figure_anchor);
   }
 }
 
