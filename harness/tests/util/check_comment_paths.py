@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
-"""Words true (issue 39): every file a comment of harness/src names exists. A comment that points a
+"""Words true (issue 39): every file a comment of harness/'s C++ names exists. A comment that points a
 reader at a file that is gone (moved, renamed, never written) sends them looking for nothing; this
 check fails naming file:line and the path where one does.
 
-What it reads as a path, in the `//` and `/* */` comments of harness/src's C++ (string literals are
-not comments):
+What it reads as a path, in the `//` and `/* */` comments of the C++ of harness/src, harness/tests,
+harness/device, harness/bench and harness/fuzz (string literals are not comments):
 - a path under the repository's own folders: `harness/...`, `kernels/...`, `specs/...`, `docs/...`;
 - a path under a stage of harness/src, with or without its suffix: `run/case_stream`,
   `kinds/fragment/`, `spec/layout.cpp` (a file of that name with any suffix, or a folder);
 - a bare file name of the kinds the house is made of: `name.cpp`, `.hpp`, `.h`, `.cc`, `.py`,
   `.cmake`, `.yaml`, `.ptx.in` (a file of that name somewhere in harness/, kernels/, specs/ or docs/).
-A relative path is looked up from the repository root, from harness/src, from harness/ and from the
-commenting file's folder. `<...>` stands for any text (`harness/tests/data/<name>`) and `{a,b}`
-for each of a and b. Names of what the program writes (`OUT.json`, `manifest.json`, `reports/...`)
-and the reference text outside the repository (`../shared`) are not read as paths.
+A relative path is looked up from the repository root, from harness/src, harness/tests and harness/,
+and from the commenting file's folder. `<...>` stands for any text, and so does a word in capitals
+where the path is not there as spelled (`specs/NAME.yaml`); `{a,b}` for each of a and b. Names of
+what the program writes (`OUT.json`, `manifest.json`, `reports/...`) and the reference text outside
+the repository (`../shared`) are not read as paths.
 
 Usage: check_comment_paths.py SOURCE_DIR
 """
@@ -31,7 +32,8 @@ PATH = re.compile(
     r"|[\w+-]+\." + EXT +                                      # a bare file name
     r")(?![\w])")
 SEARCHED = ("harness", "kernels", "specs", "docs")  # where a bare name may live
-SOURCE_SUFFIXES = {".cpp", ".hpp", ".h", ".cc"}
+SOURCE_SUFFIXES = {".cpp", ".hpp", ".h", ".cc", ".cu"}
+CHECKED = ("harness/src", "harness/tests", "harness/device", "harness/bench", "harness/fuzz")
 
 
 def comments(text):
@@ -109,14 +111,19 @@ def spellings(path):
     return [re.sub(r"<[^>]*>", "*", path).rstrip("/")]
 
 
+def found(tree, p, source_dir):
+    """Whether `p` is there, from one of the places a relative path is looked up from."""
+    if "/" not in p and p in tree.names:
+        return True
+    bases = ["", "harness/src/", "harness/tests/", "harness/", source_dir + "/"]
+    return any(tree.has(pathlib.PurePosixPath(b + p).as_posix()) for b in bases)
+
+
 def exists(tree, path, source_dir):
-    for p in spellings(path):
-        if "/" not in p and p in tree.names:
-            continue
-        bases = ["", "harness/src/", "harness/", source_dir + "/"]
-        if not any(tree.has((pathlib.PurePosixPath(b + p)).as_posix()) for b in bases):
-            return False
-    return True
+    """Whether each path `path` stands for is there; a word in capitals (NAME) is any text where the
+    path is not there as it is spelled (README.md is a file's name, NAME.yaml a placeholder)."""
+    return all(found(tree, p, source_dir) or found(tree, re.sub(r"\b[A-Z][A-Z0-9_]*\b", "*", p), source_dir)
+               for p in spellings(path))
 
 
 def check(root, tree, path):
@@ -135,10 +142,9 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     root = pathlib.Path(sys.argv[1]).resolve()
-    src = root / "harness" / "src"
-    sources = sorted(p for p in src.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file())
+    sources = sorted(p for d in CHECKED for p in (root / d).rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file())
     if not sources:
-        print(f"check_comment_paths: no source files under {src}", file=sys.stderr)
+        print(f"check_comment_paths: no source files under {root / 'harness'}", file=sys.stderr)
         return 1
     tree = Tree(root)
     problems = [p for path in sources for p in check(root, tree, path)]
@@ -148,7 +154,7 @@ def main():
         for p in problems:
             print(f"  {p}", file=sys.stderr)
         return 1
-    print(f"check_comment_paths: every path named in the comments of {len(sources)} files of harness/src exists")
+    print(f"check_comment_paths: every path named in the comments of {len(sources)} C++ files of harness/ exists")
     return 0
 
 
