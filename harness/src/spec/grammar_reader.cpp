@@ -79,7 +79,8 @@ std::map<std::string, std::vector<std::string>> read_selection(const YamlReader&
 GrammarPosition read_position(const YamlReader& k, const YamlReader& vals) {
   GrammarPosition p{.name = read_identifier(k, "a position name"), .values = {}};
   // {stride} is both: a position whose value may be ", {stride}", the operand.
-  if (kOperands.count(p.name) && p.name != "stride") k.fail(fmt::format("'{}' names an operand, not a position", p.name));
+  if (kOperands.count(p.name) && p.name != "stride")
+    k.fail(fmt::format("'{}' names an operand, not a position", p.name));
   std::set<std::string> seen;
   for (auto const& item : vals.items("the values of a position")) {
     GrammarValue v = read_value(item);
