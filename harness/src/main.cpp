@@ -111,13 +111,13 @@ int main(int argc, char** argv) {
   app.footer(kExitStatusFooter);
   CommandContext ctx;
   app.add_option("--specs", ctx.paths.specs, "Directory of spec files")->check(CLI::ExistingDirectory);
+  // A command with options of Paths of its own (--ptxas, --catalog, --cache, ...) binds them here;
+  // every command reads ctx.paths when it runs.
   const std::vector<Command> commands = {
-      add_catalog_command(app, ctx.paths),       add_run_command(app, ctx.paths),
-      add_audit_command(app, ctx.paths),         add_toolkits_command(app, ctx.paths),
-      add_sass_command(app, ctx.paths),          add_diff_command(app, ctx.paths),
-      add_html_command(app, ctx.paths),          add_merge_command(app, ctx.paths),
-      add_release_manifest_command(app, ctx.paths), add_list_command(app, ctx.paths),
-      add_check_specs_command(app, ctx.paths),  add_history_command(app, ctx.paths)};
+      add_catalog_command(app, ctx.paths), add_run_command(app, ctx.paths),   add_audit_command(app, ctx.paths),
+      add_toolkits_command(app, ctx.paths), add_sass_command(app, ctx.paths), add_diff_command(app),
+      add_html_command(app),               add_merge_command(app),            add_release_manifest_command(app),
+      add_list_command(app),               add_check_specs_command(app),      add_history_command(app)};
   refuse_empty_values(app);
   try {
     app.parse(argc, argv);

@@ -232,6 +232,50 @@ void run_job(const Toolchain& tc, const fs::path& dir, Job& job) {
   }
 }
 
+namespace {
+
+// The kernels `live` of a batch that its verdict settles (each accepted, in the batch's cubin, or
+// rejected) get their outcome; those it does not are returned.
+std::vector<std::size_t> settle(Batch& b, const std::vector<std::size_t>& live, const BatchVerdict& v,
+                                const std::string& obtained, const Job& job) {
+  std::vector<std::size_t> rest;
+  for (std::size_t n = 0; n < live.size(); ++n) {
+    BatchKernel& k = b.kernels[live[n]];
+    if (v.kind == BatchVerdict::Kind::Accepted) {
+      k.outcome = {.state = AssemblyState::Accepted, .message = v.messages[n], .obtained = obtained};
+      k.cubin = "cache/" + job.key + ".cubin";
+      k.cubin_seal = job.cubin_seal;
+      k.cubin_entry = k.entry;
+    } else if (v.rejected[n]) {
+      k.outcome = {.state = AssemblyState::Rejected, .message = v.messages[n], .obtained = obtained};
+    } else {
+      rest.push_back(live[n]);
+    }
+  }
+  return rest;
+}
+
+// The kernels `live` of a batch assembled each alone; true when ptxas failed on one (no verdict).
+bool assemble_alone(const Toolchain& tc, const fs::path& dir, Batch& b, const std::vector<std::size_t>& live) {
+  bool failed = false;
+  for (std::size_t n : live) {
+    BatchKernel& k = b.kernels[n];
+    run_job(tc, dir, k.alone);
+    b.ptxas_runs += !k.alone.cached;
+    k.outcome = k.alone.outcome;
+    k.outcome.obtained += ", alone";
+    failed = failed || k.outcome.error();
+    if (k.outcome.accepted()) {
+      k.cubin = "cache/" + k.alone.key + ".cubin";
+      k.cubin_seal = k.alone.cubin_seal;
+      k.cubin_entry = kSkeletonEntry;
+    }
+  }
+  return failed;
+}
+
+}  // namespace
+
 void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
   std::vector<std::size_t> live(b.kernels.size());
   for (std::size_t k = 0; k < live.size(); ++k) live[k] = k;
@@ -264,36 +308,10 @@ void run_batch(const Toolchain& tc, const fs::path& dir, Batch& b) {
     }
     BatchVerdict v = judge_batch(module, members, job.outcome.accepted(), job.outcome.message);
     if (v.kind == BatchVerdict::Kind::Fallback) break;
-    std::vector<std::size_t> rest;
-    for (std::size_t n = 0; n < live.size(); ++n) {
-      BatchKernel& k = b.kernels[live[n]];
-      if (v.kind == BatchVerdict::Kind::Accepted) {
-        k.outcome = {.state = AssemblyState::Accepted, .message = v.messages[n], .obtained = how.obtained};
-        k.cubin = "cache/" + job.key + ".cubin";
-        k.cubin_seal = job.cubin_seal;
-        k.cubin_entry = k.entry;
-      } else if (v.rejected[n]) {
-        k.outcome = {.state = AssemblyState::Rejected, .message = v.messages[n], .obtained = how.obtained};
-      } else {
-        rest.push_back(live[n]);
-      }
-    }
-    live = std::move(rest);
+    live = settle(b, live, v, how.obtained, job);
   }
   // What the batch could not settle is assembled exactly as a kernel alone would be.
-  for (std::size_t n : live) {
-    BatchKernel& k = b.kernels[n];
-    run_job(tc, dir, k.alone);
-    b.ptxas_runs += !k.alone.cached;
-    k.outcome = k.alone.outcome;
-    k.outcome.obtained += ", alone";
-    failed = failed || k.outcome.error();
-    if (k.outcome.accepted()) {
-      k.cubin = "cache/" + k.alone.key + ".cubin";
-      k.cubin_seal = k.alone.cubin_seal;
-      k.cubin_entry = kSkeletonEntry;
-    }
-  }
+  failed = assemble_alone(tc, dir, b, live) || failed;
   if (!failed) save_record(record, b);
 }
 

@@ -29,6 +29,42 @@ struct Function {
   std::uint64_t start = 0;         // end-to-end layout: where it starts
 };
 
+// The functions of every cubin that can be read; each one that cannot has its error in `out`.
+std::vector<Function> read_functions(const std::vector<fs::path>& cubins, std::vector<DisassemblyResult>& out) {
+  std::vector<Function> functions;
+  for (std::size_t k = 0; k < cubins.size(); ++k) {
+    std::optional<std::string> bytes = try_read_file_text(cubins[k]);
+    try {
+      if (!bytes) throw std::runtime_error("cannot be read");
+      for (auto& f : cubin_functions(*bytes)) functions.push_back({.cubin = k, .name = f.name, .code = std::move(f.code), .words = {}});
+    } catch (const std::exception& e) { out[k].error = fmt::format("{}: {}", cubins[k].filename().string(), e.what()); }
+  }
+  return functions;
+}
+
+// The raw binary handed to the disassembler: each distinct instruction word once (where every
+// function is whole words; each function notes its words' indices), or the functions end to end,
+// each at a 128-byte boundary (each notes where it starts).
+std::string lay_out(std::vector<Function>& functions, bool distinct_words) {
+  std::string raw;
+  if (distinct_words) {
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (auto& f : functions)
+      for (std::size_t at = 0; at < f.code.size(); at += kWord) {
+        auto [it, added] = index.try_emplace(std::string_view(f.code).substr(at, kWord), index.size());
+        if (added) raw += it->first;
+        f.words.push_back(it->second);
+      }
+  } else {
+    for (auto& f : functions) {
+      f.start = raw.size();
+      raw += f.code;
+      raw.resize((raw.size() + 127) / 128 * 128, '\0');
+    }
+  }
+  return raw;
+}
+
 }  // namespace
 
 std::string raw_binary_arch(const std::string& target) { return "SM" + target.substr(target.rfind('_') + 1); }
@@ -52,35 +88,13 @@ std::vector<DisassemblyResult> disassemble_cubins_raw(const Disassembler& d, con
     return out;
   };
   if (d.tool != "nvdisasm") return fail_all(d.tool + " has no raw-binary mode");
-  std::vector<Function> functions;
-  for (std::size_t k = 0; k < cubins.size(); ++k) {
-    std::optional<std::string> bytes = try_read_file_text(cubins[k]);
-    try {
-      if (!bytes) throw std::runtime_error("cannot be read");
-      for (auto& f : cubin_functions(*bytes)) functions.push_back({.cubin = k, .name = f.name, .code = std::move(f.code), .words = {}});
-    } catch (const std::exception& e) { out[k].error = fmt::format("{}: {}", cubins[k].filename().string(), e.what()); }
-  }
+  std::vector<Function> functions = read_functions(cubins, out);
   if (functions.empty()) return fail_all("no function to disassemble");
 
   const int sm = std::atoi(target.c_str() + target.rfind('_') + 1);
   bool distinct_words = sm >= 70;
   for (auto const& f : functions) distinct_words = distinct_words && f.code.size() % kWord == 0;
-  std::string raw;
-  if (distinct_words) {
-    std::unordered_map<std::string_view, std::size_t> index;
-    for (auto& f : functions)
-      for (std::size_t at = 0; at < f.code.size(); at += kWord) {
-        auto [it, added] = index.try_emplace(std::string_view(f.code).substr(at, kWord), index.size());
-        if (added) raw += it->first;
-        f.words.push_back(it->second);
-      }
-  } else {
-    for (auto& f : functions) {
-      f.start = raw.size();
-      raw += f.code;
-      raw.resize((raw.size() + 127) / 128 * 128, '\0');
-    }
-  }
+  const std::string raw = lay_out(functions, distinct_words);
 
   const fs::path file = scratch_file("raw", ".bin");  // in the process's own folder: a SIGKILL's is swept
   write_file_atomically(file, raw);

@@ -28,7 +28,7 @@ struct FoundToolkit {
   std::vector<std::string> also;  // other candidates that are the same file
 };
 
-// Where candidates are looked for; `installed_glob_root` and `path` are parameters so that tests
+// Where candidates are looked for; `installed_root` and `path` are fields so that tests
 // can give their own.
 struct ToolkitSearch {
   std::vector<std::string> explicit_ptxas;              // --ptxas, in order

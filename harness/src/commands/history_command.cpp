@@ -180,7 +180,7 @@ CLI::App* question(CLI::App* history, const char* name, const char* what, Histor
 
 }  // namespace
 
-Command add_history_command(CLI::App& app, Paths& /*paths*/) {
+Command add_history_command(CLI::App& app) {
   auto o = std::make_shared<HistoryOptions>();
   auto* cli = app.add_subcommand("history", "Every run kept: import reports, and ask what changed, where a case failed, "
                                             "the latest verdicts, the regressions");

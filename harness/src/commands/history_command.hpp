@@ -7,6 +7,6 @@
 
 namespace ptxcts {
 
-Command add_history_command(CLI::App& app, Paths& paths);
+Command add_history_command(CLI::App& app);
 
 }  // namespace ptxcts

@@ -76,8 +76,10 @@ std::size_t write_release_manifest(const fs::path& prefix, const std::string& su
   return files.size();
 }
 
-ReleaseManifest check_release(const fs::path& prefix, const std::string& suite_version,
-                              const std::string& suite_commit) {
+namespace {
+
+// The release manifest's JSON (of this schema) and what its head says: the suite and its catalog.
+ReleaseManifest read_release_manifest(const fs::path& prefix, nlohmann::json& j) {
   const fs::path file = prefix / kFile;
   std::optional<std::string> text = try_read_file_text(file, kMaxInputFileBytes);
   if (!text)
@@ -85,7 +87,6 @@ ReleaseManifest check_release(const fs::path& prefix, const std::string& suite_v
                                    "share/ptxcts/, but not the list of what the package holds); {}",
                                    file.string(), unpack_again(prefix)));
   ReleaseManifest m;
-  nlohmann::json j;
   try {
     j = nlohmann::json::parse(*text);
     if (j.at("kind") != "ptxcts-release" || j.at("schema") != ReleaseManifest::kSchemaVersion)
@@ -102,18 +103,13 @@ ReleaseManifest check_release(const fs::path& prefix, const std::string& suite_v
   } catch (const nlohmann::json::exception& e) {
     throw ReleaseError(fmt::format("{} is damaged ({}); {}", file.string(), e.what(), unpack_again(prefix)));
   }
-  if (m.suite_version != suite_version || m.suite_commit != suite_commit)
-    throw ReleaseError(fmt::format(
-        "{} holds the files of ptxcts {} (commit {}), but this program is ptxcts {} (commit {}): a package's "
-        "catalog is run only by the ptxcts that assembled it, so that no kernel of another version runs; {}",
-        (prefix / "share/ptxcts").string(), m.suite_version, m.suite_commit, suite_version, suite_commit,
-        unpack_again(prefix)));
+  return m;
+}
+
+// Every file the manifest lists is there, of its size and content (its documentation counted, never
+// refused); m counts them.
+void check_release_files(const fs::path& prefix, const nlohmann::json& j, ReleaseManifest& m) {
   std::error_code ec;
-  if (!fs::is_directory(prefix / kCatalog, ec))
-    throw ReleaseError(fmt::format(
-        "the package's catalog is missing ({}): the kernels are precompiled there, and nothing is run without "
-        "them (to assemble a catalog of your own instead, give --catalog DIR with --ptxas); {}",
-        (prefix / kCatalog).string(), unpack_again(prefix)));
   std::size_t missing = 0, wrong = 0;
   std::string first;
   for (auto const& f : j.at("files")) {
@@ -142,6 +138,27 @@ ReleaseManifest check_release(const fs::path& prefix, const std::string& suite_v
         "the release package at {} is incomplete or damaged (a cut-short archive, a partial copy?): of its {} files, "
         "{} missing and {} cut short or changed (first: {}); nothing was run; {}",
         prefix.string(), m.files, missing, wrong, first, unpack_again(prefix)));
+}
+
+}  // namespace
+
+ReleaseManifest check_release(const fs::path& prefix, const std::string& suite_version,
+                              const std::string& suite_commit) {
+  nlohmann::json j;
+  ReleaseManifest m = read_release_manifest(prefix, j);
+  if (m.suite_version != suite_version || m.suite_commit != suite_commit)
+    throw ReleaseError(fmt::format(
+        "{} holds the files of ptxcts {} (commit {}), but this program is ptxcts {} (commit {}): a package's "
+        "catalog is run only by the ptxcts that assembled it, so that no kernel of another version runs; {}",
+        (prefix / "share/ptxcts").string(), m.suite_version, m.suite_commit, suite_version, suite_commit,
+        unpack_again(prefix)));
+  std::error_code ec;
+  if (!fs::is_directory(prefix / kCatalog, ec))
+    throw ReleaseError(fmt::format(
+        "the package's catalog is missing ({}): the kernels are precompiled there, and nothing is run without "
+        "them (to assemble a catalog of your own instead, give --catalog DIR with --ptxas); {}",
+        (prefix / kCatalog).string(), unpack_again(prefix)));
+  check_release_files(prefix, j, m);
   return m;
 }
 

@@ -147,7 +147,7 @@ struct MergeOptions {
 
 }  // namespace
 
-Command add_diff_command(CLI::App& app, Paths&) {
+Command add_diff_command(CLI::App& app) {
   auto o = std::make_shared<DiffOptions>();
   auto* cli = app.add_subcommand(
       "diff", "Compare two run reports (JSON); exit 1 if a case got worse or went missing (the upgrade gate)");
@@ -163,7 +163,7 @@ Command add_diff_command(CLI::App& app, Paths&) {
           }};
 }
 
-Command add_html_command(CLI::App& app, Paths&) {
+Command add_html_command(CLI::App& app) {
   auto o = std::make_shared<HtmlOptions>();
   auto* cli = app.add_subcommand(
       "html", "Write the page (HTML) of run or audit reports or the toolkit matrix (JSON), beside each");
@@ -177,7 +177,7 @@ Command add_html_command(CLI::App& app, Paths&) {
           }};
 }
 
-Command add_merge_command(CLI::App& app, Paths&) {
+Command add_merge_command(CLI::App& app) {
   auto o = std::make_shared<MergeOptions>();
   auto* cli = app.add_subcommand("merge",
                                  "Combine run reports of many machines into one page and one JSON; audit reports of "

@@ -7,8 +7,8 @@
 
 namespace ptxcts {
 
-Command add_diff_command(CLI::App& app, Paths& paths);
-Command add_html_command(CLI::App& app, Paths& paths);
-Command add_merge_command(CLI::App& app, Paths& paths);
+Command add_diff_command(CLI::App& app);
+Command add_html_command(CLI::App& app);
+Command add_merge_command(CLI::App& app);
 
 }  // namespace ptxcts

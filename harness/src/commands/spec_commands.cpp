@@ -45,7 +45,7 @@ int list_cases(const Paths& p) {
 
 }  // namespace
 
-Command add_list_command(CLI::App& app, Paths&) {
+Command add_list_command(CLI::App& app) {
   auto cases = std::make_shared<bool>(false);
   auto* cli = app.add_subcommand("list", "List kernels, cases and claims");
   cli->add_flag("--cases", *cases,
@@ -54,7 +54,7 @@ Command add_list_command(CLI::App& app, Paths&) {
   return {.cli = cli, .run = [cases](CommandContext& ctx) { return *cases ? list_cases(ctx.paths) : list_suite(ctx.paths); }};
 }
 
-Command add_check_specs_command(CLI::App& app, Paths&) {
+Command add_check_specs_command(CLI::App& app) {
   auto* cli = app.add_subcommand("check-specs", "Validate the specs and say so");
   return {.cli = cli, .run = [](CommandContext& ctx) {
             SpecSet s = load_spec_dir(ctx.paths.specs);
@@ -64,7 +64,7 @@ Command add_check_specs_command(CLI::App& app, Paths&) {
           }};
 }
 
-Command add_release_manifest_command(CLI::App& app, Paths&) {
+Command add_release_manifest_command(CLI::App& app) {
   auto prefix = std::make_shared<std::string>();
   auto* cli = app.add_subcommand("release-manifest", "")->group("");  // hidden: the package's install step
   cli->add_option("prefix", *prefix, "The installed package's root")->required();

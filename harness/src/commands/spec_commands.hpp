@@ -7,8 +7,8 @@
 
 namespace ptxcts {
 
-Command add_list_command(CLI::App& app, Paths& paths);
-Command add_check_specs_command(CLI::App& app, Paths& paths);
-Command add_release_manifest_command(CLI::App& app, Paths& paths);
+Command add_list_command(CLI::App& app);
+Command add_check_specs_command(CLI::App& app);
+Command add_release_manifest_command(CLI::App& app);
 
 }  // namespace ptxcts

@@ -46,7 +46,7 @@ struct CaseResult {
   // 0's input rows (what a round-trip claim rests on); absent when nothing was compared. Kept with
   // the result so that the journal, and so a resumed run, has everything a report is made of.
   std::optional<bool> roundtrip_identity;
-  // An expectation of this GPU and driver (results/expectations) matched this case's outcome: a known
+  // An expectation of this GPU and driver (judge/expectations) matched this case's outcome: a known
   // difference, with its reason and link. It reads as known and needs no action; "" when none.
   std::string known{};
 };

@@ -349,12 +349,6 @@ JobRange jobs_in(const GoOrder& order, std::size_t job_count) {
   return JobRange{.first = order.start, .end = end};
 }
 
-std::optional<JobRange> jobs_to_run(const RunnerArgs& args, std::size_t job_count) {
-  auto order = order_to_run(args);
-  if (!order) return std::nullopt;
-  return jobs_in(*order, job_count);
-}
-
 std::string timing_line(const RunnerTiming& t) {
   char buf[160];
   std::snprintf(buf, sizeof buf, "timing init_ms=%.3f modules_ms=%.3f gpu_ms=%.3f launches=%u batches=%u", t.init_ms,

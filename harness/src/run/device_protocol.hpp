@@ -192,13 +192,12 @@ void write_go(const std::string& path, const std::optional<GoOrder>& order);
 // file, after printing "ready" and while printing "waiting" (stdout). nullopt: told to quit.
 // A runner asks order_to_run before it reads the job file: a standby runner may be started before
 // its job file exists (`ptxcts run` starts one before it has loaded the specs), and reads it only
-// once told to go. jobs_to_run is both at once, for a job count already known.
+// once told to go; jobs_in then gives the range of the job file's count.
 struct JobRange {
   std::size_t first = 0, end = 0;
 };
 std::optional<GoOrder> order_to_run(const RunnerArgs& args);
 JobRange jobs_in(const GoOrder& order, std::size_t job_count);
-std::optional<JobRange> jobs_to_run(const RunnerArgs& args, std::size_t job_count);
 
 // What a runner says of its own time, from its "timing ..." line.
 struct RunnerTiming {

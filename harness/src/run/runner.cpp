@@ -61,28 +61,39 @@ struct Plan {
   std::vector<DeviceJob> jobs;  // jobs[n] is pending[n]'s, once prepared
 };
 
-Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& opt,
-              DeviceRun& run) {
-  Plan plan;
-  std::map<std::string, std::string> checked_cubins;  // cubin -> what is wrong with it ("": nothing)
-  std::map<std::string, std::size_t> isolated_seen;   // per case: its fault-line kernels so far (for sharing them)
-  auto record = [&](CaseResult r) {
-    if (opt.journal) opt.journal->append(r);
-    run.results.push_back(std::move(r));
-  };
-  for (auto const& k : suite.kernels) {
-    if (!opt.families.empty() && !opt.families.count(k.family)) continue;
-    const InstructionKind& kind = kind_of(k);
-    std::string instruction;
-    for (auto const* s : k.steps) instruction += (instruction.empty() ? "" : " ; ") + s->mnemonic();
-    CubinChoice choice = select_cubin(suite.specs.targets, catalog, k, device.major, device.minor);
-    // The cubin is checked against the seal the catalog recorded (once per file): a damaged copy is an
-    // error for its cases, never a launch of whatever bytes are there.
-    // (Under JIT the cubin is not loaded, so it is not checked.)
+// Plans a run: what each (kernel, case) the options select becomes (a result known at once, a
+// delegated placeholder, or a pending launch).
+class RunPlanner {
+ public:
+  RunPlanner(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& opt,
+             DeviceRun& run)
+      : suite_(suite), catalog_(catalog), device_(device), opt_(opt), run_(run) {}
+
+  Plan plan() {
+    for (auto const& k : suite_.kernels) {
+      if (!opt_.families.empty() && !opt_.families.count(k.family)) continue;
+      const InstructionKind& kind = kind_of(k);
+      std::string instruction;
+      for (auto const* s : k.steps) instruction += (instruction.empty() ? "" : " ; ") + s->mnemonic();
+      const CubinChoice choice = choose_cubin(k);
+      for (auto const& c : suite_.specs.cases.cases)
+        if (kind.takes(k, c) && selected_case(opt_.case_globs, case_id(k.name, c.name)))
+          plan_case(k, c, choice, instruction);
+    }
+    plan_.jobs.resize(plan_.pending.size());
+    return std::move(plan_);
+  }
+
+ private:
+  // The cubin a kernel's cases run from on this device, or why they do not run. The cubin is checked
+  // against the seal the catalog recorded (once per file): a damaged copy is an error for its cases,
+  // never a launch of whatever bytes are there. (Under JIT the cubin is not loaded, so it is not checked.)
+  CubinChoice choose_cubin(const KernelPlan& k) {
+    CubinChoice choice = select_cubin(suite_.specs.targets, catalog_, k, device_.major, device_.minor);
     if (const Assembly* a = choice.assembly;
-        a && choice.error.empty() && !a->cubin_seal.empty() && opt.toolchain == RunToolchain::Cubin) {
-      auto [at, fresh] = checked_cubins.try_emplace(a->cubin);
-      if (fresh) at->second = cubin_file_problem(opt.catalog_dir / a->cubin, a->cubin_seal, a->target);
+        a && choice.error.empty() && !a->cubin_seal.empty() && opt_.toolchain == RunToolchain::Cubin) {
+      auto [at, fresh] = checked_cubins_.try_emplace(a->cubin);
+      if (fresh) at->second = cubin_file_problem(opt_.catalog_dir / a->cubin, a->cubin_seal, a->target);
       if (!at->second.empty())
         choice.error = fmt::format("the catalog's cubin {} is damaged ({}): rebuild the catalog with 'ptxcts catalog'",
                                    a->cubin, at->second);
@@ -90,66 +101,87 @@ Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& devi
     if (choice.skip.empty() && choice.error.empty() && !k.runnable())
       choice.skip =
           "the spec gives this form's syntax and requirements but no layout yet, so nothing can check its result";
+    return choice;
+  }
+
+  // One selected case of kernel k: resumed, skipped or an error at once, left to another GPU, or pending.
+  void plan_case(const KernelPlan& k, const CaseSpec& c, const CubinChoice& choice, const std::string& instruction) {
     const std::string& skip = choice.skip;
     const std::string& error = choice.error;
     const Assembly* a = choice.assembly;
-    for (auto const& c : suite.specs.cases.cases) {
-      if (!kind.takes(k, c) || !selected_case(opt.case_globs, case_id(k.name, c.name))) continue;
-      // Which GPU's share a fault case is, counted before anything of this GPU's own (its journal)
-      // matters, so that GPUs alike agree: each case is run by exactly one of them.
-      // Turns are taken per case, so that each kind of fault case (the ones that do fault, and those
-      // that run clean) is spread evenly.
-      const bool others = c.fault != Fault::None && skip.empty() && error.empty() &&
-                          isolated_seen[c.name]++ % opt.fault_share_of != opt.fault_share_index;
-      if (auto d = opt.done.find({k.name, c.name}); d != opt.done.end()) {  // resumed: already known
-        run.results.push_back(d->second);
-        continue;
-      }
-      CaseResult r;
-      r.fault_case = c.fault != Fault::None;
-      // The edges of the alignment rule are allowed by the manual: a fault there is not what a rule says.
-      r.fault_expected = c.fault != Fault::MinimalAlignmentAddress && c.fault != Fault::MinimalAlignmentStride;
-      r.kernel = k.name;
-      r.family = k.family;
-      r.instruction = instruction;
-      r.case_name = c.name;
-      if (!skip.empty() || !error.empty()) {
-        r.status = !skip.empty() ? (choice.lacks_form ? Status::NotSupported : Status::Skip) : Status::Error;
-        r.reason = skip.empty() ? error : skip;
-        record(std::move(r));
-        continue;
-      }
-      r.target = a->target;
-      r.ptx_isa = a->ptx.str();
-      // Where the documents leave the case undefined for the code's target, it runs isolated like a
-      // fault case, and what the GPU does is an observation.
-      if (const TargetInfo* t = suite.specs.targets.find(a->target))
-        if (const UndefinedOn* u = undefined_on(suite.specs.targets, c, k.family, *t))
-          r.undefined = fmt::format("\"{}\" ({}; this code's target is {})", u->words, u->source, a->target);
-      // What the runner loads: the cubin, or the kernel's own PTX module, whose entry is the skeleton's
-      // (a cubin's entry may be renamed, in a batch).
-      const bool jit = opt.toolchain == RunToolchain::Jit;
-      const std::string& module = jit ? a->ptx_file : a->cubin;
-      // A fault case of another GPU's share: a placeholder, filled in from that GPU's results.
-      if (others) {
-        r.status = Status::Skip;
-        r.reason = "left to another GPU of the same model and driver (fault cases are shared)";
-        run.delegated.push_back(run.results.size());
-        run.results.push_back(std::move(r));
-        continue;
-      }
-      plan.pending.push_back({.result = run.results.size(),
-                              .kernel = &k,
-                              .spec = &c,
-                              .module = fs::absolute(opt.catalog_dir / module).string(),
-                              .entry = jit ? kSkeletonEntry : a->entry,
-                              .prepared = nullptr,
-                              .isolated = c.fault != Fault::None || !r.undefined.empty()});
-      run.results.push_back(std::move(r));
+    // Which GPU's share a fault case is, counted before anything of this GPU's own (its journal)
+    // matters, so that GPUs alike agree: each case is run by exactly one of them.
+    // Turns are taken per case, so that each kind of fault case (the ones that do fault, and those
+    // that run clean) is spread evenly.
+    const bool others = c.fault != Fault::None && skip.empty() && error.empty() &&
+                        isolated_seen_[c.name]++ % opt_.fault_share_of != opt_.fault_share_index;
+    if (auto d = opt_.done.find({k.name, c.name}); d != opt_.done.end()) {  // resumed: already known
+      run_.results.push_back(d->second);
+      return;
     }
+    CaseResult r = case_result(k, c, instruction);
+    if (!skip.empty() || !error.empty()) {
+      r.status = !skip.empty() ? (choice.lacks_form ? Status::NotSupported : Status::Skip) : Status::Error;
+      r.reason = skip.empty() ? error : skip;
+      if (opt_.journal) opt_.journal->append(r);
+      run_.results.push_back(std::move(r));
+      return;
+    }
+    r.target = a->target;
+    r.ptx_isa = a->ptx.str();
+    // Where the documents leave the case undefined for the code's target, it runs isolated like a
+    // fault case, and what the GPU does is an observation.
+    if (const TargetInfo* t = suite_.specs.targets.find(a->target))
+      if (const UndefinedOn* u = undefined_on(suite_.specs.targets, c, k.family, *t))
+        r.undefined = fmt::format("\"{}\" ({}; this code's target is {})", u->words, u->source, a->target);
+    // A fault case of another GPU's share: a placeholder, filled in from that GPU's results.
+    if (others) {
+      r.status = Status::Skip;
+      r.reason = "left to another GPU of the same model and driver (fault cases are shared)";
+      run_.delegated.push_back(run_.results.size());
+      run_.results.push_back(std::move(r));
+      return;
+    }
+    // What the runner loads: the cubin, or the kernel's own PTX module, whose entry is the skeleton's
+    // (a cubin's entry may be renamed, in a batch).
+    const bool jit = opt_.toolchain == RunToolchain::Jit;
+    const std::string& module = jit ? a->ptx_file : a->cubin;
+    plan_.pending.push_back({.result = run_.results.size(),
+                             .kernel = &k,
+                             .spec = &c,
+                             .module = fs::absolute(opt_.catalog_dir / module).string(),
+                             .entry = jit ? kSkeletonEntry : a->entry,
+                             .prepared = nullptr,
+                             .isolated = c.fault != Fault::None || !r.undefined.empty()});
+    run_.results.push_back(std::move(r));
   }
-  plan.jobs.resize(plan.pending.size());
-  return plan;
+
+  // A case's result as far as its kernel and the case itself say, before anything is chosen or run.
+  static CaseResult case_result(const KernelPlan& k, const CaseSpec& c, const std::string& instruction) {
+    CaseResult r;
+    r.fault_case = c.fault != Fault::None;
+    // The edges of the alignment rule are allowed by the manual: a fault there is not what a rule says.
+    r.fault_expected = c.fault != Fault::MinimalAlignmentAddress && c.fault != Fault::MinimalAlignmentStride;
+    r.kernel = k.name;
+    r.family = k.family;
+    r.instruction = instruction;
+    r.case_name = c.name;
+    return r;
+  }
+
+  const Suite& suite_;
+  const Catalog& catalog_;
+  const DeviceInfo& device_;
+  const RunOptions& opt_;
+  DeviceRun& run_;
+  Plan plan_;
+  std::map<std::string, std::string> checked_cubins_;  // cubin -> what is wrong with it ("": nothing)
+  std::map<std::string, std::size_t> isolated_seen_;   // per case: its fault-line kernels so far (for sharing them)
+};
+
+Plan plan_run(const Suite& suite, const Catalog& catalog, const DeviceInfo& device, const RunOptions& opt,
+              DeviceRun& run) {
+  return RunPlanner(suite, catalog, device, opt, run).plan();
 }
 
 // The verdict on what the device gave back (or why nothing came back).
@@ -319,6 +351,37 @@ class DeviceLine {
 
   LineTiming run() {
     std::deque<std::unique_ptr<StandbyRunner>> ready;
+    if (!open_line(ready)) return timing_;  // the waiting runner, if any, is told to quit
+    Cursor at;
+    if (standby_) keep_ready(ready);
+    while (at.next < ids_.size()) {
+      const bool single = at.next < at.single_until;
+      const unsigned batch = single ? 1 : batch_;
+      const std::size_t count = single ? at.single_until - at.next : 0;
+      in_flight_ = {at.next, at.next + 1};
+      Stall stalled;  // where a limit on its progress killed it
+      const ProcessResult pr = ready.empty() ? start_runner(batch, at.next, count, stalled)
+                                             : hand_over(ready, GoOrder{.start = static_cast<unsigned>(at.next),
+                                                                        .count = static_cast<unsigned>(count)},
+                                                         stalled);
+      drain();
+      const std::size_t asked_end = count ? at.next + count : ids_.size();
+      finish_garbled(pr, at.next, asked_end);
+      if (!go_on(pr, stalled, single, batch, asked_end, at)) break;
+    }
+    for (auto& r : ready) r->finish();  // told to quit
+    return timing_;
+  }
+
+ private:
+  // Where the line goes on: jobs before single_until run one at a time.
+  struct Cursor {
+    std::size_t next = 0, single_until = 0;
+  };
+
+  // The line's jobs written, its files opened, the runner started ahead of time (if any) heard from
+  // now on; false when the line has no jobs.
+  bool open_line(std::deque<std::unique_ptr<StandbyRunner>>& ready) {
     if (first_) {  // started before the specs loaded: heard from now on, under this run's limits
       ++timing_.starts;
       first_->limit(opt_.case_timeout, opt_.batch_limit);
@@ -329,92 +392,89 @@ class DeviceLine {
     ids_ = line.ids;
     job_offsets_ = line.offsets;
     shapes_ = line.shapes;
-    if (ids_.empty()) return timing_;  // the waiting runner, if any, is told to quit
+    if (ids_.empty()) return false;
     write_file_checked(files_.results, "");  // emptied: a results file that cannot be made is an error, not a wait
     results_in_.open(files_.results, std::ios::binary);
     jobs_in_.open(files_.jobs, std::ios::binary);
     for (std::size_t k = 0; k < ids_.size(); ++k) index_of_[ids_[k]] = k;
-    std::size_t next = 0, single_until = 0;  // jobs before single_until run one at a time
-    if (standby_) keep_ready(ready);
-    while (next < ids_.size()) {
-      const bool single = next < single_until;
-      const unsigned batch = single ? 1 : batch_;
-      const std::size_t count = single ? single_until - next : 0;
-      in_flight_ = {next, next + 1};
-      Stall stalled;  // where a limit on its progress killed it
-      const ProcessResult pr = ready.empty() ? start_runner(batch, next, count, stalled)
-                                             : hand_over(ready, GoOrder{.start = static_cast<unsigned>(next),
-                                                                        .count = static_cast<unsigned>(count)},
-                                                         stalled);
-      drain();
-      const std::size_t asked_end = count ? next + count : ids_.size();
-      finish_garbled(pr, next, asked_end);
-      std::size_t after = next;
-      while (after < ids_.size() && fin_.finished(ids_[after])) ++after;
-      if (pr.exit_code == kDeviceDone && pr.signal == 0 && after >= asked_end) {
-        next = after;
-        continue;
-      }
-      if (pr.exit_code == kDeviceDone && pr.signal == 0) {  // done, it says, with records missing
-        finish_short(next, asked_end);
-        break;
-      }
-      if (pr.exit_code == kDeviceResultsUnwritable && pr.signal == 0) {
-        lose_rest(after);
-        break;
-      }
-      if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127) {
-        for (std::size_t k = after; k < ids_.size(); ++k) finish_at(k, "the device runner could not run: " + pr.output);
-        break;
-      }
-      // Stalled loading a batch of several (before its "batch" line): which module is unknown, so the
-      // launches it may have been loading run one at a time.
-      if (pr.stalled && stalled.loading && !single && batch > 1) {
-        single_until = std::min<std::size_t>(ids_.size(), after + batch);
-        next = after;
-        continue;
-      }
-      // A batch of several launches lost: run what of it is unrecorded one launch at a time.
-      if (in_flight_.second - in_flight_.first > 1 && after >= in_flight_.first && after < in_flight_.second) {
-        single_until = in_flight_.second;
-        next = after;
-        continue;
-      }
-      if (pr.went_quiet) {  // the watchdog: the launch in flight hung
-        finish_at(after, fmt::format("no result within {} s; the device runner was killed", opt_.case_timeout),
-                  Status::Timeout);
-        ++after;
-      } else if (pr.stalled) {  // it kept talking, but made no progress within a limit
-        finish_at(after++, stalled.why, Status::Timeout);
-        // Stuck loading modules is the runner's or the driver's trouble, not a case's (a launch that
-        // never ends, talking or not, is its case's): after a few, the rest of the line is not tried.
-        if (stalled.loading && ++stalls_ >= RunOptions::kStallsBeforeGivingUp) {
-          for (std::size_t k = after; k < ids_.size(); ++k)
-            finish_at(k,
-                      fmt::format("not run: the device runner stalled {} times on this line loading modules (each "
-                                  "killed at the limit on a batch), so the rest of the line was abandoned",
-                                  stalls_),
-                      Status::Error);
-          break;
-        }
-      } else if (pr.line_too_long) {
-        finish_at(after++,
-                  fmt::format("the device runner printed a line longer than {} bytes (the limit on a line read from "
-                              "a child), which is no line of the device protocol; it was killed",
-                              kMaxChildLineBytes),
-                  Status::Error);
-      } else if (pr.exit_code != kDeviceFaulted || after == next) {
-        finish_at(after, pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
-                                   : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
-        ++after;
-      }
-      next = after;
-    }
-    for (auto& r : ready) r->finish();  // told to quit
-    return timing_;
+    return true;
   }
 
- private:
+  // After a runner ended (how: `pr`), where the line goes on (`at`); false: the line ends here.
+  bool go_on(const ProcessResult& pr, const Stall& stalled, bool single, unsigned batch, std::size_t asked_end,
+             Cursor& at) {
+    std::size_t after = at.next;
+    while (after < ids_.size() && fin_.finished(ids_[after])) ++after;
+    const bool clean = pr.exit_code == kDeviceDone && pr.signal == 0;
+    if (clean && after >= asked_end) {
+      at.next = after;
+      return true;
+    }
+    if (clean) {  // done, it says, with records missing
+      finish_short(at.next, asked_end);
+      return false;
+    }
+    if (pr.exit_code == kDeviceResultsUnwritable && pr.signal == 0) {
+      lose_rest(after);
+      return false;
+    }
+    if (pr.exit_code == kDeviceUsage || pr.exit_code == kDeviceUnusable || pr.exit_code == 127) {
+      for (std::size_t k = after; k < ids_.size(); ++k) finish_at(k, "the device runner could not run: " + pr.output);
+      return false;
+    }
+    // Stalled loading a batch of several (before its "batch" line): which module is unknown, so the
+    // launches it may have been loading run one at a time.
+    if (pr.stalled && stalled.loading && !single && batch > 1) {
+      at.single_until = std::min<std::size_t>(ids_.size(), after + batch);
+      at.next = after;
+      return true;
+    }
+    // A batch of several launches lost: run what of it is unrecorded one launch at a time.
+    if (in_flight_.second - in_flight_.first > 1 && after >= in_flight_.first && after < in_flight_.second) {
+      at.single_until = in_flight_.second;
+      at.next = after;
+      return true;
+    }
+    if (!blame_launch(pr, stalled, at.next, after)) return false;
+    at.next = after;
+    return true;
+  }
+
+  // The launch at `after` is what the runner's end is for: it is finished saying how, and `after`
+  // moves past it (unless the runner faulted on a later launch than `next`); false: the rest of the
+  // line is abandoned.
+  bool blame_launch(const ProcessResult& pr, const Stall& stalled, std::size_t next, std::size_t& after) {
+    if (pr.went_quiet) {  // the watchdog: the launch in flight hung
+      finish_at(after, fmt::format("no result within {} s; the device runner was killed", opt_.case_timeout),
+                Status::Timeout);
+      ++after;
+    } else if (pr.stalled) {  // it kept talking, but made no progress within a limit
+      finish_at(after++, stalled.why, Status::Timeout);
+      // Stuck loading modules is the runner's or the driver's trouble, not a case's (a launch that
+      // never ends, talking or not, is its case's): after a few, the rest of the line is not tried.
+      if (stalled.loading && ++stalls_ >= RunOptions::kStallsBeforeGivingUp) {
+        for (std::size_t k = after; k < ids_.size(); ++k)
+          finish_at(k,
+                    fmt::format("not run: the device runner stalled {} times on this line loading modules (each "
+                                "killed at the limit on a batch), so the rest of the line was abandoned",
+                                stalls_),
+                    Status::Error);
+        return false;
+      }
+    } else if (pr.line_too_long) {
+      finish_at(after++,
+                fmt::format("the device runner printed a line longer than {} bytes (the limit on a line read from "
+                            "a child), which is no line of the device protocol; it was killed",
+                            kMaxChildLineBytes),
+                Status::Error);
+    } else if (pr.exit_code != kDeviceFaulted || after == next) {
+      finish_at(after, pr.signal ? fmt::format("the device runner died with signal {} during this launch", pr.signal)
+                                 : fmt::format("the device runner exited with {} during this launch", pr.exit_code));
+      ++after;
+    }
+    return true;
+  }
+
   // A fresh runner for jobs [next, next + count) (count 0: to the end), its progress watched.
   ProcessResult start_runner(unsigned batch, std::size_t next, std::size_t count, Stall& stalled) {
     ++timing_.starts;

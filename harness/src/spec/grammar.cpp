@@ -152,49 +152,33 @@ std::vector<ClassifiedCombination> classify_grammar(const SpecSet& specs,
   return out;
 }
 
-void check_grammar(const SpecSet& specs) {
-  std::vector<Instance> instances;
-  for (auto const& v : specs.variants)
-    for (auto& i : expand(v)) instances.push_back(std::move(i));
-  for (auto const& cc : classify_grammar(specs, instances_by_text(instances))) {
-    const GrammarBlock& b = *cc.combo.block;
-    if (cc.instance && cc.doc == DocClass::Invalid) {  // another document's rule may disagree: a finding
-      const GrammarRule& r = *cc.forbidden_by.front();
-      throw SpecError(r.where, fmt::format("rule '{}' forbids '{}', which variant '{}' documents (at {}); expected the "
-                                           "rule and the variant to agree",
-                                           r.id, cc.combo.text, cc.instance->variant().name,
-                                           cc.instance->variant().where.str()));
+namespace {
+
+// Two 'only' rules that leave a position no value for a combination contradict each other.
+void check_only_rules_agree(const SpecSet& specs, const ClassifiedCombination& cc) {
+  const GrammarBlock& b = *cc.combo.block;
+  std::map<std::string, std::pair<const GrammarRule*, std::set<std::string>>> allowed;
+  for (auto const& r : specs.rules) {
+    if (r.family != b.family || r.only.empty() || !rule_applies(r, b) || !when_matches(r, cc.combo)) continue;
+    for (auto const& [pos, vals] : r.only) {
+      std::set<std::string> mine(vals.begin(), vals.end());
+      auto [at, fresh] = allowed.emplace(pos, std::pair{&r, mine});
+      if (fresh) continue;
+      std::set<std::string> both;
+      for (auto const& v : mine)
+        if (at->second.second.count(v)) both.insert(v);
+      if (both.empty())
+        throw SpecError(r.where, fmt::format("rules '{}' and '{}' (at {}) contradict each other: for '{}' one "
+                                             "allows only {} and the other only {} for position '{}'",
+                                             r.id, at->second.first->id, at->second.first->where.str(), cc.combo.text,
+                                             fmt::join(mine, ", "), fmt::join(at->second.second, ", "), pos));
+      at->second.second = both;
     }
-    // Two 'only' rules that leave a position no value contradict each other.
-    std::map<std::string, std::pair<const GrammarRule*, std::set<std::string>>> allowed;
-    for (auto const& r : specs.rules) {
-      if (r.family != b.family || r.only.empty() || !rule_applies(r, b) || !when_matches(r, cc.combo)) continue;
-      for (auto const& [pos, vals] : r.only) {
-        std::set<std::string> mine(vals.begin(), vals.end());
-        auto [at, fresh] = allowed.emplace(pos, std::pair{&r, mine});
-        if (fresh) continue;
-        std::set<std::string> both;
-        for (auto const& v : mine)
-          if (at->second.second.count(v)) both.insert(v);
-        if (both.empty())
-          throw SpecError(r.where, fmt::format("rules '{}' and '{}' (at {}) contradict each other: for '{}' one "
-                                               "allows only {} and the other only {} for position '{}'",
-                                               r.id, at->second.first->id, at->second.first->where.str(),
-                                               cc.combo.text, fmt::join(mine, ", "),
-                                               fmt::join(at->second.second, ", "), pos));
-        at->second.second = both;
-      }
-    }
-    if (cc.instance)
-      for (auto const& [operand, f] : b.registers) {
-        const int documented = instance_registers(*cc.instance, operand), block = cc.combo.registers(operand);
-        if (documented != block)
-          throw SpecError(b.registers_where,
-                          fmt::format("block '{}' gives {{{}}} {} registers in '{}', but variant '{}' gives {}; "
-                                      "expected the same count",
-                                      b.id, operand, block, cc.combo.text, cc.instance->variant().name, documented));
-      }
   }
+}
+
+// Every register claim names a variant, one of its operands, and qualifier values it has.
+void check_register_claims(const SpecSet& specs) {
   for (auto const& c : specs.register_claims) {
     const Variant* v = specs.find_variant(c.variant);
     if (!v) throw SpecError(c.where, fmt::format("register claim '{}' names unknown variant '{}'", c.id, c.variant));
@@ -213,6 +197,35 @@ void check_grammar(const SpecSet& specs) {
                                                axis, c.variant, val));
     }
   }
+}
+
+}  // namespace
+
+void check_grammar(const SpecSet& specs) {
+  std::vector<Instance> instances;
+  for (auto const& v : specs.variants)
+    for (auto& i : expand(v)) instances.push_back(std::move(i));
+  for (auto const& cc : classify_grammar(specs, instances_by_text(instances))) {
+    const GrammarBlock& b = *cc.combo.block;
+    if (cc.instance && cc.doc == DocClass::Invalid) {  // another document's rule may disagree: a finding
+      const GrammarRule& r = *cc.forbidden_by.front();
+      throw SpecError(r.where, fmt::format("rule '{}' forbids '{}', which variant '{}' documents (at {}); expected the "
+                                           "rule and the variant to agree",
+                                           r.id, cc.combo.text, cc.instance->variant().name,
+                                           cc.instance->variant().where.str()));
+    }
+    check_only_rules_agree(specs, cc);
+    if (cc.instance)
+      for (auto const& [operand, f] : b.registers) {
+        const int documented = instance_registers(*cc.instance, operand), block = cc.combo.registers(operand);
+        if (documented != block)
+          throw SpecError(b.registers_where,
+                          fmt::format("block '{}' gives {{{}}} {} registers in '{}', but variant '{}' gives {}; "
+                                      "expected the same count",
+                                      b.id, operand, block, cc.combo.text, cc.instance->variant().name, documented));
+      }
+  }
+  check_register_claims(specs);
 }
 
 }  // namespace ptxcts

@@ -75,57 +75,32 @@ std::map<std::string, std::vector<std::string>> read_selection(const YamlReader&
   return out;
 }
 
-GrammarBlock read_block(YamlReader r, const std::string& family) {
-  r.expect_map(
-      {"block", "document", "source", "manual", "syntax", "positions", "registers", "register_type", "paraphrase"});
-  check_paraphrase(r);
-  GrammarBlock b;
-  b.where = r.where();
-  b.family = family;
-  b.id = read_identifier(r.at("block"), "a block id");
-  b.cite = read_citation(r);
-  b.manual = r.at("manual").str();
-  b.syntax = r.at("syntax").str();
-  std::set<std::string> known = kOperands;
-  YamlReader positions = r.at("positions");
-  for (auto& [k, vals] : positions.entries("'positions' of a grammar block")) {
-    GrammarPosition p{.name = read_identifier(k, "a position name"), .values = {}};
-    // {stride} is both: a position whose value may be ", {stride}", the operand.
-    if (kOperands.count(p.name) && p.name != "stride")
-      k.fail(fmt::format("'{}' names an operand, not a position", p.name));
-    std::set<std::string> seen;
-    for (auto const& item : vals.items("the values of a position")) {
-      GrammarValue v = read_value(item);
-      if (!seen.insert(v.text).second)
-        item.fail(fmt::format("value '{}' is listed twice for position '{}'", v.text, p.name));
-      p.values.push_back(std::move(v));
-    }
-    if (p.values.empty())
-      vals.fail(fmt::format("position '{}' has no values, so the block's product is empty; expected at least one",
-                            p.name));
-    known.insert(p.name);
-    b.positions.push_back(std::move(p));
+// One position of a block: its name (not an operand's) and its values, each once.
+GrammarPosition read_position(const YamlReader& k, const YamlReader& vals) {
+  GrammarPosition p{.name = read_identifier(k, "a position name"), .values = {}};
+  // {stride} is both: a position whose value may be ", {stride}", the operand.
+  if (kOperands.count(p.name) && p.name != "stride")
+    k.fail(fmt::format("'{}' names an operand, not a position", p.name));
+  std::set<std::string> seen;
+  for (auto const& item : vals.items("the values of a position")) {
+    GrammarValue v = read_value(item);
+    if (!seen.insert(v.text).second)
+      item.fail(fmt::format("value '{}' is listed twice for position '{}'", v.text, p.name));
+    p.values.push_back(std::move(v));
   }
-  const std::map<std::string, int> used =
-      read_placeholders(r.at("syntax"), b.syntax, "the block's syntax", known, "a position or an operand");
-  for (auto const& p : b.positions)
-    if (!used.count(p.name))
-      positions.fail(fmt::format("position '{}' does not appear in the syntax '{}'", p.name, b.syntax));
-  // Positions in the order the syntax has them (enumeration and mutations follow it).
-  std::sort(b.positions.begin(), b.positions.end(), [&](auto const& x, auto const& y) {
-    return b.syntax.find("{" + x.name + "}") < b.syntax.find("{" + y.name + "}");
-  });
-  if (b.product() > kMaxGrammarProduct)
-    positions.fail(fmt::format("the block spells {} combinations, over the limit of {}; expected it split as the "
-                               "document splits its syntax",
-                               b.product(), kMaxGrammarProduct));
+  if (p.values.empty())
+    vals.fail(
+        fmt::format("position '{}' has no values, so the block's product is empty; expected at least one", p.name));
+  return p;
+}
+
+// How many registers each vector operand of the syntax (`vectors`) has: a formula of the variables
+// the positions' values set, one per operand (a plain formula where the syntax has only one).
+void read_block_registers(const YamlReader& r, const std::set<std::string>& vectors, GrammarBlock& b) {
   std::set<std::string> vars;
   for (auto const& p : b.positions)
     for (auto const& v : p.values)
       for (auto const& [n, x] : v.set) vars.insert(n);
-  std::set<std::string> vectors;
-  for (auto const& [name, n] : used)
-    if (kVectorOperands.count(name)) vectors.insert(name);
   if (r.has("registers")) {
     YamlReader regs = r.at("registers");
     b.registers_where = regs.where();
@@ -146,9 +121,10 @@ GrammarBlock read_block(YamlReader r, const std::string& family) {
   for (auto const& v : vectors)
     if (!b.registers.count(v))
       r.fail(fmt::format("the block does not say how many registers {{{}}} has; expected 'registers'", v));
-  std::set<std::string> reg_operands = vectors;
-  for (auto const& [name, n] : used)
-    if (kSingleOperands.count(name)) reg_operands.insert(name);
+}
+
+// The register type of each register operand of the syntax (`reg_operands`): one for all, or a map.
+void read_register_types(const YamlReader& r, const std::set<std::string>& reg_operands, GrammarBlock& b) {
   YamlReader types = r.at("register_type");
   if (types.node().IsMap()) {
     for (auto& [k, t] : types.entries("'register_type' of a grammar block")) {
@@ -163,8 +139,47 @@ GrammarBlock read_block(YamlReader r, const std::string& family) {
     for (auto const& o : reg_operands) b.types[o] = types.str();
   }
   for (auto const& [o, t] : b.types)
-    if (t.size() < 2 || t[0] != '.')
-      types.fail(fmt::format("expected a register type such as .b32 but found '{}'", t));
+    if (t.size() < 2 || t[0] != '.') types.fail(fmt::format("expected a register type such as .b32 but found '{}'", t));
+}
+
+GrammarBlock read_block(YamlReader r, const std::string& family) {
+  r.expect_map(
+      {"block", "document", "source", "manual", "syntax", "positions", "registers", "register_type", "paraphrase"});
+  check_paraphrase(r);
+  GrammarBlock b;
+  b.where = r.where();
+  b.family = family;
+  b.id = read_identifier(r.at("block"), "a block id");
+  b.cite = read_citation(r);
+  b.manual = r.at("manual").str();
+  b.syntax = r.at("syntax").str();
+  std::set<std::string> known = kOperands;
+  YamlReader positions = r.at("positions");
+  for (auto& [k, vals] : positions.entries("'positions' of a grammar block")) {
+    b.positions.push_back(read_position(k, vals));
+    known.insert(b.positions.back().name);
+  }
+  const std::map<std::string, int> used =
+      read_placeholders(r.at("syntax"), b.syntax, "the block's syntax", known, "a position or an operand");
+  for (auto const& p : b.positions)
+    if (!used.count(p.name))
+      positions.fail(fmt::format("position '{}' does not appear in the syntax '{}'", p.name, b.syntax));
+  // Positions in the order the syntax has them (enumeration and mutations follow it).
+  std::sort(b.positions.begin(), b.positions.end(), [&](auto const& x, auto const& y) {
+    return b.syntax.find("{" + x.name + "}") < b.syntax.find("{" + y.name + "}");
+  });
+  if (b.product() > kMaxGrammarProduct)
+    positions.fail(fmt::format("the block spells {} combinations, over the limit of {}; expected it split as the "
+                               "document splits its syntax",
+                               b.product(), kMaxGrammarProduct));
+  std::set<std::string> vectors;
+  for (auto const& [name, n] : used)
+    if (kVectorOperands.count(name)) vectors.insert(name);
+  read_block_registers(r, vectors, b);
+  std::set<std::string> reg_operands = vectors;
+  for (auto const& [name, n] : used)
+    if (kSingleOperands.count(name)) reg_operands.insert(name);
+  read_register_types(r, reg_operands, b);
   return b;
 }
 

@@ -33,6 +33,108 @@ bool breaks_a_rule(Fault f) {
   return f != Fault::None && f != Fault::MinimalAlignmentAddress && f != Fault::MinimalAlignmentStride;
 }
 
+// A case named in a claim check, or none (an unknown case: check_claim_refs says so).
+const CaseSpec* find_case(const CaseSet& cases, const std::string& name) {
+  auto cs = std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == name; });
+  return cs == cases.cases.end() ? nullptr : &*cs;
+}
+
+// What a claim predicts must fit its cases: a fault only where a case breaks a rule, and no
+// pass or fail where one does (a claim without 'cases' judges every case that is not a fault case).
+void check_expect_fits_cases(const YamlReader& ck, const std::string& id, Expect expect,
+                             const std::vector<YamlReader>& case_items, const CaseSet& cases) {
+  if (expect == Expect::Fault && case_items.empty())
+    ck.at("expect").fail(
+        fmt::format("claim '{}' expects a fault but names no cases, so it would judge only cases that are not fault "
+                    "cases; expected 'cases' naming fault cases",
+                    id));
+  for (auto const& item : case_items) {
+    const CaseSpec* cs = find_case(cases, item.str());
+    if (!cs) continue;  // an unknown case: check_claim_refs says so
+    if (expect == Expect::Fault && cs->fault == Fault::None)
+      ck.at("expect").fail(
+          fmt::format("claim '{}' expects a fault, but case '{}' is not a fault case (no 'fault:' in cases.yaml); "
+                      "expected only fault cases, or expect: pass, fail or observe",
+                      id, cs->name));
+    if ((expect == Expect::Pass || expect == Expect::Fail) && breaks_a_rule(cs->fault))
+      item.fail(fmt::format(
+          "claim '{}' expects '{}', but case '{}' is a fault case (it breaks a documented rule on purpose); "
+          "expected expect: fault or observe",
+          id, to_string(expect), cs->name));
+  }
+}
+
+// The control cases of a claim that predicts a failure or a fault (and only of such a claim).
+void read_controls(const YamlReader& ck, const CaseSet& cases, ClaimCheck& check) {
+  const Expect expect = check.expect;
+  if (ck.has("controls")) {
+    if (expect != Expect::Fail && expect != Expect::Fault)
+      ck.at("controls").fail("controls belong to claims that predict a failure or a fault (expect: fail or fault)");
+    for (auto const& v : ck.at("controls").items("'controls' of a claim check")) {
+      const CaseSpec* cs = find_case(cases, v.str());
+      if (cs && cs->fault != Fault::None)
+        v.fail(fmt::format("control case '{}' is a fault case; expected a case that keeps every documented rule",
+                           cs->name));
+      check.controls.push_back(v.str());
+    }
+  } else if (expect == Expect::Fail || expect == Expect::Fault) {
+    ck.at("expect").fail(
+        fmt::format("a claim that predicts a {} needs 'controls': cases of the same kernels that must pass, so that "
+                    "a device that "
+                    "fails everything does not confirm it",
+                    expect == Expect::Fail ? "failure" : "fault"));
+  }
+}
+
+// A check of kind 'cases': which cases of a variant (where its qualifiers have these values) are
+// expected to do what.
+ClaimCheck read_cases_check(YamlReader ck, const std::string& id, const CaseSet& cases) {
+  ck.expect_map({"kind", "variant", "where", "cases", "expect", "controls"});
+  ClaimCheck check;
+  check.kind = ClaimCheckKind::Cases;
+  check.variant = ck.at("variant").str();
+  if (ck.has("where"))
+    for (auto& [k, vals] : ck.at("where").entries("'where' of a claim check")) {
+      auto items = vals.items("qualifier values");
+      if (items.empty()) vals.fail(fmt::format("claim '{}' selects no value of qualifier '{}'", id, k.str()));
+      for (auto const& v : items) check.where[k.str()].push_back(v.str());
+    }
+  std::vector<YamlReader> case_items;
+  if (ck.has("cases")) case_items = ck.at("cases").items("'cases' of a claim check");
+  for (auto const& v : case_items) check.cases.push_back(v.str());
+  try {
+    check.expect = expect_from_string(ck.at("expect").str());
+  } catch (const std::invalid_argument& e) { ck.at("expect").fail(e.what()); }
+  check_expect_fits_cases(ck, id, check.expect, case_items, cases);
+  read_controls(ck, cases, check);
+  return check;
+}
+
+// A claim's check: how its words are put to the GPU (cases, roundtrip, composition or requirements).
+ClaimCheck read_check(YamlReader ck, const std::string& id, const CaseSet& cases) {
+  const std::string kind = ck.at("kind").str();
+  if (kind == "cases") return read_cases_check(ck, id, cases);
+  ClaimCheck check;
+  if (kind == "roundtrip") {
+    ck.expect_map({"kind", "load", "store"});
+    check.kind = ClaimCheckKind::Roundtrip;
+    check.load = ck.at("load").str();
+    check.store = ck.at("store").str();
+  } else if (kind == "composition") {
+    ck.expect_map({"kind", "steps"});
+    check.kind = ClaimCheckKind::Composition;
+    for (auto const& s : ck.at("steps").items("'steps' of a composition")) check.steps.push_back(s.str());
+    if (check.steps.size() < 2) ck.at("steps").fail("a composition needs at least two instructions");
+  } else if (kind == "requirements") {
+    ck.expect_map({"kind", "variant"});
+    check.kind = ClaimCheckKind::Requirements;
+    check.variant = ck.at("variant").str();
+  } else {
+    ck.at("kind").fail(fmt::format("unknown claim check kind '{}'; expected cases, roundtrip, composition or requirements", kind));
+  }
+  return check;
+}
+
 Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) {
   r.expect_map({"id", "text", "source", "document", "paraphrase", "note", "check"});
   Claim c;
@@ -53,84 +155,33 @@ Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) 
     r.at("paraphrase").fail(
         "expected why the words are not checked verbatim ('paraphrase: <why>'), not an empty text");
   if (r.has("note")) c.note = r.at("note").str();
-  YamlReader ck = r.at("check");
-  std::string kind = ck.at("kind").str();
-  if (kind == "cases") {
-    ck.expect_map({"kind", "variant", "where", "cases", "expect", "controls"});
-    c.check.kind = ClaimCheckKind::Cases;
-    c.check.variant = ck.at("variant").str();
-    if (ck.has("where"))
-      for (auto& [k, vals] : ck.at("where").entries("'where' of a claim check")) {
-        auto items = vals.items("qualifier values");
-        if (items.empty()) vals.fail(fmt::format("claim '{}' selects no value of qualifier '{}'", c.id, k.str()));
-        for (auto const& v : items) c.check.where[k.str()].push_back(v.str());
-      }
-    std::vector<YamlReader> case_items;
-    if (ck.has("cases")) case_items = ck.at("cases").items("'cases' of a claim check");
-    for (auto const& v : case_items) c.check.cases.push_back(v.str());
-    Expect expect = Expect::Pass;
-    try {
-      expect = expect_from_string(ck.at("expect").str());
-    } catch (const std::invalid_argument& e) { ck.at("expect").fail(e.what()); }
-    c.check.expect = expect;
-    // What a claim predicts must fit its cases: a fault only where a case breaks a rule, and no
-    // pass or fail where one does (a claim without 'cases' judges every case that is not a fault case).
-    if (expect == Expect::Fault && case_items.empty())
-      ck.at("expect").fail(
-          fmt::format("claim '{}' expects a fault but names no cases, so it would judge only cases that are not fault "
-                      "cases; expected 'cases' naming fault cases",
-                      c.id));
-    for (auto const& item : case_items) {
-      const std::string name = item.str();
-      auto cs = std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == name; });
-      if (cs == cases.cases.end()) continue;  // an unknown case: check_claim_refs says so
-      if (expect == Expect::Fault && cs->fault == Fault::None)
-        ck.at("expect").fail(
-            fmt::format("claim '{}' expects a fault, but case '{}' is not a fault case (no 'fault:' in cases.yaml); "
-                        "expected only fault cases, or expect: pass, fail or observe",
-                        c.id, cs->name));
-      if ((expect == Expect::Pass || expect == Expect::Fail) && breaks_a_rule(cs->fault))
-        item.fail(fmt::format(
-            "claim '{}' expects '{}', but case '{}' is a fault case (it breaks a documented rule on purpose); "
-            "expected expect: fault or observe",
-            c.id, to_string(expect), cs->name));
-    }
-    if (ck.has("controls")) {
-      if (expect != Expect::Fail && expect != Expect::Fault)
-        ck.at("controls").fail("controls belong to claims that predict a failure or a fault (expect: fail or fault)");
-      for (auto const& v : ck.at("controls").items("'controls' of a claim check")) {
-        auto cs =
-            std::find_if(cases.cases.begin(), cases.cases.end(), [&](auto const& x) { return x.name == v.str(); });
-        if (cs != cases.cases.end() && cs->fault != Fault::None)
-          v.fail(fmt::format("control case '{}' is a fault case; expected a case that keeps every documented rule",
-                             cs->name));
-        c.check.controls.push_back(v.str());
-      }
-    } else if (expect == Expect::Fail || expect == Expect::Fault) {
-      ck.at("expect").fail(
-          fmt::format("a claim that predicts a {} needs 'controls': cases of the same kernels that must pass, so that "
-                      "a device that "
-                      "fails everything does not confirm it",
-                      expect == Expect::Fail ? "failure" : "fault"));
-    }
-  } else if (kind == "roundtrip") {
-    ck.expect_map({"kind", "load", "store"});
-    c.check.kind = ClaimCheckKind::Roundtrip;
-    c.check.load = ck.at("load").str();
-    c.check.store = ck.at("store").str();
-  } else if (kind == "composition") {
-    ck.expect_map({"kind", "steps"});
-    c.check.kind = ClaimCheckKind::Composition;
-    for (auto const& s : ck.at("steps").items("'steps' of a composition")) c.check.steps.push_back(s.str());
-    if (c.check.steps.size() < 2) ck.at("steps").fail("a composition needs at least two instructions");
-  } else if (kind == "requirements") {
-    ck.expect_map({"kind", "variant"});
-    c.check.kind = ClaimCheckKind::Requirements;
-    c.check.variant = ck.at("variant").str();
-  } else {
-    ck.at("kind").fail(fmt::format("unknown claim check kind '{}'; expected cases, roundtrip, composition or requirements", kind));
-  }
+  c.check = read_check(r.at("check"), c.id, cases);
   return c;
+}
+
+// An mma form's registers per operand (d, a, b and c, each named once).
+std::map<std::string, int> read_operand_registers(const YamlReader& r) {
+  std::map<std::string, int> out;
+  for (auto& [k, n] : r.entries("'registers' of an mma form (d, a, b, c)")) {
+    std::string op = k.str();
+    if (op != "d" && op != "a" && op != "b" && op != "c")
+      k.fail(fmt::format("expected an operand d, a, b or c but found '{}'", op));
+    out[op] = static_cast<int>(n.integer(1, 16));
+  }
+  for (const char* op : {"d", "a", "b", "c"})
+    if (!out.count(op)) r.fail(fmt::format("registers of operand '{}' missing", op));
+  return out;
+}
+
+// The diagnostic class an invalid form is rejected with: one of diagnostics.yaml's.
+std::string read_diagnostic_name(const YamlReader& r, const SpecSet& specs) {
+  std::string name = r.str();
+  if (!specs.find_diagnostic(name)) {
+    std::vector<std::string> names;
+    for (auto const& d : specs.diagnostics) names.push_back(d.name);
+    r.fail(fmt::format("unknown diagnostic class '{}'; expected one of: {}", name, fmt::join(names, ", ")));
+  }
+  return name;
 }
 
 AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kind, const SpecSet& specs) {
@@ -163,18 +214,8 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
                     mma      ? "{d}, {a}, {b} or {c}"
                     : stride ? "{regs}, {addr} or {stride}"
                              : "{regs}, {addr}, {dst} or {src}");
-  if (mma) {  // wmma.mma, mma: registers per operand
-    for (auto& [k, n] : r.at("registers").entries("'registers' of an mma form (d, a, b, c)")) {
-      std::string op = k.str();
-      if (op != "d" && op != "a" && op != "b" && op != "c")
-        k.fail(fmt::format("expected an operand d, a, b or c but found '{}'", op));
-      f.operand_registers[op] = static_cast<int>(n.integer(1, 16));
-    }
-    for (const char* op : {"d", "a", "b", "c"})
-      if (!f.operand_registers.count(op)) r.at("registers").fail(fmt::format("registers of operand '{}' missing", op));
-  } else {
-    f.registers = static_cast<int>(r.at("registers").integer(1, 16));
-  }
+  if (mma) f.operand_registers = read_operand_registers(r.at("registers"));  // wmma.mma, mma
+  else f.registers = static_cast<int>(r.at("registers").integer(1, 16));
   if (r.has("address_width")) {
     f.address_width = static_cast<int>(r.at("address_width").integer(32, 64));
     if (f.address_width != 32 && f.address_width != 64)
@@ -185,14 +226,7 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
     r.at("target").fail(fmt::format("unknown target '{}'; expected a name from targets.yaml", f.target));
   if (r.has("ptx")) f.ptx = read_ptx(r.at("ptx"), &specs.targets);
   if (invalid) {
-    f.diagnostic = r.at("diagnostic").str();
-    if (!specs.find_diagnostic(f.diagnostic)) {
-      std::vector<std::string> names;
-      for (auto const& d : specs.diagnostics) names.push_back(d.name);
-      r.at("diagnostic")
-          .fail(
-              fmt::format("unknown diagnostic class '{}'; expected one of: {}", f.diagnostic, fmt::join(names, ", ")));
-    }
+    f.diagnostic = read_diagnostic_name(r.at("diagnostic"), specs);
     f.reason = r.at("reason").str();
   }
   f.source = r.at("source").str();

@@ -264,7 +264,7 @@ struct AuditForm {
 // fail the audit. It names a variant and target (and what ptxas does there), or an invalid form.
 struct KnownDiscrepancy {
   std::string variant, target, form;
-  std::string finding;  // or a finding of the audit, by its id (judge/findings.hpp)
+  std::string finding;  // or a finding of the audit, by its id (judge/audit.hpp's Finding::id)
   bool observed_accepted = false;
   std::string source, note;
   SourceLocation where;

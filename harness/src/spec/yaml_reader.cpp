@@ -119,6 +119,22 @@ SourceLocation YamlReader::where_in_scalar(std::size_t offset) const {
 
 namespace {
 
+// Moves `i` from the opening quote of a quoted scalar (" or ') to its closing quote (or the text's
+// end), counting the lines and columns it passes.
+void skip_quoted(const std::string& text, std::size_t& i, int& line, int& column) {
+  const char c = text[i];
+  for (++i; i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, column = 0;
+    else ++column;
+    if (c == '"' && text[i] == '\\') {
+      ++i, ++column;
+    } else if (text[i] == c) {
+      if (c == '\'' && i + 1 < text.size() && text[i + 1] == '\'') ++i, ++column;  // '' inside '...'
+      else break;
+    }
+  }
+}
+
 // yaml-cpp parses nested flow collections recursively: absurd depth is refused before it does.
 // Only brackets that open flow collections count: not those in comments, quoted scalars, block
 // scalars (| and >) or plain text (a[0]). Outside a flow collection a bracket opens one only where a
@@ -159,16 +175,7 @@ void refuse_deep_flow(const std::string& file, const std::string& text) {
       continue;
     }
     if ((c == '"' || c == '\'') && value_start) {  // a quoted scalar, perhaps over several lines
-      for (++i; i < text.size(); ++i) {
-        if (text[i] == '\n') ++line, column = 0;
-        else ++column;
-        if (c == '"' && text[i] == '\\') {
-          ++i, ++column;
-        } else if (text[i] == c) {
-          if (c == '\'' && i + 1 < text.size() && text[i + 1] == '\'') ++i, ++column;  // '' inside '...'
-          else break;
-        }
-      }
+      skip_quoted(text, i, line, column);
       prev = c;
       continue;
     }

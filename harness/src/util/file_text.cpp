@@ -95,11 +95,6 @@ std::optional<std::string> try_read_file_text(const std::filesystem::path& path,
   return text;
 }
 
-std::optional<std::string> try_read_plain_or_gzipped(const std::filesystem::path& path, std::size_t max_bytes) {
-  if (auto text = try_read_file_text(path, max_bytes)) return text;
-  return try_read_file_text(path.string() + ".gz", max_bytes);
-}
-
 std::string read_file_text(const std::filesystem::path& path, std::string_view what, std::size_t max_bytes) {
   auto text = try_read_file_text(path, max_bytes, what);
   if (!text) throw std::runtime_error(path.string() + ": cannot read " + std::string(what) + " (" + std::strerror(errno) + ")");

@@ -30,10 +30,6 @@ inline constexpr std::size_t kMaxProgramBytes = std::size_t{4} << 30;
 std::optional<std::string> try_read_file_text(const std::filesystem::path& path,
                                               std::size_t max_bytes = kMaxInputFileBytes, std::string_view what = {});
 
-// `path`'s text, else that of `path`.gz (a committed report beside others is compressed), else nullopt.
-std::optional<std::string> try_read_plain_or_gzipped(const std::filesystem::path& path,
-                                                     std::size_t max_bytes = kMaxInputFileBytes);
-
 // The file's bytes, as try_read_file_text reads them; throws std::runtime_error "<path>: cannot read
 // <what>" (and why, where the system says: "No such file or directory", "Permission denied") where it
 // cannot be opened.

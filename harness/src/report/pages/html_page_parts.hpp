@@ -21,7 +21,7 @@ void legend(pugi::xml_node parent, std::initializer_list<std::pair<const char*, 
 // The choices are kept in the page's address (#filter:family=...;outcome=...;q=...).
 void filter_box(pugi::xml_node parent, const char* target, const std::set<std::string>& families,
                 const char* noun = "rows", bool by_outcome = false);
-// A paragraph of `lead` and `text` with its long target lists folded (results/target_lists), each
+// A paragraph of `lead` and `text` with its long target lists folded (target_lists.hpp), each
 // fold keeping the whole list in its tooltip.
 void folded_paragraph(pugi::xml_node parent, std::string_view lead, const std::string& text);
 void checked_list(pugi::xml_node parent, const std::vector<std::string>& checked);
