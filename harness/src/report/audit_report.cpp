@@ -79,7 +79,10 @@ ojson summary_json(const Audit& audit) {
 ojson coverage_json(const Audit& audit) {
   ojson cs = ojson::array();
   for (auto const& c : audit.coverage)
-    cs.push_back({{"kind", c.kind}, {"questions", c.questions}, {"probes", c.probes}, {"findings", c.findings}});
+    cs.push_back({{"kind", question_title(c.kind)},
+                  {"questions", c.questions},
+                  {"probes", c.probes},
+                  {"findings", c.findings}});
   return cs;
 }
 
@@ -89,7 +92,7 @@ std::string coverage_markdown(const Audit& audit) {
                    "space, and one again on each other target its sample is asked on), in how many probes, and how "
                    "many findings they gave.\n\n| Kind of question | Questions | Probes | Findings |\n|---|---|---|---|\n";
   for (auto const& c : audit.coverage)
-    md += fmt::format("| {} | {} | {} | {} |\n", c.kind, c.questions, c.probes, c.findings);
+    md += fmt::format("| {} | {} | {} | {} |\n", question_title(c.kind), c.questions, c.probes, c.findings);
   return md;
 }
 

@@ -147,6 +147,28 @@ TEST(QuestionKinds, TheNegativeSpaceIsComparedAcrossEveryTargetSupportingTheForm
     EXPECT_EQ(s.verdict, s.id == "ldmatrix.shape/targets" ? Verdict::Contradicted : Verdict::Confirmed) << s.id;
 }
 
+// Each kind of question once, in QuestionKind's order, with an id and a title of its own; a finding
+// counts under the kind of question that found it, whatever its id says: nothing reads a kind back
+// from a finding's id (which the count did before, by substring).
+TEST(QuestionKinds, EachKindIsTypedOnceAndAFindingCountsUnderItsOwn) {
+  std::set<std::string> ids, titles;
+  for (std::size_t k = 0; k < question_kinds().size(); ++k) {
+    const QuestionKindInfo& q = question_kinds()[k];
+    EXPECT_EQ(static_cast<std::size_t>(q.kind), k) << q.id;
+    EXPECT_TRUE(ids.insert(q.id).second) << q.id;
+    EXPECT_TRUE(titles.insert(q.title).second) << q.title;
+    EXPECT_STRNE(q.asks, "") << q.id;
+  }
+  EXPECT_EQ(question_kinds().size(), 15u);
+  EXPECT_STREQ(question_title(QuestionKind::TargetAgreement), "negative space on other targets");
+  std::vector<QuestionCount> counts = question_counts(planned().plan);
+  Finding f{.id = "toolkit-accepts/example/x", .cls = FindingClass::ToolkitAccepts};
+  f.question = QuestionKind::RegisterCounts;
+  count_findings(counts, {f});
+  EXPECT_EQ(counts[static_cast<std::size_t>(QuestionKind::RegisterCounts)].findings, 1u);
+  EXPECT_EQ(counts[static_cast<std::size_t>(QuestionKind::ManualExamples)].findings, 0u);
+}
+
 // Every probe is one kind's, and the report gives the kinds with their questions and findings: the
 // JSON (read back by the strict reader), the Markdown and the page.
 TEST(QuestionKinds, TheReportCountsQuestionsAndFindingsPerKind) {
@@ -160,7 +182,7 @@ TEST(QuestionKinds, TheReportCountsQuestionsAndFindingsPerKind) {
   ASSERT_EQ(a.coverage.size(), question_kinds().size());
   for (const char* kind : {"operand forms", "element type x shape", "register counts", "address modes",
                            "invalid values and state spaces", "address widths", "negative space on other targets"}) {
-    auto c = std::find_if(a.coverage.begin(), a.coverage.end(), [&](auto const& q) { return q.kind == kind; });
+    auto c = std::find_if(a.coverage.begin(), a.coverage.end(), [&](auto const& q) { return question_title(q.kind) == std::string(kind); });
     ASSERT_NE(c, a.coverage.end()) << kind;
     EXPECT_GT(c->questions, 0u) << kind;
   }
