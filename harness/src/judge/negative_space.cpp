@@ -171,7 +171,7 @@ void address_mutations(MutationSet& out, const ClassifiedCombination& valid, con
              .expected = DocClass::Undocumented,
              .words = "",
              .source = ""};
-  const SectionWords section = address_words(c.text);
+  const SectionWords section = address_words(*c.block);
   if (texts32.count(c.text)) {
     m.expected = DocClass::Valid;
     m.words = section.words;
