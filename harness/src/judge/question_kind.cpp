@@ -41,4 +41,10 @@ const QuestionKindInfo& info(QuestionKind k) { return question_kinds().at(static
 
 const char* question_title(QuestionKind k) { return info(k).title; }
 
+std::optional<QuestionKind> question_kind_of_id(const std::string& id) {
+  for (auto const& k : question_kinds())
+    if (id == k.id) return k.kind;
+  return std::nullopt;
+}
+
 }  // namespace ptxcts

@@ -4,6 +4,7 @@
 // QuestionKind; nothing reads a kind back from a finding's id.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,7 @@ struct QuestionKindInfo {
 const std::vector<QuestionKindInfo>& question_kinds();
 const QuestionKindInfo& info(QuestionKind k);
 const char* question_title(QuestionKind k);  // "grammar forms x targets", ...
+// The kind of this id ("operand-form"), if there is one: how a report's "question" is read back.
+std::optional<QuestionKind> question_kind_of_id(const std::string& id);
 
 }  // namespace ptxcts

@@ -17,8 +17,9 @@ namespace ptxcts {
 namespace {
 
 // 2: findings, statements, the grammar and its negative space (probes); 3: run.ptxas_targets;
-// 4: coverage (the questions asked and the findings, per kind of question)
-constexpr int kAuditSchemaVersion = 4;
+// 4: coverage (the questions asked and the findings, per kind of question); 5: each finding's and
+// each coverage row's kind of question by its id ("question": "operand-form", judge/question_kind)
+constexpr int kAuditSchemaVersion = 5;
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -79,7 +80,8 @@ ojson summary_json(const Audit& audit) {
 ojson coverage_json(const Audit& audit) {
   ojson cs = ojson::array();
   for (auto const& c : audit.coverage)
-    cs.push_back({{"kind", question_title(c.kind)},
+    cs.push_back({{"question", info(c.kind).id},
+                  {"kind", question_title(c.kind)},
                   {"questions", c.questions},
                   {"probes", c.probes},
                   {"findings", c.findings}});
@@ -101,6 +103,7 @@ ojson findings_json(const Audit& audit) {
   for (auto const& f : audit.findings)
     fs.push_back({{"id", f.id},
                   {"class", finding_class_id(f.cls)},
+                  {"question", info(f.question).id},
                   {"undocumented", f.undocumented},
                   {"subject", f.subject},
                   {"words", f.words},
