@@ -83,6 +83,11 @@ def quotes():
                 o = s.get(op) or {}
                 if "words" in o and "paraphrase" not in o:
                     out.append((f"{name} {s['name']} {op}", "manual", s["section"], [o["words"]]))
+        for a in d.get("address_words") or []:  # an instruction's section on its address and state spaces
+            for part in ("address", "state_spaces"):
+                q = a[part]
+                if "paraphrase" not in q:
+                    out.append((f"{name} {a['mnemonic']} {part}", q["document"], q["source"], [q["words"]]))
         for c in d.get("claims") or []:  # quoted from its document, the manual unless it names a seed
             if "paraphrase" not in c:
                 out.append((f"{name} {c['id']}", c.get("document", "manual"), c["source"], [c["text"]]))

@@ -71,6 +71,66 @@ struct Run {
   std::string output;                    // as ptxas wrote it (file name normalised)
 };
 
+// How ptxas ended: no verdict (`failed`, and why) where it could not run, ran past its limit, was
+// killed, or exited saying it failed; a crash (its lines still pinned) where it died of its own fault.
+void read_exit(Run& run, const std::optional<ProcessResult>& ran, const ProcessResult& r, const Toolchain& tc,
+               bool cubin_missing) {
+  if (!ran) run.failed = true, run.why = tc.abandoned();
+  else if (r.timed_out) run.failed = true, run.why = fmt::format("ptxas ran past the {} s limit", tc.timeout_seconds);
+  else if (r.signal) {
+    run.failed = true, run.why = fmt::format("ptxas killed by signal {} ({})", r.signal, strsignal(r.signal));
+    run.crashed = r.signal == SIGSEGV || r.signal == SIGABRT || r.signal == SIGBUS || r.signal == SIGFPE ||
+                  r.signal == SIGILL;
+    if (run.crashed) run.failed = false;  // its lines are still pinned below; judge() splits or says it
+  } else if (r.exit_code == 126 || r.exit_code == 127)
+    run.failed = true, run.why = fmt::format("ptxas could not be run (exit {}): {}", r.exit_code, r.output);
+  else if (r.exit_code != 0 && run.output.empty())
+    run.failed = true, run.why = fmt::format("ptxas exit {} without a message", r.exit_code);
+  else if (r.exit_code != 0 && says_ptxas_failed(run.output))
+    run.failed = true, run.why = fmt::format("ptxas exit {} with a message that says ptxas failed", r.exit_code);
+  else if (r.exit_code == 0 && cubin_missing)
+    run.failed = true, run.why = "ptxas exit 0 without writing the cubin";
+  // A shell's way of saying a signal (128 + its number), from a ptxas run through a wrapper: a crash too.
+  if (!run.failed && r.exit_code > 128 && r.exit_code < 160 && !run.output.empty() &&
+      run.output.find("Ptx assembly aborted due to errors") == std::string::npos)
+    run.crashed = true, run.why = fmt::format("ptxas exit {} (a signal) without finishing", r.exit_code);
+}
+
+// One line of ptxas's output on the member it is about: "ptxas probe.ptx, line 57; error   : ..."
+// goes to the member whose entry holds line 57; a line about the module's header to every member;
+// one about no member that can be told is stray (every member hears it).
+void pin_line(Run& run, const Module& m, const std::string& line) {
+  static const std::string prefix = "ptxas probe.ptx, line ";
+  const std::size_t n = m.body_line.size();
+  int number = 0;
+  std::size_t semi = std::string::npos;
+  if (line.rfind(prefix, 0) == 0) {
+    semi = line.find(';', prefix.size());
+    if (semi != std::string::npos) number = std::atoi(line.c_str() + prefix.size());
+  }
+  // The entry whose body holds the line (its entry and brace lines are the two before its body).
+  auto next = std::upper_bound(m.body_line.begin(), m.body_line.end(), number + 2);
+  if (number > 0 && number < m.body_line.front() - 2) {
+    // About the module's header (.version, .target): every member hears it, alone too.
+    for (std::size_t k = 0; k < n; ++k) {
+      run.messages[k] += line + "\n";
+      if (line.find("; error") != std::string::npos || line.find("; fatal") != std::string::npos)
+        run.rejected[k] = true;
+    }
+    return;
+  }
+  if (number <= 0 || number > m.lines || next == m.body_line.begin()) {
+    // About no member that can be told (ptxas's own built-in code, no line number).
+    run.stray = true;
+    for (auto& msg : run.messages) msg += line + "\n";
+    return;
+  }
+  const std::size_t k = static_cast<std::size_t>(next - m.body_line.begin() - 1);
+  const std::string rest = line.substr(semi);  // "; error   : ..."
+  run.messages[k] += fmt::format("{}{}{}\n", prefix, number - m.body_line[k] + 1, rest);
+  if (rest.rfind("; error", 0) == 0 || rest.rfind("; fatal", 0) == 0) run.rejected[k] = true;
+}
+
 Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, ProbeMode mode, const fs::path& dir) {
   static std::atomic<unsigned> counter{0};
   const std::string stem = fmt::format("probe-{}-{}", ::getpid(), counter++);
@@ -87,66 +147,18 @@ Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, Pro
   run.output = r.output;
   for (std::size_t p; (p = run.output.find(file.string())) != std::string::npos;)
     run.output.replace(p, file.string().size(), "probe.ptx");
-  const std::size_t n = m.body_line.size();
-  run.messages.assign(n, "");
-  run.rejected.assign(n, false);
-  if (!ran) run.failed = true, run.why = tc.abandoned();
-  else if (r.timed_out) run.failed = true, run.why = fmt::format("ptxas ran past the {} s limit", tc.timeout_seconds);
-  else if (r.signal) {
-    run.failed = true, run.why = fmt::format("ptxas killed by signal {} ({})", r.signal, strsignal(r.signal));
-    run.crashed = r.signal == SIGSEGV || r.signal == SIGABRT || r.signal == SIGBUS || r.signal == SIGFPE || r.signal == SIGILL;
-    if (run.crashed) run.failed = false;  // its lines are still pinned below; judge() splits or says it
-  }
-  else if (r.exit_code == 126 || r.exit_code == 127)
-    run.failed = true, run.why = fmt::format("ptxas could not be run (exit {}): {}", r.exit_code, r.output);
-  else if (r.exit_code != 0 && run.output.empty())
-    run.failed = true, run.why = fmt::format("ptxas exit {} without a message", r.exit_code);
-  else if (r.exit_code != 0 && says_ptxas_failed(run.output))
-    run.failed = true, run.why = fmt::format("ptxas exit {} with a message that says ptxas failed", r.exit_code);
-  else if (r.exit_code == 0 && mode == ProbeMode::Full && !wrote)
-    run.failed = true, run.why = "ptxas exit 0 without writing the cubin";
-  // A shell's way of saying a signal (128 + its number), from a ptxas run through a wrapper: a crash too.
-  if (!run.failed && r.exit_code > 128 && r.exit_code < 160 && !run.output.empty() &&
-      run.output.find("Ptx assembly aborted due to errors") == std::string::npos)
-    run.crashed = true, run.why = fmt::format("ptxas exit {} (a signal) without finishing", r.exit_code);
+  run.messages.assign(m.body_line.size(), "");
+  run.rejected.assign(m.body_line.size(), false);
+  read_exit(run, ran, r, tc, mode == ProbeMode::Full && !wrote);
   if (run.failed) return run;
   run.accepted = r.exit_code == 0 && !run.crashed;
-  // "ptxas probe.ptx, line 57; error   : ..." -> pinned on the member whose entry holds line 57.
-  static const std::string prefix = "ptxas probe.ptx, line ";
   for (std::size_t at = 0; at < run.output.size();) {
     std::size_t end = run.output.find('\n', at);
     if (end == std::string::npos) end = run.output.size();
     const std::string line = run.output.substr(at, end - at);
     at = end + 1;
-    if (line.empty()) continue;
-    if (line.rfind("ptxas fatal   : Ptx assembly aborted due to errors", 0) == 0) continue;
-    int number = 0;
-    std::size_t semi = std::string::npos;
-    if (line.rfind(prefix, 0) == 0) {
-      semi = line.find(';', prefix.size());
-      if (semi != std::string::npos) number = std::atoi(line.c_str() + prefix.size());
-    }
-    // The entry whose body holds the line (its entry and brace lines are the two before its body).
-    auto next = std::upper_bound(m.body_line.begin(), m.body_line.end(), number + 2);
-    if (number > 0 && number < m.body_line.front() - 2) {
-      // About the module's header (.version, .target): every member hears it, alone too.
-      for (std::size_t k = 0; k < n; ++k) {
-        run.messages[k] += line + "\n";
-        if (line.find("; error") != std::string::npos || line.find("; fatal") != std::string::npos)
-          run.rejected[k] = true;
-      }
-      continue;
-    }
-    if (number <= 0 || number > m.lines || next == m.body_line.begin()) {
-      // About no member that can be told (ptxas's own built-in code, no line number).
-      run.stray = true;
-      for (auto& msg : run.messages) msg += line + "\n";
-      continue;
-    }
-    const std::size_t k = static_cast<std::size_t>(next - m.body_line.begin() - 1);
-    const std::string rest = line.substr(semi);  // "; error   : ..."
-    run.messages[k] += fmt::format("{}{}{}\n", prefix, number - m.body_line[k] + 1, rest);
-    if (rest.rfind("; error", 0) == 0 || rest.rfind("; fatal", 0) == 0) run.rejected[k] = true;
+    if (line.empty() || line.rfind("ptxas fatal   : Ptx assembly aborted due to errors", 0) == 0) continue;
+    pin_line(run, m, line);
   }
   return run;
 }
@@ -206,15 +218,8 @@ struct Judging {
         r.output.find("Unsupported gpu architecture '" + arch + "'") != std::string::npos) {
       return judge(members, "sm_" + arch.substr(8));
     }
-    // ptxas crashing on a module: halves, down to the member it crashes on (the others keep their verdicts).
-    if (r.crashed && members.size() > 1) {
-      split_in_halves(members, arch);
-      return false;
-    }
-    // Alone: rejected before it crashed, a verdict (ptxas said why) with the crash after it; else none.
     if (r.crashed) {
-      if (r.rejected[0]) out[members[0]] = {.accepted = false, .message = r.messages[0] + kPtxasCrashed + ": " + r.why + "\n"};
-      else out[members[0]] = {.accepted = false, .message = "", .error = r.why};
+      crashed(members, arch, r);
       return false;
     }
     if (r.failed) {
@@ -226,6 +231,23 @@ struct Judging {
       for (std::size_t j = 0; j < members.size(); ++j) out[members[j]] = {.accepted = true, .message = r.messages[j]};
       return true;
     }
+    judge_rejection(members, arch, r);
+    return false;
+  }
+
+  // ptxas crashing on a module: halves, down to the member it crashes on (the others keep their
+  // verdicts). Alone: rejected before it crashed, a verdict (ptxas said why) with the crash after it;
+  // else none.
+  void crashed(const std::vector<std::size_t>& members, const std::string& arch, const Run& r) {
+    if (members.size() > 1) return split_in_halves(members, arch);
+    if (r.rejected[0])
+      out[members[0]] = {.accepted = false, .message = r.messages[0] + kPtxasCrashed + ": " + r.why + "\n"};
+    else out[members[0]] = {.accepted = false, .message = "", .error = r.why};
+  }
+
+  // A module ptxas rejected: the members an error was pinned on have their verdicts, the others are
+  // judged again; a line about no member sends the module to be split until it is one member's.
+  void judge_rejection(const std::vector<std::size_t>& members, const std::string& arch, const Run& r) {
     // A line about no member (the header, ptxas's own built-in code) may be any member's: halves,
     // until it is one member's alone, or goes away.
     const auto pinned = static_cast<std::size_t>(std::count(r.rejected.begin(), r.rejected.end(), true));
@@ -236,7 +258,7 @@ struct Judging {
       for (std::size_t j = 0; j < members.size(); ++j) (r.rejected[j] ? rejected : others).push_back(members[j]);
       judge(others, arch);
       judge(rejected, arch);
-      return false;
+      return;
     }
     if (pinned == 0 || r.stray) {
       if (members.size() == 1) {
@@ -245,7 +267,7 @@ struct Judging {
           std::lock_guard<std::mutex> hold(suspects_lock);
           suspects.insert(probes[members[0]].body);
         }
-        return false;
+        return;
       }
       if (pinned == 0) {
         std::vector<std::size_t> suspect, rest;
@@ -253,17 +275,17 @@ struct Judging {
         if (!suspect.empty() && !rest.empty()) {
           for (auto k : suspect) judge({k}, arch);
           judge(rest, arch);
-          return false;
+          return;
         }
       }
       // Every member rejected (each likely with a line of its own): small ones alone at once. None
       // pinned (a fatal error in ptxas's built-in code, often one member's of many): halves, to one.
       if (pinned > 0 && members.size() <= kSplitAlone) {
         for (auto k : members) judge({k}, arch);
-        return false;
+        return;
       }
       split_in_halves(members, arch);
-      return false;
+      return;
     }
     note_verdicts(members, r.rejected);
     // The others again: a fatal line ends the parse, and where the parse found errors ptxas does not
@@ -274,7 +296,6 @@ struct Judging {
       else again.push_back(members[j]);
     }
     judge(again, arch);
-    return false;
   }
 
   // A module expected to be accepted (group 0): the bodies rejected the last time judged apart from
@@ -336,18 +357,21 @@ std::string probe_arch(const Probe& p, ProbeMode mode) {
   return mode == ProbeMode::Full ? p.target : "compute_" + p.target.substr(3);
 }
 
-std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector<Probe>& probes,
-                                          const fs::path& cache_dir, int jobs, ProbeMode mode, ProbeStats* stats) {
-  std::vector<ProbeVerdict> out(probes.size());
-  // Modules: probes of one (target, version, -arch), in their order, kProbesPerModule at most.
+namespace {
+
+// A module to judge: its members (indices into the probes), its -arch, its catalog key.
+struct ModuleWork {
+  std::vector<std::size_t> members;
+  std::string arch, key;
+};
+
+// Modules: probes of one (target, version, -arch, group), in their order, kProbesPerModule at most
+// (kRejectedProbesPerModule of those expected rejected); the largest first, so that no long one starts last.
+std::vector<ModuleWork> module_work(const std::vector<Probe>& probes, ProbeMode mode) {
   std::map<std::tuple<std::string, PtxVersion, std::string, int>, std::vector<std::size_t>> groups;
   for (std::size_t k = 0; k < probes.size(); ++k)
     groups[{probes[k].target, probes[k].ptx, probe_arch(probes[k], mode), probes[k].group}].push_back(k);
-  struct Work {
-    std::vector<std::size_t> members;
-    std::string arch, key;
-  };
-  std::vector<Work> work;
+  std::vector<ModuleWork> work;
   for (auto& [g, members] : groups) {
     const int group = std::get<3>(g);
     const std::size_t size = group == 0 ? kProbesPerModule : kRejectedProbesPerModule;
@@ -357,9 +381,17 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
                       .arch = std::get<2>(g),
                       .key = ""});
   }
-  // The largest first, so that no long one starts last.
   std::stable_sort(work.begin(), work.end(),
-                   [](const Work& a, const Work& b) { return a.members.size() > b.members.size(); });
+                   [](const ModuleWork& a, const ModuleWork& b) { return a.members.size() > b.members.size(); });
+  return work;
+}
+
+}  // namespace
+
+std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector<Probe>& probes,
+                                          const fs::path& cache_dir, int jobs, ProbeMode mode, ProbeStats* stats) {
+  std::vector<ProbeVerdict> out(probes.size());
+  std::vector<ModuleWork> work = module_work(probes, mode);
   // A catalog copied read-only is still used: its verdicts are read, nothing is written into it,
   // and ptxas's scratch files go to a folder of this process's own.
   std::error_code ec;
@@ -373,7 +405,7 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
   std::mutex suspects_lock;
   auto worker = [&] {
     for (std::size_t w; (w = next++) < work.size();) {
-      Work& job = work[w];
+      ModuleWork& job = work[w];
       job.key = key_of(compose(probes, job.members), job.arch, mode, tc);
       const fs::path record = cache_dir / (job.key + ".probes");
       std::vector<ProbeVerdict> known;
@@ -409,10 +441,9 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
   if (!writable) remove_owned_folder(scratch);
   // Said only where it costs something: verdicts judged here that the next audit judges again. A
   // catalog that holds them all (an installed package's, read-only to its user) is only read.
-  if (!writable && cached < probes.size()) {
+  if (!writable && cached < probes.size())
     fmt::print(stderr, "audit: {} cannot be written: {} probe verdicts judged here are not kept in it\n",
                cache_dir.string(), probes.size() - cached.load());
-  }
   if (stats)
     *stats = {.probes = probes.size(), .cached = cached, .modules = work.size(), .ptxas_runs = runs, .errors = errors};
   return out;

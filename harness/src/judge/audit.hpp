@@ -57,6 +57,7 @@ struct Finding {
   std::size_t forms = 0;
   std::string example;  // one form it covers, as assembled
   const KnownDiscrepancy* known = nullptr;
+  QuestionKind question = QuestionKind::GrammarForms;  // the kind of question that found it
   // Whether it fails the audit: a contradiction between ptxas and the documents the specs do not expect.
   bool fails() const { return !known && !undocumented && cls != FindingClass::DocumentsDisagree; }
 };

@@ -3,15 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <deque>
 #include <map>
 #include <set>
 #include <stdexcept>
-#include <string_view>
 #include <tuple>
 
 #include "assemble/catalog.hpp"
+#include "judge/claimed_shapes.hpp"
+#include "judge/instruction_keys.hpp"
 #include "judge/type_shape_product.hpp"
 #include "judge/version_spellings.hpp"
 
@@ -42,23 +42,6 @@ struct Targets {
     return best;
   }
 };
-
-OperandShape form_shape(const AuditForm& f) {
-  OperandShape s;
-  // .f64 fragments (wmma's, mma's) are .f64 registers; every other operand here is 32-bit.
-  const bool wide = f.text.find(".f64") != std::string::npos;
-  if (f.operand_registers.empty()) s.registers["regs"] = f.registers;
-  else s.registers = f.operand_registers;
-  for (auto const& [o, n] : s.registers) s.types[o] = wide ? ".f64" : ".b32";
-  s.address_width = f.address_width;
-  return s;
-}
-
-// The mnemonic of an instruction line: up to the first blank, a guard (@p) left out.
-std::string mnemonic_of(std::string line) {
-  if (!line.empty() && line[0] == '@') line.erase(0, line.find(' ') + 1);
-  return line.substr(0, line.find_first_of(" \t"));
-}
 
 // Adds the probes and subjects to the plan, section by section (the probes' order is the plan's).
 struct Builder {
@@ -257,31 +240,6 @@ struct Builder {
       }
   }
 
-  // An instruction's qualifiers as a key that ignores their order but keeps the element types' (a
-  // dtype before a ctype): the other qualifiers sorted, then the types as written.
-  static std::string qualifier_key(const std::string& opcode) {
-    // An element type: bf16, tf32, f16, s8, u4, b1, e4m3, ... (told by hand: no std::regex in the plan).
-    auto is_type = [](const std::string& u) {
-      const std::size_t n = u.rfind("bf", 0) == 0 || u.rfind("tf", 0) == 0 ? 2
-                            : !u.empty() && std::string_view("fsube").find(u[0]) != std::string_view::npos ? 1
-                                                                                                            : 0;
-      return n && u.size() > n && std::isdigit(static_cast<unsigned char>(u[n]));
-    };
-    std::vector<std::string> other;
-    std::string types;
-    std::size_t start = 0;
-    for (std::size_t dot = 0; dot != std::string::npos; start = dot + 1) {
-      dot = opcode.find('.', start);
-      std::string unit = opcode.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-      if (is_type(unit)) types += "." + unit;
-      else other.push_back(std::move(unit));
-    }
-    std::sort(other.begin(), other.end());
-    std::string key;
-    for (auto const& o : other) key += o + ".";
-    return key + "|" + types;
-  }
-
   // The documented instances by qualifier_key (the 64-bit address one where both exist), made once.
   const std::map<std::string, const Instance*>& by_qualifiers() {
     if (qualifier_index.empty())
@@ -303,31 +261,6 @@ struct Builder {
         s.on = add(t->name, plan.toolkit_ptx, probe_body(s.instance->text(), shape), true);
     }
     plan.register_claims.push_back(std::move(s));
-  }
-
-  // The first 64-bit (or addressless) instance of the claim's variant that its selection picks.
-  static const Instance* claimed_instance(const RegisterClaim& rc, const std::deque<Instance>& instances) {
-    for (auto const& inst : instances) {
-      if (inst.variant().name != rc.variant || (inst.address_width() != 64 && inst.address_width() != 0)) continue;
-      bool all = true;
-      for (auto const& [axis, vals] : rc.select)
-        all = all && std::find(vals.begin(), vals.end(), inst.option(axis).text) != vals.end();
-      if (all) return &inst;
-    }
-    return nullptr;
-  }
-
-  // The instance's operands as the spec gives them, but the claimed one with the stated count.
-  static OperandShape claimed_shape(const RegisterClaim& rc, const Instance& inst) {
-    OperandShape shape;
-    const bool wide = inst.text().find(".f64") != std::string::npos;  // .f64 fragments: .f64 registers
-    for (const char* o : {"regs", "d", "a", "b", "c"})
-      if (inst.text().find(std::string("{") + o + "}") != std::string::npos) {
-        shape.registers[o] = instance_registers(inst, o);
-        shape.types[o] = wide ? ".f64" : ".b32";
-      }
-    shape.registers[rc.operand] = rc.registers;
-    return shape;
   }
 
   // Each target's first PTX ISA version, at it and one below.

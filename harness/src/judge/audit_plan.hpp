@@ -57,6 +57,8 @@ struct MutationSubject {
   // false: a question of the block's representative asked again on another target that supports
   // the form (judge/target_agreement.hpp compares the verdicts), not counted twice as a question.
   bool home = true;
+  // The kind of question it asks: its mutation's, or TargetAgreement where asked again elsewhere.
+  QuestionKind question() const { return home ? question_of(m) : QuestionKind::TargetAgreement; }
 };
 
 // An example is asked as an example: its own text, on the targets (and at a PTX ISA version) its

@@ -47,69 +47,85 @@ void undecided_if_the_gpu_is_wrong(ClaimVerdict& v, const std::vector<const Case
       v.evidence);
 }
 
-void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expect expect, const std::string& no_gpu) {
-  int pass = 0, fail = 0, fault = 0;
+// What the selected cases did; those the documents leave undefined on their target counted apart.
+struct CaseTally {
+  int pass = 0, fail = 0, fault = 0, undefined = 0;
   const CaseResult* first_bad = nullptr;
   const CaseResult* first_other = nullptr;
-  std::set<std::string> errors;
   const CaseResult* first_undefined = nullptr;  // the documents leave it undefined on its target: not judged
-  int undefined = 0;
+  std::set<std::string> errors;
   std::vector<const CaseResult*> bad_cases;
+  int ran() const { return pass + fail + fault; }
+};
+
+// The cases' outcomes; each case judged (not undefined) goes into the verdict's `checked`.
+CaseTally tally_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs) {
+  CaseTally t;
   for (auto const* r : rs) {
     if (outcome_of(*r) == Outcome::Undefined) {
-      ++undefined;
-      if (!first_undefined) first_undefined = r;
+      ++t.undefined;
+      if (!t.first_undefined) t.first_undefined = r;
       continue;
     }
     v.checked.push_back(r->kernel + "/" + r->case_name);
-    if (r->status == Status::Pass) ++pass;
+    if (r->status == Status::Pass) ++t.pass;
     else if (r->status == Status::Fail) {
-      ++fail;
-      if (!first_bad) first_bad = r;
-      bad_cases.push_back(r);
+      ++t.fail;
+      if (!t.first_bad) t.first_bad = r;
+      t.bad_cases.push_back(r);
     } else if (r->status == Status::Crash || r->status == Status::Timeout) {
-      ++fault;
-      if (!first_bad) first_bad = r;
-      bad_cases.push_back(r);
-      errors.insert(r->reason.substr(r->reason.find(": ") == std::string::npos ? 0 : r->reason.find(": ") + 2));
-    } else if (!first_other) first_other = r;
+      ++t.fault;
+      if (!t.first_bad) t.first_bad = r;
+      t.bad_cases.push_back(r);
+      t.errors.insert(r->reason.substr(r->reason.find(": ") == std::string::npos ? 0 : r->reason.find(": ") + 2));
+    } else if (!t.first_other) t.first_other = r;
   }
-  const int ran = pass + fail + fault;
+  return t;
+}
+
+// The tally in words: how many of the selected cases ran, and how.
+std::string tally_text(const CaseTally& t, std::size_t selected) {
+  std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed, {} faulted or hung", t.ran(),
+                                  selected - t.undefined, t.pass, t.fail, t.fault);
+  if (t.undefined)
+    tally += fmt::format(" ({} more undefined on their target, observed and not judged)", t.undefined);
+  if (!t.errors.empty()) tally += fmt::format(" ({})", fmt::join(t.errors, "; "));
+  if (t.first_bad && t.fail)
+    tally += fmt::format(" (first difference: {}: {})", case_id(*t.first_bad), t.first_bad->reason);
+  return tally;
+}
+
+void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expect expect, const std::string& no_gpu) {
+  const CaseTally t = tally_cases(v, rs);
+  const int ran = t.ran();
   if (ran == 0) {
     v.verdict = Verdict::NotCheckable;
     v.evidence = !no_gpu.empty() ? no_gpu
-                 : first_undefined
+                 : t.first_undefined
                      ? fmt::format("this run cannot judge it: the documents leave its {} cases undefined on {}: {}",
-                                   undefined, first_undefined->target, first_undefined->undefined)
-                 : first_other ? fmt::format("no case ran: {}", first_other->reason)
-                               : "no case selected";
+                                   t.undefined, t.first_undefined->target, t.first_undefined->undefined)
+                 : t.first_other ? fmt::format("no case ran: {}", t.first_other->reason)
+                                 : "no case selected";
     return;
   }
-  std::string tally = fmt::format("{} of {} selected cases ran: {} passed, {} failed, {} faulted or hung", ran,
-                                  rs.size() - undefined, pass, fail, fault);
-  if (undefined)
-    tally += fmt::format(" ({} more undefined on their target, observed and not judged)", undefined);
-  if (!errors.empty()) tally += fmt::format(" ({})", fmt::join(errors, "; "));
-  if (first_bad && fail)
-    tally +=
-        fmt::format(" (first difference: {}: {})", case_id(*first_bad), first_bad->reason);
+  const std::string tally = tally_text(t, rs.size());
   if (expect == Expect::Observe) {  // undefined behaviour: what happened is the record, not a verdict
     v.verdict = Verdict::Observed;
     v.evidence = "undefined behaviour, observed: " + tally;
     return;
   }
   if (expect == Expect::Fault) {
-    v.verdict = fault == ran ? Verdict::Confirmed : Verdict::Observed;
-    v.evidence = tally + (fault == ran ? "; the GPU enforces the rule"
-                                       : "; the GPU does not enforce the rule in every case (the behaviour is "
-                                         "undefined, so this is an observation)");
+    v.verdict = t.fault == ran ? Verdict::Confirmed : Verdict::Observed;
+    v.evidence = tally + (t.fault == ran ? "; the GPU enforces the rule"
+                                         : "; the GPU does not enforce the rule in every case (the behaviour is "
+                                           "undefined, so this is an observation)");
     return;
   }
-  const int bad = fail + fault;
+  const int bad = t.fail + t.fault;
   const bool holds = expect == Expect::Pass ? bad == 0 : bad > 0;
   v.verdict = holds ? Verdict::Confirmed : Verdict::Contradicted;
   v.evidence = tally + (expect == Expect::Pass ? "" : "; the claim holds only if these cases fail");
-  if (expect == Expect::Pass) undecided_if_the_gpu_is_wrong(v, bad_cases);
+  if (expect == Expect::Pass) undecided_if_the_gpu_is_wrong(v, t.bad_cases);
 }
 
 // A claim that predicts a failure or a fault is confirmed only if its control cases (on the kernels

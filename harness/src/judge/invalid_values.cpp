@@ -93,10 +93,10 @@ void state_space_mutations(MutationSet& out, const ClassifiedCombination& valid,
   if (!ss || c.text.find("[{addr}]") == std::string::npos) return;
   // Forms that differ only in their state space give the same texts: those written generic ask them.
   if (!c.value("ss").empty() && block_spells(*c.block, "ss", "")) return;
-  const SectionWords words = state_space_words(c.text);
+  const SectionWords words = state_space_words(*c.block);
   for (const char* space : kStateSpaces) {
     if (block_spells(*c.block, "ss", space)) continue;
-    const SpaceVerdict said = state_space_allowed(c.text, space);
+    const SpaceVerdict said = state_space_allowed(*c.block, space);
     const bool invalid = said.said && !said.allowed;
     out.add({.kind = "state-space",
              .detail = fmt::format("state space {}", *space ? space : "generic"),

@@ -171,7 +171,7 @@ void address_mutations(MutationSet& out, const ClassifiedCombination& valid, con
              .expected = DocClass::Undocumented,
              .words = "",
              .source = ""};
-  const SectionWords section = address_words(c.text);
+  const SectionWords section = address_words(*c.block);
   if (texts32.count(c.text)) {
     m.expected = DocClass::Valid;
     m.words = section.words;
@@ -219,18 +219,22 @@ std::vector<Mutation> mutations_of(const ClassifiedCombination& valid, const std
   return std::move(out.out);
 }
 
-std::string question_kind_of(const Mutation& m) {
-  if (m.kind == "order") return "qualifier orders";
-  if (m.kind == "registers") return "register counts";
-  if (m.kind == "register-type") return "register types";
-  if (m.kind == "address-width" || (m.kind == "address" && m.detail.find("-bit address register") != std::string::npos &&
-                                    m.detail.rfind("64-bit", 0) != 0))
-    return "address widths";
-  if (m.kind == "address" || m.kind == "address-mode") return "address modes";
-  if (m.kind == "operand-form") return "operand forms";
-  if (m.kind == "type-shape") return "element type x shape";
-  if (m.kind == "version-spelling") return "PTX ISA versions";  // the other spelling at a version
-  return "invalid values and state spaces";  // drop, double, value, conflict, state-space
+QuestionKind question_of_mutation_kind(const std::string& kind) {
+  using enum QuestionKind;
+  if (kind == "order") return QualifierOrders;
+  if (kind == "registers") return RegisterCounts;
+  if (kind == "register-type") return RegisterTypes;
+  if (kind == "address-width") return AddressWidths;
+  if (kind == "address" || kind == "address-mode") return AddressModes;
+  if (kind == "operand-form") return OperandForms;
+  if (kind == "type-shape") return TypeShape;
+  if (kind == "version-spelling") return PtxVersions;  // the other spelling at a version
+  return InvalidValues;                                 // drop, double, value, conflict, state-space
+}
+
+QuestionKind question_of(const Mutation& m) {
+  if (m.kind == "address" && m.shape.address_width != 64) return QuestionKind::AddressWidths;
+  return question_of_mutation_kind(m.kind);
 }
 
 }  // namespace ptxcts

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "judge/probe_text.hpp"
+#include "judge/question_kind.hpp"
 #include "spec/grammar.hpp"
 
 namespace ptxcts {
@@ -67,7 +68,11 @@ std::vector<Mutation> mutations_of(const ClassifiedCombination& valid,
                                    const std::set<std::string>& texts_with_32bit_address,
                                    bool representative = false, const GrammarPools* pools = nullptr);
 
-// The kind of question a mutation asks, as the report counts coverage ("register counts", ...).
-std::string question_kind_of(const Mutation& m);
+// The kind of question a mutation asks, as the report counts coverage: its kind's, but an address
+// register narrower than 64 bits asks of the address's width (QuestionKind::AddressWidths).
+QuestionKind question_of(const Mutation& m);
+// The kind of question of a kind of mutation ("order", "registers", ...): a finding about a block's
+// mutations of one kind (judge/questions/mutations.cpp) counts there.
+QuestionKind question_of_mutation_kind(const std::string& kind);
 
 }  // namespace ptxcts

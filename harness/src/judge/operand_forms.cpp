@@ -117,7 +117,7 @@ void address_mode_mutations(MutationSet& out, const ClassifiedCombination& valid
       if (p.name == "ss") return true;
     return false;
   }();
-  const SectionWords address = address_words(c.text), spaces = state_space_words(c.text);
+  const SectionWords address = address_words(*c.block), spaces = state_space_words(*c.block);
   const bool wmma = c.text.rfind("wmma", 0) == 0;
   for (const char* space : kStateSpaces) {
     if (!has_ss && *space) continue;
@@ -126,7 +126,7 @@ void address_mode_mutations(MutationSet& out, const ClassifiedCombination& valid
     for (auto const& p : c.block->positions)
       if (p.name == "ss")
         for (auto const& v : p.values) documented_space = documented_space || v.text == space;
-    const SpaceVerdict said = state_space_allowed(c.text, space);
+    const SpaceVerdict said = state_space_allowed(*c.block, space);
     auto add = [&](std::string kind, std::string detail, OperandShape sh, DocClass documented, bool alone = false) {
       Mutation m{.kind = std::move(kind), .detail = fmt::format("{} in state space {}", detail, *space ? space : "generic"),
                  .text = text, .shape = std::move(sh), .expected = DocClass::Undocumented, .words = "", .source = "",

@@ -7,9 +7,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "judge/question_kind.hpp"
 #include "results/toolkit_identity.hpp"
 
 namespace ptxcts {
@@ -27,6 +29,7 @@ struct AuditSummary : ToolkitIdentity {
     std::size_t forms = 0;
     std::vector<std::string> targets;
     std::string words, source, example;  // the documents' words, where they are, one form of it
+    std::optional<QuestionKind> question{};  // schema 5 on: the kind of question that found it
   };
   struct VerdictRow {
     std::string id, kind, verdict, evidence;  // statements; requirements (id: "variant requirement")
@@ -62,8 +65,9 @@ struct AuditSummary : ToolkitIdentity {
   std::vector<GrammarCountRow> grammar_counts;
   std::vector<MutationCountRow> negative_space;
   struct QuestionCountRow {  // schema 4's coverage: per kind of question
-    std::string kind;
+    std::string kind;  // its title
     std::size_t questions = 0, probes = 0, findings = 0;
+    std::optional<QuestionKind> question{};  // schema 5 on
   };
   std::vector<QuestionCountRow> coverage;  // empty before schema 4
   bool coverage_given = false;             // the report has a coverage (schema 4)

@@ -1,12 +1,14 @@
 // The documents' grammar as data (specs/<family>.yaml `grammar:`, `rules:`, `examples:`,
-// `register_claims:`, `version_spellings:`): each syntax block with the values its positions take as
+// `register_claims:`, `version_spellings:`, `address_words:`): each syntax block with the values its positions take as
 // the document spells them, each rule of the document as the combinations it forbids, each example
-// verbatim, each register count a table states, each spelling that changes with the PTX ISA version. The audit enumerates and judges them (judge/); nothing here says
+// verbatim, each register count a table states, each spelling that changes with the PTX ISA version,
+// what each instruction's section says of its address and state spaces. The audit enumerates and judges them (judge/); nothing here says
 // what ptxas does.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +42,27 @@ struct GrammarPosition {
 
 // One syntax block of a document: `syntax` with a {placeholder} per position and the operand
 // placeholders ({regs}, {addr}, {dst}, {src}, {d}, {a}, {b}, {c}; a value may hold {stride}).
+// An instruction's own section, quoted: the words, where they are, and why they are not verbatim in
+// the reference text ("" : they are).
+struct SectionQuote {
+  std::string words;
+  Citation cite;
+  std::string paraphrase;
+};
+
+// What an instruction's own section says of its address operand and of its state spaces
+// (`address_words:` of a family spec, one entry per mnemonic), copied onto each syntax block whose
+// syntax begins with the mnemonic, so that the audit's address and state-space questions cite the
+// section of the instruction they ask about (judge/address_words.hpp).
+struct AddressWords {
+  std::string mnemonic;       // "ldmatrix", "wmma.load"
+  SectionQuote address;       // on the address operand p
+  SectionQuote state_spaces;  // on the state spaces it may use
+  std::vector<std::string> allowed;  // the state spaces it allows ("" : generic addressing)
+  std::vector<std::string> unnamed;  // those it names neither way: not said
+  SourceLocation where;
+};
+
 struct GrammarBlock {
   std::string id, family;
   Citation cite;
@@ -50,6 +73,7 @@ struct GrammarBlock {
   std::map<std::string, std::string> types;   // register operand -> its documented register type
   std::size_t product() const;                // the number of combinations
   SourceLocation where, registers_where;
+  std::optional<AddressWords> address_words{};  // its instruction's section on the address ({}: none)
 };
 
 // A rule: under `when` (position -> values, all must match), either every combination is

@@ -20,6 +20,8 @@ const std::set<std::string> kVectorOperands = {"regs", "d", "a", "b", "c"};
 // Operands that are one register each.
 const std::set<std::string> kSingleOperands = {"dst", "src"};
 
+}  // namespace
+
 // `paraphrase: <why>`: the statement's words are not a verbatim quote of the text it cites, or cannot
 // be checked against the reference text; test_quoted_words checks every other quote verbatim.
 void check_paraphrase(const YamlReader& r) {
@@ -35,6 +37,8 @@ Citation read_citation(const YamlReader& r) {
                                       c.document));
   return c;
 }
+
+namespace {
 
 // What every statement read here starts with: where it is, its family, its id, its words, its source.
 template <class Statement>

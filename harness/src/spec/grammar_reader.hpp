@@ -16,6 +16,11 @@ namespace ptxcts {
 // The most combinations one syntax block may spell: past it, split the block as the manual does.
 inline constexpr std::size_t kMaxGrammarProduct = 20000;
 
+// A statement's `document` (manual, or seed-NNN) and `source`.
+Citation read_citation(const YamlReader& r);
+// `paraphrase: <why>`, if there, says why (not an empty text).
+void check_paraphrase(const YamlReader& r);
+
 std::vector<GrammarBlock> read_grammar(const YamlReader& list, const std::string& family);
 // Rules name positions and values of `blocks` (this family's): an unknown one is an error.
 std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& family,

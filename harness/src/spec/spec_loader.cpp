@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "spec/grammar.hpp"
+#include "spec/address_words_reader.hpp"
 #include "spec/grammar_reader.hpp"
 #include "spec/sass_expectations.hpp"
 #include "spec/spec_checks.hpp"
@@ -452,6 +453,7 @@ void read_family_statements(const YamlReader& doc, const std::string& family, Sp
     for (auto& v : read_version_spellings(doc.at("version_spellings"), family, blocks, specs.variants,
                                                specs.targets))
       specs.version_spellings.push_back(std::move(v));
+  if (doc.has("address_words")) read_address_words(doc.at("address_words"), family, blocks);
   for (auto& b : blocks) specs.grammar.push_back(std::move(b));
   if (doc.has("examples"))
     for (auto& e : read_examples(doc.at("examples"), family)) specs.examples.push_back(std::move(e));
@@ -484,7 +486,7 @@ void read_family_file(const SpecFile& f, SpecSet& specs, std::map<std::string, S
   // 'definitions' holds YAML anchors that the rest of the file refers to; nothing reads it directly.
   doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies",
                   "grammar", "rules", "examples", "register_claims", "version_spellings", "sass",
-                  "sparse_fragments"});
+                  "sparse_fragments", "address_words"});
   std::string family = read_identifier(doc.at("family"), "a family name");
   if (auto it = families.find(family); it != families.end())
     doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));

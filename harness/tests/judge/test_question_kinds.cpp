@@ -147,6 +147,28 @@ TEST(QuestionKinds, TheNegativeSpaceIsComparedAcrossEveryTargetSupportingTheForm
     EXPECT_EQ(s.verdict, s.id == "ldmatrix.shape/targets" ? Verdict::Contradicted : Verdict::Confirmed) << s.id;
 }
 
+// Each kind of question once, in QuestionKind's order, with an id and a title of its own; a finding
+// counts under the kind of question that found it, whatever its id says: nothing reads a kind back
+// from a finding's id (which the count did before, by substring).
+TEST(QuestionKinds, EachKindIsTypedOnceAndAFindingCountsUnderItsOwn) {
+  std::set<std::string> ids, titles;
+  for (std::size_t k = 0; k < question_kinds().size(); ++k) {
+    const QuestionKindInfo& q = question_kinds()[k];
+    EXPECT_EQ(static_cast<std::size_t>(q.kind), k) << q.id;
+    EXPECT_TRUE(ids.insert(q.id).second) << q.id;
+    EXPECT_TRUE(titles.insert(q.title).second) << q.title;
+    EXPECT_STRNE(q.asks, "") << q.id;
+  }
+  EXPECT_EQ(question_kinds().size(), 15u);
+  EXPECT_STREQ(question_title(QuestionKind::TargetAgreement), "negative space on other targets");
+  std::vector<QuestionCount> counts = question_counts(planned().plan);
+  Finding f{.id = "toolkit-accepts/example/x", .cls = FindingClass::ToolkitAccepts};
+  f.question = QuestionKind::RegisterCounts;
+  count_findings(counts, {f});
+  EXPECT_EQ(counts[static_cast<std::size_t>(QuestionKind::RegisterCounts)].findings, 1u);
+  EXPECT_EQ(counts[static_cast<std::size_t>(QuestionKind::ManualExamples)].findings, 0u);
+}
+
 // Every probe is one kind's, and the report gives the kinds with their questions and findings: the
 // JSON (read back by the strict reader), the Markdown and the page.
 TEST(QuestionKinds, TheReportCountsQuestionsAndFindingsPerKind) {
@@ -160,17 +182,39 @@ TEST(QuestionKinds, TheReportCountsQuestionsAndFindingsPerKind) {
   ASSERT_EQ(a.coverage.size(), question_kinds().size());
   for (const char* kind : {"operand forms", "element type x shape", "register counts", "address modes",
                            "invalid values and state spaces", "address widths", "negative space on other targets"}) {
-    auto c = std::find_if(a.coverage.begin(), a.coverage.end(), [&](auto const& q) { return q.kind == kind; });
+    auto c = std::find_if(a.coverage.begin(), a.coverage.end(),
+                          [&](auto const& q) { return question_title(q.kind) == std::string(kind); });
     ASSERT_NE(c, a.coverage.end()) << kind;
     EXPECT_GT(c->questions, 0u) << kind;
   }
   AuditRun run{.host = "host", .date = "2026-11-26T00:00:00Z", .suite_version = "0.1.0", .suite_commit = "abc"};
   const std::string json = audit_json(a, p.plan, v, run);
   auto j = nlohmann::json::parse(json);
-  EXPECT_EQ(j["schema_version"], 4);
+  EXPECT_EQ(j["schema_version"], 5);
   ASSERT_EQ(j["coverage"].size(), a.coverage.size());
   EXPECT_EQ(j["coverage"][0]["kind"], "grammar forms x targets");
-  EXPECT_EQ(parse_audit_report(json, "audit.json").coverage.size(), a.coverage.size());
+  EXPECT_EQ(j["coverage"][0]["question"], "grammar");
+  // Each finding says its kind of question by id, and the reader reads it back typed.
+  const AuditSummary read = parse_audit_report(json, "audit.json");
+  EXPECT_EQ(read.coverage.size(), a.coverage.size());
+  ASSERT_EQ(read.findings.size(), a.findings.size());
+  ASSERT_FALSE(a.findings.empty());
+  for (std::size_t k = 0; k < a.findings.size(); ++k) {
+    EXPECT_EQ(j["findings"][k]["question"], info(a.findings[k].question).id) << a.findings[k].id;
+    EXPECT_EQ(read.findings[k].question, a.findings[k].question) << a.findings[k].id;
+  }
+  EXPECT_EQ(read.coverage[10].question, QuestionKind::TypeShape);
+  std::string bad = json;
+  const std::size_t at = bad.find("\"question\": \"");
+  bad.replace(at, bad.find('"', at + 13) - at + 1, "\"question\": \"grammer\"");
+  try {
+    parse_audit_report(bad, "audit.json");
+    ADD_FAILURE() << "a kind of question no one knows was read";
+  } catch (const JsonInputError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected a kind of question (grammar, address-width, "), std::string::npos)
+        << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("audit.json:", 0), 0u) << e.what();
+  }
   EXPECT_NE(audit_markdown(a, run).find("| operand forms | "), std::string::npos);
   EXPECT_NE(audit_html(parse_audit_report(json, "audit.json")).find("element type x shape"), std::string::npos);
 }

@@ -1,4 +1,5 @@
-// Every quote of the documents in the specs (a rule's, register claim's, version spelling's or claim's text, a syntax
+// Every quote of the documents in the specs (a rule's, register claim's, version spelling's or claim's text, an
+// instruction's words on its address and state spaces, a syntax
 // block's `manual` line, an example's lines, a sparse fragment table's words, the title of a fragment
 // section a source cites) and every literal `.words` of
 // judge/'s sources appears verbatim in the reference text of the section it cites (markdown marks
@@ -138,6 +139,13 @@ void spec_quotes(const fs::path& file, std::vector<Quote>& out) {
       if (s[op] && s[op]["words"] && !s[op]["paraphrase"])
         out.push_back({name + " " + s["name"].as<std::string>() + " " + op, "manual",
                        s["section"].as<std::string>(), {s[op]["words"].as<std::string>()}});
+  // An instruction's section on its address operand and its state spaces (`address_words:`).
+  for (auto const& a : d["address_words"])
+    for (const char* part : {"address", "state_spaces"})
+      if (!a[part]["paraphrase"])
+        out.push_back({name + " " + a["mnemonic"].as<std::string>() + " " + part,
+                       a[part]["document"].as<std::string>(), a[part]["source"].as<std::string>(),
+                       {a[part]["words"].as<std::string>()}});
   // A claim's text: quoted from its document (the manual unless it names a seed).
   for (auto const& c : d["claims"])
     if (!c["paraphrase"])

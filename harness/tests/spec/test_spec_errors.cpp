@@ -213,7 +213,7 @@ TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, definitions, "
             "variants, claims, invalid, spellings, known_discrepancies, grammar, rules, examples, register_claims, "
-            "version_spellings, sass, sparse_fragments");
+            "version_spellings, sass, sparse_fragments, address_words");
 }
 
 // A spelling that changes with the PTX ISA version (`version_spellings:`): its qualifier must be one
@@ -245,6 +245,37 @@ TEST(SpecErrors, VersionSpellingOfAnotherFamilysMnemonicOrAnUnknownVersion) {
   Specs t;
   edit(t.ldmatrix, "family: ldmatrix\n", version_spelling(".aligned", "ldmatrix", "6.6"));
   EXPECT_EQ(load_error(t), "specs/ldmatrix.yaml:12:11: PTX ISA version 6.6 is not in targets.yaml's ptx_isa_versions");
+}
+
+// What an instruction's section says of its address and state spaces (`address_words:`): each
+// state space one the audit asks about (generic, .shared, ... .param), each mnemonic one a syntax
+// block of the family begins with.
+std::string address_words(const std::string& mnemonic, const std::string& space) {
+  return "family: ldmatrix\naddress_words:\n  - mnemonic: " + mnemonic +
+         "\n    address: {words: w, document: manual, source: s}\n"
+         "    state_spaces: {words: w, document: manual, source: s, allowed: [generic, " +
+         space + "]}\n";
+}
+
+TEST(SpecErrors, AddressWordsOfAnUnknownStateSpace) {
+  Specs s;
+  edit(s.ldmatrix, "family: ldmatrix\n", address_words("ldmatrix", ".shard"));
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:8:78: unknown state space '.shard'; expected one of generic, .shared, .shared::cta, "
+            ".shared::cluster, .global, .local, .const, .param");
+  Specs t;
+  edit(t.ldmatrix, "family: ldmatrix\n", address_words("ldmatrix", "generic"));
+  EXPECT_EQ(load_error(t),
+            "specs/ldmatrix.yaml:8:78: state space 'generic' is listed twice (in 'allowed' and 'unnamed' together, "
+            "or twice in one)");
+}
+
+TEST(SpecErrors, AddressWordsOfAMnemonicNoBlockBeginsWith) {
+  Specs s;
+  edit(s.ldmatrix, "family: ldmatrix\n", address_words("stmatrix", ".shared"));
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:6:15: no syntax block of family 'ldmatrix' begins with 'stmatrix' (or each has its "
+            "words already); expected the mnemonic its blocks write");
 }
 
 // A family's `sass:` (the SASS mnemonics expected per operation): an operation the family's

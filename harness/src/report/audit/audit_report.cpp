@@ -18,8 +18,9 @@ namespace ptxcts {
 namespace {
 
 // 2: findings, statements, the grammar and its negative space (probes); 3: run.ptxas_targets;
-// 4: coverage (the questions asked and the findings, per kind of question)
-constexpr int kAuditSchemaVersion = 4;
+// 4: coverage (the questions asked and the findings, per kind of question); 5: each finding's and
+// each coverage row's kind of question by its id ("question": "operand-form", judge/question_kind)
+constexpr int kAuditSchemaVersion = 5;
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -80,7 +81,11 @@ ojson summary_json(const Audit& audit) {
 ojson coverage_json(const Audit& audit) {
   ojson cs = ojson::array();
   for (auto const& c : audit.coverage)
-    cs.push_back({{"kind", c.kind}, {"questions", c.questions}, {"probes", c.probes}, {"findings", c.findings}});
+    cs.push_back({{"question", info(c.kind).id},
+                  {"kind", question_title(c.kind)},
+                  {"questions", c.questions},
+                  {"probes", c.probes},
+                  {"findings", c.findings}});
   return cs;
 }
 
@@ -90,7 +95,7 @@ std::string coverage_markdown(const Audit& audit) {
                    "space, and one again on each other target its sample is asked on), in how many probes, and how "
                    "many findings they gave.\n\n| Kind of question | Questions | Probes | Findings |\n|---|---|---|---|\n";
   for (auto const& c : audit.coverage)
-    md += fmt::format("| {} | {} | {} | {} |\n", c.kind, c.questions, c.probes, c.findings);
+    md += fmt::format("| {} | {} | {} | {} |\n", question_title(c.kind), c.questions, c.probes, c.findings);
   return md;
 }
 
@@ -99,6 +104,7 @@ ojson findings_json(const Audit& audit) {
   for (auto const& f : audit.findings)
     fs.push_back({{"id", f.id},
                   {"class", finding_class_id(f.cls)},
+                  {"question", info(f.question).id},
                   {"undocumented", f.undocumented},
                   {"subject", f.subject},
                   {"words", f.words},

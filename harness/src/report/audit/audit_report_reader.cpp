@@ -1,6 +1,7 @@
 #include "report/audit/audit_report_reader.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <map>
 
@@ -11,10 +12,24 @@ namespace ptxcts {
 namespace {
 
 
-AuditSummary::FindingRow read_finding(const JsonNode& n) {
-  n.object({"id", "class", "undocumented", "subject", "words", "source", "observed", "targets", "forms", "example",
-            "known_discrepancy", "fails_audit"});
+// Schema 5's "question": the id of a kind of question (judge/question_kind).
+QuestionKind read_question(const JsonNode& n) {
+  const std::string id = n.str();
+  if (auto k = question_kind_of_id(id)) return *k;
+  std::vector<std::string> ids;
+  for (auto const& k : question_kinds()) ids.push_back(k.id);
+  n.fail(fmt::format("expected a kind of question ({}), got \"{}\"", fmt::join(ids, ", "), id));
+}
+
+AuditSummary::FindingRow read_finding(const JsonNode& n, std::int64_t schema) {
+  if (schema >= 5)
+    n.object({"id", "class", "question", "undocumented", "subject", "words", "source", "observed", "targets", "forms",
+              "example", "known_discrepancy", "fails_audit"});
+  else
+    n.object({"id", "class", "undocumented", "subject", "words", "source", "observed", "targets", "forms", "example",
+              "known_discrepancy", "fails_audit"});
   AuditSummary::FindingRow f;
+  if (schema >= 5) f.question = read_question(n.at("question"));
   f.id = n.at("id").str();
   f.cls = n.at("class").str();
   f.undocumented = n.at("undocumented").boolean();
@@ -105,12 +120,14 @@ AuditSummary::GrammarRow read_grammar_row(const JsonNode& n, std::size_t targets
   return g;
 }
 
-// Schema 4's coverage: a row per kind of question, each kind once.
-void read_coverage(const JsonNode& rows, AuditSummary& a) {
+// Schema 4's coverage: a row per kind of question, each kind once (from schema 5 with its id).
+void read_coverage(const JsonNode& rows, AuditSummary& a, std::int64_t schema) {
   UniqueRows kinds;
   for (auto const& n : rows.items()) {
-    n.object({"kind", "questions", "probes", "findings"});
+    if (schema >= 5) n.object({"question", "kind", "questions", "probes", "findings"});
+    else n.object({"kind", "questions", "probes", "findings"});
     AuditSummary::QuestionCountRow c;
+    if (schema >= 5) c.question = read_question(n.at("question"));
     c.kind = n.at("kind").str();
     c.questions = static_cast<std::size_t>(n.at("questions").integer(0, kMaxReportCount));
     c.probes = static_cast<std::size_t>(n.at("probes").integer(0, kMaxReportCount));
@@ -187,7 +204,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   a.ptxas_failures = static_cast<std::size_t>(summary.at("ptxas_failures").integer(0, kMaxReportCount));
   UniqueRows findings, statements, requirements, forms, mutations, grammar;
   for (auto const& n : root.at("findings").items()) {
-    a.findings.push_back(read_finding(n));
+    a.findings.push_back(read_finding(n, schema));
     findings.check(n, a.findings.back().id, "finding");
   }
   for (auto const& n : root.at("statements").items()) {
@@ -203,7 +220,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
     forms.check(n, a.forms.back().name, "form");
   }
   a.coverage_given = schema >= 4;
-  if (a.coverage_given) read_coverage(root.at("coverage"), a);
+  if (a.coverage_given) read_coverage(root.at("coverage"), a, schema);
   for (auto const& n : root.at("grammar_counts").items()) a.grammar_counts.push_back(read_grammar_count(n));
   for (auto const& n : root.at("negative_space_counts").items()) {
     a.negative_space.push_back(read_mutation_count(n));

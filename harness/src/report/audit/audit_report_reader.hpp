@@ -1,4 +1,4 @@
-// Reading an audit report back (reports/audit-cuda<release>.json, schema 2 to 4, "kind": "audit" or
+// Reading an audit report back (reports/audit-cuda<release>.json, schema 2 to 5, "kind": "audit" or
 // none, as report/audit/audit_report writes it): what the toolkit matrix and `ptxcts diff` of two audits
 // need, checked as strictly as the other readers: every key known, every type, every grammar row's
 // verdicts one per target, and an error names FILE:LINE:COLUMN and what was expected
@@ -12,7 +12,8 @@
 
 namespace ptxcts {
 
-inline constexpr int kAuditReportSchema = 4;  // the newest read; 2 lacks run.ptxas_targets, 3 coverage
+// The newest read; 2 lacks run.ptxas_targets, 3 coverage, 4 each finding's and coverage row's "question".
+inline constexpr int kAuditReportSchema = 5;
 
 // Throws JsonInputError for anything that is not an audit report of this schema.
 AuditSummary read_audit_report(const JsonDocument& doc);

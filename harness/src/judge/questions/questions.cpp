@@ -1,0 +1,27 @@
+#include "judge/questions/questions.hpp"
+
+namespace ptxcts {
+
+const std::vector<QuestionJudge>& question_judges() {
+  using enum QuestionKind;
+  static const std::vector<QuestionJudge> judges = {
+      {"requirements", {GrammarForms, PtxVersions}, judge_requirements},
+      {"grammar", {GrammarForms, InvalidCombinations}, judge_grammar},
+      {"negative space",
+       {AddressWidths, RegisterTypes, QualifierOrders, AddressModes, InvalidValues, RegisterCounts, OperandForms,
+        TypeShape, PtxVersions},
+       judge_mutations},
+      {"examples", {ManualExamples}, judge_examples},
+      // a section naming shapes no syntax spells: the documents disagree on the combinations
+      {"fragment sections", {InvalidCombinations}, judge_fragment_sections},
+      {"register counts", {RegisterCounts}, judge_register_claims},
+      {"fragment formulas", {FragmentFormulas}, judge_formula_texts},
+      {"sparse fragments", {FragmentFormulas}, judge_sparse_fragments},
+      {"target and toolkit versions", {PtxVersions}, judge_target_versions},
+      {"hand-listed forms", {HandListedForms}, judge_forms},
+      {"version ladders", {}, judge_ladders},
+  };
+  return judges;
+}
+
+}  // namespace ptxcts
