@@ -25,11 +25,12 @@ foreach(_kind sqlite postgresql)
 endforeach()
 set_tests_properties(history.concurrent-writers-postgresql PROPERTIES FIXTURES_REQUIRED postgres LABELS "history;postgres")
 
-# The Slurm fleet of slurm.fleet-of-four, its tasks recording into the fixture's PostgreSQL history
-# (submit-fleet.sh with PTXCTS_HISTORY) and its merge job drawing the history page of the array's runs.
+# The Slurm fleet of slurm.fleet-of-four (the small suite, as there), its tasks recording into the
+# fixture's PostgreSQL history (submit-fleet.sh with PTXCTS_HISTORY) and its merge job drawing the
+# history page of the array's runs.
 add_test(NAME slurm.fleet-into-postgres
          COMMAND "${_pg_fixture}" with "${_pg_state}" env FLEET_TEST_HISTORY=postgres
                  "${CMAKE_CURRENT_SOURCE_DIR}/slurm/slurm_fleet.sh" $<TARGET_FILE:ptxcts> $<TARGET_FILE:fake_device_runner>
-                 "${PTXCTS_CATALOG_DIR}" "${PROJECT_SOURCE_DIR}")
+                 "${PTXCTS_SMALL_SUITE}/catalog" "${PROJECT_SOURCE_DIR}" "${PTXCTS_SMALL_SUITE}/specs")
 set_tests_properties(slurm.fleet-into-postgres PROPERTIES LABELS "slurm;history;postgres" SKIP_RETURN_CODE 77 TIMEOUT 180
-                     RESOURCE_LOCK slurm FIXTURES_REQUIRED postgres COST 60)
+                     RESOURCE_LOCK "slurm;chaos_suite" FIXTURES_REQUIRED "postgres;chaos_catalog")
