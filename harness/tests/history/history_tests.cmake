@@ -14,22 +14,26 @@ set_tests_properties(postgres.stop PROPERTIES FIXTURES_CLEANUP postgres LABELS "
 
 # Writers at once into one history, SQLite and PostgreSQL: 4 `ptxcts run` on the fake device (4 GPUs),
 # then 4 `history import` of all their reports; each run held once, every case (history/concurrent_writers.py).
+# The runs are the small suite's (chaos.catalog's specs and catalog, as the Slurm fleet's).
 foreach(_kind sqlite postgresql)
   set(_cmd ${PTXCTS_PYTHON3} "${CMAKE_CURRENT_SOURCE_DIR}/history/concurrent_writers.py" $<TARGET_FILE:ptxcts>
-      $<TARGET_FILE:fake_device_runner> "${PTXCTS_CATALOG_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/history-concurrent" ${_kind})
+      $<TARGET_FILE:fake_device_runner> "${PTXCTS_SMALL_SUITE}/catalog" "${CMAKE_CURRENT_BINARY_DIR}/history-concurrent" ${_kind}
+      --specs "${PTXCTS_SMALL_SUITE}/specs")
   if(_kind STREQUAL postgresql)
     set(_cmd "${_pg_fixture}" with "${_pg_state}" ${_cmd})
   endif()
   add_test(NAME history.concurrent-writers-${_kind} COMMAND ${_cmd})
-  set_tests_properties(history.concurrent-writers-${_kind} PROPERTIES LABELS "history" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  set_tests_properties(history.concurrent-writers-${_kind} PROPERTIES LABELS "history" SKIP_RETURN_CODE 77 TIMEOUT 300
+                       FIXTURES_REQUIRED chaos_catalog RESOURCE_LOCK chaos_suite)
 endforeach()
-set_tests_properties(history.concurrent-writers-postgresql PROPERTIES FIXTURES_REQUIRED postgres LABELS "history;postgres")
+set_tests_properties(history.concurrent-writers-postgresql PROPERTIES FIXTURES_REQUIRED "postgres;chaos_catalog" LABELS "history;postgres")
 
-# The Slurm fleet of slurm.fleet-of-four, its tasks recording into the fixture's PostgreSQL history
-# (submit-fleet.sh with PTXCTS_HISTORY) and its merge job drawing the history page of the array's runs.
+# The Slurm fleet of slurm.fleet-of-four (the small suite, as there), its tasks recording into the
+# fixture's PostgreSQL history (submit-fleet.sh with PTXCTS_HISTORY) and its merge job drawing the
+# history page of the array's runs.
 add_test(NAME slurm.fleet-into-postgres
          COMMAND "${_pg_fixture}" with "${_pg_state}" env FLEET_TEST_HISTORY=postgres
                  "${CMAKE_CURRENT_SOURCE_DIR}/slurm/slurm_fleet.sh" $<TARGET_FILE:ptxcts> $<TARGET_FILE:fake_device_runner>
-                 "${PTXCTS_CATALOG_DIR}" "${PROJECT_SOURCE_DIR}")
+                 "${PTXCTS_SMALL_SUITE}/catalog" "${PROJECT_SOURCE_DIR}" "${PTXCTS_SMALL_SUITE}/specs")
 set_tests_properties(slurm.fleet-into-postgres PROPERTIES LABELS "slurm;history;postgres" SKIP_RETURN_CODE 77 TIMEOUT 180
-                     RESOURCE_LOCK slurm FIXTURES_REQUIRED postgres COST 60)
+                     RESOURCE_LOCK "slurm;chaos_suite" FIXTURES_REQUIRED "postgres;chaos_catalog")

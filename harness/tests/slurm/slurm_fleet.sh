@@ -6,7 +6,10 @@
 # runs (no exit line), which the merge must list as the two missing runs and exit 1 for.
 # Skips (exit 77, with the reason) where the cluster cannot come up: packages missing, not root,
 # daemons that do not start. Every daemon started here is stopped, and its temporary folder removed.
-#   slurm_fleet.sh PTXCTS FAKE_RUNNER CATALOG SOURCE_DIR
+#   slurm_fleet.sh PTXCTS FAKE_RUNNER CATALOG SOURCE_DIR [SPECS]
+# SPECS: the specs CATALOG was made from, where they are not SOURCE_DIR's (CTest gives the small
+# suite's, chaos.catalog's: the fleet is what is checked here, not every family, and a task's run of
+# the small suite takes a fraction of the whole suite's 10 CPU-s).
 # Its waits are bounded so that all of them and the cleanup stay within CTest's 180 s; it takes
 # about 25 s on 2 cores.
 # The cluster, as found to work on a CI machine (Debian bookworm, slurm-wlm 22.05): a private slurm.conf
@@ -14,11 +17,11 @@
 # every state/spool/pid/log file in the temporary folder, and a private munged (own key, socket,
 # pid and log) named by AuthInfo; only where that munged will not start, the system's.
 set -uo pipefail
-if [ $# -ne 4 ]; then
-  echo "usage: $0 PTXCTS FAKE_RUNNER CATALOG SOURCE_DIR" >&2
+if [ $# -ne 4 ] && [ $# -ne 5 ]; then
+  echo "usage: $0 PTXCTS FAKE_RUNNER CATALOG SOURCE_DIR [SPECS]" >&2
   exit 2
 fi
-ptxcts=$1 fake_runner=$2 catalog=$3 source_dir=$4
+ptxcts=$1 fake_runner=$2 catalog=$3 source_dir=$4 specs=${5:-}
 slurm_scripts="$source_dir/harness/slurm"
 test_start=$(date +%s.%N)
 
@@ -216,6 +219,13 @@ h100=$(gpu "Fake H100 SXM" 9 0 0 18) h200=$(gpu "Fake H200" 9 0 1 2a) gh200=$(gp
 l40s=$(gpu "Fake L40S" 8 9 3 5e)
 write_runner "$tmp/runner-all-well.sh" "$h100" "$h200" "$gh200" "$l40s"
 write_runner "$tmp/runner-two-missing.sh" "$h100" "$h200" "[]" "$(gpu "Fake H100 PCIe" 9 0 3 5e)" 3
+if [ -n "$specs" ]; then
+  # Every ptxcts of the test (the tasks', the merge's, this script's) and the fake GPUs read SPECS.
+  printf '#!/usr/bin/env bash\nexec %q --specs %q "$@"\n' "$ptxcts" "$specs" > "$tmp/ptxcts"
+  chmod 755 "$tmp/ptxcts"
+  ptxcts="$tmp/ptxcts"
+  export PTXCTS_FAKE_SPECS="$specs"
+fi
 export PTXCTS="$ptxcts" PTXCTS_FAKE_MODE=model
 # The history (issue 44): the first fleet's tasks record into one history at once, PostgreSQL with
 # FLEET_TEST_HISTORY=postgres (the fixture's server, $POSTGRES_TEST_URL: CTest slurm.fleet-into-postgres),
