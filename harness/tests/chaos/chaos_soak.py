@@ -122,7 +122,7 @@ def small_specs(source, out):
     """The ldmatrix and movmatrix families alone (666 cases, 198 of them launched on the fake sm_90), so
     that a run takes a fraction of a second."""
     out.mkdir(parents=True)
-    for name in ("diagnostics.yaml", "targets.yaml", "ldmatrix.yaml", "movmatrix.yaml"):
+    for name in ("diagnostics.yaml", "documents.yaml", "targets.yaml", "ldmatrix.yaml", "movmatrix.yaml"):
         shutil.copy(source / "specs" / name, out / name)
     shutil.copytree(source / "specs" / "expectations", out / "expectations")
     text = (source / "specs" / "cases.yaml").read_text()
