@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
-#include <regex>
 #include <set>
 #include <vector>
 
@@ -34,17 +33,11 @@ void folded(pugi::xml_node parent, const std::string& s) {
     else el(parent, "abbr", {{"class", "targets"}, {"title", piece.whole}}, piece.text);
 }
 
-// "seed 003 (study notes "ldmatrix", in Chinese), the x1 kernel" -> "study notes "ldmatrix", in Chinese, the x1 kernel".
-std::string source_text(const std::string& source) {
-  static const std::regex cited(R"(seed \d+ \(([^()]*)\))");
-  return std::regex_replace(source, cited, "$1");
-}
-
 // A row of a table: a cell per key; `verdict_key`'s cell colored by its value; long cells folded.
 void row(pugi::xml_node tb, const json& j, std::initializer_list<const char*> keys, const char* verdict_key = "") {
   pugi::xml_node tr = el(tb, "tr", {{"data-family", field(j, "family")}});
   for (const char* k : keys) {
-    const std::string s = std::string_view(k) == "source" ? source_text(field(j, k)) : field(j, k);
+    const std::string s = field(j, k);
     folded(el(tr, "td", {{"class", std::string_view(k) == verdict_key ? s : ""}}), s);
   }
 }
@@ -66,26 +59,26 @@ std::vector<std::string> strings(const json& list) {
   return out;
 }
 
-// The documents by their names: a report cites a document by its id ("seed-004") where its sources
-// say what it is ("seed 004 (S. Veitner, "Load and store matrices ...")").
+// The documents by their names: a report cites a document by its id ("veitner-2025-ldmatrix-stmatrix"),
+// and its `documents` (specs/documents.yaml) say what it is: "Load and store matrices efficently with PTX
+// instructions" (Simon Veitner (simveit), https://...). A report written before it had `documents`
+// keeps its ids.
 std::map<std::string, std::string> document_names(const json& a) {
-  std::map<std::string, std::string> names{{"manual", "the PTX ISA manual"}};
-  static const std::regex cited(R"(seed (\d+) \(([^()]*)\))");
-  for (const char* list : {"findings", "statements"})
-    for (auto const& item : a.at(list)) {
-      const std::string source = field(item, "source");
-      for (auto m = std::sregex_iterator(source.begin(), source.end(), cited); m != std::sregex_iterator(); ++m)
-        names.emplace("seed-" + (*m)[1].str(), (*m)[2].str());
-    }
+  std::map<std::string, std::string> names;
+  if (a.contains("documents"))
+    for (auto const& d : a.at("documents"))
+      names.emplace(str(d, "id"), fmt::format("\"{}\" ({}, {})", str(d, "title"), str(d, "author"), str(d, "address")));
   return names;
 }
 
-// "stmatrix-blog-x1 (seed-004), but ..." -> "stmatrix-blog-x1 (S. Veitner, "..."), but ...".
+// "ldmatrix-notes-x1 (xuwh-2025-ldmatrix-notes, the x1 kernel): ..." -> "ldmatrix-notes-x1 ("ldmatrix ..."
+// (xuwh, https://...), the x1 kernel): ...": a document's id, in parentheses or before a comma there, by its name.
 std::string with_document_names(std::string s, const std::map<std::string, std::string>& names) {
-  for (auto const& [id, name] : names) {
-    const std::string cite = "(" + id + ")";
-    for (std::size_t at; (at = s.find(cite)) != std::string::npos;) s.replace(at, cite.size(), "(" + name + ")");
-  }
+  for (auto const& [id, name] : names)
+    for (const char* after : {")", ","}) {
+      const std::string cite = "(" + id + after;
+      for (std::size_t at; (at = s.find(cite)) != std::string::npos;) s.replace(at, cite.size(), "(" + name + after);
+    }
   return s;
 }
 
@@ -233,8 +226,8 @@ void audit_findings_section(pugi::xml_node body, const json& a) {
       el(sum, "span", {{"class", std::string("badge ") + standing_class(st)}}, standing_label(st));
       text(sum, with_document_names(str(f, "subject"), names));
       pugi::xml_node div = el(d, "div");
-      el(div, "pre", {}, str(f, "words"));
-      el(div, "p", {}, "Source: " + source_text(str(f, "source")));
+      el(div, "pre", {}, with_document_names(str(f, "words"), names));
+      el(div, "p", {}, "Source: " + str(f, "source"));
       pugi::xml_node p = el(div, "p", {}, "ptxas: ");
       folded(el(p, "code"), str(f, "observed"));
       const long long forms = f.at("forms").get<long long>();
@@ -367,6 +360,18 @@ void counts_section(pugi::xml_node body, const json& a) {
     row(tb, n, {"block", "kind", "documents", "forms", "accepted", "rejected"});
 }
 
+// The documents the specs cite, by their public identity (a report written before it had `documents`: none).
+void documents_section(pugi::xml_node body, const json& a) {
+  if (!a.contains("documents")) return;
+  pugi::xml_node s = section(body, "documents", "The documents");
+  el(s, "p", {}, "The documents the specs cite (specs/documents.yaml), by the id their findings and statements name.");
+  pugi::xml_node tb = wrapped_table(el(s, "div"), {"Id", "Title", "Author", "Address"}, {20, 35, 20, 25});
+  for (auto const& d : a.at("documents")) {  // the address as text: a page links only files beside it
+    pugi::xml_node tr = el(tb, "tr");
+    for (const char* k : {"id", "title", "author", "address"}) el(tr, "td", {}, str(d, k));
+  }
+}
+
 }  // namespace
 
 std::string audit_html(const json& audit) {
@@ -378,6 +383,7 @@ std::string audit_html(const json& audit) {
   audit_matrix_section(page.body, audit);
   requirements_section(page.body, audit);
   audit_forms_section(page.body, audit);
+  documents_section(page.body, audit);
   counts_section(page.body, audit);
   return page.str();
 }

@@ -117,6 +117,18 @@ void read_coverage(const JsonNode& rows, AuditSummary& a) {
   }
 }
 
+// The documents the specs cite (specs/documents.yaml), each once: what the findings' document ids name.
+// Checked here; the audit page reads them from the report itself.
+void check_document_rows(const JsonNode& rows) {
+  UniqueRows ids;
+  for (auto const& n : rows.items()) {
+    n.object({"id", "title", "author", "address", "language"}, {"translation_of"});
+    for (const char* k : {"title", "author", "address", "language"}) n.at(k).str();
+    if (n.has("translation_of")) n.at("translation_of").str();
+    ids.check(n, n.at("id").str(), "document");
+  }
+}
+
 AuditSummary::MutationCountRow read_mutation_count(const JsonNode& n) {
   n.object({"block", "kind", "documents", "forms", "accepted", "rejected"});
   AuditSummary::MutationCountRow m;
@@ -138,7 +150,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   const JsonNode root = doc.root();
   root.object({"schema_version", "run", "summary", "findings", "statements", "requirements", "forms", "grammar_counts",
                "negative_space_counts", "grammar", "negative_space", "ptxas_failures"},
-              {"kind", "coverage"});
+              {"kind", "coverage", "documents"});
   const JsonNode version = root.at("schema_version");
   const auto schema = version.integer(INT32_MIN, INT32_MAX);
   if (schema < 2 || schema > kAuditReportSchema)
@@ -178,6 +190,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
     forms.check(n, a.forms.back().name, "form");
   }
   if (schema >= 4) read_coverage(root.at("coverage"), a);
+  if (root.has("documents")) check_document_rows(root.at("documents"));
   root.at("grammar_counts").items();
   for (auto const& n : root.at("negative_space_counts").items()) {
     a.negative_space.push_back(read_mutation_count(n));
