@@ -13,7 +13,7 @@
 #include "spec/spec_loader.hpp"
 
 namespace {
-std::string g_targets, g_cases, g_diagnostics;
+std::string g_targets, g_cases, g_diagnostics, g_documents;
 
 std::string read(const char* path) {
   std::ifstream in(path);
@@ -27,6 +27,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   g_targets = read(PTXCTS_SOURCE_DIR "/specs/targets.yaml");
   g_cases = read(PTXCTS_SOURCE_DIR "/specs/cases.yaml");
   g_diagnostics = read(PTXCTS_SOURCE_DIR "/specs/diagnostics.yaml");
+  g_documents = read(PTXCTS_SOURCE_DIR "/specs/documents.yaml");
   if (g_targets.empty() || g_cases.empty()) {
     std::fprintf(stderr, "fuzz_specs: cannot read the specs under %s\n", PTXCTS_SOURCE_DIR);
     std::abort();
@@ -40,6 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ptxcts::load_specs({{.path = "targets.yaml", .text = g_targets},
                         {.path = "cases.yaml", .text = g_cases},
                         {.path = "diagnostics.yaml", .text = g_diagnostics},
+                        {.path = "documents.yaml", .text = g_documents},
                         {.path = "family.yaml", .text = text}});
   } catch (const ptxcts::SpecError&) {}
   // The formula parser on its own, with every variable bound.

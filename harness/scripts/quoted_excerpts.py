@@ -21,7 +21,8 @@ SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 OUT = os.path.join(ROOT, "harness/tests/data/quoted-text/excerpts.txt")
 
 # The manual's sections each file holds: mma-fragments/ files by their names; the others by what
-# their README says they are. Seeds 001 and 002 are the manual's own sections (seeds/README.md).
+# their README says they are. seeds/001_... and seeds/002_... are the manual's own sections
+# (seeds/README.md); the other seeds are documents of specs/documents.yaml, by their `copy`.
 SECTIONS = {
     "reference/ptx-isa/ldmatrix.md": "9.7.14.5.15",
     "reference/ptx-isa/stmatrix.md": "9.7.14.5.16",
@@ -50,12 +51,20 @@ def document_files():
         sec = SECTIONS.get(rel, m.group(1).replace("-", ".") if m else "")
         if name != "README.md":
             files[rel] = ("manual", sec)
+    copies = {d["copy"]: d["id"] for d in registry() if d.get("copy", "").startswith("seeds/")}
     for f in sorted(glob.glob(SHARED + "/seeds/0*.txt")):
         rel = os.path.relpath(f, SHARED)
-        files[rel] = ("seed-" + os.path.basename(f)[:3], "")
-        if rel in SECTIONS:
+        if rel in SECTIONS:  # a section of the manual
             files[rel + "#manual"] = ("manual", SECTIONS[rel])
+        elif rel in copies:  # another document, by its id in specs/documents.yaml
+            files[rel] = (copies[rel], "")
     return files
+
+
+def registry():
+    """The documents the specs cite (specs/documents.yaml): each with the copy of its text we hold."""
+    with open(os.path.join(ROOT, "specs", "documents.yaml"), encoding="utf-8") as f:
+        return yaml.safe_load(f)["documents"]
 
 
 def quotes():
@@ -88,7 +97,7 @@ def quotes():
                 q = a[part]
                 if "paraphrase" not in q:
                     out.append((f"{name} {a['mnemonic']} {part}", q["document"], q["source"], [q["words"]]))
-        for c in d.get("claims") or []:  # quoted from its document, the manual unless it names a seed
+        for c in d.get("claims") or []:  # quoted from its document, the manual unless it names another
             if "paraphrase" not in c:
                 out.append((f"{name} {c['id']}", c.get("document", "manual"), c["source"], [c["text"]]))
         out += [(f"{name} (a title it cites)", "manual", number, [title]) for number, title in fragment_titles(d)]

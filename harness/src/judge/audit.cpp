@@ -64,6 +64,7 @@ Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<P
   audit.toolkit_ptx = plan.toolkit_ptx;
   audit.targets = plan.targets;
   audit.ptxas_targets = plan.ptxas_targets;
+  audit.documents = suite.specs.documents;
   audit.probes = plan.probes.size();
   AuditState state;
   AuditContext cx{.suite = suite,

@@ -91,6 +91,7 @@ struct Audit {
   PtxVersion toolkit_ptx;
   std::vector<std::string> targets;        // the suite's targets this toolkit knows (targets.yaml's order)
   std::vector<std::string> ptxas_targets;  // every sm_* target ptxas lists, in its order
+  std::vector<Document> documents;         // the documents the specs cite (specs/documents.yaml)
   std::size_t probes = 0;
   std::vector<Finding> findings;
   std::vector<StatementVerdict> statements;

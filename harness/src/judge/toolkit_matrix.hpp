@@ -58,6 +58,10 @@ struct AuditSummary : ToolkitIdentity {
     std::string block, kind, documents;
     std::size_t forms = 0, accepted = 0, rejected = 0;
   };
+  struct DocumentRow {  // a document the specs cite (specs/documents.yaml), by its public identity
+    std::string id, title, author, address, language, translation_of;
+  };
+  std::vector<DocumentRow> documents;  // empty in a report written before `documents`
   std::vector<FindingRow> findings;
   std::vector<VerdictRow> statements, requirements;
   std::vector<FormRow> forms;

@@ -19,10 +19,18 @@
 
 namespace ptxcts {
 
-// Where a statement comes from: the document ("manual", or a seed such as "seed-001") and its
-// section and version, as the spec cites them.
+// Where a statement comes from: the document (an id of specs/documents.yaml, e.g. "manual") and
+// its section and version, as the spec cites them; `document_at` is where the spec names the document.
 struct Citation {
   std::string document, source;
+  SourceLocation document_at;
+};
+
+// A document the specs cite, by its public identity (specs/documents.yaml): the reports print its
+// title, author and address where a statement names its id.
+struct Document {
+  std::string id, title, author, address, language, what, translation_of;
+  SourceLocation where;
 };
 
 struct GrammarValue {

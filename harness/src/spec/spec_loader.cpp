@@ -11,6 +11,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "spec/documents.hpp"
 #include "spec/grammar.hpp"
 #include "spec/address_words_reader.hpp"
 #include "spec/grammar_reader.hpp"
@@ -144,13 +145,13 @@ Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) 
   c.id = read_identifier(r.at("id"), "a claim id");
   c.text = r.at("text").str();
   c.source = r.at("source").str();
-  // The text is quoted from `document` (the manual unless it says otherwise), or `paraphrase` says
-  // why not: test_quoted_words checks the words against the reference text, as the grammar's.
+  // The text is quoted from `document` (the manual unless it says otherwise; an id of documents.yaml,
+  // which check_documents checks), or `paraphrase` says why not: test_quoted_words checks the words
+  // against the reference text, as the grammar's.
+  c.cite = {.document = "manual", .source = c.source};
   if (r.has("document")) {
-    const std::string doc = read_identifier(r.at("document"), "a document (manual, or seed-NNN)");
-    if (doc != "manual" && doc.rfind("seed-", 0) != 0)
-      r.at("document").fail(
-          fmt::format("unknown document '{}'; expected manual or seed-NNN (a file of ../shared/seeds)", doc));
+    c.cite.document = read_identifier(r.at("document"), "a document (an id of documents.yaml)");
+    c.cite.document_at = r.at("document").where();
   }
   if (r.has("paraphrase") && r.at("paraphrase").str().empty())
     r.at("paraphrase").fail(
@@ -505,7 +506,10 @@ struct SharedSpecFiles {
   const SpecFile* targets = nullptr;
   const SpecFile* cases = nullptr;
   const SpecFile* diagnostics = nullptr;  // optional
-  bool holds(const SpecFile& f) const { return &f == targets || &f == cases || &f == diagnostics; }
+  const SpecFile* documents = nullptr;    // optional: without it, a `document:` names nothing
+  bool holds(const SpecFile& f) const {
+    return &f == targets || &f == cases || &f == diagnostics || &f == documents;
+  }
 };
 
 SharedSpecFiles shared_spec_files(const std::vector<SpecFile>& files) {
@@ -515,6 +519,7 @@ SharedSpecFiles shared_spec_files(const std::vector<SpecFile>& files) {
     if (base == "targets.yaml") shared.targets = &f;
     if (base == "cases.yaml") shared.cases = &f;
     if (base == "diagnostics.yaml") shared.diagnostics = &f;
+    if (base == "documents.yaml") shared.documents = &f;
   }
   if (!shared.targets) throw SpecError({.file = "specs"}, "no targets.yaml among the spec files");
   if (!shared.cases) throw SpecError({.file = "specs"}, "no cases.yaml among the spec files");
@@ -533,10 +538,14 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   if (const SpecFile* diagnostics = shared.diagnostics)  // without it, no documented-invalid form can be declared
     specs.diagnostics = read_diagnostics(
         YamlReader(diagnostics->path, parse_yaml(diagnostics->path, diagnostics->text), "diagnostics.yaml"));
+  if (const SpecFile* documents = shared.documents)
+    specs.documents =
+        read_documents(YamlReader(documents->path, parse_yaml(documents->path, documents->text), "documents.yaml"));
   std::map<std::string, SourceLocation> families;
   InstanceSyntax instances;
   for (auto const& f : files)
     if (!shared.holds(f)) read_family_file(f, specs, families, instances);
+  check_documents(specs);
   check_spec_set(specs);
   check_grammar(specs);
   return specs;

@@ -83,6 +83,12 @@ const SassExpectation* SpecSet::find_sass(const std::string& family, Operation o
   return nullptr;
 }
 
+const Document* SpecSet::find_document(const std::string& id) const {
+  for (auto const& d : documents)
+    if (d.id == id) return &d;
+  return nullptr;
+}
+
 const DiagnosticClass* SpecSet::find_diagnostic(const std::string& name) const {
   for (auto const& d : diagnostics)
     if (d.name == name) return &d;

@@ -238,6 +238,7 @@ struct ClaimCheck {
 
 struct Claim {
   std::string id, text, source, note, family;
+  Citation cite;  // its `document` ("manual" unless it names another) and `source`
   ClaimCheck check;
   SourceLocation where;
 };
@@ -390,11 +391,13 @@ struct SpecSet {
   std::vector<DiagnosticClass> diagnostics;
   std::vector<SassExpectation> sass;
   std::vector<SparseFragmentSection> sparse_fragments;  // mma.sp's fragment sections (not run)
+  std::vector<Document> documents;                      // specs/documents.yaml: what `document:` names
 
   const Variant* find_variant(const std::string& name) const;
   const CaseSpec* find_case(const std::string& name) const;
   const DiagnosticClass* find_diagnostic(const std::string& name) const;
   const SassExpectation* find_sass(const std::string& family, Operation op) const;
+  const Document* find_document(const std::string& id) const;
 };
 
 }  // namespace ptxcts

@@ -3,11 +3,17 @@
 // its class (an undocumented target, a rule broken, an example rejected, a register count, a
 // version below the minimum, a hand-listed form), a known one stays visible without failing, and
 // ptxas failing gives no verdict. Then the report: Findings first.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <regex>
 
 #include "judge/audit.hpp"
+#include "report/audit/audit_html.hpp"
+#include "report/audit/audit_report_reader.hpp"
 #include "report/audit/audit_report.hpp"
 #include "support/spec_fixture.hpp"
 #include "support/unrun_ptxas.hpp"
@@ -346,6 +352,41 @@ TEST(TargetSets, FamilyFromMeansTheFamilysLaterSpecificTargets) {
     EXPECT_TRUE(in(yes)) << yes;
   for (const char* no : {"sm_90", "sm_90a", "sm_100", "sm_103", "sm_110", "sm_120", "sm_121", "sm_89"})
     EXPECT_FALSE(in(no)) << no;
+}
+
+// The reports name each document by its public identity (specs/documents.yaml, read here on its own),
+// never by a number of ours: the JSON lists the documents, the Markdown and the page print their
+// titles and addresses, and no text of the three says "seed-0" or "seed 0".
+TEST(AuditReport, NamesEachDocumentByItsPublicIdentity) {
+  Fixture f(spec_files());
+  Audit a = f.judge();
+  AuditRun run{.host = "host", .date = "2026-11-28T00:00:00Z", .suite_version = "0.1.0", .suite_commit = "abc"};
+  const std::string json = audit_json(a, f.plan, f.verdicts, run), md = audit_markdown(a, run);
+  const std::string html = audit_html(parse_audit_report(json, "audit.json"));
+  const YAML::Node registry = YAML::LoadFile(std::string(PTXCTS_SOURCE_DIR) + "/specs/documents.yaml")["documents"];
+  auto j = nlohmann::json::parse(json);
+  ASSERT_EQ(j["documents"].size(), registry.size());
+  for (std::size_t i = 0; i < registry.size(); ++i) {
+    const auto title = registry[i]["title"].as<std::string>(), address = registry[i]["address"].as<std::string>();
+    EXPECT_EQ(j["documents"][i]["id"], registry[i]["id"].as<std::string>());
+    EXPECT_EQ(j["documents"][i]["title"], title);
+    EXPECT_NE(md.find(fmt::format("| {} | {} |", title, registry[i]["author"].as<std::string>())), std::string::npos)
+        << title;
+    EXPECT_NE(html.find(fmt::format("<td>{}</td>", address)), std::string::npos) << address;
+  }
+  // A finding's words name the study notes by their id; the page, by their title (from the report).
+  bool notes = false;
+  for (auto const& fi : a.findings) notes = notes || fi.words.find("(xuwh-2025-ldmatrix-notes, ") != std::string::npos;
+  EXPECT_TRUE(notes) << "no finding quotes the study notes";
+  EXPECT_EQ(html.find("(xuwh-2025-ldmatrix-notes, "), std::string::npos);
+  EXPECT_TRUE(std::regex_search(html, std::regex(R"(ldmatrix-notes-x1 \((&quot;|")ldmatrix \(study notes on)")));
+  static const std::regex ours(R"(seed[- ]0)", std::regex::icase);
+  for (auto const* text : {&json, &md, &html}) EXPECT_FALSE(std::regex_search(*text, ours));
+  // The report's reader takes its documents, each once.
+  EXPECT_NO_THROW(parse_audit_report(json, "audit.json"));
+  auto twice = j;
+  twice["documents"].push_back(twice["documents"][0]);
+  EXPECT_THROW(parse_audit_report(twice.dump(), "audit.json"), std::exception);
 }
 
 TEST(AuditReport, OpensWithFindingsByClassThenCountsThenTheStatements) {

@@ -31,7 +31,7 @@ TEST(DocumentedClass, WhatTheManualSpellsAndNoRuleOfItForbidsIsDocumentedWhateve
   const auto& m8n8_b8 = combination(all, "stmatrix.sync.aligned.m8n8.x1.shared.b8 [{addr}], {regs};");
   EXPECT_EQ(m8n8_b8.doc, DocClass::Unencoded);
   ASSERT_EQ(m8n8_b8.forbidden_by.size(), 1u);  // the study notes' rule, listed as theirs
-  EXPECT_EQ(m8n8_b8.forbidden_by[0]->cite.document, "seed-003");
+  EXPECT_EQ(m8n8_b8.forbidden_by[0]->cite.document, "xuwh-2025-ldmatrix-notes");
   // .m16n8 with .b16: the manual's own rule forbids it.
   const auto& m16n8_b16 = combination(all, "stmatrix.sync.aligned.m16n8.x1.trans.shared.b16 [{addr}], {regs};");
   EXPECT_EQ(m16n8_b16.doc, DocClass::Invalid);

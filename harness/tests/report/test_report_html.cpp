@@ -454,8 +454,28 @@ TEST(AuditHtml, TargetListsFoldedDocumentsNamed) {
   EXPECT_EQ(std::string(fold.child_value()),
             fmt::format("{} \u2026 {} ({} targets)", audit["run"]["targets"].front().get<std::string>(),
                         audit["run"]["targets"].back().get<std::string>(), targets));
+  // The report's `documents` (specs/documents.yaml) name the study notes: the finding's subject reads
+  // by their title, author and address, and the page lists every document with its address.
   std::string html = audit_page(audit);
-  EXPECT_EQ(html.find("(seed-0"), std::string::npos) << "a document cited by its id";
+  EXPECT_EQ(html.find("(xuwh-2025-ldmatrix-notes)"), std::string::npos) << "a document cited by its id";
+  const nlohmann::json& notes = audit["documents"][3];
+  ASSERT_EQ(notes["id"], "xuwh-2025-ldmatrix-notes");
+  auto card = doc.select_node("//details[@data-id='documents-disagree/example/ldmatrix-notes-x1']/summary").node();
+  ASSERT_TRUE(card);
+  EXPECT_NE(std::string(card.text().get()).find(fmt::format("ldmatrix-notes-x1 (\"{}\" ({}, {})), but",
+                                                            notes["title"].get<std::string>(),
+                                                            notes["author"].get<std::string>(),
+                                                            notes["address"].get<std::string>())),
+            std::string::npos)
+      << card.text().get();
+  for (auto const& d : audit["documents"])
+    EXPECT_EQ(count(doc, fmt::format("//section[@id='documents']//td[.='{}']", d["address"].get<std::string>()).c_str()),
+              1u);
+  // A report written before `documents` keeps its ids, and has no section of them.
+  audit.erase("documents");
+  auto old = parse(audit_page(audit));
+  EXPECT_EQ(count(old, "//section[@id='documents']"), 0u);
+  EXPECT_NE(audit_page(audit).find("(xuwh-2025-ldmatrix-notes)"), std::string::npos);
 }
 
 // Only aligned runs are compared: a third report of another suite commit is shown, marked not

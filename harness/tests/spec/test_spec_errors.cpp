@@ -3,8 +3,10 @@
 // Where the position given is not the ideal one (yaml-cpp marks some nodes elsewhere), the test
 // asserts the position given today and says what the ideal would be and why it is not given: a change
 // in either direction (a better mark, or a worse one) fails it and is then a decision to make.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -30,13 +32,14 @@ std::string read_source(const std::string& relative) {
 
 // The real spec texts, read once; each test edits its own copy. Paths are shown as "specs/NAME".
 struct Specs {
-  std::string targets, cases, ldmatrix, stmatrix;
+  std::string targets, cases, documents, ldmatrix, stmatrix;
 
   Specs() {
     static const Specs* real = [] {
       auto* s = new Specs(0);
       s->targets = read_source("specs/targets.yaml");
       s->cases = read_source("specs/cases.yaml");
+      s->documents = read_source("specs/documents.yaml");
       s->ldmatrix = read_source("specs/ldmatrix.yaml");
       s->stmatrix = read_source("specs/stmatrix.yaml");
       return s;
@@ -47,6 +50,7 @@ struct Specs {
   std::vector<SpecFile> files() const {
     return {{.path = "specs/targets.yaml", .text = targets},
             {.path = "specs/cases.yaml", .text = cases},
+            {.path = "specs/documents.yaml", .text = documents},
             {.path = "specs/ldmatrix.yaml", .text = ldmatrix},
             {.path = "specs/stmatrix.yaml", .text = stmatrix}};
   }
@@ -67,6 +71,12 @@ void edit(std::string& text, std::string_view from, std::string_view to) {
     return;
   }
   text.replace(at, from.size(), to);
+}
+
+// The 1-based line of `text` where `needle` first occurs (0: nowhere).
+int line_in(const std::string& text, std::string_view needle) {
+  const std::size_t at = text.find(needle);
+  return at == std::string::npos ? 0 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
 }
 
 // The text between `begin` (exclusive) and `end` (exclusive).
@@ -328,8 +338,66 @@ TEST(SpecErrors, ClaimFromAnUnknownDocument) {
   edit(s.ldmatrix, "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n",
        "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n    document: blog\n");
   EXPECT_EQ(load_error(s),
-            "specs/ldmatrix.yaml:56:15: unknown document 'blog'; expected manual or seed-NNN (a file of "
-            "../shared/seeds)");
+            "specs/ldmatrix.yaml:56:15: unknown document 'blog'; expected an id of documents.yaml (manual, "
+            "veitner-2025-ldmatrix-stmatrix, bbuf-2025-ldmatrix-stmatrix-zh, xuwh-2025-ldmatrix-notes)");
+}
+
+// specs/documents.yaml: every `document:` names one of its documents, each by its public identity.
+TEST(SpecErrors, ClaimFromADocumentByANumberOfOurs) {
+  Specs s;
+  edit(s.ldmatrix, "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n",
+       "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n    document: seed-003\n");
+  EXPECT_EQ(load_error(s), fmt::format("specs/ldmatrix.yaml:{}:15: unknown document 'seed-003'; expected an id of "
+                                       "documents.yaml (manual, veitner-2025-ldmatrix-stmatrix, "
+                                       "bbuf-2025-ldmatrix-stmatrix-zh, xuwh-2025-ldmatrix-notes)",
+                                       line_in(s.ldmatrix, "    document: seed-003")));
+}
+
+TEST(SpecErrors, DocumentWithoutTheRegistry) {
+  Specs s;
+  edit(s.ldmatrix, "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n",
+       "contiguously in memory.\"\n    source: \"manual, ldmatrix description\"\n    document: manual\n");
+  std::vector<SpecFile> files = s.files();
+  std::erase_if(files, [](const SpecFile& f) { return f.path == "specs/documents.yaml"; });
+  EXPECT_EQ(load_error(files),
+            fmt::format("specs/ldmatrix.yaml:{}:15: unknown document 'manual'; expected an id of documents.yaml, and "
+                        "no documents.yaml is among the spec files",
+                        line_in(s.ldmatrix, "    document: manual")));
+}
+
+TEST(SpecErrors, DocumentIdANumberOfOurs) {
+  Specs s;
+  edit(s.documents, "  - id: xuwh-2025-ldmatrix-notes\n", "  - id: seed-003\n");
+  EXPECT_EQ(load_error(s), fmt::format("specs/documents.yaml:{}:9: 'seed-003' is a number of ours; expected a slug of "
+                                       "the document's public identity (author, year, subject), e.g. "
+                                       "veitner-2025-ldmatrix-stmatrix",
+                                       line_in(s.documents, "  - id: seed-003")));
+}
+
+TEST(SpecErrors, DocumentTwice) {
+  Specs s;
+  edit(s.documents, "  - id: xuwh-2025-ldmatrix-notes\n", "  - id: manual\n");
+  EXPECT_EQ(load_error(s), fmt::format("specs/documents.yaml:{}:9: duplicate document 'manual' (first defined at "
+                                       "specs/documents.yaml:{}:9)",
+                                       line_in(s.documents, "  - id: manual\n    title: \"ldmatrix"),
+                                       line_in(s.documents, "  - id: manual\n")));
+}
+
+TEST(SpecErrors, DocumentWithAGuessedAddress) {
+  Specs s;
+  edit(s.documents, "    address: https://veitner.bearblog.dev/", "    address: veitner.bearblog.dev/");
+  EXPECT_EQ(load_error(s),
+            fmt::format("specs/documents.yaml:{}:14: 'veitner.bearblog.dev/load-and-store-matrices-efficently-with-ptx-"
+                        "instructions/' is not an address; expected http(s)://... or 'address not found'",
+                        line_in(s.documents, "    address: veitner.bearblog.dev/")));
+}
+
+TEST(SpecErrors, TranslationOfAnUnknownDocument) {
+  Specs s;
+  edit(s.documents, "    translation_of: veitner-2025-ldmatrix-stmatrix\n", "    translation_of: veitner-blog\n");
+  EXPECT_EQ(load_error(s), fmt::format("specs/documents.yaml:{}:21: unknown document 'veitner-blog'; expected another "
+                                       "id of documents.yaml",
+                                       line_in(s.documents, "    translation_of: veitner-blog")));
 }
 
 // ---------------------------------------------------------------------------------------------

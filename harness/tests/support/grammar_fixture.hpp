@@ -69,6 +69,7 @@ examples:
 inline std::vector<SpecFile> files(const std::string& ldmatrix_tail) {
   return {{.path = "specs/targets.yaml", .text = read_base("targets.yaml")},
           {.path = "specs/cases.yaml", .text = read_base("cases.yaml")},
+          {.path = "specs/documents.yaml", .text = read_base("documents.yaml")},  // what `document:` names
           {.path = "specs/ldmatrix.yaml", .text = read_base("ldmatrix.yaml") + ldmatrix_tail},
           {.path = "specs/stmatrix.yaml", .text = read_base("stmatrix.yaml")}};
 }

@@ -16,7 +16,7 @@ def small_specs(source, out):
     """The ldmatrix and movmatrix families alone, from `source`'s specs/ into `out` (made here)."""
     source, out = pathlib.Path(source), pathlib.Path(out)
     out.mkdir(parents=True)
-    for name in ("diagnostics.yaml", "targets.yaml", "ldmatrix.yaml", "movmatrix.yaml"):
+    for name in ("diagnostics.yaml", "documents.yaml", "targets.yaml", "ldmatrix.yaml", "movmatrix.yaml"):
         shutil.copy(source / "specs" / name, out / name)
     shutil.copytree(source / "specs" / "expectations", out / "expectations")
     text = (source / "specs" / "cases.yaml").read_text()

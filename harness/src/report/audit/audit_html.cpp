@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <map>
-#include <regex>
 #include <set>
 #include <vector>
 
@@ -58,26 +57,24 @@ pugi::xml_node wrapped_table(pugi::xml_node parent, std::initializer_list<const 
   return el(t, "tbody");
 }
 
-// The documents by their names: a report cites a document by its id ("seed-004") where its sources
-// say what it is ("seed 004 (S. Veitner, "Load and store matrices ...")").
+// The documents by their names: a report cites a document by its id ("veitner-2025-ldmatrix-stmatrix"),
+// and its `documents` (specs/documents.yaml) say what it is: "Load and store matrices efficently with PTX
+// instructions" (Simon Veitner (simveit), https://...). A report written before it had `documents`
+// keeps its ids.
 std::map<std::string, std::string> document_names(const AuditSummary& a) {
-  std::map<std::string, std::string> names{{"manual", "the PTX ISA manual"}};
-  static const std::regex cited(R"(seed (\d+) \(([^()]*)\))");
-  auto cite = [&](const std::string& source) {
-    for (auto m = std::sregex_iterator(source.begin(), source.end(), cited); m != std::sregex_iterator(); ++m)
-      names.emplace("seed-" + (*m)[1].str(), (*m)[2].str());
-  };
-  for (auto const& f : a.findings) cite(f.source);
-  for (auto const& s : a.statements) cite(s.source);
+  std::map<std::string, std::string> names;
+  for (auto const& d : a.documents) names.emplace(d.id, fmt::format("\"{}\" ({}, {})", d.title, d.author, d.address));
   return names;
 }
 
-// "stmatrix-blog-x1 (seed-004), but ..." -> "stmatrix-blog-x1 (S. Veitner, "..."), but ...".
+// "ldmatrix-notes-x1 (xuwh-2025-ldmatrix-notes, the x1 kernel): ..." -> "ldmatrix-notes-x1 ("ldmatrix ..."
+// (xuwh, https://...), the x1 kernel): ...": a document's id, in parentheses or before a comma there, by its name.
 std::string with_document_names(std::string s, const std::map<std::string, std::string>& names) {
-  for (auto const& [id, name] : names) {
-    const std::string cite = "(" + id + ")";
-    for (std::size_t at; (at = s.find(cite)) != std::string::npos;) s.replace(at, cite.size(), "(" + name + ")");
-  }
+  for (auto const& [id, name] : names)
+    for (const char* after : {")", ","}) {
+      const std::string cite = "(" + id + after;
+      for (std::size_t at; (at = s.find(cite)) != std::string::npos;) s.replace(at, cite.size(), "(" + name + after);
+    }
   return s;
 }
 
@@ -212,7 +209,7 @@ void finding_card(pugi::xml_node inside, const FindingRow& f, const std::map<std
   el(sum, "span", {{"class", std::string("badge ") + standing_class(st)}}, standing_label(st));
   text(sum, with_document_names(f.subject, names));
   pugi::xml_node div = el(d, "div");
-  el(div, "pre", {}, f.words);
+  el(div, "pre", {}, with_document_names(f.words, names));
   el(div, "p", {}, "Source: " + source_text(f.source));
   pugi::xml_node p = el(div, "p", {}, "ptxas: ");
   folded(el(p, "code"), f.observed);
@@ -392,6 +389,18 @@ void counts_section(pugi::xml_node body, const AuditSummary& a) {
                  number_cell(n.rejected)});
 }
 
+// The documents the specs cite, by their public identity (a report written before it had `documents`: none).
+void documents_section(pugi::xml_node body, const AuditSummary& a) {
+  if (a.documents.empty()) return;
+  pugi::xml_node s = section(body, "documents", "The documents");
+  el(s, "p", {}, "The documents the specs cite (specs/documents.yaml), by the id their findings and statements name.");
+  pugi::xml_node tb = wrapped_table(el(s, "div"), {"Id", "Title", "Author", "Address"}, {20, 35, 20, 25});
+  for (auto const& d : a.documents) {  // the address as text: a page links only files beside it
+    pugi::xml_node tr = el(tb, "tr");
+    for (const std::string* k : {&d.id, &d.title, &d.author, &d.address}) el(tr, "td", {}, *k);
+  }
+}
+
 }  // namespace
 
 std::string audit_html(const AuditSummary& audit) {
@@ -403,6 +412,7 @@ std::string audit_html(const AuditSummary& audit) {
   audit_matrix_section(page.body, audit);
   requirements_section(page.body, audit);
   audit_forms_section(page.body, audit);
+  documents_section(page.body, audit);
   counts_section(page.body, audit);
   return page.str();
 }

@@ -169,6 +169,24 @@ ojson forms_json(const Audit& audit) {
   return forms;
 }
 
+// The documents the specs cite, by their public identity: what a document id in the findings' words names.
+ojson documents_json(const Audit& audit) {
+  ojson out = ojson::array();
+  for (auto const& d : audit.documents) {
+    ojson o = {{"id", d.id}, {"title", d.title}, {"author", d.author}, {"address", d.address}, {"language", d.language}};
+    if (!d.translation_of.empty()) o["translation_of"] = d.translation_of;
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+std::string documents_markdown(const Audit& audit) {
+  std::string md = "\n## Documents\n\nThe documents the specs cite (specs/documents.yaml), by the id the findings name:\n\n"
+                   "| Id | Title | Author | Address |\n|---|---|---|---|\n";
+  for (auto const& d : audit.documents) md += fmt::format("| {} | {} | {} | {} |\n", d.id, d.title, d.author, d.address);
+  return md;
+}
+
 ojson grammar_counts_json(const Audit& audit) {
   ojson counts = ojson::array();
   for (auto const& c : audit.grammar)
@@ -237,6 +255,7 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
   j["schema_version"] = kAuditSchemaVersion;
   j["kind"] = std::string(report_kind_name(ReportKind::Audit));
   j["run"] = run_json(audit, run);
+  j["documents"] = documents_json(audit);
   j["summary"] = summary_json(audit);
   j["coverage"] = coverage_json(audit);
   j["findings"] = findings_json(audit);
@@ -277,6 +296,7 @@ std::string audit_markdown(const Audit& audit, const AuditRun& run) {
     if (u) md += fmt::format("\nNot listed by any document ({}):\n\n", u) + undocumented;
   }
   md += coverage_markdown(audit);
+  md += documents_markdown(audit);
   md += "\n## Counts\n\n| Findings | |\n|---|---|\n";
   for (FindingClass cls : {FindingClass::DocumentError, FindingClass::DocumentsDisagree, FindingClass::ToolkitAccepts,
                            FindingClass::ToolkitRejects}) {

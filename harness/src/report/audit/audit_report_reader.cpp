@@ -152,6 +152,19 @@ AuditSummary::GrammarCountRow read_grammar_count(const JsonNode& n) {
   return g;
 }
 
+// The documents the specs cite (specs/documents.yaml), each once: what the findings' document ids name.
+void read_documents(const JsonNode& rows, AuditSummary& a) {
+  UniqueRows ids;
+  for (auto const& n : rows.items()) {
+    n.object({"id", "title", "author", "address", "language"}, {"translation_of"});
+    AuditSummary::DocumentRow d{.id = n.at("id").str(), .title = n.at("title").str(), .author = n.at("author").str(),
+                                .address = n.at("address").str(), .language = n.at("language").str()};
+    if (n.has("translation_of")) d.translation_of = n.at("translation_of").str();
+    ids.check(n, d.id, "document");
+    a.documents.push_back(std::move(d));
+  }
+}
+
 AuditSummary::MutationCountRow read_mutation_count(const JsonNode& n) {
   n.object({"block", "kind", "documents", "forms", "accepted", "rejected"});
   AuditSummary::MutationCountRow m;
@@ -188,7 +201,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   const JsonNode root = doc.root();
   root.object({"schema_version", "run", "summary", "findings", "statements", "requirements", "forms", "grammar_counts",
                "negative_space_counts", "grammar", "negative_space", "ptxas_failures"},
-              {"kind", "coverage"});
+              {"kind", "coverage", "documents"});
   const JsonNode version = root.at("schema_version");
   const auto schema = version.integer(INT32_MIN, INT32_MAX);
   if (schema < 2 || schema > kAuditReportSchema)
@@ -222,6 +235,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   a.coverage_given = schema >= 4;
   if (a.coverage_given) read_coverage(root.at("coverage"), a, schema);
   for (auto const& n : root.at("grammar_counts").items()) a.grammar_counts.push_back(read_grammar_count(n));
+  if (root.has("documents")) read_documents(root.at("documents"), a);
   for (auto const& n : root.at("negative_space_counts").items()) {
     a.negative_space.push_back(read_mutation_count(n));
     auto const& m = a.negative_space.back();

@@ -1,6 +1,6 @@
-// The reference model against independent oracles: the printed outputs of the study notes
-// "ldmatrix" (in Chinese, no author or address) and of S. Veitner's blog post "Load and store
-// matrices efficiently with PTX instructions" (real ldmatrix/stmatrix runs that their authors
+// The reference model against independent oracles: the printed outputs of xuwh's study notes
+// "ldmatrix" (in Chinese; specs/documents.yaml, xuwh-2025-ldmatrix-notes) and of S. Veitner's blog post
+// "Load and store matrices efficently with PTX instructions" (real ldmatrix/stmatrix runs that their authors
 // printed). Each oracle is also run against a deliberately wrong fragment formula, which must make it fail.
 #include <gtest/gtest.h>
 
