@@ -45,8 +45,9 @@ class InstructionKind {
 
   // plan: the kernels of this kind's instances (each with kind == this), and the cases a kernel takes.
   virtual std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const = 0;
-  // A round trip a claim asks for: `store` after `load` (for the claim `claim`).
-  virtual KernelPlan plan_roundtrip(const Instance& load, const Instance& store, const std::string& claim) const = 0;
+  // The kernels a kind plans once every kind has planned its own, so that they come last in the
+  // suite (the ldmatrix/stmatrix kind's round trips, which claims ask for); none by default.
+  virtual std::vector<KernelPlan> plan_last(const std::deque<Instance>&, const SpecSet&) const { return {}; }
   virtual bool takes(const KernelPlan& kernel, const CaseSpec& c) const = 0;
   // judge: whether a claim about the variant step `selects` is checked by this kernel.
   virtual bool checks_claim_on(const KernelPlan& kernel, const std::function<bool(const Instance&)>& selects) const = 0;

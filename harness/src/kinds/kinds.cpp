@@ -20,22 +20,6 @@ const InstructionKind& kind_of(const Variant& v) {
   throw std::logic_error("no instruction kind owns variant " + v.name);
 }
 
-namespace {
-
-// Each store instance after the load instance with the same qualifier texts and address width.
-const Instance* roundtrip_load(const std::deque<Instance>& instances, const ClaimCheck& check, const Instance& st) {
-  const Instance* match = nullptr;
-  for (auto const& ld : instances) {
-    if (ld.variant().name != check.load || ld.address_width() != st.address_width()) continue;
-    bool same = true;
-    for (auto const& axis : st.variant().axes) same = same && ld.has_option(axis.name, st.option(axis.name).text);
-    if (same) match = &ld;
-  }
-  return match;
-}
-
-}  // namespace
-
 Suite build_suite(SpecSet specs) {
   Suite suite;
   suite.specs = std::move(specs);
@@ -48,15 +32,8 @@ Suite build_suite(SpecSet specs) {
     for (auto& inst : expand(v)) suite.instances.push_back(std::move(inst));
   for (auto const* kind : instruction_kinds())
     for (auto& k : kind->plan_kernels(suite.instances, suite.specs)) add_kernel(std::move(k));
-  for (auto const& c : suite.specs.claims) {
-    if (c.check.kind != ClaimCheckKind::Roundtrip) continue;
-    for (auto const& st : suite.instances) {
-      if (st.variant().name != c.check.store) continue;
-      const Instance* ld = roundtrip_load(suite.instances, c.check, st);
-      if (!ld) continue;  // the load variant has no such form; nothing to pair
-      add_kernel(kind_of(st.variant()).plan_roundtrip(*ld, st, c.id));
-    }
-  }
+  for (auto const* kind : instruction_kinds())
+    for (auto& k : kind->plan_last(suite.instances, suite.specs)) add_kernel(std::move(k));
   return suite;
 }
 

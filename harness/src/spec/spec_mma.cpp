@@ -162,7 +162,7 @@ void read_mma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
   for (auto item : r.at("cases").items("'cases' of mma")) {
     item.expect_map({"name", "description", "data", "seed", "overflow", "where"});
     CaseSpec c = read_case_basics(item, names);
-    c.mma = true;
+    c.block = "mma";
     c.where = item.at("data").where();
     if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
     else if (c.data == DataKind::Random) item.fail("random data needs a 'seed', so that runs are repeatable");

@@ -306,10 +306,11 @@ struct CaseSpec {
   int pitch = 0;
   std::uint64_t seed = 0;
   bool poison_unused = false;
-  // wmma cases (cases.yaml 'wmma'): matrices at the default stride or inside a wider matrix, and
-  // accumulators chosen so that integer accumulation overflows.
-  bool wmma = false;
-  bool mma = false;  // mma cases (cases.yaml 'mma')
+  // The cases.yaml block of a kind that it was read from ("" for the top-level cases): each kind
+  // takes the cases of its own block, or the top-level ones.
+  std::string block;
+  // wmma cases: matrices at the default stride or inside a wider matrix, and accumulators chosen so
+  // that integer accumulation overflows.
   bool wide_stride = false;
   bool overflow = false;
   SourceLocation where;  // of its 'rows' (wmma: of its 'stride')

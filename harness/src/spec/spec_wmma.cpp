@@ -87,7 +87,7 @@ void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
   for (auto item : r.at("cases").items("'cases' of wmma")) {
     item.expect_map({"name", "description", "data", "stride", "seed", "overflow", "fault", "where"});
     CaseSpec c = read_case_basics(item, names);
-    c.wmma = true;
+    c.block = "wmma";
     c.where = item.at("stride").where();
     std::string stride = item.at("stride").str();
     if (stride == "wide") c.wide_stride = true;

@@ -50,11 +50,8 @@ class FragmentKind : public InstructionKind {
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
     return plan_fragment_kernels(*this, instances);
   }
-  KernelPlan plan_roundtrip(const Instance& load, const Instance& store, const std::string& claim) const override {
-    KernelPlan k =
-        KernelPlan::of(*this, file_safe("roundtrip." + store.id()), store.variant().family, {&load, &store}, claim);
-    k.audited = false;  // two instructions: the audit judges each by its own kernel
-    return k;
+  std::vector<KernelPlan> plan_last(const std::deque<Instance>& instances, const SpecSet& specs) const override {
+    return plan_fragment_roundtrips(*this, instances, specs);
   }
   bool takes(const KernelPlan& kernel, const CaseSpec& c) const override { return fragment_takes(kernel, c); }
   // Single-instruction kernels of the variant.

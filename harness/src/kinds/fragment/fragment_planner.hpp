@@ -14,6 +14,10 @@ namespace ptxcts {
 class InstructionKind;
 
 std::vector<KernelPlan> plan_fragment_kernels(const InstructionKind& kind, const std::deque<Instance>& instances);
+// The round trips the claims ask for (check: roundtrip), a load's kernel then a store's; planned
+// after every kind's own kernels (InstructionKind::plan_last), so that they come last in the suite.
+std::vector<KernelPlan> plan_fragment_roundtrips(const InstructionKind& kind, const std::deque<Instance>& instances,
+                                                 const SpecSet& specs);
 // Whether a case applies (fault cases: single instructions; 'only' by the first step's qualifiers).
 bool fragment_takes(const KernelPlan& kernel, const CaseSpec& c);
 // Each step with its layout, computed from the spec's formulas.

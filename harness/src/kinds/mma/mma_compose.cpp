@@ -33,8 +33,8 @@ ComposeKernel classify(const std::vector<const Instance*>& steps, const std::str
   if (ops == std::vector{O::Load, O::Load, O::Mma}) return {.what = Composition::FeedAB, .mma = 2};
   if (ops == std::vector{O::Mma, O::Store}) return {.what = Composition::StoreD, .mma = 0};
   if (ops == std::vector{O::Mma, O::Move}) return {.what = Composition::TransposeD, .mma = 0};
-  throw std::runtime_error(fmt::format("claim {}: the mma kind composes ldmatrix, ldmatrix, mma (A and B fed); mma, "
-                                       "stmatrix (D stored); or mma, movmatrix (D transposed)",
+  throw std::runtime_error(fmt::format("claim {}: the mma kind composes a load, a load and mma (A and B fed); mma "
+                                       "and a store (D stored); or mma and a move (D transposed)",
                                        claim));
 }
 

@@ -43,12 +43,8 @@ class MmaKind : public InstructionKind {
     for (auto& k : plan_mma_compositions(*this, instances, specs)) out.push_back(std::move(k));
     return out;
   }
-  KernelPlan plan_roundtrip(const Instance&, const Instance& store, const std::string& claim) const override {
-    throw std::logic_error("claim " + claim + " asks for a round trip through " + store.id() +
-                           ": mma has no store to pair");
-  }
   bool takes(const KernelPlan& k, const CaseSpec& c) const override {
-    if (!c.mma) return false;
+    if (c.block != "mma") return false;
     const Instance& inst = mma_step(k);
     // compositions: random data in one tile per warp
     if (is_composition(k) && (c.data == DataKind::Unique || c.overflow)) return false;

@@ -37,10 +37,6 @@ class WmmaKind : public InstructionKind {
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
     return plan_wmma_kernels(*this, instances, specs);
   }
-  KernelPlan plan_roundtrip(const Instance&, const Instance& store, const std::string& claim) const override {
-    throw std::logic_error("claim " + claim + " asks for a round trip through " + store.id() +
-                           ": wmma round trips are planned by the wmma kind (wmma_planner), every layout pair");
-  }
   bool takes(const KernelPlan& kernel, const CaseSpec& c) const override { return wmma_takes(kernel, c); }
   // Loads, stores and products are checked through one another: every kernel with a step of the variant.
   bool checks_claim_on(const KernelPlan& k, const std::function<bool(const Instance&)>& selects) const override {

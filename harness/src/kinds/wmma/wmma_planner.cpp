@@ -128,7 +128,7 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
 }
 
 bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
-  if (!c.wmma) return false;
+  if (c.block != "wmma") return false;
   for (auto const& [axis, texts] : c.only) {
     bool seen = false;
     for (auto const* s : k.steps) {
