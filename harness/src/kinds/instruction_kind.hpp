@@ -1,4 +1,4 @@
-// The seam between the pipeline and the instruction kinds. A kind (kinds/fragment: ldmatrix,
+// The seam between the pipeline and the instruction kinds. A kind (kinds/matrix_move: ldmatrix,
 // stmatrix, movmatrix; kinds/wmma: wmma.load, wmma.store, wmma.mma) implements this once; the
 // catalog, runner and judge ask it what depends on the instructions and never look inside.
 // Modelled on VK-GL-CTS's checkSupport / initPrograms / iterate:

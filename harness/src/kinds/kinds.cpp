@@ -3,14 +3,14 @@
 #include <set>
 #include <stdexcept>
 
-#include "kinds/fragment/fragment_kind.hpp"
+#include "kinds/matrix_move/matrix_move_kind.hpp"
 #include "kinds/mma/mma_kind.hpp"
 #include "kinds/wmma/wmma_kind.hpp"
 
 namespace ptxcts {
 
 const std::vector<const InstructionKind*>& instruction_kinds() {
-  static const std::vector<const InstructionKind*> kinds = {&fragment_kind(), &wmma_kind(), &mma_kind()};
+  static const std::vector<const InstructionKind*> kinds = {&matrix_move_kind(), &wmma_kind(), &mma_kind()};
   return kinds;
 }
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "kinds/fragment/fragment_planner.hpp"
-#include "kinds/fragment/reference_model.hpp"
+#include "kinds/matrix_move/matrix_move_planner.hpp"
+#include "kinds/matrix_move/reference_model.hpp"
 #include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_info.hpp"
 #include "kinds/mma/mma_kind.hpp"
@@ -83,7 +83,7 @@ WmmaValues decode(const LaunchState& s, const LaunchShape& shape, int warp, cons
 }
 
 LaunchState run_fragment_kernel(const KernelPlan& k, const LaunchInput& in, bool shuffle) {
-  const std::vector<ModelStep> steps = fragment_model_steps(k);
+  const std::vector<ModelStep> steps = matrix_move_model_steps(k);
   const std::size_t threads = static_cast<std::size_t>(in.shape.threads());
   LaunchState s = in.state;
   for (std::size_t i = 0; i < steps.size(); ++i) {

@@ -1,4 +1,4 @@
-#include "kinds/fragment/case_data.hpp"
+#include "kinds/matrix_move/case_data.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "kinds/fragment/compare.hpp"
+#include "kinds/matrix_move/compare.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
-// The fragment kind: ldmatrix, stmatrix and movmatrix, whose fragment layouts the manual gives
-// lane by lane (the spec's formulas). Its pieces: fragment_planner (kernels, cases), fragment_emitter
+// The matrix-move kind: ldmatrix, stmatrix and movmatrix, whose fragment layouts the manual gives
+// lane by lane (the spec's formulas). Its pieces: matrix_move_planner (kernels, cases), matrix_move_emitter
 // (kernels/warp_matrix.ptx.in), case_data (inputs), reference_model and compare (the check).
 // May call: spec/, plan/, emit/, model/.
 #pragma once
@@ -8,6 +8,6 @@
 
 namespace ptxcts {
 
-const InstructionKind& fragment_kind();
+const InstructionKind& matrix_move_kind();
 
 }  // namespace ptxcts

@@ -1,4 +1,4 @@
-#include "kinds/fragment/fragment_planner.hpp"
+#include "kinds/matrix_move/matrix_move_planner.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -24,14 +24,15 @@ const Instance* roundtrip_load(const std::deque<Instance>& instances, const Clai
 // its own kernel.
 KernelPlan roundtrip_kernel(const InstructionKind& kind, const Instance& load, const Instance& store,
                             const std::string& claim) {
-  KernelPlan k = KernelPlan::of(kind, file_safe("roundtrip." + store.id()), store.variant().family, {&load, &store}, claim);
+  KernelPlan k =
+      KernelPlan::of(kind, file_safe("roundtrip." + store.id()), store.variant().family, {&load, &store}, claim);
   k.audited = false;
   return k;
 }
 
 }  // namespace
 
-std::vector<KernelPlan> plan_fragment_kernels(const InstructionKind& kind, const std::deque<Instance>& instances) {
+std::vector<KernelPlan> plan_matrix_move_kernels(const InstructionKind& kind, const std::deque<Instance>& instances) {
   std::vector<KernelPlan> out;
   for (auto const& inst : instances)
     if (kind.owns(inst.variant()))
@@ -39,8 +40,8 @@ std::vector<KernelPlan> plan_fragment_kernels(const InstructionKind& kind, const
   return out;
 }
 
-std::vector<KernelPlan> plan_fragment_roundtrips(const InstructionKind& kind, const std::deque<Instance>& instances,
-                                                 const SpecSet& specs) {
+std::vector<KernelPlan> plan_matrix_move_roundtrips(const InstructionKind& kind, const std::deque<Instance>& instances,
+                                                    const SpecSet& specs) {
   std::vector<KernelPlan> out;
   for (auto const& c : specs.claims) {
     if (c.check.kind != ClaimCheckKind::Roundtrip) continue;
@@ -57,7 +58,7 @@ std::vector<KernelPlan> plan_fragment_roundtrips(const InstructionKind& kind, co
   return out;
 }
 
-bool fragment_takes(const KernelPlan& k, const CaseSpec& c) {
+bool matrix_move_takes(const KernelPlan& k, const CaseSpec& c) {
   if (!c.block.empty()) return false;  // another kind's cases
   if (c.fault != Fault::None && k.steps.size() != 1) return false;
   for (auto const& [axis, texts] : c.only) {
@@ -69,7 +70,7 @@ bool fragment_takes(const KernelPlan& k, const CaseSpec& c) {
   return true;
 }
 
-std::vector<ModelStep> fragment_model_steps(const KernelPlan& k) {
+std::vector<ModelStep> matrix_move_model_steps(const KernelPlan& k) {
   std::vector<ModelStep> out;
   for (auto const* s : k.steps) out.push_back({.instance = s, .layout = compute_layout(*s)});
   return out;
