@@ -8,9 +8,21 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "kinds/mma/mma_cases.hpp"
+#include "kinds/wmma/wmma_cases.hpp"
 #include "spec/formula.hpp"
+#include "spec/kind_blocks.hpp"
 #include "spec/spec_loader.hpp"
+
+// spec/kind_blocks.hpp's list, which kinds/kinds.cpp defines from the kinds in the harness: the
+// fuzzer builds the spec stage alone, with the kinds' own case blocks (their readers, in the kinds'
+// order), so that the real cases.yaml reads.
+const std::vector<ptxcts::KindCaseBlock>& ptxcts::kind_case_blocks() {
+  static const std::vector<KindCaseBlock> blocks = {wmma_case_block(), mma_case_block()};
+  return blocks;
+}
 
 namespace {
 std::string g_targets, g_cases, g_diagnostics;

@@ -14,6 +14,17 @@ const std::vector<const InstructionKind*>& instruction_kinds() {
   return kinds;
 }
 
+// spec/kind_blocks.hpp's: each kind's, in the kinds' order.
+const std::vector<KindCaseBlock>& kind_case_blocks() {
+  static const std::vector<KindCaseBlock> blocks = [] {
+    std::vector<KindCaseBlock> out;
+    for (auto const* k : instruction_kinds())
+      for (auto& b : k->case_blocks()) out.push_back(std::move(b));
+    return out;
+  }();
+  return blocks;
+}
+
 const InstructionKind& kind_of(const Variant& v) {
   for (auto const* k : instruction_kinds())
     if (k->owns(v)) return *k;

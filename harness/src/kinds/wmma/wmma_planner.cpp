@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kinds/wmma/wmma_cases.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 #include "spec/wmma_axes.hpp"
 
@@ -95,7 +96,7 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
     out.push_back(std::move(k));
   }
   // Products: the state spaces cases.yaml names (wmma: product_state_spaces), in turn.
-  const std::vector<std::string>& spaces = specs.cases.wmma_product_state_spaces;
+  const std::vector<std::string>& spaces = wmma_case_settings(specs.cases).product_state_spaces;
   std::size_t turn = 0;
   for (auto const& mma : instances) {
     if (!mma.variant().wmma_mma) continue;
@@ -143,8 +144,8 @@ bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
   const bool product =
       std::any_of(k.steps.begin(), k.steps.end(), [](auto const* s) { return s->variant().wmma_mma.has_value(); });
   if (product && c.data == DataKind::Unique) return false;  // unique bit patterns make inexact products
-  if (c.overflow && !product) return false;
-  if (c.wide_stride && !wmma_matrix_info(*k.steps[0]).stride_operand) return false;
+  if (wmma_case_options(c).overflow && !product) return false;
+  if (wmma_case_options(c).wide_stride && !wmma_matrix_info(*k.steps[0]).stride_operand) return false;
   if (c.fault != Fault::None) {
     if (k.steps.size() != 1) return false;
     WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
