@@ -10,9 +10,10 @@
 // What adding a kind costs (CTest house.kind-names measures it): in its room, kinds/<kind>/
 // implementing this; outside it, its line in kinds/kinds.cpp, its skeleton in kernels/, its YAML in
 // specs/ and, with a case block, its line in harness/fuzz/fuzz_specs.cpp. A kind that needs a
-// semantics block or an operation of its own in the variants, figures, audit questions or the
-// fake device's emulator still edits spec/, judge/, report/ and the emulator: the debt
-// harness/tests/util/check_kind_names.py lists, place by place (36 places).
+// semantics block or an operation of its own in the variants, figures or audit questions still
+// edits spec/, judge/ and report/: the debt harness/tests/util/check_kind_names.py lists, place by
+// place (34 places). Its software GPU for the fake device runner is in its room too, beside its
+// tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
 // May call: spec/, plan/, emit/, model/.
 #pragma once
 

@@ -67,8 +67,6 @@ ALLOWED = {
     "harness/src/report/report_diff_html.cpp": "debt: wmma's observed layouts in the diff page",
     "harness/src/report/report_merge.cpp": "debt: wmma's observed layouts merged",
     "harness/src/commands/case_arguments.cpp": "debt: the matrix-move kind's case options on the command line",
-    "harness/tests/support/device_emulator.cpp": "debt: the fake device's emulator switch on the kinds",
-    "harness/tests/support/device_emulator.hpp": "debt: the fake device's emulator switch on the kinds",
 }
 
 # The fake device runner's files in harness/tests/support: its software GPU, which runs every kind.

@@ -35,9 +35,10 @@ Fault read_wmma_fault(const YamlReader& r) {
   if (f == "misaligned-stride") return Fault::MisalignedStride;
   if (f == "minimal-alignment-address") return Fault::MinimalAlignmentAddress;
   if (f == "minimal-alignment-stride") return Fault::MinimalAlignmentStride;
-  r.fail(fmt::format("unknown wmma fault '{}'; expected misaligned-address, misaligned-stride, "
-                     "minimal-alignment-address or minimal-alignment-stride",
-                     f));
+  r.fail(
+      fmt::format("unknown wmma fault '{}'; expected misaligned-address, misaligned-stride, "
+                  "minimal-alignment-address or minimal-alignment-stride",
+                  f));
 }
 
 CaseSpec read_wmma_case(YamlReader item, std::set<std::string>& names) {
@@ -97,6 +98,8 @@ WmmaCaseOptions wmma_case_options(const CaseSpec& c) {
   return o ? *o : WmmaCaseOptions{};
 }
 
-KindCaseBlock wmma_case_block() { return {.key = kWmmaCaseBlock, .read = read_wmma_block, .check = check_wmma_product_state_spaces}; }
+KindCaseBlock wmma_case_block() {
+  return {.key = kWmmaCaseBlock, .read = read_wmma_block, .check = check_wmma_product_state_spaces};
+}
 
 }  // namespace ptxcts
