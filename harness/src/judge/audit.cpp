@@ -9,7 +9,7 @@
 #include <regex>
 #include <set>
 
-#include "judge/formula_text.hpp"
+#include "kinds/mma/formula_text.hpp"
 #include "judge/fragment_sections.hpp"
 #include "judge/type_shape_product.hpp"
 #include "judge/version_ladder.hpp"

@@ -49,8 +49,6 @@ ALLOWED = {
     "harness/src/spec/variant_checks.cpp": "debt: per-operation checks of a variant",
     "harness/src/spec/layout_check.cpp": "debt: the mma fragment formulas' checks",
     "harness/src/spec/grammar.cpp": "debt: the grammar's operand shapes of wmma/mma",
-    "harness/src/judge/formula_text.cpp": "debt: mma's formulas as text for the audit",
-    "harness/src/judge/formula_text.hpp": "debt: mma's formulas as text for the audit",
     "harness/src/judge/fragment_sections.cpp": "debt: the mma.sp sections' audit questions",
     "harness/src/judge/type_shape_product.cpp": "debt: mma's type x shape questions",
     "harness/src/judge/question_coverage.cpp": "debt: which questions mma's variants answer",
