@@ -12,7 +12,7 @@
 // specs/ and, with a case block, its line in harness/fuzz/fuzz_specs.cpp. A kind that needs a
 // semantics block or an operation of its own in the variants, figures or audit questions still
 // edits spec/, judge/ and report/: the debt harness/tests/util/check_kind_names.py lists, place by
-// place (34 places). Its software GPU for the fake device runner is in its room too, beside its
+// place, and counts. Its software GPU for the fake device runner is in its room too, beside its
 // tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
 // May call: spec/, plan/, emit/, model/.
 #pragma once
