@@ -20,6 +20,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,8 @@ class InstructionKind {
   virtual bool owns(const Variant& v) const = 0;
   // spec: its own blocks of cases.yaml, read and checked in its room (spec/kind_blocks.hpp); none by default.
   virtual std::vector<KindCaseBlock> case_blocks() const { return {}; }
+  // spec: its variants' own layout block, evaluated by check-specs (spec/kind_blocks.hpp); none by default.
+  virtual std::optional<KindLayout> layout() const { return std::nullopt; }
 
   // The running face: what the catalog, the runner and the judge ask of a kind.
 

@@ -25,6 +25,17 @@ const std::vector<KindCaseBlock>& kind_case_blocks() {
   return blocks;
 }
 
+// spec/kind_blocks.hpp's: each kind's, in the kinds' order.
+const std::vector<KindLayout>& kind_layouts() {
+  static const std::vector<KindLayout> layouts = [] {
+    std::vector<KindLayout> out;
+    for (auto const* k : instruction_kinds())
+      if (auto l = k->layout()) out.push_back(std::move(*l));
+    return out;
+  }();
+  return layouts;
+}
+
 const InstructionKind& kind_of(const Variant& v) {
   for (auto const* k : instruction_kinds())
     if (k->owns(v)) return *k;

@@ -1,7 +1,8 @@
 // The describing face's spec side: what spec/ asks of the instruction kinds (kinds/, a later stage)
-// about the blocks a kind adds to the spec files. spec/ declares kind_case_blocks() and names no
-// kind; kinds/kinds.cpp defines it from the one list of kinds, each kind giving its own
-// (InstructionKind::case_blocks), so that a kind's block is read and checked in its own room.
+// about the blocks a kind adds to the spec files. spec/ declares kind_case_blocks() and
+// kind_layouts() and names no kind; kinds/kinds.cpp defines them from the one list of kinds, each
+// kind giving its own (InstructionKind::case_blocks, ::layout), so that a kind's blocks are read and
+// checked in its own room.
 #pragma once
 
 #include <functional>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "spec/instance.hpp"
 #include "spec/spec_model.hpp"
 #include "spec/yaml_reader.hpp"
 
@@ -26,5 +28,16 @@ struct KindCaseBlock {
 
 // Every kind's case blocks, in the kinds' order (defined in kinds/kinds.cpp).
 const std::vector<KindCaseBlock>& kind_case_blocks();
+
+// A kind whose variants lay out their operands in a block of their own (not `fragment`): which
+// variants, and the evaluation of one form's layout, which throws LayoutError or FormulaEvalError
+// as compute_layout does. check-specs evaluates every form of such a variant.
+struct KindLayout {
+  std::function<bool(const Variant&)> lays_out;
+  std::function<void(const Instance&)> evaluate;
+};
+
+// Every kind's, in the kinds' order (defined in kinds/kinds.cpp).
+const std::vector<KindLayout>& kind_layouts();
 
 }  // namespace ptxcts

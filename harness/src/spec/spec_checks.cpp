@@ -113,7 +113,7 @@ void check_case_where_refs(const SpecSet& specs) {
 // Every instance of a variant with a layout has a possible layout.
 void check_variant_layouts(const SpecSet& specs) {
   for (auto const& v : specs.variants)
-    if (v.has_layout || v.mma) check_layouts(v);
+    if (v.has_layout || kind_layout_of(v)) check_layouts(v);
 }
 
 // Every case must place every instance's rows inside one region of the tile.

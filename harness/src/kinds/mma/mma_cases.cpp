@@ -1,5 +1,6 @@
 #include "kinds/mma/mma_cases.hpp"
 
+#include "spec/mma_layout.hpp"
 #include "spec/spec_fields.hpp"
 
 namespace ptxcts {
@@ -38,6 +39,11 @@ const MmaCaseSettings& mma_case_settings(const CaseSet& set) {
 MmaCaseOptions mma_case_options(const CaseSpec& c) {
   const auto* o = std::any_cast<MmaCaseOptions>(&c.options);
   return o ? *o : MmaCaseOptions{};
+}
+
+KindLayout mma_layout() {
+  return {.lays_out = [](const Variant& v) { return v.mma.has_value(); },
+          .evaluate = [](const Instance& inst) { compute_mma_layouts(inst); }};
 }
 
 KindCaseBlock mma_case_block() { return {.key = kMmaCaseBlock, .read = read_mma_block, .check = {}}; }

@@ -1,5 +1,6 @@
 // The mma kind's own block of cases.yaml ('mma'), read in its room through the describing face
-// (spec/kind_blocks.hpp): the warps of a kernel, and its cases (overflowing accumulators).
+// (spec/kind_blocks.hpp): the warps of a kernel, and its cases (overflowing accumulators); and the
+// evaluation of its variants' layouts that check-specs asks for.
 #pragma once
 
 #include "spec/kind_blocks.hpp"
@@ -21,5 +22,8 @@ const MmaCaseSettings& mma_case_settings(const CaseSet& set);
 MmaCaseOptions mma_case_options(const CaseSpec& c);
 
 KindCaseBlock mma_case_block();
+// The describing face's layout: the variants with an 'mma' block, each form's operands laid out
+// (spec/mma_layout).
+KindLayout mma_layout();
 
 }  // namespace ptxcts

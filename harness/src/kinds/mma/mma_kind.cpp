@@ -37,6 +37,7 @@ class MmaKind : public InstructionKind {
  public:
   bool owns(const Variant& v) const override { return v.operation == Operation::Mma; }
   std::vector<KindCaseBlock> case_blocks() const override { return {mma_case_block()}; }
+  std::optional<KindLayout> layout() const override { return mma_layout(); }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
     std::vector<KernelPlan> out;
