@@ -291,8 +291,9 @@ void read_mutants(YamlReader r, CaseSet& s) {
 }
 
 CaseSet read_cases(YamlReader r, const TargetCatalog& targets) {
-  std::vector<std::string> keys = {"warps", "tile_bytes", "regions", "cases", "mutants"};
+  std::vector<std::string> keys = {"warps", "tile_bytes", "regions", "cases"};
   for (auto const& b : kind_case_blocks()) keys.push_back(b.key);
+  keys.push_back("mutants");
   r.expect_map(keys);
   CaseSet s;
   s.warps = static_cast<int>(r.at("warps").integer(1, 32));
