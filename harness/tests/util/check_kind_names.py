@@ -6,10 +6,11 @@ the kind). A kind's own tests (harness/tests/kinds/<kind>/) are its room too and
 
 A file names a kind when one of its identifiers or strings has, split at '_', '.', digits and
 camelCase, a part among the kind's WORDS (`WmmaMatrix`, `spec_mma_sp`, "ldmatrix"). Its own folder's
-words never count against a file (kinds/wmma's `wmma_mma_info` is wmma's own).
+words never count against a file (kinds/wmma's `wmma_mma_info` is wmma's own), nor does mma beside
+wmma in one name (`WmmaMma`, "wmma.mma": wmma's instruction).
 
 The count printed is the places (files) outside their rooms that name a kind, allowed or not: the
-issue's measure (issue 39: about 40 before; target: under 10).
+issue's measure (issue 39: 39 on 2131e01 by these rules; target: under 10).
 
 usage: check_kind_names.py SOURCE_DIR            check; exit 1 naming each file:line not allowed
        check_kind_names.py SOURCE_DIR --list     every place and what it names, allowed or not
@@ -52,17 +53,17 @@ ALLOWED = {
     "harness/src/judge/question_coverage.cpp": "debt: which questions mma's variants answer",
     "harness/src/judge/audit.cpp": "debt: the audit's kind branches (h39-judge splits it)",
     "harness/src/judge/address_words.cpp": "debt: the manual's words per instruction (h39-judge moves them to specs)",
-    "harness/src/judge/operand_forms.cpp": "debt: wmma.mma's operand forms",
-    "harness/src/judge/expectations.cpp": "debt: wmma's observation expectation",
+    "harness/src/judge/operand_forms.cpp": "debt: wmma's variable addresses, undocumented (a kind's audit question)",
+    "harness/src/judge/expectations.cpp": "an example kernel glob in an expectation file's message (wmma.load.*/fault-*)",
     "harness/src/report/mma_layout_svg.cpp": "debt: mma's fragment figure",
     "harness/src/report/mma_layout_svg.hpp": "debt: mma's fragment figure",
     "harness/src/report/layout_svg.cpp": "debt: the layout figure's mma branch",
     "harness/src/report/layout_svg.hpp": "debt: the layout figure's mma branch",
-    "harness/src/report/report_html.cpp": "debt: the run page's per-kind figures and wmma observations",
-    "harness/src/report/report_markdown.cpp": "debt: wmma's observed layouts in Markdown",
-    "harness/src/report/report_diff_html.cpp": "debt: wmma's observed layouts in the diff page",
-    "harness/src/report/report_merge.cpp": "debt: wmma's observed layouts merged",
-    "harness/src/commands/case_arguments.cpp": "debt: the matrix-move kind's case options on the command line",
+    "harness/src/report/report_html.cpp": "debt: the run page's mma figures and wmma observations",
+    "harness/src/report/report_markdown.cpp": "debt: the heading of the observed layouts, which only wmma has",
+    "harness/src/report/report_diff_html.cpp": "debt: the heading of the observed layouts, which only wmma has",
+    "harness/src/report/report_merge.cpp": "debt: the heading of the observed layouts, which only wmma has",
+    "harness/src/commands/case_arguments.cpp": "an example kernel glob in --cases' usage message ('ldmatrix.*x4*/unique-*')",
 }
 
 # The fake device runner's files in harness/tests/support: its software GPU, which runs every kind.
@@ -111,6 +112,8 @@ def names(path, rel):
     for no, line in enumerate(code(open(path, encoding="utf-8").read()).split("\n"), 1):
         for token in TOKEN.findall(line):
             ps = set(parts(token))
+            if "wmma" in ps:
+                ps.discard("mma")  # WmmaMma, wmma.mma: wmma's own instruction, not the mma kind
             for kind, words in WORDS.items():
                 if kind != own and ps & words and not (own and ps & WORDS.get(own, set())):
                     found.append((no, kind, token))
@@ -147,10 +150,12 @@ def check(root, listing=False):
     for rel, found in sorted(bad.items()):
         for no, kind, token in found[:3]:
             print(f"{rel}:{no}: names the {kind} kind ({token}) outside harness/src/kinds/{kind}/")
+    own = [rel for rel in places if any(p.endswith("/") and rel.startswith(p) for p in ALLOWED)]
     debt = [rel for rel in places if (allowed(rel) or "").startswith("debt")]
-    kept = [rel for rel in places if allowed(rel) and rel not in debt]
-    print(f"kind-names: {len(places) - len(kept)} places (files) outside a kind's room name it: {len(debt)} debt, "
-          f"{len(bad)} not allowed; besides, {len(kept)} allowed for good ({', '.join(sorted(kept))})")
+    kept = [rel for rel in places if allowed(rel) and rel not in debt and rel not in own]
+    print(f"kind-names: {len(places) - len(own)} places outside a kind's room name it: {len(kept)} allowed for good "
+          f"({', '.join(sorted(kept))}), {len(debt)} debt, {len(bad)} not allowed "
+          f"(besides, {len(own)} files of a room whose own words look like another kind's)")
     return 1 if bad or stale else 0
 
 
