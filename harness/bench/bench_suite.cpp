@@ -15,9 +15,9 @@
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
 #include "judge/version_ladder.hpp"
-#include "kinds/fragment/case_data.hpp"
-#include "kinds/fragment/fragment_emitter.hpp"
 #include "kinds/kinds.hpp"
+#include "kinds/matrix_move/case_data.hpp"
+#include "kinds/matrix_move/matrix_move_emitter.hpp"
 #include "spec/spec_loader.hpp"
 
 using namespace ptxcts;

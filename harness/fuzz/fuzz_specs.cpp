@@ -8,9 +8,25 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "kinds/mma/mma_cases.hpp"
+#include "kinds/wmma/wmma_cases.hpp"
 #include "spec/formula.hpp"
+#include "spec/kind_blocks.hpp"
 #include "spec/spec_loader.hpp"
+
+// spec/kind_blocks.hpp's lists, which kinds/kinds.cpp defines from the kinds in the harness: the
+// fuzzer builds the spec stage alone, with the kinds' own case blocks (their readers, in the kinds'
+// order) and layouts, so that the real cases.yaml reads and mma's layouts are checked.
+const std::vector<ptxcts::KindCaseBlock>& ptxcts::kind_case_blocks() {
+  static const std::vector<KindCaseBlock> blocks = {wmma_case_block(), mma_case_block()};
+  return blocks;
+}
+const std::vector<ptxcts::KindLayout>& ptxcts::kind_layouts() {
+  static const std::vector<KindLayout> layouts = {mma_layout()};
+  return layouts;
+}
 
 namespace {
 std::string g_targets, g_cases, g_diagnostics, g_documents;

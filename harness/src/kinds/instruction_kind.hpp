@@ -1,18 +1,26 @@
-// The seam between the pipeline and the instruction kinds. A kind (kinds/fragment: ldmatrix,
-// stmatrix, movmatrix; kinds/wmma: wmma.load, wmma.store, wmma.mma) implements this once; the
-// catalog, runner and judge ask it what depends on the instructions and never look inside.
+// The seam between the pipeline and the instruction kinds. A kind (kinds/matrix_move: ldmatrix,
+// stmatrix, movmatrix; kinds/wmma: wmma.load, wmma.store, wmma.mma; kinds/mma: mma.sync) implements
+// this once; the catalog, runner and judge ask it what depends on the instructions and never look inside.
 // Modelled on VK-GL-CTS's checkSupport / initPrograms / iterate:
 //   plan      which kernels the specs call for, and which cases each takes
 //   emit      the kernel's PTX, from the kind's skeleton in kernels/
 //   prepare   a case's inputs, and the host-side check of what the device gave back
-// Adding a kind: a folder kinds/<kind>/ implementing this, its line in kinds/kinds.cpp, its
-// skeleton in kernels/, and its YAML. Nothing else changes.
+// Two faces: the describing face (which variants are a kind's; its own blocks of cases.yaml, read and
+// checked in its room through spec/kind_blocks.hpp) and the running face (plan, emit, prepare).
+// What adding a kind costs (CTest house.kind-names measures it): in its room, kinds/<kind>/
+// implementing this; outside it, its line in kinds/kinds.cpp, its skeleton in kernels/, its YAML in
+// specs/ and, with a case block, its line in harness/fuzz/fuzz_specs.cpp. A kind that needs a
+// semantics block or an operation of its own in the variants, figures or audit questions still
+// edits spec/, judge/ and report/: the debt harness/tests/util/check_kind_names.py lists, place by
+// place, and counts. Its software GPU for the fake device runner is in its room too, beside its
+// tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
 // May call: spec/, plan/, emit/, model/.
 #pragma once
 
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +28,7 @@
 #include "model/comparison.hpp"
 #include "model/launch.hpp"
 #include "plan/suite.hpp"
+#include "spec/kind_blocks.hpp"
 #include "spec/ptx_version.hpp"
 
 namespace ptxcts {
@@ -40,13 +49,21 @@ class InstructionKind {
  public:
   virtual ~InstructionKind() = default;
 
+  // The describing face: what spec reading and check-specs ask of a kind.
   // spec: the variants that are this kind's.
   virtual bool owns(const Variant& v) const = 0;
+  // spec: its own blocks of cases.yaml, read and checked in its room (spec/kind_blocks.hpp); none by default.
+  virtual std::vector<KindCaseBlock> case_blocks() const { return {}; }
+  // spec: its variants' own layout block, evaluated by check-specs (spec/kind_blocks.hpp); none by default.
+  virtual std::optional<KindLayout> layout() const { return std::nullopt; }
+
+  // The running face: what the catalog, the runner and the judge ask of a kind.
 
   // plan: the kernels of this kind's instances (each with kind == this), and the cases a kernel takes.
   virtual std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const = 0;
-  // A round trip a claim asks for: `store` after `load` (for the claim `claim`).
-  virtual KernelPlan plan_roundtrip(const Instance& load, const Instance& store, const std::string& claim) const = 0;
+  // The kernels a kind plans once every kind has planned its own, so that they come last in the
+  // suite (the ldmatrix/stmatrix kind's round trips, which claims ask for); none by default.
+  virtual std::vector<KernelPlan> plan_last(const std::deque<Instance>&, const SpecSet&) const { return {}; }
   virtual bool takes(const KernelPlan& kernel, const CaseSpec& c) const = 0;
   // judge: whether a claim about the variant step `selects` is checked by this kernel.
   virtual bool checks_claim_on(const KernelPlan& kernel, const std::function<bool(const Instance&)>& selects) const = 0;

@@ -3,15 +3,37 @@
 #include <set>
 #include <stdexcept>
 
-#include "kinds/fragment/fragment_kind.hpp"
+#include "kinds/matrix_move/matrix_move_kind.hpp"
 #include "kinds/mma/mma_kind.hpp"
 #include "kinds/wmma/wmma_kind.hpp"
 
 namespace ptxcts {
 
 const std::vector<const InstructionKind*>& instruction_kinds() {
-  static const std::vector<const InstructionKind*> kinds = {&fragment_kind(), &wmma_kind(), &mma_kind()};
+  static const std::vector<const InstructionKind*> kinds = {&matrix_move_kind(), &wmma_kind(), &mma_kind()};
   return kinds;
+}
+
+// spec/kind_blocks.hpp's: each kind's, in the kinds' order.
+const std::vector<KindCaseBlock>& kind_case_blocks() {
+  static const std::vector<KindCaseBlock> blocks = [] {
+    std::vector<KindCaseBlock> out;
+    for (auto const* k : instruction_kinds())
+      for (auto& b : k->case_blocks()) out.push_back(std::move(b));
+    return out;
+  }();
+  return blocks;
+}
+
+// spec/kind_blocks.hpp's: each kind's, in the kinds' order.
+const std::vector<KindLayout>& kind_layouts() {
+  static const std::vector<KindLayout> layouts = [] {
+    std::vector<KindLayout> out;
+    for (auto const* k : instruction_kinds())
+      if (auto l = k->layout()) out.push_back(std::move(*l));
+    return out;
+  }();
+  return layouts;
 }
 
 const InstructionKind& kind_of(const Variant& v) {
@@ -19,22 +41,6 @@ const InstructionKind& kind_of(const Variant& v) {
     if (k->owns(v)) return *k;
   throw std::logic_error("no instruction kind owns variant " + v.name);
 }
-
-namespace {
-
-// Each store instance after the load instance with the same qualifier texts and address width.
-const Instance* roundtrip_load(const std::deque<Instance>& instances, const ClaimCheck& check, const Instance& st) {
-  const Instance* match = nullptr;
-  for (auto const& ld : instances) {
-    if (ld.variant().name != check.load || ld.address_width() != st.address_width()) continue;
-    bool same = true;
-    for (auto const& axis : st.variant().axes) same = same && ld.has_option(axis.name, st.option(axis.name).text);
-    if (same) match = &ld;
-  }
-  return match;
-}
-
-}  // namespace
 
 Suite build_suite(SpecSet specs) {
   Suite suite;
@@ -48,15 +54,8 @@ Suite build_suite(SpecSet specs) {
     for (auto& inst : expand(v)) suite.instances.push_back(std::move(inst));
   for (auto const* kind : instruction_kinds())
     for (auto& k : kind->plan_kernels(suite.instances, suite.specs)) add_kernel(std::move(k));
-  for (auto const& c : suite.specs.claims) {
-    if (c.check.kind != ClaimCheckKind::Roundtrip) continue;
-    for (auto const& st : suite.instances) {
-      if (st.variant().name != c.check.store) continue;
-      const Instance* ld = roundtrip_load(suite.instances, c.check, st);
-      if (!ld) continue;  // the load variant has no such form; nothing to pair
-      add_kernel(kind_of(st.variant()).plan_roundtrip(*ld, st, c.id));
-    }
-  }
+  for (auto const* kind : instruction_kinds())
+    for (auto& k : kind->plan_last(suite.instances, suite.specs)) add_kernel(std::move(k));
   return suite;
 }
 

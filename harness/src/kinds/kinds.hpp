@@ -19,7 +19,7 @@ const std::vector<const InstructionKind*>& instruction_kinds();
 const InstructionKind& kind_of(const Variant& v);
 inline const InstructionKind& kind_of(const KernelPlan& k) { return *k.kind; }
 
-// Every instance of every variant; each kind's kernels; then the round trips the claims ask for.
+// Every instance of every variant; each kind's kernels; then what each kind plans last.
 Suite build_suite(SpecSet specs);
 
 // A kernel, emitted with its kind's skeleton; and its instruction text(s).

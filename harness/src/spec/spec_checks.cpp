@@ -6,10 +6,10 @@
 #include <algorithm>
 
 #include "spec/instance.hpp"
+#include "spec/kind_blocks.hpp"
 #include "spec/layout.hpp"
 #include "spec/layout_check.hpp"
 #include "spec/spec_error.hpp"
-#include "spec/wmma_axes.hpp"
 
 namespace ptxcts {
 namespace {
@@ -113,7 +113,7 @@ void check_case_where_refs(const SpecSet& specs) {
 // Every instance of a variant with a layout has a possible layout.
 void check_variant_layouts(const SpecSet& specs) {
   for (auto const& v : specs.variants)
-    if (v.has_layout || v.mma) check_layouts(v);
+    if (v.has_layout || kind_layout_of(v)) check_layouts(v);
 }
 
 // Every case must place every instance's rows inside one region of the tile.
@@ -124,7 +124,7 @@ void check_rows_fit(const Variant& v, const CaseSet& set) {
     const Layout L = compute_layout(inst);
     const int rows = L.matrices * L.rows;
     for (auto const& c : set.cases) {
-      if (c.wmma) continue;
+      if (!c.block.empty()) continue;  // a kind's own block: its kind checks its cases
       const int pitch = c.rows == RowPlacement::Pitch ? c.pitch : stride;
       if (c.rows == RowPlacement::Pitch && (pitch < v.row_bytes() || pitch % v.row_alignment != 0))
         throw SpecError(c.where,
@@ -145,22 +145,10 @@ void check_cases_rows_fit(const SpecSet& specs) {
     if (v.has_layout && v.operation != Operation::Move) check_rows_fit(v, specs.cases);
 }
 
-// The state spaces products take in turn: each a value of the state-space qualifier of every
-// wmma.load and wmma.store variant, so that every product finds the loads and the store it needs.
-void check_wmma_product_state_spaces(const SpecSet& specs) {
-  for (auto const& ss : specs.cases.wmma_product_state_spaces)
-    for (auto const& v : specs.variants) {
-      if (v.operation != Operation::WmmaLoad && v.operation != Operation::WmmaStore) continue;
-      auto axis =
-          std::find_if(v.axes.begin(), v.axes.end(), [](auto const& a) { return a.name == kWmmaStateSpaceAxis; });
-      if (axis == v.axes.end()) continue;  // check_wmma_paired_axes says so, at the variant
-      if (std::none_of(axis->options.begin(), axis->options.end(), [&](auto const& o) { return o.text == ss; }))
-        throw SpecError(
-            specs.cases.wmma_product_state_spaces_where,
-            fmt::format(
-                "product state space '{}' is not a value of qualifier '{}' of variant '{}'; expected one of its values",
-                ss, kWmmaStateSpaceAxis, v.name));
-    }
+// What each kind's own case block says, against the whole spec set (spec/kind_blocks.hpp).
+void check_kind_case_blocks(const SpecSet& specs) {
+  for (auto const& b : kind_case_blocks())
+    if (b.check) b.check(specs);
 }
 
 // The families a case's 'undefined' names are families of the specs.
@@ -175,8 +163,8 @@ void check_case_undefined_refs(const SpecSet& specs) {
 
 // In the order a user has always seen them.
 constexpr SpecSetCheck kSpecSetChecks[] = {
-    check_claims_refs,     check_mutant_exceptions_refs, check_known_discrepancy_refs,    check_case_where_refs,
-    check_variant_layouts, check_cases_rows_fit,         check_wmma_product_state_spaces, check_case_undefined_refs,
+    check_claims_refs,     check_mutant_exceptions_refs, check_known_discrepancy_refs, check_case_where_refs,
+    check_variant_layouts, check_cases_rows_fit,         check_kind_case_blocks,       check_case_undefined_refs,
 };
 
 }  // namespace

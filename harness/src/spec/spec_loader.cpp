@@ -15,13 +15,12 @@
 #include "spec/grammar.hpp"
 #include "spec/address_words_reader.hpp"
 #include "spec/grammar_reader.hpp"
+#include "spec/kind_blocks.hpp"
 #include "spec/sass_expectations.hpp"
 #include "spec/spec_checks.hpp"
 #include "spec/spec_fields.hpp"
 #include "spec/spec_limits.hpp"
-#include "spec/spec_mma.hpp"
 #include "spec/spec_mma_sp.hpp"
-#include "spec/spec_wmma.hpp"
 #include "spec/variant_reader.hpp"
 #include "spec/yaml_reader.hpp"
 #include "util/file_text.hpp"
@@ -328,7 +327,10 @@ void read_mutants(YamlReader r, CaseSet& s) {
 }
 
 CaseSet read_cases(YamlReader r, const TargetCatalog& targets) {
-  r.expect_map({"warps", "tile_bytes", "regions", "cases", "wmma", "mma", "mutants"});
+  std::vector<std::string> keys = {"warps", "tile_bytes", "regions", "cases"};
+  for (auto const& b : kind_case_blocks()) keys.push_back(b.key);
+  keys.push_back("mutants");
+  r.expect_map(keys);
   CaseSet s;
   s.warps = static_cast<int>(r.at("warps").integer(1, 32));
   s.tile_bytes = static_cast<int>(r.at("tile_bytes").integer(256, 16384));
@@ -374,8 +376,8 @@ CaseSet read_cases(YamlReader r, const TargetCatalog& targets) {
     read_case_undefined(item, c, targets);
     s.cases.push_back(c);
   }
-  if (r.has("wmma")) read_wmma_cases(r.at("wmma"), s, names);
-  if (r.has("mma")) read_mma_cases(r.at("mma"), s, names);
+  for (auto const& b : kind_case_blocks())
+    if (r.has(b.key.c_str())) b.read(r.at(b.key.c_str()), s, names);
   if (r.has("mutants")) read_mutants(r.at("mutants"), s);
   return s;
 }

@@ -156,20 +156,4 @@ void read_mma_semantics(YamlReader r, Variant& v, const std::set<std::string>& b
   v.mma = std::move(mma);
 }
 
-void read_mma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
-  r.expect_map({"warps", "cases"});
-  s.mma_warps = static_cast<int>(r.at("warps").integer(1, 32));
-  for (auto item : r.at("cases").items("'cases' of mma")) {
-    item.expect_map({"name", "description", "data", "seed", "overflow", "where"});
-    CaseSpec c = read_case_basics(item, names);
-    c.mma = true;
-    c.where = item.at("data").where();
-    if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
-    else if (c.data == DataKind::Random) item.fail("random data needs a 'seed', so that runs are repeatable");
-    if (item.has("overflow")) c.overflow = item.at("overflow").boolean();
-    read_case_where(item, c);
-    s.cases.push_back(c);
-  }
-}
-
 }  // namespace ptxcts

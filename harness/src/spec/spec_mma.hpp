@@ -1,6 +1,5 @@
 // Reading the 'mma' block of an mma variant (specs/mma.yaml): the shape, and each operand's element
-// type, registers and fragment layout in the manual's own notation (spec/manual_formula.hpp); and
-// cases.yaml's 'mma' section.
+// type, registers and fragment layout in the manual's own notation (spec/manual_formula.hpp).
 #pragma once
 
 #include <set>
@@ -17,8 +16,5 @@ ManualFormula read_manual(const YamlReader& r, const std::set<std::string>& allo
 
 // Fills v.mma; `bound` are the variables the qualifiers set.
 void read_mma_semantics(YamlReader r, Variant& v, const std::set<std::string>& bound);
-
-// Reads cases.yaml's 'mma' section into `set` (names: the case names taken so far).
-void read_mma_cases(YamlReader r, CaseSet& set, std::set<std::string>& names);
 
 }  // namespace ptxcts

@@ -2,7 +2,7 @@
 // 9.7.14.6.2.1-8, as the manual gives them. For A a formula block in the manual's notation
 // (spec/manual_formula.hpp): each element's row, and the window [firstcol, lastcol] of columns its
 // non-zero element lies in; for B, C/D and the metadata the manual's cross-reference to a dense
-// section, or its figures alone. Nothing of it is run; judge/formula_text checks the A blocks.
+// section, or its figures alone. Nothing of it is run; kinds/mma/formula_text checks the A blocks.
 #pragma once
 
 #include <string>

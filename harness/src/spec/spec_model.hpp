@@ -2,6 +2,7 @@
 // instruction; every variant-specific fact comes from the YAML.
 #pragma once
 
+#include <any>
 #include <map>
 #include <optional>
 #include <string>
@@ -307,13 +308,12 @@ struct CaseSpec {
   int pitch = 0;
   std::uint64_t seed = 0;
   bool poison_unused = false;
-  // wmma cases (cases.yaml 'wmma'): matrices at the default stride or inside a wider matrix, and
-  // accumulators chosen so that integer accumulation overflows.
-  bool wmma = false;
-  bool mma = false;  // mma cases (cases.yaml 'mma')
-  bool wide_stride = false;
-  bool overflow = false;
-  SourceLocation where;  // of its 'rows' (wmma: of its 'stride')
+  // The cases.yaml block of a kind that it was read from ("" for the top-level cases): each kind
+  // takes the cases of its own block, or the top-level ones; and what that kind's reader made of
+  // the case's own fields (spec/kind_blocks.hpp), which only the kind reads.
+  std::string block;
+  std::any options;
+  SourceLocation where;  // of its 'rows' (a kind's block: its reader says)
 };
 
 // A wrong device (the fake device runner's modes) that the suite's checks must catch: every
@@ -332,11 +332,9 @@ struct CaseSet {
   std::vector<std::string> mutants;  // the wrong devices the checks are tried against
   std::vector<MutantException> mutant_exceptions;
   int warps = 4, tile_bytes = 4096, regions = 2;
-  int wmma_warps = 4, wmma_tile_bytes = 10240, wmma_regions = 5;
-  int mma_warps = 2;
-  std::vector<std::string> wmma_product_state_spaces;  // the 'ss' values wmma products take in turn
-  SourceLocation wmma_product_state_spaces_where;
-  std::vector<CaseSpec> cases;  // ldmatrix/stmatrix/movmatrix cases, then the wmma cases
+  // Each kind's block's settings (spec/kind_blocks.hpp), by the block's key; only the kind reads them.
+  std::map<std::string, std::any> kind_settings;
+  std::vector<CaseSpec> cases;  // the top-level cases, then each kind block's, in the kinds' order
 };
 
 struct TargetInfo {

@@ -71,46 +71,4 @@ void read_wmma_semantics(YamlReader r, Variant& v, const std::set<std::string>& 
   v.wmma_mma = std::move(mma);
 }
 
-void read_wmma_cases(YamlReader r, CaseSet& s, std::set<std::string>& names) {
-  r.expect_map({"warps", "tile_bytes", "regions", "product_state_spaces", "cases"});
-  s.wmma_warps = static_cast<int>(r.at("warps").integer(1, 32));
-  s.wmma_tile_bytes = static_cast<int>(r.at("tile_bytes").integer(1024, 49152));
-  s.wmma_regions = static_cast<int>(r.at("regions").integer(5, 16));  // a round trip kernel takes 5
-  if (s.wmma_tile_bytes % (256 * s.wmma_regions) != 0)
-    r.at("tile_bytes").fail("tile_bytes must split into regions of a multiple of 256 bytes");
-  if (s.wmma_warps * s.wmma_tile_bytes > 48 * 1024) r.fail("warps x tile_bytes must fit in 48 KiB of shared memory");
-  s.wmma_product_state_spaces_where = r.at("product_state_spaces").where();
-  for (auto item : r.at("product_state_spaces").items("'product_state_spaces' of wmma"))
-    s.wmma_product_state_spaces.push_back(item.str());
-  if (s.wmma_product_state_spaces.empty())
-    r.at("product_state_spaces").fail("expected at least one state space for the products");
-  for (auto item : r.at("cases").items("'cases' of wmma")) {
-    item.expect_map({"name", "description", "data", "stride", "seed", "overflow", "fault", "where"});
-    CaseSpec c = read_case_basics(item, names);
-    c.wmma = true;
-    c.where = item.at("stride").where();
-    std::string stride = item.at("stride").str();
-    if (stride == "wide") c.wide_stride = true;
-    else if (stride != "default")
-      item.at("stride").fail(fmt::format("unknown stride '{}'; expected default or wide", stride));
-    if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
-    else if (c.data == DataKind::Random) item.fail("random data needs a 'seed', so that runs are repeatable");
-    if (item.has("overflow")) c.overflow = item.at("overflow").boolean();
-    if (item.has("fault")) {
-      std::string f = item.at("fault").str();
-      if (f == "misaligned-address") c.fault = Fault::Misaligned;
-      else if (f == "misaligned-stride") c.fault = Fault::MisalignedStride;
-      else if (f == "minimal-alignment-address") c.fault = Fault::MinimalAlignmentAddress;
-      else if (f == "minimal-alignment-stride") c.fault = Fault::MinimalAlignmentStride;
-      else
-        item.at("fault").fail(
-            fmt::format("unknown wmma fault '{}'; expected misaligned-address, misaligned-stride, "
-                        "minimal-alignment-address or minimal-alignment-stride",
-                        f));
-    }
-    read_case_where(item, c);
-    s.cases.push_back(c);
-  }
-}
-
 }  // namespace ptxcts

@@ -12,7 +12,4 @@ namespace ptxcts {
 // Fills v.wmma_matrix or v.wmma_mma; `bound` are the variables the qualifiers set.
 void read_wmma_semantics(YamlReader r, Variant& v, const std::set<std::string>& bound);
 
-// Reads cases.yaml's 'wmma' section into `set` (names: the case names taken so far).
-void read_wmma_cases(YamlReader r, CaseSet& set, std::set<std::string>& names);
-
 }  // namespace ptxcts

@@ -30,6 +30,10 @@ SourceLocation YamlReader::where() const {
 void YamlReader::fail(const std::string& message) const { throw SpecError(where(), message); }
 
 YamlReader& YamlReader::expect_map(std::initializer_list<const char*> keys) {
+  return expect_map(std::vector<std::string>(keys.begin(), keys.end()));
+}
+
+YamlReader& YamlReader::expect_map(const std::vector<std::string>& keys) {
   if (!node_.IsMap()) fail(fmt::format("expected {} (a map) but found {}", what_, kind_name(node_)));
   check_unique_keys();
   for (auto const& kv : node_) {
@@ -37,10 +41,8 @@ YamlReader& YamlReader::expect_map(std::initializer_list<const char*> keys) {
     if (!kv.first.IsScalar()) key.fail(fmt::format("expected a plain key in {}", what_));
     std::string k = kv.first.Scalar();
     bool known = false;
-    for (const char* allowed : keys) known = known || k == allowed;
-    if (!known)
-      key.fail(fmt::format("unknown key '{}' in {}; expected one of: {}", k, what_,
-                           fmt::join(std::vector<const char*>(keys), ", ")));
+    for (auto const& allowed : keys) known = known || k == allowed;
+    if (!known) key.fail(fmt::format("unknown key '{}' in {}; expected one of: {}", k, what_, fmt::join(keys, ", ")));
   }
   return *this;
 }

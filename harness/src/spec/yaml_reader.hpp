@@ -26,6 +26,7 @@ class YamlReader {
 
   // Maps. `keys` lists every key allowed here; any other key is an error.
   YamlReader& expect_map(std::initializer_list<const char*> keys);
+  YamlReader& expect_map(const std::vector<std::string>& keys);  // keys known only at run time
   bool has(const char* key) const;
   YamlReader at(const char* key) const;                                                   // required
   std::vector<std::pair<YamlReader, YamlReader>> entries(const std::string& what) const;  // any map

@@ -18,7 +18,7 @@
 #include "assemble/catalog.hpp"
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
-#include "kinds/fragment/fragment_emitter.hpp"
+#include "kinds/matrix_move/matrix_move_emitter.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/formula_text.hpp"
+#include "kinds/mma/formula_text.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "kinds/fragment/fragment_emitter.hpp"
 #include "kinds/kinds.hpp"
+#include "kinds/matrix_move/matrix_move_emitter.hpp"
 #include "plan/suite.hpp"
 #include "spec/spec_loader.hpp"
 
@@ -48,7 +48,7 @@ inline std::vector<SpecFile> spec_files(const std::string& file = "", const std:
 
 // The kernel skeletons, as the catalog reads them.
 inline KernelSkeletons read_skeletons() { return read_kernel_skeletons(std::string(PTXCTS_SOURCE_DIR) + "/kernels"); }
-inline std::string read_skeleton(const std::string& name = kFragmentSkeleton) { return read_skeletons().at(name); }
+inline std::string read_skeleton(const std::string& name = kMatrixMoveSkeleton) { return read_skeletons().at(name); }
 
 // Whether the kernel's kind gives it the case.
 inline bool takes(const KernelPlan& k, const CaseSpec& c) { return kind_of(k).takes(k, c); }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every source file of harness/src is named in its folder's README.md (a folder without one, such as
-kinds/fragment, is described by its parent's), so that the READMEs stay a true map of the house.
+kinds/matrix_move, is described by its parent's), so that the READMEs stay a true map of the house.
 A file is named when its stem (catalog_manifest for catalog_manifest.cpp) appears in the README.
 harness/src/README.md links every stage's folder to its README, in the order of the stages
 (harness/scripts/check_layers.cmake), and names main.cpp.

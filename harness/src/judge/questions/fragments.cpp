@@ -1,6 +1,6 @@
 // The fragment sections and formulas (QuestionKind::FragmentFormulas): the sections against the
 // shapes the syntax blocks spell, the printed mma formulas and mma.sp's sparse sections, each
-// checked on the host (judge/formula_text.hpp, judge/fragment_sections.hpp).
+// checked on the host (kinds/mma/formula_text.hpp, judge/fragment_sections.hpp).
 #include "judge/questions/questions.hpp"
 
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "judge/formula_text.hpp"
+#include "kinds/mma/formula_text.hpp"
 #include "judge/fragment_sections.hpp"
 #include "judge/type_shape_product.hpp"
 

@@ -5,6 +5,7 @@
 #include <limits>
 #include <random>
 
+#include "kinds/mma/mma_cases.hpp"
 #include "kinds/mma/mma_semantics.hpp"
 
 namespace ptxcts {
@@ -60,7 +61,7 @@ std::uint64_t overflowing_accumulator(std::mt19937_64& rng) {
 LaunchInput make_mma_input(const CaseSet& set, const CaseSpec& c, const MmaInfo& x) {
   LaunchInput in;
   const bool unique = c.data == DataKind::Unique;
-  int warps = set.mma_warps;
+  int warps = mma_case_settings(set).warps;
   if (unique) {
     warps = 1;
     for (const MmaOperandInfo* o : {&x.a, &x.b, &x.c})
@@ -91,7 +92,7 @@ LaunchInput make_mma_input(const CaseSet& set, const CaseSpec& c, const MmaInfo&
           std::size_t digit = position++;
           for (int k = 0; k < w; ++k) digit /= values.size();
           bits = unique                       ? values[digit % values.size()]
-                 : o == &x.c && c.overflow ? overflowing_accumulator(rng)
+                 : o == &x.c && mma_case_options(c).overflow ? overflowing_accumulator(rng)
                                              : values[rng() % values.size()];
         }
       mma_place(*o, m, warp, x.words);

@@ -33,9 +33,10 @@ ComposeKernel classify(const std::vector<const Instance*>& steps, const std::str
   if (ops == std::vector{O::Load, O::Load, O::Mma}) return {.what = Composition::FeedAB, .mma = 2};
   if (ops == std::vector{O::Mma, O::Store}) return {.what = Composition::StoreD, .mma = 0};
   if (ops == std::vector{O::Mma, O::Move}) return {.what = Composition::TransposeD, .mma = 0};
-  throw std::runtime_error(fmt::format("claim {}: the mma kind composes ldmatrix, ldmatrix, mma (A and B fed); mma, "
-                                       "stmatrix (D stored); or mma, movmatrix (D transposed)",
-                                       claim));
+  throw std::runtime_error(
+      fmt::format("claim {}: the mma kind composes a load, a load and mma (A and B fed); mma "
+                  "and a store (D stored); or mma and a move (D transposed)",
+                  claim));
 }
 
 const Instance& by_mnemonic(const std::deque<Instance>& instances, const std::string& mnemonic, const std::string& claim) {
@@ -199,7 +200,7 @@ Comparison check_compose(const KernelPlan& k, const MmaInfo& x, const LaunchInpu
     for (const MmaOperandInfo* o : {&x.a, &x.b, &x.c, &x.d})
       if (word >= o->first_word && word < o->first_word + o->words())
         return fmt::format("{} word {}", o->name, word - o->first_word);
-    return "movmatrix's result";
+    return "the move's result";  // the composition's transposing step
   };
   for (std::size_t i = 0; i < want.regs.size(); ++i)
     if (want.regs[i] != actual.regs[i]) {

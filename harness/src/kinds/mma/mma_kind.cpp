@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "kinds/mma/mma_case_data.hpp"
+#include "kinds/mma/mma_cases.hpp"
 #include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_check.hpp"
 #include "kinds/mma/mma_emitter.hpp"
@@ -35,6 +36,8 @@ bool has_value(const Instance& inst, const std::string& axis, const std::vector<
 class MmaKind : public InstructionKind {
  public:
   bool owns(const Variant& v) const override { return v.operation == Operation::Mma; }
+  std::vector<KindCaseBlock> case_blocks() const override { return {mma_case_block()}; }
+  std::optional<KindLayout> layout() const override { return mma_layout(); }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
     std::vector<KernelPlan> out;
@@ -43,19 +46,15 @@ class MmaKind : public InstructionKind {
     for (auto& k : plan_mma_compositions(*this, instances, specs)) out.push_back(std::move(k));
     return out;
   }
-  KernelPlan plan_roundtrip(const Instance&, const Instance& store, const std::string& claim) const override {
-    throw std::logic_error("claim " + claim + " asks for a round trip through " + store.id() +
-                           ": mma has no store to pair");
-  }
   bool takes(const KernelPlan& k, const CaseSpec& c) const override {
-    if (!c.mma) return false;
+    if (c.block != "mma") return false;
     const Instance& inst = mma_step(k);
     // compositions: random data in one tile per warp
-    if (is_composition(k) && (c.data == DataKind::Unique || c.overflow)) return false;
+    if (is_composition(k) && (c.data == DataKind::Unique || mma_case_options(c).overflow)) return false;
     for (auto const& [axis, texts] : c.only)
       if (!has_value(inst, axis, texts)) return false;
     // accumulators near the 32-bit limits: integer products only
-    return !c.overflow || mma_info(inst).d.format->kind == ElementKind::Signed;
+    return !mma_case_options(c).overflow || mma_info(inst).d.format->kind == ElementKind::Signed;
   }
   // A plain kernel checks claims on its mma; a composition only its own claim (KernelPlan::claim).
   bool checks_claim_on(const KernelPlan& k, const std::function<bool(const Instance&)>& selects) const override {

@@ -6,6 +6,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "kinds/wmma/wmma_cases.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_semantics.hpp"
 
@@ -36,7 +37,7 @@ Placement place(const Geometry& g, const CaseSpec& c, const KernelPlan& k, std::
   int stride_bytes = default_bytes;
   // Wider than the default by at least 16 bytes, keeping rows (or columns) 16-byte aligned.
   const int unit = std::max(m.alignment(), 16);
-  if (c.wide_stride) stride_bytes = (default_bytes + unit - 1) / unit * unit + unit;
+  if (wmma_case_options(c).wide_stride) stride_bytes = (default_bytes + unit - 1) / unit * unit + unit;
   if (c.fault == Fault::MisalignedStride) stride_bytes = default_bytes + m.alignment() / 2;
   if (c.fault == Fault::MinimalAlignmentStride) stride_bytes = default_bytes + m.alignment();
   Placement p;
@@ -68,7 +69,8 @@ int index_bits(const WmmaMatrixInfo& m, std::uint32_t stride) {
 }
 
 Geometry geometry(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) {
-  Geometry g{.warps = set.wmma_warps, .tile_bytes = set.wmma_tile_bytes, .regions = set.wmma_regions};
+  const WmmaCaseSettings& ws = wmma_case_settings(set);
+  Geometry g{.warps = ws.warps, .tile_bytes = ws.tile_bytes, .regions = ws.regions};
   if (!digit_data(k)) return g;
   const WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
   const int bits = m.format->bits;
@@ -252,7 +254,7 @@ void fill_region(LaunchInput& in, const MatrixFill& mf, int w, int region, const
   for (int e = 0; e < n; ++e)
     write_bits(in.state.smem, base, static_cast<long long>(e) * f.bits, f.bits,
                unique  ? unique_value(f, static_cast<std::uint64_t>((w * mf.g.regions + region) * n + e))
-               : exact ? random_value(f, rng, mf.c.overflow && region == mf.c_region)
+               : exact ? random_value(f, rng, wmma_case_options(mf.c).overflow && region == mf.c_region)
                        : distinct[static_cast<std::size_t>(e)]);
 }
 

@@ -83,83 +83,97 @@ std::string values(const std::vector<std::uint64_t>& sig, int bits) {
   return out;
 }
 
+// Every mismatch is counted; only the lines kept (the first max_lines) are written out.
+struct WmmaNotes {
+  Comparison& cmp;
+  std::size_t max_lines;
+  template <typename Line>
+  void note(Line&& line) {
+    ++cmp.mismatches;
+    if (cmp.diff.size() < max_lines) cmp.diff.push_back(line());
+  }
+};
+
+// One stored matrix against the model: each element as the model says, or, where the model
+// cannot say (the registers' layout is unspecified), one of the fragment's values, each as often as
+// the registers hold it. Marks the bytes it covers.
+void check_stored(const KernelPlan& k, const LaunchInput& in, const LaunchState& actual, const StoredMatrix& st,
+                  std::vector<bool>& covered, WmmaNotes& notes) {
+  const WmmaMatrixInfo& m = st.info;
+  std::multiset<std::uint64_t> allowed;
+  if (!st.known) {
+    const std::vector<int> first = wmma_fragment_words(k);
+    const std::size_t f =
+        static_cast<std::size_t>(wmma_kernel(k).bindings[static_cast<std::size_t>(st.step)].fragments[0]);
+    const int words = wmma_kernel(k).fragments[f].registers * (wmma_kernel(k).fragments[f].wide ? 2 : 1);
+    for (auto v : register_elements(in.state, in.shape, st.warp, first[f], words, *m.format)) allowed.insert(v);
+  }
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.cols; ++c) {
+      const long long bit = m.bit_offset(r, c, st.stride);
+      for (int b = 0; b < m.format->bits / 8; ++b) covered[st.base + static_cast<std::size_t>(bit / 8 + b)] = true;
+      const std::uint64_t got = read_bits(actual.smem, st.base, bit, m.format->bits);
+      if (st.known) {
+        const std::uint64_t want = st.values.at(r, c);
+        if (got != want)
+          notes.note([&] {
+            return fmt::format("warp {}: step {} ({}) D[{}][{}]: expected {} ({}), got {} ({})", st.warp, st.step,
+                               k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c, hex(want, m.format->bits),
+                               element_value(*m.format, want), hex(got, m.format->bits), element_value(*m.format, got));
+          });
+      } else if (auto it = allowed.find(got); it != allowed.end()) {
+        allowed.erase(it);
+      } else {
+        notes.note([&] {
+          return fmt::format(
+              "warp {}: step {} ({}) D[{}][{}]: got {}, which is not one of the fragment's values (or is "
+              "written twice)",
+              st.warp, st.step, k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c, hex(got, m.format->bits));
+        });
+      }
+    }
+}
+
+// A single load: across the warps, each register slot must hold one element of the matrix (the
+// same one in every warp), and every element must be in some slot.
+void check_single_load(const KernelPlan& k, const LaunchInput& in, const LaunchState& actual, WmmaNotes& notes) {
+  const ElementFormat& f = *wmma_matrix_info(*k.steps[0]).format;
+  const Signatures sig = signatures(k, in, actual, in.state);
+  std::set<std::vector<std::uint64_t>> held;
+  for (std::size_t p = 0; p < sig.slot.size(); ++p) {
+    held.insert(sig.slot[p]);
+    if (!sig.element.count(sig.slot[p]))
+      notes.note([&] {
+        return fmt::format("lane {} {} holds {} in warps 0..{}, which is no element of the matrix", p / sig.per_lane,
+                           slot_name(f, p % sig.per_lane), values(sig.slot[p], f.bits), in.shape.warps - 1);
+      });
+  }
+  for (auto const& [s, at] : sig.element)
+    if (!held.count(s))
+      for (auto const& [r, c] : at)
+        notes.note([&] {
+          return fmt::format("element [{}][{}] ({} in warps 0..{}) is in no fragment register", r, c, values(s, f.bits),
+                             in.shape.warps - 1);
+        });
+}
+
 }  // namespace
 
 Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchState& actual, std::size_t max_lines) {
   ModelRun model = run_model(k, in);
   Comparison cmp;
-  // Every mismatch is counted; only the lines kept (the first max_lines) are written out.
-  auto note = [&](auto&& line) {
-    ++cmp.mismatches;
-    if (cmp.diff.size() < max_lines) cmp.diff.push_back(line());
-  };
+  WmmaNotes notes{cmp, max_lines};
   std::vector<bool> covered(in.state.smem.size(), false);
-  const std::vector<int> first = wmma_fragment_words(k);
-  for (auto const& st : model.stored) {
-    const WmmaMatrixInfo& m = st.info;
-    std::multiset<std::uint64_t> allowed;
-    if (!st.known) {  // any of the fragment's values, each as often as the registers hold it
-      const std::size_t f =
-          static_cast<std::size_t>(wmma_kernel(k).bindings[static_cast<std::size_t>(st.step)].fragments[0]);
-      const int words = wmma_kernel(k).fragments[f].registers * (wmma_kernel(k).fragments[f].wide ? 2 : 1);
-      for (auto v : register_elements(in.state, in.shape, st.warp, first[f], words, *m.format)) allowed.insert(v);
-    }
-    for (int r = 0; r < m.rows; ++r)
-      for (int c = 0; c < m.cols; ++c) {
-        const long long bit = m.bit_offset(r, c, st.stride);
-        for (int b = 0; b < m.format->bits / 8; ++b) covered[st.base + static_cast<std::size_t>(bit / 8 + b)] = true;
-        const std::uint64_t got = read_bits(actual.smem, st.base, bit, m.format->bits);
-        if (st.known) {
-          const std::uint64_t want = st.values.at(r, c);
-          if (got != want)
-            note([&] {
-              return fmt::format("warp {}: step {} ({}) D[{}][{}]: expected {} ({}), got {} ({})", st.warp, st.step,
-                                 k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c,
-                                 hex(want, m.format->bits), element_value(*m.format, want), hex(got, m.format->bits),
-                                 element_value(*m.format, got));
-            });
-        } else if (auto it = allowed.find(got); it != allowed.end()) {
-          allowed.erase(it);
-        } else {
-          note([&] {
-            return fmt::format(
-                "warp {}: step {} ({}) D[{}][{}]: got {}, which is not one of the fragment's values (or is "
-                "written twice)",
-                st.warp, st.step, k.steps[static_cast<std::size_t>(st.step)]->mnemonic(), r, c,
-                hex(got, m.format->bits));
-          });
-        }
-      }
-  }
+  for (auto const& st : model.stored) check_stored(k, in, actual, st, covered, notes);
   for (std::size_t b = 0; b < in.state.smem.size(); ++b)
     if (!covered[b] && actual.smem[b] != model.memory[b])
-      note([&] {
+      notes.note([&] {
         return fmt::format("warp {} byte +{} of its tile: expected 0x{:02x} (untouched), got 0x{:02x}",
                            b / static_cast<std::size_t>(in.shape.tile_bytes),
                            b % static_cast<std::size_t>(in.shape.tile_bytes), model.memory[b], actual.smem[b]);
       });
-  // A single load: across the warps, each register slot must hold one element of the matrix (the
-  // same one in every warp), and every element must be in some slot.
-  if (k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad) {
-    const ElementFormat& f = *wmma_matrix_info(*k.steps[0]).format;
-    const Signatures sig = signatures(k, in, actual, in.state);
-    std::set<std::vector<std::uint64_t>> held;
-    for (std::size_t p = 0; p < sig.slot.size(); ++p) {
-      held.insert(sig.slot[p]);
-      if (!sig.element.count(sig.slot[p]))
-        note([&] {
-          return fmt::format("lane {} {} holds {} in warps 0..{}, which is no element of the matrix", p / sig.per_lane,
-                             slot_name(f, p % sig.per_lane), values(sig.slot[p], f.bits), in.shape.warps - 1);
-        });
-    }
-    for (auto const& [s, at] : sig.element)
-      if (!held.count(s))
-        for (auto const& [r, c] : at)
-          note([&] {
-            return fmt::format("element [{}][{}] ({} in warps 0..{}) is in no fragment register", r, c,
-                               values(s, f.bits), in.shape.warps - 1);
-          });
-  }
+  if (k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad)
+    check_single_load(k, in, actual, notes);
   return cmp;
 }
 

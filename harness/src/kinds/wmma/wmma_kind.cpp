@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "kinds/wmma/wmma_case_data.hpp"
+#include "kinds/wmma/wmma_cases.hpp"
 #include "kinds/wmma/wmma_check.hpp"
 #include "kinds/wmma/wmma_emitter.hpp"
 #include "kinds/wmma/wmma_observe.hpp"
@@ -20,7 +21,7 @@ class WmmaCase : public PreparedCase {
     CaseOutcome out;
     out.comparison = check_wmma(kernel_, input, actual);
     // Unique data shows where each element sat in the registers (not through a wide stride or a fault).
-    if (case_.data == DataKind::Unique && !case_.wide_stride && case_.fault == Fault::None)
+    if (case_.data == DataKind::Unique && !wmma_case_options(case_).wide_stride && case_.fault == Fault::None)
       out.observed_layout = observe_wmma_layout(kernel_, input, actual);
     return out;
   }
@@ -33,13 +34,10 @@ class WmmaCase : public PreparedCase {
 class WmmaKind : public InstructionKind {
  public:
   bool owns(const Variant& v) const override { return v.semantics_in_wmma_block(); }
+  std::vector<KindCaseBlock> case_blocks() const override { return {wmma_case_block()}; }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
     return plan_wmma_kernels(*this, instances, specs);
-  }
-  KernelPlan plan_roundtrip(const Instance&, const Instance& store, const std::string& claim) const override {
-    throw std::logic_error("claim " + claim + " asks for a round trip through " + store.id() +
-                           ": wmma round trips are planned by the wmma kind (wmma_planner), every layout pair");
   }
   bool takes(const KernelPlan& kernel, const CaseSpec& c) const override { return wmma_takes(kernel, c); }
   // Loads, stores and products are checked through one another: every kernel with a step of the variant.

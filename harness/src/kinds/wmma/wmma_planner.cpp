@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kinds/wmma/wmma_cases.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 #include "spec/wmma_axes.hpp"
 
@@ -49,12 +50,8 @@ bool same_except_layout(const Instance& x, const Instance& y) {
   return true;
 }
 
-}  // namespace
-
-std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances,
-                                          const SpecSet& specs) {
-  std::vector<KernelPlan> out;
-  // Single instructions.
+// Single instructions: a kernel per wmma.load and wmma.store instance.
+void plan_singles(const InstructionKind& kind, const std::deque<Instance>& instances, std::vector<KernelPlan>& out) {
   for (auto const& inst : instances) {
     if (!inst.variant().wmma_matrix) continue;
     KernelPlan k = KernelPlan::of(kind, file_safe(inst.id()), inst.variant().family, {&inst});
@@ -63,18 +60,21 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
                              .bindings = {{.region = 0, .fragments = {0}}}};
     out.push_back(std::move(k));
   }
-  // Round trips: for each wmma.load.c .row instance, its .col twin and the matching stores.
+}
+
+// Round trips: for each wmma.load.c .row instance, its .col twin and the matching stores.
+void plan_roundtrips(const InstructionKind& kind, const std::deque<Instance>& instances, std::vector<KernelPlan>& out) {
   for (auto const& c_row : instances) {
     if (!c_row.variant().wmma_matrix || c_row.variant().wmma_matrix->matrix != "c") continue;
     WmmaMatrixInfo c = wmma_matrix_info(c_row);
     if (c.col_major) continue;
-    const std::string ss = ss_text(c_row);
-    const Instance* c_col = find_memory_instance(instances, "c", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols,
-                                                 c.format, true, ss, c.stride_operand);
-    const Instance* d_row = find_memory_instance(instances, "d", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols,
-                                                 c.format, false, ss, c.stride_operand);
-    const Instance* d_col = find_memory_instance(instances, "d", option_text(c_row, kWmmaShapeAxis), c.rows, c.cols,
-                                                 c.format, true, ss, c.stride_operand);
+    const std::string ss = ss_text(c_row), shape = option_text(c_row, kWmmaShapeAxis);
+    const Instance* c_col =
+        find_memory_instance(instances, "c", shape, c.rows, c.cols, c.format, true, ss, c.stride_operand);
+    const Instance* d_row =
+        find_memory_instance(instances, "d", shape, c.rows, c.cols, c.format, false, ss, c.stride_operand);
+    const Instance* d_col =
+        find_memory_instance(instances, "d", shape, c.rows, c.cols, c.format, true, ss, c.stride_operand);
     if (!c_col || !d_row || !d_col || !same_except_layout(c_row, *c_col))
       throw std::logic_error("specs: no wmma.load.c .col / wmma.store.d twin for " + c_row.id());
     // Judged by the spec's claims that select wmma.load.c / wmma.store.d cases, like any other kernel.
@@ -94,8 +94,12 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
                                           {.region = 4, .fragments = {kLoadedCol}}}};
     out.push_back(std::move(k));
   }
-  // Products: the state spaces cases.yaml names (wmma: product_state_spaces), in turn.
-  const std::vector<std::string>& spaces = specs.cases.wmma_product_state_spaces;
+}
+
+// Products: the state spaces cases.yaml names (wmma: product_state_spaces), in turn.
+void plan_products(const InstructionKind& kind, const std::deque<Instance>& instances, const SpecSet& specs,
+                   std::vector<KernelPlan>& out) {
+  const std::vector<std::string>& spaces = wmma_case_settings(specs.cases).product_state_spaces;
   std::size_t turn = 0;
   for (auto const& mma : instances) {
     if (!mma.variant().wmma_mma) continue;
@@ -124,11 +128,21 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
                                           {.region = 3, .fragments = {kD}}}};
     out.push_back(std::move(k));
   }
+}
+
+}  // namespace
+
+std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std::deque<Instance>& instances,
+                                          const SpecSet& specs) {
+  std::vector<KernelPlan> out;
+  plan_singles(kind, instances, out);
+  plan_roundtrips(kind, instances, out);
+  plan_products(kind, instances, specs, out);
   return out;
 }
 
 bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
-  if (!c.wmma) return false;
+  if (c.block != "wmma") return false;
   for (auto const& [axis, texts] : c.only) {
     bool seen = false;
     for (auto const* s : k.steps) {
@@ -143,8 +157,8 @@ bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
   const bool product =
       std::any_of(k.steps.begin(), k.steps.end(), [](auto const* s) { return s->variant().wmma_mma.has_value(); });
   if (product && c.data == DataKind::Unique) return false;  // unique bit patterns make inexact products
-  if (c.overflow && !product) return false;
-  if (c.wide_stride && !wmma_matrix_info(*k.steps[0]).stride_operand) return false;
+  if (wmma_case_options(c).overflow && !product) return false;
+  if (wmma_case_options(c).wide_stride && !wmma_matrix_info(*k.steps[0]).stride_operand) return false;
   if (c.fault != Fault::None) {
     if (k.steps.size() != 1) return false;
     WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);

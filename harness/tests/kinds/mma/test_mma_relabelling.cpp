@@ -58,7 +58,7 @@ TEST(MmaRelabelling, AConsistentRelabellingOfMNOrKGivesEveryCaseByteForByte) {
     DeviceEmulator device;
     const LaunchState want = device.run(k, p.input, Mutant::None);
     ASSERT_EQ(p.check(want).comparison.mismatches, 0) << k.name << "/" << c.name;
-    for (Mutant m : {Mutant::MmaPermuteM, Mutant::MmaPermuteN, Mutant::MmaPermuteK}) {
+    for (Mutant m : {Mutant::PermuteM, Mutant::PermuteN, Mutant::PermuteK}) {
       const LaunchState got = device.run(k, p.input, m);
       EXPECT_TRUE(got.regs == want.regs && got.smem == want.smem)
           << k.name << "/" << c.name << ": relabelling " << static_cast<int>(m) << " gave other bytes";
@@ -75,7 +75,7 @@ TEST(MmaRelabelling, AConsistentRelabellingOfMNOrKGivesEveryCaseByteForByte) {
 }
 
 TEST(MmaRelabelling, AnInconsistentRelabellingFailsEveryProductCheckAndComposition) {
-  for (Mutant m : {Mutant::MmaPermuteAM, Mutant::MmaPermuteDM}) {
+  for (Mutant m : {Mutant::PermuteAM, Mutant::PermuteDM}) {
     std::map<std::string, std::pair<int, int>> by_kernel;  // cases that failed, of those run
     const RelabelledKernels n = for_each_mma_case([&](const KernelPlan& k, const CaseSpec&, const PreparedCase& p) {
       DeviceEmulator device;

@@ -1,4 +1,4 @@
-#include "judge/formula_text.hpp"
+#include "kinds/mma/formula_text.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -5,7 +5,7 @@
 // computed here from the nibbles, not by the model.
 #include <gtest/gtest.h>
 
-#include "kinds/fragment/reference_model.hpp"
+#include "kinds/matrix_move/reference_model.hpp"
 #include "spec/layout.hpp"
 #include "support/spec_fixture.hpp"
 

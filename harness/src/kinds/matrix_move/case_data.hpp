@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "kinds/fragment/reference_model.hpp"
+#include "kinds/matrix_move/reference_model.hpp"
 #include "model/launch.hpp"
 #include "spec/spec_model.hpp"
 

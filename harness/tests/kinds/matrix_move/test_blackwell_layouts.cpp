@@ -5,7 +5,7 @@
 // formulas (from CUTLASS/CuTe); here they are compared bit by bit, and through the reference model.
 #include <gtest/gtest.h>
 
-#include "kinds/fragment/reference_model.hpp"
+#include "kinds/matrix_move/reference_model.hpp"
 #include "spec/layout.hpp"
 #include "support/spec_fixture.hpp"
 

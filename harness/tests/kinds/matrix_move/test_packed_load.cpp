@@ -12,9 +12,9 @@
 #include <random>
 #include <set>
 
-#include "kinds/fragment/case_data.hpp"
-#include "kinds/fragment/fragment_planner.hpp"
-#include "kinds/fragment/reference_model.hpp"
+#include "kinds/matrix_move/case_data.hpp"
+#include "kinds/matrix_move/matrix_move_planner.hpp"
+#include "kinds/matrix_move/reference_model.hpp"
 #include "spec/layout.hpp"
 #include "support/spec_fixture.hpp"
 
@@ -166,7 +166,7 @@ TEST(PackedLoad, CasesPoisonThePaddingAndRowsHoldDistinctElements) {
                               std::pair{"ldmatrix.sync.aligned.m16n16.x2.trans.shared.b8x16.b4x16_p64_a32", 4}}) {
     const KernelPlan* k = s.find_kernel(kernel);
     ASSERT_NE(k, nullptr) << kernel;
-    const std::vector<ModelStep> steps = fragment_model_steps(*k);
+    const std::vector<ModelStep> steps = matrix_move_model_steps(*k);
     const Layout& L = steps[0].layout;
     for (auto const& c : s.specs.cases.cases) {
       if (!takes(*k, c)) continue;

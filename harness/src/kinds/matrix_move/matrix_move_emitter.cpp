@@ -1,4 +1,4 @@
-#include "kinds/fragment/fragment_emitter.hpp"
+#include "kinds/matrix_move/matrix_move_emitter.hpp"
 
 #include "emit/skeleton.hpp"
 

@@ -1,4 +1,4 @@
-// The fragment kind's comparison: what the device produced against the reference model's
+// The matrix-move kind's comparison: what the device produced against the reference model's
 // expectation, every difference described the way a kernel engineer reads it: warp, lane, register, element, matrix
 // position.
 #pragma once
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kinds/fragment/reference_model.hpp"
+#include "kinds/matrix_move/reference_model.hpp"
 #include "model/comparison.hpp"
 #include "model/launch.hpp"
 

@@ -1,4 +1,4 @@
-// The fragment kind's emitter: fills kernels/warp_matrix.ptx.in with the ldmatrix, stmatrix or
+// The matrix-move kind's emitter: fills kernels/warp_matrix.ptx.in with the ldmatrix, stmatrix or
 // movmatrix instruction(s) of a kernel, each reading its row address from the case's offsets.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace ptxcts {
 
-inline constexpr const char* kFragmentSkeleton = "warp_matrix.ptx.in";
+inline constexpr const char* kMatrixMoveSkeleton = "warp_matrix.ptx.in";
 
 // One instruction under test, with operands in the skeleton's registers: the fragment
 // registers %frag0.. and the address register of its step.

@@ -1,4 +1,4 @@
-#include "kinds/fragment/reference_model.hpp"
+#include "kinds/matrix_move/reference_model.hpp"
 
 #include <fmt/format.h>
 

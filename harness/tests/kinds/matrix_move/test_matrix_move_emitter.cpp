@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "kinds/fragment/fragment_emitter.hpp"
+#include "kinds/matrix_move/matrix_move_emitter.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;

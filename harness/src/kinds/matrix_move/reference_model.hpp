@@ -1,4 +1,4 @@
-// The fragment kind's reference model: what ldmatrix, stmatrix and movmatrix must do, computed from the spec's
+// The matrix-move kind's reference model: what ldmatrix, stmatrix and movmatrix must do, computed from the spec's
 // formulas alone (via Layout). Independent of the device and of the emitted PTX.
 #pragma once
 

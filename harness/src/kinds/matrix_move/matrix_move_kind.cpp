@@ -1,9 +1,9 @@
-#include "kinds/fragment/fragment_kind.hpp"
+#include "kinds/matrix_move/matrix_move_kind.hpp"
 
-#include "kinds/fragment/case_data.hpp"
-#include "kinds/fragment/compare.hpp"
-#include "kinds/fragment/fragment_emitter.hpp"
-#include "kinds/fragment/fragment_planner.hpp"
+#include "kinds/matrix_move/case_data.hpp"
+#include "kinds/matrix_move/compare.hpp"
+#include "kinds/matrix_move/matrix_move_emitter.hpp"
+#include "kinds/matrix_move/matrix_move_planner.hpp"
 
 namespace ptxcts {
 namespace {
@@ -25,9 +25,9 @@ bool roundtrip_identity(const std::vector<ModelStep>& steps, const LaunchInput& 
   return true;
 }
 
-class FragmentCase : public PreparedCase {
+class MatrixMoveCase : public PreparedCase {
  public:
-  FragmentCase(const KernelPlan& kernel, std::vector<ModelStep> steps, LaunchInput in)
+  MatrixMoveCase(const KernelPlan& kernel, std::vector<ModelStep> steps, LaunchInput in)
       : PreparedCase(std::move(in)), kernel_(kernel), steps_(std::move(steps)) {}
   CaseOutcome check(const LaunchState& actual) const override {
     CaseOutcome out;
@@ -41,28 +41,25 @@ class FragmentCase : public PreparedCase {
   std::vector<ModelStep> steps_;
 };
 
-class FragmentKind : public InstructionKind {
+class MatrixMoveKind : public InstructionKind {
  public:
   bool owns(const Variant& v) const override {
     return v.operation == Operation::Load || v.operation == Operation::Store || v.operation == Operation::Move;
   }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
-    return plan_fragment_kernels(*this, instances);
+    return plan_matrix_move_kernels(*this, instances);
   }
-  KernelPlan plan_roundtrip(const Instance& load, const Instance& store, const std::string& claim) const override {
-    KernelPlan k =
-        KernelPlan::of(*this, file_safe("roundtrip." + store.id()), store.variant().family, {&load, &store}, claim);
-    k.audited = false;  // two instructions: the audit judges each by its own kernel
-    return k;
+  std::vector<KernelPlan> plan_last(const std::deque<Instance>& instances, const SpecSet& specs) const override {
+    return plan_matrix_move_roundtrips(*this, instances, specs);
   }
-  bool takes(const KernelPlan& kernel, const CaseSpec& c) const override { return fragment_takes(kernel, c); }
+  bool takes(const KernelPlan& kernel, const CaseSpec& c) const override { return matrix_move_takes(kernel, c); }
   // Single-instruction kernels of the variant.
   bool checks_claim_on(const KernelPlan& k, const std::function<bool(const Instance&)>& selects) const override {
     return k.steps.size() == 1 && selects(*k.steps[0]);
   }
 
-  std::string_view skeleton() const override { return kFragmentSkeleton; }
+  std::string_view skeleton() const override { return kMatrixMoveSkeleton; }
   std::string emit(const std::string& skeleton, const KernelPlan& k, const std::string& target,
                    PtxVersion ptx) const override {
     return emit_ptx(skeleton, k, target, ptx);
@@ -70,16 +67,16 @@ class FragmentKind : public InstructionKind {
   std::string instruction_text(const KernelPlan& k) const override { return ptxcts::instruction_text(emit_steps(k)); }
 
   std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) const override {
-    std::vector<ModelStep> steps = fragment_model_steps(k);
+    std::vector<ModelStep> steps = matrix_move_model_steps(k);
     LaunchInput in = make_case_input(set, c, steps);
-    return std::make_unique<FragmentCase>(k, std::move(steps), std::move(in));
+    return std::make_unique<MatrixMoveCase>(k, std::move(steps), std::move(in));
   }
 };
 
 }  // namespace
 
-const InstructionKind& fragment_kind() {
-  static const FragmentKind kind;
+const InstructionKind& matrix_move_kind() {
+  static const MatrixMoveKind kind;
   return kind;
 }
 

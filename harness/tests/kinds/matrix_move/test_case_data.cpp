@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "kinds/fragment/case_data.hpp"
-#include "kinds/fragment/fragment_planner.hpp"
+#include "kinds/matrix_move/case_data.hpp"
+#include "kinds/matrix_move/matrix_move_planner.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -16,7 +16,7 @@ struct Fixture {
   LaunchInput input(const std::string& kernel, const std::string& case_name) {
     const KernelPlan* k = suite.find_kernel(kernel);
     EXPECT_NE(k, nullptr) << kernel;
-    return make_case_input(suite.specs.cases, *suite.specs.find_case(case_name), fragment_model_steps(*k));
+    return make_case_input(suite.specs.cases, *suite.specs.find_case(case_name), matrix_move_model_steps(*k));
   }
 };
 

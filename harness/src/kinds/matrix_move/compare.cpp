@@ -1,4 +1,4 @@
-#include "kinds/fragment/compare.hpp"
+#include "kinds/matrix_move/compare.hpp"
 
 #include <fmt/format.h>
 
@@ -34,25 +34,20 @@ std::map<std::size_t, Where> addressed_elements(const std::vector<ModelStep>& st
   return out;
 }
 
-}  // namespace
-
-Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput& input, const LaunchState& expected,
-                          const LaunchState& actual, std::size_t max_lines) {
-  Comparison c;
-  // Every mismatch is counted; only the lines kept (the first max_lines) are written out.
-  auto note = [&](auto&& line) {
+// Every mismatch is counted; only the lines kept (the first max_lines) are written out.
+struct Notes {
+  Comparison& c;
+  std::size_t max_lines;
+  template <typename Line>
+  void note(Line&& line) {
     ++c.mismatches;
     if (c.diff.size() < max_lines) c.diff.push_back(line());
-  };
-  if (actual.regs.size() != expected.regs.size() || actual.smem.size() != expected.smem.size()) {
-    note([&] {
-      return fmt::format("the device returned {} registers and {} tile bytes; expected {} and {}", actual.regs.size(),
-                         actual.smem.size(), expected.regs.size(), expected.smem.size());
-    });
-    return c;
   }
-  const LaunchShape& s = input.shape;
-  // Registers, element by element, named by the last step that writes registers (a load).
+};
+
+// Registers, element by element, named by the last step that writes registers (a load).
+void compare_registers(const std::vector<ModelStep>& steps, const LaunchShape& s, const LaunchState& expected,
+                       const LaunchState& actual, Notes& notes) {
   const ModelStep* load = nullptr;
   for (auto const& st : steps)
     if (st.instance->variant().operation != Operation::Store) load = &st;
@@ -67,7 +62,7 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
       for (int i = 0; i < per_reg; ++i) {
         std::uint32_t ev = (e >> (i * ebits)) & emask, av = (a >> (i * ebits)) & emask;
         if (ev == av) continue;
-        note([&] {
+        notes.note([&] {
           std::string pos;
           if (load && r < load->layout.registers) {
             const ElementPos& p = load->layout.at(t % kWarpLanes, r, i);
@@ -78,8 +73,13 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
         });
       }
     }
-  // Shared memory, at the element size of the last step.
-  // (moves leave memory as it was; a widening load's packed elements are compared byte by byte)
+}
+
+// Shared memory, at the element size of the last step.
+// (moves leave memory as it was; a widening load's packed elements are compared byte by byte)
+void compare_memory(const std::vector<ModelStep>& steps, const LaunchInput& input, const LaunchState& expected,
+                    const LaunchState& actual, Notes& notes) {
+  const LaunchShape& s = input.shape;
   const int mbytes = std::max(1, steps.back().layout.memory_bits / 8);
   std::optional<std::map<std::size_t, Where>> where;  // made for the first line that names an element
   for (std::size_t at = 0; at + static_cast<std::size_t>(mbytes) <= expected.smem.size();
@@ -90,7 +90,7 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
       av |= std::uint32_t{actual.smem[at + static_cast<std::size_t>(b)]} << (8 * b);
     }
     if (ev == av) continue;
-    note([&] {
+    notes.note([&] {
       const std::size_t warp = at / static_cast<std::size_t>(s.tile_bytes),
                         off = at % static_cast<std::size_t>(s.tile_bytes);
       if (!where) where = addressed_elements(steps, input);
@@ -102,6 +102,23 @@ Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput
                          av, mbytes * 2);
     });
   }
+}
+
+}  // namespace
+
+Comparison compare_states(const std::vector<ModelStep>& steps, const LaunchInput& input, const LaunchState& expected,
+                          const LaunchState& actual, std::size_t max_lines) {
+  Comparison c;
+  Notes notes{c, max_lines};
+  if (actual.regs.size() != expected.regs.size() || actual.smem.size() != expected.smem.size()) {
+    notes.note([&] {
+      return fmt::format("the device returned {} registers and {} tile bytes; expected {} and {}", actual.regs.size(),
+                         actual.smem.size(), expected.regs.size(), expected.smem.size());
+    });
+    return c;
+  }
+  compare_registers(steps, input.shape, expected, actual, notes);
+  compare_memory(steps, input, expected, actual, notes);
   return c;
 }
 

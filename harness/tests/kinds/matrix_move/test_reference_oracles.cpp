@@ -4,7 +4,7 @@
 // printed). Each oracle is also run against a deliberately wrong fragment formula, which must make it fail.
 #include <gtest/gtest.h>
 
-#include "kinds/fragment/reference_model.hpp"
+#include "kinds/matrix_move/reference_model.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
