@@ -21,7 +21,7 @@ Document read_document(YamlReader item) {
              .where = item.at("id").where()};
   if (d.id.rfind("seed-", 0) == 0)
     item.at("id").fail(fmt::format("'{}' is a number of ours; expected a slug of the document's public identity "
-                                   "(author, year, subject), e.g. veitner-2025-ldmatrix-stmatrix",
+                                   "(author, year, subject), e.g. veitner-2025-load-store-matrices",
                                    d.id));
   if (d.address != "address not found" && d.address.rfind("https://", 0) != 0 && d.address.rfind("http://", 0) != 0)
     item.at("address").fail(

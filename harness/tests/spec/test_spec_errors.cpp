@@ -370,7 +370,7 @@ TEST(SpecErrors, DocumentIdANumberOfOurs) {
   edit(s.documents, "  - id: xuwh-2025-ldmatrix-notes\n", "  - id: seed-003\n");
   EXPECT_EQ(load_error(s), fmt::format("specs/documents.yaml:{}:9: 'seed-003' is a number of ours; expected a slug of "
                                        "the document's public identity (author, year, subject), e.g. "
-                                       "veitner-2025-ldmatrix-stmatrix",
+                                       "veitner-2025-load-store-matrices",
                                        line_in(s.documents, "  - id: seed-003")));
 }
 

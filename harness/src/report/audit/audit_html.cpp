@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <map>
+#include <regex>
 #include <set>
 #include <vector>
 

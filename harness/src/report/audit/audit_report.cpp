@@ -270,13 +270,11 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string audit_markdown(const Audit& audit, const AuditRun& run) {
-  std::string md = fmt::format("# ptxcts audit: CUDA {} (ptxas {}, PTX ISA {})\n\n", audit.cuda_release,
-                               audit.ptxas_version, audit.toolkit_ptx.str());
-  md += fmt::format("Written by `ptxcts audit` on {} at {} (ptxcts {}, commit {}). {} probes; targets: {}.\n\n",
-                    run.host, run.date, run.suite_version, run.suite_commit, audit.probes,
-                    fmt::join(audit.targets, ", "));
-  md += "## Findings\n\n";
+namespace {
+
+// The findings, class by class, those of forms no document lists after the others of their class.
+std::string findings_markdown(const Audit& audit) {
+  std::string md = "## Findings\n\n";
   md += "Where the documents and ptxas disagree, where the documents disagree with each other, and what ptxas "
         "accepts that no document lists. A finding marked known is recorded in the specs (`known_discrepancies:`); "
         "it does not fail the audit, nor do findings of undocumented forms or of documents disagreeing.\n";
@@ -295,9 +293,12 @@ std::string audit_markdown(const Audit& audit, const AuditRun& run) {
     md += section;
     if (u) md += fmt::format("\nNot listed by any document ({}):\n\n", u) + undocumented;
   }
-  md += coverage_markdown(audit);
-  md += documents_markdown(audit);
-  md += "\n## Counts\n\n| Findings | |\n|---|---|\n";
+  return md;
+}
+
+// The counts: findings per class, then the grammar's combinations and the negative space per block.
+std::string counts_markdown(const Audit& audit) {
+  std::string md = "\n## Counts\n\n| Findings | |\n|---|---|\n";
   for (FindingClass cls : {FindingClass::DocumentError, FindingClass::DocumentsDisagree, FindingClass::ToolkitAccepts,
                            FindingClass::ToolkitRejects}) {
     int n = 0;
@@ -324,9 +325,13 @@ std::string audit_markdown(const Audit& audit, const AuditRun& run) {
   for (auto const& c : audit.negative_space)
     md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", c.block, c.kind, to_string(c.expected), c.forms,
                       c.accepted, c.rejected);
+  return md;
+}
 
-  md += "\n## Statements of the documents\n\n| Kind | Statement | Words | Source | Verdict | Evidence "
-        "|\n|---|---|---|---|---|---|\n";
+// The statements, requirements and hand-listed forms, each with its verdict and evidence.
+std::string verdicts_markdown(const Audit& audit) {
+  std::string md = "\n## Statements of the documents\n\n| Kind | Statement | Words | Source | Verdict | Evidence "
+                   "|\n|---|---|---|---|---|---|\n";
   for (auto const& s : audit.statements)
     md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", s.kind, s.id, markdown_cell(s.words), markdown_cell(s.source),
                       to_string(s.verdict), markdown_cell(s.evidence));
@@ -343,6 +348,22 @@ std::string audit_markdown(const Audit& audit, const AuditRun& run) {
     md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} | {} |\n", f.form->name, kind_name(f.form->kind),
                       markdown_cell(f.instruction), f.form->target, f.form->diagnostic, f.diagnostic_seen,
                       to_string(f.verdict), markdown_cell(f.evidence));
+  return md;
+}
+
+}  // namespace
+
+std::string audit_markdown(const Audit& audit, const AuditRun& run) {
+  std::string md = fmt::format("# ptxcts audit: CUDA {} (ptxas {}, PTX ISA {})\n\n", audit.cuda_release,
+                               audit.ptxas_version, audit.toolkit_ptx.str());
+  md += fmt::format("Written by `ptxcts audit` on {} at {} (ptxcts {}, commit {}). {} probes; targets: {}.\n\n",
+                    run.host, run.date, run.suite_version, run.suite_commit, audit.probes,
+                    fmt::join(audit.targets, ", "));
+  md += findings_markdown(audit);
+  md += coverage_markdown(audit);
+  md += documents_markdown(audit);
+  md += counts_markdown(audit);
+  md += verdicts_markdown(audit);
   md += "\n## Known discrepancies no longer observed\n\n";
   if (audit.unused_known.empty()) md += "None.\n";
   for (auto const* k : audit.unused_known)
