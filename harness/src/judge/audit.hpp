@@ -25,7 +25,6 @@ struct RequirementVerdict {
   std::string evidence;
   std::vector<std::string> mismatches;  // "form on target: documented X, ptxas Y (message)"
   std::vector<std::string> known;       // mismatches a known discrepancy explains (with its source)
-  bool explained() const { return verdict == Verdict::Contradicted && mismatches.empty() && !known.empty(); }
 };
 
 struct FormVerdict {

@@ -49,7 +49,7 @@ bool matrix_multiply(const std::string& instruction) { return instruction.find("
 
 // The element types of the instructions of one kind (matrix multiply, or data movement): every
 // value of a type or format position, and the types fixed in a multiply's syntax.
-std::set<std::string> element_types(const GrammarPools& pools, bool multiply,
+std::set<std::string> element_types(bool multiply,
                                     const std::vector<const ClassifiedCombination*>& reps) {
   std::set<std::string> out;
   for (auto const& rep : reps) {
@@ -63,7 +63,6 @@ std::set<std::string> element_types(const GrammarPools& pools, bool multiply,
   }
   if (!multiply)  // .type values no syntax spells
     for (const char* t : {".b32", ".b64", ".b4", ".b6", ".u8", ".s8", ".f16"}) out.insert(t);
-  (void)pools;
   return out;
 }
 
@@ -107,8 +106,8 @@ std::vector<TypeShapeQuestion> type_shape_product(const std::vector<const Classi
                                                   const GrammarPools& pools, const std::set<std::string>& asked) {
   std::vector<TypeShapeQuestion> out;
   std::set<std::string> seen = asked;
-  std::map<bool, std::set<std::string>> types = {{true, element_types(pools, true, reps)},
-                                                  {false, element_types(pools, false, reps)}};
+  std::map<bool, std::set<std::string>> types = {{true, element_types(true, reps)},
+                                                  {false, element_types(false, reps)}};
   // Per instruction, per shape, the representative written in that shape (the first), else the first.
   std::map<std::string, std::map<std::string, std::size_t>> base;
   std::map<std::string, std::size_t> first;

@@ -16,8 +16,6 @@
 
 namespace ptxcts {
 
-RunReport load_run_report(const std::filesystem::path& path) { return read_run_report_file(path); }
-
 std::filesystem::path write_page_for(const std::filesystem::path& json, std::filesystem::path out,
                                      const SpecSet* specs) {
   const JsonDocument doc = open_report(json);

@@ -12,9 +12,6 @@
 
 namespace ptxcts {
 
-// A run report's JSON (report/report_reader's read_run_report_file); throws ReportError.
-RunReport load_run_report(const std::filesystem::path& path);
-
 // The page of a run report, an audit report or the toolkit matrix (by its kind: report/report_reader),
 // written to `out`, or beside the JSON with .html for .json when `out` is empty; returns the path
 // written. Throws ReportError (a SASS or fleet report has no page here).

@@ -112,7 +112,6 @@ int compose_extra_words(const KernelPlan& k) {
 }
 
 void compose_instructions(const KernelPlan& k, const MmaInfo& x, MmaProgram& prog) {
-  const Composition what = compose_of(k).what;
   for (std::size_t s = 0; s < k.steps.size(); ++s) {
     const Instance& inst = *k.steps[s];
     std::string text = inst.text();
@@ -128,7 +127,6 @@ void compose_instructions(const KernelPlan& k, const MmaInfo& x, MmaProgram& pro
     prog.instructions.push_back(text);
     prog.addressed.push_back(op == Operation::Load || op == Operation::Store);
   }
-  (void)what;
 }
 
 LaunchInput make_compose_input(const CaseSet& set, const CaseSpec& c, const KernelPlan& k, const MmaInfo& x) {
