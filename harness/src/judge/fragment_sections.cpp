@@ -6,16 +6,18 @@
 #include <set>
 
 #include "judge/type_shape_product.hpp"
+#include "kinds/kinds.hpp"
 #include "spec/grammar.hpp"
 
 namespace ptxcts {
 namespace {
 
 // "... 9.7.14.5.2 Matrix Fragments for mma.m8n8k4 with .f64 floating point type, Figure 53": the
-// number, the title (to the first ',', '(' or the end), the instruction, the shape, the "with" part.
+// number, the title (to the first ',', '(' or the end), the instruction (a word may stand before it:
+// "sparse"), the shape, the "with" part.
 const std::regex& title_pattern() {
   static const std::regex re(
-      R"((\d+(?:\.\d+)+)\.? (Matrix Fragments for ((?:sparse )?[A-Za-z.]+?)(\.m\d+n\d+k\d+)(?: with ([^,;()]*[^,;() ]))?))");
+      R"((\d+(?:\.\d+)+)\.? (Matrix Fragments for ((?:[a-z]+ )?[A-Za-z.]+?)(\.m\d+n\d+k\d+)(?: with ([^,;()]*[^,;() ]))?))");
   return re;
 }
 
@@ -84,12 +86,8 @@ bool spelled_by(const Spelled& b, const std::string& shape, const std::vector<st
 std::vector<FragmentSection> fragment_sections(const SpecSet& specs) {
   std::vector<FragmentSection> out;
   std::set<std::string> seen;
-  for (auto const& v : specs.variants)
-    if (v.mma)
-      for (const MmaOperand* o : {&v.mma->a, &v.mma->b, &v.mma->c})
-        for (auto const& [key, layout] : o->layouts) add_sections_of(layout.source, out, seen);
+  for (auto const& source : kind_fragment_section_sources(specs)) add_sections_of(source, out, seen);
   for (auto const& c : specs.claims) add_sections_of(c.source, out, seen);
-  for (auto const& s : specs.sparse_fragments) add_sections_of(s.section, out, seen);
   return out;
 }
 

@@ -1,13 +1,14 @@
 // Where an instruction's syntax blocks and its fragment sections disagree on the shapes. The
 // manual gives mma a section per shape ("9.7.14.5.2 Matrix Fragments for mma.m8n8k4 with .f64
-// floating point type"); the specs cite those titles (a variant's layouts, a claim, a sparse
-// section). Two parts of one document disagree where a block spells a shape no fragment section of
-// its instruction names, or a section names a shape (with its types, where its title names some)
-// that no block of the instruction spells. Both sides are paired where they can be: a block's
+// floating point type"); the specs cite those titles (a kind's own texts, as it gives them through
+// InstructionKind::fragment_section_sources: mma's layouts and sparse sections; a claim). Two parts
+// of one document disagree where a block spells a shape no fragment section of its instruction
+// names, or a section names a shape (with its types, where its title names some) that no block of
+// the instruction spells. Both sides are paired where they can be: a block's
 // unnamed shape with the sections whose types the block spells and whose shape no block does (the
 // double precision block's ".m8n84" with 9.7.14.5.2's ".m8n8k4 with .f64"). Only instructions that
 // have both blocks and fragment sections are compared (mma.sp's sections have no block).
-// May call: spec/.
+// May call: spec/, kinds/.
 #pragma once
 
 #include <string>

@@ -7,6 +7,7 @@
 
 #include "judge/address_words.hpp"
 #include "judge/negative_space_parts.hpp"
+#include "kinds/kinds.hpp"
 
 namespace ptxcts {
 namespace {
@@ -118,7 +119,8 @@ void address_mode_mutations(MutationSet& out, const ClassifiedCombination& valid
     return false;
   }();
   const SectionWords address = address_words(*c.block), spaces = state_space_words(*c.block);
-  const bool wmma = c.text.rfind("wmma", 0) == 0;
+  // Whether the documents let the address be a variable (InstructionKind::documents_variable_addresses).
+  const bool variables = !valid.instance || kind_of(valid.instance->variant()).documents_variable_addresses();
   for (const char* space : kStateSpaces) {
     if (!has_ss && *space) continue;
     const std::string text = has_ss ? text_with(c, "ss", space) : c.text;
@@ -161,7 +163,7 @@ void address_mode_mutations(MutationSet& out, const ClassifiedCombination& valid
       OperandShape sh = shape;
       sh.address = form;
       sh.declarations += fmt::format("{} .align 16 .b8 pv[1024];\n", var_space == ".shared::cta" ? ".shared" : var_space);
-      add("address-mode", fmt::format("variable address {}", form), sh, wmma ? DocClass::Undocumented : DocClass::Valid);
+      add("address-mode", fmt::format("variable address {}", form), sh, variables ? DocClass::Valid : DocClass::Undocumented);
     }
   }
 }

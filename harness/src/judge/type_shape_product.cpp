@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "judge/mnemonic_units.hpp"
+#include "kinds/kinds.hpp"
 
 namespace ptxcts {
 namespace {
@@ -45,7 +46,10 @@ int element_bits(const std::string& t) {
   return std::regex_match(t, g, plain) ? std::stoi(g[1]) : 0;
 }
 
-bool matrix_multiply(const std::string& instruction) { return instruction.find("mma") != std::string::npos; }
+// Whether the form's kind multiplies matrices or feeds a multiply (InstructionKind::multiplies_matrices).
+bool multiplies(const ClassifiedCombination& rep) {
+  return rep.instance && kind_of(rep.instance->variant()).multiplies_matrices();
+}
 
 // The element types of the instructions of one kind (matrix multiply, or data movement): every
 // value of a type or format position, and the types fixed in a multiply's syntax.
@@ -53,7 +57,7 @@ std::set<std::string> element_types(bool multiply,
                                     const std::vector<const ClassifiedCombination*>& reps) {
   std::set<std::string> out;
   for (auto const& rep : reps) {
-    if (matrix_multiply(product_instruction(rep->combo.text)) != multiply) continue;
+    if (multiplies(*rep) != multiply) continue;
     for (auto const& p : rep->combo.block->positions)
       if (p.name.find("type") != std::string::npos || p.name.find("fmt") != std::string::npos)
         for (auto const& v : p.values)
@@ -68,8 +72,8 @@ std::set<std::string> element_types(bool multiply,
 
 // Which vector operand each type qualifier of a form types, in order: one type (wmma.load/store,
 // ldmatrix, stmatrix): regs; two (wmma.mma .dtype.ctype): d, c; four: d, a, b, c.
-std::vector<std::string> slot_operands(std::size_t types, const std::string& instruction) {
-  if (!matrix_multiply(instruction)) return std::vector<std::string>(types, "regs");
+std::vector<std::string> slot_operands(std::size_t types, bool multiply) {
+  if (!multiply) return std::vector<std::string>(types, "regs");
   if (types == 2) return {"d", "c"};
   if (types == 4) return {"d", "a", "b", "c"};
   return std::vector<std::string>(types, "");
@@ -118,7 +122,7 @@ std::vector<TypeShapeQuestion> type_shape_product(const std::vector<const Classi
       if (shape_token(u.text)) base[ins].emplace(u.text, r);
   }
   for (auto const& [ins, r0] : first) {
-    const bool multiply = matrix_multiply(ins);
+    const bool multiply = multiplies(*reps[r0]);
     for (auto const& shape : pools.shapes) {
       if ((mnk_of(shape).k != 0) != multiply) continue;  // a multiply's shapes have a k, the others none
       auto b = base[ins].find(shape);
@@ -132,7 +136,7 @@ std::vector<TypeShapeQuestion> type_shape_product(const std::vector<const Classi
         else if (types[multiply].count(units.units[k].text)) slots.push_back(k);
       }
       if (shape_at == units.units.size()) continue;
-      const std::vector<std::string> operands = slot_operands(slots.size(), ins);
+      const std::vector<std::string> operands = slot_operands(slots.size(), multiply);
       const OperandShape documented = documented_shape(rep.combo);
       for (std::size_t j = 0; j < slots.size(); ++j)
         for (auto const& t : types[multiply]) {

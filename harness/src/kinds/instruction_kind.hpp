@@ -6,14 +6,15 @@
 //   emit      the kernel's PTX, from the kind's skeleton in kernels/
 //   prepare   a case's inputs, and the host-side check of what the device gave back
 // Two faces: the describing face (which variants are a kind's; its own blocks of cases.yaml, read and
-// checked in its room through spec/kind_blocks.hpp) and the running face (plan, emit, prepare).
+// checked in its room through spec/kind_blocks.hpp; its figures and the audit's questions only it
+// can ask, as data of kinds/ that judge/ and report/ judge and draw without naming it:
+// kind_figures.hpp, kind_statements.hpp) and the running face (plan, emit, prepare).
 // What adding a kind costs (CTest house.kind-names measures it): in its room, kinds/<kind>/
 // implementing this; outside it, its line in kinds/kinds.cpp, its skeleton in kernels/, its YAML in
 // specs/ and, with a case block, its line in harness/fuzz/fuzz_specs.cpp. A kind that needs a
-// semantics block or an operation of its own in the variants, figures or audit questions still
-// edits spec/, judge/ and report/: the debt harness/tests/util/check_kind_names.py lists, place by
-// place, and counts. Its software GPU for the fake device runner is in its room too, beside its
-// tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
+// semantics block or an operation of its own in the variants still edits spec/: the debt
+// harness/tests/util/check_kind_names.py lists, place by place, and counts. Its software GPU for the
+// fake device runner is in its room too, beside its tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
 // May call: spec/, plan/, emit/, model/.
 #pragma once
 
@@ -25,6 +26,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kinds/kind_figures.hpp"
+#include "kinds/kind_statements.hpp"
 #include "model/comparison.hpp"
 #include "model/launch.hpp"
 #include "plan/suite.hpp"
@@ -49,13 +52,33 @@ class InstructionKind {
  public:
   virtual ~InstructionKind() = default;
 
-  // The describing face: what spec reading and check-specs ask of a kind.
+  // The describing face: what spec reading and check-specs, the audit and the reports ask of a kind.
   // spec: the variants that are this kind's.
   virtual bool owns(const Variant& v) const = 0;
   // spec: its own blocks of cases.yaml, read and checked in its room (spec/kind_blocks.hpp); none by default.
   virtual std::vector<KindCaseBlock> case_blocks() const { return {}; }
   // spec: its variants' own layout block, evaluated by check-specs (spec/kind_blocks.hpp); none by default.
   virtual std::optional<KindLayout> layout() const { return std::nullopt; }
+
+  // What the audit and the reports ask of a kind, as data of kinds/ that judge/ and report/ judge
+  // and draw without knowing the kind.
+  // report: its fragments' figures as the specs give them, with the words around them
+  // (kinds/kind_figures.hpp); none by default.
+  virtual std::optional<KindFigures> figures(const SpecSet&) const { return std::nullopt; }
+  // report: its name over the register layouts its cases observe where the documents leave them
+  // unspecified (CaseResult::observed_layout: "Observed wmma fragment layouts"); "" (by default): none.
+  virtual std::string_view observes_layouts() const { return {}; }
+  // judge: what it alone asks of the documents, checked on the host (kinds/kind_statements.hpp); none by default.
+  virtual std::vector<KindStatement> statements(const SpecSet&) const { return {}; }
+  // judge: the specs' texts that cite its fragment sections, besides the claims
+  // (judge/fragment_sections.hpp holds them against the syntax); none by default.
+  virtual std::vector<std::string> fragment_section_sources(const SpecSet&) const { return {}; }
+  // judge: whether its instructions multiply matrices or feed a multiply (their shapes have a k), so
+  // that the type x shape product asks them with the multiplies' element types; false by default.
+  virtual bool multiplies_matrices() const { return false; }
+  // judge: whether the documents let its address operand be a variable ([pv], [pv+16]) besides a
+  // register or an immediate; true by default.
+  virtual bool documents_variable_addresses() const { return true; }
 
   // The running face: what the catalog, the runner and the judge ask of a kind.
 

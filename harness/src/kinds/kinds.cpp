@@ -36,6 +36,34 @@ const std::vector<KindLayout>& kind_layouts() {
   return layouts;
 }
 
+std::vector<KindFigures> kind_figures(const SpecSet& specs) {
+  std::vector<KindFigures> out;
+  for (auto const* k : instruction_kinds())
+    if (auto f = k->figures(specs)) out.push_back(std::move(*f));
+  return out;
+}
+
+std::vector<KindStatement> kind_statements(const SpecSet& specs) {
+  std::vector<KindStatement> out;
+  for (auto const* k : instruction_kinds())
+    for (auto& s : k->statements(specs)) out.push_back(std::move(s));
+  return out;
+}
+
+std::vector<std::string> kind_fragment_section_sources(const SpecSet& specs) {
+  std::vector<std::string> out;
+  for (auto const* k : instruction_kinds())
+    for (auto& s : k->fragment_section_sources(specs)) out.push_back(std::move(s));
+  return out;
+}
+
+std::string layout_observers() {
+  std::string out;
+  for (auto const* k : instruction_kinds())
+    if (!k->observes_layouts().empty()) out += (out.empty() ? "" : " and ") + std::string(k->observes_layouts());
+  return out;
+}
+
 const InstructionKind& kind_of(const Variant& v) {
   for (auto const* k : instruction_kinds())
     if (k->owns(v)) return *k;

@@ -19,6 +19,15 @@ const std::vector<const InstructionKind*>& instruction_kinds();
 const InstructionKind& kind_of(const Variant& v);
 inline const InstructionKind& kind_of(const KernelPlan& k) { return *k.kind; }
 
+// The describing face's figures and audit questions, asked of every kind in the kinds' order
+// (instruction_kind.hpp): the figures of the kinds that have some; every kind's statements; the
+// texts citing fragment sections; the names of the kinds whose cases observe layouts, joined by
+// " and " ("" if none).
+std::vector<KindFigures> kind_figures(const SpecSet& specs);
+std::vector<KindStatement> kind_statements(const SpecSet& specs);
+std::vector<std::string> kind_fragment_section_sources(const SpecSet& specs);
+std::string layout_observers();
+
 // Every instance of every variant; each kind's kernels; then what each kind plans last.
 Suite build_suite(SpecSet specs);
 

@@ -12,7 +12,7 @@
 
 #include "report/figures/svg_parts.hpp"
 #include "report/pages/html_document.hpp"
-#include "spec/instance.hpp"
+#include "kinds/kinds.hpp"
 
 namespace ptxcts {
 
@@ -104,19 +104,22 @@ std::optional<ObservedLayout> parse_observed_layout(std::string_view text) {
   return L;
 }
 
-void draw_spec_layout(pugi::xml_node parent, const Layout& L) {
-  // Each matrix with its row indices down the left and column indices across the top; a box per run
-  // of one register's elements, labelled with the lane (T) and register (r) that hold them.
-  constexpr int kLeft = 34, kHead = 52, kGap = 28;
-  struct Run {
-    int lane, reg, first, last;
-    Dir dir;
-    std::string lane_text, reg_text;
-  };
-  std::vector<std::vector<Run>> runs_of;  // per (lane, register), in order
+namespace {
+
+// A box per run of one register's elements that lie next to each other in a row or a column,
+// labelled with the lane (T) and register (r) that hold them.
+struct RegisterRun {
+  int lane, reg, first, last;
+  Dir dir;
+  std::string lane_text, reg_text;
+};
+using RegisterRuns = std::vector<std::vector<RegisterRun>>;  // per (lane, register), in order
+
+RegisterRuns register_runs(const Layout& L) {
+  RegisterRuns runs_of;
   for (int lane = 0; lane < kWarpLanes; ++lane)
     for (int r = 0; r < L.registers; ++r) {
-      std::vector<Run> runs;
+      std::vector<RegisterRun> runs;
       for (int i = 0; i < L.elements_per_register; ++i) {
         if (!runs.empty()) {
           const ElementPos &prev = L.at(lane, r, i - 1), &next = L.at(lane, r, i);
@@ -140,25 +143,42 @@ void draw_spec_layout(pugi::xml_node parent, const Layout& L) {
         run.reg_text = runs.size() == 1 ? fmt::format("r{}", r) : fmt::format("r{}.{}", r, span(run.first, run.last));
       runs_of.push_back(std::move(runs));
     }
-  // A column as wide as the widest line of a label; rows taller where a box of one row needs two lines.
-  int kW = 44;
+  return runs_of;
+}
+
+// Where the matrices and cells go: a column as wide as the widest line of a label; rows taller
+// where a box of one row needs two lines; two matrices side by side where they are narrow.
+struct RegisterGrid {
+  static constexpr int kLeft = 34, kHead = 52, kGap = 28;
+  int kW = 44, kH = 24, mw = 0, mh = 0, per_line = 1, across = 1, down = 1;
+  int width(const RegisterRun& run) const { return run.dir == Dir::Across ? (run.last - run.first + 1) * kW : kW; }
+  bool one_line(const RegisterRun& run) const {
+    return text_width(run.lane_text + " " + run.reg_text) + 6 <= width(run);
+  }
+  std::pair<int, int> origin(int m) const { return {(m % per_line) * (mw + kGap), (m / per_line) * (mh + kGap)}; }
+};
+
+RegisterGrid register_grid(const Layout& L, const RegisterRuns& runs_of) {
+  RegisterGrid g;
   for (auto const& runs : runs_of)
-    for (auto const& run : runs) kW = std::max({kW, text_width(run.lane_text) + 6, text_width(run.reg_text) + 6});
-  auto width = [&](const Run& run) { return run.dir == Dir::Across ? (run.last - run.first + 1) * kW : kW; };
-  auto one_line = [&](const Run& run) { return text_width(run.lane_text + " " + run.reg_text) + 6 <= width(run); };
+    for (auto const& run : runs)
+      g.kW = std::max({g.kW, text_width(run.lane_text) + 6, text_width(run.reg_text) + 6});
   bool all_one_line = true;
   for (auto const& runs : runs_of)
-    for (auto const& run : runs) all_one_line = all_one_line && (one_line(run) || run.dir == Dir::Down);
-  const int kH = all_one_line ? 24 : 34;
-  const int mw = kLeft + L.cols * kW, mh = kHead + L.rows * kH;
-  const int per_line = L.cols > 8 ? 1 : 2;
-  const int across = std::min(L.matrices, per_line), down = (L.matrices + per_line - 1) / per_line;
-  pugi::xml_node s = svg(parent, "lay spec", across * mw + (across - 1) * kGap, down * mh + (down - 1) * kGap);
-  pugi::xml_node background = s.append_child("g");
-  Fills fills;
-  auto origin = [&](int m) { return std::pair{(m % per_line) * (mw + kGap), (m / per_line) * (mh + kGap)}; };
+    for (auto const& run : runs) all_one_line = all_one_line && (g.one_line(run) || run.dir == Dir::Down);
+  g.kH = all_one_line ? 24 : 34;
+  g.mw = RegisterGrid::kLeft + L.cols * g.kW, g.mh = RegisterGrid::kHead + L.rows * g.kH;
+  g.per_line = L.cols > 8 ? 1 : 2;
+  g.across = std::min(L.matrices, g.per_line), g.down = (L.matrices + g.per_line - 1) / g.per_line;
+  return g;
+}
+
+// Each matrix with its row indices down the left and column indices across the top.
+void draw_register_axes(pugi::xml_node s, const Layout& L, const RegisterGrid& grid) {
+  constexpr int kLeft = RegisterGrid::kLeft, kHead = RegisterGrid::kHead;
+  const int kW = grid.kW, kH = grid.kH;
   for (int m = 0; m < L.matrices; ++m) {
-    auto [x0, y0] = origin(m);
+    auto [x0, y0] = grid.origin(m);
     pugi::xml_node g = group(s, x0, y0);
     label(g, 0, 13, fmt::format("matrix {} ({}x{}, {}-bit elements)", m, L.rows, L.cols, L.element_bits), "start");
     label(g, kLeft + L.cols * kW / 2, 30, "col", "ax");
@@ -169,15 +189,20 @@ void draw_spec_layout(pugi::xml_node parent, const Layout& L) {
     pugi::xml_node rows = group(g, kLeft - 5, kHead + kH / 2 + 4, "end");
     for (int r = 0; r < L.rows; ++r) label(rows, 0, r * kH, num(r));
   }
+}
+
+// A box per run, labelled with its lane and register, in a <g> per (lane, register).
+void draw_register_boxes(pugi::xml_node s, const Layout& L, const RegisterRuns& runs_of, const RegisterGrid& grid,
+                         Fills& fills) {
   for (auto const& runs : runs_of) {
     pugi::xml_node g = lr_group(s, runs.front().lane, runs.front().reg);
     for (auto const& run : runs) {
       const ElementPos& a = L.at(run.lane, run.reg, run.first);
-      auto [x0, y0] = origin(a.matrix);
-      const int x = x0 + kLeft + a.col * kW, y = y0 + kHead + a.row * kH;
-      const int w = width(run), h = run.dir == Dir::Down ? (run.last - run.first + 1) * kH : kH;
+      auto [x0, y0] = grid.origin(a.matrix);
+      const int x = x0 + RegisterGrid::kLeft + a.col * grid.kW, y = y0 + RegisterGrid::kHead + a.row * grid.kH;
+      const int w = grid.width(run), h = run.dir == Dir::Down ? (run.last - run.first + 1) * grid.kH : grid.kH;
       fills.add(fill(run.reg), x, y, w, h);
-      if (one_line(run)) {
+      if (grid.one_line(run)) {
         label(g, x + w / 2, y + h / 2 + 4, run.lane_text + " " + run.reg_text);
       } else {
         label(g, x + w / 2, y + h / 2 - 3, run.lane_text);
@@ -185,6 +210,19 @@ void draw_spec_layout(pugi::xml_node parent, const Layout& L) {
       }
     }
   }
+}
+
+}  // namespace
+
+void draw_spec_layout(pugi::xml_node parent, const Layout& L) {
+  const RegisterRuns runs_of = register_runs(L);
+  const RegisterGrid grid = register_grid(L, runs_of);
+  pugi::xml_node s = svg(parent, "lay spec", grid.across * grid.mw + (grid.across - 1) * RegisterGrid::kGap,
+                         grid.down * grid.mh + (grid.down - 1) * RegisterGrid::kGap);
+  pugi::xml_node background = s.append_child("g");
+  Fills fills;
+  draw_register_axes(s, L, grid);
+  draw_register_boxes(s, L, runs_of, grid, fills);
   fills.draw(background);
   el(parent, "p", {{"class", "key"}},
      L.elements_per_register > 1
@@ -414,30 +452,6 @@ void draw_observed_layout(pugi::xml_node parent, const ObservedLayout& now, cons
   if (!key.empty()) el(parent, "p", {{"class", "key"}}, fmt::format("{}", fmt::join(key, " ")));
 }
 
-SpecLayouts spec_layouts(const SpecSet& specs) {
-  SpecLayouts out;
-  std::map<std::string, std::size_t> by_key;  // the layout as text -> figure
-  for (auto const& v : specs.variants) {
-    if (!v.has_layout) continue;
-    for (auto const& inst : expand(v)) {
-      if (out.figure_of.contains(inst.mnemonic())) continue;
-      Layout L;
-      try {
-        L = compute_layout(inst);
-      } catch (const std::exception&) {
-        continue;  // check-specs names it; a page draws what can be drawn
-      }
-      std::string key = fmt::format("{} {} {} {} {} {}:", L.registers, L.elements_per_register, L.matrices, L.rows,
-                                    L.cols, L.element_bits);
-      for (auto const& p : L.element) key += fmt::format("{},{},{};", p.matrix, p.row, p.col);
-      auto [it, fresh] = by_key.emplace(key, out.figures.size());
-      if (fresh) out.figures.push_back({.forms = {}, .layout = std::move(L)});
-      out.figures[it->second].forms.push_back(inst.mnemonic());
-      out.figure_of[inst.mnemonic()] = it->second;
-    }
-  }
-  out.mma = mma_layout_figures(specs);
-  return out;
-}
+SpecLayouts spec_layouts(const SpecSet& specs) { return {.kinds = kind_figures(specs)}; }
 
 }  // namespace ptxcts

@@ -1,9 +1,9 @@
-// Figures of fragment layouts, drawn as inline SVG from data: the layout a spec gives for an
-// ldmatrix/stmatrix/movmatrix form (each matrix element with the lane and register that hold it,
-// as the manual's figures draw them), and the register layout a GPU was seen to use for a wmma
-// fragment (each lane's registers with the element each holds; elements held twice marked), with
-// what changed since an earlier report highlighted. Every figure has one <g class="lr"> per
-// (lane, register), with data-lane and data-reg.
+// Figures of fragment layouts, drawn as inline SVG from data: the layout a spec gives for a form, as
+// its kind gives it (kinds/kind_figures.hpp: each matrix element with the lane and register that
+// hold it, as the manual's figures draw them), and the register layout a GPU was seen to use for a
+// fragment the documents leave unspecified (each lane's registers with the element each holds;
+// elements held twice marked), with what changed since an earlier report highlighted. Every figure
+// has one <g class="lr"> per (lane, register), with data-lane and data-reg.
 #pragma once
 
 #include <pugixml.hpp>
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/mma_layout_svg.hpp"
+#include "kinds/kind_figures.hpp"
 #include "spec/layout.hpp"
 #include "spec/spec_model.hpp"
 
@@ -40,16 +40,11 @@ void draw_spec_layout(pugi::xml_node parent, const Layout& layout);
 // `before`: an earlier report's layout of the same fragment; slots that differ are highlighted.
 void draw_observed_layout(pugi::xml_node parent, const ObservedLayout& now, const ObservedLayout* before = nullptr);
 
-// The layouts the specs give, one figure per distinct layout, with the forms (mnemonics) that have it
-// (mma: per distinct layout of an operand).
-struct SpecLayoutFigure {
-  std::vector<std::string> forms;
-  Layout layout;
-};
+// The figures of the kinds' fragments as the specs give them, kind by kind (kinds/kind_figures.hpp:
+// InstructionKind::figures); figures whose boxes name the fragment's elements are drawn by
+// report/element_figure_svg, the others by draw_spec_layout.
 struct SpecLayouts {
-  std::vector<SpecLayoutFigure> figures;
-  std::map<std::string, std::size_t> figure_of;  // mnemonic -> index in figures
-  MmaLayoutFigures mma;                           // mma.sync: a figure per distinct operand layout
+  std::vector<KindFigures> kinds;
 };
 SpecLayouts spec_layouts(const SpecSet& specs);  // forms whose layout cannot be evaluated are left out
 

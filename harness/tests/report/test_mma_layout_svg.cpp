@@ -11,11 +11,12 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "report/layout_svg.hpp"
-#include "report/mma_layout_svg.hpp"
+#include "report/element_figure_svg.hpp"
 #include "report/run/report_html.hpp"
 #include "report/run/report_json.hpp"
 #include "spec/spec_loader.hpp"
@@ -30,18 +31,25 @@ const SpecLayouts& layouts() {
   return L;
 }
 
+// The mma kind's figures (kinds/mma/mma_figures: those whose ids start "mma-layout-").
+const KindFigures& mma() {
+  for (auto const& k : layouts().kinds)
+    if (k.anchor == "mma-layout-") return k;
+  throw std::runtime_error("no figures of the mma kind");
+}
+
 // The figure of `operand` ("A", "B", "C/D") of `form`.
-const MmaLayoutFigure* figure(const std::string& form, const std::string& operand) {
-  auto it = layouts().mma.figures_of.find(form);
-  if (it == layouts().mma.figures_of.end()) return nullptr;
+const FragmentFigure* figure(const std::string& form, const std::string& operand) {
+  auto it = mma().figures_of.find(form);
+  if (it == mma().figures_of.end()) return nullptr;
   for (auto const& ref : it->second)
-    if (ref.operand == operand) return &layouts().mma.figures[ref.figure];
+    if (ref.label == operand) return &mma().figures[ref.figure];
   return nullptr;
 }
 
 std::size_t figure_index(const std::string& form, const std::string& operand) {
-  const MmaLayoutFigure* f = figure(form, operand);
-  return f ? static_cast<std::size_t>(f - layouts().mma.figures.data()) : ~std::size_t{0};
+  const FragmentFigure* f = figure(form, operand);
+  return f ? static_cast<std::size_t>(f - mma().figures.data()) : ~std::size_t{0};
 }
 
 std::size_t svg_count(const pugi::xml_node& n, const char* xpath) { return n.select_nodes(xpath).size(); }
@@ -91,10 +99,10 @@ constexpr const char* kB1 = "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xo
 }  // namespace
 
 TEST(MmaLayoutReport, M16n8k16F16AIsDrawnWhereTheManualsFormulasPutEachElement) {
-  const MmaLayoutFigure* f = figure(kF16, "A");
+  const FragmentFigure* f = figure(kF16, "A");
   ASSERT_TRUE(f);
   pugi::xml_document doc;
-  draw_mma_layout(doc.append_child("figure"), *f);
+  draw_element_figure(doc.append_child("figure"), *f);
   // 9.7.14.5.8, A (.f16x2): four registers a lane, a0..a7.
   EXPECT_EQ(svg_count(doc, "//g[@class='lr']"), 32u * 4u);
   // groupID = %laneid >> 2, threadID_in_group = %laneid % 4; lane 5: 1 and 1.
@@ -119,10 +127,10 @@ TEST(MmaLayoutReport, M16n8k16F16AIsDrawnWhereTheManualsFormulasPutEachElement) 
 }
 
 TEST(MmaLayoutReport, AccumulatorsOfM16n8kShapesShareOneFigure) {
-  const MmaLayoutFigure* f = figure(kF16, "C/D");
+  const FragmentFigure* f = figure(kF16, "C/D");
   ASSERT_TRUE(f);
   pugi::xml_document doc;
-  draw_mma_layout(doc.append_child("figure"), *f);
+  draw_element_figure(doc.append_child("figure"), *f);
   // .f32 accumulators: four registers, one element each.
   EXPECT_EQ(svg_count(doc, "//g[@class='lr']"), 32u * 4u);
   // row = groupID for c0, c1, groupID + 8 for c2, c3; col = threadID_in_group * 2 + (i & 0x1).
@@ -142,10 +150,10 @@ TEST(MmaLayoutReport, AccumulatorsOfM16n8kShapesShareOneFigure) {
 }
 
 TEST(MmaLayoutReport, M16n8k256B1AIsDrawnFromItsReadingAndSaysSo) {
-  const MmaLayoutFigure* f = figure(kB1, "A");
+  const FragmentFigure* f = figure(kB1, "A");
   ASSERT_TRUE(f);
   pugi::xml_document doc;
-  draw_mma_layout(doc.append_child("figure"), *f);
+  draw_element_figure(doc.append_child("figure"), *f);
   EXPECT_EQ(svg_count(doc, "//g[@class='lr']"), 32u * 4u);  // four .b32 registers of 32 .b1 elements
   // The reading: col = (threadID_in_group * 32) + (i & 0x1F) for i < 64, + 128 for i >= 64; row =
   // groupID for i < 32 and 64 <= i < 96. Lane 5 (groupID 1, threadID_in_group 1): a0..a31 in row 1,
@@ -201,5 +209,5 @@ TEST(MmaLayoutReport, RunPageLinksAnMmaKernelToItsOperandsFigures) {
     EXPECT_EQ(svg_count(d, ".//svg//g[@class='lr']"), 32u * registers) << id;
   }
   // Every mma figure once, under the layouts.
-  EXPECT_EQ(svg_count(doc, "//section[@id='layouts']/details[starts-with(@id, 'mma-layout-')]"), layouts().mma.figures.size());
+  EXPECT_EQ(svg_count(doc, "//section[@id='layouts']/details[starts-with(@id, 'mma-layout-')]"), mma().figures.size());
 }

@@ -260,10 +260,12 @@ std::pair<double, double> position(pugi::xml_node t) {
 TEST(LayoutSvg, SpecFigureOfLdmatrixX4PlacesEachElementWhereTheManualDoes) {
   SpecSet specs = load_spec_dir(std::string(PTXCTS_SOURCE_DIR) + "/specs");
   SpecLayouts layouts = spec_layouts(specs);
-  auto it = layouts.figure_of.find("ldmatrix.sync.aligned.m8n8.x4.shared.b16");
-  ASSERT_NE(it, layouts.figure_of.end());
+  ASSERT_FALSE(layouts.kinds.empty());
+  const KindFigures& figures = layouts.kinds.front();  // ldmatrix, stmatrix, movmatrix: the first kind
+  auto it = figures.figures_of.find("ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+  ASSERT_NE(it, figures.figures_of.end());
   pugi::xml_document doc;
-  draw_spec_layout(doc.append_child("figure"), layouts.figures[it->second].layout);
+  draw_spec_layout(doc.append_child("figure"), figures.figures[it->second.front().figure].layout);
   EXPECT_EQ(count(doc, "//g[@class='lr']"), 32u * 4u);  // .x4: four registers per lane
   // Manual, Figure 104: lane 5 holds row 1, columns 2 and 3 of each matrix (row lane/4, col 2*(lane%4)+i),
   // register r of matrix r. Its label sits over those columns of matrix 1's axes and beside its row 1.

@@ -1,14 +1,11 @@
-// The fragment sections and formulas (QuestionKind::FragmentFormulas): the sections against the
-// shapes the syntax blocks spell, the printed mma formulas and mma.sp's sparse sections, each
-// checked on the host (kinds/mma/formula_text.hpp, judge/fragment_sections.hpp).
+// The fragment sections (QuestionKind::InvalidCombinations): the sections the specs cite against
+// the shapes the syntax blocks spell (judge/fragment_sections.hpp), where the two parts of the
+// documents disagree.
 #include "judge/questions/questions.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-
-#include "kinds/mma/formula_text.hpp"
 #include "judge/fragment_sections.hpp"
 #include "judge/type_shape_product.hpp"
 
@@ -19,8 +16,6 @@ struct Fragments : AuditContext {
   void fragment_shapes();
   std::string said_on(const std::string& form, const std::vector<OnTarget>& on,
                       std::vector<std::pair<std::string, std::string>>& seen);
-  void formula_texts();
-  void sparse_fragments();
 };
 
 // What ptxas said of a form on its targets, in a line; `seen` gets the form and a target it was judged on.
@@ -83,62 +78,8 @@ void Fragments::fragment_shapes() {
   }
 }
 
-// The printed fragment formulas: each one a statement; one that cannot be right a document error,
-// with the reading the suite evaluates instead.
-void Fragments::formula_texts() {
-  for (auto const& c : check_formula_texts(suite.specs)) {
-    const std::string id = fmt::format("{}/{}{}.{}", c.variant, c.operand, c.layout.empty() ? "" : c.layout, c.axis);
-    StatementVerdict s{.id = id,
-                       .kind = "fragment-formula",
-                       .family = c.family,
-                       .words = c.manual,
-                       .source = c.source,
-                       .verdict = c.printed_holds ? Verdict::Confirmed : Verdict::Contradicted,
-                       .evidence = c.evidence,
-                       .forms = 1};
-    if (!c.printed_holds) {
-      std::string reading = c.reading;
-      std::replace(reading.begin(), reading.end(), '\n', '/');
-      s.evidence += fmt::format("; the suite reads it as \"{}\" ({})", reading, c.why);
-      Finding& f =
-          findings.at(QuestionKind::FragmentFormulas, "document-error/formula/" + id, FindingClass::DocumentError,
-                      false, fmt::format("{} operand {} {} formula", c.variant, c.operand, c.axis), c.manual, c.source);
-      findings.saw(f, c.reading, "", s.evidence);
-    }
-    audit.statements.push_back(std::move(s));
-  }
-}
-
-// mma.sp's fragment sections: each A block a statement (the document against itself: evaluated for
-// every lane and element); each operand the manual only draws, or defers to a dense section for, a
-// statement that says so.
-void Fragments::sparse_fragments() {
-  for (auto const& c : check_sparse_fragments(suite.specs)) {
-    const std::string id = c.entry + "/" + c.operand;
-    StatementVerdict s{.id = id,
-                       .kind = "fragment-" + c.what,
-                       .family = c.family,
-                       .words = c.words,
-                       .source = c.source,
-                       .verdict = !c.checked ? Verdict::NotCheckable
-                                  : c.holds  ? Verdict::Confirmed
-                                             : Verdict::Contradicted,
-                       .evidence = c.evidence,
-                       .forms = 1};
-    if (s.verdict == Verdict::Contradicted) {
-      Finding& f = findings.at(QuestionKind::FragmentFormulas, "document-error/sparse-" + c.what + "/" + id,
-                               FindingClass::DocumentError, false,
-                               fmt::format("{} operand {} ({})", c.entry, c.operand, c.what), c.words, c.source);
-      findings.saw(f, c.entry, "", c.evidence);
-    }
-    audit.statements.push_back(std::move(s));
-  }
-}
-
 }  // namespace
 
 void judge_fragment_sections(AuditContext& cx) { Fragments{cx}.fragment_shapes(); }
-void judge_formula_texts(AuditContext& cx) { Fragments{cx}.formula_texts(); }
-void judge_sparse_fragments(AuditContext& cx) { Fragments{cx}.sparse_fragments(); }
 
 }  // namespace ptxcts

@@ -15,8 +15,8 @@ const std::vector<QuestionJudge>& question_judges() {
       // a section naming shapes no syntax spells: the documents disagree on the combinations
       {"fragment sections", {InvalidCombinations}, judge_fragment_sections},
       {"register counts", {RegisterCounts}, judge_register_claims},
-      {"fragment formulas", {FragmentFormulas}, judge_formula_texts},
-      {"sparse fragments", {FragmentFormulas}, judge_sparse_fragments},
+      // what each kind alone asks (its fragment formulas and sections), checked on the host
+      {"the kinds' statements", {FragmentFormulas}, judge_kind_statements},
       {"target and toolkit versions", {PtxVersions}, judge_target_versions},
       {"hand-listed forms", {HandListedForms}, judge_forms},
       {"version ladders", {}, judge_ladders},

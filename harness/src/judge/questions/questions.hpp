@@ -1,9 +1,9 @@
 // The audit's kinds of question as a seam: each file of judge/questions/ judges the verdicts of one
-// kind of question (or of a few kinds asked together: the negative space's mutations, the
-// fragment sections and formulas) into the audit's statements, requirements and findings, behind
-// one small interface: a function of the AuditContext (judge/audit_context.hpp). Every finding it
-// makes names its QuestionKind (judge/question_kind.hpp). judge/audit.cpp runs question_judges() in
-// their order, which is the order of the findings within a class and of the statements.
+// kind of question (or of a few kinds asked together: the negative space's mutations) into the
+// audit's statements, requirements and findings, behind one small interface: a function of the
+// AuditContext (judge/audit_context.hpp). Every finding it makes names its QuestionKind
+// (judge/question_kind.hpp). judge/audit.cpp runs question_judges() in their order, which is the
+// order of the findings within a class and of the statements.
 #pragma once
 
 #include <vector>
@@ -28,8 +28,7 @@ void judge_mutations(AuditContext& cx);          // mutations.cpp
 void judge_examples(AuditContext& cx);           // examples.cpp
 void judge_fragment_sections(AuditContext& cx);  // fragments.cpp
 void judge_register_claims(AuditContext& cx);    // register_counts.cpp
-void judge_formula_texts(AuditContext& cx);      // fragments.cpp
-void judge_sparse_fragments(AuditContext& cx);   // fragments.cpp
+void judge_kind_statements(AuditContext& cx);    // kind_statements.cpp
 void judge_target_versions(AuditContext& cx);    // versions.cpp
 void judge_forms(AuditContext& cx);              // hand_listed_forms.cpp
 void judge_ladders(AuditContext& cx);            // versions.cpp: after requirements and forms

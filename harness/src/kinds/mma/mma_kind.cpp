@@ -8,7 +8,9 @@
 #include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_check.hpp"
 #include "kinds/mma/mma_emitter.hpp"
+#include "kinds/mma/mma_figures.hpp"
 #include "kinds/mma/mma_info.hpp"
+#include "kinds/mma/mma_statements.hpp"
 
 namespace ptxcts {
 namespace {
@@ -38,6 +40,12 @@ class MmaKind : public InstructionKind {
   bool owns(const Variant& v) const override { return v.operation == Operation::Mma; }
   std::vector<KindCaseBlock> case_blocks() const override { return {mma_case_block()}; }
   std::optional<KindLayout> layout() const override { return mma_layout(); }
+  std::optional<KindFigures> figures(const SpecSet& specs) const override { return mma_figures(specs); }
+  std::vector<KindStatement> statements(const SpecSet& specs) const override { return mma_statements(specs); }
+  std::vector<std::string> fragment_section_sources(const SpecSet& specs) const override {
+    return mma_section_sources(specs);
+  }
+  bool multiplies_matrices() const override { return true; }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
     std::vector<KernelPlan> out;

@@ -35,6 +35,14 @@ class WmmaKind : public InstructionKind {
  public:
   bool owns(const Variant& v) const override { return v.semantics_in_wmma_block(); }
   std::vector<KindCaseBlock> case_blocks() const override { return {wmma_case_block()}; }
+  // The register layout of its fragments is unspecified: its unique cases record what the GPU did.
+  std::string_view observes_layouts() const override { return "wmma"; }
+  // wmma.load, wmma.store and wmma.mma: the shapes of a multiply (.m16n16k16), its types.
+  bool multiplies_matrices() const override { return true; }
+  // Its sections say "address operand p" and, unlike ldmatrix's ("Supported addressing modes for p
+  // are described in Addresses as Operands"), point to no addressing modes: a variable there is a
+  // form no document gives (ptxas accepting it is undocumented, not invalid).
+  bool documents_variable_addresses() const override { return false; }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
     return plan_wmma_kernels(*this, instances, specs);

@@ -1,4 +1,4 @@
-// The pieces the layout figures are drawn with (layout_svg, mma_layout_svg): the <svg> element, groups
+// The pieces the layout figures are drawn with (layout_svg, element_figure_svg): the <svg> element, groups
 // placed by translate(x,y), cells, labels, the <g class="lr"> of one (lane, register), and the cells'
 // backgrounds drawn as one <path> per fill class.
 #pragma once

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "kinds/kinds.hpp"
 #include "report/layout_svg.hpp"
 #include "report/pages/html_document.hpp"
 #include "report/pages/html_page_parts.hpp"
@@ -52,11 +53,13 @@ void changes_groups(pugi::xml_node s, const char* heading, const std::vector<Rep
   }
 }
 
-// The wmma fragment layouts that changed: one figure per distinct change (the layout before and now),
-// drawn as it is now with what changed marked, and the cases that saw that change listed under it.
+// The observed fragment layouts that changed (of the kinds that observe layouts): one figure per
+// distinct change (the layout before and now), drawn as it is now with what changed marked, and the
+// cases that saw that change listed under it.
 void layouts_changed(pugi::xml_node body, const RunReport& before, const RunReport& after, const ReportDiff& d) {
-  pugi::xml_node s =
-      section(body, "layouts", fmt::format("wmma fragment layouts that changed ({})", count_text(static_cast<long long>(d.layouts.size()))));
+  pugi::xml_node s = section(body, "layouts",
+                             fmt::format("{} fragment layouts that changed ({})", layout_observers(),
+                                         count_text(static_cast<long long>(d.layouts.size()))));
   if (d.layouts.empty()) return;
   el(s, "p", {},
      "One figure per distinct change, drawn as the later report has it: a register part whose element changed "

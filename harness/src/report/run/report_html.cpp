@@ -8,6 +8,8 @@
 #include <set>
 #include <utility>
 
+#include "kinds/kinds.hpp"
+#include "report/element_figure_svg.hpp"
 #include "report/pages/html_document.hpp"
 #include "report/pages/html_page_parts.hpp"
 #include "report/pages/outcome_html.hpp"
@@ -25,7 +27,6 @@ std::string outcome_class(const CaseResult& r) {
 }
 
 std::string kernel_anchor(const std::string& kernel) { return "k-" + kernel; }
-std::string mma_figure_anchor(std::size_t k) { return fmt::format("mma-layout-{}", k); }
 
 void run_section(pugi::xml_node body, const RunReport& report) {
   const RunInfo& i = report.info;
@@ -320,49 +321,43 @@ void matrix_section(pugi::xml_node body, const RunReport& report, const AuditSum
   }
 }
 
-void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLayouts* spec,
-                     std::map<std::string, std::string>& figure_anchor) {
-  pugi::xml_node s = section(body, "layouts", "Fragment layouts");
-  if (spec && !spec->figures.empty()) {
-    el(s, "h3", {}, "As the specs give them (ldmatrix, stmatrix, movmatrix)");
-    el(s, "p", {},
-       "Each matrix element with the lane (T) and register (r) that holds it, evaluated from the spec's "
-       "formulas; neighbouring elements of one register share a box (r1.0\u20131 where a register holds "
-       "several); rows and columns are numbered along the edges; colors tell registers apart.");
-    for (std::size_t k = 0; k < spec->figures.size(); ++k) {
-      auto const& f = spec->figures[k];
-      std::string id = fmt::format("spec-layout-{}", k);
-      pugi::xml_node d = el(s, "details", {{"id", id}});
-      el(d, "summary", {},
-         fmt::format("{}{}", f.forms.front(),
-                     f.forms.size() > 1 ? fmt::format(" and {} more forms", f.forms.size() - 1) : ""));
-      pugi::xml_node fig = el(d, "figure", {{"class", "layout-spec"}});
-      draw_spec_layout(fig, f.layout);
-      el(fig, "figcaption", {}, fmt::format("{}", fmt::join(f.forms, ", ")));
-      for (auto const& form : f.forms) figure_anchor.emplace(form, id);
+// A figure's summary line: its first form and how many more; an element figure's operand and shape,
+// and whether it is drawn from a reading of the printed formula.
+std::string figure_summary(const FragmentFigure& f) {
+  if (!f.letter)
+    return fmt::format("{}{}", f.forms.front(),
+                       f.forms.size() > 1 ? fmt::format(" and {} more forms", f.forms.size() - 1) : "");
+  return fmt::format("{}: {} ({}x{}){}{}", f.forms.front(), f.operand, f.layout.rows, f.layout.cols,
+                     f.forms.size() > 2    ? fmt::format(" and {} more forms", f.forms.size() - 1)
+                     : f.forms.size() == 2 ? " and 1 more form"
+                                           : "",
+                     f.readings.empty() ? "" : ", drawn from a reading of the printed formula");
+}
+
+// One kind's figures as the specs give them, under its heading and words: one <details> each. A
+// form whose one figure names registers is linked to it from its kernel (figure_anchor).
+void kind_figures_block(pugi::xml_node s, const KindFigures& kind, std::map<std::string, std::string>& figure_anchor) {
+  el(s, "h3", {}, kind.heading);
+  el(s, "p", {}, kind.words);
+  for (std::size_t k = 0; k < kind.figures.size(); ++k) {
+    auto const& f = kind.figures[k];
+    const std::string id = kind.anchor + std::to_string(k);
+    pugi::xml_node d = el(s, "details", {{"id", id}});
+    el(d, "summary", {}, figure_summary(f));
+    pugi::xml_node fig = el(d, "figure", {{"class", "layout-spec"}});
+    if (f.letter) {
+      draw_element_figure(fig, f);
+      continue;
     }
+    draw_spec_layout(fig, f.layout);
+    el(fig, "figcaption", {}, fmt::format("{}", fmt::join(f.forms, ", ")));
+    for (auto const& form : f.forms) figure_anchor.emplace(form, id);
   }
-  if (spec && !spec->mma.figures.empty()) {
-    el(s, "h3", {}, "As the specs give them (mma: the manual's fragment layouts)");
-    el(s, "p", {},
-       "Each operand's matrix with, in each element, the lane (T) and the fragment element (a0, b0, c0, as the "
-       "manual names them) that hold it, evaluated lane by lane from the manual's formulas; neighbouring elements "
-       "of one register share a box (a0\u20131); one figure per distinct layout, with the forms that have it; "
-       "colors tell registers apart. A run pins these layouts only up to a consistent relabelling of m, n and k (the "
-       "same permutation of m on A's, C's and D's rows, of k on A's columns and B's rows, of n on B's, C's and D's "
-       "columns), which no instruction can observe: the layout claims' notes say why.");
-    for (std::size_t k = 0; k < spec->mma.figures.size(); ++k) {
-      auto const& f = spec->mma.figures[k];
-      pugi::xml_node d = el(s, "details", {{"id", mma_figure_anchor(k)}});
-      el(d, "summary", {},
-         fmt::format("{}: {} ({}x{}){}{}", f.forms.front(), f.operand, f.layout.rows, f.layout.cols,
-                     f.forms.size() > 2 ? fmt::format(" and {} more forms", f.forms.size() - 1)
-                     : f.forms.size() == 2 ? " and 1 more form" : "",
-                     f.readings.empty() ? "" : ", drawn from a reading of the printed formula"));
-      draw_mma_layout(el(d, "figure", {{"class", "layout-spec"}}), f);
-    }
-  }
-  // wmma: what the GPU did, one figure per distinct layout.
+}
+
+// What the GPU did where the documents leave the register layout unspecified: one figure per
+// distinct layout, under the words of the kinds that observe layouts (InstructionKind::observes_layouts).
+void observed_block(pugi::xml_node s, const RunReport& report, std::map<std::string, std::string>& figure_anchor) {
   std::map<std::string, std::vector<const CaseResult*>> by_layout;
   std::vector<std::string> order;
   for (auto const& r : report.results)
@@ -372,13 +367,15 @@ void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLay
       v.push_back(&r);
     }
   if (order.empty()) return;
-  el(s, "h3", {}, "wmma fragments, as this GPU laid them out (an observation: the manual leaves it unspecified)");
+  const std::string observers = layout_observers();
+  el(s, "h3", {},
+     observers + " fragments, as this GPU laid them out (an observation: the manual leaves it unspecified)");
   el(s, "p", {},
      "Each lane (down the side) and register (across the top; two halves for 16-bit elements) with the matrix "
      "element (row,col) it held; colors follow the row; each figure's key says what its outlines mark.");
   for (std::size_t k = 0; k < order.size(); ++k) {
     auto const& results = by_layout[order[k]];
-    std::string id = fmt::format("wmma-layout-{}", k);
+    std::string id = fmt::format("{}-layout-{}", observers, k);
     pugi::xml_node d = el(s, "details", {{"id", id}});
     el(d, "summary", {},
        fmt::format("{}{}", results.front()->instruction,
@@ -390,6 +387,31 @@ void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLay
     for (auto const* r : results) kernels.insert(r->kernel);
     el(fig, "figcaption", {}, fmt::format("{}", fmt::join(kernels, ", ")));
     for (auto const* r : results) figure_anchor.emplace(r->kernel + "/" + r->case_name, id);
+  }
+}
+
+void layouts_section(pugi::xml_node body, const RunReport& report, const SpecLayouts* spec,
+                     std::map<std::string, std::string>& figure_anchor) {
+  pugi::xml_node s = section(body, "layouts", "Fragment layouts");
+  if (spec)
+    for (auto const& kind : spec->kinds)
+      if (!kind.figures.empty()) kind_figures_block(s, kind, figure_anchor);
+  observed_block(s, report, figure_anchor);
+}
+
+// The links from a kernel's form to its figures whose boxes name elements, by their labels (A, B, C/D).
+void element_figure_links(pugi::xml_node div, const SpecLayouts* spec, const std::string& form) {
+  if (!spec) return;
+  for (auto const& kind : spec->kinds) {
+    auto refs = kind.figures_of.find(form);
+    if (refs == kind.figures_of.end() || refs->second.empty() || !kind.figures[refs->second.front().figure].letter)
+      continue;
+    pugi::xml_node p = el(div, "p", {}, "The layouts the spec gives: ");
+    bool first = true;
+    for (auto const& ref : refs->second) {
+      if (!std::exchange(first, false)) text(p, ", ");
+      el(p, "a", {{"href", "#" + kind.anchor + std::to_string(ref.figure)}}, ref.label);
+    }
   }
 }
 
@@ -472,14 +494,7 @@ void kernels_section(pugi::xml_node body, const RunReport& report, const SpecLay
     auto spec_fig = figure_anchor.find(results.front()->instruction);
     if (spec_fig != figure_anchor.end())
       el(el(div, "p"), "a", {{"href", "#" + spec_fig->second}}, "the layout the spec gives");
-    if (spec && spec->mma.figures_of.contains(results.front()->instruction)) {  // mma: a figure per operand
-      pugi::xml_node p = el(div, "p", {}, "The layouts the spec gives: ");
-      bool first = true;
-      for (auto const& ref : spec->mma.figures_of.at(results.front()->instruction)) {
-        if (!std::exchange(first, false)) text(p, ", ");
-        el(p, "a", {{"href", "#" + mma_figure_anchor(ref.figure)}}, ref.operand);
-      }
-    }
+    element_figure_links(div, spec, results.front()->instruction);
     kernel_cases(div, results, figure_anchor);
   }
 }

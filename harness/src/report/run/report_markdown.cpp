@@ -9,6 +9,7 @@
 #include <set>
 #include <string_view>
 
+#include "kinds/kinds.hpp"
 #include "report/run/sass_text.hpp"
 #include "report/run/report_json.hpp"
 
@@ -154,20 +155,22 @@ void family_section(std::string& out, const RunReport& report, const std::string
   }
 }
 
-// wmma fragments' register layouts are unspecified: what this GPU did is recorded, grouped by
-// layout so that forms sharing one (every state space and stride of a shape/type/layout) show as one.
+// Where the documents leave a fragment's register layout unspecified (the kinds that observe
+// layouts: InstructionKind::observes_layouts), what this GPU did is recorded, grouped by layout so
+// that forms sharing one (every state space and stride of a shape/type/layout) show as one.
 void layouts_markdown(std::string& out, const RunReport& report) {
   std::map<std::string, std::vector<std::string>> kernels_by_layout;
   for (auto const& r : report.results)
     if (!r.observed_layout.empty()) kernels_by_layout[r.observed_layout].push_back(r.kernel);
   if (kernels_by_layout.empty()) return;
+  const std::string observers = layout_observers();
   fmt::format_to(
       std::back_inserter(out),
-      "## Observed wmma fragment layouts\n\n"
-      "The manual leaves the register layout of wmma fragments unspecified; these are what this GPU did "
-      "(element (row, col) of the matrix in each lane's register r, or its low/high half), {} distinct layouts. "
+      "## Observed {0} fragment layouts\n\n"
+      "The manual leaves the register layout of {0} fragments unspecified; these are what this GPU did "
+      "(element (row, col) of the matrix in each lane's register r, or its low/high half), {1} distinct layouts. "
       "The JSON report has every lane; here the first four lanes.\n\n",
-      kernels_by_layout.size());
+      observers, kernels_by_layout.size());
   for (auto const& [layout, kernels] : kernels_by_layout) {
     std::size_t at = 0;
     for (int l = 0; l < 4 && at != std::string::npos; ++l) at = layout.find('\n', at + 1);

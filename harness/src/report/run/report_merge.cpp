@@ -10,6 +10,7 @@
 #include <set>
 #include <tuple>
 
+#include "kinds/kinds.hpp"
 #include "report/layout_svg.hpp"
 #include "report/pages/html_document.hpp"
 #include "report/pages/html_page_parts.hpp"
@@ -389,7 +390,7 @@ std::string fleet_html(const Fleet& f) {
   lacking_sections(page.body, f);
   machines_section(page.body, f);
   fleet_grid(page.body, f);
-  pugi::xml_node s = section(page.body, "layouts", "Observed wmma layouts");
+  pugi::xml_node s = section(page.body, "layouts", "Observed " + layout_observers() + " layouts");
   for (std::size_t k = 0; k < f.layouts.size(); ++k) {
     pugi::xml_node d = el(s, "details", {{"id", fmt::format("layout-L{}", k)}});
     el(d, "summary", {}, fmt::format("L{}", k));
