@@ -1,5 +1,6 @@
 // Whole commands in a hostile environment: a full disk, a read-only catalog, hostile reports, a
-// copied build. Each runs the real `ptxcts` (with a stand-in ptxas where assembling is not the point).
+// copied build. Each runs the real `ptxcts` (with a stand-in ptxas where assembling is not the point),
+// on the small suite's specs where what it does is the same for every family (support/small_suite.hpp).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,10 +13,12 @@
 
 #include "support/fake_ptxas.hpp"
 #include "support/shell_line.hpp"
+#include "support/small_suite.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
 using namespace ptxcts;
+using ptxcts::test::small_suite_specs;
 
 namespace {
 
@@ -66,21 +69,23 @@ TEST(HostileCommands, AFullDiskUnderCatalogOutIsOneClearError) {
 }
 
 TEST(HostileCommands, AReadOnlyCatalogCanBeRun) {
+  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   // Before: scratch files went inside the catalog, so a read-only copy could not be run.
   if (!can_unshare()) GTEST_SKIP() << "cannot bind-mount read-only here (unshare -rm is not allowed)";
   HostileDir t("read-only");
   // A catalog for sm_90 (the fake GPU) of its own: the build's may hold no target (native, no GPU),
   // and a run that launches nothing proves nothing.
   fs::path ptxas = write_fake_ptxas(t.path), built = t.path / "built", ro = t.path / "catalog";
-  ProcessResult b = run_process(
-      {PTXCTS_COMMAND, "catalog", "--out", built.string(), "--targets", "sm_90", "--ptxas", ptxas.string()}, 300);
+  ProcessResult b = run_process({PTXCTS_COMMAND, "--specs", small_suite_specs(), "catalog", "--out", built.string(),
+                                 "--targets", "sm_90", "--ptxas", ptxas.string()},
+                                300);
   ASSERT_EQ(b.exit_code, 0) << b.output;
   fs::create_directories(ro);
   ProcessResult r = run_process(
       ptxcts::test::unshared_shell_line(
           "mount --bind \"$1\" \"$2\" && mount -o remount,ro,bind \"$2\" && shift 2 && export PTXCTS_FAKE_MODE=model && "
           "exec \"$@\"",
-          {built.string(), ro.string(), PTXCTS_COMMAND, "run", "--no-assemble", "--catalog", ro.string(), "--family",
+          {built.string(), ro.string(), PTXCTS_COMMAND, "--specs", small_suite_specs(), "run", "--no-assemble", "--catalog", ro.string(), "--family",
            "movmatrix", "--ptxas", ptxas.string(), "--runner", PTXCTS_FAKE_RUNNER}),
       300);
   EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -119,13 +124,14 @@ TEST(HostileCommands, ANumberTooLargeIsPlaced) {
 }
 
 TEST(HostileCommands, ACopiedBuildWritesIntoItsOwnFolders) {
+  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   // Before: the source tree's absolute paths were compiled in: a copy wrote into the original tree.
   HostileDir t("copied-build");
   fs::create_directories(t.path / "build" / "harness");
   const fs::path copy = t.path / "build" / "harness" / "ptxcts";
   fs::copy_file(PTXCTS_COMMAND, copy);
   fs::path ptxas = write_fake_ptxas(t.path);
-  ProcessResult r = run_process({copy.string(), "--specs", PTXCTS_SOURCE_DIR "/specs", "catalog", "--kernels",
+  ProcessResult r = run_process({copy.string(), "--specs", small_suite_specs(), "catalog", "--kernels",
                                  PTXCTS_SOURCE_DIR "/kernels", "--targets", "sm_90", "--ptxas", ptxas.string()},
                                 300);
   EXPECT_EQ(r.exit_code, 0) << "signal " << r.signal << ": " << r.output;
@@ -154,11 +160,12 @@ TEST(HostileCommands, AuditReportsGoUnderTheBuildUnlessTold) {
 }
 
 TEST(HostileCommands, APtxasThatExitsZeroWithoutOutputIsAnErrorNotACrash) {
+  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   // Before: the build's catalog step crashed (SIGABRT) instead of saying what ptxas did.
   HostileDir t("no-output");
   fs::path ptxas = write_fake_ptxas(t.path, "exit 0\n");
-  ProcessResult r = run_process({PTXCTS_COMMAND, "catalog", "--out", (t.path / "catalog").string(), "--targets",
-                                 "sm_90", "--ptxas", ptxas.string()},
+  ProcessResult r = run_process({PTXCTS_COMMAND, "--specs", small_suite_specs(), "catalog", "--out",
+                                 (t.path / "catalog").string(), "--targets", "sm_90", "--ptxas", ptxas.string()},
                                 300);
   EXPECT_EQ(r.signal, 0) << r.output.substr(0, 2000);
   EXPECT_EQ(r.exit_code, 3) << r.output.substr(0, 2000);
@@ -169,11 +176,13 @@ TEST(HostileCommands, APtxasThatExitsZeroWithoutOutputIsAnErrorNotACrash) {
 }
 
 TEST(HostileCommands, TwoColdCatalogBuildsIntoOneDirectoryAtOnce) {
+  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   // Before: "cannot rename ... .cubin.tmp": one of the two ended with SIGABRT.
   HostileDir t("two-catalogs");
   fs::path ptxas = write_fake_ptxas(t.path);
-  const std::vector<std::string> cmd = {PTXCTS_COMMAND, "catalog", "--out",   (t.path / "catalog").string(),
-                                        "--targets",    "sm_90",   "--ptxas", ptxas.string()};
+  const std::vector<std::string> cmd = {PTXCTS_COMMAND, "--specs",  small_suite_specs(), "catalog",
+                                        "--out",        (t.path / "catalog").string(), "--targets",
+                                        "sm_90",        "--ptxas", ptxas.string()};
   ProcessResult a, b;
   std::thread other([&] { b = run_process(cmd, 600); });
   a = run_process(cmd, 600);
@@ -184,9 +193,7 @@ TEST(HostileCommands, TwoColdCatalogBuildsIntoOneDirectoryAtOnce) {
     EXPECT_EQ(r->output.find("cannot rename"), std::string::npos) << r->output.substr(0, 2000);
   }
   // What they left is one catalog, read as such, with no temporary files.
-  ProcessResult check = run_process({PTXCTS_COMMAND, "catalog", "--out", (t.path / "catalog").string(), "--targets",
-                                     "sm_90", "--ptxas", ptxas.string()},
-                                    600);
+  ProcessResult check = run_process(cmd, 600);
   EXPECT_EQ(check.exit_code, 0) << check.output.substr(0, 2000);
   EXPECT_NE(check.output.find(" 0 assembled"), std::string::npos) << check.output.substr(0, 2000);
   for (auto const& e : fs::recursive_directory_iterator(t.path / "catalog"))

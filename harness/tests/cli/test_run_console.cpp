@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/small_suite.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -51,15 +52,16 @@ int documented(const std::string& output) {
   return std::stoi(n);
 }
 
-const std::vector<std::string> kRun = {"run", "--no-assemble", "--catalog", PTXCTS_CATALOG_DIR, "--runner",
-                                       PTXCTS_FAKE_RUNNER};
+// The small suite's (support/small_suite.hpp): what a run says does not depend on its families.
+const std::vector<std::string> kRun = {"--specs",     test::small_suite_specs(),   "run",      "--no-assemble",
+                                       "--catalog",   test::small_suite_catalog(), "--runner", PTXCTS_FAKE_RUNNER};
 
-bool has_sm90_code() { return fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json"); }
+bool has_sm90_code() { return test::has_small_suite(); }
 
 }  // namespace
 
 TEST(RunConsole, ARunEndsWithWhereItsReportsWentAndItsVerdict) {
-  if (!has_sm90_code()) GTEST_SKIP() << "the build has no catalog";
+  if (!has_sm90_code()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   const fs::path reports = fs::temp_directory_path() / "ptxcts-console-reports";
   fs::remove_all(reports);
   auto args = kRun;
@@ -85,7 +87,7 @@ TEST(RunConsole, ARunEndsWithWhereItsReportsWentAndItsVerdict) {
 }
 
 TEST(RunConsole, QuietSaysLessThanTheDefault) {
-  if (!has_sm90_code()) GTEST_SKIP() << "the build has no catalog";
+  if (!has_sm90_code()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   auto args = kRun;
   args.insert(args.end(), {"--family", "movmatrix"});
   const ProcessResult normal = run_ptxcts(args);
@@ -106,7 +108,7 @@ TEST(RunConsole, QuietSaysLessThanTheDefault) {
 
 // Without a GPU: the toolkit side, ending with its verdict and its JUnit file.
 TEST(RunConsole, ARunWithoutAGpuEndsWithTheToolkitSidesVerdict) {
-  if (!has_sm90_code()) GTEST_SKIP() << "the build has no catalog";
+  if (!has_sm90_code()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   const ProcessResult r = run_ptxcts(kRun, {"PTXCTS_FAKE_DEVICES=[]"});
   const auto lines = lines_of(r.output);
   ASSERT_FALSE(lines.empty()) << r.output;
@@ -122,7 +124,7 @@ TEST(RunConsole, ARunWithoutAGpuEndsWithTheToolkitSidesVerdict) {
 
 // --cases runs the cases it names alone: fewer than the family's, more than none.
 TEST(RunConsole, CasesSelectsThoseCasesAlone) {
-  if (!has_sm90_code()) GTEST_SKIP() << "the build has no catalog";
+  if (!has_sm90_code()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   auto family = kRun;
   family.insert(family.end(), {"--family", "movmatrix", "-q"});
   auto cases = kRun;
@@ -135,7 +137,7 @@ TEST(RunConsole, CasesSelectsThoseCasesAlone) {
   EXPECT_LT(documented(some.output), documented(all.output)) << some.output;
   // The same selection from a case list (what `ptxcts list --cases` writes, filtered) runs the same.
   const fs::path list = fs::temp_directory_path() / "ptxcts-case-list.txt";
-  const ProcessResult listed = run_ptxcts({"list", "--cases"});
+  const ProcessResult listed = run_ptxcts({"--specs", test::small_suite_specs(), "list", "--cases"});
   ASSERT_EQ(listed.exit_code, 0);
   std::ofstream out(list);
   out << "# the movmatrix cases of unique inputs\n\n";

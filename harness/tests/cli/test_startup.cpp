@@ -1,7 +1,8 @@
-// `ptxcts run` of the whole suite on the fake device runner, as a user runs it (the runner started
-// before the specs load, the manifest's index, the cases streamed into the job files) and the
-// naive way (--no-early-runner --no-manifest-index --no-stream): the same reports, case for case,
-// claim for claim.
+// `ptxcts run` of a suite on the fake device runner, as a user runs it (the runner started before
+// the specs load, the manifest's index, the cases streamed into the job files) and the naive way
+// (--no-early-runner --no-manifest-index --no-stream): the same reports, case for case, claim for
+// claim. The small suite's (support/small_suite.hpp): how a run starts and feeds its runner is the
+// same for every family; the whole suite streamed is CaseStream's (run/test_case_stream.cpp).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include "report/run/report_json.hpp"
 #include "results/outcome.hpp"
 #include "support/same_results.hpp"
+#include "support/small_suite.hpp"
 #include "util/file_text.hpp"
 #include "util/subprocess.hpp"
 
@@ -24,10 +26,12 @@ RunReport run_suite(const fs::path& reports, const std::vector<std::string>& ext
   std::vector<std::string> argv = {"env",
                                    "PTXCTS_FAKE_MODE=model",
                                    PTXCTS_COMMAND,
+                                   "--specs",
+                                   test::small_suite_specs(),
                                    "run",
                                    "--no-assemble",
                                    "--catalog",
-                                   PTXCTS_CATALOG_DIR,
+                                   test::small_suite_catalog(),
                                    "--runner",
                                    PTXCTS_FAKE_RUNNER,
                                    "--quiet",
@@ -45,7 +49,7 @@ RunReport run_suite(const fs::path& reports, const std::vector<std::string>& ext
 }  // namespace
 
 TEST(Startup, TheSuiteRunAsUsualGivesTheNaiveWaysReport) {
-  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json")) GTEST_SKIP() << "the build has no catalog";
+  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   const fs::path base = fs::temp_directory_path() / ("ptxcts-startup-" + std::to_string(::getpid()));
   const RunReport naive = run_suite(base / "naive", {"--no-early-runner", "--no-manifest-index", "--no-stream"});
   const RunReport usual = run_suite(base / "usual", {});

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "assemble/catalog.hpp"
+#include "support/small_suite.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -24,8 +25,8 @@ const char* kReport = "fake-gpu-sm_90-driver0.0-cuda13.0.json";
 ptxcts::ProcessResult resume_run(const fs::path& reports, const std::string& mode, bool resume) {
   setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
   std::vector<std::string> argv{
-      PTXCTS_COMMAND,     "--specs",  PTXCTS_SOURCE_DIR "/specs", "run",       "--no-assemble", "--catalog",
-      PTXCTS_CATALOG_DIR, "--runner", PTXCTS_FAKE_RUNNER,         "--reports", reports.string()};
+      PTXCTS_COMMAND,       "--specs",     ptxcts::test::small_suite_specs(), "run", "--no-assemble", "--catalog",
+      ptxcts::test::small_suite_catalog(), "--runner", PTXCTS_FAKE_RUNNER, "--reports", reports.string()};
   if (resume) argv.push_back("--resume");
   return run_process(argv, 600);
 }
@@ -42,23 +43,18 @@ nlohmann::json report(const fs::path& dir) {
 }  // namespace
 
 TEST(Resume, AKilledRunResumedGivesTheUninterruptedReport) {
-  if (!fs::exists(fs::path(PTXCTS_CATALOG_DIR) / "manifest.json"))
-    GTEST_SKIP() << "no catalog at " << PTXCTS_CATALOG_DIR << " (the build makes it)";
-  // The fake device is an sm_90 GPU: the build's catalog must hold sm_90 (CI's preset asks for it).
-  const auto targets = ptxcts::load_catalog(PTXCTS_CATALOG_DIR).targets;
-  if (std::find(targets.begin(), targets.end(), "sm_90") == targets.end())
-    GTEST_SKIP() << "the build's catalog has no sm_90 (PTXCTS_CATALOG_TARGETS), which the fake device runs";
+  if (!ptxcts::test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
   const fs::path base = fs::temp_directory_path() / fmt::format("ptxcts-resume-{}", ::getpid());
   fs::remove_all(base);
   ASSERT_EQ(resume_run(base / "whole", "echo", false).exit_code, 1);  // echoed inputs fail
   const nlohmann::json whole = report(base / "whole");
-  ASSERT_GT(whole["results"].size(), 4000u);
-  // One run killed at three points in turn (SIGKILL at launch 0; resumed, at 700; resumed again, at
-  // 2500), then resumed to its end: each resumption goes on from the journal of every run before it,
+  ASSERT_GT(whole["results"].size(), 600u);  // the small suite has 666 cases, 198 launched
+  // One run killed at three points in turn (SIGKILL at launch 0; resumed, at 50; resumed again, at
+  // 150), then resumed to its end: each resumption goes on from the journal of every run before it,
   // the last from one that two resumed runs added to. Its report is the uninterrupted run's.
   const fs::path dir = base / "cut";
   bool resume = false;
-  for (int at : {0, 700, 2500}) {
+  for (int at : {0, 50, 150}) {
     SCOPED_TRACE(fmt::format("killed at launch {}", at));
     ptxcts::ProcessResult killed = resume_run(dir, fmt::format("echo,killparent:{}", at), resume);
     ASSERT_EQ(killed.signal, 9) << killed.output;
