@@ -14,6 +14,12 @@
 // edits spec/, judge/ and report/: the debt harness/tests/util/check_kind_names.py lists, place by
 // place, and counts. Its software GPU for the fake device runner is in its room too, beside its
 // tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
+// A test kind shows the cost whole: a folder harness/tests/kinds/<kind>/ that holds a kind itself
+// is a kind whose room is that folder alone (its kind, which adds itself to the kind list with one
+// line, kinds/kinds.hpp's KindRegistration; its skeleton, its family's YAML, its emulator), linked
+// into the tests' fake device runner and ptxcts-with-test-kinds only; CTest kinds.test-kind.<kind>
+// takes it through plan, catalog, fake device, reports and audit, and house.test-kind-alone checks
+// that no file outside its room names it: it touches none.
 // May call: spec/, plan/, emit/, model/.
 #pragma once
 
