@@ -7,6 +7,8 @@
 
 #include "judge/type_shape_product.hpp"
 #include "spec/grammar.hpp"
+#include "spec/spec_mma.hpp"
+#include "spec/spec_mma_sp.hpp"
 
 namespace ptxcts {
 namespace {
@@ -85,11 +87,11 @@ std::vector<FragmentSection> fragment_sections(const SpecSet& specs) {
   std::vector<FragmentSection> out;
   std::set<std::string> seen;
   for (auto const& v : specs.variants)
-    if (v.mma)
-      for (const MmaOperand* o : {&v.mma->a, &v.mma->b, &v.mma->c})
+    if (const MmaSpec* spec = v.semantics_as<MmaSpec>())
+      for (const MmaOperand* o : {&spec->a, &spec->b, &spec->c})
         for (auto const& [key, layout] : o->layouts) add_sections_of(layout.source, out, seen);
   for (auto const& c : specs.claims) add_sections_of(c.source, out, seen);
-  for (auto const& s : specs.sparse_fragments) add_sections_of(s.section, out, seen);
+  for (auto const& s : sparse_fragments(specs)) add_sections_of(s.section, out, seen);
   return out;
 }
 

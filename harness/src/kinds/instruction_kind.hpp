@@ -56,8 +56,17 @@ class InstructionKind {
   virtual ~InstructionKind() = default;
 
   // The describing face: what spec reading and check-specs ask of a kind.
-  // spec: the variants that are this kind's.
-  virtual bool owns(const Variant& v) const = 0;
+  // spec: the operations its variants may name, each with its semantics block's reader
+  // (spec/kind_blocks.hpp).
+  virtual std::vector<KindOperation> operations() const = 0;
+  // spec: its own blocks of the family files, read and checked in its room; none by default.
+  virtual std::vector<KindFamilyBlock> family_blocks() const { return {}; }
+  // spec: the variants that are this kind's: those whose operation is one of its own.
+  virtual bool owns(const Variant& v) const {
+    for (auto const& op : operations())
+      if (op.name == v.operation) return true;
+    return false;
+  }
   // spec: its own blocks of cases.yaml, read and checked in its room (spec/kind_blocks.hpp); none by default.
   virtual std::vector<KindCaseBlock> case_blocks() const { return {}; }
   // spec: its variants' own layout block, evaluated by check-specs (spec/kind_blocks.hpp); none by default.

@@ -36,6 +36,28 @@ KindRegistration::KindRegistration(const InstructionKind& kind) {
 }
 
 // spec/kind_blocks.hpp's: each kind's, in the kinds' order.
+const std::vector<KindOperation>& kind_operations() {
+  static const std::vector<KindOperation> operations = [] {
+    std::vector<KindOperation> out;
+    for (auto const* k : instruction_kinds())
+      for (auto& op : k->operations()) out.push_back(std::move(op));
+    return out;
+  }();
+  return operations;
+}
+
+// spec/kind_blocks.hpp's: each kind's, in the kinds' order.
+const std::vector<KindFamilyBlock>& kind_family_blocks() {
+  static const std::vector<KindFamilyBlock> blocks = [] {
+    std::vector<KindFamilyBlock> out;
+    for (auto const* k : instruction_kinds())
+      for (auto& b : k->family_blocks()) out.push_back(std::move(b));
+    return out;
+  }();
+  return blocks;
+}
+
+// spec/kind_blocks.hpp's: each kind's, in the kinds' order.
 const std::vector<KindCaseBlock>& kind_case_blocks() {
   static const std::vector<KindCaseBlock> blocks = [] {
     std::vector<KindCaseBlock> out;

@@ -58,8 +58,8 @@ MmaLayoutFigures mma_layout_figures(const SpecSet& specs) {
   MmaLayoutFigures out;
   std::map<std::pair<std::vector<int>, std::string>, std::size_t> by_key;  // places, readings
   for (auto const& v : specs.variants) {
-    if (!v.mma) continue;
-    const MmaSpec& spec = *v.mma;
+    if (!v.semantics_as<MmaSpec>()) continue;
+    const MmaSpec& spec = *v.semantics_as<MmaSpec>();
     for (auto const& inst : expand(v)) {
       const std::string form = inst.mnemonic();
       if (out.figures_of.contains(form)) continue;

@@ -3,6 +3,7 @@
 #include "kinds/matrix_move/case_data.hpp"
 #include "kinds/matrix_move/compare.hpp"
 #include "kinds/matrix_move/matrix_move_emitter.hpp"
+#include "kinds/matrix_move/matrix_move_operations.hpp"
 #include "kinds/matrix_move/matrix_move_planner.hpp"
 
 namespace ptxcts {
@@ -43,9 +44,7 @@ class MatrixMoveCase : public PreparedCase {
 
 class MatrixMoveKind : public InstructionKind {
  public:
-  bool owns(const Variant& v) const override {
-    return v.operation == Operation::Load || v.operation == Operation::Store || v.operation == Operation::Move;
-  }
+  std::vector<KindOperation> operations() const override { return matrix_move_operations(); }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
     return plan_matrix_move_kernels(*this, instances);

@@ -5,10 +5,12 @@
 
 #include "kinds/mma/mma_case_data.hpp"
 #include "kinds/mma/mma_cases.hpp"
-#include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_check.hpp"
+#include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_emitter.hpp"
 #include "kinds/mma/mma_info.hpp"
+#include "spec/spec_mma.hpp"
+#include "spec/spec_mma_sp.hpp"
 
 namespace ptxcts {
 namespace {
@@ -35,7 +37,8 @@ bool has_value(const Instance& inst, const std::string& axis, const std::vector<
 
 class MmaKind : public InstructionKind {
  public:
-  bool owns(const Variant& v) const override { return v.operation == Operation::Mma; }
+  std::vector<KindOperation> operations() const override { return mma_operations(); }
+  std::vector<KindFamilyBlock> family_blocks() const override { return {sparse_fragments_block()}; }
   std::vector<KindCaseBlock> case_blocks() const override { return {mma_case_block()}; }
   std::optional<KindLayout> layout() const override { return mma_layout(); }
 
