@@ -52,13 +52,23 @@ def suite_specs(source, room, out):
     kept["mutants"] = {"devices": cases["mutants"]["devices"]}
     kept["cases"] = plain
     (out / "cases.yaml").write_text(yaml.safe_dump(kept, sort_keys=False))
-    families = []
+    families, grammar = [], []
     for f in sorted(pathlib.Path(room).glob("*.yaml")):
         shutil.copy(f, out / f.name)
-        families.append(yaml.safe_load(f.read_text())["family"])
+        family = yaml.safe_load(f.read_text())
+        families.append(family["family"])
+        grammar += [{"block": b["block"], "combinations": combinations(b)} for b in family.get("grammar", [])]
     if not families:
         fail(f"{room} holds no family file (*.yaml)")
-    return families, [c["name"] for c in plain]
+    return families, grammar, [c["name"] for c in plain]
+
+
+def combinations(block):
+    """How many instructions a grammar block spells: the product of its positions' values."""
+    n = 1
+    for values in block["positions"].values():
+        n *= len(values)
+    return n
 
 
 class Road:
@@ -150,8 +160,14 @@ def check_audit(road):
     foreign = [i for i in failing if "/target-version/" not in i]
     if foreign:
         fail(f"audit: findings the specs do not expect: {foreign}\n{out[-3000:]}")
+    blocks = [g for g in audit["grammar"] if g["block"] in {b["block"] for b in road.grammar}]
+    forms = [f for f in audit["forms"] if f["family"] in road.families]
+    if len(blocks) != sum(b["combinations"] for b in road.grammar) or any(f["verdict"] != "confirmed" for f in forms):
+        fail(f"audit: the families' grammar was not all probed ({len(blocks)} combinations) or a hand-listed form "
+             f"was not confirmed: {[(f['name'], f['verdict']) for f in forms]}")
     line = next((l for l in out.splitlines() if l.startswith("audit: ") and "statements" in l), "audit: no summary")
-    return f"{line.split(' -> ')[0]}; of targets.yaml alone: {', '.join(failing) or 'none'}"
+    return (f"{line.split(' -> ')[0]}; the families' {len(blocks)} grammar combinations probed on every target, "
+            f"{len(forms)} hand-listed forms confirmed; of targets.yaml alone: {', '.join(failing) or 'none'}")
 
 
 def main():
@@ -161,8 +177,9 @@ def main():
     args = p.parse_args()
     args.work = pathlib.Path(args.work)
     shutil.rmtree(args.work, ignore_errors=True)
-    families, cases = suite_specs(args.source, args.room, args.work / "specs")
+    families, grammar, cases = suite_specs(args.source, args.room, args.work / "specs")
     road = Road(args, args.work / "specs")
+    road.families, road.grammar = families, grammar
     road.ptxcts("check-specs", "check-specs")
     kernels = check_plan(road, families)
     check_catalog(road, kernels)
