@@ -70,6 +70,9 @@ ALLOWED = {
     "harness/src/commands/case_arguments.cpp": "an example kernel glob in --cases' usage message ('ldmatrix.*x4*/unique-*')",
 }
 
+# The test kinds' rooms (test_kinds(), set by main): kind -> harness/tests/kinds/<kind>/.
+TEST_ROOMS = {}
+
 # The fake device runner's files in harness/tests/support: its software GPU, which runs every kind.
 EMULATOR = {"device_emulator.cpp", "device_emulator.hpp", "fake_device_runner.cpp"}
 
@@ -153,7 +156,8 @@ def check(root, listing=False):
         print(f"{p}: allowed to name a kind but names none (or is gone): remove it from ALLOWED")
     for rel, found in sorted(bad.items()):
         for no, kind, token in found[:3]:
-            print(f"{rel}:{no}: names the {kind} kind ({token}) outside harness/src/kinds/{kind}/")
+            print(f"{rel}:{no}: names the {kind} kind ({token}) outside "
+                  f"{TEST_ROOMS.get(kind, f'harness/src/kinds/{kind}/')}")
     own = [rel for rel in places if any(p.endswith("/") and rel.startswith(p) for p in ALLOWED)]
     debt = [rel for rel in places if (allowed(rel) or "").startswith("debt")]
     kept = [rel for rel in places if allowed(rel) and rel not in debt and rel not in own]
@@ -273,7 +277,8 @@ def plant_test_kind(root):
 
 def main():
     root = sys.argv[1]
-    WORDS.update({k: {k} for k in test_kinds(root)})  # a test kind's word: its room's name
+    TEST_ROOMS.update(test_kinds(root))
+    WORDS.update({k: {k} for k in TEST_ROOMS})  # a test kind's word: its room's name
     if "--test-kinds" in sys.argv:
         return plant_test_kind(root) if "--plant" in sys.argv else check_test_kinds(root)
     if "--plant" in sys.argv:
