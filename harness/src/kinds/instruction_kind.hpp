@@ -7,24 +7,23 @@
 //   prepare   a case's inputs, and the host-side check of what the device gave back
 // Two faces: the describing face (which variants are a kind's; its own blocks of cases.yaml, read and
 // checked in its room through spec/kind_blocks.hpp) and the running face (plan, emit, prepare).
-// What adding a kind costs (CTest house.kind-names measures it in harness/'s C++,
-// house.test-kind-alone in the whole tree for a test kind): in its room, kinds/<kind>/ implementing
-// this, both faces (its operations, each with its variants' semantics block, read in its room through
-// spec/kind_blocks.hpp; its own blocks of cases.yaml; its kernels, PTX, cases and checks), and its
-// tests with its software GPU for the fake device runner (harness/tests/kinds/<kind>/). Outside them,
-// a product kind adds its line in kinds/kinds.cpp, its skeleton in kernels/, its family's YAML in
-// specs/ (with its block of cases.yaml if it has one), its lines in the spec fuzzer's lists
-// (harness/fuzz/fuzz_specs.cpp: its operations, its case block) its folder in harness/CMakeLists.txt's
-// unity folders and, for a new family, the release's CTest family list (harness/package) and the
-// documents' count of families (CTest docs.figures); a kind that needs figures or audit questions of its own still edits judge/ and
-// report/: the debt harness/tests/util/check_kind_names.py lists, place by place, and counts.
-// A test kind shows the seam whole: a folder harness/tests/kinds/<kind>/ that holds a kind itself
-// is a kind whose room is that folder alone (its kind with its own operation and semantics block,
-// which adds itself to the kind list with one line, kinds/kinds.hpp's KindRegistration; its skeleton,
-// its family's YAML, its emulator), linked into the tests' fake device runner and
-// ptxcts-with-test-kinds only; CTest kinds.test-kind.<kind> takes it through plan, catalog, fake
-// device, reports and audit, and house.test-kind-alone checks that no file outside its room names
-// it: it touches none.
+// What adding a kind costs (CTest house.kind-names measures it): in its room, kinds/<kind>/
+// implementing this; outside it, its line in kinds/kinds.cpp, its skeleton in kernels/, its YAML in
+// specs/ and, with a case block, its line in harness/fuzz/fuzz_specs.cpp. A kind that needs a
+// semantics block or an operation of its own in the variants, figures or audit questions still
+// edits spec/, judge/ and report/: the debt harness/tests/util/check_kind_names.py lists, place by
+// place, and counts. Its software GPU for the fake device runner is in its room too, beside its
+// tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
+// Measured (CTest house.test-kind-alone): a test kind, a folder harness/tests/kinds/<kind>/ that
+// holds a kind itself, is a kind whose room is that folder alone: its kind with its own operation and
+// semantics block, which adds itself to the kind list with one line (kinds/kinds.hpp's
+// KindRegistration), its skeleton, its family's YAML and its emulator, linked into the tests' fake
+// device runner and ptxcts-with-test-kinds only, never the product; CTest kinds.test-kind.<kind>
+// takes it through plan, catalog, fake device, reports and audit. It touches no file outside its
+// room. A product kind touches, besides the places above, harness/CMakeLists.txt's unity folders and,
+// for a new family, the release's CTest family list (harness/package) and the documents' count of
+// families (CTest docs.figures); the conformance tests and the tests' unity folders find its family
+// and its tests themselves.
 // May call: spec/, plan/, emit/, model/.
 #pragma once
 
