@@ -134,15 +134,19 @@ class ShflCase : public PreparedCase {
 
 class ShflKind : public InstructionKind {
  public:
-  // shfl-idx: no address; its operands d, a, b and c (the syntax's {d}, {a}, {b}, {c}); its block `shfl`.
+  // shfl-idx, run: no address; its operands d, a, b and c (the syntax's {d}, {a}, {b}, {c}); its block
+  // `shfl`. shfl, the syntax of every mode with b and c immediates as the audit spells it ({dst},
+  // {src}): syntax and requirements only, asked of ptxas by the audit, planned no kernel.
   std::vector<KindOperation> operations() const override {
-    return {{.name = "shfl-idx", .addressed = false, .multiplies = true, .block = "shfl", .read = read_shfl_block}};
+    return {{.name = "shfl-idx", .addressed = false, .multiplies = true, .block = "shfl", .read = read_shfl_block},
+            {.name = "shfl", .addressed = false}};
   }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
     std::vector<KernelPlan> out;
     for (auto const& inst : instances)
-      if (owns(inst.variant())) out.push_back(KernelPlan::of(*this, file_safe(inst.id()), inst.variant().family, {&inst}));
+      if (inst.variant().semantics_as<ShflSemantics>())
+        out.push_back(KernelPlan::of(*this, file_safe(inst.id()), inst.variant().family, {&inst}));
     return out;
   }
   // The top-level cases of contiguous rows, none of a fault or of some qualifiers only: the data
