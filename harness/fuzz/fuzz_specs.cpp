@@ -10,15 +10,32 @@
 #include <string>
 #include <vector>
 
+#include "kinds/matrix_move/matrix_move_operations.hpp"
 #include "kinds/mma/mma_cases.hpp"
 #include "kinds/wmma/wmma_cases.hpp"
 #include "spec/formula.hpp"
 #include "spec/kind_blocks.hpp"
 #include "spec/spec_loader.hpp"
+#include "spec/spec_mma.hpp"
+#include "spec/spec_mma_sp.hpp"
+#include "spec/spec_wmma.hpp"
 
 // spec/kind_blocks.hpp's lists, which kinds/kinds.cpp defines from the kinds in the harness: the
-// fuzzer builds the spec stage alone, with the kinds' own case blocks (their readers, in the kinds'
-// order) and layouts, so that the real cases.yaml reads and mma's layouts are checked.
+// fuzzer builds the spec stage alone, with the kinds' own operations and blocks (their readers, in
+// the kinds' order) and layouts, so that the real specs read and mma's layouts are checked.
+const std::vector<ptxcts::KindOperation>& ptxcts::kind_operations() {
+  static const std::vector<KindOperation> operations = [] {
+    std::vector<KindOperation> out;
+    for (auto const& list : {matrix_move_operations(), wmma_operations(), mma_operations()})
+      out.insert(out.end(), list.begin(), list.end());
+    return out;
+  }();
+  return operations;
+}
+const std::vector<ptxcts::KindFamilyBlock>& ptxcts::kind_family_blocks() {
+  static const std::vector<KindFamilyBlock> blocks = {sparse_fragments_block()};
+  return blocks;
+}
 const std::vector<ptxcts::KindCaseBlock>& ptxcts::kind_case_blocks() {
   static const std::vector<KindCaseBlock> blocks = {wmma_case_block(), mma_case_block()};
   return blocks;

@@ -12,9 +12,22 @@
 // What adding a kind costs (CTest house.kind-names measures it): in its room, kinds/<kind>/
 // implementing this; outside it, its line in kinds/kinds.cpp, its skeleton in kernels/, its YAML in
 // specs/ and, with a case block, its line in harness/fuzz/fuzz_specs.cpp. A kind that needs a
-// semantics block or an operation of its own in the variants still edits spec/: the debt
-// harness/tests/util/check_kind_names.py lists, place by place, and counts. Its software GPU for the
-// fake device runner is in its room too, beside its tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
+// semantics block or an operation of its own declares them here (operations(), family_blocks(),
+// read in its room through spec/kind_blocks.hpp), and its figures and audit questions too (the
+// hooks below, data of kinds/ that report/ draws and judge/ judges): harness/tests/util/
+// check_kind_names.py lists, place by place, what still names a kind outside its room, and counts.
+// Its software GPU for the fake device runner is in its room too, beside its tests
+// (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
+// Measured (CTest house.test-kind-alone): a test kind, a folder harness/tests/kinds/<kind>/ that
+// holds a kind itself, is a kind whose room is that folder alone: its kind with its own operation and
+// semantics block, which adds itself to the kind list with one line (kinds/kinds.hpp's
+// KindRegistration), its skeleton, its family's YAML and its emulator, linked into the tests' fake
+// device runner and ptxcts-with-test-kinds only, never the product; CTest kinds.test-kind.<kind>
+// takes it through plan, catalog, fake device, reports and audit. It touches no file outside its
+// room. A product kind touches, besides the places above, harness/CMakeLists.txt's unity folders and,
+// for a new family, the release's CTest family list (harness/package) and the documents' count of
+// families (CTest docs.figures); the conformance tests and the tests' unity folders find its family
+// and its tests themselves.
 // May call: spec/, plan/, emit/, model/.
 #pragma once
 
@@ -53,8 +66,17 @@ class InstructionKind {
   virtual ~InstructionKind() = default;
 
   // The describing face: what spec reading and check-specs, the audit and the reports ask of a kind.
-  // spec: the variants that are this kind's.
-  virtual bool owns(const Variant& v) const = 0;
+  // spec: the operations its variants may name, each with its semantics block's reader
+  // (spec/kind_blocks.hpp).
+  virtual std::vector<KindOperation> operations() const = 0;
+  // spec: its own blocks of the family files, read and checked in its room; none by default.
+  virtual std::vector<KindFamilyBlock> family_blocks() const { return {}; }
+  // spec: the variants that are this kind's: those whose operation is one of its own.
+  virtual bool owns(const Variant& v) const {
+    for (auto const& op : operations())
+      if (op.name == v.operation) return true;
+    return false;
+  }
   // spec: its own blocks of cases.yaml, read and checked in its room (spec/kind_blocks.hpp); none by default.
   virtual std::vector<KindCaseBlock> case_blocks() const { return {}; }
   // spec: its variants' own layout block, evaluated by check-specs (spec/kind_blocks.hpp); none by default.

@@ -9,9 +9,52 @@
 
 namespace ptxcts {
 
-const std::vector<const InstructionKind*>& instruction_kinds() {
-  static const std::vector<const InstructionKind*> kinds = {&matrix_move_kind(), &wmma_kind(), &mma_kind()};
+namespace {
+
+// The product's kinds, one line each; a build's own (a test's kind, KindRegistration) go after them.
+std::vector<const InstructionKind*>& kind_list() {
+  static std::vector<const InstructionKind*> kinds = {&matrix_move_kind(), &wmma_kind(), &mma_kind()};
   return kinds;
+}
+
+// Set once the list has been read: a kind registered later would be missed by what was drawn from it.
+bool& kinds_read() {
+  static bool read = false;
+  return read;
+}
+
+}  // namespace
+
+const std::vector<const InstructionKind*>& instruction_kinds() {
+  kinds_read() = true;
+  return kind_list();
+}
+
+KindRegistration::KindRegistration(const InstructionKind& kind) {
+  if (kinds_read()) throw std::logic_error("an instruction kind registered after the kinds were first read");
+  kind_list().push_back(&kind);
+}
+
+// spec/kind_blocks.hpp's: each kind's, in the kinds' order.
+const std::vector<KindOperation>& kind_operations() {
+  static const std::vector<KindOperation> operations = [] {
+    std::vector<KindOperation> out;
+    for (auto const* k : instruction_kinds())
+      for (auto& op : k->operations()) out.push_back(std::move(op));
+    return out;
+  }();
+  return operations;
+}
+
+// spec/kind_blocks.hpp's: each kind's, in the kinds' order.
+const std::vector<KindFamilyBlock>& kind_family_blocks() {
+  static const std::vector<KindFamilyBlock> blocks = [] {
+    std::vector<KindFamilyBlock> out;
+    for (auto const* k : instruction_kinds())
+      for (auto& b : k->family_blocks()) out.push_back(std::move(b));
+    return out;
+  }();
+  return blocks;
 }
 
 // spec/kind_blocks.hpp's: each kind's, in the kinds' order.

@@ -1,5 +1,6 @@
 // Every instruction kind, and the pipeline's one switch on them: which kind a variant is (a
-// kernel names its own: KernelPlan::kind). The suite is built here, each kind planning
+// kernel names its own: KernelPlan::kind); the list is the product's, which a test's program may
+// extend with a kind of its own (KindRegistration). The suite is built here, each kind planning
 // its kernels; the catalog emits through here.
 // May call: kinds/*, and what they may call.
 #pragma once
@@ -13,8 +14,16 @@
 
 namespace ptxcts {
 
-// In planning order: the suite's kernels come kind by kind in this order.
+// In planning order: the suite's kernels come kind by kind in this order. The product's kinds are
+// kinds.cpp's list; a program may add its own after them (KindRegistration).
 const std::vector<const InstructionKind*>& instruction_kinds();
+// A kind a program adds to the list, from a constant at namespace scope in the kind's own file:
+//   const KindRegistration registered{my_kind()};
+// Linked into a test's programs only (harness/tests/kinds/<kind>/, a test kind), never the product.
+// Throws std::logic_error once the list has been read (a registration that would come too late).
+struct KindRegistration {
+  explicit KindRegistration(const InstructionKind& kind);
+};
 // Throws std::logic_error when no kind owns it (a spec the loader should have refused).
 const InstructionKind& kind_of(const Variant& v);
 inline const InstructionKind& kind_of(const KernelPlan& k) { return *k.kind; }

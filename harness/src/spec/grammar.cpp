@@ -117,14 +117,9 @@ const char* to_string(DocClass c) {
 int instance_registers(const Instance& inst, const std::string& operand) {
   const Variant& v = inst.variant();
   if (operand == "regs" || !v.multiplies()) return inst.registers();
-  if (v.mma) {
-    const MmaSpec& m = *v.mma;
-    const MmaOperand& o = operand == "d" ? m.d : operand == "a" ? m.a : operand == "b" ? m.b : m.c;
-    return static_cast<int>(o.registers.eval(inst.bindings()));
-  }
-  const WmmaMma& m = *v.wmma_mma;
-  const WmmaOperand& o = operand == "d" ? m.d : operand == "a" ? m.a : operand == "b" ? m.b : m.c;
-  return static_cast<int>(o.registers.eval(inst.bindings()));
+  // an operation that multiplies: the count its kind's semantics block gives the operand
+  const Formula* registers = v.semantics ? v.semantics->operand_registers(operand) : nullptr;
+  return registers ? static_cast<int>(registers->eval(inst.bindings())) : inst.registers();
 }
 
 std::vector<ClassifiedCombination> classify_grammar(const SpecSet& specs,

@@ -1,11 +1,13 @@
 // The describing face's spec side: what spec/ asks of the instruction kinds (kinds/, a later stage)
-// about the blocks a kind adds to the spec files. spec/ declares kind_case_blocks() and
-// kind_layouts() and names no kind; kinds/kinds.cpp defines them from the one list of kinds, each
-// kind giving its own (InstructionKind::case_blocks, ::layout), so that a kind's blocks are read and
-// checked in its own room.
+// about the blocks a kind adds to the spec files. spec/ declares kind_operations(),
+// kind_family_blocks(), kind_case_blocks() and kind_layouts() and names no kind; kinds/kinds.cpp
+// defines them from the one list of kinds, each kind giving its own (InstructionKind::operations,
+// ::family_blocks, ::case_blocks, ::layout), so that a kind's blocks are read and checked in its own
+// room. A variant's semantics block is spec_model.hpp's VariantSemantics, of the kind's own type.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +17,41 @@
 #include "spec/yaml_reader.hpp"
 
 namespace ptxcts {
+
+// An operation a kind's variants may name in `operation:` (the YAML's word: "load", "wmma-load").
+struct KindOperation {
+  std::string name;
+  bool addressed = true;    // has 'address_widths' and the operands {regs} and {addr}
+  bool multiplies = false;  // no address: operands {d}, {a}, {b} and {c} (else {dst} and {src})
+  bool stride = false;      // may take the optional stride operand, the qualifier value ", {stride}"
+  // The key of its variants' semantics block ("wmma"); "" for the generic fragment layout
+  // (matrix, row_alignment, address_lanes, fragment, fragments) that spec/ reads.
+  std::string block;
+  // Reads the variant's semantics (variant: the variant's node; bound: the variables its qualifiers
+  // set), refusing the generic layout's keys as the kind says; throws SpecError naming
+  // file:line:column. Null: the block is optional and absent.
+  std::function<std::shared_ptr<const VariantSemantics>(const YamlReader& variant, const Variant& v,
+                                                        const std::set<std::string>& bound)>
+      read;
+  // After the generic checks of a variant (variant_checks): the kind's own; throws SpecError. Empty: none.
+  std::function<void(const Variant& v, const YamlReader& variant)> check;
+};
+
+// Every kind's operations, in the kinds' order (defined in kinds/kinds.cpp).
+const std::vector<KindOperation>& kind_operations();
+// The operation named `name`; null when no kind has it.
+const KindOperation* find_kind_operation(const std::string& name);
+
+// A family file's block of a kind's own (the mma kind's 'sparse_fragments:'), read in the kind's room
+// into SpecSet::family_blocks[key]; check-specs then checks it against the whole set.
+struct KindFamilyBlock {
+  std::string key;
+  std::function<void(const YamlReader& block, const std::string& family, SpecSet& specs)> read;
+  std::function<void(const SpecSet&)> check;  // empty: none
+};
+
+// Every kind's, in the kinds' order (defined in kinds/kinds.cpp).
+const std::vector<KindFamilyBlock>& kind_family_blocks();
 
 // A kind's own block of cases.yaml: its settings and its cases.
 struct KindCaseBlock {

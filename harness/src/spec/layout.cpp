@@ -27,7 +27,7 @@ Layout compute_layout(const Instance& inst) {
   Bindings b = inst.bindings();
   L.active.assign(kWarpLanes, false);
   L.lane_row.assign(kWarpLanes, {});
-  const bool move = v.operation == Operation::Move;
+  const bool move = !v.addressed;
   if (!move) {
     L.row_lane.assign(static_cast<std::size_t>(L.matrices * v.rows), -1);
     for (int lane = 0; lane < kWarpLanes; ++lane) {

@@ -88,7 +88,7 @@ MmaOperandLayout operand_layout(const Instance& inst, const MmaSpec& spec, const
 }  // namespace
 
 MmaLayouts compute_mma_layouts(const Instance& inst) {
-  const MmaSpec& spec = *inst.variant().mma;
+  const MmaSpec& spec = *inst.variant().semantics_as<MmaSpec>();
   MmaLayouts x;
   x.m = spec.m;
   x.n = spec.n;

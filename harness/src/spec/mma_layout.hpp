@@ -9,6 +9,7 @@
 #include "spec/element_format.hpp"
 #include "spec/instance.hpp"
 #include "spec/layout.hpp"
+#include "spec/spec_mma.hpp"
 
 namespace ptxcts {
 

@@ -18,16 +18,16 @@ std::vector<SassExpectation> read_sass_expectations(const YamlReader& list, cons
     SassExpectation e;
     e.family = family;
     e.where = item.where();
-    e.operation = read_operation(item.at("operation"));
-    e.operation_text = item.at("operation").str();
-    const bool used = std::any_of(variants.begin(), variants.end(),
-                                  [&](const Variant& v) { return v.family == family && v.operation == e.operation; });
+    e.operation_text = read_operation(item.at("operation")).name;
+    const bool used = std::any_of(variants.begin(), variants.end(), [&](const Variant& v) {
+      return v.family == family && v.operation == e.operation_text;
+    });
     if (!used)
       item.at("operation")
           .fail(fmt::format("no variant of family '{}' has operation '{}'; expected one its variants have", family,
                             e.operation_text));
     for (auto const& prev : out)
-      if (prev.operation == e.operation)
+      if (prev.operation_text == e.operation_text)
         item.at("operation")
             .fail(fmt::format("operation '{}' is already given at {}", e.operation_text, prev.where.str()));
     for (auto const& m : item.at("mnemonics").items("'mnemonics'")) {

@@ -50,7 +50,7 @@ void check_claim_refs(const SpecSet& specs, const Claim& c) {
   if (c.check.kind == ClaimCheckKind::Roundtrip) {
     const Variant& ld = need_variant(c.check.load);
     const Variant& st = need_variant(c.check.store);
-    if (ld.operation != Operation::Load || st.operation != Operation::Store)
+    if (ld.operation != "load" || st.operation != "store")
       throw SpecError(c.where, fmt::format("claim '{}': a round trip needs a load variant then a store variant", c.id));
     return;
   }
@@ -142,12 +142,18 @@ void check_rows_fit(const Variant& v, const CaseSet& set) {
 // Every case places the rows of every load's and store's instances inside one region.
 void check_cases_rows_fit(const SpecSet& specs) {
   for (auto const& v : specs.variants)
-    if (v.has_layout && v.operation != Operation::Move) check_rows_fit(v, specs.cases);
+    if (v.has_layout && v.addressed) check_rows_fit(v, specs.cases);
 }
 
 // What each kind's own case block says, against the whole spec set (spec/kind_blocks.hpp).
 void check_kind_case_blocks(const SpecSet& specs) {
   for (auto const& b : kind_case_blocks())
+    if (b.check) b.check(specs);
+}
+
+// What each kind's own family block says, against the whole spec set (spec/kind_blocks.hpp).
+void check_kind_family_blocks(const SpecSet& specs) {
+  for (auto const& b : kind_family_blocks())
     if (b.check) b.check(specs);
 }
 
@@ -163,8 +169,9 @@ void check_case_undefined_refs(const SpecSet& specs) {
 
 // In the order a user has always seen them.
 constexpr SpecSetCheck kSpecSetChecks[] = {
-    check_claims_refs,     check_mutant_exceptions_refs, check_known_discrepancy_refs, check_case_where_refs,
-    check_variant_layouts, check_cases_rows_fit,         check_kind_case_blocks,       check_case_undefined_refs,
+    check_claims_refs,      check_mutant_exceptions_refs, check_known_discrepancy_refs,
+    check_case_where_refs,  check_variant_layouts,        check_cases_rows_fit,
+    check_kind_case_blocks, check_kind_family_blocks,     check_case_undefined_refs,
 };
 
 }  // namespace

@@ -11,16 +11,15 @@
 #include <set>
 #include <stdexcept>
 
+#include "spec/address_words_reader.hpp"
 #include "spec/documents.hpp"
 #include "spec/grammar.hpp"
-#include "spec/address_words_reader.hpp"
 #include "spec/grammar_reader.hpp"
 #include "spec/kind_blocks.hpp"
 #include "spec/sass_expectations.hpp"
 #include "spec/spec_checks.hpp"
 #include "spec/spec_fields.hpp"
 #include "spec/spec_limits.hpp"
-#include "spec/spec_mma_sp.hpp"
 #include "spec/variant_reader.hpp"
 #include "spec/yaml_reader.hpp"
 #include "util/file_text.hpp"
@@ -160,10 +159,10 @@ Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) 
   return c;
 }
 
-// An mma form's registers per operand (d, a, b and c, each named once).
+// A multiply's registers per operand (d, a, b and c, each named once).
 std::map<std::string, int> read_operand_registers(const YamlReader& r) {
   std::map<std::string, int> out;
-  for (auto& [k, n] : r.entries("'registers' of an mma form (d, a, b, c)")) {
+  for (auto& [k, n] : r.entries("'registers' of a multiply form (d, a, b, c)")) {
     std::string op = k.str();
     if (op != "d" && op != "a" && op != "b" && op != "c")
       k.fail(fmt::format("expected an operand d, a, b or c but found '{}'", op));
@@ -198,24 +197,24 @@ AuditForm read_form(YamlReader r, const std::string& family, AuditForm::Kind kin
   f.text = r.at("text").str();
   bool regs = f.text.find("{regs}") != std::string::npos && f.text.find("{addr}") != std::string::npos;
   bool move = f.text.find("{dst}") != std::string::npos && f.text.find("{src}") != std::string::npos;
-  bool mma = f.text.find("{d}") != std::string::npos && f.text.find("{c}") != std::string::npos;
-  if (!regs && !move && !mma)
+  bool multiply = f.text.find("{d}") != std::string::npos && f.text.find("{c}") != std::string::npos;
+  if (!regs && !move && !multiply)
     r.at("text").fail(
         "expected the instruction with {regs} and {addr} (or {dst} and {src}; or {d}, {a}, {b}, {c}) for its operands");
-  // The operands the probe fills: an mma's; a load's or store's with a stride operand where the
+  // The operands the probe fills: a multiply's; a load's or store's with a stride operand where the
   // family's variants have one (wmma); else a load's, store's or move's.
   bool stride = false;
   for (auto const& v : specs.variants)
     for (auto const& a : v.axes)
       for (auto const& o : a.options) stride = stride || (v.family == family && o.text == ", {stride}");
-  const std::set<std::string> known = mma      ? std::set<std::string>{"d", "a", "b", "c"}
+  const std::set<std::string> known = multiply ? std::set<std::string>{"d", "a", "b", "c"}
                                       : stride ? std::set<std::string>{"regs", "addr", "stride"}
                                                : std::set<std::string>{"regs", "addr", "dst", "src"};
   read_placeholders(r.at("text"), f.text, "the form's text", known,
-                    mma      ? "{d}, {a}, {b} or {c}"
+                    multiply ? "{d}, {a}, {b} or {c}"
                     : stride ? "{regs}, {addr} or {stride}"
                              : "{regs}, {addr}, {dst} or {src}");
-  if (mma) f.operand_registers = read_operand_registers(r.at("registers"));  // wmma.mma, mma
+  if (multiply) f.operand_registers = read_operand_registers(r.at("registers"));  // wmma.mma, mma
   else f.registers = static_cast<int>(r.at("registers").integer(1, 16));
   if (r.has("address_width")) {
     f.address_width = static_cast<int>(r.at("address_width").integer(32, 64));
@@ -460,9 +459,8 @@ void read_family_statements(const YamlReader& doc, const std::string& family, Sp
   for (auto& b : blocks) specs.grammar.push_back(std::move(b));
   if (doc.has("examples"))
     for (auto& e : read_examples(doc.at("examples"), family)) specs.examples.push_back(std::move(e));
-  if (doc.has("sparse_fragments"))
-    for (auto& sp : read_sparse_fragments(doc.at("sparse_fragments"), family, specs.sparse_fragments))
-      specs.sparse_fragments.push_back(std::move(sp));
+  for (auto const& block : kind_family_blocks())  // the kinds' own blocks, read in their rooms
+    if (doc.has(block.key.c_str())) block.read(doc.at(block.key.c_str()), family, specs);
   if (doc.has("register_claims"))
     for (auto& c : read_register_claims(doc.at("register_claims"), family))
       specs.register_claims.push_back(std::move(c));
@@ -487,9 +485,12 @@ void read_family_file(const SpecFile& f, SpecSet& specs, std::map<std::string, S
                       InstanceSyntax& instances) {
   YamlReader doc(f.path, parse_yaml(f.path, f.text), "a family spec");
   // 'definitions' holds YAML anchors that the rest of the file refers to; nothing reads it directly.
-  doc.expect_map({"family", "definitions", "variants", "claims", "invalid", "spellings", "known_discrepancies",
-                  "grammar", "rules", "examples", "register_claims", "version_spellings", "sass",
-                  "sparse_fragments", "address_words"});
+  std::vector<std::string> keys = {"family",          "definitions",         "variants", "claims", "invalid",
+                                   "spellings",       "known_discrepancies", "grammar",  "rules",  "examples",
+                                   "register_claims", "version_spellings",   "sass"};
+  for (auto const& block : kind_family_blocks()) keys.push_back(block.key);
+  keys.push_back("address_words");
+  doc.expect_map(keys);
   std::string family = read_identifier(doc.at("family"), "a family name");
   if (auto it = families.find(family); it != families.end())
     doc.at("family").fail(fmt::format("family '{}' is already defined at {}", family, it->second.str()));

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <memory>
+
 #include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
 
@@ -72,7 +75,7 @@ MmaLayout read_mma_layout(const YamlReader& r, const std::set<std::string>& allo
           .where = r.where()};
 }
 
-MmaOperand read_operand(const YamlReader& block, const char* name, Variant& v, const std::set<std::string>& bound,
+MmaOperand read_operand(const YamlReader& block, const char* name, const Variant& v, const std::set<std::string>& bound,
                         const std::set<std::string>& layout_vars) {
   YamlReader o = block.at(name);
   o.expect_map({"element", "registers", "container_bits", "container_shift", "source", "row", "col", "layout_by",
@@ -114,11 +117,11 @@ MmaOperand read_operand(const YamlReader& block, const char* name, Variant& v, c
   return out;
 }
 
-}  // namespace
-
-void read_mma_semantics(YamlReader r, Variant& v, const std::set<std::string>& bound) {
+// The 'mma' block.
+std::shared_ptr<const MmaSpec> read_mma_spec_block(YamlReader r, const Variant& v, const std::set<std::string>& bound) {
   r.expect_map({"shape", "let", "computations", "a", "b", "c", "d", "saturate", "rounding", "product"});
-  MmaSpec mma;
+  auto block = std::make_shared<MmaSpec>();
+  MmaSpec& mma = *block;
   YamlReader shape = r.at("shape");
   shape.expect_map({"m", "n", "k"});
   mma.m = static_cast<int>(shape.at("m").integer(1, 64));
@@ -153,7 +156,34 @@ void read_mma_semantics(YamlReader r, Variant& v, const std::set<std::string>& b
     mma.product.fixed.clear();
     mma.product.axis = read_axis_name(r.at("product"), v, {".xor.popc", ".and.popc"});
   }
-  v.mma = std::move(mma);
+  return block;
+}
+
+// The variant's semantics: its 'mma' block (none: the variant is given by syntax and requirements
+// only), its fragments lane by lane, not a fragment layout.
+std::shared_ptr<const VariantSemantics> read_mma_semantics(const YamlReader& r, const Variant& v,
+                                                           const std::set<std::string>& bound) {
+  for (const char* k : {"matrix", "row_alignment", "address_lanes", "fragment", "fragments"})
+    if (r.has(k)) r.at(k).fail(fmt::format("an mma variant has no '{}': its fragments are given in 'mma'", k));
+  if (!r.has("mma")) return nullptr;
+  return read_mma_spec_block(r.at("mma"), v, bound);
+}
+
+}  // namespace
+
+const Formula* MmaSpec::operand_registers(std::string_view operand) const {
+  const MmaOperand& o = operand == "d" ? d : operand == "a" ? a : operand == "b" ? b : c;
+  return &o.registers;
+}
+
+std::vector<KindOperation> mma_operations() {
+  return {{.name = kMmaOperation,
+           .addressed = false,
+           .multiplies = true,
+           .stride = false,
+           .block = "mma",
+           .read = read_mma_semantics,
+           .check = {}}};
 }
 
 }  // namespace ptxcts

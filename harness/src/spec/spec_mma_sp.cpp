@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <any>
 #include <regex>
 #include <set>
 #include <utility>
@@ -122,5 +123,26 @@ std::vector<SparseFragmentSection> read_sparse_fragments(const YamlReader& r, co
   }
   return out;
 }
+
+namespace {
+
+constexpr const char* kSparseFragments = "sparse_fragments";
+
+void read_sparse_block(const YamlReader& block, const std::string& family, SpecSet& specs) {
+  std::any& stored = specs.family_blocks[kSparseFragments];
+  if (!stored.has_value()) stored = std::vector<SparseFragmentSection>{};
+  auto& sections = std::any_cast<std::vector<SparseFragmentSection>&>(stored);
+  for (auto& s : read_sparse_fragments(block, family, sections)) sections.push_back(std::move(s));
+}
+
+}  // namespace
+
+const std::vector<SparseFragmentSection>& sparse_fragments(const SpecSet& specs) {
+  static const std::vector<SparseFragmentSection> none;
+  auto it = specs.family_blocks.find(kSparseFragments);
+  return it == specs.family_blocks.end() ? none : std::any_cast<const std::vector<SparseFragmentSection>&>(it->second);
+}
+
+KindFamilyBlock sparse_fragments_block() { return {.key = kSparseFragments, .read = read_sparse_block, .check = {}}; }
 
 }  // namespace ptxcts

@@ -77,9 +77,9 @@ const Variant* SpecSet::find_variant(const std::string& name) const {
   return nullptr;
 }
 
-const SassExpectation* SpecSet::find_sass(const std::string& family, Operation op) const {
+const SassExpectation* SpecSet::find_sass(const std::string& family, const std::string& op) const {
   for (auto const& e : sass)
-    if (e.family == family && e.operation == op) return &e;
+    if (e.family == family && e.operation_text == op) return &e;
   return nullptr;
 }
 

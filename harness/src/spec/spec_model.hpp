@@ -4,8 +4,10 @@
 
 #include <any>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "spec/formula.hpp"
@@ -66,113 +68,27 @@ struct FragmentLayout {
   Formula matrix, row, col;
 };
 
-// memory to registers, registers to memory, registers to registers; the WMMA instructions,
-// whose fragments have no specified register layout (specs/wmma.yaml says how they are checked);
-// and mma.sync, whose fragments the manual lays out lane by lane (specs/mma.yaml).
-enum class Operation { Load, Store, Move, WmmaLoad, WmmaStore, WmmaMma, Mma };
-
-// A property of a wmma instance that is either a qualifier's value (the axis named) or fixed by the
+// A property of an instance that is either a qualifier's value (the axis named) or fixed by the
 // variant ("f16", ".row").
 struct AxisOrFixed {
   std::string axis, fixed;
 };
 
-// wmma.load / wmma.store: which matrix, its shape and element type, and its layout in memory.
-struct WmmaMatrix {
-  std::string matrix;  // "a", "b", "c", "d"
-  Formula rows, cols;
-  AxisOrFixed element, layout;
-};
-
-// One operand of wmma.mma.
-struct WmmaOperand {
-  AxisOrFixed element, layout;  // layout: a and b only
-  Formula registers;
-};
-
-struct WmmaMma {
-  WmmaOperand a, b, c, d;
-  std::string saturate;  // the qualifier whose ".satfinite" clamps ("" if none)
-  std::string rounding;  // the qualifier giving the rounding mode of .f64 ("" if none)
-  AxisOrFixed product;   // "multiply", or the qualifier with .xor.popc / .and.popc
-};
-
-// A row or column formula of an mma fragment: the manual's printed text, and what the suite
-// evaluates: the same text, or (`why` says why) a reading of it where the printed text cannot be
-// right. The audit reports every reading as a finding against the manual's text.
-struct MmaFormula {
-  std::string manual;          // as printed
-  ManualFormula formula;       // evaluated: the manual's text, or the reading
-  std::string reading, why;    // "" where the printed text is what the suite evaluates
-  SourceLocation where;
-};
-
-// Where each element of one lane's fragment sits: row and column (the manual's formulas over
-// %laneid, i and the block's definitions).
-struct MmaLayout {
-  std::string source;  // section and figure
-  MmaFormula row, col;
-  SourceLocation where;
-};
-
-// One operand of mma: its element type, its registers, and its layout (one, or one per value of
-// the qualifier `layout_by`). d may share c's layouts ("Accumulators (C or D)").
-struct MmaOperand {
-  AxisOrFixed element;
-  Formula registers;
-  int container_bits = 0;  // an element's room in the register where wider than the element
-  Formula container_shift;  // the element's lowest bit in its container (empty: 0)
-  std::string layout_by;
-  std::map<std::string, MmaLayout> layouts;  // by the value of layout_by ("" when there is one)
-  std::string layout_of;                     // "c": the layouts are c's
-};
-
-struct MmaSpec {
-  int m = 0, n = 0, k = 0;
-  // m8n8k4 .f16: a warp computes several products; which one a lane takes part in.
-  int computations = 1;
-  ManualFormula computation;  // over laneid; empty when there is one
-  std::string computations_source;
-  std::vector<std::pair<std::string, ManualFormula>> let;  // groupID, threadID_in_group
-  MmaOperand a, b, c, d;
-  std::string saturate;  // the qualifier whose ".satfinite" clamps ("" if none)
-  std::string rounding;  // the qualifier giving .f64's rounding mode ("" if none: .rn)
-  AxisOrFixed product;   // "multiply", or the qualifier with .xor.popc / .and.popc
-};
-
-// What a sparse fragment section (mma.sp) says of an operand it gives no formula for: the manual's
-// cross-reference to a dense section ("the same as in case of ..."), or only figures.
-struct SparseOperandText {
-  std::string same_as;               // "9.7.14.5.8 Matrix Fragments for ..." ("" where pictures only)
-  std::vector<std::string> figures;  // "Figure 121", ... (pictures only)
-  std::string words;                 // the manual's sentence
-  SourceLocation where;
-};
-
-// One section 9.7.14.6.2.N (mma.sp, sparse A): its formula block for A, which gives each element a
-// row and a window of columns [firstcol, lastcol] (where in the window, the metadata says), and what
-// the section says of B, C/D and the metadata. Not a variant: nothing of it is run.
-struct SparseFragmentSection {
-  std::string name, section, family;  // section: "9.7.14.6.2.1 Matrix Fragments for sparse mma..."
-  int m = 0, n = 0, k = 0;
-  // 9.7.14.6.1's granularity for these types: `nonzero` of each `chunk` consecutive elements of a row
-  int nonzero = 0, chunk = 0;
-  std::string granularity_source;
-  // A: its element types, registers, and the table's "N non-zero elements out of W consecutive"
-  std::string source, register_words;
-  std::vector<std::string> types;  // "f16", "bf16"
-  int registers = 0, per_register = 0, consecutive = 0;
-  std::vector<std::pair<std::string, ManualFormula>> let;  // groupID, threadID_in_group
-  ManualFormula row, firstcol, lastcol;                    // the manual's text (lastcol over firstcol)
-  std::string col_note;                                    // "[firstcol ... lastcol] // As per ..."
-  SparseOperandText b, cd, metadata;
-  SourceLocation where;
-  int elements() const { return registers * per_register; }  // of one lane
+// A variant's semantics block of a kind's own ('wmma:', 'mma:'), read in the kind's room
+// (spec/kind_blocks.hpp's KindOperation::read): spec/ carries it and asks it only what is true of
+// every kind; the kind reads its own type back (Variant::semantics_as).
+struct VariantSemantics {
+  virtual ~VariantSemantics() = default;
+  // The register count formula of operand d, a, b or c of an operation that multiplies; null if none.
+  virtual const Formula* operand_registers(std::string_view /*operand*/) const { return nullptr; }
 };
 
 struct Variant {
   std::string name, family;
-  Operation operation = Operation::Load;
+  // Its 'operation': the word of one of the kinds' operations (spec/kind_blocks.hpp's KindOperation),
+  // and what that operation is: with an address ('address_widths'), or operands d, a, b and c.
+  std::string operation;
+  bool addressed = true, multiplies_operands = false;
   std::string syntax;  // with {axis}, {regs}, {addr} placeholders
   Requirement requires_;
   std::vector<QualifierAxis> axes;
@@ -193,20 +109,18 @@ struct Variant {
   AddressLanes address_lanes;
   FragmentLayout fragment;
   std::map<std::string, FragmentLayout> fragments;  // alternatives (e.g. "trans")
-  std::optional<WmmaMatrix> wmma_matrix;            // wmma.load / wmma.store
-  std::optional<WmmaMma> wmma_mma;                  // wmma.mma
-  std::optional<MmaSpec> mma;                       // mma.sync
+  // Or the semantics in a block of its kind's own, read by the kind (null: none given).
+  std::shared_ptr<const VariantSemantics> semantics;
   SourceLocation where;
 
-  // The spec format's own question: is the semantics a 'wmma:' block, not a fragment layout?
-  bool semantics_in_wmma_block() const {
-    return operation == Operation::WmmaLoad || operation == Operation::WmmaStore || operation == Operation::WmmaMma;
+  // The kind's own semantics block, as the kind's type T (null: none, or another type).
+  template <class T>
+  const T* semantics_as() const {
+    return dynamic_cast<const T*>(semantics.get());
   }
-  // Operands d, a, b and c, and no address (wmma.mma, mma).
-  bool multiplies() const { return operation == Operation::WmmaMma || operation == Operation::Mma; }
-  bool runnable() const {
-    return has_layout || wmma_matrix || wmma_mma || mma;
-  }  // semantics given, so a result can be checked
+  // Operands d, a, b and c, and no address.
+  bool multiplies() const { return multiplies_operands; }
+  bool runnable() const { return has_layout || semantics; }  // semantics given, so a result can be checked
   int memory_element_bits() const { return memory_bits ? memory_bits : element_bits; }
   int element_row_bytes() const { return (cols * memory_element_bits() + 7) / 8; }  // the row's elements
   int row_bytes() const { return padded_row_bytes ? padded_row_bytes : element_row_bytes(); }
@@ -365,7 +279,6 @@ const UndefinedOn* undefined_on(const TargetCatalog& targets, const CaseSpec& c,
 // it; the suite assumes it (the source says on what grounds).
 struct SassExpectation {
   std::string family;
-  Operation operation = Operation::Load;
   std::string operation_text;          // as the spec spells it: "load", "wmma-mma"
   std::vector<std::string> mnemonics;  // "LDSM", "HMMA": an opcode matches by its text before the first '.'
   std::string source;
@@ -388,13 +301,15 @@ struct SpecSet {
   std::vector<KnownDiscrepancy> known_discrepancies;
   std::vector<DiagnosticClass> diagnostics;
   std::vector<SassExpectation> sass;
-  std::vector<SparseFragmentSection> sparse_fragments;  // mma.sp's fragment sections (not run)
-  std::vector<Document> documents;                      // specs/documents.yaml: what `document:` names
+  // Each kind's blocks of the family files (spec/kind_blocks.hpp's KindFamilyBlock), by the block's
+  // key; only the kind reads them.
+  std::map<std::string, std::any> family_blocks;
+  std::vector<Document> documents;  // specs/documents.yaml: what `document:` names
 
   const Variant* find_variant(const std::string& name) const;
   const CaseSpec* find_case(const std::string& name) const;
   const DiagnosticClass* find_diagnostic(const std::string& name) const;
-  const SassExpectation* find_sass(const std::string& family, Operation op) const;
+  const SassExpectation* find_sass(const std::string& family, const std::string& operation) const;
   const Document* find_document(const std::string& id) const;
 };
 

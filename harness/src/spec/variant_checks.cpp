@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "spec/kind_blocks.hpp"
 #include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
-#include "spec/wmma_axes.hpp"
 
 namespace ptxcts {
 namespace {
@@ -33,27 +33,37 @@ std::vector<std::vector<YamlReader>> option_nodes(const YamlReader& r) {
 
 // The placeholders of the syntax, counted; unknown ones are errors (at the placeholder).
 std::map<std::string, int> syntax_placeholders(const Variant& v, const YamlReader& r) {
-  const bool mma = v.multiplies();
-  std::set<std::string> known = v.operation == Operation::Move ? std::set<std::string>{"dst", "src"}
-                                : mma                          ? std::set<std::string>{"d", "a", "b", "c"}
-                                                               : std::set<std::string>{"regs", "addr"};
+  const bool move = !v.addressed && !v.multiplies();
+  std::set<std::string> known = move             ? std::set<std::string>{"dst", "src"}
+                                : v.multiplies() ? std::set<std::string>{"d", "a", "b", "c"}
+                                                 : std::set<std::string>{"regs", "addr"};
   for (auto const& a : v.axes) known.insert(a.name);
   return read_placeholders(r.at("syntax"), v.syntax, "syntax", known,
-                           fmt::format("a qualifier name, {}", v.operation == Operation::Move ? "{dst} or {src}"
-                                                               : mma                          ? "{d}, {a}, {b} or {c}"
-                                                                                              : "{regs} or {addr}"));
+                           fmt::format("a qualifier name, {}", move             ? "{dst} or {src}"
+                                                               : v.multiplies() ? "{d}, {a}, {b} or {c}"
+                                                                                : "{regs} or {addr}"));
 }
 
-// Only wmma's emitter fills the stride operand: elsewhere it would reach ptxas as written.
+// The operations whose emitter fills the stride operand (KindOperation::stride): "O1 and O2".
+std::string stride_operations() {
+  std::vector<std::string> names;
+  for (auto const& op : kind_operations())
+    if (op.stride) names.push_back(op.name);
+  if (names.size() < 2) return fmt::format("{}", fmt::join(names, ""));
+  return fmt::format("{} and {}", fmt::join(names.begin(), names.end() - 1, ", "), names.back());
+}
+
+// Only some kinds' emitters fill the stride operand: elsewhere it would reach ptxas as written.
 void check_stride_operand(const Variant& v, const YamlReader& r) {
-  if (v.operation == Operation::WmmaLoad || v.operation == Operation::WmmaStore) return;
+  if (const KindOperation* op = find_kind_operation(v.operation); op && op->stride) return;
   const auto nodes = option_nodes(r);
   for (std::size_t a = 0; a < v.axes.size(); ++a)
     for (std::size_t i = 0; i < v.axes[a].options.size(); ++i)
       if (v.axes[a].options[i].text == ", {stride}")
         nodes[a][i].at("text").fail(
-            "the stride operand \", {stride}\" belongs to wmma-load and wmma-store variants only; expected a qualifier "
-            "like '.x1' or \"\"");
+            fmt::format("the stride operand \", {{stride}}\" belongs to {} variants only; expected a qualifier like "
+                        "'.x1' or \"\"",
+                        stride_operations()));
 }
 
 // A variable, the state space and the fragment layout are each decided by one qualifier at most.
@@ -131,13 +141,11 @@ void check_instruction_name(const Variant& v, const YamlReader& r) {
 void check_syntax_operands(const Variant& v, const YamlReader& r) {
   std::map<std::string, int> used = syntax_placeholders(v, r);
   const YamlReader syn = r.at("syntax");
-  const bool mma = v.multiplies();
-  const bool addressless = v.operation == Operation::Move || mma;
-  if (v.operation == Operation::Move && (used["dst"] != 1 || used["src"] != 1))
-    syn.fail("syntax must use {dst} and {src} exactly once each");
-  if (mma && (used["d"] != 1 || used["a"] != 1 || used["b"] != 1 || used["c"] != 1))
+  const bool move = !v.addressed && !v.multiplies();
+  if (move && (used["dst"] != 1 || used["src"] != 1)) syn.fail("syntax must use {dst} and {src} exactly once each");
+  if (v.multiplies() && (used["d"] != 1 || used["a"] != 1 || used["b"] != 1 || used["c"] != 1))
     syn.fail("syntax must use {d}, {a}, {b} and {c} exactly once each");
-  if (!addressless && (used["regs"] != 1 || used["addr"] != 1))
+  if (v.addressed && (used["regs"] != 1 || used["addr"] != 1))
     syn.fail("syntax must use {regs} and {addr} exactly once each");
 }
 
@@ -167,48 +175,11 @@ void check_fragment_refs(const Variant& v, const YamlReader&) {
                         o.text, a.name, o.fragment));
 }
 
-const char* operation_name(Operation op) {
-  switch (op) {
-    case Operation::Load: return "load";
-    case Operation::Store: return "store";
-    case Operation::Move: return "move";
-    case Operation::WmmaLoad: return "wmma-load";
-    case Operation::WmmaStore: return "wmma-store";
-    case Operation::WmmaMma: return "wmma-mma";
-    case Operation::Mma: return "mma";
-  }
-  return "?";
-}
-
-// A wmma variant has the qualifiers the wmma planner pairs kernels by (spec/wmma_axes.hpp): without
-// one, its kernels would be paired with the wrong forms, or with none.
-void check_wmma_paired_axes(const Variant& v, const YamlReader& r) {
-  const std::vector<const char*> names = wmma_paired_axes(v.operation);
-  for (const char* name : names)
-    if (!find_axis(v, name))
-      r.at("qualifiers")
-          .fail(fmt::format(
-              "variant '{}' has no qualifier '{}'; expected a {} variant to have the qualifiers the wmma planner "
-              "pairs kernels by: {}",
-              v.name, name, operation_name(v.operation), fmt::join(names, ", ")));
-}
-
-// A wmma load or store whose layout is a qualifier takes it from the qualifier the planner pairs
-// .row and .col forms by (spec/wmma_axes.hpp). That the 'wmma' block's layout names a qualifier of
-// the variant, or .row or .col, is checked as it is read (spec_wmma).
-void check_wmma_layout_axis(const Variant& v, const YamlReader& r) {
-  if (!v.wmma_matrix || v.wmma_matrix->layout.axis.empty() || v.wmma_matrix->layout.axis == kWmmaLayoutAxis) return;
-  r.at("wmma").at("layout").fail(
-      fmt::format("variant '{}' takes its layout from qualifier '{}'; expected qualifier '{}', the one the wmma "
-                  "planner pairs .row and .col forms by (or a fixed .row or .col)",
-                  v.name, v.wmma_matrix->layout.axis, kWmmaLayoutAxis));
-}
-
-// In the order a user has always seen them; the wmma contract last.
+// In the order a user has always seen them (the operation's kind's own checks follow: KindOperation::check).
 constexpr VariantCheck kVariantChecks[] = {
-    check_stride_operand,          check_one_decider,      check_distinct_values,  check_same_variables,
-    check_syntax_names_qualifiers, check_instruction_name, check_syntax_operands,  check_exclusion_refs,
-    check_fragment_refs,           check_wmma_paired_axes, check_wmma_layout_axis,
+    check_stride_operand,          check_one_decider,      check_distinct_values, check_same_variables,
+    check_syntax_names_qualifiers, check_instruction_name, check_syntax_operands, check_exclusion_refs,
+    check_fragment_refs,
 };
 
 }  // namespace

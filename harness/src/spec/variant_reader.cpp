@@ -1,17 +1,17 @@
 #include "spec/variant_reader.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
 #include <set>
 #include <vector>
 
+#include "spec/kind_blocks.hpp"
 #include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
 #include "spec/spec_limits.hpp"
-#include "spec/spec_mma.hpp"
-#include "spec/spec_wmma.hpp"
 #include "spec/variant_checks.hpp"
 
 namespace ptxcts {
@@ -96,14 +96,14 @@ std::set<std::string> bound_variables(const Variant& v) {
   return bound;
 }
 
-// 'address_widths': 32 and/or 64; none for a move or a wmma.mma, which have no address.
+// 'address_widths': 32 and/or 64; none for an operation without an address (a move, a multiply).
 std::vector<int> read_address_widths(const YamlReader& r, const Variant& v) {
-  const bool mma = v.multiplies();
-  const bool addressless = v.operation == Operation::Move || mma;
-  if (addressless && r.has("address_widths"))
-    r.at("address_widths").fail(fmt::format("{} has no address: drop 'address_widths'", mma ? v.family + " mma" : "a move"));
+  if (!v.addressed && r.has("address_widths"))
+    r.at("address_widths")
+        .fail(fmt::format("{} has no address: drop 'address_widths'",
+                          v.multiplies() ? fmt::format("a {} variant", v.operation) : "a move"));
   std::vector<int> widths;
-  if (addressless) return widths;
+  if (!v.addressed) return widths;
   for (auto const& w : r.at("address_widths").items("'address_widths'")) {
     int width = static_cast<int>(w.integer(32, 64));
     if (width != 32 && width != 64) w.fail(fmt::format("expected an address width of 32 or 64 but found {}", width));
@@ -141,7 +141,7 @@ std::vector<Exclusion> read_exclusions(const YamlReader& r) {
 // requirements only). A move has no addresses: its layout is the source fragment and the 'result'
 // fragment.
 void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
-  const bool move = v.operation == Operation::Move;
+  const bool move = !v.addressed;
   const std::vector<const char*> layout_keys =
       move ? std::vector<const char*>{"matrix", "fragment", "fragments"}
            : std::vector<const char*>{"matrix", "row_alignment", "address_lanes", "fragment"};
@@ -170,7 +170,7 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
             "expected element_bits of 8, 16 or 32 (a whole number of bytes dividing a 32-bit register) but found {}",
             v.element_bits));
   if (m.has("memory_bits")) {
-    if (v.operation != Operation::Load) m.at("memory_bits").fail("'memory_bits' (a widening load) is only for loads");
+    if (v.operation != "load") m.at("memory_bits").fail("'memory_bits' (a widening load) is only for loads");
     v.memory_bits = static_cast<int>(m.at("memory_bits").integer(1, 32));
     if (v.memory_bits >= v.element_bits || (8 % v.memory_bits != 0 && v.memory_bits != 6))
       m.at("memory_bits")
@@ -184,8 +184,7 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
     m.at("widen").fail("'widen' needs 'memory_bits' (the element's width in memory)");
   }
   if (m.has("row_bytes")) {  // padding after the elements (ldmatrix .b8x16.b6x16_p32)
-    if (v.operation != Operation::Load)
-      m.at("row_bytes").fail("'row_bytes' (a row padded past its elements) is only for loads");
+    if (v.operation != "load") m.at("row_bytes").fail("'row_bytes' (a row padded past its elements) is only for loads");
     v.padded_row_bytes = static_cast<int>(m.at("row_bytes").integer(1, 4096));
     if (v.padded_row_bytes <= v.element_row_bytes())
       m.at("row_bytes")
@@ -217,50 +216,64 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
     r.at("fragments").fail("a move needs the layout of its destination as fragments: {result: ...}");
 }
 
-// The semantics: the 'wmma' block of a wmma variant (spec_wmma), else a fragment layout.
-void read_semantics(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
-  if (v.operation == Operation::Mma) {  // mma.sync: the 'mma' block, fragments lane by lane
-    for (const char* k : {"matrix", "row_alignment", "address_lanes", "fragment", "fragments", "wmma"})
-      if (r.has(k)) r.at(k).fail(fmt::format("an mma variant has no '{}': its fragments are given in 'mma'", k));
-    if (r.has("mma")) read_mma_semantics(r.at("mma"), v, bound);
-    return;
+// The keys of the variants' semantics blocks of the kinds' own, each once, in the kinds' order.
+std::vector<std::string> semantics_blocks() {
+  std::vector<std::string> out;
+  for (auto const& op : kind_operations())
+    if (!op.block.empty() && std::find(out.begin(), out.end(), op.block) == out.end()) out.push_back(op.block);
+  return out;
+}
+
+// A block of another operation's: "'B' belongs to O1, O2 and O3 variants only".
+void refuse_foreign_blocks(const YamlReader& r, const KindOperation& op) {
+  for (auto const& block : semantics_blocks()) {
+    if (block == op.block || !r.has(block.c_str())) continue;
+    std::vector<std::string> owners;
+    for (auto const& o : kind_operations())
+      if (o.block == block) owners.push_back(o.name);
+    const std::string list =
+        owners.size() == 1 ? owners.front()
+                           : fmt::format("{} and {}", fmt::join(owners.begin(), owners.end() - 1, ", "), owners.back());
+    r.at(block.c_str()).fail(fmt::format("'{}' belongs to {} variants only{}", block, list,
+                                 owners.size() == 1 ? fmt::format(" (operation: {})", list) : ""));
   }
-  if (r.has("mma")) r.at("mma").fail("'mma' belongs to mma variants only (operation: mma)");
-  if (v.semantics_in_wmma_block()) {  // WMMA semantics: the 'wmma' block instead of a fragment layout
-    for (const char* k : {"matrix", "row_alignment", "address_lanes", "fragment", "fragments"})
-      if (r.has(k))
-        r.at(k).fail(
-            fmt::format("a wmma variant has no '{}': its fragments' register layout is unspecified; give 'wmma'", k));
-    read_wmma_semantics(r.at("wmma"), v, bound);
-    return;
-  }
-  if (r.has("wmma")) r.at("wmma").fail("'wmma' belongs to wmma-load, wmma-store and wmma-mma variants only");
-  read_fragment_layout(r, v, bound);
+}
+
+// The semantics: a block of the operation's kind (read in the kind's room), else a fragment layout.
+void read_semantics(const YamlReader& r, Variant& v, const KindOperation& op, const std::set<std::string>& bound) {
+  refuse_foreign_blocks(r, op);
+  if (op.block.empty()) return read_fragment_layout(r, v, bound);
+  v.semantics = op.read(r, v, bound);
 }
 
 }  // namespace
 
-// 'operation'.
-Operation read_operation(const YamlReader& r) {
-  std::string op = r.str();
-  if (op == "load") return Operation::Load;
-  if (op == "store") return Operation::Store;
-  if (op == "move") return Operation::Move;
-  if (op == "wmma-load") return Operation::WmmaLoad;
-  if (op == "wmma-store") return Operation::WmmaStore;
-  if (op == "wmma-mma") return Operation::WmmaMma;
-  if (op == "mma") return Operation::Mma;
-  r.fail(fmt::format("unknown operation '{}'; expected load, store, move, wmma-load, wmma-store, wmma-mma or mma", op));
+// 'operation': one of the kinds' (spec/kind_blocks.hpp).
+const KindOperation& read_operation(const YamlReader& r) {
+  const std::string name = r.str();
+  if (const KindOperation* op = find_kind_operation(name)) return *op;
+  std::vector<std::string> known;
+  for (auto const& op : kind_operations()) known.push_back(op.name);
+  r.fail(fmt::format("unknown operation '{}'; expected {}", name,
+                     known.size() < 2
+                         ? fmt::format("{}", fmt::join(known, ""))
+                         : fmt::format("{} or {}", fmt::join(known.begin(), known.end() - 1, ", "), known.back())));
 }
 
 Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets) {
-  r.expect_map({"name", "operation", "syntax", "requires", "qualifiers", "address_widths", "exclude", "matrix",
-                "registers", "row_alignment", "address_lanes", "fragment", "fragments", "wmma", "mma"});
+  std::vector<std::string> keys = {"name",           "operation", "syntax",   "requires",  "qualifiers",
+                                   "address_widths", "exclude",   "matrix",   "registers", "row_alignment",
+                                   "address_lanes",  "fragment",  "fragments"};
+  for (auto& block : semantics_blocks()) keys.push_back(std::move(block));
+  r.expect_map(keys);
   Variant v;
   v.family = family;
   v.where = r.where();
   v.name = read_variant_name(r, family);
-  v.operation = read_operation(r.at("operation"));
+  const KindOperation& op = read_operation(r.at("operation"));
+  v.operation = op.name;
+  v.addressed = op.addressed;
+  v.multiplies_operands = op.multiplies;
   v.requires_ = read_requirement(r.at("requires"), targets, true);
   v.axes = read_qualifiers(r.at("qualifiers"), targets);
   v.syntax = r.at("syntax").str();
@@ -269,8 +282,9 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   v.exclusions = read_exclusions(r);
   const std::set<std::string> bound = bound_variables(v);
   v.registers = read_formula(r.at("registers"), bound, "registers");
-  read_semantics(r, v, bound);
+  read_semantics(r, v, op, bound);
   check_variant(v, r);
+  if (op.check) op.check(v, r);
   return v;
 }
 

@@ -5,13 +5,14 @@
 
 #include <string>
 
+#include "spec/kind_blocks.hpp"
 #include "spec/spec_model.hpp"
 #include "spec/yaml_reader.hpp"
 
 namespace ptxcts {
 
-// A variant's 'operation' (load, store, move, wmma-load, wmma-store, wmma-mma).
-Operation read_operation(const YamlReader& r);
+// A variant's 'operation': one of the kinds' (spec/kind_blocks.hpp), else a SpecError listing them.
+const KindOperation& read_operation(const YamlReader& r);
 
 // A variant of `family`, read and checked (throws SpecError at file:line:column).
 Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets);

@@ -5,9 +5,10 @@
 // them (variant_checks.cpp), so that renaming one in the spec is an error, not a silent mispairing.
 #pragma once
 
+#include <string>
 #include <vector>
 
-#include "spec/spec_model.hpp"
+#include "spec/spec_wmma.hpp"
 
 namespace ptxcts {
 
@@ -17,9 +18,9 @@ inline constexpr const char* kWmmaLayoutAxis =
     "layout";  // .row or .col, where a load's or store's layout is a qualifier
 
 // The qualifiers a wmma variant of operation `op` must have (none for other operations).
-inline std::vector<const char*> wmma_paired_axes(Operation op) {
-  if (op == Operation::WmmaLoad || op == Operation::WmmaStore) return {kWmmaShapeAxis, kWmmaStateSpaceAxis};
-  if (op == Operation::WmmaMma) return {kWmmaShapeAxis};
+inline std::vector<const char*> wmma_paired_axes(const std::string& op) {
+  if (op == kWmmaLoad || op == kWmmaStore) return {kWmmaShapeAxis, kWmmaStateSpaceAxis};
+  if (op == kWmmaMmaOperation) return {kWmmaShapeAxis};
   return {};
 }
 

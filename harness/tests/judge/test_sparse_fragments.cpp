@@ -22,7 +22,7 @@ const SpecSet& specs() {
 }
 
 const SparseFragmentSection& section(const SpecSet& s, const std::string& name) {
-  for (auto const& x : s.sparse_fragments)
+  for (auto const& x : sparse_fragments(s))
     if (x.name == name) return x;
   throw std::runtime_error("no sparse fragment section " + name);
 }
@@ -112,10 +112,10 @@ TEST(SparseFragments, OneEntryPerSectionWithWhatTheManualGivesForEachOperand) {
       {"mma.sp.m16n8k128.s4", "9.7.14.6.2.8", 128, 4, 8, 16, "Figure 142, Figure 143, Figure 144, Figure 145",
        "9.7.14.5.11", "Figure 146, Figure 147"},
   };
-  ASSERT_EQ(specs().sparse_fragments.size(), manual.size());
+  ASSERT_EQ(sparse_fragments(specs()).size(), manual.size());
   for (std::size_t n = 0; n < manual.size(); ++n) {
     const Row& r = manual[n];
-    const SparseFragmentSection& s = specs().sparse_fragments[n];
+    const SparseFragmentSection& s = sparse_fragments(specs())[n];
     EXPECT_EQ(s.name, r.name);
     EXPECT_EQ(s.section.substr(0, s.section.find(' ')), r.section) << r.name;
     EXPECT_EQ(s.family, "mma");
@@ -164,7 +164,7 @@ TEST(SparseFragments, RowsAndWindowsOfAFewLanesAsTheManualsTextGivesThem) {
 
 TEST(SparseFragments, EveryABlockHoldsAndTheOtherOperandsAreNeverGuessed) {
   const auto cs = check_sparse_fragments(specs());
-  ASSERT_EQ(cs.size(), 4 * specs().sparse_fragments.size());
+  ASSERT_EQ(cs.size(), 4 * sparse_fragments(specs()).size());
   for (auto const& c : cs) {
     if (c.operand == "a") {
       EXPECT_EQ(c.what, "formula");

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kinds/kinds.hpp"
 #include "spec/spec_loader.hpp"
 
 namespace ptxcts {
@@ -550,6 +551,39 @@ TEST(SpecErrors, UnknownOperation) {
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:8:16: unknown operation 'read'; expected load, store, move, wmma-load, wmma-store, "
             "wmma-mma or mma");
+}
+
+// The operations are the kinds' (spec/kind_blocks.hpp, answered by kinds/kinds.cpp): the message
+// lists every operation each kind declares, in the kinds' order, at the operation's file:line:column;
+// and each word it lists is one the loader takes (in place of 'read', no unknown operation).
+TEST(SpecErrors, UnknownOperationListsTheKindsOperations) {
+  std::vector<std::string> declared;
+  for (auto const* kind : instruction_kinds())
+    for (auto const& op : kind->operations()) declared.push_back(op.name);
+  ASSERT_GE(declared.size(), 2u);
+  Specs s;
+  edit(s.ldmatrix, "    operation: load\n", "    operation: read\n");
+  const std::string prefix = "specs/ldmatrix.yaml:8:16: unknown operation 'read'; expected ";
+  const std::string message = load_error(s);
+  ASSERT_EQ(message.substr(0, prefix.size()), prefix) << message;
+  std::vector<std::string> listed;
+  std::string rest = message.substr(prefix.size());
+  for (std::size_t at; (at = rest.find(", ")) != std::string::npos; rest = rest.substr(at + 2))
+    listed.push_back(rest.substr(0, at));
+  const std::size_t at = rest.find(" or ");
+  ASSERT_NE(at, std::string::npos) << message;
+  listed.push_back(rest.substr(0, at));
+  listed.push_back(rest.substr(at + 4));
+  EXPECT_EQ(listed, declared) << message;
+  for (auto const& name : listed) {
+    Specs t;
+    edit(t.ldmatrix, "    operation: load\n", "    operation: " + name + "\n");
+    try {
+      load_specs(t.files());
+    } catch (const SpecError& e) {
+      EXPECT_EQ(e.message.find("unknown operation"), std::string::npos) << name << ": " << e.message;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -159,7 +159,7 @@ LaunchInput make_case_input(const CaseSet& set, const CaseSpec& c, const std::ve
 
   // Addresses: every step uses the first step's row placement, in its own region. (A move has none.)
   in.offsets.assign(static_cast<std::size_t>(in.shape.steps * in.shape.threads()), 0);
-  if (first_variant.operation == Operation::Move) return in;
+  if (first_variant.operation == "move") return in;
   for (int w = 0; w < set.warps; ++w) {
     std::vector<std::uint32_t> rows = place_rows(c, first, first_variant, region_bytes, w);
     for (std::size_t k = 0; k < steps.size(); ++k) {

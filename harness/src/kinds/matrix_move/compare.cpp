@@ -50,7 +50,7 @@ void compare_registers(const std::vector<ModelStep>& steps, const LaunchShape& s
                        const LaunchState& actual, Notes& notes) {
   const ModelStep* load = nullptr;
   for (auto const& st : steps)
-    if (st.instance->variant().operation != Operation::Store) load = &st;
+    if (st.instance->variant().operation != "store") load = &st;
   const int ebits = load ? load->layout.element_bits : 32;
   const int per_reg = 32 / ebits;
   const std::uint32_t emask = ebits == 32 ? 0xFFFFFFFFu : ((1u << ebits) - 1);

@@ -4,6 +4,7 @@
 #include "kinds/matrix_move/compare.hpp"
 #include "kinds/matrix_move/matrix_move_emitter.hpp"
 #include "kinds/matrix_move/matrix_move_figures.hpp"
+#include "kinds/matrix_move/matrix_move_operations.hpp"
 #include "kinds/matrix_move/matrix_move_planner.hpp"
 
 namespace ptxcts {
@@ -44,9 +45,7 @@ class MatrixMoveCase : public PreparedCase {
 
 class MatrixMoveKind : public InstructionKind {
  public:
-  bool owns(const Variant& v) const override {
-    return v.operation == Operation::Load || v.operation == Operation::Store || v.operation == Operation::Move;
-  }
+  std::vector<KindOperation> operations() const override { return matrix_move_operations(); }
   std::optional<KindFigures> figures(const SpecSet& specs) const override { return matrix_move_figures(specs, *this); }
 
   std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {

@@ -59,11 +59,11 @@ LaunchState expected_state(const std::vector<ModelStep>& steps, const LaunchInpu
   const int threads = shape.threads();
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const Layout& L = steps[k].layout;
-    if (steps[k].instance->variant().operation == Operation::Move) {
+    if (steps[k].instance->variant().operation == "move") {
       apply_move(L, shape, s);
       continue;
     }
-    const bool load = steps[k].instance->variant().operation == Operation::Load;
+    const bool load = steps[k].instance->variant().operation == "load";
     const int ebytes = L.element_bits / 8;
     const std::uint32_t emask = L.element_bits == 32 ? 0xFFFFFFFFu : ((1u << L.element_bits) - 1);
     for (int w = 0; w < shape.warps; ++w) {

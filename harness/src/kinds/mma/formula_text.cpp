@@ -4,9 +4,11 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "spec/instance.hpp"
 #include "spec/mma_layout.hpp"
+#include "spec/spec_mma_sp.hpp"
 
 namespace ptxcts {
 namespace {
@@ -21,7 +23,9 @@ std::string printed_fault(const Variant& v, const std::string& operand, const st
     return fmt::format("the printed text cannot be read (its line {}): {}", e.line + 1, e.what());
   }
   Variant as_printed = v;
-  MmaOperand& o = operand == "a" ? as_printed.mma->a : operand == "b" ? as_printed.mma->b : as_printed.mma->c;
+  auto spec = std::make_shared<MmaSpec>(*v.semantics_as<MmaSpec>());
+  as_printed.semantics = spec;
+  MmaOperand& o = operand == "a" ? spec->a : operand == "b" ? spec->b : spec->c;
   MmaLayout& layout = o.layouts.at(key);
   (row ? layout.row : layout.col).formula = printed;
   for (auto const& inst : expand(as_printed)) {
@@ -39,8 +43,9 @@ std::string printed_fault(const Variant& v, const std::string& operand, const st
 std::vector<FormulaTextCheck> check_formula_texts(const SpecSet& specs) {
   std::vector<FormulaTextCheck> out;
   for (auto const& v : specs.variants) {
-    if (!v.mma) continue;
-    const std::pair<const char*, const MmaOperand*> operands[] = {{"a", &v.mma->a}, {"b", &v.mma->b}, {"c", &v.mma->c}};
+    const MmaSpec* spec = v.semantics_as<MmaSpec>();
+    if (!spec) continue;
+    const std::pair<const char*, const MmaOperand*> operands[] = {{"a", &spec->a}, {"b", &spec->b}, {"c", &spec->c}};
     for (auto const& [name, o] : operands)
       for (auto const& [key, layout] : o->layouts)
         for (bool row : {true, false}) {
@@ -188,7 +193,7 @@ std::vector<std::string> operand_types(const Variant& v, const AxisOrFixed& e) {
 // Whether the dense variant's operand could be this sparse section's: its dimensions (B: K x N;
 // C/D: M x N) and, for B, an element type of A's.
 bool fits(const SparseFragmentSection& s, const std::string& operand, const Variant& v) {
-  const MmaSpec& d = *v.mma;
+  const MmaSpec& d = *v.semantics_as<MmaSpec>();
   if (operand == "cd") return d.m == s.m && d.n == s.n;
   if (operand != "b") return true;
   if (d.k != s.k || d.n != s.n) return false;
@@ -201,8 +206,9 @@ bool fits(const SparseFragmentSection& s, const std::string& operand, const Vari
 std::vector<const Variant*> encoding(const SpecSet& specs, const std::string& number, const std::string& operand) {
   std::vector<const Variant*> out;
   for (auto const& v : specs.variants) {
-    if (!v.mma) continue;
-    const MmaOperand& o = operand == "b" ? v.mma->b : v.mma->c;
+    const MmaSpec* spec = v.semantics_as<MmaSpec>();
+    if (!spec) continue;
+    const MmaOperand& o = operand == "b" ? spec->b : spec->c;
     for (auto const& [key, layout] : o.layouts)
       if (layout.source.find(", " + number + " ") != std::string::npos) {
         out.push_back(&v);
@@ -274,7 +280,7 @@ std::vector<SparseElement> sparse_elements(const SparseFragmentSection& s) {
 
 std::vector<SparseFragmentCheck> check_sparse_fragments(const SpecSet& specs) {
   std::vector<SparseFragmentCheck> out;
-  for (auto const& s : specs.sparse_fragments) {
+  for (auto const& s : sparse_fragments(specs)) {
     out.push_back(sparse_a_check(s));
     out.push_back(deferred_check(specs, s, "b", s.b));
     out.push_back(deferred_check(specs, s, "cd", s.cd));

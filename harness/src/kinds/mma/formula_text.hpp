@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "spec/spec_mma_sp.hpp"
 #include "spec/spec_model.hpp"
 
 namespace ptxcts {

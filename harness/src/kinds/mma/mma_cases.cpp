@@ -42,7 +42,7 @@ MmaCaseOptions mma_case_options(const CaseSpec& c) {
 }
 
 KindLayout mma_layout() {
-  return {.lays_out = [](const Variant& v) { return v.mma.has_value(); },
+  return {.lays_out = [](const Variant& v) { return v.semantics_as<MmaSpec>() != nullptr; },
           .evaluate = [](const Instance& inst) { compute_mma_layouts(inst); }};
 }
 

@@ -27,12 +27,12 @@ constexpr int kTileBytes = 1024, kBAt = 512;
 const ComposeKernel& compose_of(const KernelPlan& k) { return std::any_cast<const ComposeKernel&>(k.kind_data); }
 
 ComposeKernel classify(const std::vector<const Instance*>& steps, const std::string& claim) {
-  std::vector<Operation> ops;
+  std::vector<std::string> ops;
   for (auto const* s : steps) ops.push_back(s->variant().operation);
-  using O = Operation;
-  if (ops == std::vector{O::Load, O::Load, O::Mma}) return {.what = Composition::FeedAB, .mma = 2};
-  if (ops == std::vector{O::Mma, O::Store}) return {.what = Composition::StoreD, .mma = 0};
-  if (ops == std::vector{O::Mma, O::Move}) return {.what = Composition::TransposeD, .mma = 0};
+  using Ops = std::vector<std::string>;
+  if (ops == Ops{"load", "load", kMmaOperation}) return {.what = Composition::FeedAB, .mma = 2};
+  if (ops == Ops{kMmaOperation, "store"}) return {.what = Composition::StoreD, .mma = 0};
+  if (ops == Ops{kMmaOperation, "move"}) return {.what = Composition::TransposeD, .mma = 0};
   throw std::runtime_error(
       fmt::format("claim {}: the mma kind composes a load, a load and mma (A and B fed); mma "
                   "and a store (D stored); or mma and a move (D transposed)",
@@ -115,17 +115,17 @@ void compose_instructions(const KernelPlan& k, const MmaInfo& x, MmaProgram& pro
   for (std::size_t s = 0; s < k.steps.size(); ++s) {
     const Instance& inst = *k.steps[s];
     std::string text = inst.text();
-    const Operation op = inst.variant().operation;
-    if (op == Operation::Mma) text = mma_instruction(inst, x);
-    if (op == Operation::Load) fill_placeholder(text, "{regs}", mma_operand_list(x, s == 0 ? x.a : x.b));
-    if (op == Operation::Store) fill_placeholder(text, "{regs}", mma_operand_list(x, x.d));
-    if (op == Operation::Move) {  // d's first register: rows 0-7 of D, the m8n8 fragment layout
+    const std::string& op = inst.variant().operation;
+    if (op == kMmaOperation) text = mma_instruction(inst, x);
+    if (op == "load") fill_placeholder(text, "{regs}", mma_operand_list(x, s == 0 ? x.a : x.b));
+    if (op == "store") fill_placeholder(text, "{regs}", mma_operand_list(x, x.d));
+    if (op == "move") {  // d's first register: rows 0-7 of D, the m8n8 fragment layout
       fill_placeholder(text, "{dst}", fmt::format("%w{}", prog.regs32 - 1));
       fill_placeholder(text, "{src}", mma_operand_list(x, x.d).substr(1, mma_operand_list(x, x.d).find_first_of(",}") - 1));
     }
     fill_placeholder(text, "{addr}", fmt::format("%addr{}", s));
     prog.instructions.push_back(text);
-    prog.addressed.push_back(op == Operation::Load || op == Operation::Store);
+    prog.addressed.push_back(op == "load" || op == "store");
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "spec/instance.hpp"
 #include "spec/mma_layout.hpp"
+#include "spec/spec_mma.hpp"
 
 namespace ptxcts {
 namespace {
@@ -126,8 +127,8 @@ KindFigures mma_figures(const SpecSet& specs) {
       .figures_of = {}};
   FigureBuilder b{.out = out};
   for (auto const& v : specs.variants)
-    if (v.mma)
-      for (auto const& inst : expand(v)) b.add_form(inst, *v.mma);
+    if (const MmaSpec* spec = v.semantics_as<MmaSpec>())
+      for (auto const& inst : expand(v)) b.add_form(inst, *spec);
   return out;
 }
 

@@ -22,7 +22,7 @@ void MmaOperandInfo::set(std::uint32_t* w, int e, std::uint64_t bits) const {
 }
 
 MmaInfo mma_info(const Instance& inst) {
-  const MmaSpec& spec = *inst.variant().mma;
+  const MmaSpec& spec = *inst.variant().semantics_as<MmaSpec>();
   const MmaLayouts layouts = compute_mma_layouts(inst);
   MmaInfo x;
   x.m = layouts.m;

@@ -5,12 +5,14 @@
 
 #include "kinds/mma/mma_case_data.hpp"
 #include "kinds/mma/mma_cases.hpp"
-#include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_check.hpp"
+#include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_emitter.hpp"
 #include "kinds/mma/mma_figures.hpp"
 #include "kinds/mma/mma_info.hpp"
 #include "kinds/mma/mma_statements.hpp"
+#include "spec/spec_mma.hpp"
+#include "spec/spec_mma_sp.hpp"
 
 namespace ptxcts {
 namespace {
@@ -37,7 +39,8 @@ bool has_value(const Instance& inst, const std::string& axis, const std::vector<
 
 class MmaKind : public InstructionKind {
  public:
-  bool owns(const Variant& v) const override { return v.operation == Operation::Mma; }
+  std::vector<KindOperation> operations() const override { return mma_operations(); }
+  std::vector<KindFamilyBlock> family_blocks() const override { return {sparse_fragments_block()}; }
   std::vector<KindCaseBlock> case_blocks() const override { return {mma_case_block()}; }
   std::optional<KindLayout> layout() const override { return mma_layout(); }
   std::optional<KindFigures> figures(const SpecSet& specs) const override { return mma_figures(specs); }

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "kinds/mma/formula_text.hpp"
+#include "spec/spec_mma.hpp"
+#include "spec/spec_mma_sp.hpp"
 
 namespace ptxcts {
 namespace {
@@ -64,10 +66,10 @@ std::vector<KindStatement> mma_statements(const SpecSet& specs) {
 std::vector<std::string> mma_section_sources(const SpecSet& specs) {
   std::vector<std::string> out;
   for (auto const& v : specs.variants)
-    if (v.mma)
-      for (const MmaOperand* o : {&v.mma->a, &v.mma->b, &v.mma->c})
+    if (const MmaSpec* spec = v.semantics_as<MmaSpec>())
+      for (const MmaOperand* o : {&spec->a, &spec->b, &spec->c})
         for (auto const& [key, layout] : o->layouts) out.push_back(layout.source);
-  for (auto const& s : specs.sparse_fragments) out.push_back(s.section);
+  for (auto const& s : sparse_fragments(specs)) out.push_back(s.section);
   return out;
 }
 

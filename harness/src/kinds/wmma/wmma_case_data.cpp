@@ -30,7 +30,7 @@ struct Placement {
 
 Placement place(const Geometry& g, const CaseSpec& c, const KernelPlan& k, std::size_t step) {
   const Instance& inst = *k.steps[step];
-  if (inst.variant().wmma_mma) return {};
+  if (inst.variant().semantics_as<WmmaMma>()) return {};
   WmmaMatrixInfo m = wmma_matrix_info(inst);
   const int bits = m.format->bits;
   const int default_bytes = m.default_stride() * bits / 8;
@@ -55,7 +55,7 @@ Placement place(const Geometry& g, const CaseSpec& c, const KernelPlan& k, std::
 // A single wmma.load of elements narrower than 16 bits: its elements cannot all be told apart by
 // value, so each warp's copy of the matrix holds one digit of every element's storage index.
 bool digit_data(const KernelPlan& k) {
-  return k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad &&
+  return k.steps.size() == 1 && k.steps[0]->variant().operation == kWmmaLoad &&
          wmma_matrix_info(*k.steps[0]).format->bits < 16;
 }
 
@@ -123,7 +123,7 @@ std::uint64_t poison(const ElementFormat& f) {
 // The format each region holds: that of the first step working there.
 const ElementFormat* region_format(const KernelPlan& k, int region) {
   for (std::size_t s = 0; s < k.steps.size(); ++s)
-    if (wmma_kernel(k).bindings[s].region == region && k.steps[s]->variant().wmma_matrix)
+    if (wmma_kernel(k).bindings[s].region == region && k.steps[s]->variant().semantics_as<WmmaMatrix>())
       return wmma_matrix_info(*k.steps[s]).format;
   return nullptr;
 }
@@ -131,9 +131,9 @@ const ElementFormat* region_format(const KernelPlan& k, int region) {
 // Whether wmma.mma reads what region `region` holds (its data must keep products exact).
 bool feeds_mma(const KernelPlan& k, int region) {
   for (std::size_t l = 0; l < k.steps.size(); ++l) {
-    if (wmma_kernel(k).bindings[l].region != region || k.steps[l]->variant().operation != Operation::WmmaLoad) continue;
+    if (wmma_kernel(k).bindings[l].region != region || k.steps[l]->variant().operation != kWmmaLoad) continue;
     for (std::size_t s = 0; s < k.steps.size(); ++s)
-      if (k.steps[s]->variant().wmma_mma)
+      if (k.steps[s]->variant().semantics_as<WmmaMma>())
         for (std::size_t o = 1; o < wmma_kernel(k).bindings[s].fragments.size(); ++o)
           if (wmma_kernel(k).bindings[s].fragments[o] == wmma_kernel(k).bindings[l].fragments[0]) return true;
   }
@@ -145,7 +145,8 @@ bool written_first(const KernelPlan& k, int f) {
   for (std::size_t s = 0; s < k.steps.size(); ++s) {
     const auto& fr = wmma_kernel(k).bindings[s].fragments;
     if (std::find(fr.begin(), fr.end(), f) == fr.end()) continue;
-    return fr[0] == f && (k.steps[s]->variant().operation == Operation::WmmaLoad || k.steps[s]->variant().wmma_mma);
+    return fr[0] == f &&
+           (k.steps[s]->variant().operation == kWmmaLoad || k.steps[s]->variant().semantics_as<WmmaMma>());
   }
   return false;
 }
@@ -203,10 +204,10 @@ int c_region_of(const KernelPlan& k) {
   int c_region = -1;
   for (int s = 0; s < steps; ++s) {
     const WmmaBinding& mma = wmma_kernel(k).bindings[static_cast<std::size_t>(s)];
-    if (!k.steps[static_cast<std::size_t>(s)]->variant().wmma_mma) continue;
+    if (!k.steps[static_cast<std::size_t>(s)]->variant().semantics_as<WmmaMma>()) continue;
     for (int l = 0; l < steps; ++l)
       if (wmma_kernel(k).bindings[static_cast<std::size_t>(l)].fragments[0] == mma.fragments[3] &&
-          k.steps[static_cast<std::size_t>(l)]->variant().operation == Operation::WmmaLoad)
+          k.steps[static_cast<std::size_t>(l)]->variant().operation == kWmmaLoad)
         c_region = wmma_kernel(k).bindings[static_cast<std::size_t>(l)].region;
   }
   return c_region;
@@ -216,8 +217,7 @@ int c_region_of(const KernelPlan& k) {
 bool loaded_from(const KernelPlan& k, int region) {
   bool loaded = false;
   for (std::size_t s = 0; s < k.steps.size(); ++s)
-    loaded = loaded ||
-             (wmma_kernel(k).bindings[s].region == region && k.steps[s]->variant().operation == Operation::WmmaLoad);
+    loaded = loaded || (wmma_kernel(k).bindings[s].region == region && k.steps[s]->variant().operation == kWmmaLoad);
   return loaded;
 }
 
@@ -283,7 +283,8 @@ void fill_matrices(LaunchInput& in, const Geometry& g, const CaseSpec& c, const 
 const ElementFormat* fragment_format(const KernelPlan& k, std::size_t fi) {
   const ElementFormat* f = nullptr;
   for (std::size_t s = 0; s < k.steps.size(); ++s)
-    if (wmma_kernel(k).bindings[s].fragments[0] == static_cast<int>(fi) && k.steps[s]->variant().wmma_matrix)
+    if (wmma_kernel(k).bindings[s].fragments[0] == static_cast<int>(fi) &&
+        k.steps[s]->variant().semantics_as<WmmaMatrix>())
       f = wmma_matrix_info(*k.steps[s]).format;
   return f;
 }

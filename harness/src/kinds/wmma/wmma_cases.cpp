@@ -72,7 +72,7 @@ void check_wmma_product_state_spaces(const SpecSet& specs) {
   const WmmaCaseSettings& s = wmma_case_settings(specs.cases);
   for (auto const& ss : s.product_state_spaces)
     for (auto const& v : specs.variants) {
-      if (v.operation != Operation::WmmaLoad && v.operation != Operation::WmmaStore) continue;
+      if (v.operation != kWmmaLoad && v.operation != kWmmaStore) continue;
       auto axis =
           std::find_if(v.axes.begin(), v.axes.end(), [](auto const& a) { return a.name == kWmmaStateSpaceAxis; });
       if (axis == v.axes.end()) continue;  // check_wmma_paired_axes says so, at the variant

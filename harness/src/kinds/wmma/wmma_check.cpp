@@ -47,7 +47,7 @@ ModelRun run_model(const KernelPlan& k, const LaunchInput& in) {
       const std::size_t lane0 = static_cast<std::size_t>(w * kWarpLanes);
       const std::uint32_t off = in.offsets[s * static_cast<std::size_t>(threads) + lane0];
       const std::uint32_t stride = in.offsets[(steps + s) * static_cast<std::size_t>(threads) + lane0];
-      if (inst.variant().wmma_mma) {
+      if (inst.variant().semantics_as<WmmaMma>()) {
         const std::size_t d = static_cast<std::size_t>(bind.fragments[0]);
         frag[d] = wmma_multiply(wmma_mma_info(inst), frag[static_cast<std::size_t>(bind.fragments[1])],
                                 frag[static_cast<std::size_t>(bind.fragments[2])],
@@ -57,7 +57,7 @@ ModelRun run_model(const KernelPlan& k, const LaunchInput& in) {
       }
       WmmaMatrixInfo m = wmma_matrix_info(inst);
       const std::size_t f = static_cast<std::size_t>(bind.fragments[0]);
-      if (inst.variant().operation == Operation::WmmaLoad) {
+      if (inst.variant().operation == kWmmaLoad) {
         frag[f] = wmma_load_matrix(m, out.memory, tile + off, stride);
         known[f] = true;
       } else {
@@ -172,8 +172,7 @@ Comparison check_wmma(const KernelPlan& k, const LaunchInput& in, const LaunchSt
                            b / static_cast<std::size_t>(in.shape.tile_bytes),
                            b % static_cast<std::size_t>(in.shape.tile_bytes), model.memory[b], actual.smem[b]);
       });
-  if (k.steps.size() == 1 && k.steps[0]->variant().operation == Operation::WmmaLoad)
-    check_single_load(k, in, actual, notes);
+  if (k.steps.size() == 1 && k.steps[0]->variant().operation == kWmmaLoad) check_single_load(k, in, actual, notes);
   return cmp;
 }
 

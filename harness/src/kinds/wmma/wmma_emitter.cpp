@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "emit/skeleton.hpp"
+#include "spec/spec_wmma.hpp"
 
 namespace ptxcts {
 namespace {
@@ -78,7 +79,7 @@ WmmaProgram wmma_program(const KernelPlan& kernel) {
     std::vector<RegisterRun> mine;
     for (int f : wmma_kernel(kernel).bindings[k].fragments) mine.push_back(runs.at(static_cast<std::size_t>(f)));
     const Instance& inst = *kernel.steps[k];
-    prog.spaces.push_back(inst.variant().wmma_mma ? "" : inst.space());
+    prog.spaces.push_back(inst.variant().semantics_as<WmmaMma>() ? "" : inst.space());
     prog.instructions.push_back(fill(inst.text(), mine, static_cast<int>(k)));
   }
   return prog;

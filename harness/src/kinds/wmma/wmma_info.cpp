@@ -24,7 +24,7 @@ std::int64_t var(const Instance& inst, const char* name) {
 }  // namespace
 
 WmmaMatrixInfo wmma_matrix_info(const Instance& inst) {
-  const WmmaMatrix& m = *inst.variant().wmma_matrix;
+  const WmmaMatrix& m = *inst.variant().semantics_as<WmmaMatrix>();
   WmmaMatrixInfo out;
   out.matrix = m.matrix;
   const Bindings b = inst.bindings();
@@ -40,7 +40,7 @@ WmmaMatrixInfo wmma_matrix_info(const Instance& inst) {
 }
 
 WmmaMmaInfo wmma_mma_info(const Instance& inst) {
-  const WmmaMma& s = *inst.variant().wmma_mma;
+  const WmmaMma& s = *inst.variant().semantics_as<WmmaMma>();
   const Bindings b = inst.bindings();
   WmmaMmaInfo out;
   out.m = static_cast<int>(var(inst, "m"));

@@ -6,6 +6,7 @@
 
 #include "spec/element_format.hpp"
 #include "spec/instance.hpp"
+#include "spec/spec_wmma.hpp"
 
 namespace ptxcts {
 

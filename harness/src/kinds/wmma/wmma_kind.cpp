@@ -9,6 +9,7 @@
 #include "kinds/wmma/wmma_emitter.hpp"
 #include "kinds/wmma/wmma_observe.hpp"
 #include "kinds/wmma/wmma_planner.hpp"
+#include "spec/spec_wmma.hpp"
 
 namespace ptxcts {
 namespace {
@@ -33,7 +34,7 @@ class WmmaCase : public PreparedCase {
 
 class WmmaKind : public InstructionKind {
  public:
-  bool owns(const Variant& v) const override { return v.semantics_in_wmma_block(); }
+  std::vector<KindOperation> operations() const override { return wmma_operations(); }
   std::vector<KindCaseBlock> case_blocks() const override { return {wmma_case_block()}; }
   // The register layout of its fragments is unspecified: its unique cases record what the GPU did.
   std::string_view observes_layouts() const override { return "wmma"; }

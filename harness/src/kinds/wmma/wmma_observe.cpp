@@ -10,7 +10,7 @@ namespace ptxcts {
 
 std::string observe_wmma_layout(const KernelPlan& k, const LaunchInput& in, const LaunchState& actual) {
   if (k.steps.size() != 1) return "";
-  const bool load = k.steps[0]->variant().operation == Operation::WmmaLoad;
+  const bool load = k.steps[0]->variant().operation == kWmmaLoad;
   const ElementFormat& f = *wmma_matrix_info(*k.steps[0]).format;
   const Signatures sig = signatures(k, in, load ? actual : in.state, load ? in.state : actual);
   std::string out;

@@ -33,7 +33,7 @@ const Instance* find_memory_instance(const std::deque<Instance>& all, const std:
                                      const std::string& shape, int rows, int cols, const ElementFormat* f,
                                      bool col_major, const std::string& ss, bool stride) {
   for (auto const& inst : all) {
-    if (!inst.variant().wmma_matrix || inst.variant().wmma_matrix->matrix != matrix ||
+    if (!inst.variant().semantics_as<WmmaMatrix>() || inst.variant().semantics_as<WmmaMatrix>()->matrix != matrix ||
         option_text(inst, kWmmaShapeAxis) != shape)
       continue;
     WmmaMatrixInfo m = wmma_matrix_info(inst);
@@ -53,7 +53,7 @@ bool same_except_layout(const Instance& x, const Instance& y) {
 // Single instructions: a kernel per wmma.load and wmma.store instance.
 void plan_singles(const InstructionKind& kind, const std::deque<Instance>& instances, std::vector<KernelPlan>& out) {
   for (auto const& inst : instances) {
-    if (!inst.variant().wmma_matrix) continue;
+    if (!inst.variant().semantics_as<WmmaMatrix>()) continue;
     KernelPlan k = KernelPlan::of(kind, file_safe(inst.id()), inst.variant().family, {&inst});
     k.kind_data = WmmaKernel{.memory = memory_for(inst, true),
                              .fragments = {fragment_of(wmma_matrix_info(inst))},
@@ -65,7 +65,8 @@ void plan_singles(const InstructionKind& kind, const std::deque<Instance>& insta
 // Round trips: for each wmma.load.c .row instance, its .col twin and the matching stores.
 void plan_roundtrips(const InstructionKind& kind, const std::deque<Instance>& instances, std::vector<KernelPlan>& out) {
   for (auto const& c_row : instances) {
-    if (!c_row.variant().wmma_matrix || c_row.variant().wmma_matrix->matrix != "c") continue;
+    if (!c_row.variant().semantics_as<WmmaMatrix>() || c_row.variant().semantics_as<WmmaMatrix>()->matrix != "c")
+      continue;
     WmmaMatrixInfo c = wmma_matrix_info(c_row);
     if (c.col_major) continue;
     const std::string ss = ss_text(c_row), shape = option_text(c_row, kWmmaShapeAxis);
@@ -102,7 +103,7 @@ void plan_products(const InstructionKind& kind, const std::deque<Instance>& inst
   const std::vector<std::string>& spaces = wmma_case_settings(specs.cases).product_state_spaces;
   std::size_t turn = 0;
   for (auto const& mma : instances) {
-    if (!mma.variant().wmma_mma) continue;
+    if (!mma.variant().semantics_as<WmmaMma>()) continue;
     WmmaMmaInfo x = wmma_mma_info(mma);
     const std::string shape = option_text(mma, kWmmaShapeAxis);
     const std::string ss = spaces[turn++ % spaces.size()];
@@ -154,8 +155,8 @@ bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
     }
     if (!seen) return false;
   }
-  const bool product =
-      std::any_of(k.steps.begin(), k.steps.end(), [](auto const* s) { return s->variant().wmma_mma.has_value(); });
+  const bool product = std::any_of(k.steps.begin(), k.steps.end(),
+                                   [](const Instance* s) { return s->variant().semantics_as<WmmaMma>() != nullptr; });
   if (product && c.data == DataKind::Unique) return false;  // unique bit patterns make inexact products
   if (wmma_case_options(c).overflow && !product) return false;
   if (wmma_case_options(c).wide_stride && !wmma_matrix_info(*k.steps[0]).stride_operand) return false;

@@ -14,7 +14,7 @@ LaunchState run_matrix_move_kernel(const KernelPlan& k, const LaunchInput& in, b
   const std::size_t threads = static_cast<std::size_t>(in.shape.threads());
   LaunchState s = in.state;
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    const bool store = steps[i].instance->variant().operation == Operation::Store;
+    const bool store = steps[i].instance->variant().operation == "store";
     if (shuffle && store) rotate_lanes(s, in.shape, false);
     LaunchInput one{in.shape, {}, s};
     one.offsets.assign(in.offsets.begin() + static_cast<std::ptrdiff_t>(i * threads),

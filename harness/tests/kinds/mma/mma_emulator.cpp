@@ -16,8 +16,8 @@ namespace {
 void run_operand_step(const Instance& inst, std::uint32_t* warp, int words, int first, std::vector<std::uint8_t>& smem,
                       std::size_t tile, const std::uint32_t* offsets) {
   const Layout L = compute_layout(inst);
-  const Operation op = inst.variant().operation;
-  if (op == Operation::Move) {  // d: the element the source holds at the destination's position
+  const std::string& op = inst.variant().operation;
+  if (op == "move") {  // d: the element the source holds at the destination's position
     std::vector<std::uint32_t> src(static_cast<std::size_t>(kWarpLanes));
     for (int lane = 0; lane < kWarpLanes; ++lane) src[static_cast<std::size_t>(lane)] = warp[lane * words + first];
     for (int lane = 0; lane < kWarpLanes; ++lane)
@@ -42,7 +42,7 @@ void run_operand_step(const Instance& inst, std::uint32_t* warp, int words, int 
         const int supplier = L.row_lane[static_cast<std::size_t>(p.matrix * L.rows + p.row)];
         const std::size_t at = tile + offsets[supplier] + static_cast<std::size_t>(p.col * 2);
         std::uint32_t& w = warp[lane * words + first + r];
-        if (op == Operation::Load) {
+        if (op == "load") {
           w = (w & ~(0xFFFFu << (16 * e))) |
               (static_cast<std::uint32_t>(smem.at(at) | (smem.at(at + 1) << 8)) << (16 * e));
         } else {
@@ -107,13 +107,13 @@ LaunchState run_mma_kernel(const KernelPlan& k, const LaunchInput& in, bool shuf
     for (int w = 0; w < in.shape.warps; ++w) {
       std::uint32_t* warp = s.regs.data() + static_cast<std::size_t>(w * kWarpLanes * words);
       const Instance& inst = *k.steps[i];
-      if (inst.variant().operation == Operation::Mma) {
+      if (inst.variant().operation == kMmaOperation) {
         if (relabel == Mutant::None) mma_execute(x, warp, words);
         else mma_execute_relabelled(x, warp, words, relabelling_of(relabel));
         continue;
       }
       const int first =
-          inst.variant().operation == Operation::Load ? (i == 0 ? x.a.first_word : x.b.first_word) : x.d.first_word;
+          inst.variant().operation == "load" ? (i == 0 ? x.a.first_word : x.b.first_word) : x.d.first_word;
       run_operand_step(
           inst, warp, words, first, s.smem, static_cast<std::size_t>(w * in.shape.tile_bytes),
           in.offsets.data() + i * static_cast<std::size_t>(threads) + static_cast<std::size_t>(w * kWarpLanes));

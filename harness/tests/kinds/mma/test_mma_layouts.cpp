@@ -188,11 +188,11 @@ TEST(MmaLayouts, AgreeWithCuteLayoutsOfTheSameAtoms) {
 TEST(MmaLayouts, EveryRoundingQualifierDecidesTheModelsRounding) {
   int named = 0;
   for (auto const& v : layouts_suite().specs.variants) {
-    if (!v.mma) continue;
+    if (!v.semantics_as<MmaSpec>()) continue;
     for (auto const& a : v.axes)
       for (auto const& o : a.options)
         if (o.text == ".rm") {
-          EXPECT_EQ(v.mma->rounding, a.name) << v.name;
+          EXPECT_EQ(v.semantics_as<MmaSpec>()->rounding, a.name) << v.name;
           ++named;
         }
   }

@@ -166,8 +166,8 @@ TEST(ElementFormat, EncodesAndDecodesKnownValues) {
 TEST(WmmaSuite, PlansOneKernelPerFormRoundTripsAndProducts) {
   int single = 0, roundtrips = 0, products = 0, loads_and_stores = 0, mmas = 0;
   for (auto const& inst : suite().instances) {
-    loads_and_stores += inst.variant().wmma_matrix.has_value();
-    mmas += inst.variant().wmma_mma.has_value();
+    loads_and_stores += inst.variant().semantics_as<WmmaMatrix>() != nullptr;
+    mmas += inst.variant().semantics_as<WmmaMma>() != nullptr;
   }
   for (auto const& k : suite().kernels) {
     if (k.kind != &wmma_kind()) continue;
@@ -176,7 +176,7 @@ TEST(WmmaSuite, PlansOneKernelPerFormRoundTripsAndProducts) {
     else {
       ++products;
       EXPECT_TRUE(k.audited);
-      EXPECT_TRUE(k.subject_instance().variant().wmma_mma.has_value()) << k.name;
+      EXPECT_TRUE(k.subject_instance().variant().semantics_as<WmmaMma>() != nullptr) << k.name;
       EXPECT_EQ(k.subject_instance().min_ptx(),
                 std::max({k.steps[0]->min_ptx(), k.steps[1]->min_ptx(), k.steps[2]->min_ptx(), k.steps[4]->min_ptx(),
                           k.subject_instance().min_ptx()}))

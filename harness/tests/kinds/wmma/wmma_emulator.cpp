@@ -72,13 +72,13 @@ LaunchState run_wmma_kernel(const KernelPlan& k, const LaunchInput& in, bool shu
   for (std::size_t i = 0; i < steps; ++i) {
     const Instance& inst = *k.steps[i];
     const WmmaBinding& b = wmma_kernel(k).bindings[i];
-    const bool store = inst.variant().operation == Operation::WmmaStore;
+    const bool store = inst.variant().operation == kWmmaStore;
     if (shuffle && store) rotate_lanes(s, in.shape, false);
     for (int w = 0; w < in.shape.warps; ++w) {
       const std::size_t lane0 = static_cast<std::size_t>(w * kWarpLanes);
       const std::size_t tile = static_cast<std::size_t>(w) * static_cast<std::size_t>(in.shape.tile_bytes);
       const std::uint32_t off = in.offsets[i * threads + lane0], stride = in.offsets[(steps + i) * threads + lane0];
-      if (inst.variant().wmma_mma) {
+      if (inst.variant().semantics_as<WmmaMma>()) {
         const WmmaMmaInfo x = wmma_mma_info(inst);
         const WmmaValues a = decode(s, in.shape, w, slots(b.fragments[1], x.a.format), x.m, x.k);
         const WmmaValues bm = decode(s, in.shape, w, slots(b.fragments[2], x.b.format), x.k, x.n);
