@@ -6,9 +6,9 @@
 #include <set>
 
 #include "judge/type_shape_product.hpp"
+#include "kinds/mma/mma_sparse_spec.hpp"
+#include "kinds/mma/mma_spec.hpp"
 #include "spec/grammar.hpp"
-#include "spec/spec_mma.hpp"
-#include "spec/spec_mma_sp.hpp"
 
 namespace ptxcts {
 namespace {

@@ -5,14 +5,15 @@
 //   plan      which kernels the specs call for, and which cases each takes
 //   emit      the kernel's PTX, from the kind's skeleton in kernels/
 //   prepare   a case's inputs, and the host-side check of what the device gave back
-// Two faces: the describing face (which variants are a kind's; its own blocks of cases.yaml, read and
-// checked in its room through spec/kind_blocks.hpp) and the running face (plan, emit, prepare).
+// Two faces: the describing face (the operations its variants name, each with its semantics block's
+// reader and checks; its own blocks of the family files and of cases.yaml: read and checked in its
+// room through spec/kind_blocks.hpp) and the running face (plan, emit, prepare).
 // What adding a kind costs (CTest house.kind-names measures it): in its room, kinds/<kind>/
 // implementing this; outside it, its line in kinds/kinds.cpp, its skeleton in kernels/, its YAML in
-// specs/ and, with a case block, its line in harness/fuzz/fuzz_specs.cpp. A kind that needs a
-// semantics block or an operation of its own in the variants, figures or audit questions still
-// edits spec/, judge/ and report/: the debt harness/tests/util/check_kind_names.py lists, place by
-// place, and counts. Its software GPU for the fake device runner is in its room too, beside its
+// specs/ and, with operations or blocks of its own, its lines in harness/fuzz/fuzz_specs.cpp and
+// harness/fuzz/CMakeLists.txt. spec/ names no kind. A kind that needs figures or audit questions
+// of its own still edits judge/ and report/: the debt harness/tests/util/check_kind_names.py lists,
+// place by place, and counts. Its software GPU for the fake device runner is in its room too, beside its
 // tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
 // May call: spec/, plan/, emit/, model/.
 #pragma once

@@ -1,7 +1,7 @@
 // Figures of the mma.sync fragments, as the manual's figures draw them (PTX ISA 9.7.14.5.1-13, whose
 // drawings are images missing from every text copy): for each distinct layout of an operand, its
 // matrix (rows x cols; one per MMA computation for m8n8k4 .f16) with each element labelled by the lane
-// (T5) and the element (a3) that hold it, evaluated from the spec's formulas (spec/mma_layout). A
+// (T5) and the element (a3) that hold it, evaluated from the spec's formulas (kinds/mma/mma_layout). A
 // box holds the neighbouring elements of one register (a0–1); one <g class="lr"> per (lane,
 // register), with data-lane and data-reg. The caption gives the manual's section and figure, the
 // forms, and, where the spec evaluates a reading of a printed formula, the printed text and why.
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/mma_layout.hpp"
+#include "kinds/mma/mma_layout.hpp"
 #include "spec/spec_model.hpp"
 
 namespace ptxcts {

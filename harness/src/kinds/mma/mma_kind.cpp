@@ -9,8 +9,8 @@
 #include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_emitter.hpp"
 #include "kinds/mma/mma_info.hpp"
-#include "spec/spec_mma.hpp"
-#include "spec/spec_mma_sp.hpp"
+#include "kinds/mma/mma_sparse_spec.hpp"
+#include "kinds/mma/mma_spec.hpp"
 
 namespace ptxcts {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/spec_wmma.hpp"
+#include "kinds/wmma/wmma_spec.hpp"
 
 namespace ptxcts {
 
