@@ -29,8 +29,6 @@ EXCEPTIONS = {
         (90, "a fragment layout's formulas evaluated per shape; kind knowledge, to be split as it moves into its kind's room"),
     ("harness/src/report/layout_svg.cpp", "ptxcts::draw_spec_layout"):
         (88, "a layout figure's grid, labels and legend drawn in one pass; the kinds' figures, to be split as they move"),
-    ("harness/src/spec/variant_reader.cpp", "ptxcts::read_fragment_layout"):
-        (75, "a variant's generic fragment layout (the matrix-move kind's operations), read in one pass; to be split"),
     ("harness/src/report/run/report_html.cpp", "ptxcts::layouts_section"):
         (72, "the run page's layout figures and captions, nearly every line a kind's figure; split as the figures move"),
 }

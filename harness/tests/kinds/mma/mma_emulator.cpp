@@ -16,7 +16,7 @@ namespace {
 void run_operand_step(const Instance& inst, std::uint32_t* warp, int words, int first, std::vector<std::uint8_t>& smem,
                       std::size_t tile, const std::uint32_t* offsets) {
   const Layout L = compute_layout(inst);
-  const Operation op = inst.variant().operation;
+  const std::string& op = inst.variant().operation;
   if (op == "move") {  // d: the element the source holds at the destination's position
     std::vector<std::uint32_t> src(static_cast<std::size_t>(kWarpLanes));
     for (int lane = 0; lane < kWarpLanes; ++lane) src[static_cast<std::size_t>(lane)] = warp[lane * words + first];
