@@ -12,13 +12,13 @@
 
 #include "kinds/matrix_move/matrix_move_operations.hpp"
 #include "kinds/mma/mma_cases.hpp"
+#include "kinds/mma/mma_sparse_spec.hpp"
+#include "kinds/mma/mma_spec.hpp"
 #include "kinds/wmma/wmma_cases.hpp"
+#include "kinds/wmma/wmma_spec.hpp"
 #include "spec/formula.hpp"
 #include "spec/kind_blocks.hpp"
 #include "spec/spec_loader.hpp"
-#include "spec/spec_mma.hpp"
-#include "spec/spec_mma_sp.hpp"
-#include "spec/spec_wmma.hpp"
 
 // spec/kind_blocks.hpp's lists, which kinds/kinds.cpp defines from the kinds in the harness: the
 // fuzzer builds the spec stage alone, with the kinds' own operations and blocks (their readers, in

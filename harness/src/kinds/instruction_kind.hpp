@@ -5,29 +5,26 @@
 //   plan      which kernels the specs call for, and which cases each takes
 //   emit      the kernel's PTX, from the kind's skeleton in kernels/
 //   prepare   a case's inputs, and the host-side check of what the device gave back
-// Two faces: the describing face (which variants are a kind's; its own blocks of cases.yaml, read and
-// checked in its room through spec/kind_blocks.hpp; its figures and the audit's questions only it
-// can ask, as data of kinds/ that judge/ and report/ judge and draw without naming it:
-// kind_figures.hpp, kind_statements.hpp) and the running face (plan, emit, prepare).
-// What adding a kind costs (CTest house.kind-names measures it): in its room, kinds/<kind>/
-// implementing this; outside it, its line in kinds/kinds.cpp, its skeleton in kernels/, its YAML in
-// specs/ and, with a case block, its line in harness/fuzz/fuzz_specs.cpp. A kind that needs a
-// semantics block or an operation of its own declares them here (operations(), family_blocks(),
-// read in its room through spec/kind_blocks.hpp), and its figures and audit questions too (the
-// hooks below, data of kinds/ that report/ draws and judge/ judges): harness/tests/util/
-// check_kind_names.py lists, place by place, what still names a kind outside its room, and counts.
-// Its software GPU for the fake device runner is in its room too, beside its tests
-// (harness/tests/kinds/<kind>/<kind>_emulator.cpp).
+// Two faces: the describing face (the operations its variants name, each with its semantics block's
+// reader and checks; its own blocks of the family files and of cases.yaml, read and checked in its
+// room through spec/kind_blocks.hpp; its figures and the audit's questions only it can ask, as data
+// of kinds/ that judge/ and report/ judge and draw without naming it: kind_figures.hpp,
+// kind_statements.hpp) and the running face (plan, emit, prepare).
+// What adding a kind costs (CTest house.kind-names measures it: spec/, judge/ and report/ name no
+// kind): in its room, kinds/<kind>/ implementing this, and its software GPU for the fake device
+// runner beside its tests (harness/tests/kinds/<kind>/<kind>_emulator.cpp); outside it, its line in
+// kinds/kinds.cpp, its skeleton in kernels/, its YAML in specs/, its folder in harness/CMakeLists.txt's
+// unity folders and, with operations or blocks of its own, its lines in harness/fuzz/fuzz_specs.cpp
+// and harness/fuzz/CMakeLists.txt (the spec fuzzer builds spec/ and the kinds' readers alone); for a
+// new family, the release's CTest family list (harness/package) and the documents' count of families
+// (CTest docs.figures). The conformance tests and the tests' unity folders find its family and its
+// tests themselves.
 // Measured (CTest house.test-kind-alone): a test kind, a folder harness/tests/kinds/<kind>/ that
 // holds a kind itself, is a kind whose room is that folder alone: its kind with its own operation and
 // semantics block, which adds itself to the kind list with one line (kinds/kinds.hpp's
 // KindRegistration), its skeleton, its family's YAML and its emulator, linked into the tests' fake
 // device runner and ptxcts-with-test-kinds only, never the product; CTest kinds.test-kind.<kind>
-// takes it through plan, catalog, fake device, reports and audit. It touches no file outside its
-// room. A product kind touches, besides the places above, harness/CMakeLists.txt's unity folders and,
-// for a new family, the release's CTest family list (harness/package) and the documents' count of
-// families (CTest docs.figures); the conformance tests and the tests' unity folders find its family
-// and its tests themselves.
+// takes it through plan, catalog, fake device, reports and audit. It touches no file outside its room.
 // May call: spec/, plan/, emit/, model/.
 #pragma once
 

@@ -1,5 +1,6 @@
-// Pieces of the spec format that several readers share (spec_loader, variant_reader, spec_wmma,
-// variant_checks): formulas, PTX versions and requirements, placeholders, and the fields every case has.
+// Pieces of the spec format that several readers share (spec_loader, variant_reader, variant_checks,
+// and the kinds' block readers in kinds/): formulas, PTX versions and requirements, placeholders,
+// and the fields every case has.
 #pragma once
 
 #include <functional>

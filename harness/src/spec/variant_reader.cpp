@@ -137,29 +137,8 @@ std::vector<Exclusion> read_exclusions(const YamlReader& r) {
   return out;
 }
 
-// The layout keys of a load, store or move: all of them, or none (a form specified by syntax and
-// requirements only). A move has no addresses: its layout is the source fragment and the 'result'
-// fragment.
-void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
-  const bool move = !v.addressed;
-  const std::vector<const char*> layout_keys =
-      move ? std::vector<const char*>{"matrix", "fragment", "fragments"}
-           : std::vector<const char*>{"matrix", "row_alignment", "address_lanes", "fragment"};
-  const std::string key_list = move ? "matrix, fragment, fragments" : "matrix, row_alignment, address_lanes, fragment";
-  int present = 0;
-  for (const char* k : layout_keys) present += r.has(k);
-  if (present != 0 && present != static_cast<int>(layout_keys.size()))
-    for (const char* k : layout_keys)
-      if (!r.has(k))
-        r.fail(fmt::format("variant '{}' gives part of a layout; it also needs '{}' (or none of {})", v.name, k,
-                           key_list));
-  if (move && (r.has("row_alignment") || r.has("address_lanes")))
-    r.fail(fmt::format("variant '{}' is a move: it has no addresses, so no row_alignment or address_lanes", v.name));
-  if (!present && r.has("fragments"))
-    r.at("fragments").fail("'fragments' needs the rest of a layout (" + key_list + ")");
-  v.has_layout = present == static_cast<int>(layout_keys.size());
-  if (!v.has_layout) return;
-  YamlReader m = r.at("matrix");
+// The layout's 'matrix': rows, columns and element width; a load's widening and row padding.
+void read_layout_matrix(YamlReader m, Variant& v) {
   m.expect_map({"rows", "cols", "element_bits", "memory_bits", "widen", "row_bytes"});
   v.rows = static_cast<int>(m.at("rows").integer(1, 64));
   v.cols = static_cast<int>(m.at("cols").integer(1, 64));
@@ -193,19 +172,48 @@ void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::s
   }
   if (v.row_bytes() % 4 != 0)
     m.fail(fmt::format("a row of {} bytes is not a whole number of 32-bit words", v.row_bytes()));
-  std::set<std::string> addr_vars = bound, frag_vars = bound;
+}
+
+// The layout's addresses (not a move's): the rows' alignment and which lanes give which row's address.
+void read_layout_addresses(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
+  std::set<std::string> addr_vars = bound;
   addr_vars.insert(kAddressBuiltins.begin(), kAddressBuiltins.end());
+  v.row_alignment = static_cast<int>(r.at("row_alignment").integer(1, 4096));
+  if ((v.row_alignment & (v.row_alignment - 1)) != 0)
+    r.at("row_alignment").fail(fmt::format("expected a power of two but found {}", v.row_alignment));
+  YamlReader al = r.at("address_lanes");
+  al.expect_map({"active", "matrix", "row"});
+  v.address_lanes = {.active = read_formula(al.at("active"), addr_vars, "address_lanes active"),
+                     .matrix = read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
+                     .row = read_formula(al.at("row"), addr_vars, "address_lanes row")};
+}
+
+// The layout keys of a load, store or move: all of them, or none (a form specified by syntax and
+// requirements only). A move has no addresses: its layout is the source fragment and the 'result'
+// fragment.
+void read_fragment_layout(const YamlReader& r, Variant& v, const std::set<std::string>& bound) {
+  const bool move = !v.addressed;
+  const std::vector<const char*> layout_keys =
+      move ? std::vector<const char*>{"matrix", "fragment", "fragments"}
+           : std::vector<const char*>{"matrix", "row_alignment", "address_lanes", "fragment"};
+  const std::string key_list = move ? "matrix, fragment, fragments" : "matrix, row_alignment, address_lanes, fragment";
+  int present = 0;
+  for (const char* k : layout_keys) present += r.has(k);
+  if (present != 0 && present != static_cast<int>(layout_keys.size()))
+    for (const char* k : layout_keys)
+      if (!r.has(k))
+        r.fail(fmt::format("variant '{}' gives part of a layout; it also needs '{}' (or none of {})", v.name, k,
+                           key_list));
+  if (move && (r.has("row_alignment") || r.has("address_lanes")))
+    r.fail(fmt::format("variant '{}' is a move: it has no addresses, so no row_alignment or address_lanes", v.name));
+  if (!present && r.has("fragments"))
+    r.at("fragments").fail("'fragments' needs the rest of a layout (" + key_list + ")");
+  v.has_layout = present == static_cast<int>(layout_keys.size());
+  if (!v.has_layout) return;
+  read_layout_matrix(r.at("matrix"), v);
+  std::set<std::string> frag_vars = bound;
   frag_vars.insert(kFragmentBuiltins.begin(), kFragmentBuiltins.end());
-  if (!move) {
-    v.row_alignment = static_cast<int>(r.at("row_alignment").integer(1, 4096));
-    if ((v.row_alignment & (v.row_alignment - 1)) != 0)
-      r.at("row_alignment").fail(fmt::format("expected a power of two but found {}", v.row_alignment));
-    YamlReader al = r.at("address_lanes");
-    al.expect_map({"active", "matrix", "row"});
-    v.address_lanes = {.active = read_formula(al.at("active"), addr_vars, "address_lanes active"),
-                       .matrix = read_formula(al.at("matrix"), addr_vars, "address_lanes matrix"),
-                       .row = read_formula(al.at("row"), addr_vars, "address_lanes row")};
-  }
+  if (!move) read_layout_addresses(r, v, bound);
   v.fragment = read_layout(r.at("fragment"), frag_vars, "fragment");
   if (r.has("fragments"))
     for (auto& [k, layout] : r.at("fragments").entries("'fragments'")) {

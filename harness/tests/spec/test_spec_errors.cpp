@@ -1619,7 +1619,7 @@ TEST(SpecErrors, SpecDirLockFile) { EXPECT_EQ(dir_error(".#ldmatrix.yaml", "", t
 TEST(SpecErrors, SpecDirOtherFilesAreNotSpecs) { EXPECT_EQ(dir_error("README.md", "# the specs\n"), "(no error)"); }
 
 // ---------------------------------------------------------------------------------------------
-// The wmma planner's contract (spec/wmma_axes.hpp): it pairs kernels by qualifier names, so every
+// The wmma planner's contract (kinds/wmma/wmma_axes.hpp): it pairs kernels by qualifier names, so every
 // wmma variant must have them. On a frozen copy of every spec file (tests/data/specs-full; cases.yaml
 // names variants of every family), so that editing specs/ never moves these positions.
 

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <memory>
 
+#include "kinds/mma/mma_layout.hpp"
+#include "kinds/mma/mma_sparse_spec.hpp"
 #include "spec/instance.hpp"
-#include "spec/mma_layout.hpp"
-#include "spec/spec_mma_sp.hpp"
 
 namespace ptxcts {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/spec_mma_sp.hpp"
+#include "kinds/mma/mma_sparse_spec.hpp"
 #include "spec/spec_model.hpp"
 
 namespace ptxcts {

@@ -1,6 +1,6 @@
 #include "kinds/mma/mma_cases.hpp"
 
-#include "spec/mma_layout.hpp"
+#include "kinds/mma/mma_layout.hpp"
 #include "spec/spec_fields.hpp"
 
 namespace ptxcts {

@@ -23,7 +23,7 @@ MmaCaseOptions mma_case_options(const CaseSpec& c);
 
 KindCaseBlock mma_case_block();
 // The describing face's layout: the variants with an 'mma' block, each form's operands laid out
-// (spec/mma_layout).
+// (mma_layout).
 KindLayout mma_layout();
 
 }  // namespace ptxcts

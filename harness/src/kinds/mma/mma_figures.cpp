@@ -4,9 +4,9 @@
 #include <exception>
 #include <utility>
 
+#include "kinds/mma/mma_layout.hpp"
+#include "kinds/mma/mma_spec.hpp"
 #include "spec/instance.hpp"
-#include "spec/mma_layout.hpp"
-#include "spec/spec_mma.hpp"
 
 namespace ptxcts {
 namespace {

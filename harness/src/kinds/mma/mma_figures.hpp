@@ -2,7 +2,7 @@
 // are images missing from every text copy), as data for the run page (kinds/kind_figures.hpp): for
 // each distinct layout of an operand, its matrix (rows x cols; one per MMA computation for m8n8k4
 // .f16) with each element's lane and element (a3), evaluated from the spec's formulas
-// (spec/mma_layout); the manual's sections and figures, the forms, and, where the spec evaluates a
+// (kinds/mma/mma_layout); the manual's sections and figures, the forms, and, where the spec evaluates a
 // reading of a printed formula, the printed text and why. The report draws them
 // (report/element_figure_svg).
 // May call: spec/.

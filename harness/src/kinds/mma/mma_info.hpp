@@ -1,17 +1,17 @@
 // What one mma instance is, resolved from its variant's 'mma' block and the qualifiers chosen: each
-// operand's layout (spec/mma_layout), where its words sit in a thread's words, and the product rule.
+// operand's layout (kinds/mma/mma_layout), where its words sit in a thread's words, and the product rule.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "kinds/mma/mma_layout.hpp"
 #include "spec/instance.hpp"
-#include "spec/mma_layout.hpp"
 #include "spec/matrix_product.hpp"
 
 namespace ptxcts {
 
-// An operand's layout (spec/mma_layout.hpp), and where its words sit in a thread's words.
+// An operand's layout (mma_layout.hpp), and where its words sit in a thread's words.
 struct MmaOperandInfo : MmaOperandLayout {
   int first_word = 0;
   int words() const { return registers * (wide ? 2 : 1); }

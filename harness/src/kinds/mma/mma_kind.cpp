@@ -10,9 +10,9 @@
 #include "kinds/mma/mma_emitter.hpp"
 #include "kinds/mma/mma_figures.hpp"
 #include "kinds/mma/mma_info.hpp"
+#include "kinds/mma/mma_sparse_spec.hpp"
+#include "kinds/mma/mma_spec.hpp"
 #include "kinds/mma/mma_statements.hpp"
-#include "spec/spec_mma.hpp"
-#include "spec/spec_mma_sp.hpp"
 
 namespace ptxcts {
 namespace {

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "kinds/mma/formula_text.hpp"
-#include "spec/spec_mma.hpp"
-#include "spec/spec_mma_sp.hpp"
+#include "kinds/mma/mma_spec.hpp"
+#include "kinds/mma/mma_sparse_spec.hpp"
 
 namespace ptxcts {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
+#include "kinds/wmma/wmma_axes.hpp"
 #include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
-#include "spec/wmma_axes.hpp"
 
 namespace ptxcts {
 namespace {

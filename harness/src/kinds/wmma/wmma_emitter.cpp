@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "emit/skeleton.hpp"
-#include "spec/spec_wmma.hpp"
+#include "kinds/wmma/wmma_spec.hpp"
 
 namespace ptxcts {
 namespace {

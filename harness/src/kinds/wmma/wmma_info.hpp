@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "kinds/wmma/wmma_spec.hpp"
 #include "spec/element_format.hpp"
 #include "spec/instance.hpp"
-#include "spec/spec_wmma.hpp"
 
 namespace ptxcts {
 

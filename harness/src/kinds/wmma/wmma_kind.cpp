@@ -9,7 +9,7 @@
 #include "kinds/wmma/wmma_emitter.hpp"
 #include "kinds/wmma/wmma_observe.hpp"
 #include "kinds/wmma/wmma_planner.hpp"
-#include "spec/spec_wmma.hpp"
+#include "kinds/wmma/wmma_spec.hpp"
 
 namespace ptxcts {
 namespace {

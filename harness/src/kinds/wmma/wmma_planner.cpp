@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kinds/wmma/wmma_axes.hpp"
 #include "kinds/wmma/wmma_cases.hpp"
 #include "kinds/wmma/wmma_info.hpp"
-#include "spec/wmma_axes.hpp"
 
 namespace ptxcts {
 namespace {

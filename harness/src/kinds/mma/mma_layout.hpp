@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "kinds/mma/mma_spec.hpp"
 #include "spec/element_format.hpp"
 #include "spec/instance.hpp"
 #include "spec/layout.hpp"
-#include "spec/spec_mma.hpp"
 
 namespace ptxcts {
 

@@ -1,4 +1,4 @@
-#include "spec/spec_mma_sp.hpp"
+#include "kinds/mma/mma_sparse_spec.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,8 +8,8 @@
 #include <set>
 #include <utility>
 
+#include "kinds/mma/mma_spec.hpp"
 #include "spec/element_format.hpp"
-#include "spec/spec_mma.hpp"
 
 namespace ptxcts {
 namespace {

@@ -1,4 +1,4 @@
-#include "spec/spec_mma.hpp"
+#include "kinds/mma/mma_spec.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,4 +1,4 @@
-#include "spec/spec_wmma.hpp"
+#include "kinds/wmma/wmma_spec.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <memory>
 
+#include "kinds/wmma/wmma_axes.hpp"
 #include "spec/element_format.hpp"
 #include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
-#include "spec/wmma_axes.hpp"
 
 namespace ptxcts {
 namespace {

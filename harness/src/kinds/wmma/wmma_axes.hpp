@@ -1,14 +1,15 @@
 // The qualifier names the wmma planner (kinds/wmma/wmma_planner.cpp) pairs kernels by: a wmma.load.c
 // with its .col twin and its wmma.store.d forms, and a wmma.mma with the loads and the store that
 // feed it. They are a contract between specs/wmma.yaml and the planner, written once, here: the
-// planner uses these constants, and the spec stage checks at load time that every wmma variant has
-// them (variant_checks.cpp), so that renaming one in the spec is an error, not a silent mispairing.
+// planner uses these constants, and the kind's spec reader checks at load time that every wmma
+// variant has them (wmma_spec.cpp, KindOperation::check), so that renaming one in the spec is an
+// error, not a silent mispairing.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "spec/spec_wmma.hpp"
+#include "kinds/wmma/wmma_spec.hpp"
 
 namespace ptxcts {
 

@@ -1,4 +1,4 @@
-#include "spec/mma_layout.hpp"
+#include "kinds/mma/mma_layout.hpp"
 
 #include <fmt/format.h>
 
