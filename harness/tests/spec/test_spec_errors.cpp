@@ -155,6 +155,18 @@ TEST(SpecErrors, UnknownKeyInVariant) {
             "address_lanes, fragment, fragments, wmma, mma");
 }
 
+// A variant's semantics block of another operation's kind: refused at the block, naming the
+// operations whose block it is (spec/kind_blocks.hpp's KindOperation::block), as it always was.
+TEST(SpecErrors, SemanticsBlockOfAnotherOperation) {
+  Specs s;
+  edit(s.ldmatrix, "    row_alignment: 16\n", "    row_alignment: 16\n    wmma: {}\n");
+  EXPECT_EQ(load_error(s),
+            "specs/ldmatrix.yaml:35:11: 'wmma' belongs to wmma-load, wmma-store and wmma-mma variants only");
+  Specs t;
+  edit(t.ldmatrix, "    row_alignment: 16\n", "    row_alignment: 16\n    mma: {}\n");
+  EXPECT_EQ(load_error(t), "specs/ldmatrix.yaml:35:10: 'mma' belongs to mma variants only (operation: mma)");
+}
+
 TEST(SpecErrors, UnknownKeyInQualifierValue) {
   Specs s;
   edit(s.ldmatrix, "{text: .trans, fragment: trans}", "{text: .trans, layout: trans}");
