@@ -69,7 +69,7 @@ TEST(HostileCommands, AFullDiskUnderCatalogOutIsOneClearError) {
 }
 
 TEST(HostileCommands, AReadOnlyCatalogCanBeRun) {
-  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   // Before: scratch files went inside the catalog, so a read-only copy could not be run.
   if (!can_unshare()) GTEST_SKIP() << "cannot bind-mount read-only here (unshare -rm is not allowed)";
   HostileDir t("read-only");
@@ -124,7 +124,7 @@ TEST(HostileCommands, ANumberTooLargeIsPlaced) {
 }
 
 TEST(HostileCommands, ACopiedBuildWritesIntoItsOwnFolders) {
-  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   // Before: the source tree's absolute paths were compiled in: a copy wrote into the original tree.
   HostileDir t("copied-build");
   fs::create_directories(t.path / "build" / "harness");
@@ -160,7 +160,7 @@ TEST(HostileCommands, AuditReportsGoUnderTheBuildUnlessTold) {
 }
 
 TEST(HostileCommands, APtxasThatExitsZeroWithoutOutputIsAnErrorNotACrash) {
-  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   // Before: the build's catalog step crashed (SIGABRT) instead of saying what ptxas did.
   HostileDir t("no-output");
   fs::path ptxas = write_fake_ptxas(t.path, "exit 0\n");
@@ -176,7 +176,7 @@ TEST(HostileCommands, APtxasThatExitsZeroWithoutOutputIsAnErrorNotACrash) {
 }
 
 TEST(HostileCommands, TwoColdCatalogBuildsIntoOneDirectoryAtOnce) {
-  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   // Before: "cannot rename ... .cubin.tmp": one of the two ended with SIGABRT.
   HostileDir t("two-catalogs");
   fs::path ptxas = write_fake_ptxas(t.path);

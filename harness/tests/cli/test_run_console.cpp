@@ -56,12 +56,10 @@ int documented(const std::string& output) {
 const std::vector<std::string> kRun = {"--specs",     test::small_suite_specs(),   "run",      "--no-assemble",
                                        "--catalog",   test::small_suite_catalog(), "--runner", PTXCTS_FAKE_RUNNER};
 
-bool has_sm90_code() { return test::has_small_suite(); }
-
 }  // namespace
 
 TEST(RunConsole, ARunEndsWithWhereItsReportsWentAndItsVerdict) {
-  if (!has_sm90_code()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   const fs::path reports = fs::temp_directory_path() / "ptxcts-console-reports";
   fs::remove_all(reports);
   auto args = kRun;
@@ -87,7 +85,7 @@ TEST(RunConsole, ARunEndsWithWhereItsReportsWentAndItsVerdict) {
 }
 
 TEST(RunConsole, QuietSaysLessThanTheDefault) {
-  if (!has_sm90_code()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   auto args = kRun;
   args.insert(args.end(), {"--family", "movmatrix"});
   const ProcessResult normal = run_ptxcts(args);
@@ -108,7 +106,7 @@ TEST(RunConsole, QuietSaysLessThanTheDefault) {
 
 // Without a GPU: the toolkit side, ending with its verdict and its JUnit file.
 TEST(RunConsole, ARunWithoutAGpuEndsWithTheToolkitSidesVerdict) {
-  if (!has_sm90_code()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   const ProcessResult r = run_ptxcts(kRun, {"PTXCTS_FAKE_DEVICES=[]"});
   const auto lines = lines_of(r.output);
   ASSERT_FALSE(lines.empty()) << r.output;
@@ -124,7 +122,7 @@ TEST(RunConsole, ARunWithoutAGpuEndsWithTheToolkitSidesVerdict) {
 
 // --cases runs the cases it names alone: fewer than the family's, more than none.
 TEST(RunConsole, CasesSelectsThoseCasesAlone) {
-  if (!has_sm90_code()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   auto family = kRun;
   family.insert(family.end(), {"--family", "movmatrix", "-q"});
   auto cases = kRun;

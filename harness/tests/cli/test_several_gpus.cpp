@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using namespace ptxcts;
 
 TEST(SeveralGpus, ACudaErrorOnOneGpuDoesNotStopTheOthers) {
-  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   const fs::path reports = fs::temp_directory_path() / ("ptxcts-two-gpus-" + std::to_string(::getpid()));
   fs::remove_all(reports);
   const std::string devices =
@@ -107,7 +107,7 @@ ThreeGpuRun run_three_gpus(const std::vector<std::string>& extra) {
 // report still has every case, and a case another GPU ran names it. The GPU of another model runs
 // all of its own. Every runner sees only its own GPU. The outcomes are those of a run on every GPU.
 TEST(SeveralGpus, AlikeGpusShareTheFaultCasesAndEachReportNamesTheGpuThatRanThem) {
-  if (!test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   const ThreeGpuRun shared = run_three_gpus({});
   ASSERT_EQ(shared.reports.size(), 3u);
   if (tally(shared.reports[0].results)[Outcome::Pass] == 0) GTEST_SKIP() << "the build's catalog has no sm_90 code to run";

@@ -43,7 +43,7 @@ nlohmann::json report(const fs::path& dir) {
 }  // namespace
 
 TEST(Resume, AKilledRunResumedGivesTheUninterruptedReport) {
-  if (!ptxcts::test::has_small_suite()) GTEST_SKIP() << "no small suite (CTest suite.small makes it)";
+  ASSERT_TRUE(ptxcts::test::has_small_suite()) << "no small suite in " PTXCTS_SMALL_SUITE_DIR " (the build makes it)";
   const fs::path base = fs::temp_directory_path() / fmt::format("ptxcts-resume-{}", ::getpid());
   fs::remove_all(base);
   ASSERT_EQ(resume_run(base / "whole", "echo", false).exit_code, 1);  // echoed inputs fail

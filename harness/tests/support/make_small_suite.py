@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The small suite (small_specs.py: ldmatrix and movmatrix) with its own sm_90 catalog, made once for
-the tests whose claim is about how a run goes (streaming, resuming, several GPUs, the console), not
-about every family: a run of it on the fake device takes about 1.5 CPU-s, the whole suite's about 10.
-Nothing else writes OUT (chaos.soak writes its own small suite again, under chaos-suite/).
+"""The small suite (small_specs.py: ldmatrix and movmatrix) with its own sm_90 catalog, made by the
+build (harness/tests/CMakeLists.txt) for the tests whose claim is about how a run goes (streaming,
+resuming, several GPUs, the console), not about every family: a run of it on the fake device takes
+about 1.5 CPU-s, the whole suite's about 10. Nothing else writes OUT (chaos.soak writes its own small
+suite again, under chaos-suite/).
 
-    make_small_suite.py PTXCTS SOURCE_DIR OUT   OUT/specs (written again) and OUT/catalog (brought up to date)
-Exit 77 where no catalog can be built (no ptxas), as the tests that need it skip."""
+    make_small_suite.py PTXCTS SOURCE_DIR OUT   OUT/specs (written again) and OUT/catalog (brought up to date)"""
 import pathlib
 import shutil
 import subprocess
@@ -21,8 +21,9 @@ def main(ptxcts, source, out):
     made = subprocess.run([ptxcts, "--specs", str(out / "specs"), "catalog", "--out", str(out / "catalog"),
                            "--targets", "sm_90", "--no-sass"], capture_output=True, text=True)
     if made.returncode != 0:
-        print(f"skipped: cannot build the small suite's catalog: {made.stdout[-1000:]}{made.stderr[-1000:]}")
-        return 77
+        print(f"make_small_suite: cannot build the small suite's catalog: {made.stdout[-1000:]}{made.stderr[-1000:]}",
+              file=sys.stderr)
+        return 1
     return 0
 
 
