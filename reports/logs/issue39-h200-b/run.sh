@@ -4,7 +4,7 @@
 # report/ name no kind: the kinds' operations, semantics blocks, figures and audit questions behind
 # the seam's describing face). The tarball unpacked under a path with
 # spaces and non-ASCII letters: the cubin run and its JIT twin, each against the committed H200
-# reports of 29bd250 (`diff -q`: the refactor changed no verdict on a real GPU); the wrong devices are
+# reports of 44c1ff9 (`diff -q`: the refactor changed no verdict on a real GPU); the wrong devices are
 # the fake runner's and stay on the CPU machine; the .deb by this box's dpkg, run by a user who is not
 # root; the package's GPU tests.
 set -u
