@@ -17,11 +17,6 @@ using namespace ptxcts::test;
 
 namespace {
 
-const SpecSet& loaded_specs() {
-  static const SpecSet s = load_specs(spec_files());
-  return s;
-}
-
 GrammarBlock& grammar_block(SpecSet& s, const std::string& id) {
   auto b = std::find_if(s.grammar.begin(), s.grammar.end(), [&](auto const& g) { return g.id == id; });
   if (b == s.grammar.end()) throw std::runtime_error("no block " + id);

@@ -23,11 +23,6 @@ using namespace ptxcts::test;
 
 namespace {
 
-const SpecSet& loaded_specs() {
-  static const SpecSet s = load_specs(spec_files());
-  return s;
-}
-
 bool starts(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 }  // namespace

@@ -46,6 +46,12 @@ inline std::vector<SpecFile> spec_files(const std::string& file = "", const std:
   return files;
 }
 
+// The source tree's specs, loaded once per test binary (tests that only read them share one copy).
+inline const SpecSet& loaded_specs() {
+  static const SpecSet s = load_specs(spec_files());
+  return s;
+}
+
 // The kernel skeletons, as the catalog reads them.
 inline KernelSkeletons read_skeletons() { return read_kernel_skeletons(std::string(PTXCTS_SOURCE_DIR) + "/kernels"); }
 inline std::string read_skeleton(const std::string& name = kMatrixMoveSkeleton) { return read_skeletons().at(name); }
