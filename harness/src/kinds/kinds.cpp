@@ -116,9 +116,9 @@ const InstructionKind& kind_of(const Variant& v) {
 Suite build_suite(SpecSet specs) {
   Suite suite;
   suite.specs = std::move(specs);
-  std::set<std::string> names;
   auto add_kernel = [&](KernelPlan k) {
-    if (!names.insert(k.name).second) throw std::runtime_error("two kernels would share the name " + k.name);
+    if (!suite.kernel_at.emplace(k.name, suite.kernels.size()).second)
+      throw std::runtime_error("two kernels would share the name " + k.name);
     suite.kernels.push_back(std::move(k));
   };
   for (auto const& v : suite.specs.variants)

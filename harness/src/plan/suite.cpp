@@ -26,6 +26,9 @@ KernelPlan KernelPlan::of(const InstructionKind& kind, std::string name, std::st
 }
 
 const KernelPlan* Suite::find_kernel(const std::string& name) const {
+  if (auto it = kernel_at.find(name); it != kernel_at.end() && it->second < kernels.size() &&
+                                      kernels[it->second].name == name)
+    return &kernels[it->second];
   for (auto const& k : kernels)
     if (k.name == name) return &k;
   return nullptr;

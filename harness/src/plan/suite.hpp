@@ -7,6 +7,7 @@
 #include <any>
 #include <deque>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "spec/instance.hpp"
@@ -37,6 +38,9 @@ struct Suite {
   SpecSet specs;
   std::deque<Instance> instances;  // stable addresses
   std::vector<KernelPlan> kernels;
+  // Each kernel's place in `kernels` as build_suite left them: the claims look up every result's
+  // kernel. A lookup it cannot answer (kernels edited since) searches `kernels`.
+  std::unordered_map<std::string, std::size_t> kernel_at;
 
   const KernelPlan* find_kernel(const std::string& name) const;
 };

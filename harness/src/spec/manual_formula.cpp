@@ -57,8 +57,10 @@ Formula parse_part(const std::string& manual, int line, std::size_t column, cons
 }  // namespace
 
 std::string manual_to_formula(std::string_view text) {
+  // Compiled once: every formula of the specs passes here on each load.
+  static const std::regex laneid(R"(%laneid)"), hex(R"(\b0[xX]([0-9a-fA-F]+)\b)"), binary(R"(\b0[bB]([01]+)\b)");
   std::string s(text);
-  s = std::regex_replace(s, std::regex(R"(%laneid)"), "laneid");
+  s = std::regex_replace(s, laneid, "laneid");
   auto literals = [&](const std::regex& re, int base) {
     std::string out;
     std::size_t last = 0;
@@ -69,8 +71,8 @@ std::string manual_to_formula(std::string_view text) {
     }
     s = out + s.substr(last);
   };
-  literals(std::regex(R"(\b0[xX]([0-9a-fA-F]+)\b)"), 16);
-  literals(std::regex(R"(\b0[bB]([01]+)\b)"), 2);
+  literals(hex, 16);
+  literals(binary, 2);
   // i = {0,..,3} (a range: its first and last numbers), i = {0, 1} (a set)
   static const std::regex set(R"((\w+)\s*=\s*\{([^}]*)\})");
   std::smatch m;
