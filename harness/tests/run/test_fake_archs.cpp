@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -109,6 +111,32 @@ fs::path edited_specs(const std::string& from, const std::string& to) {
 
 class FakeArch : public ::testing::TestWithParam<const char*> {};
 
+bool documented_on(const Suite& s, const KernelPlan& k, const std::string& target) {
+  const TargetInfo* t = s.specs.targets.find(target);
+  return t && std::all_of(k.steps.begin(), k.steps.end(),
+                          [&](const Instance* step) { return supports(s.specs.targets, *step, *t); });
+}
+
+// The kernels whose cases the wrong devices must fail on `arch`: every kernel documented there that
+// the sm_100a runs (test_mutants.cpp: Specs/WrongDevice.*, the same five devices over the whole
+// suite) do not run, and a seeded sixth of those they run too, a different sixth on each of the six
+// targets (FNV-1a of the name). A kernel is judged by the same rules on every target that runs it,
+// the target deciding only whether it runs and where its cases are undefined; the sample checks that
+// statement target by target, where running every kernel on six targets repeated sm_100a's runs
+// six times over (30 whole-suite runs, 222 s of the tests' 1,007).
+std::vector<std::string> kernels_to_catch(const Suite& s, const std::string& arch) {
+  const auto at = std::find_if(std::begin(kArchs), std::end(kArchs), [&](const char* a) { return arch == a; });
+  const std::uint64_t sixth = static_cast<std::uint64_t>(at - std::begin(kArchs));
+  std::vector<std::string> globs;
+  for (auto const& k : s.kernels) {
+    if (!documented_on(s, k, arch)) continue;
+    std::uint64_t h = 14695981039346656037ull;
+    for (unsigned char ch : k.name) h = (h ^ ch) * 1099511628211ull;
+    if (!documented_on(s, k, "sm_100a") || h % std::size(kArchs) == sixth) globs.push_back(k.name + "/*");
+  }
+  return globs;
+}
+
 }  // namespace
 
 TEST_P(FakeArch, ADeviceAsDocumentedConformsItsUndefinedCasesObserved) {
@@ -147,9 +175,11 @@ TEST_P(FakeArch, ADeviceAsDocumentedConformsItsUndefinedCasesObserved) {
 
 TEST_P(FakeArch, EveryWrongDeviceFailsEveryCaseTheDocumentsDefineThere) {
   ArchRun a(GetParam());
+  const std::vector<std::string> kernels = kernels_to_catch(a.suite(), GetParam());
+  std::cout << GetParam() << ": " << kernels.size() << " kernels\n";
   for (auto const& mutant : a.suite().specs.cases.mutants) {
     int ran = 0, caught = 0;
-    for (auto const& r : a.run(mutant).results) {
+    for (auto const& r : a.run(mutant, {}, 30, kernels).results) {
       const Outcome o = outcome_of(r);
       if (r.fault_case || o == Outcome::Undefined || o == Outcome::Skipped || o == Outcome::NotSupported) continue;
       ++ran;
@@ -157,7 +187,7 @@ TEST_P(FakeArch, EveryWrongDeviceFailsEveryCaseTheDocumentsDefineThere) {
       else if (!excused(a.suite(), mutant, r))
         ADD_FAILURE() << GetParam() << ": the " << mutant << " device passed " << r.kernel << " / " << r.case_name;
     }
-    EXPECT_GT(ran, 500) << mutant;
+    EXPECT_GT(ran, 100) << mutant;
     std::cout << GetParam() << ": " << mutant << " caught " << caught << " of " << ran << " cases\n";
   }
 }
