@@ -21,7 +21,7 @@ packages=(cmake ninja-build g++ libyaml-cpp-dev nlohmann-json3-dev libcli11-dev 
           libsqlite3-dev libpq-dev)  # the history: SQLite linked statically; libpq's header (loaded with dlopen)
 # The tests.
 [ -n "$tests" ] && packages+=(libgtest-dev libbenchmark-dev
-          python3-jsonschema python3-yaml chromium  # the schema and docs tests; the pages in a real browser
+          python3-jsonschema python3-fastjsonschema python3-yaml chromium  # the schema and docs tests; the pages in a real browser
           python3-xmlschema  # the JUnit check: the file against Jenkins' JUnit schema (harness/tests/data/junit)
           unzip python3-pip  # ptxcts toolkits fetch (the toolkit tests): pip downloads a wheel, unzip takes its ptxas out
           postgresql  # the history's tests against a real PostgreSQL server of their own
