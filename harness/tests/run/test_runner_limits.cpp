@@ -63,8 +63,10 @@ int limits_cases_changed(const DeviceRun& r, const DeviceRun& clean) {
 
 TEST(RunnerLimits, ARunnerThatOnlySaysLoadingIsStoppedAtTheBatchLimitAndItsLineAbandonedAfterTwo) {
   // Before: "loading" moved the idle watchdog on, and there was no other limit: waited for forever.
+  // 1.5 s as the limit: the runner's start (it reads the specs, about 0.2 CPU-s) is in its first
+  // batch, and at 0.3 s a loaded machine (CI's two cores, load 6) timed a sound batch out.
   LimitedRun f;
-  DeviceRun r = f.run("echo,progress:3", 0.3);
+  DeviceRun r = f.run("echo,progress:3", 1.5);
   EXPECT_LT(f.seconds, 20.0);
   // movmatrix's six cases, all on the main line (it has no fault cases): its batch stalls loading,
   // so its launches run one at a time; 0 to 2 come back (echoed: compared, not lost), 3 and 4
@@ -72,7 +74,7 @@ TEST(RunnerLimits, ARunnerThatOnlySaysLoadingIsStoppedAtTheBatchLimitAndItsLineA
   ASSERT_EQ(r.results.size(), 6u);
   EXPECT_EQ(limits_count(r, Status::Fail) + limits_count(r, Status::Pass), 3);
   EXPECT_EQ(limits_count(r, Status::Timeout,
-                  "no result within 0.3 s (the limit on a batch, its modules' loading included), though the device "
+                  "no result within 1.5 s (the limit on a batch, its modules' loading included), though the device "
                   "runner kept printing ('loading'); it was killed"),
             2);
   EXPECT_EQ(limits_count(r, Status::Error,
