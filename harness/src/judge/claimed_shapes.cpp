@@ -34,6 +34,10 @@ OperandShape claimed_shape(const RegisterClaim& rc, const Instance& inst) {
       shape.registers[o] = instance_registers(inst, o);
       shape.types[o] = wide ? ".f64" : ".b32";
     }
+  for (auto const& o : inst.variant().operands) {  // beyond d, a, b and c: as documented
+    if (!o.single()) shape.registers[o.name] = o.elements;
+    shape.types[o.name] = o.type;
+  }
   shape.registers[rc.operand] = rc.registers;
   return shape;
 }

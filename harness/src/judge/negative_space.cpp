@@ -59,6 +59,8 @@ OperandShape documented_shape(const Combination& c) {
   OperandShape s;
   for (auto const& [operand, f] : c.block->registers) s.registers[operand] = c.registers(operand);
   s.types = c.block->types;
+  for (auto const& o : c.block->operands)
+    if (o.immediates) s.immediates.insert(o.name);
   return s;
 }
 

@@ -85,7 +85,9 @@ void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid
     const std::string name = vector_name(shape, ops[k]);
     std::vector<std::string> imm = ops;
     OperandShape sh = shape;
-    if (!name.empty()) {  // a vector whose last element is an immediate
+    if (!name.empty() && shape.immediates.count(name)) {  // documented: the examples write one
+      continue;
+    } else if (!name.empty()) {  // a vector whose last element is an immediate
       const int n = shape.registers.at(name);
       std::string v = "{";
       for (int j = 0; j + 1 < n; ++j) v += fmt::format("%im{}, ", j);

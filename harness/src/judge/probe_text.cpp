@@ -12,7 +12,7 @@ std::string prefix(const std::string& operand) {
   if (operand == "regs") return "%v";
   if (operand == "dst") return "%dst";
   if (operand == "src") return "%src";
-  return "%o" + operand;  // d, a, b, c
+  return "%o" + operand;  // d, a, b, c, and any other operand (mma's scale_a: %oscale_a)
 }
 
 std::string type_of(const OperandShape& s, const std::string& operand) {
@@ -60,7 +60,8 @@ Filled fill(const std::string& text, const OperandShape& s) {
       const std::string n(name);
       declare(".reg " + type_of(s, n) + " " + prefix(n) + ";");
       f.instruction += prefix(n);
-    } else if (name == "regs" || name == "d" || name == "a" || name == "b" || name == "c") {
+    } else if (name == "regs" || name == "d" || name == "a" || name == "b" || name == "c" ||
+               s.registers.count(std::string(name))) {
       const std::string n(name);
       auto r = s.registers.find(n);
       const int count = r == s.registers.end() ? 1 : r->second;
@@ -70,6 +71,10 @@ Filled fill(const std::string& text, const OperandShape& s) {
       if (braces) f.instruction += '{';
       for (int k = 0; k < count; ++k) f.instruction.append(k ? ", " : "").append(pre).append(std::to_string(k));
       if (braces) f.instruction += '}';
+    } else if (s.types.count(std::string(name))) {  // an operand of one register beyond the operation's own
+      const std::string n(name);
+      declare(".reg " + type_of(s, n) + " " + prefix(n) + ";");
+      f.instruction += prefix(n);
     } else {  // a brace the text really has (a vector written out)
       f.instruction.append(body, open, close - open + 1);
     }

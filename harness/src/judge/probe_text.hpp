@@ -1,5 +1,6 @@
 // The body of a probe entry (assemble/probe_assembly.hpp): an instruction's text with its operand
-// placeholders ({regs}, {addr}, {stride}, {dst}, {src}, {d}, {a}, {b}, {c}) filled with registers,
+// placeholders ({regs}, {addr}, {stride}, {dst}, {src}, {d}, {a}, {b}, {c}, and any operand the shape
+// gives registers or a register type, such as mma's {scale_a}) filled with registers,
 // and the declarations of those registers. One instruction, nothing around it: what ptxas says is
 // about the instruction alone.
 #pragma once
@@ -17,6 +18,9 @@ struct OperandShape {
   std::string address = "[{addr}]";           // how the address is written: "[{addr}]", "[{addr}+16]", "[16]"
   std::string declarations{};                 // lines declared before the others (a variable an address names)
   std::set<std::string> unbraced{};           // vector operands written without their braces
+  // Vector operands whose elements the documents also write as immediates (grammar_model.hpp's
+  // ExtraOperand::immediates): an immediate there is no mutation.
+  std::set<std::string> immediates{};
 };
 
 // The probe's body: declaration lines, then the instruction. The instruction's own line is the last.

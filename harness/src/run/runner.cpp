@@ -61,6 +61,16 @@ struct Plan {
   std::vector<DeviceJob> jobs;  // jobs[n] is pending[n]'s, once prepared
 };
 
+// Why a kernel's cases cannot be judged: a step's semantics say why (mma's block scaling), or the
+// spec gives no layout yet.
+std::string why_not_runnable(const KernelPlan& k) {
+  for (auto const* s : k.steps)
+    if (s->variant().semantics && !s->variant().semantics->unchecked().empty())
+      return "the spec gives this form's syntax, requirements and fragments, but nothing can check its result: " +
+             s->variant().semantics->unchecked();
+  return "the spec gives this form's syntax and requirements but no layout yet, so nothing can check its result";
+}
+
 // Plans a run: what each (kernel, case) the options select becomes (a result known at once, a
 // delegated placeholder, or a pending launch).
 class RunPlanner {
@@ -98,9 +108,7 @@ class RunPlanner {
         choice.error = fmt::format("the catalog's cubin {} is damaged ({}): rebuild the catalog with 'ptxcts catalog'",
                                    a->cubin, at->second);
     }
-    if (choice.skip.empty() && choice.error.empty() && !k.runnable())
-      choice.skip =
-          "the spec gives this form's syntax and requirements but no layout yet, so nothing can check its result";
+    if (choice.skip.empty() && choice.error.empty() && !k.runnable()) choice.skip = why_not_runnable(k);
     return choice;
   }
 

@@ -117,6 +117,8 @@ const char* to_string(DocClass c) {
 int instance_registers(const Instance& inst, const std::string& operand) {
   const Variant& v = inst.variant();
   if (operand == "regs" || !v.multiplies()) return inst.registers();
+  for (auto const& o : v.operands)  // an operand beyond d, a, b and c: the count it gives itself
+    if (o.name == operand) return o.elements;
   // an operation that multiplies: the count its kind's semantics block gives the operand
   const Formula* registers = v.semantics ? v.semantics->operand_registers(operand) : nullptr;
   return registers ? static_cast<int>(registers->eval(inst.bindings())) : inst.registers();

@@ -71,6 +71,20 @@ struct AddressWords {
   SourceLocation where;
 };
 
+// An operand beyond an operation's own (d, a, b, c; regs, addr; dst, src), as a syntax line
+// names it (`operands:` of a grammar block or a variant): mma's block scaling adds
+// "scale-a-data, {byte-id-a, thread-id-a}, ...". Its placeholder in the syntax is its key
+// ({scale_a}); `words` the document's name for it. Single (elements 0): one register, written
+// without braces; otherwise a brace vector of `elements`. `immediates`: the documents also write
+// each element as an immediate ("scaleAData, {2, 1}"), so an immediate there is a documented form.
+struct ExtraOperand {
+  std::string name, words, type;  // type: the register type the documents give (".b32", ".u16")
+  int elements = 0;
+  bool immediates = false;
+  SourceLocation where{};  // its key in the spec
+  bool single() const { return elements == 0; }
+};
+
 struct GrammarBlock {
   std::string id, family;
   Citation cite;
@@ -79,6 +93,7 @@ struct GrammarBlock {
   std::vector<GrammarPosition> positions;     // in the order they appear in `syntax`
   std::map<std::string, Formula> registers;   // vector operand ("regs", "d", ...) -> count
   std::map<std::string, std::string> types;   // register operand -> its documented register type
+  std::vector<ExtraOperand> operands;         // operands beyond the operation's own, in the syntax's order
   std::size_t product() const;                // the number of combinations
   SourceLocation where, registers_where;
   std::optional<AddressWords> address_words{};  // its instruction's section on the address ({}: none)

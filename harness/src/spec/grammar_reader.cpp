@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
 #include "spec/spec_limits.hpp"
 
@@ -146,7 +147,8 @@ void read_register_types(const YamlReader& r, const std::set<std::string>& reg_o
 
 GrammarBlock read_block(YamlReader r, const std::string& family) {
   r.expect_map(
-      {"block", "document", "source", "manual", "syntax", "positions", "registers", "register_type", "paraphrase"});
+      {"block", "document", "source", "manual", "syntax", "positions", "operands", "registers", "register_type",
+       "paraphrase"});
   check_paraphrase(r);
   GrammarBlock b;
   b.where = r.where();
@@ -161,8 +163,12 @@ GrammarBlock read_block(YamlReader r, const std::string& family) {
     b.positions.push_back(read_position(k, vals));
     known.insert(b.positions.back().name);
   }
+  if (r.has("operands")) b.operands = read_extra_operands(r.at("operands"), known);
+  for (auto const& o : b.operands) known.insert(o.name);
   const std::map<std::string, int> used =
       read_placeholders(r.at("syntax"), b.syntax, "the block's syntax", known, "a position or an operand");
+  for (auto const& o : b.operands)
+    if (!used.count(o.name)) throw SpecError(o.where, fmt::format("operand '{}' does not appear in the syntax", o.name));
   for (auto const& p : b.positions)
     if (!used.count(p.name))
       positions.fail(fmt::format("position '{}' does not appear in the syntax '{}'", p.name, b.syntax));
@@ -182,6 +188,11 @@ GrammarBlock read_block(YamlReader r, const std::string& family) {
   for (auto const& [name, n] : used)
     if (kSingleOperands.count(name)) reg_operands.insert(name);
   read_register_types(r, reg_operands, b);
+  // The operands beyond the operation's own carry their count and type ('operands').
+  for (auto const& o : b.operands) {
+    if (!o.single()) b.registers[o.name] = Formula::parse(std::to_string(o.elements));
+    b.types[o.name] = o.type;
+  }
   return b;
 }
 

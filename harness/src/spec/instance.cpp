@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "spec/spec_fields.hpp"
@@ -26,7 +27,9 @@ bool Instance::has_option(const std::string& axis, const std::string& text) cons
 std::string Instance::text() const {
   return fill_syntax(variant_->syntax, [&](const std::string& name) -> const std::string* {
     const bool operand = name == "regs" || name == "addr" || name == "dst" || name == "src" || name == "d" ||
-                         name == "a" || name == "b" || name == "c";
+                         name == "a" || name == "b" || name == "c" ||
+                         std::any_of(variant_->operands.begin(), variant_->operands.end(),
+                                     [&](auto const& o) { return o.name == name; });
     return operand ? nullptr : &option(name).text;
   });
 }

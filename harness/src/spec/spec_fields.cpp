@@ -108,6 +108,28 @@ std::map<std::string, int> read_placeholders(const YamlReader& r, const std::str
   return used;
 }
 
+std::vector<ExtraOperand> read_extra_operands(const YamlReader& r, const std::set<std::string>& reserved) {
+  std::vector<ExtraOperand> out;
+  for (auto& [k, v] : r.entries("'operands'")) {
+    ExtraOperand o;
+    o.name = read_identifier(k, "an operand name");
+    o.where = k.where();
+    if (reserved.count(o.name))
+      k.fail(fmt::format("'{}' is already a placeholder of the syntax (an operand or a qualifier); expected a new name",
+                         o.name));
+    YamlReader m = v;
+    m.expect_map({"words", "type", "elements", "immediates"});
+    o.words = m.at("words").str();
+    o.type = m.at("type").str();
+    if (o.type.size() < 2 || o.type[0] != '.')
+      m.at("type").fail(fmt::format("expected a register type such as .b32 but found '{}'", o.type));
+    if (m.has("elements")) o.elements = static_cast<int>(m.at("elements").integer(1, 8));
+    if (m.has("immediates")) o.immediates = m.at("immediates").boolean();
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
 std::string fill_syntax(const std::string& s, const std::function<const std::string*(const std::string&)>& value) {
   std::string out;
   for (std::size_t p = 0; p < s.size(); ++p) {

@@ -28,6 +28,11 @@ Requirement read_requirement(YamlReader r, const TargetCatalog& targets, bool ne
 std::map<std::string, int> read_placeholders(const YamlReader& r, const std::string& text, const std::string& what,
                                              const std::set<std::string>& known, const std::string& expected);
 
+// 'operands': the operands a syntax names beyond its operation's own (grammar_model.hpp's
+// ExtraOperand), in the order written: each `name: {words, type, elements, immediates}`, a name
+// none of `reserved` (the operation's operands, the qualifiers). Single without 'elements'.
+std::vector<ExtraOperand> read_extra_operands(const YamlReader& r, const std::set<std::string>& reserved);
+
 // A syntax with each {name} for which `value` gives a text replaced by it; other placeholders
 // (the operands) are kept.
 std::string fill_syntax(const std::string& syntax, const std::function<const std::string*(const std::string&)>& value);

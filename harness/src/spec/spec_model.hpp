@@ -81,6 +81,9 @@ struct VariantSemantics {
   virtual ~VariantSemantics() = default;
   // The register count formula of operand d, a, b or c of an operation that multiplies; null if none.
   virtual const Formula* operand_registers(std::string_view /*operand*/) const { return nullptr; }
+  // Why a result of this form cannot be checked though its fragments are given ("": it can): the
+  // documents' words it would need are not in the specs (mma's block scaling).
+  virtual std::string unchecked() const { return {}; }
 };
 
 struct Variant {
@@ -90,6 +93,7 @@ struct Variant {
   std::string operation;
   bool addressed = true, multiplies_operands = false;
   std::string syntax;  // with {axis}, {regs}, {addr} placeholders
+  std::vector<ExtraOperand> operands;  // 'operands': placeholders beyond the operation's own (grammar_model.hpp)
   Requirement requires_;
   std::vector<QualifierAxis> axes;
   std::vector<int> address_widths;  // empty for moves (no address)
@@ -120,7 +124,8 @@ struct Variant {
   }
   // Operands d, a, b and c, and no address.
   bool multiplies() const { return multiplies_operands; }
-  bool runnable() const { return has_layout || semantics; }  // semantics given, so a result can be checked
+  // semantics given, so a result can be checked
+  bool runnable() const { return has_layout || (semantics && semantics->unchecked().empty()); }
   int memory_element_bits() const { return memory_bits ? memory_bits : element_bits; }
   int element_row_bytes() const { return (cols * memory_element_bits() + 7) / 8; }  // the row's elements
   int row_bytes() const { return padded_row_bytes ? padded_row_bytes : element_row_bytes(); }

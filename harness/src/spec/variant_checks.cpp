@@ -38,6 +38,7 @@ std::map<std::string, int> syntax_placeholders(const Variant& v, const YamlReade
                                 : v.multiplies() ? std::set<std::string>{"d", "a", "b", "c"}
                                                  : std::set<std::string>{"regs", "addr"};
   for (auto const& a : v.axes) known.insert(a.name);
+  for (auto const& o : v.operands) known.insert(o.name);
   return read_placeholders(r.at("syntax"), v.syntax, "syntax", known,
                            fmt::format("a qualifier name, {}", move             ? "{dst} or {src}"
                                                                : v.multiplies() ? "{d}, {a}, {b} or {c}"

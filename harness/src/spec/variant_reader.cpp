@@ -271,7 +271,7 @@ const KindOperation& read_operation(const YamlReader& r) {
 Variant read_variant(YamlReader r, const std::string& family, const TargetCatalog& targets) {
   std::vector<std::string> keys = {"name",           "operation", "syntax",   "requires",  "qualifiers",
                                    "address_widths", "exclude",   "matrix",   "registers", "row_alignment",
-                                   "address_lanes",  "fragment",  "fragments"};
+                                   "address_lanes",  "fragment",  "fragments", "operands"};
   for (auto& block : semantics_blocks()) keys.push_back(std::move(block));
   r.expect_map(keys);
   Variant v;
@@ -285,6 +285,12 @@ Variant read_variant(YamlReader r, const std::string& family, const TargetCatalo
   v.requires_ = read_requirement(r.at("requires"), targets, true);
   v.axes = read_qualifiers(r.at("qualifiers"), targets);
   v.syntax = r.at("syntax").str();
+  if (r.has("operands")) {
+    if (!v.multiplies()) r.at("operands").fail("only an operation with operands d, a, b and c takes more 'operands'");
+    std::set<std::string> reserved = {"d", "a", "b", "c"};
+    for (auto const& a : v.axes) reserved.insert(a.name);
+    v.operands = read_extra_operands(r.at("operands"), reserved);
+  }
   v.address_widths = read_address_widths(r, v);
   check_variant_forms(v, r.at("qualifiers"));  // before anything multiplies them
   v.exclusions = read_exclusions(r);

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "judge/claims.hpp"
 #include "results/outcome.hpp"
@@ -243,4 +244,27 @@ TEST(FakeArchUndefined, WithoutTheSpecsWordsTheSameFaultNeedsAction) {
   EXPECT_EQ(t[Outcome::Undefined], 0);
   EXPECT_GT(t.needing_action_of(Outcome::Crash), 0);
   EXPECT_TRUE(verdict_line(report).starts_with("Does not conform: ")) << verdict_line(report);
+}
+
+// The .block_scale forms (mma.yaml: syntax, requirements and fragments, no scaling): on sm_90 every
+// case of theirs is "not supported" (Target ISA notes: "Support for .kind, .block_scale,
+// .scale_vec_size qualifier requires sm_120a ..."); on sm_120a, where they are built, each is skipped
+// with the reason that no result of theirs can be checked, never judged pass or fail.
+TEST(FakeArchBlockScale, NotSupportedOnSm90AndNotJudgedWhereTheyRun) {
+  for (const char* arch : {"sm_90", "sm_120a"}) {
+    ArchRun a(arch);
+    const RunReport report = a.run("model", {"mma"}, 30, {"*block_scale*/*"});
+    ASSERT_FALSE(report.results.empty()) << arch;
+    std::set<std::string> kernels;
+    for (auto const& r : report.results) {
+      kernels.insert(r.kernel);
+      if (std::string(arch) == "sm_90") {
+        EXPECT_EQ(r.status, Status::NotSupported) << r.kernel << ": " << r.reason;
+      } else {
+        EXPECT_EQ(r.status, Status::Skip) << r.kernel;
+        EXPECT_NE(r.reason.find("Block Scaling"), std::string::npos) << r.kernel << ": " << r.reason;
+      }
+    }
+    EXPECT_EQ(kernels.size(), 2u + 2u + 50u) << arch;  // .kind::mxf4, ::mxf4nvf4, ::mxf8f6f4
+  }
 }

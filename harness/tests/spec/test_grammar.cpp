@@ -183,4 +183,33 @@ TEST(GrammarErrors, ARegistersFormulaOverAnUnsetVariable) {
       << err;
 }
 
+// An operand beyond the operation's own ('operands', grammar_model.hpp's ExtraOperand) must be new
+// and must be in the syntax; one in the syntax but not declared is an unknown placeholder.
+TEST(GrammarErrors, AnExtraOperandThatIsAlreadyAPlaceholderOrNotInTheSyntax) {
+  const std::string syntax = "syntax: \"ldmatrix.sync.aligned{shape}{num}{trans}{ss}{type} {regs}, [{addr}];\"";
+  std::string tail = with(kGrammar, "    registers: per * matrices",
+                          "    operands:\n      type: {words: t, type: .b32}\n    registers: per * matrices");
+  EXPECT_EQ(grammar_load_error(tail),
+            fmt::format("specs/ldmatrix.yaml:{}:7: 'type' is already a placeholder of the syntax (an operand or a "
+                        "qualifier); expected a new name",
+                        line_of(tail, "      type: {words: t")));
+  tail = with(kGrammar, "    registers: per * matrices",
+              "    operands:\n      sel: {words: \"{x, y}\", type: .u16, elements: 2}\n    registers: per * matrices");
+  EXPECT_EQ(grammar_load_error(tail), fmt::format("specs/ldmatrix.yaml:{}:7: operand 'sel' does not appear in the syntax",
+                                                  line_of(tail, "      sel: {words")));
+  tail = with(kGrammar, syntax, "syntax: \"ldmatrix.sync.aligned{shape}{num}{trans}{ss}{type} {regs}, [{addr}], {sel};\"");
+  const std::string err = grammar_load_error(tail);
+  EXPECT_NE(err.find("unknown placeholder '{sel}' in the block's syntax; expected a position or an operand"),
+            std::string::npos)
+      << err;
+  // Declared, it is one: the block reads, its vector of two .u16 among the block's registers.
+  tail = with(tail, "    registers: per * matrices",
+              "    operands:\n      sel: {words: \"{x, y}\", type: .u16, elements: 2, immediates: true}\n"
+              "    registers: per * matrices");
+  SpecSet s = load_specs(files(tail));
+  ASSERT_EQ(s.grammar.size(), 1u);
+  EXPECT_EQ(enumerate(s.grammar[0]).front().registers("sel"), 2);
+  EXPECT_EQ(s.grammar[0].types.at("sel"), ".u16");
+}
+
 }  // namespace ptxcts

@@ -152,7 +152,7 @@ TEST(SpecErrors, UnknownKeyInVariant) {
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:35:5: unknown key 'alignment' in item 0 of 'variants'; expected one of: name, "
             "operation, syntax, requires, qualifiers, address_widths, exclude, matrix, registers, row_alignment, "
-            "address_lanes, fragment, fragments, wmma, mma");
+            "address_lanes, fragment, fragments, operands, wmma, mma");
 }
 
 // A variant's semantics block of another operation's kind: refused at the block, naming the

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "emit/skeleton.hpp"
 #include "kinds/mma/mma_compose.hpp"
@@ -39,6 +40,28 @@ void move_register(MmaProgram& prog, bool wide, int reg, int word) {
       reg, at, at + 4);
 }
 
+// The operands after c that a form adds (.block_scale's scale-a-data, {byte-id-a, thread-id-a},
+// ...): a one-register operand gets a .b32 register of its own, zero; a vector whose elements the
+// documents also write as immediates gets zeros ("{0, 0}", as the manual's examples write them).
+// Such a form's result is not checked (MmaSpec::why_unchecked), so the values only need to assemble.
+void fill_extra_operands(MmaProgram& prog, std::string& text, const Variant& v) {
+  for (auto const& o : v.operands) {
+    std::string value;
+    if (o.single() && o.type == ".b32") {
+      value = fmt::format("%w{}", prog.regs32++);
+      prog.load += fmt::format("    mov.b32             {}, 0;\n", value);
+    } else if (!o.single() && o.immediates) {
+      value = "{";
+      for (int e = 0; e < o.elements; ++e) value += e ? ", 0" : "0";
+      value += "}";
+    } else {
+      throw std::runtime_error(fmt::format("{}: the mma kernel cannot write operand {{{}}} ({} {})", v.name, o.name,
+                                           o.single() ? "one" : std::to_string(o.elements), o.type));
+    }
+    fill_placeholder(text, "{" + o.name + "}", value);
+  }
+}
+
 }  // namespace
 
 std::string MmaProgram::instruction_text() const {
@@ -71,7 +94,9 @@ MmaProgram mma_program(const KernelPlan& k) {
   prog.words = x.words;
   for (int extra = 0; extra < compose_extra_words(k); ++extra) move_register(prog, false, prog.regs32++, prog.words++);
   if (!is_composition(k)) {
-    prog.instructions.push_back(mma_instruction(mma_step(k), x));
+    std::string instruction = mma_instruction(mma_step(k), x);
+    fill_extra_operands(prog, instruction, mma_step(k).variant());
+    prog.instructions.push_back(std::move(instruction));
     prog.addressed.push_back(false);
     return prog;
   }

@@ -119,7 +119,7 @@ MmaOperand read_operand(const YamlReader& block, const char* name, const Variant
 
 // The 'mma' block.
 std::shared_ptr<const MmaSpec> read_mma_spec_block(YamlReader r, const Variant& v, const std::set<std::string>& bound) {
-  r.expect_map({"shape", "let", "computations", "a", "b", "c", "d", "saturate", "rounding", "product"});
+  r.expect_map({"shape", "let", "computations", "a", "b", "c", "d", "saturate", "rounding", "product", "unchecked"});
   auto block = std::make_shared<MmaSpec>();
   MmaSpec& mma = *block;
   YamlReader shape = r.at("shape");
@@ -151,6 +151,10 @@ std::shared_ptr<const MmaSpec> read_mma_spec_block(YamlReader r, const Variant& 
       r.at(name).fail("only operand d may take another operand's layouts");
   if (r.has("saturate")) mma.saturate = read_axis_name(r.at("saturate"), v, {"", ".satfinite"});
   if (r.has("rounding")) mma.rounding = read_axis_name(r.at("rounding"), v, {"", ".rn", ".rz", ".rm", ".rp"});
+  if (r.has("unchecked")) {
+    mma.why_unchecked = r.at("unchecked").str();
+    if (mma.why_unchecked.empty()) r.at("unchecked").fail("expected why no result of the form can be checked");
+  }
   mma.product.fixed = "multiply";
   if (r.has("product")) {
     mma.product.fixed.clear();

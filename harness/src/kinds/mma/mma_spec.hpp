@@ -57,7 +57,11 @@ struct MmaSpec : VariantSemantics {
   std::string saturate;  // the qualifier whose ".satfinite" clamps ("" if none)
   std::string rounding;  // the qualifier giving .f64's rounding mode ("" if none: .rn)
   AxisOrFixed product;   // "multiply", or the qualifier with .xor.popc / .and.popc
+  // 'unchecked': why no result can be checked though the fragments are given (.block_scale: the
+  // scale matrices' layout and the scaling are in a section the specs do not hold); "": checked.
+  std::string why_unchecked;
   const Formula* operand_registers(std::string_view operand) const override;
+  std::string unchecked() const override { return why_unchecked; }
 };
 
 // A formula in the manual's notation (spec/manual_formula.hpp) over the `allowed` variables; errors
