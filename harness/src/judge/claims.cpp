@@ -128,6 +128,21 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   if (expect == Expect::Pass) undecided_if_the_gpu_is_wrong(v, t.bad_cases);
 }
 
+// A hypothesis (Claim::hypothesis) whose cases failed: the GPU does otherwise than the suite reads the
+// figures, a finding about the reading, never undecided for the GPU's sake.
+void hypothesis_verdict(ClaimVerdict& v) {
+  if (v.verdict != Verdict::Contradicted && v.verdict != Verdict::Undecided) return;
+  const std::string undecided = "undecided: ";
+  std::string evidence = v.evidence;
+  if (v.verdict == Verdict::Undecided)  // the tally after undecided_if_the_gpu_is_wrong's words
+    if (auto at = evidence.find("; "); evidence.starts_with(undecided) && at != std::string::npos)
+      evidence = evidence.substr(at + 2);
+  v.verdict = Verdict::Contradicted;
+  v.evidence = "the suite's reading of what the documents give only as figures (a hypothesis) does not hold on this "
+               "GPU: a finding about the reading, whose failing cases say lane by lane what the GPU did; " +
+               evidence;
+}
+
 // A claim that predicts a failure or a fault is confirmed only if its control cases (on the kernels
 // the claim was judged by, with data the claim does not speak of) passed: otherwise the device may fail everything.
 void judge_controls(ClaimVerdict& v, const ClaimCheck& ck, const std::vector<const CaseResult*>& judged,
@@ -244,12 +259,28 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit
       }
       judge_cases(v, rs, c.check.expect, results.empty() ? no_gpu : "");
       if (!c.check.controls.empty() && v.verdict == Verdict::Confirmed) judge_controls(v, c.check, rs, results);
+      if (c.hypothesis) hypothesis_verdict(v);
     } else {  // round trip: the stored rows must equal the loaded rows
       judge_roundtrip(v, suite, c.id, results, no_gpu);
     }
     out.push_back(std::move(v));
   }
   return out;
+}
+
+void mark_hypothesis_findings(const Suite& suite, const std::vector<ClaimVerdict>& claims,
+                              std::vector<CaseResult>& results) {
+  for (auto const& v : claims) {
+    const auto c = std::find_if(suite.specs.claims.begin(), suite.specs.claims.end(),
+                                [&](const Claim& x) { return x.id == v.id; });
+    if (c == suite.specs.claims.end() || !c->hypothesis || v.verdict != Verdict::Contradicted) continue;
+    const std::set<std::string> judged(v.checked.begin(), v.checked.end());
+    for (auto& r : results)
+      if (needs_action(r) && judged.count(r.kernel + "/" + r.case_name))
+        r.known = fmt::format("contradicts the suite's hypothesis {} (its reading of figures the documents give "
+                              "without words): a finding about that reading, see the claim",
+                              v.id);
+  }
 }
 
 }  // namespace ptxcts

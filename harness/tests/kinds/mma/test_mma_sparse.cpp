@@ -126,14 +126,14 @@ TEST(MmaSparse, EverySelectorOfEveryShapeHasAKernel) {
     selectors[k->subject_instance().variant().name].insert(x.sparse.selector);
     ordered += x.sparse.ordered;
   }
-  EXPECT_EQ(selectors["mma.sp.m16n8k16.f16"], (std::set<int>{0, 1, 2, 3}));
-  EXPECT_EQ(selectors["mma.sp.m16n8k32.f16"], (std::set<int>{0, 1}));
-  EXPECT_EQ(selectors["mma.sp.m16n8k8.tf32"], (std::set<int>{0, 1, 2, 3}));
-  EXPECT_EQ(selectors["mma.sp.m16n8k16.tf32"], (std::set<int>{0, 1}));
-  EXPECT_EQ(selectors["mma.sp.m16n8k32.s8"], (std::set<int>{0, 1}));
-  EXPECT_EQ(selectors["mma.sp.m16n8k64.s8"], (std::set<int>{0}));
-  EXPECT_EQ(selectors["mma.sp.m16n8k64.s4"], (std::set<int>{0, 1}));
-  EXPECT_EQ(selectors["mma.sp.m16n8k128.s4"], (std::set<int>{0}));
+  EXPECT_EQ(selectors["mma.sparse.m16n8k16.f16"], (std::set<int>{0, 1, 2, 3}));
+  EXPECT_EQ(selectors["mma.sparse.m16n8k32.f16"], (std::set<int>{0, 1}));
+  EXPECT_EQ(selectors["mma.sparse.m16n8k8.tf32"], (std::set<int>{0, 1, 2, 3}));
+  EXPECT_EQ(selectors["mma.sparse.m16n8k16.tf32"], (std::set<int>{0, 1}));
+  EXPECT_EQ(selectors["mma.sparse.m16n8k32.s8"], (std::set<int>{0, 1}));
+  EXPECT_EQ(selectors["mma.sparse.m16n8k64.s8"], (std::set<int>{0}));
+  EXPECT_EQ(selectors["mma.sparse.m16n8k64.s4"], (std::set<int>{0, 1}));
+  EXPECT_EQ(selectors["mma.sparse.m16n8k128.s4"], (std::set<int>{0}));
   EXPECT_EQ(ordered * 2, static_cast<int>(sparse_kernels().size()));
   const KernelPlan& k = sparse_kernel("mma.sp__ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32_e_1");
   EXPECT_NE(mma_kind().instruction_text(k).find("{%w8, %w9, %w10, %w11}, %w16, 1;"), std::string::npos)
