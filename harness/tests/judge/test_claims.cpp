@@ -1,6 +1,7 @@
 // Claims that predict a failure or a fault are confirmed only when their control cases pass.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "judge/claims.hpp"
@@ -205,8 +206,9 @@ TEST(ClaimVerdicts, ARoundTripBrokenByAFailingCaseIsUndecided) {
 }
 
 // A hypothesis (the suite's reading of what the documents only draw: mma.sp's metadata figures)
-// that the GPU refutes is a finding about the reading, never undecided for the GPU's sake: the claim
-// contradicted, its failing cases known (no action), the other hypotheses untouched.
+// that a GPU getting the rest of the family right refutes is a finding about the reading: the claim
+// contradicted, its failing cases known (no action), the other hypotheses untouched; on a GPU that
+// also gets a dense case wrong, undecided.
 TEST(ClaimVerdicts, AHypothesisTheGpuRefutesIsAFindingWithItsCasesKnown) {
   Suite suite = build_suite(load_specs(spec_files()));
   std::vector<CaseResult> results;
@@ -240,4 +242,17 @@ TEST(ClaimVerdicts, AHypothesisTheGpuRefutesIsAFindingWithItsCasesKnown) {
   }
   EXPECT_EQ(failed, 8);  // .sp and .sp::ordered_metadata, 4 cases each
   EXPECT_EQ(known, failed);
+  // A GPU that gets a dense mma case wrong as well: what the reading rests on does not hold, so the
+  // hypothesis is undecided and its cases need action, as any claim's (a wrong device has no finding).
+  for (auto& r : results) r.known.clear();
+  const KernelPlan& dense = *suite.find_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  results.push_back({});
+  results.back().kernel = dense.name;
+  results.back().family = dense.family;
+  results.back().case_name = "mma-random-1";
+  results.back().status = Status::Fail;
+  const auto unsound = evaluate_claims(suite, Audit{}, results);
+  EXPECT_EQ(find(unsound, "mma-sp-metadata-m16n8k16-f16").verdict, Verdict::Undecided);
+  mark_hypothesis_findings(suite, unsound, results);
+  EXPECT_TRUE(std::none_of(results.begin(), results.end(), [](const CaseResult& r) { return !r.known.empty(); }));
 }
