@@ -169,6 +169,7 @@ bool finish_gpu(PerGpu& G, const LoadedRun& run, const Audit& audit, const RunFl
   rep.results = std::move(G.run.results);
   rep.timing = G.run.timing;
   rep.claims = evaluate_claims(run.suite, audit, rep.results);
+  mark_hypothesis_findings(run.suite, rep.claims, rep.results);
   rep.sass = run_sass(run.catalog, rep.results);
   for (auto const& f : run.expectations)
     if (f.speaks_for(rep.info)) rep.expectations_applied.push_back(f.file);

@@ -128,6 +128,41 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   if (expect == Expect::Pass) undecided_if_the_gpu_is_wrong(v, t.bad_cases);
 }
 
+// The cases a claim of kind `cases` rests on (fault cases only where it names them).
+std::vector<const CaseResult*> claim_cases(const Suite& suite, const Claim& c, const std::vector<CaseResult>& results) {
+  std::vector<const CaseResult*> rs;
+  for (auto const& r : results) {
+    const KernelPlan* k = suite.find_kernel(r.kernel);
+    bool case_ok = c.check.cases.empty() ? !r.fault_case
+                                         : std::count(c.check.cases.begin(), c.check.cases.end(), r.case_name) > 0;
+    if (k && case_ok && selected(c.check, *k)) rs.push_back(&r);
+  }
+  return rs;
+}
+
+// A hypothesis (Claim::hypothesis) whose cases gave wrong values, on a GPU that gets every other case
+// of the family right (none outside the hypotheses needs action: what the reading rests on holds):
+// the GPU does otherwise than the suite reads the figures, a finding about the reading. Else it
+// stays undecided, as any claim whose cases need action (a wrong device has no finding of it).
+void hypothesis_verdict(ClaimVerdict& v, const std::vector<const CaseResult*>& own,
+                        const std::set<const CaseResult*>& hypotheses, const std::vector<CaseResult>& all) {
+  if (v.verdict != Verdict::Undecided) return;
+  for (auto const* r : own)
+    if (needs_action(*r) && r->status != Status::Fail) return;  // crashed, hung or errored
+  for (auto const& r : all)
+    if (r.family == v.family && !hypotheses.count(&r) && needs_action(r)) {
+      v.evidence += "; not judged as the suite's reading: other cases of the family need action on this run";
+      return;
+    }
+  std::string evidence = v.evidence;  // the tally after undecided_if_the_gpu_is_wrong's words
+  if (auto at = evidence.find("; "); evidence.starts_with("undecided: ") && at != std::string::npos)
+    evidence = evidence.substr(at + 2);
+  v.verdict = Verdict::Contradicted;
+  v.evidence = "the suite's reading of what the documents give only as figures (a hypothesis) does not hold on this "
+               "GPU: a finding about the reading, whose failing cases say lane by lane what the GPU did; " +
+               evidence;
+}
+
 // A claim that predicts a failure or a fault is confirmed only if its control cases (on the kernels
 // the claim was judged by, with data the claim does not speak of) passed: otherwise the device may fail everything.
 void judge_controls(ClaimVerdict& v, const ClaimCheck& ck, const std::vector<const CaseResult*>& judged,
@@ -217,6 +252,10 @@ void judge_roundtrip(ClaimVerdict& v, const Suite& suite, const std::string& cla
 std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit,
                                           const std::vector<CaseResult>& results, const std::string& no_gpu) {
   std::vector<ClaimVerdict> out;
+  std::set<const CaseResult*> hypotheses;  // the cases the hypotheses rest on
+  for (auto const& c : suite.specs.claims)
+    if (c.hypothesis)
+      for (auto const* r : claim_cases(suite, c, results)) hypotheses.insert(r);
   for (auto const& c : suite.specs.claims) {
     ClaimVerdict v{.id = c.id,
                    .family = c.family,
@@ -234,22 +273,31 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit
         if (const KernelPlan* k = suite.find_kernel(r.kernel); k && k->claim == c.id && !r.fault_case) rs.push_back(&r);
       judge_cases(v, rs, Expect::Pass, results.empty() ? no_gpu : "");
     } else if (c.check.kind == ClaimCheckKind::Cases) {
-      std::vector<const CaseResult*> rs;
-      for (auto const& r : results) {
-        const KernelPlan* k = suite.find_kernel(r.kernel);
-        // Fault cases speak only for the claims that name them.
-        bool case_ok = c.check.cases.empty() ? !r.fault_case
-                                             : std::count(c.check.cases.begin(), c.check.cases.end(), r.case_name) > 0;
-        if (k && case_ok && selected(c.check, *k)) rs.push_back(&r);
-      }
+      const std::vector<const CaseResult*> rs = claim_cases(suite, c, results);
       judge_cases(v, rs, c.check.expect, results.empty() ? no_gpu : "");
       if (!c.check.controls.empty() && v.verdict == Verdict::Confirmed) judge_controls(v, c.check, rs, results);
+      if (c.hypothesis) hypothesis_verdict(v, rs, hypotheses, results);
     } else {  // round trip: the stored rows must equal the loaded rows
       judge_roundtrip(v, suite, c.id, results, no_gpu);
     }
     out.push_back(std::move(v));
   }
   return out;
+}
+
+void mark_hypothesis_findings(const Suite& suite, const std::vector<ClaimVerdict>& claims,
+                              std::vector<CaseResult>& results) {
+  for (auto const& v : claims) {
+    const auto c = std::find_if(suite.specs.claims.begin(), suite.specs.claims.end(),
+                                [&](const Claim& x) { return x.id == v.id; });
+    if (c == suite.specs.claims.end() || !c->hypothesis || v.verdict != Verdict::Contradicted) continue;
+    const std::set<std::string> judged(v.checked.begin(), v.checked.end());
+    for (auto& r : results)
+      if (r.status == Status::Fail && needs_action(r) && judged.count(r.kernel + "/" + r.case_name))
+        r.known = fmt::format("contradicts the suite's hypothesis {} (its reading of figures the documents give "
+                              "without words): a finding about that reading, see the claim",
+                              v.id);
+  }
 }
 
 }  // namespace ptxcts

@@ -19,4 +19,11 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit
                                           const std::vector<CaseResult>& results,
                                           const std::string& no_gpu_reason = "");
 
+// The failing cases of a contradicted hypothesis (Claim::hypothesis) made known: a finding about the
+// suite's reading of a figure, which the claim reports; what the GPU did stays in each case's diff.
+// Only wrong values, and only where the claim is contradicted (evaluate_claims: where no other case
+// of the family needs action); a case that crashed, hung or errored still needs action.
+void mark_hypothesis_findings(const Suite& suite, const std::vector<ClaimVerdict>& claims,
+                              std::vector<CaseResult>& results);
+
 }  // namespace ptxcts

@@ -56,6 +56,9 @@ Filled fill(const std::string& text, const OperandShape& s) {
     } else if (name == "stride") {
       declare(".reg .b32 %st;");
       f.instruction += "%st";
+    } else if (name == "e") {  // a 32-bit operand a qualifier's value adds (sparse metadata)
+      declare(".reg .b32 %oe;");
+      f.instruction += "%oe";
     } else if (name == "dst" || name == "src") {
       const std::string n(name);
       declare(".reg " + type_of(s, n) + " " + prefix(n) + ";");

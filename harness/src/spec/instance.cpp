@@ -40,10 +40,15 @@ std::string Instance::mnemonic() const {
 }
 
 std::string Instance::id() const {
-  // Operands that a qualifier adds (wmma's stride) are not in the mnemonic: name them.
+  // Operands that a qualifier adds (a value written after the operands, ", ...": wmma's stride,
+  // mma.sp's metadata and selector) are not in the mnemonic: name them ("+stride", "+e+1").
   std::string operands;
   for (auto const* o : options_)
-    if (o->text == ", {stride}") operands += "+stride";
+    if (o->text.starts_with(", "))
+      for (char ch : o->text) {
+        if (ch == ',') operands += '+';
+        else if (ch != ' ' && ch != '{' && ch != '}') operands += ch;
+      }
   return address_width_ ? fmt::format("{}{}@a{}", mnemonic(), operands, address_width_) : mnemonic() + operands;
 }
 

@@ -24,6 +24,9 @@ struct KindOperation {
   bool addressed = true;    // has 'address_widths' and the operands {regs} and {addr}
   bool multiplies = false;  // no address: operands {d}, {a}, {b} and {c} (else {dst} and {src})
   bool stride = false;      // may take the optional stride operand, the qualifier value ", {stride}"
+  // may take a sparse multiply's metadata operand and its selector, the qualifier value ", {e}, N"
+  // (N: the selector, a constant 0 to 3), whose {e} the kind's emitter fills
+  bool metadata = false;
   // The key of its variants' semantics block ("wmma"); "" for the generic fragment layout
   // (matrix, row_alignment, address_lanes, fragment, fragments) that spec/ reads.
   std::string block;

@@ -136,7 +136,7 @@ ClaimCheck read_check(YamlReader ck, const std::string& id, const CaseSet& cases
 }
 
 Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) {
-  r.expect_map({"id", "text", "source", "document", "paraphrase", "note", "check"});
+  r.expect_map({"id", "text", "source", "document", "paraphrase", "note", "hypothesis", "check"});
   Claim c;
   c.family = family;
   c.where = r.where();
@@ -156,6 +156,9 @@ Claim read_claim(YamlReader r, const std::string& family, const CaseSet& cases) 
         "expected why the words are not checked verbatim ('paraphrase: <why>'), not an empty text");
   if (r.has("note")) c.note = r.at("note").str();
   c.check = read_check(r.at("check"), c.id, cases);
+  if (r.has("hypothesis")) c.hypothesis = r.at("hypothesis").boolean();
+  if (c.hypothesis && (c.check.kind != ClaimCheckKind::Cases || c.check.expect != Expect::Pass))
+    r.at("hypothesis").fail("a hypothesis is judged by cases that must pass: expected 'check: {kind: cases, ..., expect: pass}'");
   return c;
 }
 

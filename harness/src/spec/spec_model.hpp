@@ -160,6 +160,11 @@ struct Claim {
   std::string id, text, source, note, family;
   Citation cite;  // its `document` ("manual" unless it names another) and `source`
   ClaimCheck check;
+  // The text is the suite's reading of what the documents give only as figures (a hypothesis the
+  // cases judge): where the GPU gets the rest of the family right, wrong values contradict it, a
+  // finding about that reading, its failing cases known (the differences say what the GPU did).
+  // Cases that must pass only.
+  bool hypothesis = false;
   SourceLocation where;
 };
 

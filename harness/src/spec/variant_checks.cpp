@@ -14,6 +14,7 @@
 #include "spec/kind_blocks.hpp"
 #include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
+#include "spec/variant_reader.hpp"
 
 namespace ptxcts {
 namespace {
@@ -65,6 +66,19 @@ void check_stride_operand(const Variant& v, const YamlReader& r) {
             fmt::format("the stride operand \", {{stride}}\" belongs to {} variants only; expected a qualifier like "
                         "'.x1' or \"\"",
                         stride_operations()));
+}
+
+// Only some kinds' emitters fill a sparse multiply's metadata operand: elsewhere "{e}" would reach ptxas.
+void check_metadata_operand(const Variant& v, const YamlReader& r) {
+  if (const KindOperation* op = find_kind_operation(v.operation); op && op->metadata) return;
+  const auto nodes = option_nodes(r);
+  for (std::size_t a = 0; a < v.axes.size(); ++a)
+    for (std::size_t i = 0; i < v.axes[a].options.size(); ++i)
+      if (is_metadata_operand(v.axes[a].options[i].text))
+        nodes[a][i].at("text").fail(fmt::format(
+            "the metadata operand and selector \"{}\" belong to the variants of an operation whose kind fills "
+            "them; expected a qualifier like '.x1' or \"\"",
+            v.axes[a].options[i].text));
 }
 
 // A variable, the state space and the fragment layout are each decided by one qualifier at most.
@@ -178,9 +192,9 @@ void check_fragment_refs(const Variant& v, const YamlReader&) {
 
 // In the order a user has always seen them (the operation's kind's own checks follow: KindOperation::check).
 constexpr VariantCheck kVariantChecks[] = {
-    check_stride_operand,          check_one_decider,      check_distinct_values, check_same_variables,
-    check_syntax_names_qualifiers, check_instruction_name, check_syntax_operands, check_exclusion_refs,
-    check_fragment_refs,
+    check_stride_operand,   check_metadata_operand, check_one_decider,      check_distinct_values,
+    check_same_variables,   check_syntax_names_qualifiers, check_instruction_name, check_syntax_operands,
+    check_exclusion_refs,   check_fragment_refs,
 };
 
 }  // namespace

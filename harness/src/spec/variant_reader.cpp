@@ -42,6 +42,7 @@ QualifierOption read_option(YamlReader r, const TargetCatalog& targets) {
   o.where = r.where();
   o.text = r.at("text").str();
   if (o.text == ", {stride}") {  // wmma: the optional stride operand, written as a qualifier value
+  } else if (is_metadata_operand(o.text)) {  // mma.sp: the metadata operand and the selector
   } else if (!o.text.empty()) {
     bool ok = o.text[0] == '.' && o.text.size() > 1;
     for (char c : o.text) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == '_');
@@ -255,6 +256,10 @@ void read_semantics(const YamlReader& r, Variant& v, const KindOperation& op, co
 }
 
 }  // namespace
+
+bool is_metadata_operand(const std::string& text) {
+  return text.size() == 8 && text.starts_with(", {e}, ") && text[7] >= '0' && text[7] <= '3';
+}
 
 // 'operation': one of the kinds' (spec/kind_blocks.hpp).
 const KindOperation& read_operation(const YamlReader& r) {

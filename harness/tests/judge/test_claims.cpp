@@ -1,9 +1,11 @@
 // Claims that predict a failure or a fault are confirmed only when their control cases pass.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "judge/claims.hpp"
+#include "results/outcome.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -201,4 +203,56 @@ TEST(ClaimVerdicts, ARoundTripBrokenByAFailingCaseIsUndecided) {
   const std::string id = "stmatrix-inverts-ldmatrix";
   EXPECT_EQ(find(broken(Status::Pass), id).verdict, Verdict::Contradicted);
   EXPECT_EQ(find(broken(Status::Fail), id).verdict, Verdict::Undecided);
+}
+
+// A hypothesis (the suite's reading of what the documents only draw: mma.sp's metadata figures)
+// that a GPU getting the rest of the family right refutes is a finding about the reading: the claim
+// contradicted, its failing cases known (no action), the other hypotheses untouched; on a GPU that
+// also gets a dense case wrong, undecided.
+TEST(ClaimVerdicts, AHypothesisTheGpuRefutesIsAFindingWithItsCasesKnown) {
+  Suite suite = build_suite(load_specs(spec_files()));
+  std::vector<CaseResult> results;
+  for (auto const& k : suite.kernels)
+    for (auto const& c : suite.specs.cases.cases)
+      if (k.family == "mma" && k.name.starts_with("mma.sp") && takes(k, c)) {
+        CaseResult r;
+        r.kernel = k.name;
+        r.family = k.family;
+        r.case_name = c.name;
+        const bool refuted = k.name.find(".m16n8k16.row.col.f16.f16.f16.f16_e_1") != std::string::npos;
+        r.status = refuted ? Status::Fail : Status::Pass;
+        r.reason = "as the test says";
+        results.push_back(r);
+      }
+  const auto vs = evaluate_claims(suite, Audit{}, results);
+  const ClaimVerdict& refuted = find(vs, "mma-sp-metadata-m16n8k16-f16");
+  EXPECT_EQ(refuted.verdict, Verdict::Contradicted) << refuted.evidence;
+  EXPECT_EQ(refuted.evidence.rfind("the suite's reading of what the documents give only as figures", 0), 0u)
+      << refuted.evidence;
+  EXPECT_EQ(find(vs, "mma-sp-metadata-m16n8k32-f16").verdict, Verdict::Confirmed);
+  mark_hypothesis_findings(suite, vs, results);
+  int known = 0, failed = 0;
+  for (auto const& r : results) {
+    failed += r.status == Status::Fail;
+    known += !r.known.empty();
+    EXPECT_FALSE(needs_action(r)) << r.kernel << "/" << r.case_name;
+    if (r.status == Status::Pass) {
+      EXPECT_TRUE(r.known.empty()) << r.kernel;
+    }
+  }
+  EXPECT_EQ(failed, 8);  // .sp and .sp::ordered_metadata, 4 cases each
+  EXPECT_EQ(known, failed);
+  // A GPU that gets a dense mma case wrong as well: what the reading rests on does not hold, so the
+  // hypothesis is undecided and its cases need action, as any claim's (a wrong device has no finding).
+  for (auto& r : results) r.known.clear();
+  const KernelPlan& dense = *suite.find_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  results.push_back({});
+  results.back().kernel = dense.name;
+  results.back().family = dense.family;
+  results.back().case_name = "mma-random-1";
+  results.back().status = Status::Fail;
+  const auto unsound = evaluate_claims(suite, Audit{}, results);
+  EXPECT_EQ(find(unsound, "mma-sp-metadata-m16n8k16-f16").verdict, Verdict::Undecided);
+  mark_hypothesis_findings(suite, unsound, results);
+  EXPECT_TRUE(std::none_of(results.begin(), results.end(), [](const CaseResult& r) { return !r.known.empty(); }));
 }

@@ -44,7 +44,9 @@ std::vector<FormulaTextCheck> check_formula_texts(const SpecSet& specs) {
   std::vector<FormulaTextCheck> out;
   for (auto const& v : specs.variants) {
     const MmaSpec* spec = v.semantics_as<MmaSpec>();
-    if (!spec) continue;
+    // mma.sp's variants: their sections' printed A formulas are the sparse block's statements, their
+    // columns of non-zero values and figure-only B the suite's (kinds/mma/mma_sparse.hpp)
+    if (!spec || spec->sparse.chunk) continue;
     const std::pair<const char*, const MmaOperand*> operands[] = {{"a", &spec->a}, {"b", &spec->b}, {"c", &spec->c}};
     for (auto const& [name, o] : operands)
       for (auto const& [key, layout] : o->layouts)
@@ -207,7 +209,7 @@ std::vector<const Variant*> encoding(const SpecSet& specs, const std::string& nu
   std::vector<const Variant*> out;
   for (auto const& v : specs.variants) {
     const MmaSpec* spec = v.semantics_as<MmaSpec>();
-    if (!spec) continue;
+    if (!spec || spec->sparse.chunk) continue;  // the dense variants
     const MmaOperand& o = operand == "b" ? spec->b : spec->c;
     for (auto const& [key, layout] : o.layouts)
       if (layout.source.find(", " + number + " ") != std::string::npos) {

@@ -7,6 +7,7 @@
 
 #include "kinds/mma/mma_cases.hpp"
 #include "kinds/mma/mma_semantics.hpp"
+#include "kinds/mma/mma_sparse.hpp"
 
 namespace ptxcts {
 namespace {
@@ -27,7 +28,15 @@ std::vector<double> exact_integers(const ElementFormat& f, int range) {
 }
 
 // The values an operand's elements take: the exact integers its type holds in the range that keeps
-// every product and sum exact (a pool to pick from, or to spell positions with).
+// every product and sum exact (a pool to pick from, or to spell positions with). mma.sp's A: without
+// zero, so that every value the metadata places shows where it went.
+std::vector<std::uint64_t> pool(const ElementFormat& f, const MmaInfo& x, bool accumulator);
+std::vector<std::uint64_t> pool(const ElementFormat& f, const MmaInfo& x, bool accumulator, bool nonzero) {
+  std::vector<std::uint64_t> out = pool(f, x, accumulator);
+  if (nonzero) std::erase_if(out, [&](std::uint64_t v) { return element_value(f, v) == 0; });
+  return out;
+}
+
 std::vector<std::uint64_t> pool(const ElementFormat& f, const MmaInfo& x, bool accumulator) {
   std::vector<std::uint64_t> out;
   if (f.kind == ElementKind::Float) {
@@ -65,7 +74,7 @@ LaunchInput make_mma_input(const CaseSet& set, const CaseSpec& c, const MmaInfo&
   if (unique) {
     warps = 1;
     for (const MmaOperandInfo* o : {&x.a, &x.b, &x.c})
-      warps = std::max(warps, digits_needed(pool(*o->format, x, o == &x.c).size(),
+      warps = std::max(warps, digits_needed(pool(*o->format, x, o == &x.c, o == &x.a && x.sparse.chunk).size(),
                                             static_cast<std::size_t>(x.computations * o->rows * o->cols)));
   }
   in.shape = {.warps = warps, .tile_bytes = 16, .steps = 1, .regs = x.words};
@@ -85,7 +94,7 @@ LaunchInput make_mma_input(const CaseSet& set, const CaseSpec& c, const MmaInfo&
                        .cols = o->cols,
                        .format = o->format,
                        .bits = std::vector<std::uint64_t>(static_cast<std::size_t>(o->rows * o->cols))});
-      const std::vector<std::uint64_t> values = pool(*o->format, x, o == &x.c);
+      const std::vector<std::uint64_t> values = pool(*o->format, x, o == &x.c, o == &x.a && x.sparse.chunk);
       std::size_t position = 0;
       for (auto& matrix : m)
         for (auto& bits : matrix.bits) {
@@ -97,6 +106,7 @@ LaunchInput make_mma_input(const CaseSet& set, const CaseSpec& c, const MmaInfo&
         }
       mma_place(*o, m, warp, x.words);
     }
+    if (x.sparse.chunk) fill_sparse_metadata(x, rng, warp, x.words);
   }
   return in;
 }

@@ -25,7 +25,7 @@ struct MmaNotes {
   }
 };
 
-// One warp: a, b and c must come back unchanged; each element of d named by lane, register, row and
+// One warp: a, b and c (and mma.sp's e) must come back unchanged; each element of d named by lane, register, row and
 // column, and, where only one place of d holds the value it got, whose value that is.
 void check_mma_warp(const MmaInfo& x, int w, const std::uint32_t* want, const std::uint32_t* got, int stride,
                     MmaNotes& notes) {
@@ -51,6 +51,12 @@ void check_mma_warp(const MmaInfo& x, int w, const std::uint32_t* want, const st
                                lane, o->name, k, want[at], got[at]);
           });
       }
+    if (const std::size_t at = static_cast<std::size_t>(lane * stride + x.sparse.e_word);
+        x.sparse.chunk && want[at] != got[at])
+      notes.note([&] {
+        return fmt::format("warp {} lane {} operand e (metadata): changed from 0x{:08x} to 0x{:08x} (an input)", w,
+                           lane, want[at], got[at]);
+      });
     for (int e = 0; e < x.d.elements(); ++e) {
       const std::uint64_t ev = x.d.get(want + lane * stride, e), av = x.d.get(got + lane * stride, e);
       if (ev == av) continue;

@@ -21,6 +21,14 @@ int first_register(const MmaInfo& x, const MmaOperandInfo& o) {
   return first;
 }
 
+// mma.sp's metadata e: the .b32 register after d's.
+int e_register(const MmaInfo& x) {
+  int first = 0;
+  for (const MmaOperandInfo* p : {&x.a, &x.b, &x.c, &x.d})
+    if (!p->wide) first += p->registers;
+  return first;
+}
+
 // Moves in and out of the words of one register (two words for .b64, low word first).
 void move_register(MmaProgram& prog, bool wide, int reg, int word) {
   const int at = 4 * word;
@@ -80,6 +88,8 @@ std::string mma_instruction(const Instance& inst, const MmaInfo& x) {
   fill_placeholder(text, "{a}", mma_operand_list(x, x.a));
   fill_placeholder(text, "{b}", mma_operand_list(x, x.b));
   fill_placeholder(text, "{c}", mma_operand_list(x, x.c));
+  // mma.sp: its selector's value carries the metadata operand ("{c}, {e}, 0x1")
+  if (x.sparse.chunk) fill_placeholder(text, "{e}", fmt::format("%w{}", e_register(x)));
   return text;
 }
 
@@ -91,6 +101,7 @@ MmaProgram mma_program(const KernelPlan& k) {
     for (int r = 0; r < o->registers; ++r) move_register(prog, o->wide, first + r, o->first_word + (o->wide ? 2 * r : r));
     (o->wide ? prog.regs64 : prog.regs32) += o->registers;
   }
+  if (x.sparse.chunk) move_register(prog, false, prog.regs32++, x.sparse.e_word);
   prog.words = x.words;
   for (int extra = 0; extra < compose_extra_words(k); ++extra) move_register(prog, false, prog.regs32++, prog.words++);
   if (!is_composition(k)) {

@@ -1,5 +1,5 @@
-// Fills the mma kernel skeleton (kernels/mma.ptx.in): the registers in (a, b, c, d, then any a
-// composition adds), one shared-memory address per step that has one, the instructions with their
+// Fills the mma kernel skeleton (kernels/mma.ptx.in): the registers in (a, b, c, d, mma.sp's
+// metadata e, then any a composition adds), one shared-memory address per step that has one, the instructions with their
 // operands, every register and the tiles out.
 #pragma once
 

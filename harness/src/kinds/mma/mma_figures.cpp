@@ -127,7 +127,8 @@ KindFigures mma_figures(const SpecSet& specs) {
       .figures_of = {}};
   FigureBuilder b{.out = out};
   for (auto const& v : specs.variants)
-    if (const MmaSpec* spec = v.semantics_as<MmaSpec>())
+    // mma.sp's: not drawn (its A is the suite's matrix of non-zero values, its metadata a hypothesis)
+    if (const MmaSpec* spec = v.semantics_as<MmaSpec>(); spec && !spec->sparse.chunk)
       for (auto const& inst : expand(v)) b.add_form(inst, *spec);
   return out;
 }

@@ -35,6 +35,15 @@ MmaInfo mma_info(const Instance& inst) {
     info->first_word = word;
     word += info->words();
   }
+  if (spec.sparse.chunk) {
+    const Bindings b = inst.bindings();
+    const std::int64_t* selector = b.find(spec.sparse.selector);
+    x.sparse = {.chunk = spec.sparse.chunk,
+                .selector = selector ? static_cast<int>(*selector) : 0,
+                .threads = 4 / spec.sparse.selectors,
+                .ordered = inst.option(spec.sparse.ordered).text == ".sp::ordered_metadata",
+                .e_word = word++};
+  }
   x.words = word;
   x.rule = {.m = x.m,
             .n = x.n,

@@ -20,11 +20,21 @@ struct MmaOperandInfo : MmaOperandLayout {
   void set(std::uint32_t* words, int e, std::uint64_t bits) const;
 };
 
+// mma.sp (MmaSpec::sparse): the instance's selector and what its metadata word means.
+struct MmaSparseInfo {
+  int chunk = 0;          // 0: a dense mma
+  int selector = 0;       // operand f
+  int threads = 0;        // lanes of a group of four that hold metadata (4 / the selector's values)
+  bool ordered = false;   // .sp::ordered_metadata
+  int e_word = -1;        // the metadata operand e's word in a thread's words (after d)
+};
+
 struct MmaInfo {
   int m = 0, n = 0, k = 0, computations = 1;
   MmaOperandInfo a, b, c, d;
   ProductRule rule;
-  int words = 0;  // per thread: a, b, c, then d
+  MmaSparseInfo sparse;
+  int words = 0;  // per thread: a, b, c, d, then mma.sp's e
 };
 
 // Throws LayoutError or FormulaEvalError as compute_mma_layouts does.

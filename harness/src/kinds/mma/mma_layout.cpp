@@ -94,7 +94,8 @@ MmaLayouts compute_mma_layouts(const Instance& inst) {
   x.n = spec.n;
   x.k = spec.k;
   x.computations = spec.computations;
-  x.a = operand_layout(inst, spec, spec.a, "a", spec.m, spec.k);
+  // mma.sp: A's operand holds the non-zero half of each row (its matrix m x k/2)
+  x.a = operand_layout(inst, spec, spec.a, "a", spec.m, spec.sparse.chunk ? spec.k / 2 : spec.k);
   x.b = operand_layout(inst, spec, spec.b, "b", spec.k, spec.n);
   x.c = operand_layout(inst, spec, spec.c, "c", spec.m, spec.n);
   x.d = operand_layout(inst, spec, spec.d, "d", spec.m, spec.n);

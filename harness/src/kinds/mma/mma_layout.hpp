@@ -1,6 +1,7 @@
 // The layout of one mma instance, evaluated from the spec's formulas (the manual's, 9.7.14.5.1-13):
 // for each operand, which (computation, row, col) each element of each lane holds. Also checks that
-// the formulas describe a possible layout: every element of every matrix exactly once.
+// the formulas describe a possible layout: every element of every matrix exactly once. mma.sp's A
+// is the matrix of its non-zero elements (m x k/2).
 #pragma once
 
 #include <string>

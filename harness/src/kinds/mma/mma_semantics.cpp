@@ -1,5 +1,7 @@
 #include "kinds/mma/mma_semantics.hpp"
 
+#include "kinds/mma/mma_sparse.hpp"
+
 namespace ptxcts {
 
 std::vector<MatrixValues> mma_matrices(const MmaInfo& x, const MmaOperandInfo& o, const std::uint32_t* warp,
@@ -26,8 +28,15 @@ void mma_place(const MmaOperandInfo& o, const std::vector<MatrixValues>& m, std:
     }
 }
 
+std::vector<MatrixValues> mma_a_matrices(const MmaInfo& x, const std::uint32_t* warp, int stride) {
+  std::vector<MatrixValues> a = mma_matrices(x, x.a, warp, stride);
+  if (x.sparse.chunk)
+    for (auto& m : a) m = sparse_dense_a(x, m, warp, stride);
+  return a;
+}
+
 void mma_execute(const MmaInfo& x, std::uint32_t* warp, int stride) {
-  const auto a = mma_matrices(x, x.a, warp, stride), b = mma_matrices(x, x.b, warp, stride),
+  const auto a = mma_a_matrices(x, warp, stride), b = mma_matrices(x, x.b, warp, stride),
              c = mma_matrices(x, x.c, warp, stride);
   std::vector<MatrixValues> d;
   for (std::size_t g = 0; g < a.size(); ++g) d.push_back(multiply_accumulate(x.rule, a[g], b[g], c[g]));

@@ -117,9 +117,45 @@ MmaOperand read_operand(const YamlReader& block, const char* name, const Variant
   return out;
 }
 
+// mma.sp's 'sparse' block: granularity, the selector and its documented values, the qualifier that
+// asks for ordered metadata. The selector's values must cover the four lanes of a group with the
+// lanes one value names (9.7.14.6.1: one thread, a thread pair, or all four contribute), each of
+// them holding 16 bits of metadata for each of its group's two rows (kinds/mma/mma_sparse.hpp).
+MmaSparse read_sparse(YamlReader s, const Variant& v, const std::set<std::string>& bound, int k) {
+  s.expect_map({"chunk", "selector", "selectors", "ordered", "source", "hypothesis"});
+  MmaSparse out;
+  out.chunk = static_cast<int>(s.at("chunk").integer(2, 8));
+  if (out.chunk != 2 && out.chunk != 4 && out.chunk != 8)
+    s.at("chunk").fail(fmt::format("expected a chunk of 2 (1:2), 4 (2:4) or 8 (4:8) elements but found {}", out.chunk));
+  out.selector = s.at("selector").str();
+  if (!bound.count(out.selector))
+    s.at("selector").fail(fmt::format("expected a variable a qualifier of '{}' sets (the selector's value)", v.name));
+  out.selectors = static_cast<int>(s.at("selectors").integer(1, 4));
+  const int threads = k / out.chunk / 4;  // 16 bits of a row per contributing lane: 4 fields
+  if (threads < 1 || threads * out.selectors != 4 || k % (out.chunk * 4) != 0)
+    s.at("selectors").fail(fmt::format("{} selector values with k = {} in chunks of {} do not share a group's four "
+                                       "lanes ({} fields of 4 bits a row, 4 a lane)",
+                                       out.selectors, k, out.chunk, k / out.chunk));
+  std::set<std::int64_t> values;  // the selector values the variant's qualifiers give
+  for (auto const& axis : v.axes)
+    for (auto const& o : axis.options)
+      for (auto const& [name, value] : o.set)
+        if (name == out.selector) values.insert(value);
+  if (values.size() != static_cast<std::size_t>(out.selectors) || *values.begin() != 0 ||
+      *values.rbegin() != out.selectors - 1)
+    s.at("selectors").fail(fmt::format("expected the qualifiers to give each selector value 0 to {} once (each "
+                                       "documented value), but they give {}",
+                                       out.selectors - 1, fmt::join(values, ", ")));
+  out.ordered = read_axis_name(s.at("ordered"), v, {".sp", ".sp::ordered_metadata"});
+  out.source = s.at("source").str();
+  out.hypothesis = s.at("hypothesis").str();
+  return out;
+}
+
 // The 'mma' block.
 std::shared_ptr<const MmaSpec> read_mma_spec_block(YamlReader r, const Variant& v, const std::set<std::string>& bound) {
-  r.expect_map({"shape", "let", "computations", "a", "b", "c", "d", "saturate", "rounding", "product", "unchecked"});
+  r.expect_map({"shape", "let", "computations", "a", "b", "c", "d", "saturate", "rounding", "product", "unchecked",
+                "sparse"});
   auto block = std::make_shared<MmaSpec>();
   MmaSpec& mma = *block;
   YamlReader shape = r.at("shape");
@@ -160,6 +196,7 @@ std::shared_ptr<const MmaSpec> read_mma_spec_block(YamlReader r, const Variant& 
     mma.product.fixed.clear();
     mma.product.axis = read_axis_name(r.at("product"), v, {".xor.popc", ".and.popc"});
   }
+  if (r.has("sparse")) mma.sparse = read_sparse(r.at("sparse"), v, bound, mma.k);
   return block;
 }
 
@@ -185,6 +222,7 @@ std::vector<KindOperation> mma_operations() {
            .addressed = false,
            .multiplies = true,
            .stride = false,
+           .metadata = true,
            .block = "mma",
            .read = read_mma_semantics,
            .check = {}}};

@@ -46,6 +46,20 @@ struct MmaOperand {
   std::string layout_of;                     // "c": the layouts are c's
 };
 
+// mma.sp and mma.sp::ordered_metadata (9.7.14.6): A is structured sparse; its operand holds only the
+// non-zero elements (a matrix m x k/2, laid out by the 'a' block), and the metadata operand e says
+// where in each chunk of a row they sit. Which lane's bits of e give which chunk the manual draws
+// only (9.7.14.6.2's figures): kinds/mma/mma_sparse.hpp states the suite's reading (a hypothesis,
+// cited in the family file), which the device judges.
+struct MmaSparse {
+  int chunk = 0;          // elements of a row of A per 4-bit metadata field: 4 (2:4), 2 (.tf32 1:2), 8 (4:8 in pairs); 0: dense
+  int selectors = 0;      // the sparsity selector's documented values: 0 .. selectors - 1 (9.7.14.6.1)
+  std::string selector;   // the variable the selector qualifier's values set (operand f)
+  std::string ordered;    // the qualifier whose value .sp::ordered_metadata asks for sorted indices
+  std::string source;     // 9.7.14.6.1's words on granularity and selector
+  std::string hypothesis; // the suite's reading of the metadata figures, with what it cites
+};
+
 struct MmaSpec : VariantSemantics {
   int m = 0, n = 0, k = 0;
   // m8n8k4 .f16: a warp computes several products; which one a lane takes part in.
@@ -60,6 +74,7 @@ struct MmaSpec : VariantSemantics {
   // 'unchecked': why no result can be checked though the fragments are given (.block_scale: the
   // scale matrices' layout and the scaling are in a section the specs do not hold); "": checked.
   std::string why_unchecked;
+  MmaSparse sparse;      // mma.sp's metadata and selector (chunk 0: a dense mma)
   const Formula* operand_registers(std::string_view operand) const override;
   std::string unchecked() const override { return why_unchecked; }
 };

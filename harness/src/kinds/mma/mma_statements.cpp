@@ -66,7 +66,7 @@ std::vector<KindStatement> mma_statements(const SpecSet& specs) {
 std::vector<std::string> mma_section_sources(const SpecSet& specs) {
   std::vector<std::string> out;
   for (auto const& v : specs.variants)
-    if (const MmaSpec* spec = v.semantics_as<MmaSpec>())
+    if (const MmaSpec* spec = v.semantics_as<MmaSpec>(); spec && !spec->sparse.chunk)  // mma.sp: below
       for (const MmaOperand* o : {&spec->a, &spec->b, &spec->c})
         for (auto const& [key, layout] : o->layouts) out.push_back(layout.source);
   for (auto const& s : sparse_fragments(specs)) out.push_back(s.section);

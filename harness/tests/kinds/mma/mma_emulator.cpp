@@ -84,7 +84,7 @@ MatrixValues relabelled(const MatrixValues& x, bool rows, bool cols, bool to) {
 
 // mma_execute (kinds/mma/mma_semantics) on a device that reads the layouts relabelled.
 void mma_execute_relabelled(const MmaInfo& x, std::uint32_t* warp, int stride, const Relabelling& L) {
-  const auto a = mma_matrices(x, x.a, warp, stride), b = mma_matrices(x, x.b, warp, stride),
+  const auto a = mma_a_matrices(x, warp, stride), b = mma_matrices(x, x.b, warp, stride),
              c = mma_matrices(x, x.c, warp, stride);
   std::vector<MatrixValues> d;
   for (std::size_t g = 0; g < a.size(); ++g)
