@@ -56,8 +56,9 @@ void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbo
   for (auto const& c : claims) {
     const bool finding = c.verdict == Verdict::Contradicted;
     if (!finding && v != Verbosity::Verbose) continue;
-    std::string line = fmt::format("{}claim {} {}{}: {}", prefix, to_string(c.verdict), c.id,
-                                   c.known.empty() ? "" : " (known)", fold_target_lists(c.evidence));
+    std::string line = fmt::format("{}claim {} {}{}{}: {}", prefix, to_string(c.verdict), c.id,
+                                   c.hypothesis ? " (the suite's hypothesis)" : "", c.known.empty() ? "" : " (known)",
+                                   fold_target_lists(c.evidence));
     // Long evidence is cut at a word (the report has all of it).
     if (v != Verbosity::Verbose && line.size() > 300) line = line.substr(0, line.rfind(' ', 296)) + " \u2026";
     fmt::print(out, "  {}\n", wrapped(line, 98, 6));

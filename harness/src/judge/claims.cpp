@@ -264,7 +264,9 @@ std::vector<ClaimVerdict> evaluate_claims(const Suite& suite, const Audit& audit
                    .note = c.note,
                    .verdict = Verdict::NotCheckable,
                    .evidence = "",
-                   .checked = {}};
+                   .checked = {},
+                   .known = {},
+                   .hypothesis = c.hypothesis};
     if (c.check.kind == ClaimCheckKind::Requirements) {
       judge_requirements(v, audit, c.check.variant);
     } else if (c.check.kind == ClaimCheckKind::Composition) {  // the kernels planned for it, every case

@@ -150,16 +150,30 @@ std::string undefined_part(const RunReport& report, const Tally& t) {
 }
 
 // "; 2 documentation findings, 35 claims undecided (their cases need action)": the claims the GPU's
-// own failures would contradict are no findings, and are counted apart.
+// own failures would contradict are no findings, and are counted apart; so are the suite's own
+// hypotheses the run refutes (readings of figures: no finding about the documents), with their cases.
 std::string findings_part(const RunReport& report) {
-  const int n = claims_with(report, Verdict::Contradicted), undecided = claims_with(report, Verdict::Undecided);
-  int known = 0;  // differences an expectation of this GPU and driver names (judge/expectations)
-  for (auto const& r : report.results) known += !r.known.empty();
+  int n = 0, refuted = 0;
+  std::set<std::string> refuted_cases;  // kernel/case of a refuted hypothesis
+  for (auto const& c : report.claims) {
+    n += documentation_finding(c);
+    if (!refuted_hypothesis(c)) continue;
+    ++refuted;
+    refuted_cases.insert(c.checked.begin(), c.checked.end());
+  }
+  const int undecided = claims_with(report, Verdict::Undecided);
+  int known = 0, known_refuting = 0;  // differences an expectation names (judge/expectations), or a refuted hypothesis
+  for (auto const& r : report.results)
+    if (!r.known.empty()) ++(refuted_cases.count(r.kernel + "/" + r.case_name) ? known_refuting : known);
   for (auto const& c : report.claims) known += !c.known.empty();
   return (n ? "; " + counted(n, "documentation finding", "documentation findings") : "; no documentation findings") +
          (undecided ? ", " + counted(undecided, "claim undecided (its cases need action)",
                                      "claims undecided (their cases need action)")
                     : "") +
+         (refuted ? fmt::format("; {} of the suite's hypotheses refuted (its readings of figures, not findings about "
+                                "the documents; their {} marked known)",
+                                count_text(refuted), counted(known_refuting, "case", "cases"))
+                  : "") +
          (known ? "; " + counted(known, "known difference", "known differences") + " (expectations)" : "");
 }
 

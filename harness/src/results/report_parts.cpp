@@ -93,19 +93,21 @@ CaseResult read_case_result(const JsonNode& n) {
 }
 
 Json claim_json(const ClaimVerdict& c) {
-  return {{"id", c.id},
-          {"family", c.family},
-          {"text", c.text},
-          {"source", c.source},
-          {"note", c.note},
-          {"verdict", to_string(c.verdict)},
-          {"evidence", c.evidence},
-          {"checked", c.checked},
-          {"known", c.known}};
+  Json j = {{"id", c.id},
+            {"family", c.family},
+            {"text", c.text},
+            {"source", c.source},
+            {"note", c.note},
+            {"verdict", to_string(c.verdict)},
+            {"evidence", c.evidence},
+            {"checked", c.checked},
+            {"known", c.known}};
+  if (c.hypothesis) j["hypothesis"] = true;
+  return j;
 }
 
 ClaimVerdict read_claim(const JsonNode& n, std::int64_t schema) {
-  n.object({"id", "family", "text", "source", "note", "verdict", "evidence", "checked"}, {"known"});
+  n.object({"id", "family", "text", "source", "note", "verdict", "evidence", "checked"}, {"known", "hypothesis"});
   ClaimVerdict c;
   c.id = n.at("id").str();
   c.family = n.at("family").str();
@@ -123,6 +125,7 @@ ClaimVerdict read_claim(const JsonNode& n, std::int64_t schema) {
   c.evidence = n.at("evidence").str();
   c.checked = n.at("checked").strings();
   if (n.has("known")) c.known = n.at("known").str();  // from schema 9 on
+  if (n.has("hypothesis")) c.hypothesis = n.at("hypothesis").boolean();
   return c;
 }
 

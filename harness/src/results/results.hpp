@@ -72,7 +72,16 @@ struct ClaimVerdict {
   std::string evidence;              // why this verdict, in a sentence or two
   std::vector<std::string> checked;  // the results (kernel/case) or assemblies it rests on
   std::string known{};               // an expectation matched this verdict: its reason and link ("" none)
+  // The claim is the suite's reading of what the documents give only as figures (its spec's
+  // 'hypothesis: true'): contradicted, it is a finding about that reading, never a documentation
+  // finding (JSON "hypothesis": true, written only where true).
+  bool hypothesis = false;
 };
+
+// A contradicted claim of the documents (not a hypothesis of the suite's).
+inline bool documentation_finding(const ClaimVerdict& c) { return c.verdict == Verdict::Contradicted && !c.hypothesis; }
+// A hypothesis of the suite's that the run contradicts: its reading of figures does not hold here.
+inline bool refuted_hypothesis(const ClaimVerdict& c) { return c.verdict == Verdict::Contradicted && c.hypothesis; }
 
 struct RunInfo {
   std::string gpu_name;

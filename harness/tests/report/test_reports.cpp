@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "report/run/report_files.hpp"
+#include "report/run/report_html.hpp"
 #include "report/run/report_junit.hpp"
 #include "report/run/report_markdown.hpp"
 #include "results/outcome.hpp"
@@ -30,8 +31,8 @@ auto fields(const CaseResult& x) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q);
 }
 auto fields(const ClaimVerdict& x) {
-  auto const& [a, b, c, d, e, f, g, h, i] = x;
-  return std::tie(a, b, c, d, e, f, g, h, i);
+  auto const& [a, b, c, d, e, f, g, h, i, j] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j);
 }
 auto fields(const Withdrawal& x) {
   auto const& [a, b] = x;
@@ -859,6 +860,40 @@ TEST(ReportClaims, AnUndecidedClaimIsCountedApartEverywhere) {
   EXPECT_NE(std::string(doc.select_node("//testcase[@name='ldmatrix-undecided']/system-out").node().text().as_string())
                 .find("claim ldmatrix-undecided: undecided"),
             std::string::npos);
+}
+
+// Issue 42: a hypothesis of the suite's (its reading of figures) that a run contradicts is no
+// documentation finding: the verdict line, the JSON summary, the page, the Markdown and the JUnit file
+// count and name it apart, and its cases marked known are not counted as the expectations' known
+// differences; the reader keeps the mark.
+TEST(ReportClaims, ARefutedHypothesisIsNoDocumentationFinding) {
+  RunReport r = undecided_report();
+  r.claims[2].verdict = Verdict::Contradicted;
+  r.claims[2].id = "ldmatrix-reading";
+  r.claims[2].hypothesis = true;
+  r.claims[2].checked = {r.results[1].kernel + "/" + r.results[1].case_name};
+  r.results[1].known = "contradicts the suite's hypothesis ldmatrix-reading";
+  r.claims[1].verdict = Verdict::Confirmed;  // no documentation finding left
+  EXPECT_EQ(verdict_line(r),
+            "Conforms: 1 case as documented; no documentation findings; 1 of the suite's hypotheses refuted (its "
+            "readings of figures, not findings about the documents; their 1 case marked known).");
+  const std::string json = report_json(r);
+  EXPECT_NE(json.find("\"findings\": 0,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"hypothesis\": true"), std::string::npos);
+  EXPECT_TRUE(parse_report_json(json, "r.json").claims[2].hypothesis);
+  EXPECT_FALSE(parse_report_json(json, "r.json").claims[1].hypothesis);
+  const std::string html = report_html(r);
+  EXPECT_NE(html.find("No documentation findings: no claim of the documents contradicted"), std::string::npos);
+  EXPECT_NE(html.find("1 of the suite's hypotheses refuted: its readings of what the documents give only as figures"),
+            std::string::npos);
+  EXPECT_NE(report_markdown(r).find("| ldmatrix-reading | **contradicted** (the suite's hypothesis: not a "
+                                    "documentation finding) |"),
+            std::string::npos);
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(report_junit(r).c_str()));
+  const std::string out =
+      doc.select_node("//testcase[@name='ldmatrix-reading']/system-out").node().text().as_string();
+  EXPECT_EQ(out.rfind("the suite's hypothesis refuted (its reading of figures): claim ldmatrix-reading", 0), 0u) << out;
 }
 
 // An undecided verdict is from schema 10 on: an older report that says it was not written by ptxcts;

@@ -163,28 +163,42 @@ void undecided_block(pugi::xml_node s, const RunReport& report) {
 
 // What needs a reader: the cases that need action (the GPU's conformance), then the documentation
 // findings (contradicted claims: about the documents, shown apart), then the claims left undecided.
+// One contradicted claim, folded: its text, source, evidence, the cases it rests on.
+void contradicted_claim(pugi::xml_node s, const RunReport& report, const ClaimVerdict& c) {
+  pugi::xml_node d = el(s, "details", {{"class", "finding claim"}, {"data-id", c.id}});
+  pugi::xml_node h = el(d, "summary");
+  el(h, "span", {{"class", c.known.empty() ? "badge contradicted" : "badge contradicted known"}},
+     c.known.empty() ? "contradicted" : "contradicted (known)");
+  text(h, "claim " + c.id + ": \u201c" + c.text + "\u201d");
+  pugi::xml_node div = el(d, "div");
+  el(div, "p", {}, "Source: " + c.source);
+  folded_paragraph(div, "Evidence: ", c.evidence);
+  if (!c.note.empty()) el(div, "p", {}, "Note: " + c.note);
+  if (!c.known.empty()) el(div, "p", {}, "Known difference: " + c.known);
+  checked_list(div, c.checked);
+  sass_beside_claim(div, report, c);
+}
+
 void findings_section(pugi::xml_node body, const RunReport& report) {
   pugi::xml_node s = section(body, "findings", "Failures and findings");
   failures_block(s, report);
-  int n = 0;
-  for (auto const& c : report.claims) n += c.verdict == Verdict::Contradicted;
+  int n = 0, refuted = 0;
+  for (auto const& c : report.claims) {
+    n += documentation_finding(c);
+    refuted += refuted_hypothesis(c);
+  }
   el(s, "h3", {},
      n ? fmt::format("{} documentation findings: claims of the documents that this run contradicts", n)
-       : std::string("No documentation findings: no claim contradicted"));
-  for (auto const& c : report.claims) {
-    if (c.verdict != Verdict::Contradicted) continue;
-    pugi::xml_node d = el(s, "details", {{"class", "finding claim"}, {"data-id", c.id}});
-    pugi::xml_node h = el(d, "summary");
-    el(h, "span", {{"class", c.known.empty() ? "badge contradicted" : "badge contradicted known"}},
-       c.known.empty() ? "contradicted" : "contradicted (known)");
-    text(h, "claim " + c.id + ": \u201c" + c.text + "\u201d");
-    pugi::xml_node div = el(d, "div");
-    el(div, "p", {}, "Source: " + c.source);
-    folded_paragraph(div, "Evidence: ", c.evidence);
-    if (!c.note.empty()) el(div, "p", {}, "Note: " + c.note);
-    if (!c.known.empty()) el(div, "p", {}, "Known difference: " + c.known);
-    checked_list(div, c.checked);
-    sass_beside_claim(div, report, c);
+       : std::string("No documentation findings: no claim of the documents contradicted"));
+  for (auto const& c : report.claims)
+    if (documentation_finding(c)) contradicted_claim(s, report, c);
+  if (refuted) {
+    el(s, "h3", {},
+       fmt::format("{} of the suite's hypotheses refuted: its readings of what the documents give only as figures, "
+                   "which this GPU does not follow (findings about the readings, not about the documents)",
+                   refuted));
+    for (auto const& c : report.claims)
+      if (refuted_hypothesis(c)) contradicted_claim(s, report, c);
   }
   undecided_block(s, report);
 }

@@ -132,7 +132,10 @@ void add_claim(pugi::xml_node suite, const ClaimVerdict& c) {
   set(tc, "time", case_seconds(0));
   const std::string text =
       fmt::format("{}claim {}: {}{}\n\u201c{}\u201d ({})\nevidence: {}",
-                  c.verdict == Verdict::Contradicted ? "documentation finding: " : "", c.id, to_string(c.verdict),
+                  documentation_finding(c) ? "documentation finding: "
+                  : refuted_hypothesis(c)  ? "the suite's hypothesis refuted (its reading of figures): "
+                                           : "",
+                  c.id, to_string(c.verdict),
                   c.known.empty() ? "" : " (known: " + c.known + ")", c.text, c.source, c.evidence);
   if (c.verdict == Verdict::NotCheckable)
     set(tc.append_child("skipped"), "message", fmt::format("not checkable: {}", c.evidence));
@@ -154,7 +157,9 @@ void add_verdict(pugi::xml_node suite, const RunReport& report, double cases_sec
   std::string text = line + "\n";
   for (auto const& c : report.claims)
     if (c.verdict == Verdict::Contradicted)
-      text += fmt::format("documentation finding: claim {} contradicted{}\n", c.id, c.known.empty() ? "" : " (known)");
+      text += fmt::format("{}: claim {} contradicted{}\n",
+                          c.hypothesis ? "the suite's hypothesis refuted" : "documentation finding", c.id,
+                          c.known.empty() ? "" : " (known)");
   if (verdict_tone(report) == VerdictTone::DoesNotConform) {
     auto f = tc.append_child("failure");
     set(f, "message", line);

@@ -121,7 +121,10 @@ void claims_markdown(std::string& out, const RunReport& report) {
                    undecided == 1 ? "it" : "them");
   out += "| Claim | Verdict | Claim text | Source | Evidence |\n|---|---|---|---|---|\n";
   for (const ClaimVerdict* c : claims) {
-    std::string verdict = c->verdict == Verdict::Contradicted ? fmt::format("**{}**", to_string(c->verdict))
+    std::string verdict = refuted_hypothesis(*c) ? fmt::format("**{}** (the suite's hypothesis: not a documentation "
+                                                               "finding)",
+                                                               to_string(c->verdict))
+                          : c->verdict == Verdict::Contradicted ? fmt::format("**{}**", to_string(c->verdict))
                           : c->verdict == Verdict::Undecided  ? fmt::format("*{}*", to_string(c->verdict))
                                                               : to_string(c->verdict);
     std::string text = c->note.empty() ? escaped_cell(c->text) : escaped_cell(c->text) + "<br>*Note:* " + escaped_cell(c->note);
