@@ -228,6 +228,14 @@ TEST(ReportDiff, CaseRegressionsAndDocumentationFindingsAreCountedApart) {
             "gated; --gate-docs gates them).");
   EXPECT_EQ(diff_verdict_line(d, true),
             "Does not pass the upgrade gate (--gate-docs): 1 documentation change: 1 new finding, 0 claims lost.");
+  // Issue 42: the same change of one of the suite's hypotheses (its reading of figures) is no new
+  // documentation finding, refuted or withdrawn: an other change, never gated.
+  b.claims[1].hypothesis = true;
+  d = diff_reports(a, b);
+  EXPECT_EQ(d.new_findings(), 0);
+  EXPECT_EQ(d.findings(true), 0);
+  a.claims[2].hypothesis = b.claims[2].hypothesis = true;
+  EXPECT_EQ(diff_reports(a, b).findings_gone(), 0);
 }
 
 // The committed H100 report (schema 4, which wrote its observations not-checkable) against the same

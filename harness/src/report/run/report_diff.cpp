@@ -186,18 +186,27 @@ void diff_layouts(const RunReport& a, const RunReport& b, ChangeOf& change, Repo
 }
 
 // A verdict that changed is no regression (the cases it rests on count theirs); a claim that went
-// missing is. Contradicted now and not before: a new documentation finding, counted apart.
+// missing is. Contradicted now and not before: a new documentation finding, counted apart; but the
+// suite's own hypotheses (readings of figures) make no documentation finding, refuted or not.
 void diff_claims(const RunReport& a, const RunReport& b, ChangeOf& change, ReportDiff& d) {
   std::map<std::string, std::pair<std::string, std::string>> claims;
-  for (auto const& c : a.claims) claims[c.id].first = to_string(c.verdict);
-  for (auto const& c : b.claims) claims[c.id].second = to_string(c.verdict);
+  std::set<std::string> hypotheses;
+  for (auto const& c : a.claims) {
+    claims[c.id].first = to_string(c.verdict);
+    if (c.hypothesis) hypotheses.insert(c.id);
+  }
+  for (auto const& c : b.claims) {
+    claims[c.id].second = to_string(c.verdict);
+    if (c.hypothesis) hypotheses.insert(c.id);
+  }
   const std::string contradicted = to_string(Verdict::Contradicted);
   for (auto const& [id, v] : claims)
     if (v.first != v.second) {
       ReportChange c = change(id, v.first, v.second, "confirmed", "claim " + id);
       c.worse = false;
-      c.new_finding = v.second == contradicted;
-      c.finding_gone = v.first == contradicted && !v.second.empty();
+      const bool documents = !hypotheses.count(id);
+      c.new_finding = documents && v.second == contradicted;
+      c.finding_gone = documents && v.first == contradicted && !v.second.empty();
       d.claims.push_back(std::move(c));
     }
 }
