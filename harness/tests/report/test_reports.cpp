@@ -896,6 +896,16 @@ TEST(ReportClaims, ARefutedHypothesisIsNoDocumentationFinding) {
   EXPECT_EQ(out.rfind("the suite's hypothesis refuted (its reading of figures): claim ldmatrix-reading", 0), 0u) << out;
 }
 
+// Issue 42: the page's tally says a known difference is known on its outcome's badge, so that the
+// 480 cases of refuted hypotheses (or an expectation's) never read as failures needing action.
+TEST(ReportHtml, AKnownDifferenceIsSaidSoOnItsOutcomesBadge) {
+  RunReport r = sample_report();
+  EXPECT_NE(report_html(r).find(">2 failed (1 known)<"), std::string::npos);
+  for (auto& x : r.results)
+    if (x.status == Status::Fail && x.known.empty()) x.known = "a driver bug";
+  EXPECT_NE(report_html(r).find(">2 failed (known)<"), std::string::npos);
+}
+
 // An undecided verdict is from schema 10 on: an older report that says it was not written by ptxcts;
 // 10's summary counts the undecided claims, and the reader checks the count.
 TEST(ReportJson, TheVerdictUndecidedIsFromSchema10On) {

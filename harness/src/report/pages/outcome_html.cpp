@@ -22,8 +22,17 @@ void outcome_tally(pugi::xml_node parent, const Tally& t) {
     // A failure that is a known difference is counted among its outcome but needs no action: grey.
     const bool grey = t[o] == 0 || ((o == Outcome::Fail || o == Outcome::Error || o == Outcome::Crash ||
                                      o == Outcome::Timeout) && t.needing_action_of(o) == 0);
+    // Said on the badge too, so that no known difference reads as a failure: "480 failed (known)",
+    // "2 failed (1 known)".
+    const int acting = t.needing_action_of(o), known = (o == Outcome::Fail || o == Outcome::Error ||
+                                                         o == Outcome::Crash || o == Outcome::Timeout)
+                                                            ? t[o] - acting
+                                                            : 0;
     el(p, "span", {{"class", fmt::format("badge {}", grey ? "zero" : token(o))}},
-       fmt::format("{} {}", count_text(t[o]), label(o)));
+       fmt::format("{} {}{}", count_text(t[o]), label(o),
+                   known == 0     ? ""
+                   : acting == 0  ? " (known)"
+                                  : fmt::format(" ({} known)", count_text(known))));
   }
 }
 
