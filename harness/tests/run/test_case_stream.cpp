@@ -34,8 +34,7 @@ struct Work {
 };
 
 const Suite& suite() {
-  static const Suite s = build_suite(load_specs(spec_files()));
-  return s;
+  return loaded_suite();
 }
 
 DeviceRun run(const std::string& mode, std::set<std::string> families, bool stream, EarlyRunner* early = nullptr) {

@@ -52,6 +52,12 @@ inline const SpecSet& loaded_specs() {
   return s;
 }
 
+// The suite of the source tree's specs, built once per test binary (tests that only read it share one).
+inline const Suite& loaded_suite() {
+  static const Suite s = build_suite(load_specs(spec_files()));
+  return s;
+}
+
 // The kernel skeletons, as the catalog reads them.
 inline KernelSkeletons read_skeletons() { return read_kernel_skeletons(std::string(PTXCTS_SOURCE_DIR) + "/kernels"); }
 inline std::string read_skeleton(const std::string& name = kMatrixMoveSkeleton) { return read_skeletons().at(name); }

@@ -21,8 +21,7 @@ using namespace ptxcts::test;
 namespace {
 
 const Suite& block_scale_suite() {
-  static const Suite s = build_suite(load_specs(spec_files()));
-  return s;
+  return loaded_suite();
 }
 
 const GrammarBlock& block_named(const SpecSet& s, const std::string& id) {

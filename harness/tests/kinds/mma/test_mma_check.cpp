@@ -22,8 +22,7 @@ using namespace ptxcts::test;
 namespace {
 
 const Suite& suite() {
-  static const Suite s = build_suite(load_specs(spec_files()));
-  return s;
+  return loaded_suite();
 }
 
 std::vector<const KernelPlan*> mma_kernels() {

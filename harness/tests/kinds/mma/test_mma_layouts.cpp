@@ -14,8 +14,7 @@ using namespace ptxcts::test;
 namespace {
 
 const Suite& layouts_suite() {
-  static const Suite s = build_suite(load_specs(spec_files()));
-  return s;
+  return loaded_suite();
 }
 
 std::int64_t eval(const ManualFormula& f, int lane, int i) {

@@ -25,8 +25,7 @@ using namespace ptxcts::test;
 namespace {
 
 const Suite& relabelling_suite() {
-  static const Suite s = build_suite(load_specs(spec_files()));
-  return s;
+  return loaded_suite();
 }
 
 struct RelabelledKernels {

@@ -29,8 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const Suite& suite() {
-  static const Suite s = build_suite(load_specs(spec_files()));
-  return s;
+  return loaded_suite();
 }
 
 const KernelPlan& kernel(const std::string& name) {
