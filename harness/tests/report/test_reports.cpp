@@ -810,6 +810,7 @@ TEST(ReportJson, AnEdgeCaseThatFaultedIsNotFaultedAsTheRuleSays) {
 }  // namespace
 }  // namespace ptxcts
 
+namespace ptxcts {
 namespace {
 // Two cases, one failing; a contradicted claim (a finding) and an undecided one (its cases need action).
 RunReport undecided_report() {
@@ -933,3 +934,5 @@ TEST(ReportJson, TheVerdictUndecidedIsFromSchema10On) {
         << e.what();
   }
 }
+
+}  // namespace ptxcts
