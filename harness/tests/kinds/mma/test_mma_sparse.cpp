@@ -8,7 +8,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 
+#include "judge/negative_space.hpp"
+#include "judge/probe_text.hpp"
 #include "kinds/kinds.hpp"
 #include "kinds/mma/mma_check.hpp"
 #include "kinds/mma/mma_compose.hpp"
@@ -17,6 +21,7 @@
 #include "kinds/mma/mma_semantics.hpp"
 #include "kinds/mma/mma_sparse.hpp"
 #include "report/report_reader.hpp"
+#include "spec/grammar.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -243,4 +248,41 @@ TEST(MmaSparse, TheH200sIntegerResultsAreTheOneRowReading) {
   }
   EXPECT_EQ(cases, 480);
   EXPECT_EQ(lines, 7680);
+}
+
+// The syntax lines of 9.7.14.6.3 (grammar blocks mma.sp-syntax.*, e an operand and f a position of
+// the constants 0 to 3): every form of every mma.sparse.* variant is a documented form of one, and
+// the forms the Description (".dtype must be the same as .ctype") and 9.7.14.6.1 (the selector's
+// values per shape) forbid are documented-invalid; none is left without a variant.
+TEST(MmaSparse, EveryFormIsASyntaxLinesAndTheSelectorRulesForbidTheRest) {
+  const Suite& suite = sparse_suite();
+  std::map<std::string, std::map<DocClass, int>> n;
+  std::set<const Instance*> spelled;
+  for (auto const& cc : classify_grammar(suite.specs, instances_by_text(suite.instances))) {
+    if (cc.combo.block->id.rfind("mma.sp-syntax.", 0) != 0) continue;
+    ++n[cc.combo.block->id][cc.doc];
+    if (cc.doc == DocClass::Valid) spelled.insert(cc.instance);
+  }
+  const std::map<std::string, std::pair<int, int>> valid_invalid = {
+      {"mma.sp-syntax.half.m16n8k16", {16, 16}},     {"mma.sp-syntax.half.m16n8k32", {8, 24}},
+      {"mma.sp-syntax.alt.bf16.m16n8k16", {8, 0}},   {"mma.sp-syntax.alt.bf16.m16n8k32", {4, 4}},
+      {"mma.sp-syntax.alt.tf32.m16n8k8", {8, 0}},    {"mma.sp-syntax.alt.tf32.m16n8k16", {4, 4}},
+      {"mma.sp-syntax.int.8bit", {48, 80}},          {"mma.sp-syntax.int.4bit", {48, 80}}};
+  EXPECT_EQ(n.size(), valid_invalid.size());
+  for (auto const& [id, want] : valid_invalid) {
+    EXPECT_EQ(n[id][DocClass::Valid], want.first) << id;
+    EXPECT_EQ(n[id][DocClass::Invalid], want.second) << id;
+    EXPECT_EQ(n[id][DocClass::Unencoded], 0) << id;
+  }
+  EXPECT_EQ(spelled.size(), sparse_kernels().size());  // 144: each kernel's form, once
+  for (const KernelPlan* k : sparse_kernels()) EXPECT_TRUE(spelled.count(&k->subject_instance())) << k->name;
+  const auto all = classify_grammar(suite.specs, instances_by_text(suite.instances));
+  auto it = std::find_if(all.begin(), all.end(), [](auto const& cc) {
+    return cc.combo.text ==
+           "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u4.u4.s32 {d}, {a}, {b}, {c}, {e}, 1;";
+  });
+  ASSERT_NE(it, all.end());
+  EXPECT_EQ(probe_text(it->combo.text, documented_shape(it->combo)).instruction,
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u4.u4.s32 {%od0, %od1, %od2, %od3}, "
+            "{%oa0, %oa1}, {%ob0, %ob1}, {%oc0, %oc1, %oc2, %oc3}, %oe, 1;");
 }
