@@ -42,7 +42,8 @@ MmaInfo mma_info(const Instance& inst) {
                 .selector = selector ? static_cast<int>(*selector) : 0,
                 .threads = 4 / spec.sparse.selectors,
                 .ordered = inst.option(spec.sparse.ordered).text == ".sp::ordered_metadata",
-                .e_word = word++};
+                .e_word = word++,
+                .one_row = spec.sparse.one_row};
   }
   x.words = word;
   x.rule = {.m = x.m,

@@ -27,6 +27,7 @@ struct MmaSparseInfo {
   int threads = 0;        // lanes of a group of four that hold metadata (4 / the selector's values)
   bool ordered = false;   // .sp::ordered_metadata
   int e_word = -1;        // the metadata operand e's word in a thread's words (after d)
+  bool one_row = false;   // a lane's e holds 8 fields of one row (else 4 of each of two rows)
 };
 
 struct MmaInfo {

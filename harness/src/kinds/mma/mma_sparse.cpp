@@ -3,6 +3,8 @@
 namespace ptxcts {
 
 MetadataPlace metadata_place(const MmaSparseInfo& s, int row, int chunk, int selector) {
+  if (s.one_row)
+    return {.lane = 4 * (row % 8) + selector * s.threads + row / 8 + 2 * (chunk / 8), .bit = 4 * (chunk % 8)};
   return {.lane = 4 * (row % 8) + selector * s.threads + chunk / 4, .bit = 16 * (row / 8) + 4 * (chunk % 4)};
 }
 

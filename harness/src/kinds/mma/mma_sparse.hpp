@@ -3,11 +3,15 @@
 // granularity, that each 4-bit field of e holds two 2-bit indices of a chunk (the lower index in the
 // lower bits where ordered), and which lanes of a group of four contribute metadata for a selector;
 // which bits of which lane hold which chunk it draws only (9.7.14.6.2's metadata figures). The
-// suite's reading (the hypothesis the device judges, cited in specs/mma.yaml):
-//   row r of A, chunk c (elements c * chunk .. c * chunk + chunk - 1) has its field in lane
-//   4 * (r % 8) + f * threads + c / 4, bits 16 * (r / 8) + 4 * (c % 4) .. + 3,
-// where `threads` lanes of each group contribute (4 / the selector's documented values): each
-// contributing lane holds 16 bits for its group's row r = groupID and 16 for row groupID + 8.
+// suite's reading (the hypothesis the device judges, cited in specs/mma.yaml), where `threads`
+// lanes of each group contribute (4 / the selector's documented values), lane 4 * (r % 8) + f *
+// threads + j being the j-th of them; row r of A, chunk c (elements c * chunk .. + chunk - 1):
+//   two-rows (.f16, .bf16, .tf32; confirmed on the H200): lane j = c / 4 holds 16 bits of row
+//     groupID and 16 of row groupID + 8, the field at bits 16 * (r / 8) + 4 * (c % 4) .. + 3;
+//   one-row (.u8/.s8, .u4/.s4; the H200's results of the first reading, see specs/mma.yaml): lane
+//     j = r / 8 + 2 * (c / 8) holds 32 bits of one row, eight consecutive chunks, the field at bits
+//     4 * (c % 8) .. + 3 (a pair: row groupID, then groupID + 8; all four: rows groupID, groupID + 8
+//     for chunks 0..7, then again for chunks 8..15).
 // A field's indices i0 (bits 1..0) and i1 (bits 3..2) place the chunk's non-zero values, in the
 // order they sit in A's operand: 2:4 at columns i0 and i1; 4:8 (pairs) at 2*i0, 2*i0+1, 2*i1,
 // 2*i1+1; .tf32 1:2 at column 0 for 0b0100 and 1 for 0b1110 (its only meaningful values).

@@ -120,9 +120,10 @@ MmaOperand read_operand(const YamlReader& block, const char* name, const Variant
 // mma.sp's 'sparse' block: granularity, the selector and its documented values, the qualifier that
 // asks for ordered metadata. The selector's values must cover the four lanes of a group with the
 // lanes one value names (9.7.14.6.1: one thread, a thread pair, or all four contribute), each of
-// them holding 16 bits of metadata for each of its group's two rows (kinds/mma/mma_sparse.hpp).
+// them holding 32 bits of metadata: 16 for each of its group's two rows, or 32 of one row
+// ('lane_fields', kinds/mma/mma_sparse.hpp).
 MmaSparse read_sparse(YamlReader s, const Variant& v, const std::set<std::string>& bound, int k) {
-  s.expect_map({"chunk", "selector", "selectors", "ordered", "source", "hypothesis"});
+  s.expect_map({"chunk", "selector", "selectors", "ordered", "lane_fields", "source", "hypothesis"});
   MmaSparse out;
   out.chunk = static_cast<int>(s.at("chunk").integer(2, 8));
   if (out.chunk != 2 && out.chunk != 4 && out.chunk != 8)
@@ -147,6 +148,13 @@ MmaSparse read_sparse(YamlReader s, const Variant& v, const std::set<std::string
                                        "documented value), but they give {}",
                                        out.selectors - 1, fmt::join(values, ", ")));
   out.ordered = read_axis_name(s.at("ordered"), v, {".sp", ".sp::ordered_metadata"});
+  const std::string fields = s.at("lane_fields").str();
+  if (fields != "two-rows" && fields != "one-row")
+    s.at("lane_fields").fail(fmt::format(
+        "expected two-rows (4 fields of each of a group's two rows a lane) or one-row (8 fields of one row a "
+        "lane) but found '{}'",
+        fields));
+  out.one_row = fields == "one-row";
   out.source = s.at("source").str();
   out.hypothesis = s.at("hypothesis").str();
   return out;

@@ -56,6 +56,10 @@ struct MmaSparse {
   int selectors = 0;      // the sparsity selector's documented values: 0 .. selectors - 1 (9.7.14.6.1)
   std::string selector;   // the variable the selector qualifier's values set (operand f)
   std::string ordered;    // the qualifier whose value .sp::ordered_metadata asks for sorted indices
+  // How a contributing lane's 32 bits of e hold the fields ('lane_fields'): two-rows (4 fields of
+  // row groupID in bits 15..0, 4 of row groupID + 8 in 31..16: the 16- and 32-bit types) or
+  // one-row (8 consecutive fields of one row: the 8- and 4-bit types); kinds/mma/mma_sparse.hpp.
+  bool one_row = false;
   std::string source;     // 9.7.14.6.1's words on granularity and selector
   std::string hypothesis; // the suite's reading of the metadata figures, with what it cites
 };

@@ -2,11 +2,17 @@
 // the documents' words and a public reading (LLVM's MLIR test of m16n8k32 .f16), and the power of
 // the cases to see a wrong reading: a device that reads another selector's lanes, a neighbouring
 // field, the other half of e, a chunk's indices swapped or its values swapped fails some case of
-// every mma.sp kernel.
+// every mma.sp kernel; and the H200's results of the first integer reading, which the one-row reading
+// (lane_fields) reproduces value for value.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
 
+#include "judge/negative_space.hpp"
+#include "judge/probe_text.hpp"
 #include "kinds/kinds.hpp"
 #include "kinds/mma/mma_check.hpp"
 #include "kinds/mma/mma_compose.hpp"
@@ -14,6 +20,8 @@
 #include "kinds/mma/mma_kind.hpp"
 #include "kinds/mma/mma_semantics.hpp"
 #include "kinds/mma/mma_sparse.hpp"
+#include "report/report_reader.hpp"
+#include "spec/grammar.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -38,8 +46,13 @@ const KernelPlan& sparse_kernel(const std::string& name) {
   return *k;
 }
 
+const std::uint32_t* prepared_warp(const LaunchInput& in, int w) {
+  return in.state.regs.data() + static_cast<std::size_t>(w * kWarpLanes * in.shape.regs);
+}
+
 // The ways a device may read the metadata otherwise than the suite's reading.
-enum class Misreading { OtherSelector, NeighbourField, OtherHalf, IndicesSwapped, ValuesSwapped };
+// OtherLaneFields: the other 'lane_fields' (two rows a lane where one, one where two).
+enum class Misreading { OtherSelector, NeighbourField, OtherHalf, IndicesSwapped, ValuesSwapped, OtherLaneFields };
 
 // A as a device that misreads the metadata forms it.
 MatrixValues misread_a(const MmaInfo& x, const MatrixValues& nonzero, const std::uint32_t* warp, int stride,
@@ -51,7 +64,9 @@ MatrixValues misread_a(const MmaInfo& x, const MatrixValues& nonzero, const std:
   for (int r = 0; r < a.rows; ++r)
     for (int c = 0; c < a.cols / chunk; ++c) {
       const int sel = how == Misreading::OtherSelector ? (x.sparse.selector + 1) % selectors : x.sparse.selector;
-      MetadataPlace p = metadata_place(x.sparse, r, how == Misreading::NeighbourField ? c ^ 1 : c, sel);
+      MmaSparseInfo s = x.sparse;
+      if (how == Misreading::OtherLaneFields) s.one_row = !s.one_row;
+      MetadataPlace p = metadata_place(s, r, how == Misreading::NeighbourField ? c ^ 1 : c, sel);
       if (how == Misreading::OtherHalf) p.bit ^= 16;
       unsigned field = (warp[p.lane * stride + x.sparse.e_word] >> p.bit) & 0xFu;
       if (how == Misreading::IndicesSwapped) field = ((field & 3u) << 2) | (field >> 2);
@@ -99,8 +114,26 @@ TEST(MmaSparse, MetadataPlacesAsTheDocumentsAndMlirReadThem) {
   EXPECT_EQ(metadata_place(one, 9, 2, 3).lane, 7);  // m16n8k16: the one lane f names
   EXPECT_EQ(metadata_place(one, 9, 2, 3).bit, 24);
   const MmaSparseInfo all{.chunk = 4, .selector = 0, .threads = 4, .ordered = false, .e_word = 0};
-  EXPECT_EQ(metadata_place(all, 6, 13, 0).lane, 27);  // m16n8k64 .s8: chunk 13 is T3's
+  EXPECT_EQ(metadata_place(all, 6, 13, 0).lane, 27);  // two rows a lane: chunk 13 is T3's
   EXPECT_EQ(metadata_place(all, 6, 13, 0).bit, 4);
+}
+
+// The integer forms (lane_fields one-row), as the H200's results show them (the test below): a
+// pair's first lane holds row groupID's eight fields, its second row groupID + 8's; all four: T0
+// and T1 those rows' chunks 0..7, T2 and T3 their chunks 8..15.
+TEST(MmaSparse, IntegerMetadataPlacesAreOneRowALane) {
+  const MmaSparseInfo pair{.chunk = 4, .selector = 0, .threads = 2, .ordered = false, .e_word = 0, .one_row = true};
+  EXPECT_EQ(metadata_place(pair, 0, 7, 0).lane, 0);  // m16n8k32 .s8: row 0, its last chunk
+  EXPECT_EQ(metadata_place(pair, 0, 7, 0).bit, 28);
+  EXPECT_EQ(metadata_place(pair, 8, 0, 0).lane, 1);  // row 8: T1, from bit 0
+  EXPECT_EQ(metadata_place(pair, 8, 0, 0).bit, 0);
+  EXPECT_EQ(metadata_place(pair, 11, 5, 1).lane, 15);  // f = 1: T2 row 3, T3 row 11
+  EXPECT_EQ(metadata_place(pair, 11, 5, 1).bit, 20);
+  const MmaSparseInfo all{.chunk = 4, .selector = 0, .threads = 4, .ordered = false, .e_word = 0, .one_row = true};
+  EXPECT_EQ(metadata_place(all, 6, 13, 0).lane, 26);  // m16n8k64 .s8: row 6's chunks 8..15 are T2's
+  EXPECT_EQ(metadata_place(all, 6, 13, 0).bit, 20);
+  EXPECT_EQ(metadata_place(all, 14, 2, 0).lane, 25);  // row 14 = 6 + 8, chunks 0..7: T1
+  EXPECT_EQ(metadata_place(all, 14, 2, 0).bit, 8);
 }
 
 // 9.7.14.6.1: the indices of a chunk's two non-zero values; MLIR's 0x8888 places them at 0 and 2;
@@ -150,7 +183,7 @@ TEST(MmaSparse, EachMisreadingOfTheMetadataFailsSomeCase) {
       if (mma_kind().takes(*k, c)) prepared.push_back(mma_kind().prepare(sparse_suite().specs.cases, c, *k));
     ASSERT_GE(prepared.size(), 4u) << k->name;
     for (Misreading how : {Misreading::OtherSelector, Misreading::NeighbourField, Misreading::OtherHalf,
-                           Misreading::IndicesSwapped, Misreading::ValuesSwapped}) {
+                           Misreading::IndicesSwapped, Misreading::ValuesSwapped, Misreading::OtherLaneFields}) {
       if (how == Misreading::OtherSelector && x.sparse.threads == 4) continue;
       if (how == Misreading::ValuesSwapped && x.sparse.chunk == 2) continue;  // .tf32: one value a chunk
       const bool found = std::any_of(prepared.begin(), prepared.end(), [&](auto const& p) {
@@ -161,4 +194,95 @@ TEST(MmaSparse, EachMisreadingOfTheMetadataFailsSomeCase) {
     ++kernels;
   }
   EXPECT_EQ(kernels, 144);
+}
+
+// The case's input as a run of the first reading wrote it: the same fields (the case's random
+// draws do not depend on the reading), each at the place that reading gives it.
+LaunchInput as_first_reading_wrote_it(const MmaInfo& x, LaunchInput in) {
+  MmaSparseInfo first = x.sparse;
+  first.one_row = false;
+  for (int w = 0; w < in.shape.warps; ++w) {
+    const std::uint32_t* now = prepared_warp(in, w);
+    std::vector<std::uint32_t> e(kWarpLanes, 0);
+    for (int r = 0; r < x.m; ++r)
+      for (int c = 0; c < x.k / x.sparse.chunk; ++c)
+        for (int s = 0; s < 4 / x.sparse.threads; ++s) {
+          const MetadataPlace from = metadata_place(x.sparse, r, c, s), to = metadata_place(first, r, c, s);
+          e[static_cast<std::size_t>(to.lane)] |= ((now[from.lane * in.shape.regs + x.sparse.e_word] >> from.bit) & 0xFu)
+                                                  << to.bit;
+        }
+    for (int lane = 0; lane < kWarpLanes; ++lane)
+      in.state.regs[static_cast<std::size_t>((w * kWarpLanes + lane) * in.shape.regs + x.sparse.e_word)] =
+          e[static_cast<std::size_t>(lane)];
+  }
+  return in;
+}
+
+// The committed H200 run (sm_90, driver 580.159.04, the release package of 9875705) ran the integer
+// forms under the first reading (two rows a lane): all 480 cases failed. Each is what the one-row
+// reading computes: its report's lines (the first 16 differing values of D, with the first
+// reading's expected values) and its count of differing elements are those of a device that reads
+// one row a lane, judged against the first reading. The hardware's values, not the model's, are the
+// expected ones here.
+TEST(MmaSparse, TheH200sIntegerResultsAreTheOneRowReading) {
+  const RunReport report = read_run_report_file(std::filesystem::path(PTXCTS_SOURCE_DIR) / "reports" /
+                                                "nvidia-h200-sm_90-driver580.159.04-cuda13.0.json.gz");
+  int cases = 0, lines = 0;
+  for (auto const& r : report.results) {
+    const KernelPlan* k = sparse_suite().find_kernel(r.kernel);
+    if (!k || k->kind != &mma_kind() || is_composition(*k) || !mma_info(k->subject_instance()).sparse.one_row) continue;
+    ASSERT_EQ(r.status, Status::Fail) << r.kernel << "/" << r.case_name;
+    const MmaInfo x = mma_info(k->subject_instance());
+    auto c = std::find_if(sparse_suite().specs.cases.cases.begin(), sparse_suite().specs.cases.cases.end(),
+                          [&](auto const& cs) { return cs.name == r.case_name && mma_kind().takes(*k, cs); });
+    ASSERT_NE(c, sparse_suite().specs.cases.cases.end()) << r.case_name;
+    const auto prepared = mma_kind().prepare(sparse_suite().specs.cases, *c, *k);
+    const LaunchInput in = as_first_reading_wrote_it(x, prepared->input);
+    MmaInfo first = x;
+    first.sparse.one_row = false;
+    const Comparison seen = check_mma(first, in, mma_expected(x, in));
+    EXPECT_EQ(seen.mismatches, r.mismatches) << r.kernel << "/" << r.case_name;
+    EXPECT_EQ(seen.diff, r.diff) << r.kernel << "/" << r.case_name;
+    ++cases;
+    lines += static_cast<int>(r.diff.size());
+  }
+  EXPECT_EQ(cases, 480);
+  EXPECT_EQ(lines, 7680);
+}
+
+// The syntax lines of 9.7.14.6.3 (grammar blocks mma.sp-syntax.*, e an operand and f a position of
+// the constants 0 to 3): every form of every mma.sparse.* variant is a documented form of one, and
+// the forms the Description (".dtype must be the same as .ctype") and 9.7.14.6.1 (the selector's
+// values per shape) forbid are documented-invalid; none is left without a variant.
+TEST(MmaSparse, EveryFormIsASyntaxLinesAndTheSelectorRulesForbidTheRest) {
+  const Suite& suite = sparse_suite();
+  std::map<std::string, std::map<DocClass, int>> n;
+  std::set<const Instance*> spelled;
+  for (auto const& cc : classify_grammar(suite.specs, instances_by_text(suite.instances))) {
+    if (cc.combo.block->id.rfind("mma.sp-syntax.", 0) != 0) continue;
+    ++n[cc.combo.block->id][cc.doc];
+    if (cc.doc == DocClass::Valid) spelled.insert(cc.instance);
+  }
+  const std::map<std::string, std::pair<int, int>> valid_invalid = {
+      {"mma.sp-syntax.half.m16n8k16", {16, 16}},     {"mma.sp-syntax.half.m16n8k32", {8, 24}},
+      {"mma.sp-syntax.alt.bf16.m16n8k16", {8, 0}},   {"mma.sp-syntax.alt.bf16.m16n8k32", {4, 4}},
+      {"mma.sp-syntax.alt.tf32.m16n8k8", {8, 0}},    {"mma.sp-syntax.alt.tf32.m16n8k16", {4, 4}},
+      {"mma.sp-syntax.int.8bit", {48, 80}},          {"mma.sp-syntax.int.4bit", {48, 80}}};
+  EXPECT_EQ(n.size(), valid_invalid.size());
+  for (auto const& [id, want] : valid_invalid) {
+    EXPECT_EQ(n[id][DocClass::Valid], want.first) << id;
+    EXPECT_EQ(n[id][DocClass::Invalid], want.second) << id;
+    EXPECT_EQ(n[id][DocClass::Unencoded], 0) << id;
+  }
+  EXPECT_EQ(spelled.size(), sparse_kernels().size());  // 144: each kernel's form, once
+  for (const KernelPlan* k : sparse_kernels()) EXPECT_TRUE(spelled.count(&k->subject_instance())) << k->name;
+  const auto all = classify_grammar(suite.specs, instances_by_text(suite.instances));
+  auto it = std::find_if(all.begin(), all.end(), [](auto const& cc) {
+    return cc.combo.text ==
+           "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u4.u4.s32 {d}, {a}, {b}, {c}, {e}, 1;";
+  });
+  ASSERT_NE(it, all.end());
+  EXPECT_EQ(probe_text(it->combo.text, documented_shape(it->combo)).instruction,
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u4.u4.s32 {%od0, %od1, %od2, %od3}, "
+            "{%oa0, %oa1}, {%ob0, %ob1}, {%oc0, %oc1, %oc2, %oc3}, %oe, 1;");
 }
