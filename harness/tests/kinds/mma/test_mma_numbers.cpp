@@ -28,16 +28,16 @@ using namespace ptxcts::test;
 
 namespace {
 
-const Suite& suite() { return loaded_suite(); }
+const Suite& numbers_suite() { return loaded_suite(); }
 
 const KernelPlan& kernel_of(const std::string& mnemonic) {
-  for (auto const& k : suite().kernels)
+  for (auto const& k : numbers_suite().kernels)
     if (k.kind == &mma_kind() && k.steps.size() == 1 && k.subject_instance().mnemonic() == mnemonic) return k;
   throw std::runtime_error("no kernel for " + mnemonic);
 }
 
 const CaseSpec& numbers_case(const std::string& q) {
-  const CaseSpec* c = suite().specs.find_case("mma-num-" + q);
+  const CaseSpec* c = numbers_suite().specs.find_case("mma-num-" + q);
   if (!c) throw std::runtime_error("no case mma-num-" + q);
   return *c;
 }
@@ -98,7 +98,7 @@ struct NumbersRun {
       : k(kernel_of(mnemonic)),
         x(mma_info(k.subject_instance())),
         d(numbers_design(q, x)),
-        in(make_numbers_input(suite().specs.cases, x, d)) {}
+        in(make_numbers_input(numbers_suite().specs.cases, x, d)) {}
   CaseOutcome on(const LaunchState& s) const { return check_numbers(x, d, in, s); }
   CaseOutcome on(const Step& step) const { return on(device(x, d, in, step, encoder(*x.d.format))); }
   CaseOutcome correct() const {
@@ -163,7 +163,7 @@ TEST(MmaNumbers, ExpectedIntegerValuesAreTheHandComputedOnes) {
 // A device that accumulates with one bit less than D's significand fails every accumulation case
 // (.f32: 23 bits; .f16: 10), and so does one that accumulates .f32 in .f16.
 TEST(MmaNumbers, AccumulationWithLessThanItsPrecisionFails) {
-  for (auto const& k : suite().kernels) {
+  for (auto const& k : numbers_suite().kernels) {
     if (k.kind != &mma_kind() || k.steps.size() != 1 || !mma_kind().takes(k, numbers_case("accumulation"))) continue;
     const NumbersRun r(k.subject_instance().mnemonic(), "accumulation");
     const int bits = r.x.d.format->mantissa_bits;  // one short of the significand's bits + 1
@@ -274,7 +274,7 @@ TEST(MmaNumbers, ClaimsQuoteTheObservation) {
   const JsonDocument doc(case_result_json(res).dump(), "x.json");
   const CaseResult back = read_case_result(doc.root());
   EXPECT_EQ(back.observed, res.observed);
-  const std::vector<ClaimVerdict> vs = evaluate_claims(suite(), Audit{}, {res});
+  const std::vector<ClaimVerdict> vs = evaluate_claims(numbers_suite(), Audit{}, {res});
   const auto v =
       std::find_if(vs.begin(), vs.end(), [](auto const& c) { return c.id == "mma-num-m16n8k16-f16-accumulate-half"; });
   ASSERT_NE(v, vs.end());
