@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "kinds/kinds.hpp"
@@ -95,6 +96,28 @@ std::string tally_text(const CaseTally& t, std::size_t selected) {
   return tally;
 }
 
+// What the GPU returned where the documents allow more than one result (CaseResult::observed), for
+// the evidence: each distinct observation once, with how many of the cases gave it and the first.
+std::string observations(const std::vector<const CaseResult*>& rs) {
+  constexpr std::size_t kShown = 4;
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<int, const CaseResult*>> seen;
+  for (auto const* r : rs)
+    if (!r->observed.empty() && seen[r->observed].first++ == 0) {
+      seen[r->observed].second = r;
+      order.push_back(r->observed);
+    }
+  if (order.empty()) return "";
+  std::string out = "; observed where the documents allow more than one result:";
+  for (std::size_t k = 0; k < order.size() && k < kShown; ++k) {
+    auto const& [n, first] = seen[order[k]];
+    out += fmt::format(" [{} case{}, first {}] {}", n, n == 1 ? "" : "s", case_id(*first), order[k]);
+  }
+  if (order.size() > kShown)
+    out += fmt::format(" (and {} more observations: each case's own in the report)", order.size() - kShown);
+  return out;
+}
+
 void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expect expect, const std::string& no_gpu) {
   const CaseTally t = tally_cases(v, rs);
   const int ran = t.ran();
@@ -108,7 +131,7 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
                                  : "no case selected";
     return;
   }
-  const std::string tally = tally_text(t, rs.size());
+  const std::string tally = tally_text(t, rs.size()) + observations(rs);
   if (expect == Expect::Observe) {  // undefined behaviour: what happened is the record, not a verdict
     v.verdict = Verdict::Observed;
     v.evidence = "undefined behaviour, observed: " + tally;

@@ -19,6 +19,9 @@ struct CaseOutcome {
   Comparison comparison;
   std::string observed_layout;             // where the device put each element ("" if not told)
   std::optional<bool> roundtrip_identity;  // round trips: the stored rows equal the loaded ones
+  // Where the documents allow a range of results (or leave the result unspecified), which the device
+  // returned, in words: an observation, never a failure ("" if none).
+  std::string observed;
 };
 
 }  // namespace ptxcts

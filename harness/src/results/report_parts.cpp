@@ -39,30 +39,33 @@ auto parse_part_line(const std::string& line, const std::string& file, int line_
 }  // namespace
 
 Json case_result_json(const CaseResult& r) {
-  return {{"kernel", r.kernel},
-          {"family", r.family},
-          {"instruction", r.instruction},
-          {"case", r.case_name},
-          {"target", r.target},
-          {"ptx_isa", r.ptx_isa},
-          {"status", to_string(r.status)},
-          {"outcome", token(outcome_of(r))},
-          {"reason", r.reason},
-          {"mismatches", r.mismatches},
-          {"diff", r.diff},
-          {"fault_case", r.fault_case},
-          {"fault_expected", r.fault_expected},
-          {"undefined", r.undefined},
-          {"observed_layout", r.observed_layout},
-          {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)},
-          {"ran_on", r.ran_on},
-          {"known", r.known}};
+  Json j = {{"kernel", r.kernel},
+            {"family", r.family},
+            {"instruction", r.instruction},
+            {"case", r.case_name},
+            {"target", r.target},
+            {"ptx_isa", r.ptx_isa},
+            {"status", to_string(r.status)},
+            {"outcome", token(outcome_of(r))},
+            {"reason", r.reason},
+            {"mismatches", r.mismatches},
+            {"diff", r.diff},
+            {"fault_case", r.fault_case},
+            {"fault_expected", r.fault_expected},
+            {"undefined", r.undefined},
+            {"observed_layout", r.observed_layout},
+            {"roundtrip_identity", r.roundtrip_identity ? Json(*r.roundtrip_identity) : Json(nullptr)},
+            {"ran_on", r.ran_on},
+            {"known", r.known}};
+  if (!r.observed.empty()) j["observed"] = r.observed;
+  return j;
 }
 
 CaseResult read_case_result(const JsonNode& n) {
   n.object({"kernel", "family", "instruction", "case", "target", "ptx_isa", "status", "reason", "mismatches", "diff",
             "fault_case"},
-           {"observed_layout", "roundtrip_identity", "ran_on", "outcome", "known", "fault_expected", "undefined"});
+           {"observed_layout", "roundtrip_identity", "ran_on", "outcome", "known", "fault_expected", "undefined",
+            "observed"});
   CaseResult r;
   r.kernel = n.at("kernel").str();
   r.family = n.at("family").str();
@@ -83,6 +86,7 @@ CaseResult read_case_result(const JsonNode& n) {
   if (n.has("known")) r.known = n.at("known").str();  // from schema 9 on
   if (n.has("fault_expected")) r.fault_expected = n.at("fault_expected").boolean();  // schema 9, later reports
   if (n.has("undefined")) r.undefined = n.at("undefined").str();                     // from schema 10 on
+  if (n.has("observed")) r.observed = n.at("observed").str();  // schema 10, later reports
   if (n.has("outcome")) {  // from schema 9 on: derived from the status, so it must agree with it
     JsonNode o = n.at("outcome");
     if (o.convert(outcome_from_token) != outcome_of(r))

@@ -38,6 +38,10 @@ struct CaseResult {
   std::string undefined{};
   std::string observed_layout;  // wmma: where the matrix's elements sat in warp 0's fragment
                                 // registers (unspecified by the manual; an observation)
+  // Where the documents allow a range of results or leave them unspecified (a case that asks about
+  // arithmetic), which the GPU returned, in words: an observation, never a failure; the claims the
+  // case rests on quote it. JSON "observed", written only when there is one (absent: "").
+  std::string observed{};
   // In a run of several GPUs of one model and driver, a fault case is run once on one of them (run/
   // fault_sharing): on another GPU than this report's, it names that GPU ("GPU 1 (GPU-..., PCI
   // 0000:1a:00.0)"); empty: this report's own GPU ran it (schema 8 on).

@@ -210,6 +210,7 @@ void judge_case(CaseResult& r, const PreparedCase* prepared, const DeviceResult*
   try {
     CaseOutcome o = prepared->check(got->state);
     r.observed_layout = std::move(o.observed_layout);
+    r.observed = std::move(o.observed);
     r.roundtrip_identity = o.roundtrip_identity;
     r.mismatches = o.comparison.mismatches;
     r.diff = std::move(o.comparison.diff);

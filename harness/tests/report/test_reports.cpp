@@ -27,8 +27,8 @@ auto fields(const RunInfo& x) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u);
 }
 auto fields(const CaseResult& x) {
-  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q] = x;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q);
+  auto const& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r] = x;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r);
 }
 auto fields(const ClaimVerdict& x) {
   auto const& [a, b, c, d, e, f, g, h, i, j] = x;
@@ -89,6 +89,7 @@ RunReport sample_report() {
                        .mismatches = 0,
                        .fault_case = false,
                        .observed_layout = "lane 0: r0.lo=(0,0) r0.hi=(0,1)\nlane 1: r0.lo=(0,2) r0.hi=(0,3)\n",
+                       .observed = "odd rows: 64 of 64: C + 8 | \"quoted\" <b>&amp;",
                        .roundtrip_identity = true});
   r.results.push_back({.kernel = "ldmatrix_x4_trans",
                        .family = "ldmatrix",

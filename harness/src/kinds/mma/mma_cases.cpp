@@ -1,6 +1,12 @@
 #include "kinds/mma/mma_cases.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
 #include "kinds/mma/mma_layout.hpp"
+#include "kinds/mma/mma_numbers.hpp"
 #include "spec/spec_fields.hpp"
 
 namespace ptxcts {
@@ -9,7 +15,7 @@ namespace {
 constexpr const char* kMmaCaseBlock = "mma";
 
 CaseSpec read_mma_case(YamlReader item, std::set<std::string>& names) {
-  item.expect_map({"name", "description", "data", "seed", "overflow", "where"});
+  item.expect_map({"name", "description", "data", "seed", "overflow", "numbers", "where"});
   CaseSpec c = read_case_basics(item, names);
   MmaCaseOptions o;
   c.block = kMmaCaseBlock;
@@ -17,6 +23,13 @@ CaseSpec read_mma_case(YamlReader item, std::set<std::string>& names) {
   if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
   else if (c.data == DataKind::Random) item.fail("random data needs a 'seed', so that runs are repeatable");
   if (item.has("overflow")) o.overflow = item.at("overflow").boolean();
+  if (item.has("numbers")) {
+    o.numbers = item.at("numbers").str();
+    const auto& known = numbers_questions();
+    if (std::find(known.begin(), known.end(), o.numbers) == known.end())
+      item.at("numbers").fail(
+          fmt::format("unknown question '{}'; expected one of {}", o.numbers, fmt::join(known, ", ")));
+  }
   read_case_where(item, c);
   c.options = o;
   return c;

@@ -1,5 +1,6 @@
 // The mma kind's own block of cases.yaml ('mma'), read in its room through the describing face
-// (spec/kind_blocks.hpp): the warps of a kernel, and its cases (overflowing accumulators); and the
+// (spec/kind_blocks.hpp): the warps of a kernel, and its cases (overflowing accumulators, questions
+// about arithmetic); and the
 // evaluation of its variants' layouts that check-specs asks for.
 #pragma once
 
@@ -11,9 +12,12 @@ struct MmaCaseSettings {
   int warps = 2;
 };
 
-// An mma case's own field: accumulators chosen so that integer accumulation overflows.
+// An mma case's own fields: accumulators chosen so that integer accumulation overflows; or a
+// question about arithmetic (kinds/mma/mma_numbers.hpp: inputs chosen so that the manual's words on
+// precision, rounding and overflow decide the result), "" for none.
 struct MmaCaseOptions {
   bool overflow = false;
+  std::string numbers;
 };
 
 // The block's settings (the defaults above when cases.yaml has no 'mma' block).

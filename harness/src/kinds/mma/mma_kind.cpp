@@ -10,6 +10,7 @@
 #include "kinds/mma/mma_emitter.hpp"
 #include "kinds/mma/mma_figures.hpp"
 #include "kinds/mma/mma_info.hpp"
+#include "kinds/mma/mma_numbers_check.hpp"
 #include "kinds/mma/mma_sparse_spec.hpp"
 #include "kinds/mma/mma_spec.hpp"
 #include "kinds/mma/mma_statements.hpp"
@@ -29,6 +30,20 @@ class MmaCase : public PreparedCase {
  private:
   const KernelPlan& kernel_;
   MmaInfo x_;
+};
+
+// A question about arithmetic (kinds/mma/mma_numbers): its design, made again for the check.
+class MmaNumbersCase : public PreparedCase {
+ public:
+  MmaNumbersCase(MmaInfo x, std::string question, LaunchInput in)
+      : PreparedCase(std::move(in)), x_(std::move(x)), question_(std::move(question)) {}
+  CaseOutcome check(const LaunchState& actual) const override {
+    return check_numbers(x_, numbers_design(question_, x_), input, actual);
+  }
+
+ private:
+  MmaInfo x_;
+  std::string question_;
 };
 
 bool has_value(const Instance& inst, const std::string& axis, const std::vector<std::string>& texts) {
@@ -61,11 +76,14 @@ class MmaKind : public InstructionKind {
     if (c.block != "mma") return false;
     const Instance& inst = mma_step(k);
     // compositions: random data in one tile per warp
-    if (is_composition(k) && (c.data == DataKind::Unique || mma_case_options(c).overflow)) return false;
+    const MmaCaseOptions o = mma_case_options(c);
+    if (is_composition(k) && (c.data == DataKind::Unique || o.overflow || !o.numbers.empty())) return false;
     for (auto const& [axis, texts] : c.only)
       if (!has_value(inst, axis, texts)) return false;
+    // a question about arithmetic: forms whose results are checked and whose types it fits
+    if (!o.numbers.empty()) return numbers_apply(o.numbers, inst);
     // accumulators near the 32-bit limits: integer products only
-    return !mma_case_options(c).overflow || mma_info(inst).d.format->kind == ElementKind::Signed;
+    return !o.overflow || mma_info(inst).d.format->kind == ElementKind::Signed;
   }
   // A plain kernel checks claims on its mma; a composition only its own claim (KernelPlan::claim).
   bool checks_claim_on(const KernelPlan& k, const std::function<bool(const Instance&)>& selects) const override {
@@ -81,6 +99,10 @@ class MmaKind : public InstructionKind {
 
   std::unique_ptr<PreparedCase> prepare(const CaseSet& set, const CaseSpec& c, const KernelPlan& k) const override {
     MmaInfo x = mma_info(mma_step(k));
+    if (const std::string q = mma_case_options(c).numbers; !q.empty() && !is_composition(k)) {
+      LaunchInput in = make_numbers_input(set, x, numbers_design(q, x));
+      return std::make_unique<MmaNumbersCase>(std::move(x), q, std::move(in));
+    }
     LaunchInput in = is_composition(k) ? make_compose_input(set, c, k, x) : make_mma_input(set, c, x);
     return std::make_unique<MmaCase>(k, std::move(x), std::move(in));
   }
