@@ -116,8 +116,9 @@ def prose(text, part):
 
 
 # A sentence ends at '.', '!' or '?' (or ':' before a new sentence) followed by a blank and a capital, a
-# quote or a '.' word; "e.g." and "i.e." end none.
-SPLIT = re.compile(r"(?<!e\.g\.)(?<!i\.e\.)(?<=[.!?:])\s+(?=[A-Z`\"(]|\.[a-z])")
+# quote, a '.' word, or the lower-case words wmma's sentences start with ("wmma.load is ...", "stride is
+# ..."); "e.g." and "i.e." end none.
+SPLIT = re.compile(r"(?<!e\.g\.)(?<!i\.e\.)(?<=[.!?:])\s+(?=[A-Z`\"(]|\.[a-z]|wmma\.(?:load|store) |stride is )")
 
 
 def sentences(paragraph):

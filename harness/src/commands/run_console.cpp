@@ -50,7 +50,7 @@ void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v) {
                                      : f.fails() ? " [NOT EXPECTED]"
                                                  : ""),
                          98, 6));
-  print_sentence_counts(out, audit.sentences, v, "left to the GPU (a run)");
+  print_sentence_counts(out, audit.sentences, v, "not judged by this audit (the GPU's, or nothing to ask)");
 }
 
 void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v, const std::string& prefix) {

@@ -163,15 +163,21 @@ void run_all(std::vector<PerGpu>& gpus, const LoadedRun& run, const std::vector<
     fill_shared_fault_cases(run.devices, shares, runs);
 }
 
+// The claims judged from the audit and the results (the hypotheses' findings marked), and the
+// sentences of the manual they judged, per section.
+void judge_results(RunReport& rep, const Suite& suite, const Audit& audit) {
+  rep.claims = evaluate_claims(suite, audit, rep.results);
+  mark_hypothesis_findings(suite, rep.claims, rep.results);
+  rep.sentences = count_sentences(suite.specs, judged_in_run(suite, audit, rep.claims, rep.results));
+}
+
 // One GPU's end: its results judged, its expectations applied, its reports written, its verdict said.
 bool finish_gpu(PerGpu& G, const LoadedRun& run, const Audit& audit, const RunFlags& flags, HistoryStore* history) {
   if (G.failed) std::rethrow_exception(G.failed);
   RunReport& rep = G.rep;
   rep.results = std::move(G.run.results);
   rep.timing = G.run.timing;
-  rep.claims = evaluate_claims(run.suite, audit, rep.results);
-  mark_hypothesis_findings(run.suite, rep.claims, rep.results);
-  rep.sentences = count_sentences(run.suite.specs, judged_in_run(run.suite, audit, rep.claims, rep.results));
+  judge_results(rep, run.suite, audit);
   rep.sass = run_sass(run.catalog, rep.results);
   for (auto const& f : run.expectations)
     if (f.speaks_for(rep.info)) rep.expectations_applied.push_back(f.file);

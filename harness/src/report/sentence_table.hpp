@@ -13,7 +13,7 @@
 namespace ptxcts {
 
 // What "elsewhere" counts, as each report heads its column.
-constexpr const char* kAuditElsewhere = "Left to the GPU (a run)";
+constexpr const char* kAuditElsewhere = "Not judged here (the GPU's, or nothing to ask)";
 constexpr const char* kRunElsewhere = "Not judged in this run";
 
 std::string sentence_counts_markdown(const std::vector<SentenceCount>& counts, const char* elsewhere);
