@@ -37,7 +37,7 @@ def documents(src):
     """(path, document, schema path) for every spec and committed report."""
     for path in sorted(glob.glob(os.path.join(src, "specs", "*.yaml"))):
         name = os.path.basename(path)[:-5]
-        schema = name if name in ("targets", "cases", "diagnostics", "documents") else "family"
+        schema = name if name in ("targets", "cases", "diagnostics", "documents", "sentences") else "family"
         with open(path) as f:
             yield path, yaml.safe_load(f), os.path.join(src, "specs", "schema", schema + ".schema.json")
     reports = glob.glob(os.path.join(src, "reports", "**", "*.json"), recursive=True)

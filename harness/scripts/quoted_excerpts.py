@@ -17,7 +17,7 @@ import sys
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+SHARED = os.environ.get("PTXCTS_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))  # or where PTXCTS_SHARED says
 OUT = os.path.join(ROOT, "harness/tests/data/quoted-text/excerpts.txt")
 
 # The manual's sections each file holds: mma-fragments/ files by their names; the others by what
@@ -76,6 +76,7 @@ def quotes():
             continue
         name = os.path.basename(f)
         for key, id_key, field in (("rules", "rule", "text"), ("register_claims", "claim", "text"),
+                                   ("register_minimums", "minimum", "text"),
                                    ("version_spellings", "spelling", "text")):
             for r in d.get(key) or []:
                 if "paraphrase" not in r:

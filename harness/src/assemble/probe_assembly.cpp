@@ -41,13 +41,15 @@ Module compose(const std::vector<Probe>& probes, const std::vector<std::size_t>&
   m.text = fmt::format(".version {}\n.target {}\n.address_size 64\n", first.ptx.str(), first.target);
   // Appends into one reserved string: a warm audit composes every module (megabytes) to find its key.
   std::size_t size = m.text.size();
-  for (auto k : members) size += probes[k].body.size() + 32;
+  for (auto k : members) size += probes[k].body.size() + probes[k].directives.size() + 32;
   m.text.reserve(size);
   m.body_line.reserve(members.size());
   int line = 4;
   for (std::size_t k = 0; k < members.size(); ++k) {
     const std::string& body = probes[members[k]].body;
-    m.text.append(".visible .entry p").append(std::to_string(k)).append("()\n{\n");
+    m.text.append(".visible .entry p").append(std::to_string(k)).append("()");
+    if (!probes[members[k]].directives.empty()) m.text.append(" ").append(probes[members[k]].directives);
+    m.text.append("\n{\n");
     m.body_line.push_back(line + 2);
     m.text += body;
     if (!body.empty() && body.back() != '\n') m.text += '\n';
@@ -183,9 +185,14 @@ struct Judging {
 
   bool suspected(std::size_t k) {
     std::lock_guard<std::mutex> hold(suspects_lock);
-    return suspects.count(probes[k].body) != 0;
+    return suspects.count(probes[k].directives.empty() ? probes[k].body : probes[k].directives + probes[k].body) != 0;
   }
-  std::uint64_t body_hash(std::size_t k) const { return XXH3_64bits(probes[k].body.data(), probes[k].body.size()); }
+  std::uint64_t body_hash(std::size_t k) const {  // the entry's directives with its body: they are judged together
+    const Probe& p = probes[k];
+    if (p.directives.empty()) return XXH3_64bits(p.body.data(), p.body.size());
+    const std::string entry = p.directives + p.body;
+    return XXH3_64bits(entry.data(), entry.size());
+  }
   bool rejected_last(std::size_t k) {
     const std::uint64_t h = body_hash(k);
     std::lock_guard<std::mutex> hold(suspects_lock);
@@ -265,7 +272,7 @@ struct Judging {
         out[members[0]] = {.accepted = false, .message = r.output};
         if (pinned == 0) {
           std::lock_guard<std::mutex> hold(suspects_lock);
-          suspects.insert(probes[members[0]].body);
+          suspects.insert(probes[members[0]].directives + probes[members[0]].body);
         }
         return;
       }

@@ -41,6 +41,8 @@ struct Probe {
   // Probes of different groups never share a module: a caller that expects some to be accepted and
   // others rejected keeps them apart, so that a module of acceptances is judged in one run.
   int group = 0;
+  // Directives of the entry, between its parameters and its body (".maxnreg 63"): none for most.
+  std::string directives{};
 };
 
 // How a probe's message ends where ptxas rejected it and then crashed on it alone (SIGSEGV, ...).

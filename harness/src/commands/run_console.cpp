@@ -6,6 +6,7 @@
 
 #include "report/pages/target_lists.hpp"
 #include "results/outcome.hpp"
+#include "results/sentence_counts.hpp"
 
 namespace ptxcts {
 
@@ -49,6 +50,7 @@ void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v) {
                                      : f.fails() ? " [NOT EXPECTED]"
                                                  : ""),
                          98, 6));
+  print_sentence_counts(out, audit.sentences, v, "not judged by this audit (the GPU's, or nothing to ask)");
 }
 
 void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v, const std::string& prefix) {
@@ -63,6 +65,12 @@ void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbo
     if (v != Verbosity::Verbose && line.size() > 300) line = line.substr(0, line.rfind(' ', 296)) + " \u2026";
     fmt::print(out, "  {}\n", wrapped(line, 98, 6));
   }
+}
+
+void print_sentence_counts(std::FILE* out, const std::vector<SentenceCount>& counts, Verbosity v,
+                           const char* elsewhere, const std::string& prefix) {
+  const std::string line = sentence_counts_line(counts, elsewhere);
+  if (v == Verbosity::Verbose && !line.empty()) fmt::print(out, "  {}\n", wrapped(prefix + line, 98, 6));
 }
 
 void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v,

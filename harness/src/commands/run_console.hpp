@@ -31,6 +31,11 @@ void print_audit_findings(std::FILE* out, const Audit& audit, Verbosity v);
 // (the verdict line counts them).
 void print_claims(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v, const std::string& prefix = "");
 
+// With --verbose, the sentences of the manual's sections this run judged, summed over the sections
+// (results/sentence_counts; the reports have them per section); nothing where the specs have no inventory.
+void print_sentence_counts(std::FILE* out, const std::vector<SentenceCount>& counts, Verbosity v,
+                           const char* elsewhere, const std::string& prefix = "");
+
 // The end of a run without a GPU: the claims the toolkit alone judged, where its JUnit file went (""
 // when it could not be written), and a verdict line.
 void print_toolkit_side_end(std::FILE* out, const std::vector<ClaimVerdict>& claims, Verbosity v,

@@ -15,6 +15,7 @@
 #include "commands/terminal_progress.hpp"
 #include "commands/toolkit_audit.hpp"
 #include "judge/claims.hpp"
+#include "judge/sentence_counts.hpp"
 #include "report/run/report_files.hpp"
 #include "report/run/report_junit.hpp"
 #include "results/outcome.hpp"
@@ -162,14 +163,21 @@ void run_all(std::vector<PerGpu>& gpus, const LoadedRun& run, const std::vector<
     fill_shared_fault_cases(run.devices, shares, runs);
 }
 
+// The claims judged from the audit and the results (the hypotheses' findings marked), and the
+// sentences of the manual they judged, per section.
+void judge_results(RunReport& rep, const Suite& suite, const Audit& audit) {
+  rep.claims = evaluate_claims(suite, audit, rep.results);
+  mark_hypothesis_findings(suite, rep.claims, rep.results);
+  rep.sentences = count_sentences(suite.specs, judged_in_run(suite, audit, rep.claims, rep.results));
+}
+
 // One GPU's end: its results judged, its expectations applied, its reports written, its verdict said.
 bool finish_gpu(PerGpu& G, const LoadedRun& run, const Audit& audit, const RunFlags& flags, HistoryStore* history) {
   if (G.failed) std::rethrow_exception(G.failed);
   RunReport& rep = G.rep;
   rep.results = std::move(G.run.results);
   rep.timing = G.run.timing;
-  rep.claims = evaluate_claims(run.suite, audit, rep.results);
-  mark_hypothesis_findings(run.suite, rep.claims, rep.results);
+  judge_results(rep, run.suite, audit);
   rep.sass = run_sass(run.catalog, rep.results);
   for (auto const& f : run.expectations)
     if (f.speaks_for(rep.info)) rep.expectations_applied.push_back(f.file);
@@ -178,6 +186,7 @@ bool finish_gpu(PerGpu& G, const LoadedRun& run, const Audit& audit, const RunFl
   for (auto const& u : rep.expectations_unmatched) fmt::print("  {}{}\n", G.prefix, wrapped(u, 98, 6));
   // The failures were printed in full as they happened; the findings are said here.
   print_claims(stdout, rep.claims, flags.verbosity(), G.prefix);
+  print_sentence_counts(stdout, rep.sentences, flags.verbosity(), "not judged in this run", G.prefix);
   // The report's own time: the process start to this moment; write_reports adds the writing of the
   // Markdown, JUnit and HTML files (the JSON cannot hold the time of its own writing).
   rep.timing.wall = seconds_since(process_start());

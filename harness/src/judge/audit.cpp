@@ -7,6 +7,7 @@
 
 #include "judge/audit_context.hpp"
 #include "judge/questions/questions.hpp"
+#include "judge/sentence_counts.hpp"
 #include "judge/target_agreement.hpp"
 
 namespace ptxcts {
@@ -93,6 +94,7 @@ Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<P
     if (!state.used.count(&k)) audit.unused_known.push_back(&k);
   std::sort(audit.errors.begin(), audit.errors.end());
   audit.errors.erase(std::unique(audit.errors.begin(), audit.errors.end()), audit.errors.end());
+  audit.sentences = count_sentences(suite.specs, judged_by_audit(audit));
   return audit;
 }
 

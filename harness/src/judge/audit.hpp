@@ -13,6 +13,7 @@
 #include "judge/audit_plan.hpp"
 #include "judge/question_coverage.hpp"
 #include "results/results.hpp"
+#include "results/sentence_counts.hpp"
 
 namespace ptxcts {
 
@@ -99,6 +100,7 @@ struct Audit {
   std::vector<GrammarCount> grammar;
   std::vector<MutationCount> negative_space;
   std::vector<QuestionCount> coverage;  // per kind of question: asked, and the findings it gave
+  std::vector<SentenceCount> sentences;  // per section of specs/sentences.yaml: how many sentences ptxas judged
   std::vector<std::string> errors;  // "what on target: how ptxas failed" (no verdict)
   std::vector<const KnownDiscrepancy*> unused_known;  // recorded, but no longer observed
   int contradictions() const;  // findings that fail the audit (Finding::fails)

@@ -263,6 +263,28 @@ struct Builder {
     plan.register_claims.push_back(std::move(s));
   }
 
+  // A register minimum, per variant: its first form on its first target, one register below the
+  // minimum and at it, each entry's limit a .maxnreg directive, compiled in full (the limit is code
+  // generation's: a parse alone never meets it).
+  void register_minimum(const RegisterMinimum& rm, const std::deque<Instance>& instances) {
+    for (auto const& name : rm.variants) {
+      RegisterMinimumSubject s{.minimum = &rm, .variant = name, .instruction = "", .below = {}, .at = {}};
+      auto inst = std::find_if(instances.begin(), instances.end(), [&](const Instance& i) {
+        return i.variant().name == name && (i.address_width() == 64 || i.address_width() == 0);
+      });
+      const TargetInfo* t = inst == instances.end() ? nullptr : targets.first(*inst, std::nullopt, false);
+      if (t && !(plan.toolkit_ptx < inst->min_ptx())) {
+        const OperandShape shape = instance_shape(*inst);
+        s.instruction = probe_instruction(inst->text(), shape);
+        s.below = add(t->name, plan.toolkit_ptx, probe_body(inst->text(), shape), false, t->name);
+        plan.probes.back().directives = fmt::format(".maxnreg {}", rm.registers - 1);
+        s.at = add(t->name, plan.toolkit_ptx, probe_body(inst->text(), shape), true, t->name);
+        plan.probes.back().directives = fmt::format(".maxnreg {}", rm.registers);
+      }
+      plan.register_minimums.push_back(std::move(s));
+    }
+  }
+
   // Each target's first PTX ISA version, at it and one below.
   void target_versions() {
     for (auto const& t : specs.targets.targets) {
@@ -336,6 +358,7 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   b.type_shape(representatives, pools);
   for (auto const& ex : specs.examples) b.example(ex);
   for (auto const& rc : specs.register_claims) b.register_claim(rc, suite.instances);
+  for (auto const& rm : specs.register_minimums) b.register_minimum(rm, suite.instances);
   b.target_versions();
   b.toolkit_version();
   b.forms();

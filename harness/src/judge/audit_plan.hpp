@@ -87,6 +87,16 @@ struct RegisterClaimSubject {
   std::optional<OnTarget> on;  // none: no instance selected, or no target of this toolkit supports it
 };
 
+// A register minimum's variant (spec RegisterMinimum): its first form, on the first target of this
+// toolkit that supports it, compiled in full (-arch the target) in an entry allowed one register
+// fewer than the minimum (`below`, which the documents say cannot compile) and the minimum (`at`).
+struct RegisterMinimumSubject {
+  const RegisterMinimum* minimum = nullptr;
+  std::string variant;
+  std::string instruction;  // "" where no form or no target
+  std::optional<OnTarget> below, at;
+};
+
 struct VersionSubject {
   std::size_t of = 0;  // index into AuditPlan::grammar
   PtxVersion documented;
@@ -127,6 +137,7 @@ struct AuditPlan {
   std::vector<MutationSubject> mutations;
   std::vector<ExampleSubject> examples;
   std::vector<RegisterClaimSubject> register_claims;
+  std::vector<RegisterMinimumSubject> register_minimums;
   std::vector<VersionSubject> versions;
   std::vector<TargetVersionSubject> target_versions;
   std::optional<ToolkitVersionSubject> toolkit_version;

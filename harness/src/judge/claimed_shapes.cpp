@@ -26,7 +26,7 @@ const Instance* claimed_instance(const RegisterClaim& rc, const std::deque<Insta
   return nullptr;
 }
 
-OperandShape claimed_shape(const RegisterClaim& rc, const Instance& inst) {
+OperandShape instance_shape(const Instance& inst) {
   OperandShape shape;
   const bool wide = inst.text().find(".f64") != std::string::npos;  // .f64 fragments: .f64 registers
   for (const char* o : {"regs", "d", "a", "b", "c"})
@@ -38,6 +38,11 @@ OperandShape claimed_shape(const RegisterClaim& rc, const Instance& inst) {
     if (!o.single()) shape.registers[o.name] = o.elements;
     shape.types[o.name] = o.type;
   }
+  return shape;
+}
+
+OperandShape claimed_shape(const RegisterClaim& rc, const Instance& inst) {
+  OperandShape shape = instance_shape(inst);
   shape.registers[rc.operand] = rc.registers;
   return shape;
 }

@@ -16,6 +16,9 @@ OperandShape form_shape(const AuditForm& f);
 // The first 64-bit (or addressless) instance of the claim's variant that its selection picks.
 const Instance* claimed_instance(const RegisterClaim& rc, const std::deque<Instance>& instances);
 
+// The instance's operands as the spec gives them.
+OperandShape instance_shape(const Instance& inst);
+
 // The instance's operands as the spec gives them, but the claimed one with the stated count.
 OperandShape claimed_shape(const RegisterClaim& rc, const Instance& inst);
 

@@ -17,6 +17,7 @@ std::vector<QuestionCount> question_counts(const AuditPlan& plan) {
   for (auto const& m : plan.mutations) ask(m.question(), 1);
   for (auto const& e : plan.examples) ask(ManualExamples, e.on.size());
   for (auto const& r : plan.register_claims) ask(RegisterCounts, r.on ? 1 : 0);
+  for (auto const& r : plan.register_minimums) ask(RegisterCounts, (r.below ? 1 : 0) + (r.at ? 1 : 0));
   for (auto const& v : plan.versions) ask(PtxVersions, (v.at ? 1 : 0) + (v.below ? 1 : 0));
   for (auto const& t : plan.target_versions) ask(PtxVersions, (t.at ? 1 : 0) + (t.below ? 1 : 0));
   if (plan.toolkit_version) ask(PtxVersions, 2);

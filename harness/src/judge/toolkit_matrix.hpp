@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "judge/question_kind.hpp"
+#include "results/sentence_counts.hpp"
 #include "results/toolkit_identity.hpp"
 
 namespace ptxcts {
@@ -75,6 +76,7 @@ struct AuditSummary : ToolkitIdentity {
   };
   std::vector<QuestionCountRow> coverage;  // empty before schema 4
   bool coverage_given = false;             // the report has a coverage (schema 4)
+  std::vector<SentenceCount> sentences;    // per section of the manual; empty where the report predates them
   std::size_t probes = 0;
   int contradictions = 0;
   std::size_t ptxas_failures = 0;  // probes ptxas failed on (the summary's count)

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "results/sentence_counts.hpp"
+
 namespace ptxcts {
 
 // What happened to a case, as the runner records it; results/outcome.hpp says what that means to a
@@ -182,6 +184,9 @@ struct RunReport {
   // The expectations files (judge/expectations) that spoke for this GPU and driver, and the lines of
   // those expectations that matched nothing in this run. JSON: "expectations" (schema 9 on).
   std::vector<std::string> expectations_applied{}, expectations_unmatched{};
+  // Per section of the manual (specs/sentences.yaml), how many sentences this run judged (by its
+  // toolkit's audit and by the GPU). JSON: "sentences", optional (a report written before it lacks it).
+  std::vector<SentenceCount> sentences{};
 };
 
 }  // namespace ptxcts

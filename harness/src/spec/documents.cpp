@@ -72,6 +72,7 @@ void check_documents(const SpecSet& specs) {
   for (auto const& r : specs.rules) check_cite(specs, r.cite);
   for (auto const& e : specs.examples) check_cite(specs, e.cite);
   for (auto const& c : specs.register_claims) check_cite(specs, c.cite);
+  for (auto const& m : specs.register_minimums) check_cite(specs, m.cite);
   for (auto const& v : specs.version_spellings) check_cite(specs, v.cite);
   for (auto const& c : specs.claims)  // a claim without `document:` quotes the manual, citing nothing to check
     if (c.cite.document_at.line != 0) check_cite(specs, c.cite);

@@ -149,4 +149,16 @@ struct RegisterClaim {
   SourceLocation where;
 };
 
+// A minimum of registers per thread a document states for compiling some forms (mma's Notes: .f64 at
+// .m16n8k4, .m16n8k8 and .m16n8k16 "require at least 64 registers for compilation"): each variant's
+// first form, in an entry that allows one register fewer (.maxnreg), must be refused, and at the
+// minimum accepted (the control: the refusal is the limit's).
+struct RegisterMinimum {
+  std::string id, family, text;
+  Citation cite;
+  std::vector<std::string> variants;
+  int registers = 0;
+  SourceLocation where;
+};
+
 }  // namespace ptxcts

@@ -378,6 +378,29 @@ std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const st
   return out;
 }
 
+std::vector<RegisterMinimum> read_register_minimums(const YamlReader& list, const std::string& family,
+                                                    const std::vector<Variant>& variants) {
+  std::vector<RegisterMinimum> out;
+  for (auto item : list.items("'register_minimums'")) {
+    item.expect_map({"minimum", "text", "source", "document", "variants", "registers", "paraphrase"});
+    RegisterMinimum m;
+    read_head(item, m, family, "minimum", "a statement id");
+    for (auto const& v : item.at("variants").items("'variants'")) {
+      const std::string name = v.str();
+      if (std::none_of(variants.begin(), variants.end(), [&](const Variant& x) { return x.name == name; }))
+        v.fail(fmt::format("unknown variant '{}'; expected a variant of this family", name));
+      m.variants.push_back(name);
+    }
+    if (m.variants.empty()) item.at("variants").fail("expected at least one variant");
+    m.registers = static_cast<int>(item.at("registers").integer(2, 255));
+    for (auto const& prev : out)
+      if (prev.id == m.id)
+        item.at("minimum").fail(fmt::format("duplicate minimum '{}' (first defined at {})", m.id, prev.where.str()));
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 std::vector<VersionSpelling> read_version_spellings(const YamlReader& list, const std::string& family,
                                                     const std::vector<GrammarBlock>& blocks,
                                                     const std::vector<Variant>& variants,

@@ -27,6 +27,9 @@ std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& f
                                     const std::vector<GrammarBlock>& blocks);
 std::vector<DocExample> read_examples(const YamlReader& list, const std::string& family);
 std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const std::string& family);
+// Each variant must be one of `variants` (this family's, read before).
+std::vector<RegisterMinimum> read_register_minimums(const YamlReader& list, const std::string& family,
+                                                    const std::vector<Variant>& variants);
 // Each mnemonic must be of the family, the qualifier one its blocks' or variants' syntax writes, the
 // version one targets.yaml lists.
 std::vector<VersionSpelling> read_version_spellings(const YamlReader& list, const std::string& family,

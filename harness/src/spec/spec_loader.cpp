@@ -13,6 +13,7 @@
 
 #include "spec/address_words_reader.hpp"
 #include "spec/documents.hpp"
+#include "spec/sentences.hpp"
 #include "spec/grammar.hpp"
 #include "spec/grammar_reader.hpp"
 #include "spec/kind_blocks.hpp"
@@ -467,6 +468,9 @@ void read_family_statements(const YamlReader& doc, const std::string& family, Sp
   if (doc.has("register_claims"))
     for (auto& c : read_register_claims(doc.at("register_claims"), family))
       specs.register_claims.push_back(std::move(c));
+  if (doc.has("register_minimums"))
+    for (auto& m : read_register_minimums(doc.at("register_minimums"), family, specs.variants))
+      specs.register_minimums.push_back(std::move(m));
 }
 
 // A family's hand-listed forms: invalid ones and spellings, each name once among all families.
@@ -493,6 +497,7 @@ void read_family_file(const SpecFile& f, SpecSet& specs, std::map<std::string, S
                                    "register_claims", "version_spellings",   "sass"};
   for (auto const& block : kind_family_blocks()) keys.push_back(block.key);
   keys.push_back("address_words");
+  keys.push_back("register_minimums");
   doc.expect_map(keys);
   std::string family = read_identifier(doc.at("family"), "a family name");
   if (auto it = families.find(family); it != families.end())
@@ -513,8 +518,9 @@ struct SharedSpecFiles {
   const SpecFile* cases = nullptr;
   const SpecFile* diagnostics = nullptr;  // optional
   const SpecFile* documents = nullptr;    // optional: without it, a `document:` names nothing
+  const SpecFile* sentences = nullptr;    // optional: the sentence inventory
   bool holds(const SpecFile& f) const {
-    return &f == targets || &f == cases || &f == diagnostics || &f == documents;
+    return &f == targets || &f == cases || &f == diagnostics || &f == documents || &f == sentences;
   }
 };
 
@@ -526,6 +532,7 @@ SharedSpecFiles shared_spec_files(const std::vector<SpecFile>& files) {
     if (base == "cases.yaml") shared.cases = &f;
     if (base == "diagnostics.yaml") shared.diagnostics = &f;
     if (base == "documents.yaml") shared.documents = &f;
+    if (base == "sentences.yaml") shared.sentences = &f;
   }
   if (!shared.targets) throw SpecError({.file = "specs"}, "no targets.yaml among the spec files");
   if (!shared.cases) throw SpecError({.file = "specs"}, "no cases.yaml among the spec files");
@@ -551,7 +558,11 @@ SpecSet load_specs(const std::vector<SpecFile>& files) {
   InstanceSyntax instances;
   for (auto const& f : files)
     if (!shared.holds(f)) read_family_file(f, specs, families, instances);
+  if (const SpecFile* sentences = shared.sentences)
+    specs.sentences =
+        read_sentences(YamlReader(sentences->path, parse_yaml(sentences->path, sentences->text), "sentences.yaml"));
   check_documents(specs);
+  check_sentences(specs);
   check_spec_set(specs);
   check_grammar(specs);
   return specs;

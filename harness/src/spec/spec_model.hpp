@@ -14,6 +14,7 @@
 #include "spec/grammar_model.hpp"
 #include "spec/manual_formula.hpp"
 #include "spec/ptx_version.hpp"
+#include "spec/sentence_model.hpp"
 
 namespace ptxcts {
 
@@ -307,6 +308,7 @@ struct SpecSet {
   std::vector<GrammarRule> rules;
   std::vector<DocExample> examples;
   std::vector<RegisterClaim> register_claims;
+  std::vector<RegisterMinimum> register_minimums;
   std::vector<VersionSpelling> version_spellings;
   std::vector<KnownDiscrepancy> known_discrepancies;
   std::vector<DiagnosticClass> diagnostics;
@@ -315,6 +317,7 @@ struct SpecSet {
   // key; only the kind reads them.
   std::map<std::string, std::any> family_blocks;
   std::vector<Document> documents;  // specs/documents.yaml: what `document:` names
+  std::vector<SentenceSection> sentences;  // specs/sentences.yaml: every sentence of the sections, and what judges it
 
   const Variant* find_variant(const std::string& name) const;
   const CaseSpec* find_case(const std::string& name) const;

@@ -59,7 +59,7 @@ TEST(ReportHtml, SectionsInTheDocumentedOrder) {
   auto doc = parse(report_html(test_report()));
   std::vector<std::string> ids;
   for (auto s : doc.select_nodes("//section")) ids.push_back(s.node().attribute("id").value());
-  std::vector<std::string> want = {"run", "findings", "claims", "matrix-section", "layouts", "kernels"};
+  std::vector<std::string> want = {"run", "findings", "claims", "sentences", "matrix-section", "layouts", "kernels"};
   EXPECT_EQ(ids, want);
   EXPECT_EQ(count(doc, "//head/script"), 1u);
   EXPECT_EQ(count(doc, "//*[@src or @href[starts-with(., 'http')]]"), 0u) << "nothing fetched";

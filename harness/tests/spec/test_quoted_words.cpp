@@ -120,6 +120,7 @@ void spec_quotes(const fs::path& file, std::vector<Quote>& out) {
   };
   text_of("rules", "rule", "text");
   text_of("register_claims", "claim", "text");
+  text_of("register_minimums", "minimum", "text");
   text_of("version_spellings", "spelling", "text");
   for (auto const& b : d["grammar"])
     if (!b["paraphrase"])

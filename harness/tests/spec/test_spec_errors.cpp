@@ -236,7 +236,7 @@ TEST(SpecErrors, UnknownKeyAtTopOfFamilyFile) {
   EXPECT_EQ(load_error(s),
             "specs/ldmatrix.yaml:5:1: unknown key 'version' in a family spec; expected one of: family, definitions, "
             "variants, claims, invalid, spellings, known_discrepancies, grammar, rules, examples, register_claims, "
-            "version_spellings, sass, sparse_fragments, address_words");
+            "version_spellings, sass, sparse_fragments, address_words, register_minimums");
 }
 
 // A spelling that changes with the PTX ISA version (`version_spellings:`): its qualifier must be one

@@ -15,6 +15,7 @@ const std::vector<QuestionJudge>& question_judges() {
       // a section naming shapes no syntax spells: the documents disagree on the combinations
       {"fragment sections", {InvalidCombinations}, judge_fragment_sections},
       {"register counts", {RegisterCounts}, judge_register_claims},
+      {"register minimums", {RegisterCounts}, judge_register_minimums},
       // what each kind alone asks (its fragment formulas and sections), checked on the host
       {"the kinds' statements", {FragmentFormulas}, judge_kind_statements},
       {"target and toolkit versions", {PtxVersions}, judge_target_versions},

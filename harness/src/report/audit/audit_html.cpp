@@ -11,6 +11,7 @@
 #include "report/pages/html_document.hpp"
 #include "report/pages/html_page_parts.hpp"
 #include "report/pages/target_lists.hpp"
+#include "report/sentence_table.hpp"
 #include "results/outcome.hpp"
 
 namespace ptxcts {
@@ -147,6 +148,7 @@ void audit_run_section(pugi::xml_node body, const AuditSummary& a) {
                   {"matrix-section", "Forms x targets"},
                   {"requirements", "Requirements"},
                   {"forms", "Hand-listed forms"},
+                  {"sentences", "Sentences"},
                   {"counts", "Counts"}});
   pugi::xml_node s = section(body, "run", "The audit");
   pugi::xml_node tb = table(s, {});
@@ -413,6 +415,7 @@ std::string audit_html(const AuditSummary& audit) {
   audit_matrix_section(page.body, audit);
   requirements_section(page.body, audit);
   audit_forms_section(page.body, audit);
+  sentence_counts_section(page.body, audit.sentences, kAuditElsewhere);
   documents_section(page.body, audit);
   counts_section(page.body, audit);
   return page.str();

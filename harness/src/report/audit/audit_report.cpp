@@ -10,7 +10,9 @@
 #include "report/audit/audit_report_reader.hpp"
 #include "report/markdown_cell.hpp"
 #include "report/pages/page_file.hpp"
+#include "report/sentence_table.hpp"
 #include "results/report_kind.hpp"
+#include "results/sentence_counts.hpp"
 #include "results/toolkit_identity.hpp"
 #include "util/atomic_file.hpp"
 
@@ -258,6 +260,7 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
   j["documents"] = documents_json(audit);
   j["summary"] = summary_json(audit);
   j["coverage"] = coverage_json(audit);
+  j["sentences"] = sentence_counts_json(audit.sentences);
   j["findings"] = findings_json(audit);
   j["statements"] = statements_json(audit);
   j["requirements"] = requirements_json(audit);
@@ -361,6 +364,7 @@ std::string audit_markdown(const Audit& audit, const AuditRun& run) {
                     fmt::join(audit.targets, ", "));
   md += findings_markdown(audit);
   md += coverage_markdown(audit);
+  md += sentence_counts_markdown(audit.sentences, kAuditElsewhere);
   md += documents_markdown(audit);
   md += counts_markdown(audit);
   md += verdicts_markdown(audit);

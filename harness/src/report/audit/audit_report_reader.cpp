@@ -7,6 +7,7 @@
 
 #include "report/unique_rows.hpp"
 #include "results/report_kind.hpp"
+#include "results/sentence_counts.hpp"
 
 namespace ptxcts {
 namespace {
@@ -201,7 +202,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   const JsonNode root = doc.root();
   root.object({"schema_version", "run", "summary", "findings", "statements", "requirements", "forms", "grammar_counts",
                "negative_space_counts", "grammar", "negative_space", "ptxas_failures"},
-              {"kind", "coverage", "documents"});
+              {"kind", "coverage", "documents", "sentences"});
   const JsonNode version = root.at("schema_version");
   const auto schema = version.integer(INT32_MIN, INT32_MAX);
   if (schema < 2 || schema > kAuditReportSchema)
@@ -236,6 +237,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   if (a.coverage_given) read_coverage(root.at("coverage"), a, schema);
   for (auto const& n : root.at("grammar_counts").items()) a.grammar_counts.push_back(read_grammar_count(n));
   if (root.has("documents")) read_documents(root.at("documents"), a);
+  if (root.has("sentences")) a.sentences = read_sentence_counts(root.at("sentences"));
   for (auto const& n : root.at("negative_space_counts").items()) {
     a.negative_space.push_back(read_mutation_count(n));
     auto const& m = a.negative_space.back();

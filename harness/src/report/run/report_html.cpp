@@ -14,6 +14,7 @@
 #include "report/pages/html_page_parts.hpp"
 #include "report/pages/outcome_html.hpp"
 #include "report/run/sass_text.hpp"
+#include "report/sentence_table.hpp"
 #include "results/outcome.hpp"
 #include "report/run/report_json.hpp"
 
@@ -36,6 +37,7 @@ void run_section(pugi::xml_node body, const RunReport& report) {
   verdict_banner(body, report);
   contents(body, {{"findings", "Failures and findings"},
                   {"claims", "Claims"},
+                  {"sentences", "Sentences"},
                   {"matrix-section", "Forms x targets"},
                   {"layouts", "Fragment layouts"},
                   {"kernels", "Kernels and cases"}});
@@ -532,6 +534,7 @@ std::string report_html(const RunReport& report, const RunPageInputs& in) {
   run_section(page.body, report);
   findings_section(page.body, report);
   claims_section(page.body, report);
+  sentence_counts_section(page.body, report.sentences, kRunElsewhere);
   matrix_section(page.body, report, in.audit);
   std::map<std::string, std::string> figure_anchor;
   layouts_section(page.body, report, in.layouts, figure_anchor);

@@ -227,6 +227,7 @@ std::string report_json(const RunReport& report) {
   for (auto const& f : kTimingCounts) j["timing"][f.key] = report.timing.*f.member;
   j["sass"] = run_sass_json(report.sass);
   j["expectations"] = {{"applied", report.expectations_applied}, {"unmatched", report.expectations_unmatched}};
+  if (!report.sentences.empty()) j["sentences"] = sentence_counts_json(report.sentences);
   // A toolkit message with stray bytes must not cost the report: invalid UTF-8 becomes U+FFFD.
   return j.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -236,11 +237,13 @@ namespace {
 // The top-level keys of schema `v`: 2 lacks observed_layout, 3 lacks withdrawn and roundtrip_identity,
 // 4 lacks the verdict observed, 5 the timing, 6 the sass, 7 the GPU's identity and the rest of schema
 // 8's run, 8 the outcomes and the summary, 9 the verdict undecided and the summary's count of it;
-// nothing else differs. "kind" came later in 9 (report_kind): 9 may lack it, 10 has it.
+// nothing else differs. "kind" came later in 9 (report_kind): 9 may lack it, 10 has it; "sentences" came later
+// in 10 (results/sentence_counts): 10 may lack it.
 void check_root_keys(const JsonNode& root, std::int64_t v) {
   if (v >= 10)
     root.object({"schema_version", "kind", "run", "summary", "totals", "results", "claims", "withdrawn", "timing",
-                 "sass", "expectations"});
+                 "sass", "expectations"},
+                {"sentences"});
   else if (v >= 9)
     root.object({"schema_version", "run", "summary", "totals", "results", "claims", "withdrawn", "timing", "sass",
                  "expectations"},
@@ -316,6 +319,7 @@ RunReport read_run_report(const JsonDocument& doc) {
     report.expectations_applied = e.at("applied").strings();
     report.expectations_unmatched = e.at("unmatched").strings();
   }
+  if (root.has("sentences")) report.sentences = read_sentence_counts(root.at("sentences"));
   if (v < 4) return report;
 
   read_withdrawn(doc, root.at("withdrawn"), results, claims, report);

@@ -11,6 +11,7 @@
 
 #include "kinds/kinds.hpp"
 #include "report/run/sass_text.hpp"
+#include "report/sentence_table.hpp"
 #include "report/run/report_json.hpp"
 
 namespace ptxcts {
@@ -231,6 +232,7 @@ std::string report_markdown(const RunReport& report) {
 
   out += summary_markdown(report);
   claims_markdown(out, report);
+  if (!report.sentences.empty()) out += sentence_counts_markdown(report.sentences, kRunElsewhere).substr(1) + "\n";
   layouts_markdown(out, report);
   withdrawn_markdown(out, report);
 
