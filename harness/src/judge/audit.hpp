@@ -98,6 +98,7 @@ struct Audit {
   std::vector<FormVerdict> forms;
   std::vector<GrammarCount> grammar;
   std::vector<MutationCount> negative_space;
+  std::vector<QualifierOrderSet> qualifier_orders;  // per block, the orders ptxas accepts (judge/qualifier_orders.hpp)
   std::vector<QuestionCount> coverage;  // per kind of question: asked, and the findings it gave
   std::vector<std::string> errors;  // "what on target: how ptxas failed" (no verdict)
   std::vector<const KnownDiscrepancy*> unused_known;  // recorded, but no longer observed
