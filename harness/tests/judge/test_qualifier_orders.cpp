@@ -157,7 +157,7 @@ const QualifierOrderSet& set_of(const Audit& a, const std::string& block) {
   throw std::runtime_error("no qualifier-order set for " + block);
 }
 
-const StatementVerdict& statement(const Audit& a, const std::string& id) {
+const StatementVerdict& order_statement(const Audit& a, const std::string& id) {
   for (auto const& s : a.statements)
     if (s.id == id) return s;
   throw std::runtime_error("no statement " + id);
@@ -215,8 +215,8 @@ TEST(QualifierOrders, TheAuditReportsTheAcceptedOrdersPerBlockWithItsFixedAndFlo
   EXPECT_GT(load.rejected, 0u);
   EXPECT_GT(load.accepted, 0u);
   EXPECT_LT(load.model_accepted, load.orders);
-  EXPECT_EQ(statement(a, "wmma.load.a.f16/qualifier-orders/model").verdict, Verdict::Confirmed);
-  EXPECT_EQ(statement(a, "wmma.load.a.f16/qualifier-orders/classes").verdict, Verdict::Confirmed);
+  EXPECT_EQ(order_statement(a, "wmma.load.a.f16/qualifier-orders/model").verdict, Verdict::Confirmed);
+  EXPECT_EQ(order_statement(a, "wmma.load.a.f16/qualifier-orders/classes").verdict, Verdict::Confirmed);
   const QualifierOrderSet& ld = set_of(a, "ldmatrix.shape");
   EXPECT_TRUE(ld.fixed.empty());
   EXPECT_TRUE(ld.constrained.empty());
@@ -242,7 +242,7 @@ TEST(QualifierOrders, AFormThatTakesOtherOrdersThanItsRepresentativeContradictsI
   ASSERT_NE(other, nullptr);
   v[p.plan.mutations[other->asked.front().mutation].on.probe].accepted = false;
   const Audit a = judge_audit(p.suite, p.plan, v);
-  const StatementVerdict& s = statement(a, "ldmatrix.shape/qualifier-orders/classes");
+  const StatementVerdict& s = order_statement(a, "ldmatrix.shape/qualifier-orders/classes");
   EXPECT_EQ(s.verdict, Verdict::Contradicted) << s.evidence;
   EXPECT_NE(s.evidence.find("1 differ"), std::string::npos) << s.evidence;
 }
