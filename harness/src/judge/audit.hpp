@@ -99,6 +99,7 @@ struct Audit {
   std::vector<FormVerdict> forms;
   std::vector<GrammarCount> grammar;
   std::vector<MutationCount> negative_space;
+  std::vector<QualifierOrderSet> qualifier_orders;  // per block, the orders ptxas accepts (judge/qualifier_orders.hpp)
   std::vector<QuestionCount> coverage;  // per kind of question: asked, and the findings it gave
   std::vector<SentenceCount> sentences;  // per section of specs/sentences.yaml: how many sentences ptxas judged
   std::vector<std::string> errors;  // "what on target: how ptxas failed" (no verdict)

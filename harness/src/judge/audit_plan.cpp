@@ -141,6 +141,7 @@ struct Builder {
     if (const TargetInfo* t = targets.first(*cc.instance, v.documented, true); t && known_version) {
       v.at = add(t->name, v.documented, spelled_at(specs, body, v.documented), true, targets.arch_for(t->name));
       other_spelling(k, body, v.documented, *t);
+      spelling_edges_of(k, body, v.documented);
     }
     if (auto below = specs.targets.previous(v.documented); below && known_version) {
       v.below_version = *below;
@@ -171,6 +172,23 @@ struct Builder {
     OnTarget on = add(t.name, version, body, false, targets.arch_for(t.name));
     plan.mutations.push_back(
         {.of = k, .m = std::move(m), .instruction = plan.grammar[k].instruction, .on = on, .home = true});
+  }
+
+  // The form at the edges of each spelling's version range and one version past them
+  // (judge/version_spellings.hpp's spelling_edges), each on the first target that version knows.
+  void spelling_edges_of(std::size_t k, const std::string& body, PtxVersion documented) {
+    const ClassifiedCombination& cc = plan.grammar[k].cc;
+    for (auto& e : spelling_edges(specs, body, documented, plan.toolkit_ptx)) {
+      const TargetInfo* t = targets.first(*cc.instance, e.version, true);
+      if (!t) continue;
+      Mutation m{.kind = "version-spelling", .detail = std::move(e.detail), .text = cc.combo.text,
+                 .shape = documented_shape(cc.combo), .expected = e.expected, .words = e.rule->text,
+                 .source = e.rule->cite.source};
+      const std::string& written = plan.grammar[k].instruction;  // as the probe spells it
+      std::string instruction = e.body == body ? written : without_qualifier(written, e.rule->qualifier);
+      OnTarget on = add(t->name, e.version, std::move(e.body), e.expected == DocClass::Valid, targets.arch_for(t->name));
+      plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(instruction), .on = on, .home = true});
+    }
   }
 
   // A document's example, as written: on the targets its instruction is documented for (every
@@ -356,6 +374,8 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     b.version(k);
   }
   b.type_shape(representatives, pools);
+  // Qualifier order as a space: each class of forms searched, a sample of its other forms checked.
+  plan_qualifier_orders(plan);
   for (auto const& ex : specs.examples) b.example(ex);
   for (auto const& rc : specs.register_claims) b.register_claim(rc, suite.instances);
   for (auto const& rm : specs.register_minimums) b.register_minimum(rm, suite.instances);

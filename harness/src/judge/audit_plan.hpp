@@ -22,6 +22,7 @@
 #include "assemble/probe_assembly.hpp"
 #include "assemble/toolchain.hpp"
 #include "judge/negative_space.hpp"
+#include "judge/qualifier_orders.hpp"
 #include "plan/suite.hpp"
 #include "spec/grammar.hpp"
 
@@ -142,6 +143,8 @@ struct AuditPlan {
   std::vector<TargetVersionSubject> target_versions;
   std::optional<ToolkitVersionSubject> toolkit_version;
   std::vector<FormSubject> forms;
+  // Per documented form, the orders of its qualifiers asked (judge/qualifier_orders.hpp), each a mutation above.
+  std::vector<OrderSearch> order_searches;
 };
 
 // The plan for the suite's specs and this toolkit. Throws std::runtime_error if targets.yaml does

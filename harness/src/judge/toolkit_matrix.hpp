@@ -59,6 +59,14 @@ struct AuditSummary : ToolkitIdentity {
     std::string block, kind, documents;
     std::size_t forms = 0, accepted = 0, rejected = 0;
   };
+  struct QualifierOrderRow {  // a block's accepted qualifier orders (judge/qualifier_orders.hpp); absent before
+    std::string block, family, documented;
+    std::size_t forms = 0, classes = 0, asked = 0, accepted = 0, rejected = 0;
+    std::uint64_t orders = 0, model_accepted = 0;
+    std::vector<std::string> floating, fixed, constrained, examples;
+    std::size_t model_checked = 0, model_mispredicted = 0, class_compared = 0, class_differing = 0;
+  };
+  std::vector<QualifierOrderRow> qualifier_orders;
   struct DocumentRow {  // a document the specs cite (specs/documents.yaml), by its public identity
     std::string id, title, author, address, language, translation_of;
   };

@@ -1,5 +1,7 @@
 #include "judge/version_spellings.hpp"
 
+#include <fmt/format.h>
+
 #include <string_view>
 #include <utility>
 
@@ -66,6 +68,31 @@ std::string spelled_at(const SpecSet& specs, const std::string& body, PtxVersion
   for (const VersionSpelling* rule = spelling_below(specs, out, v); rule; rule = spelling_below(specs, out, v)) {
     const std::size_t start = instruction_start(out);
     out = out.substr(0, start) + without_qualifier(out.substr(start), rule->qualifier);
+  }
+  return out;
+}
+
+std::vector<SpellingEdge> spelling_edges(const SpecSet& specs, const std::string& body, PtxVersion documented,
+                                         PtxVersion toolkit) {
+  std::vector<SpellingEdge> out;
+  const std::size_t start = instruction_start(body);
+  const std::string line = body.substr(start);
+  for (auto const& rule : specs.version_spellings) {
+    auto [b, e] = opcode_span(line);
+    if (!spelling_applies_to(rule, line) || qualifier_at(line, b, e, rule.qualifier) == std::string::npos) continue;
+    const std::optional<PtxVersion> last = specs.targets.previous(rule.from);
+    if (!(documented < rule.from) || toolkit < rule.from || !last) continue;
+    const std::string with = body, without = body.substr(0, start) + without_qualifier(line, rule.qualifier);
+    auto edge = [&](PtxVersion v, bool written, DocClass expected, const char* why) {
+      out.push_back({.version = v, .body = written ? with : without, .expected = expected,
+                     .detail = fmt::format("{} {} at PTX ISA {}: {}", written ? "with" : "without", rule.qualifier,
+                                           v.str(), why),
+                     .rule = &rule});
+    };
+    if (documented < *last) edge(*last, false, DocClass::Valid, "the last version the documents spell without it");
+    edge(rule.from, false, DocClass::Invalid, "the first version the documents require it at");
+    if (rule.from < toolkit) edge(rule.from, true, DocClass::Valid, "the first version the documents spell with it");
+    if (documented < *last) edge(*last, true, DocClass::Undocumented, "one below the first version that spells it");
   }
   return out;
 }

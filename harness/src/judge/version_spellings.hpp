@@ -6,7 +6,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "spec/grammar.hpp"
 #include "spec/spec_model.hpp"
 
 namespace ptxcts {
@@ -23,5 +25,25 @@ std::string without_qualifier(const std::string& line, const std::string& qualif
 
 // Whether the instruction (a line) is one the rule names: its first word starts with a mnemonic of it.
 bool spelling_applies_to(const VersionSpelling& rule, const std::string& line);
+
+// A probe at an edge of a spelling's version range, or one version past it: the form spelled one way
+// at one version, and what the documents make of it there.
+struct SpellingEdge {
+  PtxVersion version;
+  std::string body;  // the probe body, spelled so
+  DocClass expected = DocClass::Undocumented;
+  std::string detail;
+  const VersionSpelling* rule = nullptr;
+};
+
+// For a form documented from `documented` (`body`: as the toolkit's version spells it), the edges of
+// each spelling's range that the minimum-version questions (at `documented` and one below, the other
+// spelling at `documented`) and the grammar (at `toolkit`) leave unasked: where a rule's version
+// `from` falls after `documented`, the form without the qualifier at the last version below `from`
+// (valid: the documents spell it so there) and at `from` (invalid: "required from" it), and with it
+// at `from` (valid) and at the version below (no document gives it). A version past the toolkit's is
+// not asked: the toolkit knows none of it (its own version's question says so).
+std::vector<SpellingEdge> spelling_edges(const SpecSet& specs, const std::string& body, PtxVersion documented,
+                                         PtxVersion toolkit);
 
 }  // namespace ptxcts

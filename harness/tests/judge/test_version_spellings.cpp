@@ -66,6 +66,11 @@ std::vector<ProbeVerdict> as_ptxas_says(const SpelledPlan& p) {
   return v;
 }
 
+// The other spelling at a form's documented version (not one of the spelling's edges).
+bool other_spelling(const MutationSubject& m) {
+  return m.m.kind == "version-spelling" && m.m.detail.find("where the documents leave it out") != std::string::npos;
+}
+
 const ExampleSubject& example_of(const SpelledPlan& p, const std::string& id) {
   for (auto const& e : p.plan.examples)
     if (e.example->id == id) return e;
@@ -108,7 +113,7 @@ TEST(VersionSpellings, AVersionQuestionBelow63AsksTheFormWithoutAlignedAndTheOth
     }
   }
   for (auto const& m : p.plan.mutations)
-    if (m.m.kind == "version-spelling") {
+    if (other_spelling(m)) {
       ++others;
       const Probe& probe = p.plan.probes[m.on.probe];
       EXPECT_LT(probe.ptx, (PtxVersion{.major = 6, .minor = 3}));
@@ -125,7 +130,7 @@ TEST(VersionSpellings, PtxasRefusingAlignedBelow63IsNoFindingAndTheRequirementHo
   const SpelledPlan& p = spelled_plan();
   std::vector<ProbeVerdict> v = as_ptxas_says(p);
   for (auto const& m : p.plan.mutations)  // what ptxas 13.0 says of the other spelling
-    if (m.m.kind == "version-spelling")
+    if (m.m.kind == "version-spelling" && m.m.expected == DocClass::Undocumented)
       v[m.on.probe] = no_verdict(
           "ptxas probe.ptx, line 3; error   : Feature '.aligned modifier for wmma' requires PTX ISA .version 6.3 or "
           "later");
@@ -143,7 +148,7 @@ TEST(VersionSpellings, PtxasRefusingAlignedBelow63IsNoFindingAndTheRequirementHo
   }
   // Accepted, the other spelling is a form no document gives that ptxas takes: shown, never failing.
   for (auto const& m : p.plan.mutations)
-    if (m.m.kind == "version-spelling") v[m.on.probe] = ok_verdict();
+    if (m.m.kind == "version-spelling" && m.m.expected == DocClass::Undocumented) v[m.on.probe] = ok_verdict();
   Audit b = judge_audit(p.suite, p.plan, v);
   int seen = 0;
   for (auto const& f : b.findings)
@@ -201,4 +206,66 @@ TEST(Examples, AnExampleTakenWhereItsInstructionIsIsConfirmedAndItsSpellingApart
   EXPECT_NE(d->words.find("wmma.load.a.sync.aligned.layout.shape{.ss}.atype r, [p] {, stride};"), std::string::npos)
       << d->words;
   for (auto const& f : a.findings) EXPECT_NE(f.id, "document-error/example/wmma-load-manual-5");
+}
+
+// Each spelling at its range's edges and one version past each: the form documented from 6.0 is
+// spelled without .aligned from 6.0 to 6.2 and with it from 6.3 ("required from PTX ISA version 6.3
+// onwards, and considered implicit in PTX ISA versions less than 6.3"). The minimum-version questions
+// ask 6.0 (and 5.0 below it), the other spelling at 6.0, the grammar the toolkit's 9.0; the edges
+// add 6.2 without it (valid), 6.3 without it (invalid: required), 6.3 with it (valid), 6.2 with it
+// (no document gives it). Past 9.0 the toolkit knows no version: not asked.
+TEST(VersionSpellings, EachSpellingIsAskedAtItsRangesEdgesAndOneVersionPastEach) {
+  const SpecSet& specs = spelled_plan().suite.specs;
+  const std::string body = ".reg .b32 %v<8>;\nwmma.load.a.sync.aligned.row.m16n16k16.f16 {%v0}, [%ad];\n";
+  const PtxVersion v60{.major = 6, .minor = 0}, v61{.major = 6, .minor = 1}, v62{.major = 6, .minor = 2},
+      v63{.major = 6, .minor = 3}, v70{.major = 7, .minor = 0}, v90{.major = 9, .minor = 0};
+  const std::vector<SpellingEdge> e = spelling_edges(specs, body, v60, v90);
+  ASSERT_EQ(e.size(), 4u);
+  auto has = [&](PtxVersion v, bool with, DocClass c) {
+    for (auto const& x : e)
+      if (x.version == v && (last_line(x.body).find(".sync.aligned") != std::string::npos) == with && x.expected == c)
+        return x.rule != nullptr && x.rule->text == kAlignedWords;
+    return false;
+  };
+  EXPECT_TRUE(has(v62, false, DocClass::Valid));
+  EXPECT_TRUE(has(v63, false, DocClass::Invalid));
+  EXPECT_TRUE(has(v63, true, DocClass::Valid));
+  EXPECT_TRUE(has(v62, true, DocClass::Undocumented));
+  EXPECT_EQ(spelling_edges(specs, body, v61, v90).size(), 4u);
+  EXPECT_TRUE(spelling_edges(specs, body, v63, v90).empty());  // one spelling over its whole range
+  EXPECT_TRUE(spelling_edges(specs, body, v70, v90).empty());
+  EXPECT_TRUE(spelling_edges(specs, "ldmatrix.sync.aligned.m8n8.x1.b16 {%v0}, [%ad];", v60, v90).empty());
+  // Planned: each wmma form documented below 6.3 gets its four, on a target that knows the version.
+  const SpelledPlan& p = spelled_plan();
+  std::size_t below = 0, edges = 0;
+  for (auto const& vs : p.plan.versions)
+    below += vs.at && vs.documented < v63 && p.plan.grammar[vs.of].cc.combo.text.rfind("wmma.", 0) == 0;
+  for (auto const& m : p.plan.mutations)
+    if (m.m.kind == "version-spelling" && !other_spelling(m)) {
+      ++edges;
+      const Probe& probe = p.plan.probes[m.on.probe];
+      EXPECT_TRUE(probe.ptx == v62 || probe.ptx == v63) << m.m.detail;
+      EXPECT_LE(p.suite.specs.targets.find(probe.target)->ptx, probe.ptx) << probe.target;
+    }
+  EXPECT_GT(below, 100u);
+  EXPECT_EQ(edges, 4 * below);
+}
+
+TEST(VersionSpellings, AnEdgeTakenAsTheDocumentsSayIsNoFindingAndOmittingAlignedAt63Accepted) {
+  const SpelledPlan& p = spelled_plan();
+  std::vector<ProbeVerdict> v = as_ptxas_says(p);  // valid accepted, the rest refused
+  const Audit a = judge_audit(p.suite, p.plan, v);
+  for (auto const& f : a.findings) EXPECT_EQ(f.id.find("version-spelling"), std::string::npos) << f.id;
+  for (auto const& m : p.plan.mutations)  // a toolkit that takes wmma without .aligned at 6.3
+    if (m.m.kind == "version-spelling" && m.m.expected == DocClass::Invalid) v[m.on.probe] = ok_verdict();
+  const Audit b = judge_audit(p.suite, p.plan, v);
+  int seen = 0;
+  for (auto const& f : b.findings)
+    if (f.id.find("toolkit-accepts/negative-space/") == 0 && f.id.find("/version-spelling") != std::string::npos) {
+      ++seen;
+      EXPECT_TRUE(f.fails()) << f.id;
+      EXPECT_EQ(f.words, kAlignedWords);
+      EXPECT_EQ(f.question, QuestionKind::PtxVersions);
+    }
+  EXPECT_GT(seen, 0);
 }

@@ -11,6 +11,8 @@ const std::vector<QuestionJudge>& question_judges() {
        {AddressWidths, RegisterTypes, QualifierOrders, AddressModes, InvalidValues, RegisterCounts, OperandForms,
         TypeShape, PtxVersions},
        judge_mutations},
+      // the orders ptxas accepts, per block, from the search's orders (their findings: the negative space's)
+      {"qualifier orders", {}, judge_qualifier_orders},
       {"examples", {ManualExamples}, judge_examples},
       // a section naming shapes no syntax spells: the documents disagree on the combinations
       {"fragment sections", {InvalidCombinations}, judge_fragment_sections},

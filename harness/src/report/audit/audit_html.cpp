@@ -361,6 +361,29 @@ void audit_forms_section(pugi::xml_node body, const AuditSummary& a) {
                  "form", "forms");
 }
 
+// Per block, the orders of its qualifiers ptxas accepts, as the search found them (reports before it: none).
+void qualifier_orders_group(pugi::xml_node s, const AuditSummary& a) {
+  if (a.qualifier_orders.empty()) return;
+  pugi::xml_node d = el(s, "details", {{"class", "group"}});
+  el(d, "summary", {}, fmt::format("Qualifier orders, per block: the orders ptxas accepts ({} blocks)",
+                                   a.qualifier_orders.size()));
+  el(d, "p", {}, "Each class of forms (the same qualifiers by position) searched on its first form: each qualifier "
+                 "moved to every position, two moves and orders at random; the pairs the single moves found bound "
+                 "make the model, which gives the accepted orders among all n! of them. No document gives an order "
+                 "other than the documented one: one accepted is an undocumented form accepted.");
+  pugi::xml_node tb = wrapped_table(el(d, "div"),
+                                    {"Block", "Documented order", "Forms (classes)", "Orders asked", "Accepted",
+                                     "Rejected", "Accepted of all orders (model)", "Floating", "Fixed", "Checks"},
+                                    {12, 16, 6, 6, 6, 6, 12, 14, 10, 12});
+  for (auto const& q : a.qualifier_orders)
+    row(tb, q.family,
+        {{q.block}, {q.documented}, {fmt::format("{} ({})", q.forms, q.classes)}, number_cell(q.asked),
+         number_cell(q.accepted), number_cell(q.rejected), {fmt::format("{} of {}", q.model_accepted, q.orders)},
+         {fmt::format("{}", fmt::join(q.floating, " "))}, {fmt::format("{}", fmt::join(q.fixed, " "))},
+         {fmt::format("model: {} of {} as predicted; classes: {} of {} the same", q.model_checked - q.model_mispredicted,
+                      q.model_checked, q.class_compared - q.class_differing, q.class_compared)}});
+}
+
 void counts_section(pugi::xml_node body, const AuditSummary& a) {
   pugi::xml_node s = section(body, "counts", "Counts");
   if (a.coverage_given) {  // schema 4: per kind of question, shown open
@@ -390,6 +413,7 @@ void counts_section(pugi::xml_node body, const AuditSummary& a) {
   for (auto const& n : a.negative_space)
     row(tb, "", {{n.block}, {n.kind}, {n.documents}, number_cell(n.forms), number_cell(n.accepted),
                  number_cell(n.rejected)});
+  qualifier_orders_group(s, a);
 }
 
 // The documents the specs cite, by their public identity (a report written before it had `documents`: none).

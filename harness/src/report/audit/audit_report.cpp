@@ -213,6 +213,31 @@ ojson negative_space_counts_json(const Audit& audit) {
   return ns;
 }
 
+// Per syntax block, the orders of its qualifiers ptxas accepts (judge/qualifier_orders.hpp).
+ojson qualifier_orders_json(const Audit& audit) {
+  ojson out = ojson::array();
+  for (auto const& q : audit.qualifier_orders)
+    out.push_back({{"block", q.block},
+                   {"family", q.family},
+                   {"documented", q.documented},
+                   {"forms", q.forms},
+                   {"classes", q.classes},
+                   {"asked", q.asked},
+                   {"accepted", q.accepted},
+                   {"rejected", q.rejected},
+                   {"orders", q.orders},
+                   {"model_accepted", q.model_accepted},
+                   {"floating", q.floating},
+                   {"fixed", q.fixed},
+                   {"constrained", q.constrained},
+                   {"examples", q.examples},
+                   {"model_checked", q.checked},
+                   {"model_mispredicted", q.mispredicted},
+                   {"class_compared", q.compared},
+                   {"class_differing", q.differing}});
+  return out;
+}
+
 // Every combination: one character per target (in run.targets' order), and ptxas's first rejection.
 ojson grammar_json(const AuditPlan& plan, const std::vector<ProbeVerdict>& v) {
   ojson g = ojson::array();
@@ -267,6 +292,7 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
   j["forms"] = forms_json(audit);
   j["grammar_counts"] = grammar_counts_json(audit);
   j["negative_space_counts"] = negative_space_counts_json(audit);
+  j["qualifier_orders"] = qualifier_orders_json(audit);
   j["grammar"] = grammar_json(plan, v);
   j["negative_space"] = negative_space_json(plan, v);
   j["ptxas_failures"] = audit.errors;

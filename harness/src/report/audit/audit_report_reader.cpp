@@ -178,6 +178,33 @@ AuditSummary::MutationCountRow read_mutation_count(const JsonNode& n) {
   return m;
 }
 
+AuditSummary::QualifierOrderRow read_qualifier_orders(const JsonNode& n) {
+  n.object({"block", "family", "documented", "forms", "classes", "asked", "accepted", "rejected", "orders",
+            "model_accepted", "floating", "fixed", "constrained", "examples", "model_checked", "model_mispredicted",
+            "class_compared", "class_differing"});
+  AuditSummary::QualifierOrderRow q;
+  q.block = n.at("block").str();
+  q.family = n.at("family").str();
+  q.documented = n.at("documented").str();
+  auto count = [&](const char* key) { return static_cast<std::size_t>(n.at(key).integer(0, kMaxReportCount)); };
+  q.forms = count("forms");
+  q.classes = count("classes");
+  q.asked = count("asked");
+  q.accepted = count("accepted");
+  q.rejected = count("rejected");
+  q.orders = count("orders");
+  q.model_accepted = count("model_accepted");
+  q.floating = n.at("floating").strings();
+  q.fixed = n.at("fixed").strings();
+  q.constrained = n.at("constrained").strings();
+  q.examples = n.at("examples").strings();
+  q.model_checked = count("model_checked");
+  q.model_mispredicted = count("model_mispredicted");
+  q.class_compared = count("class_compared");
+  q.class_differing = count("class_differing");
+  return q;
+}
+
 // The report's "run": the toolkit, the targets ptxas lists (schema 3 on), where and when.
 void read_run(const JsonNode& run, std::int64_t schema, AuditSummary& a) {
   if (schema >= 3)
@@ -202,7 +229,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   const JsonNode root = doc.root();
   root.object({"schema_version", "run", "summary", "findings", "statements", "requirements", "forms", "grammar_counts",
                "negative_space_counts", "grammar", "negative_space", "ptxas_failures"},
-              {"kind", "coverage", "documents", "sentences"});
+              {"kind", "coverage", "documents", "sentences", "qualifier_orders"});
   const JsonNode version = root.at("schema_version");
   const auto schema = version.integer(INT32_MIN, INT32_MAX);
   if (schema < 2 || schema > kAuditReportSchema)
@@ -247,6 +274,8 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
     a.grammar.push_back(read_grammar_row(n, a.targets.size()));
     grammar.check(n, a.grammar.back().block + ": " + a.grammar.back().instruction, "grammar row");
   }
+  if (root.has("qualifier_orders"))
+    for (auto const& n : root.at("qualifier_orders").items()) a.qualifier_orders.push_back(read_qualifier_orders(n));
   root.at("negative_space").items();
   root.at("ptxas_failures").strings();
   return a;
