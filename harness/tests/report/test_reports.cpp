@@ -810,6 +810,8 @@ TEST(ReportJson, AnEdgeCaseThatFaultedIsNotFaultedAsTheRuleSays) {
 }  // namespace
 }  // namespace ptxcts
 
+using namespace ptxcts;  // the tests below, outside the namespace (a non-unity build sees no other file's)
+
 namespace {
 // Two cases, one failing; a contradicted claim (a finding) and an undecided one (its cases need action).
 RunReport undecided_report() {

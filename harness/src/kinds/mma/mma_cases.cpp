@@ -1,6 +1,9 @@
 #include "kinds/mma/mma_cases.hpp"
 
+#include <fmt/format.h>
+
 #include "kinds/mma/mma_layout.hpp"
+#include "spec/spec_error.hpp"
 #include "spec/spec_fields.hpp"
 
 namespace ptxcts {
@@ -8,8 +11,8 @@ namespace {
 
 constexpr const char* kMmaCaseBlock = "mma";
 
-CaseSpec read_mma_case(YamlReader item, std::set<std::string>& names) {
-  item.expect_map({"name", "description", "data", "seed", "overflow", "where"});
+CaseSpec read_mma_case(YamlReader item, std::set<std::string>& names, const TargetCatalog& targets) {
+  item.expect_map({"name", "description", "data", "seed", "overflow", "where", "metadata", "variant", "undefined"});
   CaseSpec c = read_case_basics(item, names);
   MmaCaseOptions o;
   c.block = kMmaCaseBlock;
@@ -17,15 +20,35 @@ CaseSpec read_mma_case(YamlReader item, std::set<std::string>& names) {
   if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
   else if (c.data == DataKind::Random) item.fail("random data needs a 'seed', so that runs are repeatable");
   if (item.has("overflow")) o.overflow = item.at("overflow").boolean();
+  if (item.has("metadata")) {
+    const std::string m = item.at("metadata").str();
+    if (m != "unsorted") item.at("metadata").fail(fmt::format("unknown metadata '{}'; expected unsorted", m));
+    o.unsorted_metadata = true;
+  }
+  if (item.has("variant")) o.variant = item.at("variant").str();
   read_case_where(item, c);
+  read_case_undefined(item, c, targets);
+  if (o.unsorted_metadata && c.undefined.empty())
+    item.fail("unsorted metadata leaves mma.sp::ordered_metadata undefined: the case needs its 'undefined' entry "
+              "(the manual's words)");
   c.options = o;
   return c;
 }
 
-void read_mma_block(YamlReader r, CaseSet& set, std::set<std::string>& names) {
+void read_mma_block(YamlReader r, CaseSet& set, std::set<std::string>& names, const TargetCatalog& targets) {
   r.expect_map({"warps", "cases"});
   set.kind_settings[kMmaCaseBlock] = MmaCaseSettings{.warps = static_cast<int>(r.at("warps").integer(1, 32))};
-  for (auto item : r.at("cases").items("'cases' of mma")) set.cases.push_back(read_mma_case(item, names));
+  for (auto item : r.at("cases").items("'cases' of mma")) set.cases.push_back(read_mma_case(item, names, targets));
+}
+
+// A case's 'variant' names a variant of the specs.
+void check_mma_case_variants(const SpecSet& specs) {
+  for (auto const& c : specs.cases.cases) {
+    const auto* o = std::any_cast<MmaCaseOptions>(&c.options);
+    if (c.block == kMmaCaseBlock && o && !o->variant.empty() && !specs.find_variant(o->variant))
+      throw SpecError(c.where, fmt::format("case '{}' names unknown variant '{}'; expected a variant of the specs",
+                                           c.name, o->variant));
+  }
 }
 
 }  // namespace
@@ -46,6 +69,6 @@ KindLayout mma_layout() {
           .evaluate = [](const Instance& inst) { compute_mma_layouts(inst); }};
 }
 
-KindCaseBlock mma_case_block() { return {.key = kMmaCaseBlock, .read = read_mma_block, .check = {}}; }
+KindCaseBlock mma_case_block() { return {.key = kMmaCaseBlock, .read = read_mma_block, .check = check_mma_case_variants}; }
 
 }  // namespace ptxcts

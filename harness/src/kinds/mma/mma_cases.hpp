@@ -3,6 +3,8 @@
 // evaluation of its variants' layouts that check-specs asks for.
 #pragma once
 
+#include <string>
+
 #include "spec/kind_blocks.hpp"
 
 namespace ptxcts {
@@ -11,9 +13,14 @@ struct MmaCaseSettings {
   int warps = 2;
 };
 
-// An mma case's own field: accumulators chosen so that integer accumulation overflows.
+// An mma case's own fields: accumulators chosen so that integer accumulation overflows; and
+// (undefined for mma.sp::ordered_metadata, which alone the case takes) every metadata field at the
+// instance's selector with its two indices in decreasing order, the larger in the lower bits; and
+// `variant`: the one variant whose kernels (not compositions) the case takes ("": any).
 struct MmaCaseOptions {
   bool overflow = false;
+  bool unsorted_metadata = false;
+  std::string variant;
 };
 
 // The block's settings (the defaults above when cases.yaml has no 'mma' block).

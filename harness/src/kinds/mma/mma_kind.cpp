@@ -64,6 +64,13 @@ class MmaKind : public InstructionKind {
     if (is_composition(k) && (c.data == DataKind::Unique || mma_case_options(c).overflow)) return false;
     for (auto const& [axis, texts] : c.only)
       if (!has_value(inst, axis, texts)) return false;
+    if (!mma_case_options(c).variant.empty() && (is_composition(k) || inst.variant().name != mma_case_options(c).variant))
+      return false;
+    // unsorted metadata: mma.sp::ordered_metadata alone, of two indices a field (not .tf32's 1:2)
+    if (mma_case_options(c).unsorted_metadata) {
+      const MmaInfo x = mma_info(inst);
+      return !is_composition(k) && x.sparse.ordered && x.sparse.chunk >= 4;
+    }
     // accumulators near the 32-bit limits: integer products only
     return !mma_case_options(c).overflow || mma_info(inst).d.format->kind == ElementKind::Signed;
   }
