@@ -11,8 +11,19 @@ namespace {
 
 constexpr const char* kMmaCaseBlock = "mma";
 
+// 'lanes': what lanes 16 to 31 of each warp do instead of running the mma with lanes 0 to 15.
+void read_mma_lanes(const YamlReader& item, MmaCaseOptions& o) {
+  if (!item.has("lanes")) return;
+  const std::string l = item.at("lanes").str();
+  for (auto lanes : {MmaCaseOptions::Lanes::UpperExited, MmaCaseOptions::Lanes::UpperPredicatedOff})
+    if (l == lanes_name(lanes)) o.lanes = lanes;
+  if (o.lanes == MmaCaseOptions::Lanes::All)
+    item.at("lanes").fail(fmt::format("unknown lanes '{}'; expected upper-exited or upper-predicated-off", l));
+}
+
 CaseSpec read_mma_case(YamlReader item, std::set<std::string>& names, const TargetCatalog& targets) {
-  item.expect_map({"name", "description", "data", "seed", "overflow", "where", "metadata", "variant", "undefined"});
+  item.expect_map({"name", "description", "data", "seed", "overflow", "where", "metadata", "variant", "undefined",
+                   "lanes"});
   CaseSpec c = read_case_basics(item, names);
   MmaCaseOptions o;
   c.block = kMmaCaseBlock;
@@ -26,8 +37,12 @@ CaseSpec read_mma_case(YamlReader item, std::set<std::string>& names, const Targ
     o.unsorted_metadata = true;
   }
   if (item.has("variant")) o.variant = item.at("variant").str();
+  read_mma_lanes(item, o);
   read_case_where(item, c);
   read_case_undefined(item, c, targets);
+  if (o.lanes != MmaCaseOptions::Lanes::All && (c.undefined.empty() || o.variant.empty()))
+    item.fail("lanes 16 to 31 that exit or skip the mma leave it undefined: the case needs its 'undefined' entry "
+              "(the manual's words) and the 'variant' whose kernel it takes");
   if (o.unsorted_metadata && c.undefined.empty())
     item.fail("unsorted metadata leaves mma.sp::ordered_metadata undefined: the case needs its 'undefined' entry "
               "(the manual's words)");
@@ -62,6 +77,20 @@ const MmaCaseSettings& mma_case_settings(const CaseSet& set) {
 MmaCaseOptions mma_case_options(const CaseSpec& c) {
   const auto* o = std::any_cast<MmaCaseOptions>(&c.options);
   return o ? *o : MmaCaseOptions{};
+}
+
+MmaCaseOptions::Lanes mma_kernel_lanes(const KernelPlan& k) {
+  const auto* l = std::any_cast<MmaLanesKernel>(&k.kind_data);
+  return l ? l->lanes : MmaCaseOptions::Lanes::All;
+}
+
+const char* lanes_name(MmaCaseOptions::Lanes lanes) {
+  switch (lanes) {
+    case MmaCaseOptions::Lanes::UpperExited: return "upper-exited";
+    case MmaCaseOptions::Lanes::UpperPredicatedOff: return "upper-predicated-off";
+    case MmaCaseOptions::Lanes::All: break;
+  }
+  return "";
 }
 
 KindLayout mma_layout() {

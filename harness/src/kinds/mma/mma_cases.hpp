@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "plan/suite.hpp"
 #include "spec/kind_blocks.hpp"
 
 namespace ptxcts {
@@ -18,10 +19,23 @@ struct MmaCaseSettings {
 // instance's selector with its two indices in decreasing order, the larger in the lower bits; and
 // `variant`: the one variant whose kernels (not compositions) the case takes ("": any).
 struct MmaCaseOptions {
+  // What lanes 16 to 31 of each warp do (undefined, on a kernel of its own): run the mma as lanes 0
+  // to 15 do; `exit` just before it; or skip it under a predicate false for them (`@%p mma`).
+  enum class Lanes { All, UpperExited, UpperPredicatedOff };
   bool overflow = false;
   bool unsorted_metadata = false;
   std::string variant;
+  Lanes lanes = Lanes::All;
 };
+
+// A kernel planned for the cases of one `lanes` shape (KernelPlan::kind_data): the variant's kernel
+// with the early exit or the predicate around its mma; Lanes::All for every other kernel.
+struct MmaLanesKernel {
+  MmaCaseOptions::Lanes lanes = MmaCaseOptions::Lanes::All;
+};
+MmaCaseOptions::Lanes mma_kernel_lanes(const KernelPlan& k);
+// The shape's name in kernel names and cases.yaml: "upper-exited", "upper-predicated-off" ("" for All).
+const char* lanes_name(MmaCaseOptions::Lanes lanes);
 
 // The block's settings (the defaults above when cases.yaml has no 'mma' block).
 const MmaCaseSettings& mma_case_settings(const CaseSet& set);

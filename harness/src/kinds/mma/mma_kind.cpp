@@ -1,6 +1,7 @@
 #include "kinds/mma/mma_kind.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "kinds/mma/mma_case_data.hpp"
@@ -37,6 +38,31 @@ bool has_value(const Instance& inst, const std::string& axis, const std::vector<
   return std::find(texts.begin(), texts.end(), inst.option(axis).text) != texts.end();
 }
 
+// A case's 'lanes' shape: a kernel of its own per instance of its variant that its 'where' admits,
+// the plain kernel with lanes 16 to 31 exiting or predicated off around the mma; not audited (the
+// plain kernel is). One per (shape, instance), however many cases share it.
+std::vector<KernelPlan> plan_lanes_kernels(const InstructionKind& kind, const std::deque<Instance>& instances,
+                                           const SpecSet& specs) {
+  std::vector<KernelPlan> out;
+  std::set<std::string> names;
+  for (auto const& c : specs.cases.cases) {
+    const auto* o = std::any_cast<MmaCaseOptions>(&c.options);
+    if (c.block != "mma" || !o || o->lanes == MmaCaseOptions::Lanes::All) continue;
+    for (auto const& inst : instances) {
+      if (inst.variant().name != o->variant) continue;
+      bool admitted = true;
+      for (auto const& [axis, texts] : c.only) admitted = admitted && has_value(inst, axis, texts);
+      const std::string name = file_safe(inst.id() + "." + lanes_name(o->lanes));
+      if (!admitted || !names.insert(name).second) continue;
+      KernelPlan k = KernelPlan::of(kind, name, inst.variant().family, {&inst});
+      k.audited = false;
+      k.kind_data = MmaLanesKernel{.lanes = o->lanes};
+      out.push_back(std::move(k));
+    }
+  }
+  return out;
+}
+
 class MmaKind : public InstructionKind {
  public:
   std::vector<KindOperation> operations() const override { return mma_operations(); }
@@ -55,11 +81,14 @@ class MmaKind : public InstructionKind {
     for (auto const& inst : instances)
       if (owns(inst.variant())) out.push_back(KernelPlan::of(*this, file_safe(inst.id()), inst.variant().family, {&inst}));
     for (auto& k : plan_mma_compositions(*this, instances, specs)) out.push_back(std::move(k));
+    for (auto& k : plan_lanes_kernels(*this, instances, specs)) out.push_back(std::move(k));
     return out;
   }
   bool takes(const KernelPlan& k, const CaseSpec& c) const override {
     if (c.block != "mma") return false;
     const Instance& inst = mma_step(k);
+    // a lanes shape's kernel takes its shape's cases alone, and they no other kernel
+    if (mma_kernel_lanes(k) != mma_case_options(c).lanes) return false;
     // compositions: random data in one tile per warp
     if (is_composition(k) && (c.data == DataKind::Unique || mma_case_options(c).overflow)) return false;
     for (auto const& [axis, texts] : c.only)

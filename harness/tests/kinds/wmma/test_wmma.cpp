@@ -421,14 +421,22 @@ TEST(WmmaModel, F64RoundingDecidesTheSignOfAnExactZero) {
 
 // The audit judges each instruction by the kernels made for it: single instructions, and for
 // wmma.mma its product kernel; round trips are not among them.
+// A single-instruction kernel is audited, but for the two kernels of mma's lanes shapes (issue 42,
+// part 4: cases.yaml's mma-undefined-upper-lanes-*, lanes 16 to 31 exiting or predicated off around
+// the mma), which are not: the plain kernel of the same instance is.
 TEST(WmmaSuite, AuditedKernelsAreThoseOfTheirSubject) {
+  int shapes = 0;
   for (auto const& k : suite().kernels) {
     if (k.name.rfind("roundtrip.", 0) == 0) {
       EXPECT_FALSE(k.audited) << k.name;
-    } else if (k.steps.size() == 1) {
-      EXPECT_TRUE(k.audited) << k.name;
+    } else if (k.steps.size() == 1 && !k.audited) {
+      ++shapes;
+      const KernelPlan* plain = suite().find_kernel(k.name.substr(0, k.name.rfind('.')));
+      ASSERT_TRUE(plain) << k.name;
+      EXPECT_TRUE(plain->audited && plain->steps == k.steps) << k.name;
     }
   }
+  EXPECT_EQ(shapes, 2);
 }
 
 // Issue 42, part 4: the cases of what wmma.load leaves undefined break that rule and no other, on
