@@ -301,7 +301,7 @@ TEST(FakeArchBlockScale, NotSupportedOnSm90AndNotJudgedWhereTheyRun) {
 namespace {
 const std::vector<std::string> kUndefinedCases = {"*/wmma-undefined-*", "*/mma-undefined-*"};
 const char* const kUndefinedClaims[] = {"wmma-stride-below-default-undefined", "wmma-lanes-same-p-and-stride-undefined",
-                                        "mma-sp-ordered-metadata-unsorted-undefined", "mma-exited-thread-undefined",
+                                        "mma-sp-ordered-metadata-unsorted-undefined", "mma-same-qualifiers-no-exited-thread-undefined",
                                         "mma-aligned-conditional-undefined"};
 }  // namespace
 
@@ -319,7 +319,8 @@ TEST(FakeArchUndefined, WhatTheManualLeavesUndefinedIsObservedNeverAFailure) {
   // One representative form per sentence: one kernel a case.
   EXPECT_EQ(cases, (std::set<std::string>{"wmma-undefined-stride-below-default", "wmma-undefined-lanes-differ-address",
                                           "wmma-undefined-lanes-differ-stride", "mma-undefined-unsorted-ordered-metadata",
-                                          "mma-undefined-upper-lanes-exited", "mma-undefined-upper-lanes-predicated-off"}));
+                                          "mma-undefined-upper-lanes-exited", "mma-undefined-upper-lanes-predicated-off",
+                                          "mma-undefined-upper-lanes-other-form"}));
   EXPECT_EQ(report.results.size(), cases.size());
   // These cases alone: nothing judged ("Nothing checked: none of 4 cases ran and passed; 4 undefined
   // on sm_90, observed"), never "Does not conform".
@@ -339,14 +340,18 @@ TEST(FakeArchUndefined, WhatTheManualLeavesUndefinedIsObservedNeverAFailure) {
   EXPECT_NE(claim(report, "mma-sp-ordered-metadata-unsorted-undefined").evidence.find("(first: warp 0 lane "),
             std::string::npos)
       << claim(report, "mma-sp-ordered-metadata-unsorted-undefined").evidence;
-  // Lanes 16 to 31 that exit before the mma (garbage: other values, lane by lane) or skip it under
-  // a predicate (a fault): each on a kernel of its own, the plain kernel's name and its shape's.
-  const ClaimVerdict& exited = claim(report, "mma-exited-thread-undefined");
+  // Lanes 16 to 31 that exit before the mma (garbage: other values, lane by lane), skip it under a
+  // predicate (a fault) or run another form: each on a kernel of its own, the plain kernel's name
+  // and its shape's.
+  // Lanes that run another form on a divergent path (garbage too).
+  const ClaimVerdict& exited = claim(report, "mma-same-qualifiers-no-exited-thread-undefined");
   EXPECT_NE(exited.evidence.find("gave other values ("), std::string::npos) << exited.evidence;
   EXPECT_NE(exited.evidence.find("(first: warp 0 lane "), std::string::npos) << exited.evidence;
-  ASSERT_EQ(exited.checked.size(), 1u);
-  EXPECT_TRUE(exited.checked[0].starts_with("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32.upper_exited/"))
-      << exited.checked[0];
+  EXPECT_EQ(exited.checked,
+            (std::vector<std::string>{"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32.upper_exited/"
+                                      "mma-undefined-upper-lanes-exited",
+                                      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32.upper_other_form/"
+                                      "mma-undefined-upper-lanes-other-form"}));
   const ClaimVerdict& aligned = claim(report, "mma-aligned-conditional-undefined");
   EXPECT_NE(aligned.evidence.find("faulted (kernel: CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << aligned.evidence;
   ASSERT_EQ(aligned.checked.size(), 1u);

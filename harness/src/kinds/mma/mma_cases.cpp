@@ -15,15 +15,21 @@ constexpr const char* kMmaCaseBlock = "mma";
 void read_mma_lanes(const YamlReader& item, MmaCaseOptions& o) {
   if (!item.has("lanes")) return;
   const std::string l = item.at("lanes").str();
-  for (auto lanes : {MmaCaseOptions::Lanes::UpperExited, MmaCaseOptions::Lanes::UpperPredicatedOff})
+  for (auto lanes : {MmaCaseOptions::Lanes::UpperExited, MmaCaseOptions::Lanes::UpperPredicatedOff,
+                     MmaCaseOptions::Lanes::UpperOtherForm})
     if (l == lanes_name(lanes)) o.lanes = lanes;
   if (o.lanes == MmaCaseOptions::Lanes::All)
-    item.at("lanes").fail(fmt::format("unknown lanes '{}'; expected upper-exited or upper-predicated-off", l));
+    item.at("lanes").fail(
+        fmt::format("unknown lanes '{}'; expected upper-exited, upper-predicated-off or upper-other-form", l));
+  if ((o.lanes == MmaCaseOptions::Lanes::UpperOtherForm) != item.has("other_form"))
+    item.fail("'other_form' (the qualifier values lanes 16 to 31 run) goes with lanes upper-other-form, and only there");
+  if (!item.has("other_form")) return;
+  for (auto& [k, v] : item.at("other_form").entries("'other_form' of a case")) o.other_form[k.str()] = v.str();
 }
 
 CaseSpec read_mma_case(YamlReader item, std::set<std::string>& names, const TargetCatalog& targets) {
   item.expect_map({"name", "description", "data", "seed", "overflow", "where", "metadata", "variant", "undefined",
-                   "lanes"});
+                   "lanes", "other_form"});
   CaseSpec c = read_case_basics(item, names);
   MmaCaseOptions o;
   c.block = kMmaCaseBlock;
@@ -79,8 +85,10 @@ MmaCaseOptions mma_case_options(const CaseSpec& c) {
   return o ? *o : MmaCaseOptions{};
 }
 
+const MmaLanesKernel* mma_lanes_kernel(const KernelPlan& k) { return std::any_cast<MmaLanesKernel>(&k.kind_data); }
+
 MmaCaseOptions::Lanes mma_kernel_lanes(const KernelPlan& k) {
-  const auto* l = std::any_cast<MmaLanesKernel>(&k.kind_data);
+  const auto* l = mma_lanes_kernel(k);
   return l ? l->lanes : MmaCaseOptions::Lanes::All;
 }
 
@@ -88,6 +96,7 @@ const char* lanes_name(MmaCaseOptions::Lanes lanes) {
   switch (lanes) {
     case MmaCaseOptions::Lanes::UpperExited: return "upper-exited";
     case MmaCaseOptions::Lanes::UpperPredicatedOff: return "upper-predicated-off";
+    case MmaCaseOptions::Lanes::UpperOtherForm: return "upper-other-form";
     case MmaCaseOptions::Lanes::All: break;
   }
   return "";

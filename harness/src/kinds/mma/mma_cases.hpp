@@ -3,6 +3,7 @@
 // evaluation of its variants' layouts that check-specs asks for.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "plan/suite.hpp"
@@ -21,20 +22,25 @@ struct MmaCaseSettings {
 struct MmaCaseOptions {
   // What lanes 16 to 31 of each warp do (undefined, on a kernel of its own): run the mma as lanes 0
   // to 15 do; `exit` just before it; or skip it under a predicate false for them (`@%p mma`).
-  enum class Lanes { All, UpperExited, UpperPredicatedOff };
+  // Or run another form of it on a divergent path (`other_form`: the qualifier values that differ).
+  enum class Lanes { All, UpperExited, UpperPredicatedOff, UpperOtherForm };
   bool overflow = false;
   bool unsorted_metadata = false;
   std::string variant;
   Lanes lanes = Lanes::All;
+  std::map<std::string, std::string> other_form;  // qualifier -> value, for UpperOtherForm
 };
 
 // A kernel planned for the cases of one `lanes` shape (KernelPlan::kind_data): the variant's kernel
 // with the early exit or the predicate around its mma; Lanes::All for every other kernel.
 struct MmaLanesKernel {
   MmaCaseOptions::Lanes lanes = MmaCaseOptions::Lanes::All;
+  const Instance* other = nullptr;  // UpperOtherForm: the form lanes 16 to 31 run (same registers)
 };
+const MmaLanesKernel* mma_lanes_kernel(const KernelPlan& k);  // nullptr for every other kernel
 MmaCaseOptions::Lanes mma_kernel_lanes(const KernelPlan& k);
-// The shape's name in kernel names and cases.yaml: "upper-exited", "upper-predicated-off" ("" for All).
+// The shape's name in kernel names and cases.yaml: "upper-exited", "upper-predicated-off",
+// "upper-other-form" ("" for All).
 const char* lanes_name(MmaCaseOptions::Lanes lanes);
 
 // The block's settings (the defaults above when cases.yaml has no 'mma' block).

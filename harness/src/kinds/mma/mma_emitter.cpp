@@ -98,11 +98,19 @@ namespace {
 
 // Lanes 16 to 31 of each warp exit just before the mma, or skip it under a predicate that is true
 // for lanes 0 to 15 alone (the manual leaves both undefined: a kernel of its own).
-void lanes_code(MmaCaseOptions::Lanes lanes, MmaProgram& prog) {
-  if (lanes == MmaCaseOptions::Lanes::All) return;
+// Or lanes 16 to 31 run another form of the mma (the same registers) on a divergent path.
+void lanes_code(const MmaLanesKernel* shape, MmaProgram& prog) {
+  if (!shape || shape->lanes == MmaCaseOptions::Lanes::All) return;
   prog.before = "    mov.u32             %t10, %laneid;\n    setp.lt.u32         %p0, %t10, 16;   // lanes 0 to 15\n";
-  if (lanes == MmaCaseOptions::Lanes::UpperExited) prog.before += "    @!%p0 exit;                          // lanes 16 to 31 exit\n";
-  else prog.predicate = "@%p0 ";
+  if (shape->lanes == MmaCaseOptions::Lanes::UpperExited) {
+    prog.before += "    @!%p0 exit;                          // lanes 16 to 31 exit\n";
+  } else if (shape->lanes == MmaCaseOptions::Lanes::UpperPredicatedOff) {
+    prog.predicate = "@%p0 ";
+  } else {
+    prog.before += "    @%p0 bra            LANES_LOW;\n    " + mma_instruction(*shape->other, mma_info(*shape->other)) +
+                   "   // lanes 16 to 31: another form\n    bra                 LANES_DONE;\nLANES_LOW:\n";
+    prog.after = "LANES_DONE:\n";
+  }
 }
 
 }  // namespace
@@ -118,7 +126,7 @@ MmaProgram mma_program(const KernelPlan& k) {
   if (x.sparse.chunk) move_register(prog, false, prog.regs32++, x.sparse.e_word);
   prog.words = x.words;
   for (int extra = 0; extra < compose_extra_words(k); ++extra) move_register(prog, false, prog.regs32++, prog.words++);
-  lanes_code(mma_kernel_lanes(k), prog);
+  lanes_code(mma_lanes_kernel(k), prog);
   if (!is_composition(k)) {
     std::string instruction = mma_instruction(mma_step(k), x);
     fill_extra_operands(prog, instruction, mma_step(k).variant());
@@ -138,7 +146,7 @@ std::string emit_mma_ptx(const std::string& skeleton, const std::string& kernel_
     if (prog.addressed[k]) addresses += fmt::format("    add.u32             %addr{}, %t9, %t10;\n", k);
     body += "    " + prog.predicate + prog.instructions[k] + "\n";
   }
-  body = prog.before + body;
+  body = prog.before + body + prog.after;
   return fill_skeleton(skeleton, {
                                      {"KERNEL_NAME", kernel_name},
                                      {"PTX_VERSION", ptx.str()},

@@ -106,20 +106,24 @@ TEST(MmaCheck, AMismatchNamesLaneElementRowAndColumn) {
   EXPECT_NE(c.diff.front().find("warp 0 lane 5 d2 (register 2), row 9 col 2"), std::string::npos) << c.diff.front();
 }
 
-// Issue 42, part 4: lanes 16 to 31 that exit before the mma, or skip it under a predicate. Each case
-// takes one kernel, its own (the plain kernel of its one form with the exit or the predicate: the
-// manual's sentences are the same for every form), which takes no other case; the mma kernels are
-// the plain ones plus these two. The PTX does what the case says: the lanes' test, then the exit
-// before the mma, or the mma under the predicate; the instruction text is the plain kernel's.
+// Issue 42, part 4: lanes 16 to 31 that exit before the mma, skip it under a predicate, or run another
+// form of it. Each case takes one kernel, its own (the plain kernel of its one form with the exit,
+// the predicate or the branch: the manual's sentences are the same for every form), which takes no
+// other case; the mma kernels are the plain ones plus these three. The PTX does what the case says:
+// the lanes' test, then the exit before the mma, the mma under the predicate, or the .bf16 form for
+// lanes 16 to 31 and the plain one for lanes 0 to 15; the instruction text is the plain kernel's.
 TEST(MmaUndefined, LanesShapesTakeOneKernelEachWithTheExitOrThePredicateAroundTheMma) {
   const std::string skeleton = read_skeletons().at(kMmaSkeleton);
   const std::string plain = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
   const std::pair<const char*, const char*> shapes[] = {
       {"mma-undefined-upper-lanes-exited", "upper_exited"},
-      {"mma-undefined-upper-lanes-predicated-off", "upper_predicated_off"}};
+      {"mma-undefined-upper-lanes-predicated-off", "upper_predicated_off"},
+      {"mma-undefined-upper-lanes-other-form", "upper_other_form"}};
   int shaped = 0;
-  for (auto const* k : mma_kernels()) shaped += k->name.ends_with("upper_exited") || k->name.ends_with("upper_predicated_off");
-  EXPECT_EQ(shaped, 2);
+  for (auto const* k : mma_kernels())
+    shaped += k->name.ends_with("upper_exited") || k->name.ends_with("upper_predicated_off") ||
+              k->name.ends_with("upper_other_form");
+  EXPECT_EQ(shaped, 3);
   for (auto const& [name, suffix] : shapes) {
     const CaseSpec* c = suite().specs.find_case(name);
     ASSERT_TRUE(c) << name;
@@ -144,9 +148,19 @@ TEST(MmaUndefined, LanesShapesTakeOneKernelEachWithTheExitOrThePredicateAroundTh
     if (std::string(suffix) == "upper_exited") {
       EXPECT_LT(ptx.find("@!%p0 exit;"), at) << ptx;
       EXPECT_EQ(ptx.find("@%p0 mma"), std::string::npos) << ptx;
-    } else {
+    } else if (std::string(suffix) == "upper_predicated_off") {
       EXPECT_NE(ptx.find("@%p0 mma.sync.aligned"), std::string::npos) << ptx;
       EXPECT_EQ(ptx.find("exit;"), std::string::npos) << ptx;
+    } else {
+      // lanes 16 to 31 fall through to the .bf16 form, lanes 0 to 15 branch to the plain one
+      const std::size_t branch = ptx.find("@%p0 bra            LANES_LOW;", body),
+                        other = ptx.find("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%w10", body),
+                        low = ptx.find("LANES_LOW:\n    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%w10", body);
+      EXPECT_LT(test, branch);
+      EXPECT_LT(branch, other);
+      EXPECT_LT(other, low);
+      EXPECT_NE(low, std::string::npos) << ptx;
+      EXPECT_NE(ptx.find("LANES_DONE:", low), std::string::npos) << ptx;
     }
     // The plain kernel has neither.
     const std::string plain_ptx = mma_kind().emit(skeleton, *same, "sm_90", PtxVersion{8, 0});
