@@ -299,10 +299,12 @@ TEST(FakeArchBlockScale, NotSupportedOnSm90AndNotJudgedWhereTheyRun) {
 // or a JUnit failure; each claim that quotes the sentence is `observed`, its evidence saying what the
 // GPU did, case by case, with the first difference lane by lane.
 namespace {
-const std::vector<std::string> kUndefinedCases = {"*/wmma-undefined-*", "*/mma-undefined-*"};
+const std::vector<std::string> kUndefinedCases = {"*/wmma-undefined-*", "*/mma-undefined-*", "*/mma-sp-undefined-*"};
 const char* const kUndefinedClaims[] = {"wmma-stride-below-default-undefined", "wmma-lanes-same-p-and-stride-undefined",
                                         "mma-sp-ordered-metadata-unsorted-undefined", "mma-same-qualifiers-no-exited-thread-undefined",
-                                        "mma-aligned-conditional-undefined"};
+                                        "mma-aligned-conditional-undefined",
+                                        "mma-sp-same-qualifiers-no-exited-thread-undefined",
+                                        "mma-sp-aligned-conditional-undefined"};
 }  // namespace
 
 TEST(FakeArchUndefined, WhatTheManualLeavesUndefinedIsObservedNeverAFailure) {
@@ -320,7 +322,9 @@ TEST(FakeArchUndefined, WhatTheManualLeavesUndefinedIsObservedNeverAFailure) {
   EXPECT_EQ(cases, (std::set<std::string>{"wmma-undefined-stride-below-default", "wmma-undefined-lanes-differ-address",
                                           "wmma-undefined-lanes-differ-stride", "mma-undefined-unsorted-ordered-metadata",
                                           "mma-undefined-upper-lanes-exited", "mma-undefined-upper-lanes-predicated-off",
-                                          "mma-undefined-upper-lanes-other-form"}));
+                                          "mma-undefined-upper-lanes-other-form", "mma-sp-undefined-upper-lanes-exited",
+                                          "mma-sp-undefined-upper-lanes-predicated-off",
+                                          "mma-sp-undefined-upper-lanes-other-form"}));
   EXPECT_EQ(report.results.size(), cases.size());
   // These cases alone: nothing judged ("Nothing checked: none of 4 cases ran and passed; 4 undefined
   // on sm_90, observed"), never "Does not conform".

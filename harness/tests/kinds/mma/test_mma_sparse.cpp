@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "kinds/kinds.hpp"
+#include "kinds/mma/mma_cases.hpp"
 #include "kinds/mma/mma_check.hpp"
 #include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_info.hpp"
@@ -25,10 +26,13 @@ const Suite& sparse_suite() {
   return loaded_suite();
 }
 
+// The plain mma.sp kernels: not compositions, nor the kernels of the undefined cases' lanes shapes
+// (three on one mma.sp::ordered_metadata form, each taking its one case: MmaUndefined.*).
 std::vector<const KernelPlan*> sparse_kernels() {
   std::vector<const KernelPlan*> out;
   for (auto const& k : sparse_suite().kernels)
-    if (k.kind == &mma_kind() && !is_composition(k) && mma_info(k.subject_instance()).sparse.chunk) out.push_back(&k);
+    if (k.kind == &mma_kind() && !is_composition(k) && !mma_lanes_kernel(k) && mma_info(k.subject_instance()).sparse.chunk)
+      out.push_back(&k);
   return out;
 }
 

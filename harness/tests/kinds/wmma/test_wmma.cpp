@@ -421,7 +421,7 @@ TEST(WmmaModel, F64RoundingDecidesTheSignOfAnExactZero) {
 
 // The audit judges each instruction by the kernels made for it: single instructions, and for
 // wmma.mma its product kernel; round trips are not among them.
-// A single-instruction kernel is audited, but for the three kernels of mma's lanes shapes (issue 42,
+// A single-instruction kernel is audited, but for the six kernels of mma's lanes shapes (three on mma, three on mma.sp) (issue 42,
 // part 4: cases.yaml's mma-undefined-upper-lanes-*, lanes 16 to 31 exiting, predicated off or
 // running another form around the mma), which are not: the plain kernel of the same instance is.
 TEST(WmmaSuite, AuditedKernelsAreThoseOfTheirSubject) {
@@ -436,7 +436,7 @@ TEST(WmmaSuite, AuditedKernelsAreThoseOfTheirSubject) {
       EXPECT_TRUE(plain->audited && plain->steps == k.steps) << k.name;
     }
   }
-  EXPECT_EQ(shapes, 3);
+  EXPECT_EQ(shapes, 6);  // three for mma, three for mma.sp
 }
 
 // Issue 42, part 4: the cases of what wmma.load leaves undefined break that rule and no other, on
