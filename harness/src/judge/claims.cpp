@@ -118,9 +118,29 @@ std::string observations(const std::vector<const CaseResult*>& rs) {
   return out;
 }
 
+// A claim that records what the documents leave undefined (expect observe), judged on cases undefined
+// on their target: what each did is the observation (results/outcome's words, and its first
+// difference from what the suite's model computes, lane by lane), never a verdict.
+void observe_undefined(ClaimVerdict& v, const std::vector<const CaseResult*>& rs) {
+  std::vector<std::string> seen;
+  for (auto const* r : rs) {
+    if (outcome_of(*r) != Outcome::Undefined) continue;
+    v.checked.push_back(r->kernel + "/" + r->case_name);
+    seen.push_back(fmt::format("{} on {}: {}{}", case_id(*r), r->target, undefined_observation(*r),
+                               r->diff.empty() ? "" : " (first: " + r->diff.front() + ")"));
+  }
+  v.verdict = Verdict::Observed;
+  v.evidence = fmt::format("undefined behaviour, observed ({} case{}, never a failure): {}", seen.size(),
+                           seen.size() == 1 ? "" : "s", fmt::join(seen, "; "));
+}
+
 void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expect expect, const std::string& no_gpu) {
   const CaseTally t = tally_cases(v, rs);
   const int ran = t.ran();
+  if (expect == Expect::Observe && t.undefined > 0 && no_gpu.empty()) {
+    observe_undefined(v, rs);
+    return;
+  }
   if (ran == 0) {
     v.verdict = Verdict::NotCheckable;
     v.evidence = !no_gpu.empty() ? no_gpu

@@ -73,7 +73,7 @@ Outcome outcome_from_token(const std::string& s) {
 
 std::string undefined_observation(const CaseResult& r) {
   switch (r.status) {
-    case Status::Pass: return "gave the values the defined targets give";
+    case Status::Pass: return "gave the values the suite's model computes for it (as where it is defined)";
     case Status::Fail:
       return fmt::format("gave other values ({} element{} differ{})", count_text(r.mismatches),
                          r.mismatches == 1 ? "" : "s", r.mismatches == 1 ? "s" : "");

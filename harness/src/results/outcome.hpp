@@ -49,7 +49,9 @@ const char* label(Outcome o);  // the words a reader sees: "not supported", "fau
 Outcome outcome_from_token(const std::string& s);  // throws std::invalid_argument
 
 // What the GPU did in a case of outcome undefined, in words: "faulted (CUDA_ERROR_...)", "gave the
-// values the defined targets give", "gave other values (12 elements differ)", "gave no result in time".
+// values the suite's model computes for it (as where it is defined)" (the case's description says
+// what its model reads: lane 0's address, the given stride, the metadata as plain mma.sp reads it),
+// "gave other values (12 elements differ)" (its diff: where, lane by lane), "gave no result in time".
 std::string undefined_observation(const CaseResult& r);
 
 // What `ptxcts run` exits 1 for (and JUnit alone calls a failure or an error): a case that is not a

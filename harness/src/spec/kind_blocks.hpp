@@ -60,8 +60,9 @@ const std::vector<KindFamilyBlock>& kind_family_blocks();
 struct KindCaseBlock {
   std::string key;  // the block's key in cases.yaml
   // Reads the block: its settings into set.kind_settings[key]; its cases, each with block == key and
-  // the kind's options in CaseSpec::options, appended to set.cases (names: the case names so far).
-  std::function<void(YamlReader, CaseSet&, std::set<std::string>& names)> read;
+  // the kind's options in CaseSpec::options, appended to set.cases (names: the case names so far;
+  // targets: for a case's 'undefined', spec_fields.hpp's read_case_undefined).
+  std::function<void(YamlReader, CaseSet&, std::set<std::string>& names, const TargetCatalog& targets)> read;
   // check-specs: what the block says, against the whole spec set; throws SpecError. Empty: none.
   std::function<void(const SpecSet&)> check;
 };

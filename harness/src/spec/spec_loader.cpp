@@ -380,7 +380,7 @@ CaseSet read_cases(YamlReader r, const TargetCatalog& targets) {
     s.cases.push_back(c);
   }
   for (auto const& b : kind_case_blocks())
-    if (r.has(b.key.c_str())) b.read(r.at(b.key.c_str()), s, names);
+    if (r.has(b.key.c_str())) b.read(r.at(b.key.c_str()), s, names, targets);
   if (r.has("mutants")) read_mutants(r.at("mutants"), s);
   return s;
 }

@@ -107,6 +107,7 @@ LaunchInput make_mma_input(const CaseSet& set, const CaseSpec& c, const MmaInfo&
       mma_place(*o, m, warp, x.words);
     }
     if (x.sparse.chunk) fill_sparse_metadata(x, rng, warp, x.words);
+    if (x.sparse.chunk && mma_case_options(c).unsorted_metadata) unsort_sparse_metadata(x, warp, x.words);
   }
   return in;
 }

@@ -101,7 +101,7 @@ std::vector<KernelPlan> plan_mma_compositions(const InstructionKind& kind, const
   return out;
 }
 
-bool is_composition(const KernelPlan& k) { return k.kind_data.has_value(); }
+bool is_composition(const KernelPlan& k) { return std::any_cast<ComposeKernel>(&k.kind_data) != nullptr; }
 
 const Instance& mma_step(const KernelPlan& k) {
   return is_composition(k) ? *k.steps[compose_of(k).mma] : k.subject_instance();

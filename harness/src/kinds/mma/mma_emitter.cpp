@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "emit/skeleton.hpp"
+#include "kinds/mma/mma_cases.hpp"
 #include "kinds/mma/mma_compose.hpp"
 
 namespace ptxcts {
@@ -93,6 +94,27 @@ std::string mma_instruction(const Instance& inst, const MmaInfo& x) {
   return text;
 }
 
+namespace {
+
+// Lanes 16 to 31 of each warp exit just before the mma, or skip it under a predicate that is true
+// for lanes 0 to 15 alone (the manual leaves both undefined: a kernel of its own).
+// Or lanes 16 to 31 run another form of the mma (the same registers) on a divergent path.
+void lanes_code(const MmaLanesKernel* shape, MmaProgram& prog) {
+  if (!shape || shape->lanes == MmaCaseOptions::Lanes::All) return;
+  prog.before = "    mov.u32             %t10, %laneid;\n    setp.lt.u32         %p0, %t10, 16;   // lanes 0 to 15\n";
+  if (shape->lanes == MmaCaseOptions::Lanes::UpperExited) {
+    prog.before += "    @!%p0 exit;                          // lanes 16 to 31 exit\n";
+  } else if (shape->lanes == MmaCaseOptions::Lanes::UpperPredicatedOff) {
+    prog.predicate = "@%p0 ";
+  } else {
+    prog.before += "    @%p0 bra            LANES_LOW;\n    " + mma_instruction(*shape->other, mma_info(*shape->other)) +
+                   "   // lanes 16 to 31: another form\n    bra                 LANES_DONE;\nLANES_LOW:\n";
+    prog.after = "LANES_DONE:\n";
+  }
+}
+
+}  // namespace
+
 MmaProgram mma_program(const KernelPlan& k) {
   MmaProgram prog;
   const MmaInfo x = mma_info(mma_step(k));
@@ -104,6 +126,7 @@ MmaProgram mma_program(const KernelPlan& k) {
   if (x.sparse.chunk) move_register(prog, false, prog.regs32++, x.sparse.e_word);
   prog.words = x.words;
   for (int extra = 0; extra < compose_extra_words(k); ++extra) move_register(prog, false, prog.regs32++, prog.words++);
+  lanes_code(mma_lanes_kernel(k), prog);
   if (!is_composition(k)) {
     std::string instruction = mma_instruction(mma_step(k), x);
     fill_extra_operands(prog, instruction, mma_step(k).variant());
@@ -121,8 +144,9 @@ std::string emit_mma_ptx(const std::string& skeleton, const std::string& kernel_
   for (std::size_t k = 0; k < prog.instructions.size(); ++k) {
     addresses += "    ld.global.u32       %t10, [%q5];\n    add.u64             %q5, %q5, %q7;\n";
     if (prog.addressed[k]) addresses += fmt::format("    add.u32             %addr{}, %t9, %t10;\n", k);
-    body += "    " + prog.instructions[k] + "\n";
+    body += "    " + prog.predicate + prog.instructions[k] + "\n";
   }
+  body = prog.before + body + prog.after;
   return fill_skeleton(skeleton, {
                                      {"KERNEL_NAME", kernel_name},
                                      {"PTX_VERSION", ptx.str()},

@@ -19,6 +19,8 @@ struct MmaProgram {
   std::vector<std::string> instructions;  // operands filled in
   std::vector<bool> addressed;            // per step: takes a shared-memory address
   std::string load, store;                // the register moves in and out
+  std::string before, after;              // a lanes shape's code around the instructions ("": none)
+  std::string predicate;                  // a lanes shape's guard of each instruction ("@%p0 ": lanes 0 to 15)
   std::string instruction_text() const;   // joined by " ; "
 };
 

@@ -1,6 +1,8 @@
 #include "kinds/mma/mma_kind.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 #include "kinds/mma/mma_case_data.hpp"
@@ -52,6 +54,48 @@ bool has_value(const Instance& inst, const std::string& axis, const std::vector<
   return std::find(texts.begin(), texts.end(), inst.option(axis).text) != texts.end();
 }
 
+// The instance of inst's variant with other_form's qualifier values and inst's for the rest (nullptr
+// when other_form is empty); throws when the variant has no such form.
+const Instance* other_form(const std::deque<Instance>& instances, const Instance& inst,
+                           const std::map<std::string, std::string>& other) {
+  if (other.empty()) return nullptr;
+  for (auto const& cand : instances) {
+    if (&cand.variant() != &inst.variant()) continue;
+    bool same = true;
+    for (auto const& axis : inst.variant().axes) {
+      auto it = other.find(axis.name);
+      same = same && cand.option(axis.name).text == (it == other.end() ? inst.option(axis.name).text : it->second);
+    }
+    if (same) return &cand;
+  }
+  throw std::runtime_error("no form of " + inst.variant().name + " has the case's other_form beside " + inst.id());
+}
+
+// A case's 'lanes' shape: a kernel of its own per instance of its variant that its 'where' admits,
+// the plain kernel with lanes 16 to 31 exiting or predicated off around the mma; not audited (the
+// plain kernel is). One per (shape, instance), however many cases share it.
+std::vector<KernelPlan> plan_lanes_kernels(const InstructionKind& kind, const std::deque<Instance>& instances,
+                                           const SpecSet& specs) {
+  std::vector<KernelPlan> out;
+  std::set<std::string> names;
+  for (auto const& c : specs.cases.cases) {
+    const auto* o = std::any_cast<MmaCaseOptions>(&c.options);
+    if (c.block != "mma" || !o || o->lanes == MmaCaseOptions::Lanes::All) continue;
+    for (auto const& inst : instances) {
+      if (inst.variant().name != o->variant) continue;
+      bool admitted = true;
+      for (auto const& [axis, texts] : c.only) admitted = admitted && has_value(inst, axis, texts);
+      const std::string name = file_safe(inst.id() + "." + lanes_name(o->lanes));
+      if (!admitted || !names.insert(name).second) continue;
+      KernelPlan k = KernelPlan::of(kind, name, inst.variant().family, {&inst});
+      k.audited = false;
+      k.kind_data = MmaLanesKernel{.lanes = o->lanes, .other = other_form(instances, inst, o->other_form)};
+      out.push_back(std::move(k));
+    }
+  }
+  return out;
+}
+
 class MmaKind : public InstructionKind {
  public:
   std::vector<KindOperation> operations() const override { return mma_operations(); }
@@ -70,11 +114,14 @@ class MmaKind : public InstructionKind {
     for (auto const& inst : instances)
       if (owns(inst.variant())) out.push_back(KernelPlan::of(*this, file_safe(inst.id()), inst.variant().family, {&inst}));
     for (auto& k : plan_mma_compositions(*this, instances, specs)) out.push_back(std::move(k));
+    for (auto& k : plan_lanes_kernels(*this, instances, specs)) out.push_back(std::move(k));
     return out;
   }
   bool takes(const KernelPlan& k, const CaseSpec& c) const override {
     if (c.block != "mma") return false;
     const Instance& inst = mma_step(k);
+    // a lanes shape's kernel takes its shape's cases alone, and they no other kernel
+    if (mma_kernel_lanes(k) != mma_case_options(c).lanes) return false;
     // compositions: random data in one tile per warp
     const MmaCaseOptions o = mma_case_options(c);
     if (is_composition(k) && (c.data == DataKind::Unique || o.overflow || !o.numbers.empty())) return false;
@@ -82,6 +129,13 @@ class MmaKind : public InstructionKind {
       if (!has_value(inst, axis, texts)) return false;
     // a question about arithmetic: forms whose results are checked and whose types it fits
     if (!o.numbers.empty()) return numbers_apply(o.numbers, inst);
+    if (!mma_case_options(c).variant.empty() && (is_composition(k) || inst.variant().name != mma_case_options(c).variant))
+      return false;
+    // unsorted metadata: mma.sp::ordered_metadata alone, of two indices a field (not .tf32's 1:2)
+    if (mma_case_options(c).unsorted_metadata) {
+      const MmaInfo x = mma_info(inst);
+      return !is_composition(k) && x.sparse.ordered && x.sparse.chunk >= 4;
+    }
     // accumulators near the 32-bit limits: integer products only
     return !o.overflow || mma_info(inst).d.format->kind == ElementKind::Signed;
   }

@@ -53,4 +53,14 @@ void fill_sparse_metadata(const MmaInfo& x, std::mt19937_64& rng, std::uint32_t*
     }
 }
 
+void unsort_sparse_metadata(const MmaInfo& x, std::uint32_t* warp, int stride) {
+  for (int r = 0; r < x.m; ++r)
+    for (int c = 0; c < x.k / x.sparse.chunk; ++c) {
+      const MetadataPlace p = metadata_place(x.sparse, r, c, x.sparse.selector);
+      std::uint32_t& e = warp[p.lane * stride + x.sparse.e_word];
+      const unsigned field = (e >> p.bit) & 0xFu, swapped = ((field & 3u) << 2) | (field >> 2);
+      e = (e & ~(0xFu << p.bit)) | (swapped << p.bit);
+    }
+}
+
 }  // namespace ptxcts

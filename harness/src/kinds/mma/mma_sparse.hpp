@@ -48,4 +48,9 @@ MatrixValues sparse_dense_a(const MmaInfo& x, const MatrixValues& nonzero, const
 // the wrong field or the wrong half of e gets another A.
 void fill_sparse_metadata(const MmaInfo& x, std::mt19937_64& rng, std::uint32_t* warp, int stride);
 
+// Every field at the instance's selector with its two indices swapped (i0 in bits 3..2, i1 in bits
+// 1..0): indices in decreasing order, which mma.sp::ordered_metadata leaves undefined; read as plain
+// mma.sp reads them (kept_columns), the chunk's first non-zero value goes to the larger index.
+void unsort_sparse_metadata(const MmaInfo& x, std::uint32_t* warp, int stride);
+
 }  // namespace ptxcts

@@ -9,6 +9,7 @@
 #include "kinds/wmma/wmma_cases.hpp"
 #include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_semantics.hpp"
+#include "spec/layout.hpp"
 
 namespace ptxcts {
 namespace {
@@ -38,6 +39,9 @@ Placement place(const Geometry& g, const CaseSpec& c, const KernelPlan& k, std::
   // Wider than the default by at least 16 bytes, keeping rows (or columns) 16-byte aligned.
   const int unit = std::max(m.alignment(), 16);
   if (wmma_case_options(c).wide_stride) stride_bytes = (default_bytes + unit - 1) / unit * unit + unit;
+  // Below the default (undefined): the largest stride that keeps every row aligned to the fragment
+  // size, so that the stride is the one rule broken (0 where the default is one alignment unit).
+  if (wmma_case_options(c).below_default_stride) stride_bytes = (default_bytes - 1) / m.alignment() * m.alignment();
   if (c.fault == Fault::MisalignedStride) stride_bytes = default_bytes + m.alignment() / 2;
   if (c.fault == Fault::MinimalAlignmentStride) stride_bytes = default_bytes + m.alignment();
   Placement p;
@@ -183,6 +187,29 @@ std::vector<int> wmma_fragment_words(const KernelPlan& k) {
 
 namespace {
 
+// Lanes 16 to 31 of every warp give another p (the next region's start) or another stride (the wide
+// one) than lanes 0 to 15 (undefined: "the same values of p and stride"); the model reads lane 0's.
+void write_upper_lanes(LaunchInput& in, const Geometry& g, const CaseSpec& c, const KernelPlan& k) {
+  using Lanes = WmmaCaseOptions::Lanes;
+  const Lanes lanes = wmma_case_options(c).upper_lanes;
+  if (lanes == Lanes::Same) return;
+  const int steps = static_cast<int>(k.steps.size()), threads = in.shape.threads();
+  CaseSpec wide = c;
+  WmmaCaseOptions wide_stride;
+  wide_stride.wide_stride = true;
+  wide.options = wide_stride;
+  for (int s = 0; s < steps; ++s) {
+    const Placement other = place(g, wide, k, static_cast<std::size_t>(s));
+    for (int t = 0; t < threads; ++t) {
+      if (t % kWarpLanes < kWarpLanes / 2) continue;
+      if (lanes == Lanes::OtherAddress)
+        in.offsets[static_cast<std::size_t>(s * threads + t)] += static_cast<std::uint32_t>(g.region_bytes());
+      else
+        in.offsets[static_cast<std::size_t>((steps + s) * threads + t)] = other.stride;
+    }
+  }
+}
+
 // Each step's matrix placement, as the kernel reads it: a row of addresses, then a row of strides,
 // one per thread.
 std::vector<Placement> write_offsets(LaunchInput& in, const Geometry& g, const CaseSpec& c, const KernelPlan& k) {
@@ -195,6 +222,7 @@ std::vector<Placement> write_offsets(LaunchInput& in, const Geometry& g, const C
       in.offsets[static_cast<std::size_t>(s * threads + t)] = where[static_cast<std::size_t>(s)].offset;
       in.offsets[static_cast<std::size_t>((steps + s) * threads + t)] = where[static_cast<std::size_t>(s)].stride;
     }
+  write_upper_lanes(in, g, c, k);
   return where;
 }
 

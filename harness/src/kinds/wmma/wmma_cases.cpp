@@ -41,29 +41,48 @@ Fault read_wmma_fault(const YamlReader& r) {
                   f));
 }
 
-CaseSpec read_wmma_case(YamlReader item, std::set<std::string>& names) {
-  item.expect_map({"name", "description", "data", "stride", "seed", "overflow", "fault", "where"});
+// 'upper_lanes': what lanes 16 to 31 give otherwise than lanes 0 to 15 (the manual: "the same values
+// of p and stride"); 'variant': the one variant whose single loads the case takes.
+void read_wmma_undefined_fields(const YamlReader& item, WmmaCaseOptions& o) {
+  if (item.has("upper_lanes")) {
+    const std::string u = item.at("upper_lanes").str();
+    if (u == "other-address") o.upper_lanes = WmmaCaseOptions::Lanes::OtherAddress;
+    else if (u == "other-stride") o.upper_lanes = WmmaCaseOptions::Lanes::OtherStride;
+    else item.at("upper_lanes").fail(fmt::format("unknown upper_lanes '{}'; expected other-address or other-stride", u));
+  }
+  if (item.has("variant")) o.variant = item.at("variant").str();
+}
+
+CaseSpec read_wmma_case(YamlReader item, std::set<std::string>& names, const TargetCatalog& targets) {
+  item.expect_map({"name", "description", "data", "stride", "seed", "overflow", "fault", "where", "upper_lanes",
+                   "variant", "undefined"});
   CaseSpec c = read_case_basics(item, names);
   WmmaCaseOptions o;
   c.block = kWmmaCaseBlock;
   c.where = item.at("stride").where();
   std::string stride = item.at("stride").str();
   if (stride == "wide") o.wide_stride = true;
+  else if (stride == "below-default") o.below_default_stride = true;
   else if (stride != "default")
-    item.at("stride").fail(fmt::format("unknown stride '{}'; expected default or wide", stride));
+    item.at("stride").fail(fmt::format("unknown stride '{}'; expected default, wide or below-default", stride));
   if (item.has("seed")) c.seed = static_cast<std::uint64_t>(item.at("seed").integer(0, 999999999999));
   else if (c.data == DataKind::Random) item.fail("random data needs a 'seed', so that runs are repeatable");
   if (item.has("overflow")) o.overflow = item.at("overflow").boolean();
   if (item.has("fault")) c.fault = read_wmma_fault(item.at("fault"));
+  read_wmma_undefined_fields(item, o);
   read_case_where(item, c);
+  read_case_undefined(item, c, targets);
+  if ((o.below_default_stride || o.upper_lanes != WmmaCaseOptions::Lanes::Same) && c.undefined.empty())
+    item.fail("a stride below the default or lanes that differ leave the behaviour undefined: the case needs its "
+              "'undefined' entry (the manual's words)");
   c.options = o;
   return c;
 }
 
-void read_wmma_block(YamlReader r, CaseSet& set, std::set<std::string>& names) {
+void read_wmma_block(YamlReader r, CaseSet& set, std::set<std::string>& names, const TargetCatalog& targets) {
   r.expect_map({"warps", "tile_bytes", "regions", "product_state_spaces", "cases"});
   set.kind_settings[kWmmaCaseBlock] = read_wmma_settings(r);
-  for (auto item : r.at("cases").items("'cases' of wmma")) set.cases.push_back(read_wmma_case(item, names));
+  for (auto item : r.at("cases").items("'cases' of wmma")) set.cases.push_back(read_wmma_case(item, names, targets));
 }
 
 // The state spaces products take in turn: each a value of the state-space qualifier of every
@@ -85,6 +104,21 @@ void check_wmma_product_state_spaces(const SpecSet& specs) {
     }
 }
 
+// A case's 'variant' names a variant of the specs.
+void check_wmma_case_variants(const SpecSet& specs) {
+  for (auto const& c : specs.cases.cases) {
+    const auto* o = std::any_cast<WmmaCaseOptions>(&c.options);
+    if (c.block == kWmmaCaseBlock && o && !o->variant.empty() && !specs.find_variant(o->variant))
+      throw SpecError(c.where, fmt::format("case '{}' names unknown variant '{}'; expected a variant of the specs",
+                                           c.name, o->variant));
+  }
+}
+
+void check_wmma_block(const SpecSet& specs) {
+  check_wmma_product_state_spaces(specs);
+  check_wmma_case_variants(specs);
+}
+
 }  // namespace
 
 const WmmaCaseSettings& wmma_case_settings(const CaseSet& set) {
@@ -99,7 +133,7 @@ WmmaCaseOptions wmma_case_options(const CaseSpec& c) {
 }
 
 KindCaseBlock wmma_case_block() {
-  return {.key = kWmmaCaseBlock, .read = read_wmma_block, .check = check_wmma_product_state_spaces};
+  return {.key = kWmmaCaseBlock, .read = read_wmma_block, .check = check_wmma_block};
 }
 
 }  // namespace ptxcts

@@ -17,10 +17,19 @@ struct WmmaCaseSettings {
 };
 
 // A wmma case's own fields: matrices at the default stride or inside a wider matrix, and
-// accumulators chosen so that integer accumulation overflows.
+// accumulators chosen so that integer accumulation overflows. The cases of what the manual leaves
+// undefined (each with its 'undefined' entry; single loads only): a stride below the default (the
+// largest that keeps rows aligned to the fragment size), lanes 16 to 31 giving another p (the next
+// region's) or another stride (the wide one) than lanes 0 to 15, and `variant`: the one variant
+// whose single loads the case takes ("": any).
 struct WmmaCaseOptions {
+  enum class Lanes { Same, OtherAddress, OtherStride };
   bool wide_stride = false;
+  bool below_default_stride = false;
   bool overflow = false;
+  Lanes upper_lanes = Lanes::Same;
+  std::string variant;
+  bool single_load() const { return below_default_stride || upper_lanes != Lanes::Same || !variant.empty(); }
 };
 
 // The block's settings (the defaults above when cases.yaml has no 'wmma' block).

@@ -142,6 +142,21 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
   return out;
 }
 
+namespace {
+
+// The cases of what the manual leaves undefined take single loads (of their variant), and those of a
+// stride a stride operand; the rest take any kernel.
+bool wmma_takes_single_load(const KernelPlan& k, const WmmaCaseOptions& o) {
+  if (!o.single_load()) return true;
+  if (k.steps.size() != 1 || k.steps[0]->variant().operation != kWmmaLoad) return false;
+  if (!o.variant.empty() && k.steps[0]->variant().name != o.variant) return false;
+  const WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
+  const bool stride = o.below_default_stride || o.upper_lanes == WmmaCaseOptions::Lanes::OtherStride;
+  return !stride || m.stride_operand;
+}
+
+}  // namespace
+
 bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
   if (c.block != "wmma") return false;
   for (auto const& [axis, texts] : c.only) {
@@ -160,6 +175,7 @@ bool wmma_takes(const KernelPlan& k, const CaseSpec& c) {
   if (product && c.data == DataKind::Unique) return false;  // unique bit patterns make inexact products
   if (wmma_case_options(c).overflow && !product) return false;
   if (wmma_case_options(c).wide_stride && !wmma_matrix_info(*k.steps[0]).stride_operand) return false;
+  if (!wmma_takes_single_load(k, wmma_case_options(c))) return false;
   if (c.fault != Fault::None) {
     if (k.steps.size() != 1) return false;
     WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);

@@ -14,6 +14,7 @@
 #include "judge/negative_space.hpp"
 #include "judge/probe_text.hpp"
 #include "kinds/kinds.hpp"
+#include "kinds/mma/mma_cases.hpp"
 #include "kinds/mma/mma_check.hpp"
 #include "kinds/mma/mma_compose.hpp"
 #include "kinds/mma/mma_info.hpp"
@@ -33,10 +34,13 @@ const Suite& sparse_suite() {
   return loaded_suite();
 }
 
+// The plain mma.sp kernels: not compositions, nor the kernels of the undefined cases' lanes shapes
+// (three on one mma.sp::ordered_metadata form, each taking its one case: MmaUndefined.*).
 std::vector<const KernelPlan*> sparse_kernels() {
   std::vector<const KernelPlan*> out;
   for (auto const& k : sparse_suite().kernels)
-    if (k.kind == &mma_kind() && !is_composition(k) && mma_info(k.subject_instance()).sparse.chunk) out.push_back(&k);
+    if (k.kind == &mma_kind() && !is_composition(k) && !mma_lanes_kernel(k) && mma_info(k.subject_instance()).sparse.chunk)
+      out.push_back(&k);
   return out;
 }
 
@@ -285,4 +289,37 @@ TEST(MmaSparse, EveryFormIsASyntaxLinesAndTheSelectorRulesForbidTheRest) {
   EXPECT_EQ(probe_text(it->combo.text, documented_shape(it->combo)).instruction,
             "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u4.u4.s32 {%od0, %od1, %od2, %od3}, "
             "{%oa0, %oa1}, {%ob0, %ob1}, {%oc0, %oc1, %oc2, %oc3}, %oe, 1;");
+}
+
+// Issue 42, part 4: mma.sp::ordered_metadata "requires the indices in the sparsity metadata to be
+// sorted in an increasing order starting from LSB, otherwise behavior is undefined". The case that
+// does it (cases.yaml, mma-undefined-unsorted-ordered-metadata) takes one kernel, and in every warp
+// every field at the instance's selector holds two indices in decreasing order (bits 1..0 the larger);
+// a device that sorts them before use (reads them as ordered) gives another D than plain mma.sp's
+// reading, the case's model, so the observation tells the two apart.
+TEST(MmaSparse, UnsortedMetadataCaseHasEveryPairDecreasingOnOneKernel) {
+  const CaseSpec* c = sparse_suite().specs.find_case("mma-undefined-unsorted-ordered-metadata");
+  ASSERT_TRUE(c);
+  std::vector<const KernelPlan*> taking;
+  for (auto const& k : sparse_suite().kernels)
+    if (k.kind == &mma_kind() && mma_kind().takes(k, *c)) taking.push_back(&k);
+  ASSERT_EQ(taking.size(), 1u);
+  EXPECT_EQ(taking[0]->name, "mma.sp__ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32_e_0");
+  const MmaInfo x = mma_info(taking[0]->subject_instance());
+  EXPECT_TRUE(x.sparse.ordered);
+  const auto prepared = mma_kind().prepare(sparse_suite().specs.cases, *c, *taking[0]);
+  const LaunchInput& in = prepared->input;
+  int fields = 0;
+  for (int w = 0; w < in.shape.warps; ++w) {
+    const std::uint32_t* warp = in.state.regs.data() + static_cast<std::size_t>(w * kWarpLanes * in.shape.regs);
+    for (int r = 0; r < x.m; ++r)
+      for (int ch = 0; ch < x.k / x.sparse.chunk; ++ch) {
+        const MetadataPlace p = metadata_place(x.sparse, r, ch, x.sparse.selector);
+        const unsigned field = (warp[p.lane * in.shape.regs + x.sparse.e_word] >> p.bit) & 0xFu;
+        EXPECT_GT(field & 3u, field >> 2) << "warp " << w << " row " << r << " chunk " << ch;
+        ++fields;
+      }
+  }
+  EXPECT_EQ(fields, in.shape.warps * 16 * 4);  // 16 rows of 4 chunks a warp (k = 16, chunks of 4)
+  EXPECT_GT(check_mma(x, in, misreading_device(x, in, Misreading::IndicesSwapped)).mismatches, 0);
 }
