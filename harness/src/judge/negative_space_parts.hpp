@@ -20,9 +20,13 @@ void state_space_mutations(MutationSet& out, const ClassifiedCombination& valid,
 // (two shapes, .row.col), a required qualifier doubled.
 void value_mutations(MutationSet& out, const ClassifiedCombination& valid, const MnemonicUnits& s,
                      const OperandShape& shape, const GrammarPools& pools);
-// operand_forms.cpp: vector operands without braces, operands swapped, left out or one too many,
-// an immediate where a register goes and a register where an immediate goes.
-void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid, const OperandShape& shape);
+// operand_forms.cpp: vector operands without braces, neighbouring operands swapped, each operand
+// left out, one too many, an immediate where a register goes (a vector's element, a scalar operand,
+// the address without brackets) and a register where an immediate goes (the address's offset,
+// mma.sp's selector); never a text the grammar asks already (`pools`' texts: a form without its
+// optional stride or selector).
+void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid, const OperandShape& shape,
+                            const GrammarPools* pools);
 // operand_forms.cpp: every address mode ([reg], [reg+imm], [imm], [var], [var+imm]) and address
 // register width (16, 32, 64 bits) in every state space.
 void address_mode_mutations(MutationSet& out, const ClassifiedCombination& valid, const MnemonicUnits& s,

@@ -11,6 +11,14 @@
 namespace ptxcts {
 namespace {
 
+// The finding a mutation's question gives where ptxas takes it otherwise than the documents do.
+std::string finding_id_of(const Mutation& m, const std::string& block) {
+  const char* cls = m.expected == DocClass::Valid     ? "rejects"
+                    : m.expected == DocClass::Invalid ? "accepts"
+                                                      : "accepts-undocumented";
+  return fmt::format("toolkit-{}/negative-space/{}/{}", cls, block, m.kind);
+}
+
 struct Mutations : AuditContext {
   void negative_space();
 };
@@ -27,18 +35,20 @@ void Mutations::negative_space() {
     if (!decided(ms.on, ms.instruction)) continue;
     const ProbeVerdict& pv = verdict(ms.on);
     const QuestionKind question = question_of_mutation_kind(ms.m.kind);  // the finding's, by kind of mutation
+    const std::string form = ms.instruction + "   (" + ms.m.detail + ")";
+    findings.asked(finding_id_of(ms.m, b.id), form, ms.on.target, ms.home);
     if (ms.home) (pv.accepted ? c.accepted : c.rejected)++;
     if (pv.message.find(kPtxasCrashed) != std::string::npos) {  // rejected, and then ptxas crashed on it
       Finding& f = findings.at(question, "toolkit-rejects-crashing/negative-space/" + b.id + "/" + ms.m.kind,
                                FindingClass::ToolkitRejects, true, b.id + ": ptxas crashes on it",
                                "no document gives this form (" + b.manual + ")", b.cite.source);
-      findings.saw(f, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target,
+      findings.saw(f, form, ms.on.target,
                    said(pv.message) + "; then " + pv.message.substr(pv.message.find(kPtxasCrashed)));
     }
     if (ms.m.expected == DocClass::Valid && !pv.accepted) {
       Finding& f = findings.at(question, fmt::format("toolkit-rejects/negative-space/{}/{}", b.id, ms.m.kind),
                                FindingClass::ToolkitRejects, false, b.id + " " + ms.m.kind, ms.m.words, ms.m.source);
-      findings.saw(f, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target, accepted_or(pv));
+      findings.saw(f, form, ms.on.target, accepted_or(pv));
     } else if (ms.m.expected != DocClass::Valid && pv.accepted) {
       const bool undocumented = ms.m.expected == DocClass::Undocumented;
       Finding& f = findings.at(
@@ -47,7 +57,7 @@ void Mutations::negative_space() {
           FindingClass::ToolkitAccepts, undocumented, b.id + " " + ms.m.kind,
           undocumented ? "no document gives this form (" + b.manual + ")" : ms.m.words,
           undocumented ? b.cite.source : ms.m.source);
-      findings.saw(f, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target, "accepted");
+      findings.saw(f, form, ms.on.target, "accepted");
     }
   }
   for (auto& [k, c] : counts) {

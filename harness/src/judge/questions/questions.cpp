@@ -11,6 +11,8 @@ const std::vector<QuestionJudge>& question_judges() {
        {AddressWidths, RegisterTypes, QualifierOrders, AddressModes, InvalidValues, RegisterCounts, OperandForms,
         TypeShape, PtxVersions},
        judge_mutations},
+      // the classes of forms whose heads the rest are sampled against: statements, no findings
+      {"equivalence of forms", {}, judge_equivalence},
       {"examples", {ManualExamples}, judge_examples},
       // a section naming shapes no syntax spells: the documents disagree on the combinations
       {"fragment sections", {InvalidCombinations}, judge_fragment_sections},

@@ -25,6 +25,7 @@ const std::vector<QuestionJudge>& question_judges();
 void judge_requirements(AuditContext& cx);       // requirements.cpp
 void judge_grammar(AuditContext& cx);            // grammar.cpp
 void judge_mutations(AuditContext& cx);          // mutations.cpp
+void judge_equivalence(AuditContext& cx);        // equivalence.cpp
 void judge_examples(AuditContext& cx);           // examples.cpp
 void judge_fragment_sections(AuditContext& cx);  // fragments.cpp
 void judge_register_claims(AuditContext& cx);    // register_counts.cpp
