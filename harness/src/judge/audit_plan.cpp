@@ -12,6 +12,7 @@
 #include "assemble/catalog.hpp"
 #include "judge/claimed_shapes.hpp"
 #include "judge/instruction_keys.hpp"
+#include "judge/negative_space_parts.hpp"
 #include "judge/type_shape_product.hpp"
 #include "judge/version_spellings.hpp"
 
@@ -117,7 +118,7 @@ struct Builder {
         const ClassifiedCombination& cc = plan.grammar[member].cc;
         const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false);
         if (!home) continue;
-        for (auto& m : equivalence_sample(fc, member, mutations_of(cc, texts32, part, &pools), asked[fc.forms.front()])) {
+        for (auto& m : equivalence_sample(fc, member, wide_mutations_of(cc, texts32, part, pools), asked[fc.forms.front()])) {
           ProbeText pt = probe_text(m.text, m.shape);
           OnTarget on = add(home->name, plan.toolkit_ptx, std::move(pt.body), m.expected == DocClass::Valid, "", m.ends_parse);
           plan.mutations.push_back({.of = member, .m = std::move(m), .instruction = std::move(pt.instruction), .on = on,

@@ -221,6 +221,20 @@ std::vector<Mutation> mutations_of(const ClassifiedCombination& valid, const std
   return std::move(out.out);
 }
 
+std::vector<Mutation> wide_mutations_of(const ClassifiedCombination& valid, const std::set<std::string>& texts32,
+                                        WideParts wide, const GrammarPools& pools) {
+  const Combination& c = valid.combo;
+  const OperandShape shape = documented_shape(c);
+  MutationSet out(c, shape);
+  if (wide.registers) register_mutations(out, c, shape, true);
+  if (wide.values) value_mutations(out, valid, mnemonic_units(c), shape, pools);
+  if (wide.operands) {
+    operand_form_mutations(out, valid, shape, &pools);
+    address_mode_mutations(out, valid, mnemonic_units(c), shape, texts32);
+  }
+  return std::move(out.out);
+}
+
 QuestionKind question_of_mutation_kind(const std::string& kind) {
   using enum QuestionKind;
   if (kind == "order") return QualifierOrders;

@@ -32,6 +32,12 @@ void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid
 void address_mode_mutations(MutationSet& out, const ClassifiedCombination& valid, const MnemonicUnits& s,
                             const OperandShape& shape, const std::set<std::string>& texts32);
 
+// negative_space.cpp: only the wider parts' mutations of a form (`wide`, with the register types
+// beside the counts), none of those every form is asked: what a class's sampled member is asked
+// (judge/form_classes.hpp).
+std::vector<Mutation> wide_mutations_of(const ClassifiedCombination& valid, const std::set<std::string>& texts32,
+                                        WideParts wide, const GrammarPools& pools);
+
 // The state spaces tried on every form with an address: generic ("") and every named one.
 inline const char* const kStateSpaces[] = {"",       ".shared", ".shared::cta", ".shared::cluster",
                                            ".global", ".local",  ".const",       ".param"};

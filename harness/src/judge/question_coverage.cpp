@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace ptxcts {
 
@@ -50,15 +52,15 @@ std::string how_covered(const BlockCoverage& c) {
 std::vector<BlockCoverage> block_coverage(const AuditPlan& plan) {
   std::map<const GrammarBlock*, std::size_t> forms;
   for (auto const& g : plan.grammar) forms[g.cc.combo.block] += g.cc.doc == DocClass::Valid;
-  std::map<std::pair<std::string, QuestionKind>, BlockTally> tally;
+  std::map<std::pair<const GrammarBlock*, QuestionKind>, BlockTally> tally;  // by pointer: cheap per question
   auto block_of = [&](std::size_t k) { return plan.grammar[k].cc.combo.block; };
   for (auto const& g : plan.grammar)
-    if (g.cc.doc == DocClass::Valid) tally[{g.cc.combo.block->id, QuestionKind::GrammarForms}].questions += g.on.size();
+    if (g.cc.doc == DocClass::Valid) tally[{g.cc.combo.block, QuestionKind::GrammarForms}].questions += g.on.size();
   for (std::size_t k = 0; k < plan.grammar.size(); ++k)
-    if (plan.grammar[k].cc.doc == DocClass::Valid) tally[{block_of(k)->id, QuestionKind::GrammarForms}].asked.insert(k);
+    if (plan.grammar[k].cc.doc == DocClass::Valid) tally[{block_of(k), QuestionKind::GrammarForms}].asked.insert(k);
   for (auto const& m : plan.mutations) {
     if (!m.home) continue;
-    BlockTally& t = tally[{block_of(m.of)->id, m.question()}];
+    BlockTally& t = tally[{block_of(m.of), m.question()}];
     ++t.questions;
     (m.equivalence ? t.sampled : t.asked).insert(m.of);
   }
@@ -67,20 +69,20 @@ std::vector<BlockCoverage> block_coverage(const AuditPlan& plan) {
     if (auto part = form_part_of(m.m.kind); m.home && !m.equivalence && part) parts[{m.of, *part}].insert(m.question());
   for (auto const& fc : plan.form_classes)  // the kinds the head asked of the class's part
     for (QuestionKind q : parts[{fc.forms.front(), fc.part}]) {
-      BlockTally& t = tally[{fc.block->id, q}];
+      BlockTally& t = tally[{fc.block, q}];
       t.classes += fc.forms.size() > 1;
       t.covered.insert(fc.forms.begin() + 1, fc.forms.end());
     }
-  std::map<std::string, std::size_t> forms_by_id;
-  for (auto const& [b, n] : forms) forms_by_id[b->id] = n;
   std::vector<BlockCoverage> out;
   for (auto const& [key, t] : tally) {
-    BlockCoverage c{.block = key.first, .kind = key.second, .questions = t.questions, .forms = forms_by_id[key.first],
+    BlockCoverage c{.block = key.first->id, .kind = key.second, .questions = t.questions, .forms = forms[key.first],
                     .asked = t.asked.size(), .classes = t.classes, .by_class = t.covered.size(),
                     .sampled = t.sampled.size(), .how = ""};
     c.how = how_covered(c);
     out.push_back(std::move(c));
   }
+  std::sort(out.begin(), out.end(),
+            [](auto const& a, auto const& b) { return std::tie(a.block, a.kind) < std::tie(b.block, b.kind); });
   return out;
 }
 

@@ -64,9 +64,10 @@ TEST(FormClasses, TheOptionalStrideIsAskedOnAFormThatHasIt) {
   EXPECT_FALSE(q.count("operand-form: last operand {stride} left out"));
   std::set<std::string> grammar;
   for (auto const& g : planned().plan.grammar) grammar.insert(g.cc.combo.text);
-  for (auto const& m : planned().plan.mutations)
-    if (m.m.kind == "operand-form" && m.m.shape.declarations.empty() && m.m.shape.unbraced.empty())
-      EXPECT_FALSE(grammar.count(m.m.text)) << "a documented form asked as an operand form: " << m.m.text;
+  for (auto const& m : planned().plan.mutations) {
+    if (m.m.kind != "operand-form" || !m.m.shape.declarations.empty() || !m.m.shape.unbraced.empty()) continue;
+    EXPECT_FALSE(grammar.count(m.m.text)) << "a documented form asked as an operand form: " << m.m.text;
+  }
 }
 
 // wmma.load.c's registers are "m * n * bits / 1024" (the fragment table: four .f16x2 registers for
@@ -164,7 +165,8 @@ TEST(FormClasses, FormsCollapseIntoRangesQualifierByQualifier) {
   EXPECT_EQ(form_ranges({"ld.row.x {r};", "ld.col.x {r};", "ld.row.y {r};", "ld.col.y {r};"}),
             std::vector<std::string>{"ld.{col,row}.{x,y}"});
   EXPECT_EQ(form_ranges({"ld.row.x", "ld.col.y"}), (std::vector<std::string>{"ld.col.y", "ld.row.x"}));
-  EXPECT_EQ(form_ranges({"ld.row.x", "ld.row.x.t", "ld.col.x.t"}), (std::vector<std::string>{"ld.row.x", "ld.{col,row}.x.t"}));
+  // In the forms' order (the first form of each range's): "ld.col.x.t" < "ld.row.x".
+  EXPECT_EQ(form_ranges({"ld.row.x", "ld.row.x.t", "ld.col.x.t"}), (std::vector<std::string>{"ld.{col,row}.x.t", "ld.row.x"}));
 }
 
 // The coverage per block and kind: of how many forms, the heads asked in full, the others by their
