@@ -4,7 +4,7 @@
 // registers for the register counts; the same block for the values no syntax spells) form a class. Its head (its first form)
 // is asked the part's every question; the rest are its members, whose equivalence with the head is
 // a checked statement: a seeded sample of the members is asked a seeded sample of the head's
-// questions, and the statement fails where any verdict differs (judge/equivalence.hpp). So the
+// questions, and the statement fails where any verdict differs (judge/questions/equivalence.cpp). So the
 // stride operand (wmma's forms with ", {stride}"), mma.sp's selector and each fragment table row's
 // register count are each asked in full on a form that has them, not assumed from the block's first.
 #pragma once

@@ -33,7 +33,7 @@ std::vector<QuestionCount> question_counts(const AuditPlan& plan) {
 
 namespace {
 
-struct BlockTally {
+struct BlockCoverageTally {
   std::size_t questions = 0, classes = 0;
   std::set<std::size_t> asked, sampled, covered;
 };
@@ -52,7 +52,7 @@ std::string how_covered(const BlockCoverage& c) {
 std::vector<BlockCoverage> block_coverage(const AuditPlan& plan) {
   std::map<const GrammarBlock*, std::size_t> forms;
   for (auto const& g : plan.grammar) forms[g.cc.combo.block] += g.cc.doc == DocClass::Valid;
-  std::map<std::pair<const GrammarBlock*, QuestionKind>, BlockTally> tally;  // by pointer: cheap per question
+  std::map<std::pair<const GrammarBlock*, QuestionKind>, BlockCoverageTally> tally;  // by pointer: cheap per question
   auto block_of = [&](std::size_t k) { return plan.grammar[k].cc.combo.block; };
   for (auto const& g : plan.grammar)
     if (g.cc.doc == DocClass::Valid) tally[{g.cc.combo.block, QuestionKind::GrammarForms}].questions += g.on.size();
@@ -60,7 +60,7 @@ std::vector<BlockCoverage> block_coverage(const AuditPlan& plan) {
     if (plan.grammar[k].cc.doc == DocClass::Valid) tally[{block_of(k), QuestionKind::GrammarForms}].asked.insert(k);
   for (auto const& m : plan.mutations) {
     if (!m.home) continue;
-    BlockTally& t = tally[{block_of(m.of), m.question()}];
+    BlockCoverageTally& t = tally[{block_of(m.of), m.question()}];
     ++t.questions;
     (m.equivalence ? t.sampled : t.asked).insert(m.of);
   }
@@ -69,7 +69,7 @@ std::vector<BlockCoverage> block_coverage(const AuditPlan& plan) {
     if (auto part = form_part_of(m.m.kind); m.home && !m.equivalence && part) parts[{m.of, *part}].insert(m.question());
   for (auto const& fc : plan.form_classes)  // the kinds the head asked of the class's part
     for (QuestionKind q : parts[{fc.forms.front(), fc.part}]) {
-      BlockTally& t = tally[{fc.block, q}];
+      BlockCoverageTally& t = tally[{fc.block, q}];
       t.classes += fc.forms.size() > 1;
       t.covered.insert(fc.forms.begin() + 1, fc.forms.end());
     }

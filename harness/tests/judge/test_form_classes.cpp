@@ -24,7 +24,7 @@ using namespace ptxcts::test;
 
 namespace {
 
-struct Planned {
+struct PlannedForms {
   Suite suite = build_suite(load_specs(spec_files()));
   AuditPlan plan = plan_audit(suite, unrun_ptxas_13_0(suite));
 
@@ -38,8 +38,8 @@ struct Planned {
   }
 };
 
-const Planned& planned() {
-  static const Planned p;
+const PlannedForms& planned_forms() {
+  static const PlannedForms p;
   return p;
 }
 
@@ -56,15 +56,15 @@ bool any_with(const std::set<std::string>& texts, const std::string& part) {
 // their own: an immediate for the stride, each operand left out. Without the stride, the form is
 // one the block spells itself: no operand question asks it.
 TEST(FormClasses, TheOptionalStrideIsAskedOnAFormThatHasIt) {
-  auto q = planned().own("wmma.load.a.f16");
+  auto q = planned_forms().own("wmma.load.a.f16");
   ASSERT_TRUE(q.count("operand-form: immediate in place of {stride}"));
   EXPECT_TRUE(any_with(q.at("operand-form: immediate in place of {stride}"), ", {stride};"));
   ASSERT_TRUE(q.count("operand-form: operand [{addr}] left out"));
   EXPECT_TRUE(any_with(q.at("operand-form: operand [{addr}] left out"), ", {stride};"));
   EXPECT_FALSE(q.count("operand-form: last operand {stride} left out"));
   std::set<std::string> grammar;
-  for (auto const& g : planned().plan.grammar) grammar.insert(g.cc.combo.text);
-  for (auto const& m : planned().plan.mutations) {
+  for (auto const& g : planned_forms().plan.grammar) grammar.insert(g.cc.combo.text);
+  for (auto const& m : planned_forms().plan.mutations) {
     if (m.m.kind != "operand-form" || !m.m.shape.declarations.empty() || !m.m.shape.unbraced.empty()) continue;
     EXPECT_FALSE(grammar.count(m.m.text)) << "a documented form asked as an operand form: " << m.m.text;
   }
@@ -73,7 +73,7 @@ TEST(FormClasses, TheOptionalStrideIsAskedOnAFormThatHasIt) {
 // wmma.load.c's registers are "m * n * bits / 1024" (the fragment table: four .f16x2 registers for
 // .f16, eight .f32 or .s32): both rows ask every count from none to twice their own.
 TEST(FormClasses, EveryFragmentRowAsksEveryRegisterCount) {
-  auto q = planned().own("wmma.load.c.f16");
+  auto q = planned_forms().own("wmma.load.c.f16");
   for (const char* d : {"registers: {regs}: 0 registers (documented 4)", "registers: {regs}: 8 registers (documented 4)",
                         "registers: {regs}: 0 registers (documented 8)", "registers: {regs}: 16 registers (documented 8)"})
     EXPECT_TRUE(q.count(d)) << d;
@@ -100,7 +100,7 @@ TEST(FormClasses, EveryOperandPositionOfTheSparseSyntaxIsAsked) {
 // Every documented form is in one class of each part; a class's head asks the part's questions for
 // itself, its sampled members (drawn again: the same) a sample of those same questions.
 TEST(FormClasses, EveryFormIsInAClassAndEachSampleAsksItsHeadsQuestions) {
-  const AuditPlan& plan = planned().plan;
+  const AuditPlan& plan = planned_forms().plan;
   std::size_t valid = 0;
   for (auto const& g : plan.grammar) valid += g.cc.doc == DocClass::Valid;
   std::map<FormPart, std::size_t> forms;
@@ -123,7 +123,7 @@ TEST(FormClasses, EveryFormIsInAClassAndEachSampleAsksItsHeadsQuestions) {
     EXPECT_TRUE(head.count(std::to_string(*m.equivalence) + "|" + m.m.kind + "|" + m.m.detail)) << m.m.detail;
   }
   EXPECT_GT(sampled, 100u);
-  const AuditPlan again = plan_audit(planned().suite, unrun_ptxas_13_0(planned().suite));
+  const AuditPlan again = plan_audit(planned_forms().suite, unrun_ptxas_13_0(planned_forms().suite));
   ASSERT_EQ(again.form_classes.size(), plan.form_classes.size());
   for (std::size_t ci = 0; ci < plan.form_classes.size(); ++ci)
     EXPECT_EQ(again.form_classes[ci].sampled, plan.form_classes[ci].sampled);
@@ -132,7 +132,7 @@ TEST(FormClasses, EveryFormIsInAClassAndEachSampleAsksItsHeadsQuestions) {
 // The same verdicts everywhere confirm every class's statement; one sampled verdict that differs
 // from its head's contradicts that class's statement, and only that one.
 TEST(FormClasses, AClassStatementFailsWhereASampledVerdictDiffersFromItsHead) {
-  const Planned& p = planned();
+  const PlannedForms& p = planned_forms();
   std::vector<ProbeVerdict> v(p.plan.probes.size(), {.accepted = false, .message = "x", .error = ""});
   auto equivalence = [&](const Audit& a) {
     std::map<std::string, Verdict> out;
@@ -174,7 +174,7 @@ TEST(FormClasses, FormsCollapseIntoRangesQualifierByQualifier) {
 // A finding names its forms in ranges, how many questions could have given it, and the targets
 // asked where it does not hold.
 TEST(FormClasses, TheReportCountsPerBlockAndKindAndGivesEachFindingsExtent) {
-  const Planned& p = planned();
+  const PlannedForms& p = planned_forms();
   std::vector<ProbeVerdict> v(p.plan.probes.size(), {.accepted = false, .message = "x", .error = ""});
   const MutationSubject* first = nullptr;  // ldmatrix.shape's first operand form, asked on every target too
   for (auto const& m : p.plan.mutations)
