@@ -107,9 +107,12 @@ struct Builder {
   // Each class's equivalence, checked: on each sampled member, a seeded sample of the questions of
   // the class's part that its head was asked too, on the member's first target.
   void equivalences(const std::set<std::string>& texts32, const GrammarPools& pools) {
-    std::map<std::size_t, std::set<std::string>> asked;  // head -> "kind|detail"
+    std::map<std::size_t, std::set<std::string>> asked;  // head of a sampled class -> "kind|detail"
+    for (auto const& fc : plan.form_classes)
+      if (!fc.sampled.empty()) asked[fc.forms.front()];
     for (auto const& ms : plan.mutations)
-      if (ms.home) asked[ms.of].insert(ms.m.kind + "|" + ms.m.detail);
+      if (auto h = asked.find(ms.of); ms.home && h != asked.end() && form_part_of(ms.m.kind))
+        h->second.insert(ms.m.kind + "|" + ms.m.detail);
     for (std::size_t ci = 0; ci < plan.form_classes.size(); ++ci) {
       const FormClass& fc = plan.form_classes[ci];
       const WideParts part{.values = fc.part == FormPart::Values, .operands = fc.part == FormPart::Operands,
