@@ -90,6 +90,7 @@ Audit judge_audit(const Suite& suite, const AuditPlan& plan, const std::vector<P
                    [](auto const& a, auto const& b) { return a.cls < b.cls; });
   audit.coverage = question_counts(plan);
   count_findings(audit.coverage, audit.findings);
+  audit.block_coverage = block_coverage(plan);
   for (auto const& k : suite.specs.known_discrepancies)
     if (!state.used.count(&k)) audit.unused_known.push_back(&k);
   std::sort(audit.errors.begin(), audit.errors.end());

@@ -56,6 +56,12 @@ struct Finding {
   std::vector<std::string> targets;
   std::size_t forms = 0;
   std::string example;  // one form it covers, as assembled
+  // Its extent: every form it holds for, collapsed into ranges (judge/form_ranges.hpp); where its
+  // judge says which questions could have given it, how many were asked (0: not said; each form
+  // with its mutation one) and the targets asked where it does not hold (the bound where it stops).
+  std::vector<std::string> form_ranges{};
+  std::size_t asked = 0;
+  std::vector<std::string> not_on{};
   const KnownDiscrepancy* known = nullptr;
   QuestionKind question = QuestionKind::GrammarForms;  // the kind of question that found it
   // Whether it fails the audit: a contradiction between ptxas and the documents the specs do not expect.
@@ -102,6 +108,7 @@ struct Audit {
   std::vector<QualifierOrderSet> qualifier_orders;  // per block, the orders ptxas accepts (judge/qualifier_orders.hpp)
   std::vector<QuestionCount> coverage;  // per kind of question: asked, and the findings it gave
   std::vector<SentenceCount> sentences;  // per section of specs/sentences.yaml: how many sentences ptxas judged
+  std::vector<BlockCoverage> block_coverage;  // per syntax block and kind: of which forms, how the rest
   std::vector<std::string> errors;  // "what on target: how ptxas failed" (no verdict)
   std::vector<const KnownDiscrepancy*> unused_known;  // recorded, but no longer observed
   int contradictions() const;  // findings that fail the audit (Finding::fails)

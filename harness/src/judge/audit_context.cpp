@@ -1,5 +1,7 @@
 #include "judge/audit_context.hpp"
 
+#include "judge/form_ranges.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -48,10 +50,23 @@ void Findings::saw(Finding& f, const std::string& form, const std::string& targe
   f.forms = forms[f.id].size();
 }
 
+void Findings::asked(const std::string& id, const std::string& form, const std::string& target, bool counted) {
+  asked_questions[id] += counted;
+  asked_targets[id][form].insert(target);
+}
+
 void Findings::finish(const std::vector<std::string>& order) {
-  for (auto& f : list)
-    for (auto const& t : order)
+  for (auto& f : list) {
+    std::set<std::string> asked_on;  // where a form it holds for was asked
+    for (auto const& form : forms[f.id])
+      if (auto a = asked_targets[f.id].find(form); a != asked_targets[f.id].end()) asked_on.insert(a->second.begin(), a->second.end());
+    for (auto const& t : order) {
       if (targets[f.id].count(t)) f.targets.push_back(t);
+      else if (asked_on.count(t)) f.not_on.push_back(t);
+    }
+    f.form_ranges = form_ranges(forms[f.id]);
+    f.asked = asked_questions[f.id];
+  }
   for (auto& f : list)  // targets the toolkit does not know (sm_70 probes)
     for (auto const& t : targets[f.id])
       if (std::find(f.targets.begin(), f.targets.end(), t) == f.targets.end()) f.targets.push_back(t);

@@ -25,13 +25,20 @@ struct Findings {
   std::vector<Finding> list;
   std::map<std::string, std::size_t> index;
   std::map<std::string, std::set<std::string>> forms, targets;
+  // By the id of the finding a question would give: how many were asked, and each form's targets (its bound).
+  std::map<std::string, std::size_t> asked_questions;
+  std::map<std::string, std::map<std::string, std::set<std::string>>> asked_targets;
 
   // The finding of this id (made, of this kind of question and class, if it is the first).
   Finding& at(QuestionKind question, const std::string& id, FindingClass cls, bool undocumented,
               const std::string& subject, const std::string& words, const std::string& source);
   // One more form (on a target, "" : none) it covers; the first form and observation stay.
   void saw(Finding& f, const std::string& form, const std::string& target, const std::string& observed);
-  // Each finding's targets, in this order (then those the toolkit does not know).
+  // A question that, answered against the documents, gives the finding of this id: its form (as
+  // saw() names it) on this target, and (`counted`) a question of its own rather than one asked
+  // again on another target.
+  void asked(const std::string& id, const std::string& form, const std::string& target, bool counted);
+  // Each finding's targets, in this order (then those the toolkit does not know); its extent.
   void finish(const std::vector<std::string>& order);
 };
 

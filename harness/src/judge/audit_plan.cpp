@@ -12,6 +12,7 @@
 #include "assemble/catalog.hpp"
 #include "judge/claimed_shapes.hpp"
 #include "judge/instruction_keys.hpp"
+#include "judge/negative_space_parts.hpp"
 #include "judge/type_shape_product.hpp"
 #include "judge/version_spellings.hpp"
 
@@ -76,17 +77,19 @@ struct Builder {
     }
   }
 
-  // The negative space of the documented form plan.grammar[k], on its first target; the block's
-  // representative's (`pools`) wider, and a sample of it again on every other target supporting it.
-  void mutations(std::size_t k, const std::set<std::string>& texts32, const GrammarPools* pools) {
+  // The negative space of the documented form plan.grammar[k], on its first target: wider where it
+  // heads a class of forms (`wide`); the block's representative's sample again on every other
+  // target supporting it.
+  void mutations(std::size_t k, const std::set<std::string>& texts32, const GrammarPools& pools, WideParts wide,
+                 bool representative) {
     const ClassifiedCombination& cc = plan.grammar[k].cc;
     const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false);
     if (!home) return;
     std::map<std::string, int> sampled;  // per kind of mutation
-    for (auto& m : mutations_of(cc, texts32, pools != nullptr, pools)) {
+    for (auto& m : mutations_of(cc, texts32, wide, &pools)) {
       ProbeText pt = probe_text(m.text, m.shape);
       const bool valid = m.expected == DocClass::Valid;
-      const bool sample = pools && !m.ends_parse && sampled[m.kind]++ < kTargetSample;
+      const bool sample = representative && !m.ends_parse && sampled[m.kind]++ < kTargetSample;
       OnTarget on = add(home->name, plan.toolkit_ptx, sample ? pt.body : std::move(pt.body), valid, "", m.ends_parse);
       if (!sample) {  // moved, not copied: most are asked on their first target alone
         plan.mutations.push_back(
@@ -98,6 +101,33 @@ struct Builder {
         if (t != home->name && supports(specs.targets, *cc.instance, *specs.targets.find(t)))
           plan.mutations.push_back({.of = k, .m = m, .instruction = pt.instruction,
                                     .on = add(t, plan.toolkit_ptx, pt.body, valid), .home = false});
+    }
+  }
+
+  // Each class's equivalence, checked: on each sampled member, a seeded sample of the questions of
+  // the class's part that its head was asked too, on the member's first target.
+  void equivalences(const std::set<std::string>& texts32, const GrammarPools& pools) {
+    std::map<std::size_t, std::set<std::string>> asked;  // head of a sampled class -> "kind|detail"
+    for (auto const& fc : plan.form_classes)
+      if (!fc.sampled.empty()) asked[fc.forms.front()];
+    for (auto const& ms : plan.mutations)
+      if (auto h = asked.find(ms.of); ms.home && h != asked.end() && form_part_of(ms.m.kind))
+        h->second.insert(ms.m.kind + "|" + ms.m.detail);
+    for (std::size_t ci = 0; ci < plan.form_classes.size(); ++ci) {
+      const FormClass& fc = plan.form_classes[ci];
+      const WideParts part{.values = fc.part == FormPart::Values, .operands = fc.part == FormPart::Operands,
+                           .registers = fc.part == FormPart::Registers};
+      for (std::size_t member : fc.sampled) {
+        const ClassifiedCombination& cc = plan.grammar[member].cc;
+        const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false);
+        if (!home) continue;
+        for (auto& m : equivalence_sample(fc, member, wide_mutations_of(cc, texts32, part, pools), asked[fc.forms.front()])) {
+          ProbeText pt = probe_text(m.text, m.shape);
+          OnTarget on = add(home->name, plan.toolkit_ptx, std::move(pt.body), m.expected == DocClass::Valid, "", m.ends_parse);
+          plan.mutations.push_back({.of = member, .m = std::move(m), .instruction = std::move(pt.instruction), .on = on,
+                                    .home = true, .equivalence = ci});
+        }
+      }
     }
   }
 
@@ -365,14 +395,20 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   // documented form, its representative, the wider one); its minimum PTX ISA version, at it and one below.
   const GrammarPools pools = grammar_pools(specs.grammar);
   std::set<const GrammarBlock*> represented;
-  std::vector<std::size_t> representatives;
+  std::vector<std::size_t> representatives, valid;
+  std::vector<const ClassifiedCombination*> forms;
   for (std::size_t k = 0; k < plan.grammar.size(); ++k) {
-    if (plan.grammar[k].cc.doc != DocClass::Valid) continue;
+    forms.push_back(&plan.grammar[k].cc);
+    if (plan.grammar[k].cc.doc == DocClass::Valid) valid.push_back(k);
+  }
+  plan.form_classes = form_classes(forms, valid);
+  for (std::size_t k : valid) {
     const bool first = represented.insert(plan.grammar[k].cc.combo.block).second;
     if (first) representatives.push_back(k);
-    b.mutations(k, texts32, first ? &pools : nullptr);
+    b.mutations(k, texts32, pools, parts_headed(plan.form_classes, k), first);
     b.version(k);
   }
+  b.equivalences(texts32, pools);
   b.type_shape(representatives, pools);
   // Qualifier order as a space: each class of forms searched, a sample of its other forms checked.
   plan_qualifier_orders(plan);

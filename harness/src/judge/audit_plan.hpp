@@ -1,9 +1,11 @@
 // What the audit asks ptxas, as probes (assemble/probe_assembly.hpp): one tiny entry per question.
 // - every combination of every syntax block of the documents, on every target of the toolkit;
 // - the negative space around every documented form (judge/negative_space.hpp), on its first target;
-//   around each block's representative form the rest of the space (other values, state spaces,
-//   operand forms, address modes and widths, every register count), and a sample of it on every
-//   other target that supports the form; every element type on every shape and matrix;
+//   the rest of the space (other values, operand forms, address modes and widths, every register
+//   count) around the head of each class of forms the documents' rules give the same verdicts
+//   (judge/form_classes.hpp), and a seeded sample of it on the class's other forms; a sample of the
+//   block's representative's (its first form's) on every other target that supports the form;
+//   every element type on every shape and matrix;
 // - every example of the documents, as written, on the targets its instruction is documented for
 //   (every target where its instruction is in no variant), at the toolkit's PTX ISA version, or at
 //   the newest version that spells it so where it is written as older versions are;
@@ -21,6 +23,7 @@
 
 #include "assemble/probe_assembly.hpp"
 #include "assemble/toolchain.hpp"
+#include "judge/form_classes.hpp"
 #include "judge/negative_space.hpp"
 #include "judge/qualifier_orders.hpp"
 #include "plan/suite.hpp"
@@ -58,6 +61,9 @@ struct MutationSubject {
   // false: a question of the block's representative asked again on another target that supports
   // the form (judge/target_agreement.hpp compares the verdicts), not counted twice as a question.
   bool home = true;
+  // Asked to check that a class of forms takes its head's verdicts (judge/form_classes.hpp): the
+  // index of the class in AuditPlan::form_classes; none for the questions a form asks for itself.
+  std::optional<std::size_t> equivalence{};
   // The kind of question it asks: its mutation's, or TargetAgreement where asked again elsewhere.
   QuestionKind question() const { return home ? question_of(m) : QuestionKind::TargetAgreement; }
 };
@@ -136,6 +142,9 @@ struct AuditPlan {
   std::vector<Probe> probes;
   std::vector<GrammarSubject> grammar;
   std::vector<MutationSubject> mutations;
+  // The documented forms in classes per part of the wider negative space: each class's head asked
+  // in full, a seeded sample of its members to check the rest take the same verdicts.
+  std::vector<FormClass> form_classes;
   std::vector<ExampleSubject> examples;
   std::vector<RegisterClaimSubject> register_claims;
   std::vector<RegisterMinimumSubject> register_minimums;

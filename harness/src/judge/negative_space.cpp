@@ -202,21 +202,35 @@ void address_mutations(MutationSet& out, const ClassifiedCombination& valid, con
 }  // namespace
 
 std::vector<Mutation> mutations_of(const ClassifiedCombination& valid, const std::set<std::string>& texts32,
-                                   bool representative, const GrammarPools* pools) {
+                                   WideParts wide, const GrammarPools* pools) {
   const Combination& c = valid.combo;
   const OperandShape shape = documented_shape(c);
   const MnemonicUnits s = mnemonic_units(c);
   MutationSet out(c, shape);
   qualifier_mutations(out, s, shape, *c.block);
   order_mutations(out, s, shape);
-  register_mutations(out, c, shape, representative);
+  register_mutations(out, c, shape, wide.registers);
   address_mutations(out, valid, shape, texts32);
   // Every state space on every form (those written generic stand for the rest: the same text).
   state_space_mutations(out, valid, s, shape);
-  if (representative) {
-    if (pools) value_mutations(out, valid, s, shape, *pools);
-    operand_form_mutations(out, valid, shape);
+  if (wide.values && pools) value_mutations(out, valid, s, shape, *pools);
+  if (wide.operands) {
+    operand_form_mutations(out, valid, shape, pools);
     address_mode_mutations(out, valid, s, shape, texts32);
+  }
+  return std::move(out.out);
+}
+
+std::vector<Mutation> wide_mutations_of(const ClassifiedCombination& valid, const std::set<std::string>& texts32,
+                                        WideParts wide, const GrammarPools& pools) {
+  const Combination& c = valid.combo;
+  const OperandShape shape = documented_shape(c);
+  MutationSet out(c, shape);
+  if (wide.registers) register_mutations(out, c, shape, true);
+  if (wide.values) value_mutations(out, valid, mnemonic_units(c), shape, pools);
+  if (wide.operands) {
+    operand_form_mutations(out, valid, shape, &pools);
+    address_mode_mutations(out, valid, mnemonic_units(c), shape, texts32);
   }
   return std::move(out.out);
 }

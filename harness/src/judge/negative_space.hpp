@@ -60,13 +60,29 @@ struct GrammarPools {
 };
 GrammarPools grammar_pools(const std::vector<GrammarBlock>& blocks);
 
+// The parts of the wider space a form is asked besides what every form is (judge/form_classes.hpp:
+// a form asks those of the classes it heads).
+struct WideParts {
+  bool values = false;     // invalid_values: values no syntax spells, two of a position, a required one doubled
+  bool operands = false;   // operand_forms: operand forms, every address mode and width in every state space
+  bool registers = false;  // every register count from none to twice the documented one
+  static WideParts all() { return {.values = true, .operands = true, .registers = true}; }
+  bool any() const { return values || operands || registers; }
+};
+
 // Every mutation of a documented-valid combination (`valid.instance` set), without duplicates.
 // `texts_with_32bit_address`: the texts of the instances documented with a 32-bit address.
-// `representative`: the block's representative form, around which the rest of the space is asked
-// too (with `pools`: other values).
+// `wide`: the parts of the rest of the space asked around it too (with `pools`: other values, and
+// the texts the grammar asks already, which no operand form repeats).
 std::vector<Mutation> mutations_of(const ClassifiedCombination& valid,
-                                   const std::set<std::string>& texts_with_32bit_address,
-                                   bool representative = false, const GrammarPools* pools = nullptr);
+                                   const std::set<std::string>& texts_with_32bit_address, WideParts wide,
+                                   const GrammarPools* pools);
+// `representative`: every part of the rest of the space (the block's representative form).
+inline std::vector<Mutation> mutations_of(const ClassifiedCombination& valid,
+                                          const std::set<std::string>& texts_with_32bit_address,
+                                          bool representative = false, const GrammarPools* pools = nullptr) {
+  return mutations_of(valid, texts_with_32bit_address, representative ? WideParts::all() : WideParts{}, pools);
+}
 
 // The kind of question a mutation asks, as the report counts coverage: its kind's, but an address
 // register narrower than 64 bits asks of the address's width (QuestionKind::AddressWidths).

@@ -20,13 +20,23 @@ void state_space_mutations(MutationSet& out, const ClassifiedCombination& valid,
 // (two shapes, .row.col), a required qualifier doubled.
 void value_mutations(MutationSet& out, const ClassifiedCombination& valid, const MnemonicUnits& s,
                      const OperandShape& shape, const GrammarPools& pools);
-// operand_forms.cpp: vector operands without braces, operands swapped, left out or one too many,
-// an immediate where a register goes and a register where an immediate goes.
-void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid, const OperandShape& shape);
+// operand_forms.cpp: vector operands without braces, neighbouring operands swapped, each operand
+// left out, one too many, an immediate where a register goes (a vector's element, a scalar operand,
+// the address without brackets) and a register where an immediate goes (the address's offset,
+// mma.sp's selector); never a text the grammar asks already (`pools`' texts: a form without its
+// optional stride or selector).
+void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid, const OperandShape& shape,
+                            const GrammarPools* pools);
 // operand_forms.cpp: every address mode ([reg], [reg+imm], [imm], [var], [var+imm]) and address
 // register width (16, 32, 64 bits) in every state space.
 void address_mode_mutations(MutationSet& out, const ClassifiedCombination& valid, const MnemonicUnits& s,
                             const OperandShape& shape, const std::set<std::string>& texts32);
+
+// negative_space.cpp: only the wider parts' mutations of a form (`wide`, with the register types
+// beside the counts), none of those every form is asked: what a class's sampled member is asked
+// (judge/form_classes.hpp).
+std::vector<Mutation> wide_mutations_of(const ClassifiedCombination& valid, const std::set<std::string>& texts32,
+                                        WideParts wide, const GrammarPools& pools);
 
 // The state spaces tried on every form with an address: generic ("") and every named one.
 inline const char* const kStateSpaces[] = {"",       ".shared", ".shared::cta", ".shared::cluster",

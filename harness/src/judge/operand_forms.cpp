@@ -50,12 +50,36 @@ std::string operand_type(const OperandShape& shape, const std::string& name) {
   return t == shape.types.end() ? ".b32" : t->second;
 }
 
+// A vector operand whose last element is an immediate, or a scalar one (the stride, mma.sp's
+// metadata, a scale operand) an immediate, or the address without its brackets; "" : none to try.
+std::string immediate_for(const std::string& op, const std::string& name, OperandShape& sh) {
+  if (!name.empty()) {
+    if (sh.immediates.count(name)) return "";  // documented: the examples write one
+    const int n = sh.registers.at(name);
+    std::string v = "{";
+    for (int j = 0; j + 1 < n; ++j) v += fmt::format("%im{}, ", j);
+    if (n > 1) sh.declarations += fmt::format(".reg {} %im<{}>;\n", operand_type(sh, name), n - 1);
+    return v + "1}";
+  }
+  if (op == "[{addr}]") return "{addr}";  // the address register without its brackets
+  if (op.size() > 2 && op.front() == '{' && op.back() == '}' && op.find(',') == std::string::npos) return "16";
+  return "";
+}
+
+bool is_integer(const std::string& op) {
+  return !op.empty() && op.find_first_not_of("0123456789") == std::string::npos;
+}
+
 }  // namespace
 
-void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid, const OperandShape& shape) {
+void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid, const OperandShape& shape,
+                            const GrammarPools* pools) {
   const std::string& text = valid.combo.text;
   const std::vector<std::string> ops = operands_of(text);
   auto add = [&](std::string detail, std::string t, OperandShape sh) {
+    // A text some syntax block spells with these registers (a form without its optional stride or
+    // selector): a documented form the grammar asks, no operand form.
+    if (pools && pools->texts.count(t) && sh.declarations == shape.declarations && sh.unbraced.empty()) return;
     out.add({.kind = "operand-form", .detail = std::move(detail), .text = std::move(t), .shape = std::move(sh),
              .expected = DocClass::Undocumented, .words = "", .source = ""});
   };
@@ -73,8 +97,12 @@ void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid
     std::swap(swapped[k], swapped[k + 1]);
     add(fmt::format("{} and {} swapped", ops[k], ops[k + 1]), with_operands(text, swapped), shape);
   }
+  for (std::size_t k = 0; k < ops.size(); ++k) {  // every operand left out, each position
+    std::vector<std::string> fewer = ops;
+    fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(k));
+    add(fmt::format("{}operand {} left out", k + 1 == ops.size() ? "last " : "", ops[k]), with_operands(text, fewer), shape);
+  }
   if (!ops.empty()) {
-    add("last operand " + ops.back() + " left out", with_operands(text, {ops.begin(), ops.end() - 1}), shape);
     OperandShape sh = shape;
     sh.declarations += ".reg .b32 %xo;\n";
     std::vector<std::string> more = ops;
@@ -82,25 +110,16 @@ void operand_form_mutations(MutationSet& out, const ClassifiedCombination& valid
     add("one operand too many", with_operands(text, more), sh);
   }
   for (std::size_t k = 0; k < ops.size(); ++k) {
-    const std::string name = vector_name(shape, ops[k]);
     std::vector<std::string> imm = ops;
     OperandShape sh = shape;
-    if (!name.empty() && shape.immediates.count(name)) {  // documented: the examples write one
-      continue;
-    } else if (!name.empty()) {  // a vector whose last element is an immediate
-      const int n = shape.registers.at(name);
-      std::string v = "{";
-      for (int j = 0; j + 1 < n; ++j) v += fmt::format("%im{}, ", j);
-      imm[k] = v + "1}";
-      if (n > 1) sh.declarations += fmt::format(".reg {} %im<{}>;\n", operand_type(shape, name), n - 1);
-    } else if (ops[k] == "{stride}") {
-      imm[k] = "16";
-    } else if (ops[k] == "[{addr}]") {
-      imm[k] = "{addr}";  // the address register without its brackets
-    } else {
+    if (is_integer(ops[k])) {  // a register where the documents write an immediate (mma.sp's selector)
+      imm[k] = "%xo";
+      sh.declarations += ".reg .b32 %xo;\n";
+      add(fmt::format("register in place of the immediate {}", ops[k]), with_operands(text, imm), sh);
       continue;
     }
-    add(fmt::format("immediate in place of {}", ops[k]), with_operands(text, imm), sh);
+    imm[k] = immediate_for(ops[k], vector_name(shape, ops[k]), sh);
+    if (!imm[k].empty()) add(fmt::format("immediate in place of {}", ops[k]), with_operands(text, imm), sh);
   }
   if (text.find("[{addr}]") != std::string::npos) {  // a register where the offset is an immediate
     OperandShape sh = shape;

@@ -31,6 +31,10 @@ struct AuditSummary : ToolkitIdentity {
     std::vector<std::string> targets;
     std::string words, source, example;  // the documents' words, where they are, one form of it
     std::optional<QuestionKind> question{};  // schema 5 on: the kind of question that found it
+    // schema 6 on: its forms in ranges, the questions asked that could give it, targets it does not hold on
+    std::vector<std::string> form_ranges{};
+    std::size_t asked = 0;
+    std::vector<std::string> not_on{};
   };
   struct VerdictRow {
     std::string id, kind, verdict, evidence;  // statements; requirements (id: "variant requirement")
@@ -83,6 +87,13 @@ struct AuditSummary : ToolkitIdentity {
     std::optional<QuestionKind> question{};  // schema 5 on
   };
   std::vector<QuestionCountRow> coverage;  // empty before schema 4
+  struct BlockCoverageRow {  // schema 6's coverage per syntax block and kind of question
+    std::string block;
+    QuestionKind question = QuestionKind::GrammarForms;
+    std::size_t questions = 0, forms = 0, asked = 0, classes = 0, by_class = 0, sampled = 0;
+    std::string how;
+  };
+  std::vector<BlockCoverageRow> block_coverage;  // empty before schema 6
   bool coverage_given = false;             // the report has a coverage (schema 4)
   std::vector<SentenceCount> sentences;    // per section of the manual; empty where the report predates them
   std::size_t probes = 0;

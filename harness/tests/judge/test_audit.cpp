@@ -395,7 +395,7 @@ TEST(AuditReport, OpensWithFindingsByClassThenCountsThenTheStatements) {
   Audit a = f.judge();
   AuditRun run{.host = "host", .date = "2026-11-22T00:00:00Z", .suite_version = "0.1.0", .suite_commit = "abc"};
   auto j = nlohmann::json::parse(audit_json(a, f.plan, f.verdicts, run));
-  EXPECT_EQ(j["schema_version"], 5);
+  EXPECT_EQ(j["schema_version"], 6);
   EXPECT_EQ(j["summary"]["probes"], f.plan.probes.size());
   EXPECT_EQ(j["grammar"].size(), f.plan.grammar.size());
   EXPECT_EQ(j["negative_space"].size(), 0u);  // a documented toolkit does nothing the documents do not say

@@ -190,7 +190,7 @@ TEST(QuestionKinds, TheReportCountsQuestionsAndFindingsPerKind) {
   AuditRun run{.host = "host", .date = "2026-11-26T00:00:00Z", .suite_version = "0.1.0", .suite_commit = "abc"};
   const std::string json = audit_json(a, p.plan, v, run);
   auto j = nlohmann::json::parse(json);
-  EXPECT_EQ(j["schema_version"], 5);
+  EXPECT_EQ(j["schema_version"], 6);
   ASSERT_EQ(j["coverage"].size(), a.coverage.size());
   EXPECT_EQ(j["coverage"][0]["kind"], "grammar forms x targets");
   EXPECT_EQ(j["coverage"][0]["question"], "grammar");

@@ -127,8 +127,8 @@ TEST(AuditReportReader, RefusesWhatIsNotAnAuditReportWithItsPlace) {
     EXPECT_NE(at, std::string::npos) << from;
     return s.replace(at, from.size(), to);
   };
-  EXPECT_EQ(audit_error_of(variant("\"schema_version\": 3", "\"schema_version\": 6")),
-            "a.json:2:20: schema_version: expected 2 to 5 (the audit report schemas this build reads), got 6");
+  EXPECT_EQ(audit_error_of(variant("\"schema_version\": 3", "\"schema_version\": 7")),
+            "a.json:2:20: schema_version: expected 2 to 6 (the audit report schemas this build reads), got 7");
   // Schema 4 has the coverage per kind of question: one without it is refused, at its place.
   EXPECT_EQ(audit_error_of(variant("\"schema_version\": 3", "\"schema_version\": 4")),
             "a.json:1:1: top level: missing key \"coverage\"");

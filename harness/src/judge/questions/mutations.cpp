@@ -6,17 +6,44 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
+#include <string_view>
 #include <tuple>
 
 namespace ptxcts {
 namespace {
 
+// The finding a mutation's question gives where ptxas takes it otherwise than the documents do.
+std::string finding_id_of(const Mutation& m, const std::string& block) {
+  const char* cls = m.expected == DocClass::Valid     ? "rejects"
+                    : m.expected == DocClass::Invalid ? "accepts"
+                                                      : "accepts-undocumented";
+  return fmt::format("toolkit-{}/negative-space/{}/{}", cls, block, m.kind);
+}
+
 struct Mutations : AuditContext {
+  using Question = std::tuple<std::size_t, std::string_view, std::string_view>;  // form, kind, detail
+  std::set<Question> elsewhere{};  // asked again on other targets
+  std::map<std::tuple<const GrammarBlock*, std::string_view, DocClass>, std::string> ids{};
+
+  // The question counted toward the finding it could give; its form and target kept (a string per
+  // question) only where it was asked on several targets, the bound of a finding's targets.
+  void count_asked(const MutationSubject& ms, const GrammarBlock& b) {
+    auto [at, fresh] = ids.try_emplace({&b, ms.m.kind, ms.m.expected});
+    if (fresh) at->second = finding_id_of(ms.m, b.id);
+    if (ms.home && !elsewhere.count({ms.of, ms.m.kind, ms.m.detail})) {
+      findings.asked_questions[at->second] += 1;
+      return;
+    }
+    findings.asked(at->second, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target, ms.home);
+  }
   void negative_space();
 };
 
 void Mutations::negative_space() {
   std::map<std::tuple<std::string, std::string, DocClass>, MutationCount> counts;
+  for (auto const& ms : plan.mutations)
+    if (!ms.home) elsewhere.emplace(ms.of, ms.m.kind, ms.m.detail);
   for (auto const& ms : plan.mutations) {
     const GrammarBlock& b = *plan.grammar[ms.of].cc.combo.block;
     MutationCount& c = counts[{b.id, ms.m.kind, ms.m.expected}];
@@ -27,6 +54,7 @@ void Mutations::negative_space() {
     if (!decided(ms.on, ms.instruction)) continue;
     const ProbeVerdict& pv = verdict(ms.on);
     const QuestionKind question = question_of_mutation_kind(ms.m.kind);  // the finding's, by kind of mutation
+    count_asked(ms, b);
     if (ms.home) (pv.accepted ? c.accepted : c.rejected)++;
     if (pv.message.find(kPtxasCrashed) != std::string::npos) {  // rejected, and then ptxas crashed on it
       Finding& f = findings.at(question, "toolkit-rejects-crashing/negative-space/" + b.id + "/" + ms.m.kind,

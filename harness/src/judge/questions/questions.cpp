@@ -13,6 +13,8 @@ const std::vector<QuestionJudge>& question_judges() {
        judge_mutations},
       // the orders ptxas accepts, per block, from the search's orders (their findings: the negative space's)
       {"qualifier orders", {}, judge_qualifier_orders},
+      // the classes of forms whose heads the rest are sampled against: statements, no findings
+      {"equivalence of forms", {}, judge_equivalence},
       {"examples", {ManualExamples}, judge_examples},
       // a section naming shapes no syntax spells: the documents disagree on the combinations
       {"fragment sections", {InvalidCombinations}, judge_fragment_sections},

@@ -26,6 +26,7 @@ void judge_requirements(AuditContext& cx);       // requirements.cpp
 void judge_grammar(AuditContext& cx);            // grammar.cpp
 void judge_mutations(AuditContext& cx);          // mutations.cpp
 void judge_qualifier_orders(AuditContext& cx);   // qualifier_orders.cpp
+void judge_equivalence(AuditContext& cx);        // equivalence.cpp
 void judge_examples(AuditContext& cx);           // examples.cpp
 void judge_fragment_sections(AuditContext& cx);  // fragments.cpp
 void judge_register_claims(AuditContext& cx);    // register_counts.cpp

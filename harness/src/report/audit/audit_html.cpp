@@ -200,6 +200,15 @@ void finding_class_table(pugi::xml_node s, const FindingClasses& classes) {
 }
 
 // A finding as a collapsed card (open where it is not expected): the documents' words, ptxas's.
+
+// Schema 6: where a finding holds and where it stops (its forms in ranges, the questions asked that
+// could give it, the targets asked where it does not hold).
+void extent_paragraphs(pugi::xml_node div, const AuditSummary::FindingRow& f) {
+  if (f.asked) el(div, "p", {}, fmt::format("Holds for {} of the {} questions asked that could give it.", f.forms, f.asked));
+  if (!f.not_on.empty()) el(div, "p", {}, fmt::format("Does not hold on {} (asked there).", fmt::join(f.not_on, ", ")));
+  if (!f.form_ranges.empty()) folded_paragraph(div, "Forms: ", fmt::format("{}", fmt::join(f.form_ranges, "\n")));
+}
+
 void finding_card(pugi::xml_node inside, const FindingRow& f, const std::map<std::string, std::string>& names) {
   const Standing st = standing(f);
   pugi::xml_node d = el(inside, "details",
@@ -219,6 +228,7 @@ void finding_card(pugi::xml_node inside, const FindingRow& f, const std::map<std
   const auto forms = static_cast<long long>(f.forms);
   folded_paragraph(div, fmt::format("{} form{}, e.g. ", count_text(forms), forms == 1 ? "" : "s"),
                    fmt::format("{} on {}", f.example, fmt::join(f.targets, ", ")));
+  extent_paragraphs(div, f);
   if (st == Standing::Known) el(div, "p", {}, "Known discrepancy: " + f.known);
   el(div, "p", {{"class", "mono id"}}, "id: " + f.id);
 }
@@ -393,6 +403,16 @@ void counts_section(pugi::xml_node body, const AuditSummary& a) {
                                       {40, 20, 20, 20});
     for (auto const& c : a.coverage)
       row(tb, "", {{c.kind}, number_cell(c.questions), number_cell(c.probes), number_cell(c.findings)});
+  }
+  if (!a.block_coverage.empty()) {  // schema 6: per block and kind, and how the other forms were covered
+    pugi::xml_node d = el(s, "details", {{"class", "group"}});
+    el(d, "summary", {}, fmt::format("Coverage, by syntax block and kind of question ({} rows): of how many forms, "
+                                     "and how the others were covered", a.block_coverage.size()));
+    pugi::xml_node tb = wrapped_table(el(d, "div"), {"Block", "Kind of question", "Questions", "Forms", "Asked",
+                                                     "Sampled", "How"}, {16, 14, 8, 6, 6, 6, 44});
+    for (auto const& c : a.block_coverage)
+      row(tb, "", {{c.block}, {question_title(c.question)}, number_cell(c.questions), number_cell(c.forms),
+                   number_cell(c.asked), number_cell(c.sampled), {c.how}});
   }
   pugi::xml_node d = el(s, "details", {{"class", "group"}});
   el(d, "summary", {}, fmt::format("The grammar, per block and class ({} rows)", a.grammar_counts.size()));

@@ -21,8 +21,10 @@ namespace {
 
 // 2: findings, statements, the grammar and its negative space (probes); 3: run.ptxas_targets;
 // 4: coverage (the questions asked and the findings, per kind of question); 5: each finding's and
-// each coverage row's kind of question by its id ("question": "operand-form", judge/question_kind)
-constexpr int kAuditSchemaVersion = 5;
+// each coverage row's kind of question by its id ("question": "operand-form", judge/question_kind);
+// 6: each finding's extent (its forms collapsed into ranges, the questions asked, the targets it does
+// not hold on) and the coverage per block and kind of question ("coverage_blocks")
+constexpr int kAuditSchemaVersion = 6;
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -42,6 +44,17 @@ std::string first_rejection(const std::vector<OnTarget>& on, const std::vector<P
   return "";
 }
 
+// Where it holds and where it stops: its forms in ranges, of how many questions asked, and the
+// targets asked where it does not hold.
+std::string extent_markdown(const Finding& f) {
+  std::string md;
+  if (f.asked) md += fmt::format("  - holds for {} of the {} questions asked that could give it\n", f.forms, f.asked);
+  if (!f.not_on.empty()) md += fmt::format("  - does not hold on {} (asked there)\n", fmt::join(f.not_on, ", "));
+  if (f.form_ranges.size() > 1 || (f.form_ranges.size() == 1 && f.form_ranges.front() != f.example.substr(0, f.example.find(' '))))
+    for (auto const& r : f.form_ranges) md += fmt::format("  - `{}`\n", markdown_cell(r));
+  return md;
+}
+
 std::string finding_text(const Finding& f) {
   std::string md = fmt::format("- **{}** (`{}`)", f.subject, f.id);
   if (f.known) md += fmt::format(" — known: {}{}", f.known->source, f.known->note.empty() ? "" : " (" + f.known->note + ")");
@@ -50,6 +63,7 @@ std::string finding_text(const Finding& f) {
   md += fmt::format("  - {} form{}, on {}; e.g. `{}`\n", f.forms, f.forms == 1 ? "" : "s",
                     f.targets.empty() ? std::string("-") : fmt::format("{}", fmt::join(f.targets, ", ")),
                     markdown_cell(f.example));
+  md += extent_markdown(f);
   return md;
 }
 
@@ -91,6 +105,34 @@ ojson coverage_json(const Audit& audit) {
   return cs;
 }
 
+// Per syntax block and kind of question: of how many of its forms, and how the others were covered.
+ojson block_coverage_json(const Audit& audit) {
+  ojson cs = ojson::array();
+  for (auto const& c : audit.block_coverage)
+    cs.push_back({{"block", c.block},
+                  {"question", info(c.kind).id},
+                  {"questions", c.questions},
+                  {"forms", c.forms},
+                  {"asked", c.asked},
+                  {"classes", c.classes},
+                  {"by_class", c.by_class},
+                  {"sampled", c.sampled},
+                  {"how", c.how}});
+  return cs;
+}
+
+std::string block_coverage_markdown(const Audit& audit) {
+  std::string md = "\n### Coverage, by syntax block and kind of question\n\nOf how many of each block's documented "
+                   "forms each kind of question was asked, and how the others were covered (a class of forms the "
+                   "documents' rules give the same verdicts: its head asked in full, a seeded sample of the others "
+                   "checked against it, the statement of kind `equivalence`).\n\n| Block | Kind of question | "
+                   "Questions | Forms | Asked | Sampled | How |\n|---|---|---|---|---|---|---|\n";
+  for (auto const& c : audit.block_coverage)
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", c.block, question_title(c.kind), c.questions, c.forms,
+                      c.asked, c.sampled, markdown_cell(c.how));
+  return md;
+}
+
 std::string coverage_markdown(const Audit& audit) {
   std::string md = "\n## Coverage, by kind of question\n\nHow many questions of each kind the audit asked ptxas (a "
                    "form on a target is one question of the grammar and of the examples; one of a form's negative "
@@ -98,7 +140,7 @@ std::string coverage_markdown(const Audit& audit) {
                    "many findings they gave.\n\n| Kind of question | Questions | Probes | Findings |\n|---|---|---|---|\n";
   for (auto const& c : audit.coverage)
     md += fmt::format("| {} | {} | {} | {} |\n", question_title(c.kind), c.questions, c.probes, c.findings);
-  return md;
+  return md + block_coverage_markdown(audit);
 }
 
 ojson findings_json(const Audit& audit) {
@@ -115,6 +157,9 @@ ojson findings_json(const Audit& audit) {
                   {"targets", f.targets},
                   {"forms", f.forms},
                   {"example", f.example},
+                  {"form_ranges", f.form_ranges},
+                  {"asked", f.asked},
+                  {"not_on", f.not_on},
                   {"known_discrepancy", f.known ? f.known->source : ""},
                   {"fails_audit", f.fails()}});
   return fs;
@@ -286,6 +331,7 @@ std::string audit_json(const Audit& audit, const AuditPlan& plan, const std::vec
   j["summary"] = summary_json(audit);
   j["coverage"] = coverage_json(audit);
   j["sentences"] = sentence_counts_json(audit.sentences);
+  j["coverage_blocks"] = block_coverage_json(audit);
   j["findings"] = findings_json(audit);
   j["statements"] = statements_json(audit);
   j["requirements"] = requirements_json(audit);

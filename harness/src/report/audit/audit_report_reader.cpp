@@ -23,7 +23,10 @@ QuestionKind read_question(const JsonNode& n) {
 }
 
 AuditSummary::FindingRow read_finding(const JsonNode& n, std::int64_t schema) {
-  if (schema >= 5)
+  if (schema >= 6)
+    n.object({"id", "class", "question", "undocumented", "subject", "words", "source", "observed", "targets", "forms",
+              "example", "form_ranges", "asked", "not_on", "known_discrepancy", "fails_audit"});
+  else if (schema >= 5)
     n.object({"id", "class", "question", "undocumented", "subject", "words", "source", "observed", "targets", "forms",
               "example", "known_discrepancy", "fails_audit"});
   else
@@ -43,6 +46,11 @@ AuditSummary::FindingRow read_finding(const JsonNode& n, std::int64_t schema) {
   f.example = n.at("example").str();
   f.known = n.at("known_discrepancy").str();
   f.fails = n.at("fails_audit").boolean();
+  if (schema >= 6) {
+    f.form_ranges = n.at("form_ranges").strings();
+    f.asked = static_cast<std::size_t>(n.at("asked").integer(0, kMaxReportCount));
+    f.not_on = n.at("not_on").strings();
+  }
   if (f.id.empty()) n.at("id").fail("expected a finding id, got an empty string");
   return f;
 }
@@ -138,6 +146,27 @@ void read_coverage(const JsonNode& rows, AuditSummary& a, std::int64_t schema) {
   }
 }
 
+// Schema 6's coverage per syntax block and kind of question: each pair once.
+void read_block_coverage(const JsonNode& rows, AuditSummary& a) {
+  UniqueRows pairs;
+  for (auto const& n : rows.items()) {
+    n.object({"block", "question", "questions", "forms", "asked", "classes", "by_class", "sampled", "how"});
+    AuditSummary::BlockCoverageRow c;
+    c.block = n.at("block").str();
+    c.question = read_question(n.at("question"));
+    auto count = [&](const char* key) { return static_cast<std::size_t>(n.at(key).integer(0, kMaxReportCount)); };
+    c.questions = count("questions");
+    c.forms = count("forms");
+    c.asked = count("asked");
+    c.classes = count("classes");
+    c.by_class = count("by_class");
+    c.sampled = count("sampled");
+    c.how = n.at("how").str();
+    pairs.check(n, c.block + " " + info(c.question).id, "block coverage row");
+    a.block_coverage.push_back(std::move(c));
+  }
+}
+
 AuditSummary::GrammarCountRow read_grammar_count(const JsonNode& n) {
   n.object({"block", "family", "document", "class", "forms", "accepted_per_target"});
   AuditSummary::GrammarCountRow g;
@@ -229,7 +258,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   const JsonNode root = doc.root();
   root.object({"schema_version", "run", "summary", "findings", "statements", "requirements", "forms", "grammar_counts",
                "negative_space_counts", "grammar", "negative_space", "ptxas_failures"},
-              {"kind", "coverage", "documents", "sentences", "qualifier_orders"});
+              {"kind", "coverage", "coverage_blocks", "documents", "sentences", "qualifier_orders"});
   const JsonNode version = root.at("schema_version");
   const auto schema = version.integer(INT32_MIN, INT32_MAX);
   if (schema < 2 || schema > kAuditReportSchema)
@@ -262,6 +291,7 @@ AuditSummary read_audit_report(const JsonDocument& doc) {
   }
   a.coverage_given = schema >= 4;
   if (a.coverage_given) read_coverage(root.at("coverage"), a, schema);
+  if (schema >= 6) read_block_coverage(root.at("coverage_blocks"), a);
   for (auto const& n : root.at("grammar_counts").items()) a.grammar_counts.push_back(read_grammar_count(n));
   if (root.has("documents")) read_documents(root.at("documents"), a);
   if (root.has("sentences")) a.sentences = read_sentence_counts(root.at("sentences"));

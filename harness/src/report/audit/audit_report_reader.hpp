@@ -12,8 +12,9 @@
 
 namespace ptxcts {
 
-// The newest read; 2 lacks run.ptxas_targets, 3 coverage, 4 each finding's and coverage row's "question".
-inline constexpr int kAuditReportSchema = 5;
+// The newest read; 2 lacks run.ptxas_targets, 3 coverage, 4 each finding's and coverage row's "question",
+// 5 each finding's extent (form_ranges, asked, not_on) and the coverage per block (coverage_blocks).
+inline constexpr int kAuditReportSchema = 6;
 
 // Throws JsonInputError for anything that is not an audit report of this schema.
 AuditSummary read_audit_report(const JsonDocument& doc);
