@@ -15,7 +15,7 @@
 namespace ptxcts {
 namespace {
 
-struct ClassTally {
+struct EquivalenceTally {
   std::size_t compared = 0, differing = 0;
   std::string first_difference;
 };
@@ -26,7 +26,7 @@ struct Equivalence : AuditContext {
   using Key = std::tuple<std::size_t, std::string_view, std::string_view>;  // form, kind, detail
   std::map<Key, const MutationSubject*> own;  // the questions each form asks for itself
 
-  void tally(std::vector<ClassTally>& tallies) {
+  void tally(std::vector<EquivalenceTally>& tallies) {
     for (auto const& ms : plan.mutations)
       if (ms.home && !ms.equivalence) own.emplace(Key{ms.of, ms.m.kind, ms.m.detail}, &ms);
     for (auto const& ms : plan.mutations) {
@@ -36,7 +36,7 @@ struct Equivalence : AuditContext {
       if (h == own.end()) continue;
       const ProbeVerdict &head = verdict(h->second->on), &here = verdict(ms.on);
       if (!head.error.empty() || !here.error.empty()) continue;  // no verdict: nothing to compare
-      ClassTally& t = tallies[*ms.equivalence];
+      EquivalenceTally& t = tallies[*ms.equivalence];
       ++t.compared;
       if (head.accepted == here.accepted) continue;
       if (t.differing++ == 0)
@@ -46,14 +46,14 @@ struct Equivalence : AuditContext {
   }
 
   void statements() {
-    std::vector<ClassTally> tallies(plan.form_classes.size());
+    std::vector<EquivalenceTally> tallies(plan.form_classes.size());
     tally(tallies);
     std::map<std::pair<std::string, FormPart>, int> numbered;  // per block and part: 1, 2, ...
     for (std::size_t ci = 0; ci < plan.form_classes.size(); ++ci) {
       const FormClass& fc = plan.form_classes[ci];
       const int n = ++numbered[{fc.block->id, fc.part}];
       if (fc.forms.size() < 2) continue;  // its one form asked in full: nothing assumed
-      const ClassTally& t = tallies[ci];
+      const EquivalenceTally& t = tallies[ci];
       const std::string head = plan.grammar[fc.forms.front()].instruction;
       StatementVerdict s{
           .id = fmt::format("{}/equivalence/{}/{}", fc.block->id, form_part_id(fc.part), n),

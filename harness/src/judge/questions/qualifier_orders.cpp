@@ -19,7 +19,7 @@ inline constexpr std::size_t kOrderExamples = 3;  // undocumented accepted order
 
 std::string label(const MnemonicUnit& u) { return u.position ? "{" + u.name + "}" : u.text; }
 
-struct ClassTally {
+struct OrderClassTally {
   OrderModel model;
   std::map<UnitOrder, bool> verdicts;  // the representative's
 };
@@ -30,7 +30,7 @@ struct BlockLabels {
 };
 
 struct Orders : AuditContext {
-  std::map<std::string, ClassTally> classes{};
+  std::map<std::string, OrderClassTally> classes{};
   std::map<std::string, QualifierOrderSet> sets{};
   std::map<std::string, BlockLabels> labels{};
   std::vector<std::string> blocks{};  // in the plan's order
@@ -54,7 +54,7 @@ struct Orders : AuditContext {
 
   void representative(const OrderSearch& os) {
     const MnemonicUnits s = mnemonic_units(plan.grammar[os.of].cc.combo);
-    ClassTally& t = classes[os.cls];
+    OrderClassTally& t = classes[os.cls];
     std::vector<std::pair<UnitOrder, bool>> moves;
     for (auto const& a : os.asked)
       if (bool ok = false; verdict_of(a, ok)) {
@@ -81,7 +81,7 @@ struct Orders : AuditContext {
   // Every form's orders: counted; a sampled form's and the representative's own checks against the
   // model; another form's verdicts against the representative's for the same order.
   void form(const OrderSearch& os) {
-    const ClassTally& t = classes[os.cls];
+    const OrderClassTally& t = classes[os.cls];
     QualifierOrderSet& set = set_of(*plan.grammar[os.of].cc.combo.block);
     BlockLabels& l = labels[set.block];
     ++set.forms;

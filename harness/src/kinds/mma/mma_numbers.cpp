@@ -369,12 +369,6 @@ bool holds(const ElementFormat& f, long double v) {
 
 }  // namespace
 
-const std::vector<std::string>& numbers_questions() {
-  static const std::vector<std::string> all = {"accumulation", "products", "subnormal",
-                                               "overflow",     "f64",      "int-overflow"};
-  return all;
-}
-
 bool numbers_apply(const std::string& q, const MmaInfo& x) {
   if (x.sparse.chunk || x.rule.product != "multiply" || x.c.format != x.d.format) return false;
   const ElementFormat* d = x.d.format;

@@ -46,7 +46,13 @@ struct NumbersDesign {
 
 // The questions a case may ask (cases.yaml `numbers:`): accumulation, products, subnormal, overflow,
 // f64, int-overflow.
-const std::vector<std::string>& numbers_questions();
+// Inline: the case reader (mma_cases.cpp) names them, and the spec fuzzer links that reader alone.
+inline const std::vector<std::string>& numbers_questions() {
+  static const std::vector<std::string> all = {"accumulation", "products", "subnormal",
+                                               "overflow",     "f64",      "int-overflow"};
+  return all;
+}
+
 // Whether the question can be asked of the instance (its types, its accumulator), and its design.
 bool numbers_apply(const std::string& question, const MmaInfo& x);
 // The same from the instance's types alone (no layouts: what planning asks of every kernel), and
