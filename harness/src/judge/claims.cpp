@@ -171,12 +171,16 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
   if (expect == Expect::Pass) undecided_if_the_gpu_is_wrong(v, t.bad_cases);
 }
 
-// The cases a claim of kind `cases` rests on (fault cases only where it names them).
+// The cases a claim of kind `cases` rests on (fault cases, and cases asked only by name, only where
+// it names them).
 std::vector<const CaseResult*> claim_cases(const Suite& suite, const Claim& c, const std::vector<CaseResult>& results) {
   std::vector<const CaseResult*> rs;
+  std::set<std::string_view> named_only;
+  for (auto const& cs : suite.specs.cases.cases)
+    if (cs.named_only) named_only.insert(cs.name);
   for (auto const& r : results) {
     const KernelPlan* k = suite.find_kernel(r.kernel);
-    bool case_ok = c.check.cases.empty() ? !r.fault_case
+    bool case_ok = c.check.cases.empty() ? !r.fault_case && !named_only.count(r.case_name)
                                          : std::count(c.check.cases.begin(), c.check.cases.end(), r.case_name) > 0;
     if (k && case_ok && selected(c.check, *k)) rs.push_back(&r);
   }

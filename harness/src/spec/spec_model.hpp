@@ -233,6 +233,9 @@ struct CaseSpec {
   int pitch = 0;
   std::uint64_t seed = 0;
   bool poison_unused = false;
+  // Asked only by the claims that name it (check.cases): a case about another question than where the
+  // elements go (mma's arithmetic), whose failure says nothing of a layout claim resting on every case.
+  bool named_only = false;
   // The cases.yaml block of a kind that it was read from ("" for the top-level cases): each kind
   // takes the cases of its own block, or the top-level ones; and what that kind's reader made of
   // the case's own fields (spec/kind_blocks.hpp), which only the kind reads.

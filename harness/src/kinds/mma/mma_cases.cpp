@@ -47,6 +47,7 @@ CaseSpec read_mma_case(YamlReader item, std::set<std::string>& names, const Targ
     if (std::find(known.begin(), known.end(), o.numbers) == known.end())
       item.at("numbers").fail(
           fmt::format("unknown question '{}'; expected one of {}", o.numbers, fmt::join(known, ", ")));
+    c.named_only = true;  // judges the Description's arithmetic: only the claims that name it rest on it
   }
   if (item.has("metadata")) {
     const std::string m = item.at("metadata").str();

@@ -286,6 +286,31 @@ TEST(MmaNumbers, ClaimsQuoteTheObservation) {
       << v->evidence;
 }
 
+// A numbers case asks about arithmetic, not about where elements go: a layout claim that names no
+// cases never rests on one (CaseSpec::named_only), so a GPU whose accumulation the words forbid
+// leaves the variant's layout claim judged by its layout cases, and the numbers claim undecided.
+TEST(MmaNumbers, ALayoutClaimDoesNotRestOnANumbersCase) {
+  const NumbersRun r(kF16F16, "accumulation");
+  const CaseResult layout{.kernel = r.k.name, .family = "mma", .case_name = "mma-unique", .status = Status::Pass};
+  const CaseResult numbers{.kernel = r.k.name,
+                           .family = "mma",
+                           .case_name = "mma-num-accumulation",
+                           .status = Status::Fail,
+                           .reason = "1 element differs",
+                           .mismatches = 1};
+  const std::vector<ClaimVerdict> vs = evaluate_claims(numbers_suite(), Audit{}, {layout, numbers});
+  auto verdict = [&](const std::string& id) {
+    auto v = std::find_if(vs.begin(), vs.end(), [&](auto const& c) { return c.id == id; });
+    EXPECT_NE(v, vs.end()) << id;
+    return v == vs.end() ? ClaimVerdict{} : *v;
+  };
+  const ClaimVerdict lay = verdict("mma-m16n8k16-f16-layout");
+  EXPECT_EQ(lay.verdict, Verdict::Confirmed) << lay.evidence;
+  EXPECT_EQ(lay.evidence.find("mma-num-"), std::string::npos) << lay.evidence;
+  const ClaimVerdict half = verdict("mma-num-m16n8k16-f16-accumulate-half");
+  EXPECT_NE(half.verdict, Verdict::Confirmed) << half.evidence;
+}
+
 // A question the kind does not know is refused where it is written, naming the ones it knows.
 TEST(MmaNumbers, AnUnknownQuestionIsPlaced) {
   std::string what;
