@@ -152,9 +152,11 @@ void judge_cases(ClaimVerdict& v, const std::vector<const CaseResult*>& rs, Expe
     return;
   }
   const std::string tally = tally_text(t, rs.size()) + observations(rs);
-  if (expect == Expect::Observe) {  // undefined behaviour: what happened is the record, not a verdict
+  if (expect == Expect::Observe) {  // undefined or unspecified: what happened is the record, not a verdict
     v.verdict = Verdict::Observed;
-    v.evidence = "undefined behaviour, observed: " + tally;
+    // cases that say which result the GPU gave (CaseResult::observed) ask what the words leave unspecified
+    const bool unspecified = std::any_of(rs.begin(), rs.end(), [](auto const* r) { return !r->observed.empty(); });
+    v.evidence = (unspecified ? "left unspecified by the documents, observed: " : "undefined behaviour, observed: ") + tally;
     return;
   }
   if (expect == Expect::Fault) {
