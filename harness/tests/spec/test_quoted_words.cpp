@@ -19,47 +19,16 @@
 #include <string>
 #include <vector>
 
+#include "support/reference_text.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
+using ptxcts::test::norm;
+using ptxcts::test::read_all;
 
 const fs::path kSource = PTXCTS_SOURCE_DIR;
 const fs::path kShared = kSource.parent_path() / "shared";
-
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// The text without markdown's marks (images, link targets, `code`, \_ escapes, table bars and
-// rules) and with every run of blanks one space: the same as quoted_excerpts.py's `norm`.
-std::string norm(const std::string& t) {
-  std::string s;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const bool image = t[i] == '!' && i + 1 < t.size() && t[i + 1] == '[';
-    if (t[i] == '[' || image) {
-      const std::size_t open = image ? i + 1 : i, close = t.find(']', open);
-      if (close != std::string::npos && close + 1 < t.size() && t[close + 1] == '(') {
-        const std::size_t end = t.find(')', close);
-        if (end != std::string::npos) {
-          if (!image) s += t.substr(open + 1, close - open - 1);
-          i = end;
-          continue;
-        }
-      }
-    }
-    if (t[i] == '\\' && i + 1 < t.size() && (t[i + 1] == '_' || t[i + 1] == '*')) continue;
-    if (t[i] == '`') continue;
-    s += t[i] == '|' ? ' ' : t[i];
-  }
-  std::string out;
-  std::istringstream words(s);
-  for (std::string w; words >> w;)
-    if (w.size() < 3 || w.find_first_not_of('-') != std::string::npos) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
 
 struct Excerpt {
   std::string file, document, section, text;

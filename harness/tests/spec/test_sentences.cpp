@@ -20,6 +20,7 @@
 
 #include "judge/sentence_counts.hpp"
 #include "spec/spec_error.hpp"
+#include "support/reference_text.hpp"
 #include "support/spec_fixture.hpp"
 
 namespace {
@@ -29,40 +30,6 @@ using ptxcts::test::spec_files;
 
 const fs::path kSentencesSource = PTXCTS_SOURCE_DIR;
 
-std::string sentences_slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// The manual's text without markdown's marks, every run of blanks one space: quoted_excerpts.py's `norm`.
-std::string sentences_norm(const std::string& t) {
-  std::string s;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const bool image = t[i] == '!' && i + 1 < t.size() && t[i + 1] == '[';
-    if (t[i] == '[' || image) {
-      const std::size_t open = image ? i + 1 : i, close = t.find(']', open);
-      if (close != std::string::npos && close + 1 < t.size() && t[close + 1] == '(') {
-        const std::size_t end = t.find(')', close);
-        if (end != std::string::npos) {
-          if (!image) s += t.substr(open + 1, close - open - 1);
-          i = end;
-          continue;
-        }
-      }
-    }
-    if (t[i] == '\\' && i + 1 < t.size() && (t[i + 1] == '_' || t[i + 1] == '*')) continue;
-    if (t[i] == '`') continue;
-    s += t[i] == '|' ? ' ' : t[i];
-  }
-  std::string out;
-  std::istringstream words(s);
-  for (std::string w; words >> w;)
-    if (w.size() < 3 || w.find_first_not_of('-') != std::string::npos) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
-
 struct ProseSection {
   std::string file, section, part;
   std::vector<std::string> paragraphs;
@@ -71,7 +38,7 @@ struct ProseSection {
 // harness/tests/data/sentences/prose.txt, by section.
 std::map<std::string, ProseSection> read_prose() {
   std::map<std::string, ProseSection> out;
-  std::istringstream in(sentences_slurp(kSentencesSource / "harness/tests/data/sentences/prose.txt"));
+  std::istringstream in(ptxcts::test::read_all(kSentencesSource / "harness/tests/data/sentences/prose.txt"));
   ProseSection* at = nullptr;
   std::string para;
   for (std::string line; std::getline(in, line);) {
@@ -106,7 +73,7 @@ std::vector<std::string> prose_of(const std::string& text, const std::string& pa
     bool inside = false;
     for (auto const& l : lines) {
       if (l == "Examples") break;
-      if (inside && !sentences_norm(l).empty()) out.push_back(sentences_norm(l));
+      if (inside && !ptxcts::test::norm(l).empty()) out.push_back(ptxcts::test::norm(l));
       inside = inside || (l.size() >= 11 && l.ends_with("Description"));
     }
     return out;
@@ -130,7 +97,7 @@ std::vector<std::string> prose_of(const std::string& text, const std::string& pa
     const bool skip = fenced || s.starts_with("#") || s.starts_with("|") || s.starts_with("![") ||
                       s.starts_with("Figure ");
     if (s.empty() || skip || bullet) {
-      if (!sentences_norm(para).empty()) out.push_back(sentences_norm(para));
+      if (!ptxcts::test::norm(para).empty()) out.push_back(ptxcts::test::norm(para));
       para = bullet && !fenced ? s.substr(2) : "";
       continue;
     }
@@ -151,7 +118,7 @@ TEST(Sentences, EverySentenceIsVerbatimInItsSection) {
     for (auto const& s : sec.sentences) {
       ++n;
       bool found = false;
-      for (auto const& para : p->second.paragraphs) found = found || para.find(sentences_norm(s.text)) != std::string::npos;
+      for (auto const& para : p->second.paragraphs) found = found || para.find(ptxcts::test::norm(s.text)) != std::string::npos;
       EXPECT_TRUE(found) << s.where.str() << ": not verbatim in " << sec.source << ": \"" << s.text << "\"";
     }
   }
@@ -167,7 +134,7 @@ std::string uncovered(const std::string& para, const std::vector<ptxcts::Sentenc
     if (at == std::string::npos) break;
     std::size_t best = 0;
     for (auto const& s : sentences) {
-      const std::string text = sentences_norm(s.text);
+      const std::string text = ptxcts::test::norm(s.text);
       if (text.size() > best && para.compare(at, text.size(), text) == 0) best = text.size();
     }
     if (best == 0) return para.substr(at);
@@ -197,7 +164,7 @@ TEST(Sentences, TheProseIsTheReferenceTextsOwn) {
     GTEST_SKIP() << shared << " is not here (a fresh clone): prose.txt is checked against it where it is";
   for (auto const& [section, p] : read_prose()) {
     ASSERT_TRUE(fs::exists(shared / p.file)) << p.file;
-    EXPECT_EQ(prose_of(sentences_slurp(shared / p.file), p.part), p.paragraphs)
+    EXPECT_EQ(prose_of(ptxcts::test::read_all(shared / p.file), p.part), p.paragraphs)
         << section << " (" << p.file << "): prose.txt is not the reference text's prose; run "
         << "harness/scripts/sentence_inventory.py";
   }
