@@ -27,10 +27,10 @@ using namespace ptxcts::test;
 
 namespace {
 
-const Suite& suite() { return loaded_suite(); }
+const Suite& sp_num_suite() { return loaded_suite(); }
 
 const KernelPlan& kernel_named(const std::string& name) {
-  for (auto const& k : suite().kernels)
+  for (auto const& k : sp_num_suite().kernels)
     if (k.name == name) return k;
   throw std::runtime_error("no kernel " + name);
 }
@@ -42,8 +42,8 @@ struct Run {
 };
 std::vector<Run> sparse_runs() {
   std::vector<Run> out;
-  for (auto const& k : suite().kernels)
-    for (auto const& c : suite().specs.cases.cases)
+  for (auto const& k : sp_num_suite().kernels)
+    for (auto const& c : sp_num_suite().specs.cases.cases)
       if (k.kind == &mma_kind() && c.name.starts_with("mma-sp-num-") && mma_kind().takes(k, c)) out.push_back({&k, &c});
   return out;
 }
@@ -102,7 +102,7 @@ LaunchState run_device(MmaInfo x, const LaunchInput& in, const Device& dev) {
 }
 
 // `v` rounded to `bits` significant bits, to nearest even.
-long double round_bits(long double v, int bits) {
+long double rounded_to(long double v, int bits) {
   if (v == 0 || !std::isfinite(v)) return v;
   int e = 0;
   std::frexp(v, &e);
@@ -120,10 +120,10 @@ long double clamp(long double acc, long double a, long double b) { return std::c
 // The device each rule of "Precision and rounding" forbids, one rule broken each.
 Device one_bit_less(const MmaInfo& x) {
   const int bits = x.d.format->mantissa_bits;
-  return {.step = [bits](long double acc, long double a, long double b) { return round_bits(acc + a * b, bits); }};
+  return {.step = [bits](long double acc, long double a, long double b) { return rounded_to(acc + a * b, bits); }};
 }
 Device f16_products() {
-  return {.step = [](long double acc, long double a, long double b) { return acc + round_bits(a * b, 11); }};
+  return {.step = [](long double acc, long double a, long double b) { return acc + rounded_to(a * b, 11); }};
 }
 
 struct Prepared {
@@ -131,7 +131,7 @@ struct Prepared {
   NumbersDesign d;
   LaunchInput in;
   Prepared(const KernelPlan& k, const std::string& q)
-      : x(mma_info(k.subject_instance())), d(numbers_design(q, x)), in(make_numbers_input(suite().specs.cases, x, d)) {}
+      : x(mma_info(k.subject_instance())), d(numbers_design(q, x)), in(make_numbers_input(sp_num_suite().specs.cases, x, d)) {}
   CaseOutcome on(const LaunchState& s) const { return check_numbers(x, d, in, s); }
   CaseOutcome on(const Device& dev) const { return on(run_device(x, in, dev)); }
 };
@@ -158,7 +158,7 @@ std::vector<CaseResult> results_on(const std::function<LaunchState(const KernelP
 
 std::map<std::string, ClaimVerdict> sparse_claims(const std::vector<CaseResult>& results) {
   std::map<std::string, ClaimVerdict> out;
-  for (auto const& v : evaluate_claims(suite(), Audit{}, results))
+  for (auto const& v : evaluate_claims(sp_num_suite(), Audit{}, results))
     if (v.id.starts_with("mma-sp-num-")) out[v.id] = v;
   return out;
 }
@@ -178,9 +178,9 @@ void expect_only(const std::map<std::string, ClaimVerdict>& vs, const std::vecto
   }
 }
 
-constexpr const char* kF16 = "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32_e_0";
-constexpr const char* kS8Sat = "mma.sp__ordered_metadata.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32_e_0";
-constexpr const char* kS8Wrap = "mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32_e_0";
+constexpr const char* kSpF16 = "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32_e_0";
+constexpr const char* kSpS8Sat = "mma.sp__ordered_metadata.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32_e_0";
+constexpr const char* kSpS8Wrap = "mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32_e_0";
 
 }  // namespace
 
@@ -199,8 +199,8 @@ TEST(MmaSparseNumbers, TheCasesTakeEverySparseFormAtSelectorZero) {
   EXPECT_EQ(per_case["mma-sp-num-int-overflow"], 32);
   EXPECT_EQ(variants.size(), 8u);
   // and no dense numbers case takes a sparse kernel, no sparse one a dense kernel
-  for (auto const& k : suite().kernels)
-    for (auto const& c : suite().specs.cases.cases)
+  for (auto const& k : sp_num_suite().kernels)
+    for (auto const& c : sp_num_suite().specs.cases.cases)
       if (k.kind == &mma_kind() && k.steps.size() == 1 && c.name.starts_with("mma-num-") && mma_kind().takes(k, c)) {
         EXPECT_EQ(mma_info(k.subject_instance()).sparse.chunk, 0) << k.name << " " << c.name;
       }
@@ -212,7 +212,7 @@ TEST(MmaSparseNumbers, TheCasesTakeEverySparseFormAtSelectorZero) {
 // 8's (bits 19..16); lane 1 (selector 1's lane) another field for chunk 0. D at row 0 col 0 is
 // 2^23 + 7 = 0x4B000007 (as in the dense case, now from the compressed A).
 TEST(MmaSparseNumbers, ExpectedValuesAreTheHandComputedOnes) {
-  const Prepared p(kernel_named(kF16), "sparse-accumulation");
+  const Prepared p(kernel_named(kSpF16), "sparse-accumulation");
   ASSERT_GE(p.d.fields.size(), 2u);
   EXPECT_EQ(p.d.fields[0], 0b0100u);
   EXPECT_EQ(p.d.fields[1], 0b1000u);
@@ -228,7 +228,7 @@ TEST(MmaSparseNumbers, ExpectedValuesAreTheHandComputedOnes) {
   EXPECT_EQ((regs[e] >> 16) & 0xFu, 0b0100u);
   EXPECT_NE(regs[words + e] & 0xFu, 0b0100u);
   // s8, k = 32: k/2 = 16, even rows 8 x 127 x 127 = 129032 onto MAX_INT32 - idx; B's unselected rows 1.
-  const Prepared sat(kernel_named(kS8Sat), "sparse-int-overflow"), plain(kernel_named(kS8Wrap), "sparse-int-overflow");
+  const Prepared sat(kernel_named(kSpS8Sat), "sparse-int-overflow"), plain(kernel_named(kSpS8Wrap), "sparse-int-overflow");
   EXPECT_EQ(sat.d.d[0][0].members.at(0).bits, 0x7FFFFFFFu);
   EXPECT_EQ(plain.d.d[0][0].members.at(0).bits, static_cast<std::uint32_t>(static_cast<long long>(kMax) + 129032));
   EXPECT_EQ(sat.d.b[0].at(2, 0), 1u);
@@ -328,7 +328,7 @@ TEST(MmaSparseNumbers, TheObservationsNameWhatTheDeviceReturned) {
       << un.evidence;
   const Prepared bf(kernel_named("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32_e_0"), "sparse-products");
   const CaseOutcome rounded = bf.on(Device{.step = [](long double acc, long double a, long double b) {
-    return acc + round_bits(a * b, 8);
+    return acc + rounded_to(a * b, 8);
   }});
   EXPECT_EQ(rounded.comparison.mismatches, 0) << (rounded.comparison.diff.empty() ? "" : rounded.comparison.diff.front());
   EXPECT_NE(rounded.observed.find("the product rounded to .bf16"), std::string::npos) << rounded.observed;
