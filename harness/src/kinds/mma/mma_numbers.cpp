@@ -1,5 +1,6 @@
 #include "kinds/mma/mma_numbers.hpp"
 
+#include "kinds/mma/mma_sparse.hpp"
 #include "kinds/mma/mma_spec.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string_view>
 
 namespace ptxcts {
 namespace {
@@ -301,19 +303,27 @@ void int_partial_row(Builder& b, int g, int i, const IntRange& ar, long long bma
 // wrapped, exactly). Odd rows, signed A: the largest then the smallest, C just below MAX_INT32: the
 // partial sums in k order overflow, the final sum does not (.satfinite: which "accumulated value"
 // is clamped is observed; wrapped: exact). Unsigned A: odd rows from MIN_INT32 up, in range, exact.
-NumbersDesign int_overflow(const MmaInfo& x) {
+// `in_range`: rows 3, 7, ... of a signed A as an unsigned A's odd rows (mma.sp's: so that every
+// form has elements that every value of A decides, where .satfinite leaves the odd rows a range).
+NumbersDesign int_overflow(const MmaInfo& x, bool in_range) {
   Builder b(x);
   const IntRange ar = int_range(*x.a.format), br = int_range(*x.b.format);
   const bool sat = x.rule.satfinite;
   b.out.groups = {"even rows: the final sum overflows",
-                  ar.min < 0 ? "odd rows: partial sums in k order overflow, the final sum does not"
+                  ar.min < 0 ? in_range ? "rows 1, 5, ...: partial sums in k order overflow, the final sum does not"
+                                        : "odd rows: partial sums in k order overflow, the final sum does not"
                              : "odd rows: in range from MIN_INT32"};
+  if (in_range && ar.min < 0) b.out.groups.push_back("rows 3, 7, ...: A's largest in the first k/2 columns onto C from MIN_INT32 up, in range");
   for (int g = 0; g < x.computations; ++g) {
     for (int q = 0; q < x.k; ++q)
       for (int j = 0; j < x.n; ++j) b.b(g, q, j, static_cast<long double>(br.max));
     for (int i = 0; i < x.m; ++i) {
       if (i % 2 == 0) int_final_row(b, g, i, static_cast<long long>(x.k / 2) * ar.max * br.max, sat);
-      else int_partial_row(b, g, i, ar, br.max, sat);
+      else if (!in_range || ar.min >= 0 || i % 4 != 3) int_partial_row(b, g, i, ar, br.max, sat);
+      else {
+        int_partial_row(b, g, i, {0, ar.max}, br.max, sat);
+        for (int j = 0; j < x.n; ++j) b.d(g, i, j).group = 2;
+      }
     }
   }
   return std::move(b.out);
@@ -367,10 +377,59 @@ bool holds(const ElementFormat& f, long double v) {
   return static_cast<long double>(element_value(f, element_encode(f, static_cast<double>(v)))) == v;
 }
 
-}  // namespace
+constexpr std::string_view kSparse = "sparse-";
 
-bool numbers_apply(const std::string& q, const MmaInfo& x) {
-  if (x.sparse.chunk || x.rule.product != "multiply" || x.c.format != x.d.format) return false;
+// The dense question a `sparse-` question asks of mma.sp's compressed A ("" for a dense question).
+std::string sparse_base(const std::string& q) {
+  return q.starts_with(kSparse) ? q.substr(kSparse.size()) : std::string();
+}
+
+NumbersDesign dense_design(const std::string& q, const MmaInfo& x, bool sparse = false);
+
+// mma.sp: the dense question's design at half the k, its A the compressed A (k/2 non-zero values a
+// row). Each chunk c of every row takes the meaningful field fields[c % 6] (.tf32: of 2), which
+// places its non-zero values at the field's columns; B's row of dense column c * chunk + kept[t] is
+// the design's row c * (chunk / 2) + t, and each row no field selects holds a trap (3, integers 1),
+// which a zero of A multiplies to nothing, but a value placed at a column the field does not name
+// (a wrong field, selector or half of e) multiplies to another D. D's expectations are the dense
+// design's: the same products, the other k terms exactly zero.
+NumbersDesign sparse_design(const std::string& q, const MmaInfo& x) {
+  MmaInfo half = x;
+  half.k = x.k / 2;
+  half.b.rows = x.k / 2;
+  half.sparse = {};
+  NumbersDesign d = dense_design(q, half, true);
+  const int chunk = x.sparse.chunk, per = chunk / 2;
+  const std::vector<unsigned> all = meaningful_fields(chunk);
+  for (int c = 0; c < x.k / chunk; ++c) d.fields.push_back(all[static_cast<std::size_t>(c) % all.size()]);
+  const ElementFormat& bf = *x.b.format;
+  const std::uint64_t trap = exactly(bf, bf.kind == ElementKind::Float ? 3.0L : 1.0L);
+  for (auto& b : d.b) {
+    MatrixValues dense{.rows = x.k, .cols = x.n, .format = b.format,
+                       .bits = std::vector<std::uint64_t>(static_cast<std::size_t>(x.k * x.n), trap)};
+    for (int c = 0; c < x.k / chunk; ++c) {
+      const std::vector<int> kept = kept_columns(chunk, d.fields[static_cast<std::size_t>(c)]);
+      for (int t = 0; t < per; ++t)
+        for (int j = 0; j < x.n; ++j) dense.at(c * chunk + kept[static_cast<std::size_t>(t)], j) = b.at(c * per + t, j);
+    }
+    b = std::move(dense);
+  }
+  for (auto& g : d.groups) g += fmt::format(" (mma.sp: the k/2 = {} non-zero values of each row of A)", half.k);
+  return d;
+}
+
+NumbersDesign dense_design(const std::string& q, const MmaInfo& x, bool sparse) {
+  if (q == "accumulation") return accumulation(x);
+  if (q == "products") return products(x);
+  if (q == "subnormal") return subnormal(x);
+  if (q == "overflow") return overflow(x);
+  if (q == "f64") return f64(x);
+  if (q == "int-overflow") return int_overflow(x, sparse);
+  throw std::logic_error("numbers: unknown question " + q);
+}
+
+bool dense_apply(const std::string& q, const MmaInfo& x) {
+  if (x.rule.product != "multiply" || x.c.format != x.d.format) return false;
   const ElementFormat* d = x.d.format;
   if (q == "accumulation" || q == "subnormal") return float_inputs(x) && half_or_single(d);
   if (q == "products") return float_inputs(x) && named(d, "f32");
@@ -383,6 +442,15 @@ bool numbers_apply(const std::string& q, const MmaInfo& x) {
   if (q == "int-overflow")
     return named(d, "s32") && x.a.format->kind != ElementKind::Float && x.a.format->kind != ElementKind::Bit;
   return false;
+}
+
+}  // namespace
+
+// A dense question asks dense mma alone; a `sparse-` one mma.sp alone, the dense question's types.
+bool numbers_apply(const std::string& q, const MmaInfo& x) {
+  const std::string base = sparse_base(q);
+  if (base.empty()) return !x.sparse.chunk && dense_apply(q, x);
+  return x.sparse.chunk && base != "overflow" && base != "f64" && dense_apply(base, x);
 }
 
 bool numbers_apply(const std::string& q, const Instance& inst) {
@@ -400,13 +468,8 @@ bool numbers_apply(const std::string& q, const Instance& inst) {
 }
 
 NumbersDesign numbers_design(const std::string& q, const MmaInfo& x) {
-  if (q == "accumulation") return accumulation(x);
-  if (q == "products") return products(x);
-  if (q == "subnormal") return subnormal(x);
-  if (q == "overflow") return overflow(x);
-  if (q == "f64") return f64(x);
-  if (q == "int-overflow") return int_overflow(x);
-  throw std::logic_error("numbers: unknown question " + q);
+  const std::string base = sparse_base(q);
+  return base.empty() ? dense_design(q, x) : sparse_design(base, x);
 }
 
 }  // namespace ptxcts

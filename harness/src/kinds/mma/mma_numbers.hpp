@@ -38,18 +38,25 @@ struct NumberExpectation {
 
 // A question's inputs and expectations for one instance: per computation, A, B, C and D's elements
 // (row-major, m x n); `groups` say in words what each group of elements is (for the observation).
+// mma.sp (a `sparse-` question): `a` is the operand's compressed A (m x k/2, the non-zero values),
+// `b` the dense B (k x n), and `fields` the metadata field of each chunk of A's rows (every row
+// alike, kinds/mma/mma_sparse.hpp), which places the non-zero values; empty for a dense mma.
 struct NumbersDesign {
   std::vector<MatrixValues> a, b, c;
   std::vector<std::vector<NumberExpectation>> d;
   std::vector<std::string> groups;
+  std::vector<unsigned> fields;
 };
 
 // The questions a case may ask (cases.yaml `numbers:`): accumulation, products, subnormal, overflow,
-// f64, int-overflow.
+// f64, int-overflow (dense mma); and the same arithmetic asked of mma.sp and
+// mma.sp::ordered_metadata, its inputs in the compressed A (sparse-accumulation, sparse-products,
+// sparse-subnormal, sparse-int-overflow: 9.7.14.6.3's "Precision and rounding").
 // Inline: the case reader (mma_cases.cpp) names them, and the spec fuzzer links that reader alone.
 inline const std::vector<std::string>& numbers_questions() {
-  static const std::vector<std::string> all = {"accumulation", "products", "subnormal",
-                                               "overflow",     "f64",      "int-overflow"};
+  static const std::vector<std::string> all = {
+      "accumulation",        "products",        "subnormal",        "overflow", "f64", "int-overflow",
+      "sparse-accumulation", "sparse-products", "sparse-subnormal", "sparse-int-overflow"};
   return all;
 }
 

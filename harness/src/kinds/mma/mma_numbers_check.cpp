@@ -7,6 +7,7 @@
 #include "kinds/mma/mma_case_data.hpp"
 #include "kinds/mma/mma_cases.hpp"
 #include "kinds/mma/mma_semantics.hpp"
+#include "kinds/mma/mma_sparse.hpp"
 
 namespace ptxcts {
 namespace {
@@ -78,6 +79,9 @@ void check_warp(const MmaInfo& x, const NumbersDesign& d, int w, const std::uint
       if (want[lane * stride + k] != got[lane * stride + k])
         note(fmt::format("warp {} lane {} word {}: an input changed from 0x{:08x} to 0x{:08x}", w, lane, k,
                          want[lane * stride + k], got[lane * stride + k]));
+    if (const int e = lane * stride + x.sparse.e_word; x.sparse.chunk && want[e] != got[e])
+      note(fmt::format("warp {} lane {} operand e (metadata): changed from 0x{:08x} to 0x{:08x} (an input)", w, lane,
+                       want[e], got[e]));
     for (int e = 0; e < x.d.elements(); ++e) {
       const ElementPos& p = x.d.of(lane, e);
       const Expect& ex = d.d[static_cast<std::size_t>(p.matrix)][static_cast<std::size_t>(p.row * x.n + p.col)];
@@ -114,6 +118,7 @@ LaunchInput make_numbers_input(const CaseSet& set, const MmaInfo& x, const Numbe
     mma_place(x.a, design.a, warp, x.words);
     mma_place(x.b, design.b, warp, x.words);
     mma_place(x.c, design.c, warp, x.words);
+    if (x.sparse.chunk) write_sparse_metadata(x, design.fields, warp, x.words);
   }
   return in;
 }

@@ -1,5 +1,8 @@
 #include "kinds/mma/mma_sparse.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace ptxcts {
 
 MetadataPlace metadata_place(const MmaSparseInfo& s, int row, int chunk, int selector) {
@@ -47,6 +50,25 @@ void fill_sparse_metadata(const MmaInfo& x, std::mt19937_64& rng, std::uint32_t*
       for (int s = 0; s < 4 / x.sparse.threads; ++s) {
         unsigned put = field;
         while (s != x.sparse.selector && put == field) put = fields[rng() % fields.size()];
+        const MetadataPlace p = metadata_place(x.sparse, r, c, s);
+        warp[p.lane * stride + x.sparse.e_word] |= put << p.bit;
+      }
+    }
+}
+
+void write_sparse_metadata(const MmaInfo& x, const std::vector<unsigned>& fields, std::uint32_t* warp, int stride) {
+  const std::vector<unsigned> all = meaningful_fields(x.sparse.chunk);
+  const int selectors = 4 / x.sparse.threads;
+  for (int lane = 0; lane < kWarpLanes; ++lane) warp[lane * stride + x.sparse.e_word] = 0;
+  for (int r = 0; r < x.m; ++r)
+    for (int c = 0; c < x.k / x.sparse.chunk; ++c) {
+      const unsigned field = fields.at(static_cast<std::size_t>(c));
+      std::vector<unsigned> others;  // both indices elsewhere: every value of the chunk moves
+      std::copy_if(all.begin(), all.end(), std::back_inserter(others),
+                   [&](unsigned f) { return (f & 3u) != (field & 3u) && (f >> 2) != (field >> 2); });
+      for (int s = 0; s < selectors; ++s) {
+        const int offset = (s - x.sparse.selector + selectors) % selectors;
+        const unsigned put = offset == 0 ? field : others[static_cast<std::size_t>(offset - 1) % others.size()];
         const MetadataPlace p = metadata_place(x.sparse, r, c, s);
         warp[p.lane * stride + x.sparse.e_word] |= put << p.bit;
       }

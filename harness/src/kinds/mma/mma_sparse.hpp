@@ -48,6 +48,12 @@ MatrixValues sparse_dense_a(const MmaInfo& x, const MatrixValues& nonzero, const
 // the wrong field or the wrong half of e gets another A.
 void fill_sparse_metadata(const MmaInfo& x, std::mt19937_64& rng, std::uint32_t* warp, int stride);
 
+// Writes each lane's e from one field per chunk, every row alike (a numbers case's fields,
+// kinds/mma/mma_numbers.hpp): fields[c] at the instance's selector, and at every other selector's
+// place a meaningful field whose two indices both differ from fields[c]'s, so that a device that
+// reads the wrong selector places every value of the chunk at another column.
+void write_sparse_metadata(const MmaInfo& x, const std::vector<unsigned>& fields, std::uint32_t* warp, int stride);
+
 // Every field at the instance's selector with its two indices swapped (i0 in bits 3..2, i1 in bits
 // 1..0): indices in decreasing order, which mma.sp::ordered_metadata leaves undefined; read as plain
 // mma.sp reads them (kept_columns), the chunk's first non-zero value goes to the larger index.
