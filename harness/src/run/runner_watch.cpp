@@ -28,6 +28,7 @@ void RunnerWatch::start() {
 void RunnerWatch::begin() {
   std::lock_guard<std::mutex> hold(mutex_);
   state_ = State::Working;
+  last_line_.clear();  // what it said while it started ("loading") is not what it kept printing at work
   batch_began_ = Clock::now();
   launching_ = false;
   set_deadline_locked();
@@ -53,6 +54,7 @@ void RunnerWatch::hear(const std::string& line) {
   }
   if (line.rfind("batch ", 0) == 0) {
     launching_ = true;
+    said_in_launch_.clear();
     std::size_t first = 0, count = 0;
     undefined_batch_ = undefined_ > 0 && all_undefined_ &&
                        std::sscanf(line.c_str(), "batch %zu %zu", &first, &count) == 2 && all_undefined_(first, count);
@@ -60,7 +62,10 @@ void RunnerWatch::hear(const std::string& line) {
     batch_began_ = Clock::now();
     launching_ = false;
   } else {
-    last_line_ = line.substr(0, 80);
+    // A standby runner told to go before it was ready says "ready" late: a word of its start, not one
+    // it kept printing while it worked.
+    if (line != "ready") last_line_ = line.substr(0, 80);
+    if (launching_) said_in_launch_ = last_line_;
     return;
   }
   set_deadline_locked();
@@ -95,7 +100,8 @@ std::string RunnerWatch::why_stalled() const {
   if (launching_ && batch_left > 0 && undefined_batch_)
     return fmt::format("no result within {} s of the launch (the limit on an undefined case, --undefined-timeout){}; "
                        "the device runner was killed",
-                       launch_limit_locked(), said.empty() ? "" : ", though it kept printing" + said);
+                       launch_limit_locked(),
+                       said_in_launch_.empty() ? "" : fmt::format(", though it kept printing ('{}')", said_in_launch_));
   if (launching_ && batch_left > 0)
     return fmt::format(
         "no result within {} s of the launch (the limit on a launch), though the device runner kept printing{}; "

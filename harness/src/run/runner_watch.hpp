@@ -55,6 +55,7 @@ class RunnerWatch {
   Clock::time_point batch_began_{};
   bool launching_ = false;  // between a "batch" line and the batch's results
   std::string last_line_;   // the last line that was no progress ("loading")
+  std::string said_in_launch_;  // the last such line since the launch in flight began
   ChildWatch child_;
 };
 

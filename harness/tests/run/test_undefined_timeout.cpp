@@ -41,10 +41,10 @@ struct UndefinedLimitRun {
     for (const char* v : {"PTXCTS_FAKE_HANG_CASES", "PTXCTS_FAKE_SLOW_CASES", "PTXCTS_FAKE_SLOW_SECONDS"}) unsetenv(v);
   }
 
-  // The cases `globs` selects on an sm_90 device (echo), with a 0.3 s limit on an undefined case and
+  // The cases `globs` selects on an sm_90 device (`mode`), with a 0.3 s limit on an undefined case and
   // `case_timeout` on a launch; the fault line's first runner started ahead of time, as `ptxcts run` does.
-  DeviceRun run(std::vector<std::string> globs, double case_timeout) {
-    setenv("PTXCTS_FAKE_MODE", "echo", 1);
+  DeviceRun run(std::vector<std::string> globs, double case_timeout, const std::string& mode = "echo") {
+    setenv("PTXCTS_FAKE_MODE", mode.c_str(), 1);
     fs::create_directories(work);
     EarlyRunner early(PTXCTS_FAKE_RUNNER, 0, work, case_timeout);
     RunOptions opt{.runner = PTXCTS_FAKE_RUNNER,
@@ -71,11 +71,16 @@ bool hung_on_h200(const CaseResult& r) {
 }  // namespace
 
 TEST(UndefinedTimeout, AnUndefinedCaseThatHangsIsKilledAtTheShortLimitObservedAndTheRunGoesOn) {
-  // Before: each hang waited for the limit on a launch (here 5 s; 30 s on the H200), four of them.
+  // Before: each hang waited for the limit on a launch (here 8 s; 30 s on the H200), four of them.
+  // A correct device in software (model), whose runner reads the specs it emulates from before its
+  // first "batch" line, as the real one loads its modules: a fresh runner's first launch, after a
+  // hang, is as quick as any.
   UndefinedLimitRun f;
   setenv("PTXCTS_FAKE_HANG_CASES", kH200Hangs, 1);
-  DeviceRun r = f.run({"*.upper_*/*"}, 5);
-  EXPECT_LT(f.seconds, 10.0);  // four hangs at 0.3 s each and their runners' starts; at 5 s each, 20 s and more
+  DeviceRun r = f.run({"*.upper_*/*"}, 8, "model");
+  // Four hangs at 0.3 s each and the starts of the runners after them (each reads the specs: 9 s in
+  // all on a loaded machine); at the limit on a launch, 32 s and more.
+  EXPECT_LT(f.seconds, 16.0);
   int hung = 0, after = 0;
   for (auto const& c : r.results) {
     EXPECT_FALSE(c.undefined.empty()) << case_id(c);
@@ -83,7 +88,8 @@ TEST(UndefinedTimeout, AnUndefinedCaseThatHangsIsKilledAtTheShortLimitObservedAn
     EXPECT_FALSE(needs_action(c)) << case_id(c);
     if (!hung_on_h200(c)) {  // the lanes-exited cases, one of them after two hangs: a result each
       ++after;
-      EXPECT_TRUE(c.status == Status::Pass || c.status == Status::Fail) << case_id(c) << ": " << c.reason;
+      EXPECT_TRUE(c.status == Status::Pass || c.status == Status::Fail || c.status == Status::Crash)
+          << case_id(c) << ": " << c.reason;
       continue;
     }
     ++hung;

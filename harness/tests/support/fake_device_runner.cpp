@@ -52,6 +52,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <map>
 #include <memory>
 #include <regex>
@@ -84,6 +85,17 @@ const Suite& suite() {
     return build_suite(load_spec_dir(dir ? dir : PTXCTS_SOURCE_DIR "/specs"));
   }();
   return s;
+}
+
+// The suite read now, saying "loading" (a word of life: the idle watchdog hears it) every half second
+// meanwhile, as the real runner may while it loads modules.
+void load_suite() {
+  auto read = std::async(std::launch::async, [] { suite(); });
+  while (read.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready) {
+    std::printf("loading\n");
+    std::fflush(stdout);
+  }
+  read.get();
 }
 
 // The emulated GPU's target (PTXCTS_FAKE_ARCH), if it plays one.
@@ -330,6 +342,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fake_device_runner: %s\n", e.what());
     return kDeviceUsage;
   }
+  // The specs it emulates from (a second or more of a loaded machine's time) are read now, before it
+  // is ready and before any "batch" line, as the real runner makes its context and loads its modules
+  // before a batch's launches: never inside a launch, whose time is limited (--undefined-timeout).
+  if (device != test::Mutant::Echo || fake_arch()) load_suite();
   // The order first, then the jobs, as the real runner: a standby runner is started before its job file is written.
   const auto order = order_to_run(*args);
   if (!order) return 0;  // a standby runner told to quit
