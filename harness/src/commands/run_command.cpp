@@ -35,6 +35,18 @@ struct RunCommandOptions {
   std::string toolchain = "cubin";
 };
 
+// CLI::Range lets "nan" through (every comparison with NaN is false): a limit that never passes.
+// `option` names a hidden option in the message (CLI11 names a shown one itself): "" for a shown one.
+CLI::Validator seconds(const std::string& option) {
+  return CLI::Validator(
+      [option](std::string& s) {
+        return std::isnan(std::strtod(s.c_str(), nullptr))
+                   ? (option.empty() ? "" : option + ": ") + s + " is not a number of seconds"
+                   : std::string();
+      },
+      "SECONDS");
+}
+
 void add_run_options(CLI::App* run, Paths& p, RunCommandOptions& o) {
   RunFlags& f = o.flags;
   run->add_option("--catalog", p.catalog, "Catalog directory");
@@ -74,6 +86,12 @@ void add_run_options(CLI::App* run, Paths& p, RunCommandOptions& o) {
   run->add_flag("--faults-on-every-gpu", f.faults_on_every_gpu,
                 "Run the fault cases on every GPU (by default GPUs of one model and driver share them, each case "
                 "run once, and every report names the GPU that ran it)");
+  run->add_option("--undefined-timeout", f.undefined_timeout,
+                  "Seconds a launch of a case the documents leave undefined may take from its start (its module "
+                  "loaded) before it is observed to hang (at most the 30 s limit on a launch)")
+      ->check(seconds(""))
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
   run->add_option("--targets", o.targets,
                   "Targets the catalog is brought up to date for (unless --no-assemble): native, all, or a list")
       ->capture_default_str();
@@ -86,15 +104,6 @@ void add_hidden_run_options(CLI::App* run, RunFlags& f) {
   run->add_flag("--no-stream", f.no_stream)->group("");
   run->add_flag("--runners-see-all-gpus", f.runners_see_all_gpus)->group("");
   run->add_option("--standby-depth", f.standby_depth)->check(CLI::Range(1, 8))->group("");
-  // CLI::Range lets "nan" through (every comparison with NaN is false): a limit that never passes.
-  auto seconds = [](const std::string& option) {
-    return CLI::Validator(
-        [option](std::string& s) {
-          return std::isnan(std::strtod(s.c_str(), nullptr)) ? option + ": " + s + " is not a number of seconds"
-                                                             : std::string();
-        },
-        "SECONDS");
-  };
   run->add_option("--case-timeout", f.case_timeout)
       ->check(seconds("--case-timeout"))
       ->check(CLI::Range(0.1, 3600.0))

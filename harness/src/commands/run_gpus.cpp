@@ -107,6 +107,7 @@ void set_run_options(PerGpu& G, const LoadedRun& run, const DeviceInfo& dev, con
   opt.only_gpu = flags.runners_see_all_gpus ? "" : dev.uuid;
   opt.standby_depth = flags.standby_depth;
   opt.case_timeout = flags.case_timeout;
+  opt.undefined_timeout = flags.undefined_timeout;
   opt.batch_limit = flags.batch_limit;
   opt.fault_share_index = share.index;
   opt.fault_share_of = share.of;

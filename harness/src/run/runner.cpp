@@ -50,7 +50,8 @@ struct Pending {
   const CaseSpec* spec = nullptr;
   std::string module, entry;               // what the job loads (cubin or PTX) and launches
   std::unique_ptr<PreparedCase> prepared;  // made by prepare_job, just before its job is written
-  bool isolated = false;  // a fault, alignment-edge or undefined case: the fault line, one launch a runner
+  bool isolated = false;   // a fault, alignment-edge or undefined case: the fault line, one launch a runner
+  bool undefined = false;  // its outcome is undefined on its target: the limit on an undefined case
 };
 
 // What the run is made of: a result for every (kernel, case) the options select, known at once
@@ -160,7 +161,8 @@ class RunPlanner {
                              .module = fs::absolute(opt_.catalog_dir / module).string(),
                              .entry = jit ? kSkeletonEntry : a->entry,
                              .prepared = nullptr,
-                             .isolated = c.fault != Fault::None || !r.undefined.empty()});
+                             .isolated = c.fault != Fault::None || !r.undefined.empty(),
+                             .undefined = !r.undefined.empty()});
     run_.results.push_back(std::move(r));
   }
 
@@ -241,6 +243,8 @@ class Finisher {
     std::lock_guard<std::mutex> hold(mutex_);
     return finished_[n];
   }
+  // Whether pending case n's outcome is undefined on its target (fixed by the plan: no lock).
+  bool undefined(std::size_t n) const { return n < plan_.pending.size() && plan_.pending[n].undefined; }
   // The host failed the run (a runner's full disk): the first such failure, said once both lines end.
   void fail_on_host(const std::string& why) {
     std::lock_guard<std::mutex> hold(mutex_);
@@ -406,7 +410,22 @@ class DeviceLine {
     results_in_.open(files_.results, std::ios::binary);
     jobs_in_.open(files_.jobs, std::ios::binary);
     for (std::size_t k = 0; k < ids_.size(); ++k) index_of_[ids_[k]] = k;
+    for (auto& r : ready) r->limit_undefined(undefined_limit(), all_undefined());  // the early runner, its jobs known now
     return true;
+  }
+
+  // The limit on a launch of cases undefined on their target (RunOptions::undefined_timeout), never
+  // longer than the limit on a launch.
+  double undefined_limit() const { return std::min(opt_.undefined_timeout, opt_.case_timeout); }
+  // Whether jobs [first, first + count) of this line are all cases undefined on their target (the
+  // fault line runs them one a batch; a batch that holds any other case keeps the limit on a launch).
+  RunnerWatch::AllUndefined all_undefined() const {
+    return [this](std::size_t first, std::size_t count) {
+      if (count == 0 || first + count > ids_.size()) return false;
+      for (std::size_t k = first; k < first + count; ++k)
+        if (!fin_.undefined(ids_[k])) return false;
+      return true;
+    };
   }
 
   // After a runner ended (how: `pr`), where the line goes on (`at`); false: the line ends here.
@@ -490,6 +509,7 @@ class DeviceLine {
     std::vector<std::string> argv = runner_argv(command(batch));
     argv.insert(argv.end(), {"--start", std::to_string(next), "--count", std::to_string(count)});
     RunnerWatch watch(opt_.case_timeout, opt_.batch_limit);
+    watch.limit_undefined(undefined_limit(), all_undefined());
     watch.begin();
     ProcessResult pr = run_process(argv, ProcessOptions{.idle_seconds = opt_.case_timeout,
                                                         .on_line =
@@ -517,7 +537,9 @@ class DeviceLine {
   std::unique_ptr<StandbyRunner> start_standby() {
     const fs::path go = dir_ / fmt::format("device{}-{}-go{}", device_.ordinal, name_, timing_.starts);
     ++timing_.starts;
-    return std::make_unique<StandbyRunner>(command(1), go, [this](const std::string& line) { hear(line); });
+    auto runner = std::make_unique<StandbyRunner>(command(1), go, [this](const std::string& line) { hear(line); });
+    runner->limit_undefined(undefined_limit(), all_undefined());  // taken at each "batch" line, after its go
+    return runner;
   }
 
   RunnerCommand command(unsigned batch) const {

@@ -48,8 +48,20 @@ struct RunOptions {
   EarlyRunner* early = nullptr;
   bool stream = true;          // each case's inputs made just before its job is written (false: all first)
   // Seconds a launch may take before it is killed (timeout): from its batch's start to its result,
-  // and as the idle watchdog (a runner silent this long).
+  // and as the idle watchdog (a runner silent this long; a standby runner says "waiting" only every
+  // 2 s, so the watchdog, one per runner process, keeps this limit for every case).
   double case_timeout = 30;
+  // Seconds a launch of a case whose outcome the documents leave undefined on its target (cases.yaml
+  // `undefined:`, CaseResult::undefined) may take, from its `batch` line (its module already loaded,
+  // so a slow JIT load is never taken for a hang) to its result; past it the runner is killed and the
+  // case is observed to have hung within this limit (an observation, never a failure). Such a kernel
+  // runs for microseconds; a launch with its copies and its record takes milliseconds (the H200's
+  // fault line ran its 218 isolated cases, 66 runner starts included, in 14.7 s besides its four
+  // hangs: under 0.07 s a case, all told), so 1 s leaves room for a loaded host many times over,
+  // while each hang the words allow (mma under a predicate true for lanes 0-15 only, on an H200)
+  // costs 1 s instead of the 30 s above. These cases run on the fault line one launch a batch, and
+  // the limit applies only to a batch whose every launch is such a case. At most case_timeout.
+  double undefined_timeout = 1;
   // Seconds a batch may take, its modules' loading included, however much the runner prints
   // meanwhile ("loading" moves no limit but the idle watchdog's); past it, a `timeout`. After
   // kStallsBeforeGivingUp of those while loading modules on a line, the rest of it is abandoned as errors.

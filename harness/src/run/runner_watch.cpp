@@ -3,12 +3,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace ptxcts {
 
 void RunnerWatch::limit(double launch_seconds, double batch_seconds) {
   std::lock_guard<std::mutex> hold(mutex_);
   launch_ = launch_seconds, batch_ = batch_seconds;
+}
+
+void RunnerWatch::limit_undefined(double seconds, AllUndefined all_undefined) {
+  std::lock_guard<std::mutex> hold(mutex_);
+  undefined_ = seconds, all_undefined_ = std::move(all_undefined);
 }
 
 void RunnerWatch::start() {
@@ -22,6 +28,7 @@ void RunnerWatch::start() {
 void RunnerWatch::begin() {
   std::lock_guard<std::mutex> hold(mutex_);
   state_ = State::Working;
+  last_line_.clear();  // what it said while it started ("loading") is not what it kept printing at work
   batch_began_ = Clock::now();
   launching_ = false;
   set_deadline_locked();
@@ -47,11 +54,18 @@ void RunnerWatch::hear(const std::string& line) {
   }
   if (line.rfind("batch ", 0) == 0) {
     launching_ = true;
+    said_in_launch_.clear();
+    std::size_t first = 0, count = 0;
+    undefined_batch_ = undefined_ > 0 && all_undefined_ &&
+                       std::sscanf(line.c_str(), "batch %zu %zu", &first, &count) == 2 && all_undefined_(first, count);
   } else if (line.rfind("done ", 0) == 0) {  // a result: the next batch may begin
     batch_began_ = Clock::now();
     launching_ = false;
   } else {
-    last_line_ = line.substr(0, 80);
+    // A standby runner told to go before it was ready says "ready" late: a word of its start, not one
+    // it kept printing while it worked.
+    if (line != "ready") last_line_ = line.substr(0, 80);
+    if (launching_) said_in_launch_ = last_line_;
     return;
   }
   set_deadline_locked();
@@ -59,7 +73,11 @@ void RunnerWatch::hear(const std::string& line) {
 
 void RunnerWatch::set_deadline_locked() {
   const double batch_left = batch_ - std::chrono::duration<double>(Clock::now() - batch_began_).count();
-  child_.deadline_in(launching_ ? std::min(launch_, batch_left) : batch_left);
+  child_.deadline_in(launching_ ? std::min(launch_limit_locked(), batch_left) : batch_left);
+}
+
+double RunnerWatch::launch_limit_locked() const {
+  return launching_ && undefined_batch_ ? std::min(undefined_, launch_) : launch_;
 }
 
 bool RunnerWatch::launching() const {
@@ -79,6 +97,11 @@ std::string RunnerWatch::why_stalled() const {
                        "though it kept printing{}; it was killed",
                        batch_, said);
   const double batch_left = batch_ - std::chrono::duration<double>(Clock::now() - batch_began_).count();
+  if (launching_ && batch_left > 0 && undefined_batch_)
+    return fmt::format("no result within {} s of the launch (the limit on an undefined case, --undefined-timeout){}; "
+                       "the device runner was killed",
+                       launch_limit_locked(),
+                       said_in_launch_.empty() ? "" : fmt::format(", though it kept printing ('{}')", said_in_launch_));
   if (launching_ && batch_left > 0)
     return fmt::format(
         "no result within {} s of the launch (the limit on a launch), though the device runner kept printing{}; "

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "run/device_protocol.hpp"
@@ -48,6 +49,11 @@ class StandbyRunner {
   const std::string& why_stalled() const { return why_stalled_; }
   // The limits on its progress from its go on (a runner started before the run's options were known).
   void limit(double launch_seconds, double batch_seconds) { watch_.limit(launch_seconds, batch_seconds); }
+  // The limit on a batch of undefined cases alone (run/runner_watch), taken at its "batch" line: a
+  // runner started before its cases were known gets it for the launches it is for.
+  void limit_undefined(double seconds, RunnerWatch::AllUndefined all_undefined) {
+    watch_.limit_undefined(seconds, std::move(all_undefined));
+  }
   void listen(std::function<void(const std::string&)> on_line);
   // Run these jobs (the job file is written by now); from now its progress is watched. A go file
   // that cannot be written stops the runner (killed, not left waiting for it) and throws.

@@ -23,6 +23,10 @@
 // record with a log, as the real runner's), and with PTXCTS_FAKE_JIT_PTX=X.Y (the newest PTX ISA
 // version the emulated driver knows) a module of a newer `.version` is refused with
 // CUDA_ERROR_UNSUPPORTED_PTX_VERSION and the real JIT's log line (a skip for `ptxcts run`).
+// PTXCTS_FAKE_HANG_CASES=CASE[,CASE...]: a launch of a case of one of these names (its label's part
+// after the '/', on every kernel) never finishes, as hang:K (the mma cases that hung on an H200).
+// PTXCTS_FAKE_SLOW_CASES=CASE[,CASE...]: a launch of such a case takes PTXCTS_FAKE_SLOW_SECONDS
+// (default 1) after its "batch" line, then finishes as the mode says (a slow launch, not a hang).
 // PTXCTS_FAKE_CHAOS=SEED:RATE[:KINDS]: seeded crashes, hangs and garbage at cases chosen by a hash
 // of the seed and the case (support/fake_chaos.hpp; the chaos soak's faults).
 // PTXCTS_FAKE_RESULTS_LIMIT=N: no file the runner writes may grow past N bytes (RLIMIT_FSIZE, as a
@@ -33,7 +37,8 @@
 // and where the specs' cases.yaml says the documents leave a case undefined on that target
 // ('undefined'), the launch does the worst thing the words still allow, as that entry's fake_device
 // says: fault (recorded as a device fault), garbage (every output word inverted) or hang (never ends:
-// the case's time limit takes it). Elsewhere it behaves as the mode says (model: as documented).
+// the limit on an undefined case, --undefined-timeout, takes it). Elsewhere it behaves as the mode
+// says (model: as documented).
 // PTXCTS_FAKE_SPECS: the specs the emulator plans kernels from (default: the source tree's).
 // PTXCTS_FAKE_DEVICES: `--info`'s answer (default: one sm_90 GPU). PTXCTS_FAKE_STARTS: a file
 // each start appends its first launch to; PTXCTS_FAKE_RUNNERS: one each start appends its --device
@@ -47,6 +52,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <map>
 #include <memory>
 #include <regex>
@@ -81,6 +87,17 @@ const Suite& suite() {
   return s;
 }
 
+// The suite read now, saying "loading" (a word of life: the idle watchdog hears it) every half second
+// meanwhile, as the real runner may while it loads modules.
+void load_suite() {
+  auto read = std::async(std::launch::async, [] { suite(); });
+  while (read.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready) {
+    std::printf("loading\n");
+    std::fflush(stdout);
+  }
+  read.get();
+}
+
 // The emulated GPU's target (PTXCTS_FAKE_ARCH), if it plays one.
 const TargetInfo* fake_arch() {
   static const TargetInfo* t = [] () -> const TargetInfo* {
@@ -107,6 +124,18 @@ std::string undefined_behaviour(const std::string& label) {
   if (!plan || !c) return "";
   const UndefinedOn* u = undefined_on(suite().specs.targets, *c, plan->family, *arch);
   return u ? u->fake_device : "";
+}
+
+// Whether a job's case (its label's part after the '/') is one of the comma-separated names in the
+// environment variable `var`.
+bool case_named_in(const char* var, const std::string& label) {
+  const char* names = std::getenv(var);
+  if (!names) return false;
+  const std::string name = label.substr(label.rfind('/') + 1);
+  std::stringstream list(names);
+  for (std::string one; std::getline(list, one, ',');)
+    if (one == name) return true;
+  return false;
 }
 
 struct LoadFailure {
@@ -175,7 +204,12 @@ int run_jobs(const RunnerArgs& args, const std::string& mode, test::Mutant devic
         if (f == test::ChaosFault::Garbage) garbled[jobs[j].id] = chaos->garbage(jobs[j].label);
       }
       if (at == abort_at) std::abort();
-      if (at == hang_at) std::this_thread::sleep_for(std::chrono::hours(1));
+      if (at == hang_at || case_named_in("PTXCTS_FAKE_HANG_CASES", jobs[j].label))
+        std::this_thread::sleep_for(std::chrono::hours(1));
+      if (case_named_in("PTXCTS_FAKE_SLOW_CASES", jobs[j].label)) {
+        const char* secs = std::getenv("PTXCTS_FAKE_SLOW_SECONDS");
+        std::this_thread::sleep_for(std::chrono::duration<double>(secs ? std::atof(secs) : 1.0));
+      }
       for (; at == chatty_at; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
         std::printf("loading\n");
         std::fflush(stdout);
@@ -308,6 +342,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fake_device_runner: %s\n", e.what());
     return kDeviceUsage;
   }
+  // The specs it emulates from (a second or more of a loaded machine's time) are read now, before it
+  // is ready and before any "batch" line, as the real runner makes its context and loads its modules
+  // before a batch's launches: never inside a launch, whose time is limited (--undefined-timeout).
+  if (device != test::Mutant::Echo || fake_arch()) load_suite();
   // The order first, then the jobs, as the real runner: a standby runner is started before its job file is written.
   const auto order = order_to_run(*args);
   if (!order) return 0;  // a standby runner told to quit
