@@ -399,3 +399,59 @@ TEST(FakeArchUndefined, AnUndefinedCaseThatHangsIsRecordedAsHungAndTheRunGoesOn)
   EXPECT_TRUE(verdict_line(report).starts_with("Conforms: ")) << verdict_line(report);
   EXPECT_EQ(claim(report, "wmma-stride-below-default-undefined").verdict, Verdict::Observed);
 }
+
+// Issue 42, part 4, the second round: the same sentences of ldmatrix, stmatrix, movmatrix, wmma.load
+// and wmma.store (lanes 16 to 31 exited, predicated off, running another form; wmma.store's stride
+// below the default and lanes giving another p or stride), 17 cases, one representative form each.
+// On sm_90, on the device as documented and on each wrong device (does nothing: echo; zeroes;
+// shuffles), every one is undefined, an observation: never a case that needs action, and no JUnit
+// failure; on the device as documented each does what its entry's fake_device says, and each claim
+// quoting the sentences is `observed` on exactly its cases.
+namespace {
+const std::vector<std::string> kLanesCases = {"*/ldmatrix-undefined-*", "*/stmatrix-undefined-*",
+                                              "*/movmatrix-undefined-*", "*/wmma-load-undefined-*",
+                                              "*/wmma-store-undefined-*"};
+}  // namespace
+
+TEST(FakeArchUndefined, LanesOfTheMatrixMovesAndWmmaLoadsAndStoresAreObservedOnEveryDevice) {
+  ArchRun a("sm_90");
+  for (const char* mode : {"model", "echo", "zero", "shuffled"}) {
+    SCOPED_TRACE(mode);
+    RunReport report = a.run(mode, {}, 30, kLanesCases);
+    EXPECT_EQ(report.results.size(), 17u);
+    for (auto const& r : report.results) {
+      EXPECT_EQ(outcome_of(r), Outcome::Undefined) << case_id(r) << ": " << r.reason;
+      EXPECT_FALSE(needs_action(r)) << case_id(r);
+      EXPECT_NE(r.undefined.find(undefined_entry(a.suite(), r).words), std::string::npos) << r.undefined;
+      if (std::string(mode) == "model") {
+        EXPECT_EQ(r.status, status_of(undefined_entry(a.suite(), r).fake_device)) << case_id(r) << ": " << r.reason;
+      }
+    }
+    EXPECT_NE(verdict_line(report).find("; 17 undefined on sm_90, observed"), std::string::npos) << verdict_line(report);
+    for (const char* id : {"ldmatrix-aligned-conditional-undefined", "ldmatrix-same-qualifiers-no-exited-thread-undefined",
+                           "stmatrix-aligned-conditional-undefined", "stmatrix-same-qualifiers-no-exited-thread-undefined",
+                           "movmatrix-aligned-conditional-undefined", "wmma-load-aligned-conditional-undefined",
+                           "wmma-lanes-same-p-and-stride-undefined", "wmma-store-stride-below-default-undefined",
+                           "wmma-store-aligned-conditional-undefined", "wmma-store-same-p-and-stride-undefined"}) {
+      const ClaimVerdict& v = claim(report, id);
+      EXPECT_EQ(v.verdict, Verdict::Observed) << id << ": " << v.evidence;
+      EXPECT_NE(v.evidence.find("undefined behaviour, observed"), std::string::npos) << id << ": " << v.evidence;
+    }
+    EXPECT_EQ(claim(report, "ldmatrix-same-qualifiers-no-exited-thread-undefined").checked,
+              (std::vector<std::string>{"ldmatrix.sync.aligned.m8n8.x4.b16_a64.upper_other_form/"
+                                        "ldmatrix-undefined-upper-lanes-other-form",
+                                        "ldmatrix.sync.aligned.m8n8.x4.b16_a64.upper_exited/"
+                                        "ldmatrix-undefined-upper-lanes-exited"}));
+    EXPECT_EQ(claim(report, "wmma-store-same-p-and-stride-undefined").checked.size(), 4u);
+    const std::string junit = report_junit(report);
+    EXPECT_EQ(junit.find("<failure"), std::string::npos) << junit;
+    EXPECT_EQ(junit.find("<error"), std::string::npos) << junit;
+  }
+  // The evidence says what happened: a fault its error (the predicated-off ldmatrix), other values
+  // lane by lane (the exited lanes).
+  RunReport report = a.run("model", {}, 30, kLanesCases);
+  EXPECT_NE(claim(report, "ldmatrix-aligned-conditional-undefined").evidence.find("faulted (kernel: CUDA_ERROR_ILLEGAL_ADDRESS"),
+            std::string::npos);
+  EXPECT_NE(claim(report, "ldmatrix-same-qualifiers-no-exited-thread-undefined").evidence.find("(first: warp 0 lane "),
+            std::string::npos);
+}

@@ -423,7 +423,9 @@ TEST(WmmaModel, F64RoundingDecidesTheSignOfAnExactZero) {
 // wmma.mma its product kernel; round trips are not among them.
 // A single-instruction kernel is audited, but for the six kernels of mma's lanes shapes (three on mma, three on mma.sp) (issue 42,
 // part 4: cases.yaml's mma-undefined-upper-lanes-*, lanes 16 to 31 exiting, predicated off or
-// running another form around the mma), which are not: the plain kernel of the same instance is.
+// running another form around the mma), nor the thirteen of the other kinds' (issue 42, part 4,
+// second round: three each for ldmatrix, stmatrix, wmma.load and wmma.store, one for movmatrix),
+// which are not: the plain kernel of the same instance is.
 TEST(WmmaSuite, AuditedKernelsAreThoseOfTheirSubject) {
   int shapes = 0;
   for (auto const& k : suite().kernels) {
@@ -436,7 +438,7 @@ TEST(WmmaSuite, AuditedKernelsAreThoseOfTheirSubject) {
       EXPECT_TRUE(plain->audited && plain->steps == k.steps) << k.name;
     }
   }
-  EXPECT_EQ(shapes, 6);  // three for mma, three for mma.sp
+  EXPECT_EQ(shapes, 19);  // three for mma, three for mma.sp; 3 + 3 + 1 matrix moves, 3 + 3 wmma
 }
 
 // Issue 42, part 4: the cases of what wmma.load leaves undefined break that rule and no other, on
@@ -490,10 +492,13 @@ TEST(WmmaSpecErrors, AnUndefinedCaseNeedsTheManualsWords) {
   EXPECT_NE(error(entry, "").find("a stride below the default or lanes that differ leave the behaviour undefined: "
                                   "the case needs its 'undefined' entry"),
             std::string::npos);
-  EXPECT_NE(error("      upper_lanes: other-address\n", "      upper_lanes: other-p\n")
+  // (wmma.load's cases: wmma.store's have the same lines, with their own variant)
+  EXPECT_NE(error("      upper_lanes: other-address\n      variant: wmma.load.a.f16_int\n",
+                  "      upper_lanes: other-p\n      variant: wmma.load.a.f16_int\n")
                 .find("unknown upper_lanes 'other-p'; expected other-address or other-stride"),
             std::string::npos);
-  EXPECT_NE(error("      stride: below-default\n", "      stride: below\n")
+  EXPECT_NE(error("      stride: below-default\n      variant: wmma.load.a.f16_int\n",
+                  "      stride: below\n      variant: wmma.load.a.f16_int\n")
                 .find("unknown stride 'below'; expected default, wide or below-default"),
             std::string::npos);
   EXPECT_NE(error("      upper_lanes: other-stride\n      variant: wmma.load.a.f16_int\n",
