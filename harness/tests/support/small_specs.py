@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The small suite: the ldmatrix and movmatrix families of the specs alone (666 cases, 198 of them
-launched on the fake sm_90), for the tests whose claim needs a whole suite but not every family: the
+"""The small suite: the ldmatrix and movmatrix families of the specs alone (671 cases, 4 of them the
+matrix_move block's undefined lanes cases; about 200 launched on the fake sm_90), for the tests whose claim needs a whole suite but not every family: the
 chaos soak (chaos/chaos_soak.py) runs it, and the toolkit matrix (cli/toolkits_matrix.sh) audits it
 with each toolkit (1,871 probes with CUDA 11.8's ptxas, 2 CPU-s cold, where the whole specs' are
 128 CPU-s).
