@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kinds/matrix_move/matrix_move_cases.hpp"
 #include "kinds/matrix_move/matrix_move_operations.hpp"
 #include "kinds/mma/mma_cases.hpp"
 #include "kinds/mma/mma_sparse_spec.hpp"
@@ -37,7 +38,7 @@ const std::vector<ptxcts::KindFamilyBlock>& ptxcts::kind_family_blocks() {
   return blocks;
 }
 const std::vector<ptxcts::KindCaseBlock>& ptxcts::kind_case_blocks() {
-  static const std::vector<KindCaseBlock> blocks = {wmma_case_block(), mma_case_block()};
+  static const std::vector<KindCaseBlock> blocks = {matrix_move_case_block(), wmma_case_block(), mma_case_block()};
   return blocks;
 }
 const std::vector<ptxcts::KindLayout>& ptxcts::kind_layouts() {

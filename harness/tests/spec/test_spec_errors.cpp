@@ -196,7 +196,7 @@ TEST(SpecErrors, UnknownKeyInCasesYaml) {
   edit(s.cases, "regions: 2\n", "regions: 2\nlanes: 32\n");
   EXPECT_EQ(load_error(s),
             "specs/cases.yaml:8:1: unknown key 'lanes' in cases.yaml; expected one of: warps, tile_bytes, regions, "
-            "cases, wmma, mma, mutants");
+            "cases, matrix_move, wmma, mma, mutants");  // each kind's block, in the kinds' order
 }
 
 TEST(SpecErrors, UnknownKeyInCase) {

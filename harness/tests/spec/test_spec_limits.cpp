@@ -75,13 +75,23 @@ TEST(SpecLimits, FormsTimesCasesAreRefusedAtTheVariantThatPassesTheLimit) {
   const std::string err = limits_load_error(files);
   EXPECT_EQ(err.rfind("specs/movmatrix.yaml:14:", 0), 0u) << err;
   EXPECT_NE(err.find("with variant 'movmatrix.m8n8.b16' (19600 forms) the specs hold "), std::string::npos) << err;
-  EXPECT_NE(err.find(" x 85 cases (cases.yaml) = "), std::string::npos) << err;
+  // 61 cases (81 before issue 42's third round; +4 sparse numbers cases, +16 undefined lanes cases) and the 40 more
+  EXPECT_NE(err.find(" x 101 cases (cases.yaml) = "), std::string::npos) << err;
   EXPECT_NE(err.find("kernel-case pairs, over the limit of 1000000; expected fewer forms or cases"), std::string::npos)
       << err;
 }
 
+// Without the wmma block's cases (21; wmma.yaml, whose claims name them, is read after movmatrix.yaml):
+// the 57 cases of the specs would hold 20,338 forms x 57 = 1,159,266 kernel-case pairs, past their
+// own limit first; 36 keep them under it (732,168), so that the targets' limit is the one passed.
 TEST(SpecLimits, FormsTimesTargetsAreRefusedAsTheCatalogsAssemblies) {
-  const std::string err = limits_load_error(movmatrix_of_19600_forms());
+  std::vector<SpecFile> files = movmatrix_of_19600_forms();
+  for (auto& f : files)
+    if (f.path == "specs/cases.yaml") {
+      const std::size_t wmma = f.text.find("\nwmma:\n"), mma = f.text.find("\nmma:\n");
+      f.text.erase(wmma, mma - wmma);
+    }
+  const std::string err = limits_load_error(files);
   EXPECT_EQ(err.rfind("specs/movmatrix.yaml:14:", 0), 0u) << err;
   EXPECT_NE(err.find(" x 28 targets (targets.yaml) = "), std::string::npos) << err;
   EXPECT_NE(err.find("catalog assemblies, over the limit of 500000; expected fewer forms or targets"),

@@ -1,6 +1,7 @@
 #include "kinds/matrix_move/matrix_move_emitter.hpp"
 
 #include "emit/skeleton.hpp"
+#include "kinds/matrix_move/matrix_move_cases.hpp"
 
 #include <fmt/format.h>
 
@@ -58,6 +59,19 @@ std::vector<EmitStep> emit_steps(const KernelPlan& kernel) {
   return out;
 }
 
+LanesCode matrix_move_lanes_code(const KernelPlan& kernel) {
+  const MatrixMoveLanesKernel* shape = matrix_move_lanes_kernel(kernel);
+  if (!shape) return {};
+  std::string other;
+  if (shape->other) {
+    const Instance& inst = *shape->other;
+    if (inst.registers() != kernel.steps.front()->registers())
+      throw std::runtime_error("the other form " + inst.id() + " takes other registers than " + kernel.name);
+    other = fill_operands(inst.text(), inst.registers(), inst.address_width(), 0);
+  }
+  return lanes_code(shape->lanes, "%t10", other);
+}
+
 std::string instruction_text(const std::vector<EmitStep>& steps) {
   std::string out;
   for (auto const& s : steps) out += (out.empty() ? "" : " ; ") + s.instruction;
@@ -65,7 +79,7 @@ std::string instruction_text(const std::vector<EmitStep>& steps) {
 }
 
 std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name, const std::vector<EmitStep>& steps,
-                     const std::string& target, PtxVersion ptx) {
+                     const std::string& target, PtxVersion ptx, const LanesCode& around) {
   int regs = 0;
   for (auto const& s : steps) regs = std::max(regs, s.registers);
   std::string load, store, addresses, body;
@@ -75,8 +89,9 @@ std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name
   }
   for (std::size_t k = 0; k < steps.size(); ++k) {
     addresses += address_code(steps[k], static_cast<int>(k));
-    body += "    " + steps[k].instruction + "\n";
+    body += "    " + around.predicate + steps[k].instruction + "\n";
   }
+  body = around.before + body + around.after;
   return fill_skeleton(skeleton, {
                                      {"KERNEL_NAME", kernel_name},
                                      {"PTX_VERSION", ptx.str()},

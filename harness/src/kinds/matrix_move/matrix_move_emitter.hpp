@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "kinds/lanes_shape.hpp"
 #include "plan/suite.hpp"
 #include "spec/ptx_version.hpp"
 
@@ -23,12 +24,17 @@ struct EmitStep {
 
 std::vector<EmitStep> emit_steps(const KernelPlan& kernel);
 
+// The code around the instruction of a lanes shape's kernel (matrix_move_cases.hpp; the other form
+// with the same operands as the instruction); empty for every other kernel.
+LanesCode matrix_move_lanes_code(const KernelPlan& kernel);
+
 // Throws std::runtime_error if the skeleton lacks a field or has one this emitter does not know.
+// `around`: a lanes shape's code before, guarding and after the instructions.
 std::string emit_ptx(const std::string& skeleton, const std::string& kernel_name, const std::vector<EmitStep>& steps,
-                     const std::string& target, PtxVersion ptx);
+                     const std::string& target, PtxVersion ptx, const LanesCode& around = {});
 inline std::string emit_ptx(const std::string& skeleton, const KernelPlan& kernel, const std::string& target,
                             PtxVersion ptx) {
-  return emit_ptx(skeleton, kernel.name, emit_steps(kernel), target, ptx);
+  return emit_ptx(skeleton, kernel.name, emit_steps(kernel), target, ptx, matrix_move_lanes_code(kernel));
 }
 
 // The instruction text(s) of a kernel as emitted, joined by " ; ".

@@ -2,6 +2,7 @@
 
 #include "kinds/matrix_move/case_data.hpp"
 #include "kinds/matrix_move/compare.hpp"
+#include "kinds/matrix_move/matrix_move_cases.hpp"
 #include "kinds/matrix_move/matrix_move_emitter.hpp"
 #include "kinds/matrix_move/matrix_move_figures.hpp"
 #include "kinds/matrix_move/matrix_move_operations.hpp"
@@ -47,9 +48,13 @@ class MatrixMoveKind : public InstructionKind {
  public:
   std::vector<KindOperation> operations() const override { return matrix_move_operations(); }
   std::optional<KindFigures> figures(const SpecSet& specs) const override { return matrix_move_figures(specs, *this); }
+  std::vector<KindCaseBlock> case_blocks() const override { return {matrix_move_case_block()}; }
 
-  std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet&) const override {
-    return plan_matrix_move_kernels(*this, instances);
+  // One kernel per instance, then one per lanes shape of the 'matrix_move' block's cases.
+  std::vector<KernelPlan> plan_kernels(const std::deque<Instance>& instances, const SpecSet& specs) const override {
+    std::vector<KernelPlan> out = plan_matrix_move_kernels(*this, instances);
+    for (auto& k : plan_matrix_move_lanes_kernels(*this, instances, specs)) out.push_back(std::move(k));
+    return out;
   }
   std::vector<KernelPlan> plan_last(const std::deque<Instance>& instances, const SpecSet& specs) const override {
     return plan_matrix_move_roundtrips(*this, instances, specs);

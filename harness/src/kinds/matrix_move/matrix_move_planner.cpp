@@ -1,9 +1,11 @@
 #include "kinds/matrix_move/matrix_move_planner.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "kinds/instruction_kind.hpp"
+#include "kinds/matrix_move/matrix_move_cases.hpp"
 
 namespace ptxcts {
 namespace {
@@ -40,6 +42,27 @@ std::vector<KernelPlan> plan_matrix_move_kernels(const InstructionKind& kind, co
   return out;
 }
 
+std::vector<KernelPlan> plan_matrix_move_lanes_kernels(const InstructionKind& kind,
+                                                       const std::deque<Instance>& instances, const SpecSet& specs) {
+  std::vector<KernelPlan> out;
+  std::set<std::string> names;
+  for (auto const& c : specs.cases.cases) {
+    if (c.block != kMatrixMoveCaseBlock) continue;
+    const MatrixMoveCaseOptions o = matrix_move_case_options(c);
+    for (auto const& inst : instances) {
+      if (!kind.owns(inst.variant()) || inst.variant().name != o.variant || !lanes_admits(inst, c.only)) continue;
+      const std::string name = file_safe(inst.id() + "." + lanes_shape_name(o.lanes.lanes));
+      if (!names.insert(name).second) continue;
+      KernelPlan k = KernelPlan::of(kind, name, inst.variant().family, {&inst});
+      k.audited = false;  // the plain kernel of the same instance is
+      k.kind_data =
+          MatrixMoveLanesKernel{.lanes = o.lanes.lanes, .other = lanes_other_form(instances, inst, o.lanes.other_form)};
+      out.push_back(std::move(k));
+    }
+  }
+  return out;
+}
+
 std::vector<KernelPlan> plan_matrix_move_roundtrips(const InstructionKind& kind, const std::deque<Instance>& instances,
                                                     const SpecSet& specs) {
   std::vector<KernelPlan> out;
@@ -59,7 +82,14 @@ std::vector<KernelPlan> plan_matrix_move_roundtrips(const InstructionKind& kind,
 }
 
 bool matrix_move_takes(const KernelPlan& k, const CaseSpec& c) {
-  if (!c.block.empty()) return false;  // another kind's cases
+  // a lanes shape's kernel takes its shape's cases (of its variant) alone, and they no other kernel
+  const MatrixMoveLanesKernel* shape = matrix_move_lanes_kernel(k);
+  if (c.block == kMatrixMoveCaseBlock) {
+    const MatrixMoveCaseOptions o = matrix_move_case_options(c);
+    return shape && shape->lanes == o.lanes.lanes && k.steps.front()->variant().name == o.variant &&
+           lanes_admits(*k.steps.front(), c.only);
+  }
+  if (!c.block.empty() || shape) return false;  // another kind's cases
   if (c.fault != Fault::None && k.steps.size() != 1) return false;
   for (auto const& [axis, texts] : c.only) {
     bool has_axis = false;

@@ -51,11 +51,12 @@ void read_wmma_undefined_fields(const YamlReader& item, WmmaCaseOptions& o) {
     else item.at("upper_lanes").fail(fmt::format("unknown upper_lanes '{}'; expected other-address or other-stride", u));
   }
   if (item.has("variant")) o.variant = item.at("variant").str();
+  o.lanes = read_lanes_case(item);
 }
 
 CaseSpec read_wmma_case(YamlReader item, std::set<std::string>& names, const TargetCatalog& targets) {
   item.expect_map({"name", "description", "data", "stride", "seed", "overflow", "fault", "where", "upper_lanes",
-                   "variant", "undefined"});
+                   "variant", "undefined", "lanes", "other_form"});
   CaseSpec c = read_case_basics(item, names);
   WmmaCaseOptions o;
   c.block = kWmmaCaseBlock;
@@ -72,9 +73,12 @@ CaseSpec read_wmma_case(YamlReader item, std::set<std::string>& names, const Tar
   read_wmma_undefined_fields(item, o);
   read_case_where(item, c);
   read_case_undefined(item, c, targets);
-  if ((o.below_default_stride || o.upper_lanes != WmmaCaseOptions::Lanes::Same) && c.undefined.empty())
+  if ((o.below_default_stride || o.upper_lanes != WmmaCaseOptions::Lanes::Same || o.lanes.lanes != LanesShape::All) &&
+      c.undefined.empty())
     item.fail("a stride below the default or lanes that differ leave the behaviour undefined: the case needs its "
               "'undefined' entry (the manual's words)");
+  if (o.lanes.lanes != LanesShape::All && o.variant.empty())
+    item.fail("lanes 16 to 31 leaving the instruction: the case needs the 'variant' whose kernel it takes");
   c.options = o;
   return c;
 }

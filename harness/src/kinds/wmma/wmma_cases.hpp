@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kinds/lanes_shape.hpp"
 #include "spec/kind_blocks.hpp"
 
 namespace ptxcts {
@@ -20,16 +21,20 @@ struct WmmaCaseSettings {
 // accumulators chosen so that integer accumulation overflows. The cases of what the manual leaves
 // undefined (each with its 'undefined' entry; single loads only): a stride below the default (the
 // largest that keeps rows aligned to the fragment size), lanes 16 to 31 giving another p (the next
-// region's) or another stride (the wide one) than lanes 0 to 15, and `variant`: the one variant
-// whose single loads the case takes ("": any).
+// region's) or another stride (the wide one) than lanes 0 to 15, lanes 16 to 31 leaving the
+// instruction (`lanes`: exited, predicated off, another form; kinds/lanes_shape.hpp, a kernel of its
+// own), and `variant`: the one variant whose single loads or stores the case takes ("": any load).
 struct WmmaCaseOptions {
   enum class Lanes { Same, OtherAddress, OtherStride };
   bool wide_stride = false;
   bool below_default_stride = false;
   bool overflow = false;
   Lanes upper_lanes = Lanes::Same;
+  LanesCase lanes;
   std::string variant;
-  bool single_load() const { return below_default_stride || upper_lanes != Lanes::Same || !variant.empty(); }
+  bool single_load() const {
+    return below_default_stride || upper_lanes != Lanes::Same || lanes.lanes != LanesShape::All || !variant.empty();
+  }
 };
 
 // The block's settings (the defaults above when cases.yaml has no 'wmma' block).

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "emit/skeleton.hpp"
+#include "kinds/wmma/wmma_info.hpp"
 #include "kinds/wmma/wmma_spec.hpp"
 
 namespace ptxcts {
@@ -81,7 +82,14 @@ WmmaProgram wmma_program(const KernelPlan& kernel) {
     const Instance& inst = *kernel.steps[k];
     prog.spaces.push_back(inst.variant().semantics_as<WmmaMma>() ? "" : inst.space());
     prog.instructions.push_back(fill(inst.text(), mine, static_cast<int>(k)));
+    // a lanes shape's other form: the same fragment, address and stride as the instruction
+    if (const Instance* other = wmma_kernel(kernel).other) {
+      if (wmma_matrix_info(*other).registers != wmma_matrix_info(inst).registers)
+        throw std::runtime_error("the other form " + other->id() + " takes other registers than " + kernel.name);
+      prog.around = lanes_code(wmma_kernel(kernel).lanes, "%t10", fill(other->text(), mine, static_cast<int>(k)));
+    }
   }
+  if (!wmma_kernel(kernel).other) prog.around = lanes_code(wmma_kernel(kernel).lanes, "%t10");
   return prog;
 }
 
@@ -107,8 +115,9 @@ std::string emit_wmma_ptx(const std::string& skeleton, const std::string& kernel
   for (std::size_t k = 0; k < prog.instructions.size(); ++k) {
     addresses += address_code(prog.memory, prog.spaces[k], static_cast<int>(k));
     strides += fmt::format("    ld.global.u32       %stride{0}, [%q5];\n    add.u64             %q5, %q5, %q7;\n", k);
-    body += "    " + prog.instructions[k] + "\n";
+    body += "    " + prog.around.predicate + prog.instructions[k] + "\n";
   }
+  body = prog.around.before + body + prog.around.after;
   const bool shared = prog.memory == "shared";
   const std::string copy_in = shared ? "    add.u32             %t7, %t4, %t5;\n    st.shared.u32       [%t7], %t6;\n"
                                      : "    add.u64             %q2, %q9, %q1;\n    st.global.u32       [%q2], %t6;\n";

@@ -18,6 +18,7 @@ struct WmmaProgram {
   int regs32 = 0, regs64 = 0;             // fragment registers per thread
   std::vector<std::string> instructions;  // operands filled in
   std::vector<std::string> spaces;        // per step: shared, global, generic, or "" (no address: mma)
+  LanesCode around;                       // a lanes shape's code around the instructions (empty: none)
   std::string instruction_text() const;   // joined by " ; "
 };
 

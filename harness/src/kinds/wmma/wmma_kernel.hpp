@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kinds/lanes_shape.hpp"
 #include "plan/suite.hpp"
 
 namespace ptxcts {
@@ -26,6 +27,10 @@ struct WmmaKernel {
   std::string memory;  // "shared" or "global": where the tiles live
   std::vector<WmmaFragment> fragments;
   std::vector<WmmaBinding> bindings;  // one per step
+  // A lanes shape's kernel (an undefined case's: kinds/lanes_shape.hpp): lanes 16 to 31 exit, are
+  // predicated off or run `other` (the same fragment) around the single instruction; All elsewhere.
+  LanesShape lanes = LanesShape::All;
+  const Instance* other = nullptr;
 };
 
 // Throws std::bad_any_cast for a kernel the wmma kind did not plan.

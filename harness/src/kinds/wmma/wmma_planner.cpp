@@ -1,6 +1,7 @@
 #include "kinds/wmma/wmma_planner.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "kinds/wmma/wmma_axes.hpp"
@@ -59,6 +60,32 @@ void plan_singles(const InstructionKind& kind, const std::deque<Instance>& insta
                              .fragments = {fragment_of(wmma_matrix_info(inst))},
                              .bindings = {{.region = 0, .fragments = {0}}}};
     out.push_back(std::move(k));
+  }
+}
+
+// The kernels of the cases whose lanes 16 to 31 leave the instruction (undefined): per (lanes shape,
+// instance of the case's variant its 'where' admits), the single instruction's kernel with the code
+// around it, named <single>.upper_..., not audited (the single kernel is).
+void plan_lanes_singles(const InstructionKind& kind, const std::deque<Instance>& instances, const SpecSet& specs,
+                        std::vector<KernelPlan>& out) {
+  std::set<std::string> names;
+  for (auto const& c : specs.cases.cases) {
+    const WmmaCaseOptions o = wmma_case_options(c);
+    if (c.block != "wmma" || o.lanes.lanes == LanesShape::All) continue;
+    for (auto const& inst : instances) {
+      if (!inst.variant().semantics_as<WmmaMatrix>() || inst.variant().name != o.variant || !lanes_admits(inst, c.only))
+        continue;
+      const std::string name = file_safe(inst.id() + "." + lanes_shape_name(o.lanes.lanes));
+      if (!names.insert(name).second) continue;
+      KernelPlan k = KernelPlan::of(kind, name, inst.variant().family, {&inst});
+      k.audited = false;
+      k.kind_data = WmmaKernel{.memory = memory_for(inst, true),
+                               .fragments = {fragment_of(wmma_matrix_info(inst))},
+                               .bindings = {{.region = 0, .fragments = {0}}},
+                               .lanes = o.lanes.lanes,
+                               .other = lanes_other_form(instances, inst, o.lanes.other_form)};
+      out.push_back(std::move(k));
+    }
   }
 }
 
@@ -139,17 +166,21 @@ std::vector<KernelPlan> plan_wmma_kernels(const InstructionKind& kind, const std
   plan_singles(kind, instances, out);
   plan_roundtrips(kind, instances, out);
   plan_products(kind, instances, specs, out);
+  plan_lanes_singles(kind, instances, specs, out);
   return out;
 }
 
 namespace {
 
-// The cases of what the manual leaves undefined take single loads (of their variant), and those of a
-// stride a stride operand; the rest take any kernel.
+// The cases of what the manual leaves undefined take single loads or stores of their variant (single
+// loads where they name none), on their lanes shape's kernel (the others on no such kernel), and
+// those of a stride a stride operand; the rest take any kernel.
 bool wmma_takes_single_load(const KernelPlan& k, const WmmaCaseOptions& o) {
+  if (wmma_kernel(k).lanes != o.lanes.lanes) return false;
   if (!o.single_load()) return true;
-  if (k.steps.size() != 1 || k.steps[0]->variant().operation != kWmmaLoad) return false;
-  if (!o.variant.empty() && k.steps[0]->variant().name != o.variant) return false;
+  if (k.steps.size() != 1) return false;
+  if (o.variant.empty() ? k.steps[0]->variant().operation != kWmmaLoad : k.steps[0]->variant().name != o.variant)
+    return false;
   const WmmaMatrixInfo m = wmma_matrix_info(*k.steps[0]);
   const bool stride = o.below_default_stride || o.upper_lanes == WmmaCaseOptions::Lanes::OtherStride;
   return !stride || m.stride_operand;
