@@ -75,7 +75,7 @@ TEST(SpecLimits, FormsTimesCasesAreRefusedAtTheVariantThatPassesTheLimit) {
   const std::string err = limits_load_error(files);
   EXPECT_EQ(err.rfind("specs/movmatrix.yaml:14:", 0), 0u) << err;
   EXPECT_NE(err.find("with variant 'movmatrix.m8n8.b16' (19600 forms) the specs hold "), std::string::npos) << err;
-  // 61 cases (81 before issue 42's third round; +4 sparse numbers cases, +16 undefined lanes cases) and the 40 more
+  // 61 cases (41 before issue 42's third round; +4 sparse numbers cases, +16 undefined lanes cases) and the 40 more
   EXPECT_NE(err.find(" x 101 cases (cases.yaml) = "), std::string::npos) << err;
   EXPECT_NE(err.find("kernel-case pairs, over the limit of 1000000; expected fewer forms or cases"), std::string::npos)
       << err;
