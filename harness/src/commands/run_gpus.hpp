@@ -34,7 +34,7 @@ struct RunFlags {
   unsigned standby_depth = 1;  // (hidden, for comparisons) runners the fault line keeps ready
   // (hidden, for tests: the chaos soak's hangs) seconds a launch may take before it is a timeout.
   double case_timeout = RunOptions{}.case_timeout;
-  // --undefined-timeout: seconds a launch of a case undefined on its target may take (RunOptions says why 1 s).
+  // --undefined-timeout: seconds a launch of a case undefined on its target may take (RunOptions says why 0.5 s).
   double undefined_timeout = RunOptions{}.undefined_timeout;
   double batch_limit = RunOptions{}.batch_limit;  // (hidden, for tests) seconds a batch may take, loading included
   std::vector<std::string> families;      // --family

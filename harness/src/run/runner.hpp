@@ -57,11 +57,12 @@ struct RunOptions {
   // case is observed to have hung within this limit (an observation, never a failure). Such a kernel
   // runs for microseconds; a launch with its copies and its record takes milliseconds (the H200's
   // fault line ran its 218 isolated cases, 66 runner starts included, in 14.7 s besides its four
-  // hangs: under 0.07 s a case, all told), so 1 s leaves room for a loaded host many times over,
+  // hangs: under 0.07 s a case, all told), so 0.5 s leaves room for a loaded host several times over,
   // while each hang the words allow (mma under a predicate true for lanes 0-15 only, on an H200)
-  // costs 1 s instead of the 30 s above. These cases run on the fault line one launch a batch, and
+  // costs 0.5 s instead of the 30 s above: with 26 undefined cases, half of them divergent lanes
+  // that may hang, 1 s would put most of a run's isolated time into waiting on hangs. These cases run on the fault line one launch a batch, and
   // the limit applies only to a batch whose every launch is such a case. At most case_timeout.
-  double undefined_timeout = 1;
+  double undefined_timeout = 0.5;
   // Seconds a batch may take, its modules' loading included, however much the runner prints
   // meanwhile ("loading" moves no limit but the idle watchdog's); past it, a `timeout`. After
   // kStallsBeforeGivingUp of those while loading modules on a line, the rest of it is abandoned as errors.
