@@ -416,9 +416,15 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   for (auto const& ex : specs.examples) b.example(ex);
   for (auto const& rc : specs.register_claims) b.register_claim(rc, suite.instances);
   // Each fragment table row's register type, and every other (judge/register_types.hpp).
-  plan_register_types(plan, [&b, &plan](const std::string& t, std::string body, bool expected) {
-    return b.add(t, plan.toolkit_ptx, std::move(body), expected);
-  });
+  plan_register_types(
+      plan,
+      [&b, &plan](const std::string& t, std::string body, bool expected) {
+        return b.add(t, plan.toolkit_ptx, std::move(body), expected);
+      },
+      [&targets](const Instance& i) {
+        const TargetInfo* t = targets.first(i, std::nullopt, false);
+        return t ? t->name : std::string();
+      });
   for (auto const& rm : specs.register_minimums) b.register_minimum(rm, suite.instances);
   b.target_versions();
   b.toolkit_version();

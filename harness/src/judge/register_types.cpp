@@ -147,7 +147,7 @@ std::vector<std::string> sampled_types(const RegisterClaim& rc, std::uint32_t se
 
 }  // namespace
 
-void plan_register_types(AuditPlan& plan, const AddProbe& add) {
+void plan_register_types(AuditPlan& plan, const AddProbe& add, const HomeTarget& home) {
   std::map<const Instance*, std::size_t> form_of;
   for (std::size_t k = 0; k < plan.grammar.size(); ++k)
     if (plan.grammar[k].cc.doc == DocClass::Valid && plan.grammar[k].cc.instance)
@@ -164,7 +164,8 @@ void plan_register_types(AuditPlan& plan, const AddProbe& add) {
     ask(plan, add, rc, forms.front(), rs.on->target, probe_register_types(), std::nullopt);
     const std::size_t ci = plan.form_classes.size();
     for (std::size_t member : fc.sampled)
-      ask(plan, add, rc, member, rs.on->target, sampled_types(rc, fc.seed ^ static_cast<std::uint32_t>(member)), ci);
+      if (const std::string t = home(*plan.grammar[member].cc.instance); !t.empty())
+        ask(plan, add, rc, member, t, sampled_types(rc, fc.seed ^ static_cast<std::uint32_t>(member)), ci);
     plan.form_classes.push_back(std::move(fc));
   }
 }

@@ -51,8 +51,11 @@ TypeRule rule_of(const Mutation& m);
 // Adds the questions to the plan: for each register claim with a register type whose form the
 // grammar spells, its form asked every type on the claim's target, and a seeded sample of the row's
 // other forms asked a seeded sample of those questions (a class appended to plan.form_classes).
-// `add`: adds a probe (target, body, whether the documents say ptxas accepts it) and says where.
+// `add`: adds a probe (target, body, whether the documents say ptxas accepts it) and says where;
+// `home`: the first target of this toolkit supporting a form ("" : none), each form asked on its own
+// (a row's forms may differ: .and of the single-bit row needs sm_80, .xor sm_75).
 using AddProbe = std::function<OnTarget(const std::string& target, std::string body, bool expected)>;
-void plan_register_types(AuditPlan& plan, const AddProbe& add);
+using HomeTarget = std::function<std::string(const Instance&)>;
+void plan_register_types(AuditPlan& plan, const AddProbe& add, const HomeTarget& home);
 
 }  // namespace ptxcts
