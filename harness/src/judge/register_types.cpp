@@ -26,7 +26,7 @@ const std::vector<std::string>& probe_register_types() {
 
 namespace {
 
-int type_bits(const std::string& t) {
+int register_bits(const std::string& t) {
   if (t == ".pred") return 1;
   if (t == ".f16x2") return 32;
   return std::stoi(t.substr(2));
@@ -42,12 +42,12 @@ bool integer(char c) { return c == 's' || c == 'u'; }
 TypeJudgement register_type_rule(const std::string& documented, const std::string& tried) {
   if (tried == documented) return {.rule = TypeRule::Documented, .words = ""};
   const char d = type_class(documented), t = type_class(tried);
-  if (type_bits(tried) != type_bits(documented) || d == 'p' || t == 'p')
+  if (register_bits(tried) != register_bits(documented) || d == 'p' || t == 'p')
     return {.rule = TypeRule::Forbidden,
             .words = fmt::format("an operand's type must be compatible with the type its instruction gives it: a type "
                                  "of another size is not ({}-bit {} registers for {}-bit {} ones; only ld, st and "
                                  "cvt take operands wider than their type)",
-                                 type_bits(tried), tried, type_bits(documented), documented)};
+                                 register_bits(tried), tried, register_bits(documented), documented)};
   if (d == 'b' || t == 'b')
     return {.rule = TypeRule::Allowed,
             .words = "bit-size types are compatible with any fundamental type having the same size"};
