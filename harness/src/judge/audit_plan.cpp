@@ -13,6 +13,7 @@
 #include "judge/claimed_shapes.hpp"
 #include "judge/instruction_keys.hpp"
 #include "judge/negative_space_parts.hpp"
+#include "judge/register_types.hpp"
 #include "judge/type_shape_product.hpp"
 #include "judge/version_spellings.hpp"
 
@@ -414,6 +415,16 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   plan_qualifier_orders(plan);
   for (auto const& ex : specs.examples) b.example(ex);
   for (auto const& rc : specs.register_claims) b.register_claim(rc, suite.instances);
+  // Each fragment table row's register type, and every other (judge/register_types.hpp).
+  plan_register_types(
+      plan,
+      [&b, &plan](const std::string& t, std::string body, bool expected) {
+        return b.add(t, plan.toolkit_ptx, std::move(body), expected);
+      },
+      [&targets](const Instance& i) {
+        const TargetInfo* t = targets.first(i, std::nullopt, false);
+        return t ? t->name : std::string();
+      });
   for (auto const& rm : specs.register_minimums) b.register_minimum(rm, suite.instances);
   b.target_versions();
   b.toolkit_version();

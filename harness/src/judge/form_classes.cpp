@@ -36,6 +36,8 @@ std::string class_key(FormPart part, const Combination& c) {
   return registers_key(c);
 }
 
+}  // namespace
+
 void draw_sample(FormClass& fc) {
   fc.seed = kEquivalenceSeed ^ fnv1a(fc.block->id + "/" + form_part_id(fc.part) + "/" + fc.key);
   std::vector<std::size_t> members(fc.forms.begin() + 1, fc.forms.end());
@@ -46,13 +48,12 @@ void draw_sample(FormClass& fc) {
   fc.sampled = std::move(members);
 }
 
-}  // namespace
-
 const char* form_part_id(FormPart p) {
   switch (p) {
     case FormPart::Values: return "values";
     case FormPart::Operands: return "operands";
     case FormPart::Registers: return "registers";
+    case FormPart::RegisterTypes: return "register-types";
   }
   return "";
 }
@@ -62,6 +63,7 @@ const char* form_part_shares(FormPart p) {
     case FormPart::Values: return "the same syntax block";
     case FormPart::Operands: return "the same operands and registers";
     case FormPart::Registers: return "the same registers";
+    case FormPart::RegisterTypes: return "the same fragment table row";
   }
   return "";
 }
@@ -70,6 +72,7 @@ std::optional<FormPart> form_part_of(const std::string& kind) {
   if (kind == "value" || kind == "conflict") return FormPart::Values;
   if (kind == "operand-form" || kind == "address-mode" || kind == "address-width") return FormPart::Operands;
   if (kind == "registers") return FormPart::Registers;
+  if (kind == "fragment-register-type") return FormPart::RegisterTypes;
   return std::nullopt;
 }
 

@@ -19,7 +19,9 @@
 namespace ptxcts {
 
 // The parts of the wider negative space, each with its own classes.
-enum class FormPart { Values, Operands, Registers };
+// RegisterTypes: the forms of one fragment table row, for its register types (judge/register_types.hpp
+// makes those classes; form_classes() does not, and no form asks a wider part for heading one).
+enum class FormPart { Values, Operands, Registers, RegisterTypes };
 const char* form_part_id(FormPart p);  // "values", "operands", "registers"
 // What a part's forms share, in words ("the same operands"), for statements and reports.
 const char* form_part_shares(FormPart p);
@@ -46,6 +48,9 @@ inline constexpr std::uint32_t kEquivalenceSeed = 43;
 // part, block by block; each class's sampled members drawn with its seed.
 std::vector<FormClass> form_classes(const std::vector<const ClassifiedCombination*>& grammar,
                                     const std::vector<std::size_t>& valid);
+
+// Draws the class's sampled members with its seed (kEquivalenceSeed and the class's block, part and key).
+void draw_sample(FormClass& fc);
 
 // The wider parts a form asks in full: those of the classes it heads.
 WideParts parts_headed(const std::vector<FormClass>& classes, std::size_t form);

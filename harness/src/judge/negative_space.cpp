@@ -240,6 +240,7 @@ QuestionKind question_of_mutation_kind(const std::string& kind) {
   if (kind == "order") return QualifierOrders;
   if (kind == "registers") return RegisterCounts;
   if (kind == "register-type") return RegisterTypes;
+  if (kind == "fragment-register-type") return FragmentRegisterTypes;  // judge/register_types.hpp
   if (kind == "address-width") return AddressWidths;
   if (kind == "address" || kind == "address-mode") return AddressModes;
   if (kind == "operand-form") return OperandForms;

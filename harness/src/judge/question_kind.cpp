@@ -33,6 +33,9 @@ const std::vector<QuestionKindInfo>& question_kinds() {
        "the specs' hand-listed invalid forms and undocumented spellings, each on its target"},
       {FragmentFormulas, "fragment-formula", "fragment formulas",
        "the manual's printed fragment formulas and sections, checked on the host"},
+      {FragmentRegisterTypes, "fragment-register-type", "register types per fragment table row",
+       "each fragment table row's operand in registers of the type the row states and of every other register "
+       "type, judged by the row and PTX's type-checking rules"},
   };
   return kinds;
 }

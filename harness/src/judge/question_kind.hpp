@@ -28,6 +28,7 @@ enum class QuestionKind {
   PtxVersions,
   HandListedForms,
   FragmentFormulas,
+  FragmentRegisterTypes,  // judge/register_types.hpp: each fragment table row's register type
 };
 
 struct QuestionKindInfo {

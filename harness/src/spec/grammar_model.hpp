@@ -146,6 +146,10 @@ struct RegisterClaim {
   std::string variant, operand;  // operand: "regs", or d/a/b/c of wmma.mma
   std::map<std::string, std::vector<std::string>> select;  // the spec's `where`: qualifier values of the variant
   int registers = 0;
+  // The register type the row states ("A vector expression containing two .f16x2 registers" ->
+  // ".f16x2"; "" where the spec gives none): the type the register-type questions take as
+  // documented (judge/register_types.hpp). The reader checks that `text` names it.
+  std::string register_type{};
   SourceLocation where;
 };
 

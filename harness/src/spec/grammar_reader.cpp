@@ -358,10 +358,25 @@ std::vector<DocExample> read_examples(const YamlReader& list, const std::string&
   return out;
 }
 
+namespace {
+// A register claim's `register_type`: one of the register types the fragment tables name, and
+// named by the row's own words ("... two .f16x2 registers ...").
+std::string read_register_type(const YamlReader& r, const std::string& text) {
+  static const std::set<std::string> kFragmentTypes = {".b32", ".s32", ".f32", ".f16x2", ".f64"};
+  const std::string t = r.str();
+  if (!kFragmentTypes.count(t))
+    r.fail(fmt::format("unknown register type '{}'; expected one of {}", t, fmt::join(kFragmentTypes, ", ")));
+  if (text.find(t + " register") == std::string::npos)
+    r.fail(fmt::format("the claim's text does not name '{} register(s)'; expected the type its words state", t));
+  return t;
+}
+}  // namespace
+
 std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const std::string& family) {
   std::vector<RegisterClaim> out;
   for (auto item : list.items("'register_claims'")) {
-    item.expect_map({"claim", "text", "source", "document", "variant", "where", "operand", "registers", "paraphrase"});
+    item.expect_map(
+        {"claim", "text", "source", "document", "variant", "where", "operand", "registers", "register_type", "paraphrase"});
     RegisterClaim c;
     read_head(item, c, family, "claim", "a claim id");
     c.variant = item.at("variant").str();
@@ -370,6 +385,7 @@ std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const st
       item.at("operand").fail(fmt::format("unknown operand '{}'; expected regs, d, a, b or c", c.operand));
     if (item.has("where")) c.select = read_selection(item.at("where"), "'where' of a register claim");
     c.registers = static_cast<int>(item.at("registers").integer(0, 64));
+    if (item.has("register_type")) c.register_type = read_register_type(item.at("register_type"), c.text);
     for (auto const& prev : out)
       if (prev.id == c.id)
         item.at("claim").fail(fmt::format("duplicate claim '{}' (first defined at {})", c.id, prev.where.str()));

@@ -3,6 +3,8 @@
 // per block and kind, of the kind of question of its kind of mutation (question_of_mutation_kind).
 #include "judge/questions/questions.hpp"
 
+#include "judge/register_types.hpp"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -45,6 +47,7 @@ void Mutations::negative_space() {
   for (auto const& ms : plan.mutations)
     if (!ms.home) elsewhere.emplace(ms.of, ms.m.kind, ms.m.detail);
   for (auto const& ms : plan.mutations) {
+    if (ms.m.kind == kFragmentRegisterType) continue;  // judged by register_types.cpp
     const GrammarBlock& b = *plan.grammar[ms.of].cc.combo.block;
     MutationCount& c = counts[{b.id, ms.m.kind, ms.m.expected}];
     c.block = b.id;

@@ -19,6 +19,8 @@ const std::vector<QuestionJudge>& question_judges() {
       // a section naming shapes no syntax spells: the documents disagree on the combinations
       {"fragment sections", {InvalidCombinations}, judge_fragment_sections},
       {"register counts", {RegisterCounts}, judge_register_claims},
+      // each fragment table row's register type and every other: findings only where the rules decide
+      {"register types per fragment table row", {FragmentRegisterTypes}, judge_register_types},
       {"register minimums", {RegisterCounts}, judge_register_minimums},
       // what each kind alone asks (its fragment formulas and sections), checked on the host
       {"the kinds' statements", {FragmentFormulas}, judge_kind_statements},

@@ -30,6 +30,7 @@ void judge_equivalence(AuditContext& cx);        // equivalence.cpp
 void judge_examples(AuditContext& cx);           // examples.cpp
 void judge_fragment_sections(AuditContext& cx);  // fragments.cpp
 void judge_register_claims(AuditContext& cx);    // register_counts.cpp
+void judge_register_types(AuditContext& cx);     // register_types.cpp
 void judge_register_minimums(AuditContext& cx);  // register_minimums.cpp
 void judge_kind_statements(AuditContext& cx);    // kind_statements.cpp
 void judge_target_versions(AuditContext& cx);    // versions.cpp
