@@ -19,7 +19,7 @@ using namespace ptxcts;
 
 struct MinimumPlan {
   Suite suite = build_suite(load_specs(test::spec_files()));
-  AuditPlan plan = plan_audit(suite, unrun_ptxas_13_0(suite));
+  AuditPlan plan = plan_audit(suite, test::unrun_ptxas_13_0(suite));
 };
 
 const MinimumPlan& minimum_plan() {
