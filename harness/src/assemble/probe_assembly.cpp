@@ -408,17 +408,14 @@ bool same_probe(const Probe& a, const Probe& b, ProbeMode mode) {
          probe_arch(a, mode) == probe_arch(b, mode);
 }
 
-std::uint64_t probe_hash(const Probe& p, const std::string& arch) {
-  XXH3_state_t* st = XXH3_createState();
-  XXH3_64bits_reset(st);
-  const std::string version = p.ptx.str();
-  for (const std::string* part : {&p.target, &version, &arch, &p.directives, &p.body}) {
-    XXH3_64bits_update(st, part->data(), part->size());
-    XXH3_64bits_update(st, "", 1);
-  }
-  const std::uint64_t h = XXH3_64bits_digest(st);
-  XXH3_freeState(st);
-  return h;
+// XXH3-64 of the parts that make a probe identical, in `buffer` (reused: no allocation per probe).
+std::uint64_t probe_hash(const Probe& p, const std::string& arch, std::string& buffer) {
+  buffer.clear();
+  const PtxVersion& v = p.ptx;
+  buffer.append(p.target).append(1, '\0').append(std::to_string(v.major)).append(1, '.');
+  buffer.append(std::to_string(v.minor)).append(1, '\0').append(arch).append(1, '\0');
+  buffer.append(p.directives).append(1, '\0').append(p.body);
+  return XXH3_64bits(buffer.data(), buffer.size());
 }
 
 Distinct distinct_probes(const std::vector<Probe>& probes, ProbeMode mode) {
@@ -426,8 +423,9 @@ Distinct distinct_probes(const std::vector<Probe>& probes, ProbeMode mode) {
   d.slot_of.resize(probes.size());
   std::unordered_multimap<std::uint64_t, std::size_t> seen;  // hash -> slot
   seen.reserve(probes.size());
+  std::string buffer;
   for (std::size_t k = 0; k < probes.size(); ++k) {
-    const std::uint64_t h = probe_hash(probes[k], probe_arch(probes[k], mode));
+    const std::uint64_t h = probe_hash(probes[k], probe_arch(probes[k], mode), buffer);
     std::optional<std::size_t> slot;
     for (auto [it, end] = seen.equal_range(h); it != end && !slot; ++it)
       if (same_probe(probes[d.judged[it->second]], probes[k], mode)) slot = it->second;
@@ -517,7 +515,9 @@ bool read_whole_call(const fs::path& record, const Distinct& d, std::vector<Prob
       discard_bad_entry(record, read.good() ? "sealed, but not the call's verdicts" : read.why);
     return false;
   }
-  for (std::size_t k = 0; k < out.size(); ++k) out[k] = known[d.slot_of[k]];
+  for (std::size_t k = 0; k < out.size(); ++k)  // the repeats copied first, then each judged one moved
+    if (d.judged[d.slot_of[k]] != k) out[k] = known[d.slot_of[k]];
+  for (std::size_t slot = 0; slot < d.judged.size(); ++slot) out[d.judged[slot]] = std::move(known[slot]);
   return true;
 }
 
