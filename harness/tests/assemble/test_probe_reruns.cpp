@@ -80,7 +80,9 @@ TEST(ProbeReruns, AProbeAskedByManyQuestionsIsJudgedOnceAndEachGetsItsVerdict) {
   auto v = assemble_probes(ptxas.tc, probes, ptxas.dir / "probes", 1, ProbeMode::ParseOnly, &stats);
   for (std::size_t k = 0; k < v.size(); ++k) {
     EXPECT_EQ(v[k].accepted, k % 10 != 4) << k;
-    if (k % 10 == 4) EXPECT_NE(v[k].message.find("line 1; error   : Unknown symbol"), std::string::npos) << k;
+    if (k % 10 == 4) {
+      EXPECT_NE(v[k].message.find("line 1; error   : Unknown symbol"), std::string::npos) << k;
+    }
   }
   EXPECT_EQ(stats.distinct, 10u);
   // The ten in one module: 10 entries, BAD rejected, the other 9 again. Each asked apart: 3 times as many.
