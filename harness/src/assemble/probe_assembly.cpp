@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <mutex>
 #include <thread>
@@ -373,10 +374,12 @@ struct ModuleWork {
 };
 
 // Modules: probes of one (target, version, -arch, group), in their order, kProbesPerModule at most
-// (kRejectedProbesPerModule of those expected rejected); the largest first, so that no long one starts last.
-std::vector<ModuleWork> module_work(const std::vector<Probe>& probes, ProbeMode mode) {
+// (kRejectedProbesPerModule of those expected rejected); the largest first, so that no long one
+// starts last. `judged`: the probes to judge (one of each identical set), in the call's order.
+std::vector<ModuleWork> module_work(const std::vector<Probe>& probes, const std::vector<std::size_t>& judged,
+                                    ProbeMode mode) {
   std::map<std::tuple<std::string, PtxVersion, std::string, int>, std::vector<std::size_t>> groups;
-  for (std::size_t k = 0; k < probes.size(); ++k)
+  for (std::size_t k : judged)
     groups[{probes[k].target, probes[k].ptx, probe_arch(probes[k], mode), probes[k].group}].push_back(k);
   std::vector<ModuleWork> work;
   for (auto& [g, members] : groups) {
@@ -393,19 +396,80 @@ std::vector<ModuleWork> module_work(const std::vector<Probe>& probes, ProbeMode 
   return work;
 }
 
+// The probes judged for the call: one of each set of identical ones (target, PTX ISA version,
+// -arch, directives, body), the first, or the first that ends ptxas's parse (group 2, kept in
+// modules of its own kind); `slot_of` each probe's set, `judged[slot]` the probe judged for it.
+struct Distinct {
+  std::vector<std::size_t> judged, slot_of;
+};
+
+bool same_probe(const Probe& a, const Probe& b, ProbeMode mode) {
+  return a.target == b.target && a.ptx == b.ptx && a.body == b.body && a.directives == b.directives &&
+         probe_arch(a, mode) == probe_arch(b, mode);
+}
+
+// XXH3-64 of the parts that make a probe identical, in `buffer` (reused: no allocation per probe).
+std::uint64_t probe_hash(const Probe& p, const std::string& arch, std::string& buffer) {
+  buffer.clear();
+  const PtxVersion& v = p.ptx;
+  buffer.append(p.target).append(1, '\0').append(std::to_string(v.major)).append(1, '.');
+  buffer.append(std::to_string(v.minor)).append(1, '\0').append(arch).append(1, '\0');
+  buffer.append(p.directives).append(1, '\0').append(p.body);
+  return XXH3_64bits(buffer.data(), buffer.size());
+}
+
+Distinct distinct_probes(const std::vector<Probe>& probes, ProbeMode mode) {
+  Distinct d;
+  d.slot_of.resize(probes.size());
+  std::unordered_multimap<std::uint64_t, std::size_t> seen;  // hash -> slot
+  seen.reserve(probes.size());
+  std::string buffer;
+  for (std::size_t k = 0; k < probes.size(); ++k) {
+    const std::uint64_t h = probe_hash(probes[k], probe_arch(probes[k], mode), buffer);
+    std::optional<std::size_t> slot;
+    for (auto [it, end] = seen.equal_range(h); it != end && !slot; ++it)
+      if (same_probe(probes[d.judged[it->second]], probes[k], mode)) slot = it->second;
+    if (!slot) {
+      slot = d.judged.size();
+      d.judged.push_back(k);
+      seen.emplace(h, *slot);
+    } else if (probes[k].group == 2 && probes[d.judged[*slot]].group != 2) {
+      d.judged[*slot] = k;
+    }
+    d.slot_of[k] = *slot;
+  }
+  return d;
+}
+
+// The key of a call's whole record: every probe in order (target, version, -arch, group,
+// directives, body), the mode, the ptxas version and the record's format.
+std::string call_key(const std::vector<Probe>& probes, ProbeMode mode, const Toolchain& tc) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_128bits_reset(st);
+  auto part = [&](std::string_view s) {
+    XXH3_128bits_update(st, s.data(), s.size());
+    XXH3_128bits_update(st, "", 1);
+  };
+  part(kRecordMagic);
+  part(mode == ProbeMode::Full ? "full" : "parse");
+  part(tc.version);
+  for (auto const& p : probes) {
+    part(p.target), part(p.ptx.str()), part(probe_arch(p, mode)), part(std::to_string(p.group));
+    part(p.directives), part(p.body);
+  }
+  const XXH128_hash_t h = XXH3_128bits_digest(st);
+  XXH3_freeState(st);
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
 }  // namespace
 
-std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector<Probe>& probes,
-                                          const fs::path& cache_dir, int jobs, ProbeMode mode, ProbeStats* stats) {
-  std::vector<ProbeVerdict> out(probes.size());
-  std::vector<ModuleWork> work = module_work(probes, mode);
-  // A catalog copied read-only is still used: its verdicts are read, nothing is written into it,
-  // and ptxas's scratch files go to a folder of this process's own.
-  std::error_code ec;
-  fs::create_directories(cache_dir, ec);
-  const bool writable = !ec && ::access(cache_dir.c_str(), W_OK) == 0;
-  // Owned (util/owned_folder): removed on a signal too, and swept by the next run after a SIGKILL.
-  const fs::path scratch = writable ? cache_dir : make_owned_folder(fs::temp_directory_path(), "ptxcts-probes");
+namespace {
+
+// Each module's verdicts from its record, or judged (ptxas) and recorded: into `out`, by probe.
+void judge_modules(const Toolchain& tc, const std::vector<Probe>& probes, std::vector<ModuleWork>& work,
+                   const fs::path& cache_dir, const fs::path& scratch, bool writable, int jobs, ProbeMode mode,
+                   std::vector<ProbeVerdict>& out, ProbeStats& stats) {
   std::atomic<std::size_t> next{0}, runs{0}, cached{0}, errors{0};
   std::set<std::string> suspects;
   std::unordered_map<std::uint64_t, bool> last_rejected;
@@ -424,15 +488,8 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
       }
       if (read.state == SealedRead::State::Bad || read.good())
         discard_bad_entry(record, read.good() ? "sealed, but not " + std::to_string(job.members.size()) + " verdicts" : read.why);
-      Judging{.tc = tc,
-              .probes = probes,
-              .mode = mode,
-              .scratch = scratch,
-              .out = out,
-              .runs = runs,
-              .suspects = suspects,
-              .suspects_lock = suspects_lock,
-              .last_rejected = last_rejected}
+      Judging{.tc = tc, .probes = probes, .mode = mode, .scratch = scratch, .out = out, .runs = runs,
+              .suspects = suspects, .suspects_lock = suspects_lock, .last_rejected = last_rejected}
           .judge(job.members, job.arch);
       std::vector<ProbeVerdict> mine;
       bool failed = false;
@@ -445,14 +502,61 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
     }
   };
   run_threads(jobs, worker);
+  stats.cached = cached, stats.ptxas_runs = runs, stats.errors = errors, stats.modules = work.size();
+}
+
+// The verdicts of the judged probes (one per identical set) from the call's whole record, if it
+// holds them all: into `out`, each set's verdict given to every probe of it.
+bool read_whole_call(const fs::path& record, const Distinct& d, std::vector<ProbeVerdict>& out) {
+  SealedRead read = read_sealed(record);
+  std::vector<ProbeVerdict> known;
+  if (!read.good() || !decode(read.content, d.judged.size(), known)) {
+    if (read.state == SealedRead::State::Bad || read.good())
+      discard_bad_entry(record, read.good() ? "sealed, but not the call's verdicts" : read.why);
+    return false;
+  }
+  for (std::size_t k = 0; k < out.size(); ++k)  // the repeats copied first, then each judged one moved
+    if (d.judged[d.slot_of[k]] != k) out[k] = known[d.slot_of[k]];
+  for (std::size_t slot = 0; slot < d.judged.size(); ++slot) out[d.judged[slot]] = std::move(known[slot]);
+  return true;
+}
+
+}  // namespace
+
+std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector<Probe>& probes,
+                                          const fs::path& cache_dir, int jobs, ProbeMode mode, ProbeStats* stats) {
+  std::vector<ProbeVerdict> out(probes.size());
+  const Distinct d = distinct_probes(probes, mode);
+  ProbeStats s{.probes = probes.size(), .distinct = d.judged.size()};
+  const fs::path whole = cache_dir / (call_key(probes, mode, tc) + ".call");
+  if (read_whole_call(whole, d, out)) {
+    s.cached = probes.size(), s.whole_call_cached = true;
+    if (stats) *stats = s;
+    return out;
+  }
+  std::vector<ModuleWork> work = module_work(probes, d.judged, mode);
+  // A catalog copied read-only is still used: its verdicts are read, nothing is written into it,
+  // and ptxas's scratch files go to a folder of this process's own.
+  std::error_code ec;
+  fs::create_directories(cache_dir, ec);
+  const bool writable = !ec && ::access(cache_dir.c_str(), W_OK) == 0;
+  // Owned (util/owned_folder): removed on a signal too, and swept by the next run after a SIGKILL.
+  const fs::path scratch = writable ? cache_dir : make_owned_folder(fs::temp_directory_path(), "ptxcts-probes");
+  judge_modules(tc, probes, work, cache_dir, scratch, writable, jobs, mode, out, s);
   if (!writable) remove_owned_folder(scratch);
+  for (std::size_t k = 0; k < probes.size(); ++k)
+    if (d.judged[d.slot_of[k]] != k) out[k] = out[d.judged[d.slot_of[k]]];
+  if (writable && s.errors == 0) {
+    std::vector<ProbeVerdict> judged;
+    for (std::size_t k : d.judged) judged.push_back(out[k]);
+    write_sealed(whole, encode(judged));
+  }
   // Said only where it costs something: verdicts judged here that the next audit judges again. A
   // catalog that holds them all (an installed package's, read-only to its user) is only read.
-  if (!writable && cached < probes.size())
+  if (!writable && s.cached < d.judged.size())
     fmt::print(stderr, "audit: {} cannot be written: {} probe verdicts judged here are not kept in it\n",
-               cache_dir.string(), probes.size() - cached.load());
-  if (stats)
-    *stats = {.probes = probes.size(), .cached = cached, .modules = work.size(), .ptxas_runs = runs, .errors = errors};
+               cache_dir.string(), d.judged.size() - s.cached);
+  if (stats) *stats = s;
   return out;
 }
 

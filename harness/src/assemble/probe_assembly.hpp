@@ -22,6 +22,13 @@
 // 137,724 entries assembled for 41,511 such probes before, 54,101 after). Verdicts do not depend on
 // which module an entry is in; they are cached per module by content (its text, -arch, mode,
 // ptxas version): a second call with nothing changed starts no ptxas.
+//
+// Identical probes (the same target, PTX ISA version, -arch, directives and body: several kinds of
+// question often ask the same thing) are judged once and the verdict given to each that asked it.
+// A call's verdicts are also kept whole, under one key over every probe of the call (each one's
+// target, version, -arch, group, directives and body, the mode and the ptxas version, with the
+// record's format): a call with nothing changed reads that one record, composing and hashing no
+// module.
 #pragma once
 
 #include <filesystem>
@@ -60,6 +67,8 @@ enum class ProbeMode { ParseOnly, Full };
 
 struct ProbeStats {
   std::size_t probes = 0, cached = 0, modules = 0, ptxas_runs = 0, errors = 0;
+  std::size_t distinct = 0;  // probes judged: those of the call less the repeats of an identical one
+  bool whole_call_cached = false;  // every verdict read from the call's one record
 };
 
 // Probes in a module at most: past a few thousand, a module's parse no longer gets cheaper per

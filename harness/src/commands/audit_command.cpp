@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "assemble/catalog_index.hpp"
@@ -30,6 +32,13 @@ struct AuditOptions {
   HistoryChoice history;  // --history, --no-history
 };
 
+// The key of an audit's inputs: this program's bytes (the plan's and the judges' code), the specs
+// (every file's name and content), the toolkit (its ptxas's path, size and time, its version).
+std::string audit_inputs_key(const Toolchain& tc, const std::string& specs_dir, std::string specs = "") {
+  if (specs.empty()) specs = folder_identity(specs_dir);
+  return inputs_key({"audit", program_identity(), specs, file_identity(tc.ptxas), tc.version});
+}
+
 int count_line(const Audit& audit, Verdict v) {
   int n = 0;
   for (auto const& s : audit.statements) n += s.verdict == v;
@@ -37,31 +46,62 @@ int count_line(const Audit& audit, Verdict v) {
   return n;
 }
 
-// `ptxcts audit` of one toolkit: the one found (a release's own catalog's, warm, unless told another).
-int audit_one(const Paths& p, const HistoryChoice& history) {
-  Suite suite = build_suite(load_spec_dir(p.specs));
-  const bool own_catalog = home().release() && p.ptxas.empty() && getenv_or("PTXCTS_PTXAS").empty();
-  ToolkitAudit a =
-      audit_toolkit(suite, own_catalog ? catalog_audit_toolchain(load_catalog_indexed(p.catalog), p) : find_toolchain(p), p);
-  fs::path json = write_audit_reports(a.audit, a.plan, a.verdicts, report_writer(), p.reports);
-  record_audit_file(open_history_for_recording(history).get(), json);  // after the files: they never wait on it
-  print_audit_findings(stdout, a.audit, Verbosity::Verbose);  // the audit's own command lists every one
+// What `ptxcts audit` of one toolkit says: the probes' line, every finding, the known discrepancies
+// no longer observed, the counts; and its exit status.
+int say_audit(std::FILE* out, const ToolkitAudit& a, const fs::path& json) {
+  print_audit_findings(out, a.audit, Verbosity::Verbose);  // the audit's own command lists every one
   for (auto const* k : a.audit.unused_known)
-    fmt::print("audit: known discrepancy no longer observed: {} ({})\n",
+    fmt::print(out, "audit: known discrepancy no longer observed: {} ({})\n",
                !k->finding.empty() ? k->finding
                : k->form.empty()   ? k->variant + " on " + k->target
                                    : k->form,
                k->source);
   const int verdicts = static_cast<int>(a.audit.statements.size() + a.audit.requirements.size()),
             confirmed = count_line(a.audit, Verdict::Confirmed), contradicted = count_line(a.audit, Verdict::Contradicted);
-  fmt::print("audit: {} statements and requirements: {} confirmed, {} contradicted, {} not checkable or observed; {} "
+  fmt::print(out,
+             "audit: {} statements and requirements: {} confirmed, {} contradicted, {} not checkable or observed; {} "
              "-> {}\n",
              verdicts, confirmed, contradicted, verdicts - confirmed - contradicted, finding_counts(a.audit),
              json.string());
   if (!a.audit.errors.empty())
-    fmt::print("audit: ptxas failed on {} probes, so what they would show is not checkable (listed above)\n",
+    fmt::print(out, "audit: ptxas failed on {} probes, so what they would show is not checkable (listed above)\n",
                a.audit.errors.size());
   return a.audit.contradictions() ? kExitFound : a.audit.errors.empty() ? 0 : kExitPtxasFailed;
+}
+
+// `ptxcts audit` of one toolkit: the one found (a release's own catalog's, warm, unless told another).
+// Its reports, where up to date (this program, the specs and the toolkit those `audit --toolkit`
+// stamps with, every file as written) and not `rewrite`, are not made again: what the audit said
+// when it wrote them is said again (a warm audit with nothing changed reads a stamp, not 167k verdicts).
+int audit_one(const Paths& p, const HistoryChoice& history, bool rewrite) {
+  const bool own_catalog = home().release() && p.ptxas.empty() && getenv_or("PTXCTS_PTXAS").empty();
+  const Toolchain tc = own_catalog ? catalog_audit_toolchain(load_catalog_indexed(p.catalog), p) : find_toolchain(p);
+  const std::vector<fs::path> files = {audit_report_path(p.reports, tc.release, ".json"),
+                                       audit_report_path(p.reports, tc.release, ".md"),
+                                       audit_report_path(p.reports, tc.release, ".html")};
+  const fs::path stamps = fs::path(p.catalog) / "stamps";
+  const std::string key = audit_inputs_key(tc, p.specs);
+  if (auto known = rewrite ? std::nullopt : up_to_date(stamps, files, key)) {
+    fmt::print("{}audit: up to date (the same specs, ptxas and suite as when {} was written; not audited again)\n",
+               known->said, files[0].string());
+    record_audit_file(open_history_for_recording(history).get(), files[0]);
+    return known->status;
+  }
+  Suite suite = build_suite(load_spec_dir(p.specs));
+  std::string said;
+  ToolkitAudit a = audit_toolkit(suite, tc, p, &said);
+  fs::path json = write_audit_reports(a.audit, a.plan, a.verdicts, report_writer(), p.reports);
+  record_audit_file(open_history_for_recording(history).get(), json);  // after the files: they never wait on it
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&buffer, &size);
+  const int status = say_audit(out, a, json);
+  std::fclose(out);
+  said.append(buffer, size);
+  std::free(buffer);
+  fmt::print("{}", said);
+  if (a.audit.errors.empty()) stamp_reports(stamps, files, key, {.said = said, .status = status});
+  return status;
 }
 
 // The toolkits --toolkit names ("all": every usable one found).
@@ -92,7 +132,7 @@ ToolkitsAudited audit_each(const std::vector<Toolchain>& toolkits, const Paths& 
     const std::vector<fs::path> files = {audit_report_path(p.reports, tc.release, ".json"),
                                          audit_report_path(p.reports, tc.release, ".md"),
                                          audit_report_path(p.reports, tc.release, ".html")};
-    const std::string key = inputs_key({"audit", program_identity(), specs, file_identity(tc.ptxas), tc.version});
+    const std::string key = audit_inputs_key(tc, p.specs, specs);
     out.jsons.push_back(files[0]);
     if (auto known = rewrite ? std::nullopt : up_to_date(stamps, files, key)) {
       fmt::print("audit: CUDA {}: {} -> {} (up to date: the same specs, ptxas and suite; not written again)\n",
@@ -194,11 +234,11 @@ Command add_audit_command(CLI::App& app, Paths& p) {
   cli->add_option("--also-ptxas", o->ptxas, "Another ptxas to count among the toolkits found");
   add_history_options(cli, o->history);
   cli->add_flag("--rewrite", o->rewrite,
-                "With --toolkit: write every report again, even those whose specs, ptxas and suite have not changed "
+                "Write every report again (audit anew), even those whose specs, ptxas and suite have not changed "
                 "since they were written");
   return {.cli = cli, .run = [o](CommandContext& ctx) {
             keep_the_heap_for_an_audit();
-            return o->toolkits.empty() ? audit_one(ctx.paths, o->history) : audit_toolkits(ctx.paths, *o);
+            return o->toolkits.empty() ? audit_one(ctx.paths, o->history, o->rewrite) : audit_toolkits(ctx.paths, *o);
           }};
 }
 

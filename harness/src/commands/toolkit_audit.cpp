@@ -33,14 +33,17 @@ ToolkitAudit audit_toolkit(const Suite& suite, const Toolchain& tc, const Paths&
     stats.probes += probes.size();
     stats.ptxas_runs += round.ptxas_runs;
     stats.cached += round.cached;
+    stats.distinct += round.distinct;
+    stats.modules += round.modules;
     return verdicts;
   });
   const double assembled = seconds_since(t0);
   a.audit = judge_audit(suite, a.plan, a.verdicts);
   std::string text = fmt::format(
-      "audit: {} probes (ptxas {}, {} targets): {} ptxas runs, {} probes from cache, in {:.2f} s (plan {:.2f} s, "
-      "probes {:.2f} s, of which the version ladders' {} {:.2f} s, judging {:.2f} s)\n",
-      a.plan.probes.size(), tc.version, a.plan.targets.size(), stats.ptxas_runs, stats.cached, seconds_since(t0),
+      "audit: {} probes (ptxas {}, {} targets; {} distinct, in {} modules): {} ptxas runs, {} probes from cache, in "
+      "{:.2f} s (plan {:.2f} s, probes {:.2f} s, of which the version ladders' {} {:.2f} s, judging {:.2f} s)\n",
+      a.plan.probes.size(), tc.version, a.plan.targets.size(), stats.distinct, stats.modules, stats.ptxas_runs,
+      stats.cached, seconds_since(t0),
       planned, assembled - planned, ladder_probes, ladder_seconds, seconds_since(t0) - assembled);
   for (auto const& e : a.audit.errors) text += fmt::format("  ptxas failed: {}\n", e);
   if (said) *said += text;

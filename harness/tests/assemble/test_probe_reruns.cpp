@@ -46,3 +46,72 @@ TEST(ProbeReruns, ABodyRejectedTheLastTimeIsJudgedApartAndTheRestAcceptedInOneRu
   EXPECT_EQ(entries, 40 + (40 + 39 + 38) + (38 + 2 + 1));
   EXPECT_EQ(stats.ptxas_runs, 7u);
 }
+
+namespace {
+// Counts the entries of each module it is given; rejects each entry whose body says BAD, and
+// accepts a module without one.
+const char* kCountsAndRejectsBad =
+    "grep -c '^\\.visible \\.entry' \"$2\" >> \"$(dirname \"$0\")/entries\"\n"
+    "awk -v f=\"$2\" '/BAD/ { print \"ptxas \" f \", line \" NR \"; error   : Unknown symbol\"; bad = 1 } END { if "
+    "(bad) { print \"ptxas fatal   : Ptx assembly aborted due to errors\"; exit 255 } }' \"$2\"\n";
+
+int entries_assembled(const FakePtxas& ptxas) {
+  std::ifstream counts(ptxas.dir / "entries");
+  int entries = 0;
+  for (int n; counts >> n;) entries += n;
+  return entries;
+}
+
+// Ten bodies, each asked three times (as several kinds of question ask one thing), one of them BAD.
+std::vector<Probe> asked_thrice() {
+  std::vector<Probe> probes;
+  for (int copy = 0; copy < 3; ++copy)
+    for (int k = 0; k < 10; ++k)
+      probes.push_back({.target = "sm_90", .ptx = {8, 4}, .body = fmt::format("// body {}{}\n", k, k == 4 ? " BAD" : ""),
+                        .group = copy == 1 ? 1 : 0});
+  return probes;
+}
+}  // namespace
+
+TEST(ProbeReruns, AProbeAskedByManyQuestionsIsJudgedOnceAndEachGetsItsVerdict) {
+  FakePtxas ptxas(kCountsAndRejectsBad);
+  const std::vector<Probe> probes = asked_thrice();
+  ProbeStats stats;
+  auto v = assemble_probes(ptxas.tc, probes, ptxas.dir / "probes", 1, ProbeMode::ParseOnly, &stats);
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    EXPECT_EQ(v[k].accepted, k % 10 != 4) << k;
+    if (k % 10 == 4) {
+      EXPECT_NE(v[k].message.find("line 1; error   : Unknown symbol"), std::string::npos) << k;
+    }
+  }
+  EXPECT_EQ(stats.distinct, 10u);
+  // The ten in one module: 10 entries, BAD rejected, the other 9 again. Each asked apart: 3 times as many.
+  EXPECT_EQ(entries_assembled(ptxas), 10 + 9);
+  EXPECT_EQ(stats.ptxas_runs, 2u);
+}
+
+TEST(ProbeReruns, ACallWithNothingChangedReadsOneRecordAndAnotherToolkitOrProbeDoesNot) {
+  FakePtxas ptxas(kCountsAndRejectsBad);
+  std::vector<Probe> probes = asked_thrice();
+  const auto dir = ptxas.dir / "probes";
+  ProbeStats stats;
+  const auto cold = assemble_probes(ptxas.tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  EXPECT_FALSE(stats.whole_call_cached);
+  const auto warm = assemble_probes(ptxas.tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  EXPECT_TRUE(stats.whole_call_cached);
+  EXPECT_EQ(stats.ptxas_runs, 0u);
+  for (std::size_t k = 0; k < cold.size(); ++k) {
+    EXPECT_EQ(warm[k].accepted, cold[k].accepted) << k;
+    EXPECT_EQ(warm[k].message, cold[k].message) << k;
+  }
+  // Another ptxas version: not this call's record (its modules' records are keyed by it too: judged again).
+  Toolchain other = ptxas.tc;
+  other.version += ".1";
+  assemble_probes(other, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  EXPECT_FALSE(stats.whole_call_cached);
+  EXPECT_GT(stats.ptxas_runs, 0u);
+  // One probe changed (its group alone, which decides its module): not this call's record.
+  probes[25].group = 2;
+  assemble_probes(ptxas.tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  EXPECT_FALSE(stats.whole_call_cached);
+}
