@@ -21,6 +21,7 @@
 #include "results/report_parts.hpp"
 #include "spec/spec_error.hpp"
 #include "support/device_emulator.hpp"
+#include "support/round_bits.hpp"
 #include "support/spec_fixture.hpp"
 #include "util/json_document.hpp"
 
@@ -75,15 +76,6 @@ LaunchState device(const MmaInfo& x, const NumbersDesign& d, const LaunchInput& 
     mma_place(x.d, dm, warp, x.words);
   }
   return s;
-}
-
-// `v` rounded to `bits` significant bits, to nearest even.
-long double round_bits(long double v, int bits) {
-  if (v == 0 || !std::isfinite(v)) return v;
-  int e = 0;
-  std::frexp(v, &e);
-  const long double scale = std::ldexp(1.0L, bits - e);
-  return std::nearbyint(v * scale) / scale;
 }
 
 std::function<std::uint64_t(long double)> encoder(const ElementFormat& f) {
@@ -169,14 +161,14 @@ TEST(MmaNumbers, AccumulationWithLessThanItsPrecisionFails) {
     const NumbersRun r(k.subject_instance().mnemonic(), "accumulation");
     const int bits = r.x.d.format->mantissa_bits;  // one short of the significand's bits + 1
     EXPECT_GT(r.on([&](long double acc, long double a, long double b) {
-                 return round_bits(acc + a * b, bits);
+                 return test::round_bits(acc + a * b, bits);
                }).comparison.mismatches,
               0)
         << k.name;
     EXPECT_EQ(r.correct().comparison.mismatches, 0) << k.name;
   }
   const NumbersRun f32(kF16F32, "accumulation");
-  EXPECT_GT(f32.on([](long double acc, long double a, long double b) { return round_bits(acc + a * b, 11); })
+  EXPECT_GT(f32.on([](long double acc, long double a, long double b) { return test::round_bits(acc + a * b, 11); })
                 .comparison.mismatches,
             0);
 }
@@ -185,13 +177,13 @@ TEST(MmaNumbers, AccumulationWithLessThanItsPrecisionFails) {
 TEST(MmaNumbers, F16ProductsRoundedToHalfFail) {
   const NumbersRun r(kF16F32, "products");
   EXPECT_GT(r.on([](long double acc, long double a, long double b) {
-               return acc + round_bits(a * b, 11);
+               return acc + test::round_bits(a * b, 11);
              }).comparison.mismatches,
             0);
   EXPECT_EQ(r.correct().comparison.mismatches, 0);
   // .bf16 ("specified precision"): the rounded product is allowed, and observed as such.
   const NumbersRun bf(kBf16, "products");
-  const CaseOutcome o = bf.on([](long double acc, long double a, long double b) { return acc + round_bits(a * b, 8); });
+  const CaseOutcome o = bf.on([](long double acc, long double a, long double b) { return acc + test::round_bits(a * b, 8); });
   EXPECT_EQ(o.comparison.mismatches, 0) << (o.comparison.diff.empty() ? "" : o.comparison.diff.front());
   EXPECT_NE(o.observed.find("the product rounded to .bf16"), std::string::npos) << o.observed;
 }
@@ -252,7 +244,7 @@ TEST(MmaNumbers, TheObservationNamesWhatTheDeviceReturned) {
   EXPECT_NE(kept.observed.find("64 of 64: C + 8: the exact sum C + 7 rounded once"), std::string::npos)
       << kept.observed;
   const CaseOutcome lost =
-      f32.on([](long double acc, long double a, long double b) { return round_bits(acc + a * b, 24); });
+      f32.on([](long double acc, long double a, long double b) { return test::round_bits(acc + a * b, 24); });
   EXPECT_EQ(lost.comparison.mismatches, 0);
   EXPECT_NE(lost.observed.find("64 of 64: C: every 1 lost"), std::string::npos) << lost.observed;
   const NumbersRun sub(kF16F32, "subnormal");

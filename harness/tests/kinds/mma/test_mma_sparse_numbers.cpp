@@ -20,6 +20,7 @@
 #include "kinds/mma/mma_semantics.hpp"
 #include "kinds/mma/mma_sparse.hpp"
 #include "support/device_emulator.hpp"
+#include "support/round_bits.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -101,15 +102,6 @@ LaunchState run_device(MmaInfo x, const LaunchInput& in, const Device& dev) {
   return s;
 }
 
-// `v` rounded to `bits` significant bits, to nearest even.
-long double rounded_to(long double v, int bits) {
-  if (v == 0 || !std::isfinite(v)) return v;
-  int e = 0;
-  std::frexp(v, &e);
-  const long double scale = std::ldexp(1.0L, bits - e);
-  return std::nearbyint(v * scale) / scale;
-}
-
 constexpr long double kMin = std::numeric_limits<std::int32_t>::min(), kMax = std::numeric_limits<std::int32_t>::max();
 long double wrap(long double acc, long double a, long double b) {
   return static_cast<long double>(static_cast<std::int32_t>(
@@ -120,10 +112,10 @@ long double clamp(long double acc, long double a, long double b) { return std::c
 // The device each rule of "Precision and rounding" forbids, one rule broken each.
 Device one_bit_less(const MmaInfo& x) {
   const int bits = x.d.format->mantissa_bits;
-  return {.step = [bits](long double acc, long double a, long double b) { return rounded_to(acc + a * b, bits); }};
+  return {.step = [bits](long double acc, long double a, long double b) { return test::round_bits(acc + a * b, bits); }};
 }
 Device f16_products() {
-  return {.step = [](long double acc, long double a, long double b) { return acc + rounded_to(a * b, 11); }};
+  return {.step = [](long double acc, long double a, long double b) { return acc + test::round_bits(a * b, 11); }};
 }
 
 struct Prepared {
@@ -328,7 +320,7 @@ TEST(MmaSparseNumbers, TheObservationsNameWhatTheDeviceReturned) {
       << un.evidence;
   const Prepared bf(kernel_named("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32_e_0"), "sparse-products");
   const CaseOutcome rounded = bf.on(Device{.step = [](long double acc, long double a, long double b) {
-    return acc + rounded_to(a * b, 8);
+    return acc + test::round_bits(a * b, 8);
   }});
   EXPECT_EQ(rounded.comparison.mismatches, 0) << (rounded.comparison.diff.empty() ? "" : rounded.comparison.diff.front());
   EXPECT_NE(rounded.observed.find("the product rounded to .bf16"), std::string::npos) << rounded.observed;
