@@ -169,13 +169,16 @@ TEST(CacheTrust, AProbeVerdictChangedOnDiskIsNotBelieved) {
   }
   const fs::path cache = ptxas.dir / "catalog" / "probes";
   auto first = assemble_probes(ptxas.tc, probes, cache, 1, ProbeMode::ParseOnly);
-  const fs::path record = only_file_ending(cache, ".probes");
-  ASSERT_FALSE(record.empty());
-  std::string text = read_bytes(record);
-  const std::size_t plus = text.find("\n+");
-  ASSERT_NE(plus, std::string::npos) << text;
-  text[plus + 1] = '-';
-  write_bytes(record, text);
+  // Both records that hold the verdict, flipped: the call's whole record (read first) and its module's.
+  for (const char* ending : {".call", ".probes"}) {
+    const fs::path record = only_file_ending(cache, ending);
+    ASSERT_FALSE(record.empty()) << ending;
+    std::string text = read_bytes(record);
+    const std::size_t plus = text.find("\n+");
+    ASSERT_NE(plus, std::string::npos) << text;
+    text[plus + 1] = '-';
+    write_bytes(record, text);
+  }
   testing::internal::CaptureStderr();
   auto again = assemble_probes(ptxas.tc, probes, cache, 1, ProbeMode::ParseOnly);
   const std::string said = testing::internal::GetCapturedStderr();

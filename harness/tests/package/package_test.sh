@@ -133,7 +133,8 @@ tgz | deb)
   [ "$rc" = 0 ] || fail "the packaged run exited $rc: $(tail -20 "$work/run.log")"
   grep -n 'share/doc\|^documentation: ' "$work/run.log" && fail "the packaged run spoke of the documentation"
   # The claims' audit came from the shipped catalog's warm probes: no ptxas ran, none was missing.
-  grep -Eq '^audit: [0-9]+ probes \(ptxas [0-9.]+, [0-9]+ targets\): 0 ptxas runs, ' "$work/run.log" ||
+  # (the line names the distinct probes and their modules since identical probes are judged once)
+  grep -Eq '^audit: [0-9]+ probes \(ptxas [0-9.]+, [0-9]+ targets; [0-9]+ distinct, in [0-9]+ modules\): 0 ptxas runs, ' "$work/run.log" ||
     fail "the packaged run's audit was not warm: $(grep '^audit' "$work/run.log")"
   grep -q "no ptxas" "$work/run.log" && fail "the packaged run looked for ptxas: $(grep 'no ptxas' "$work/run.log")"
   report=$(ls "$odd/reports"/*.json | grep -v journal | head -1)

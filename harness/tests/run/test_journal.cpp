@@ -109,7 +109,7 @@ TEST(Journal, AResumedRunRedoesNothingDone) {
   EXPECT_EQ(b.results[20].status, Status::Crash);
   int fails = 0;
   for (auto const& r : b.results) fails += r.status == Status::Fail && !r.fault_case;
-  EXPECT_EQ(fails, 179);
+  EXPECT_EQ(fails, 182);  // with ldmatrix's 3 undefined-lanes cases (observations)
   // The fake runner was started once, for launches the journal did not have.
   std::ifstream in(starts);
   std::string first_start, second;

@@ -110,15 +110,16 @@ TEST_F(Scratch, ARunMakesItsOwnDirectoryInTheSystemTempDirAndRemovesIt) {
     return run("movmatrix", "", spy.script.string());
   }();
   ASSERT_FALSE(r.results.empty());
-  auto files = spy.job_files();
-  ASSERT_EQ(files.size(), 1u);
+  auto files = spy.job_files();  // a runner's each: the main line's and the fault line's (its undefined case)
+  ASSERT_FALSE(files.empty());
   fs::path scratch = fs::path(files[0]).parent_path();
+  for (auto const& f : files) EXPECT_EQ(fs::path(f).parent_path(), scratch) << f;
   EXPECT_EQ(scratch.parent_path(), tmp);
   EXPECT_EQ(scratch.filename().string().rfind("ptxcts-run-", 0), 0u) << scratch;
   EXPECT_FALSE(fs::exists(scratch)) << "removed when the run ended";
   // A second run gets a directory of its own.
   run("movmatrix", "", spy.script.string());
   auto again = spy.job_files();
-  ASSERT_EQ(again.size(), 2u);
-  EXPECT_NE(fs::path(again[1]).parent_path(), scratch);
+  ASSERT_GT(again.size(), files.size());
+  EXPECT_NE(fs::path(again.back()).parent_path(), scratch);
 }
