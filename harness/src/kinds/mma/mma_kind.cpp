@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "kinds/lanes_shape.hpp"
 #include "kinds/mma/mma_case_data.hpp"
 #include "kinds/mma/mma_cases.hpp"
 #include "kinds/mma/mma_check.hpp"
@@ -54,23 +55,6 @@ bool has_value(const Instance& inst, const std::string& axis, const std::vector<
   return std::find(texts.begin(), texts.end(), inst.option(axis).text) != texts.end();
 }
 
-// The instance of inst's variant with other_form's qualifier values and inst's for the rest (nullptr
-// when other_form is empty); throws when the variant has no such form.
-const Instance* other_form(const std::deque<Instance>& instances, const Instance& inst,
-                           const std::map<std::string, std::string>& other) {
-  if (other.empty()) return nullptr;
-  for (auto const& cand : instances) {
-    if (&cand.variant() != &inst.variant()) continue;
-    bool same = true;
-    for (auto const& axis : inst.variant().axes) {
-      auto it = other.find(axis.name);
-      same = same && cand.option(axis.name).text == (it == other.end() ? inst.option(axis.name).text : it->second);
-    }
-    if (same) return &cand;
-  }
-  throw std::runtime_error("no form of " + inst.variant().name + " has the case's other_form beside " + inst.id());
-}
-
 // A case's 'lanes' shape: a kernel of its own per instance of its variant that its 'where' admits,
 // the plain kernel with lanes 16 to 31 exiting or predicated off around the mma; not audited (the
 // plain kernel is). One per (shape, instance), however many cases share it.
@@ -89,7 +73,7 @@ std::vector<KernelPlan> plan_lanes_kernels(const InstructionKind& kind, const st
       if (!admitted || !names.insert(name).second) continue;
       KernelPlan k = KernelPlan::of(kind, name, inst.variant().family, {&inst});
       k.audited = false;
-      k.kind_data = MmaLanesKernel{.lanes = o->lanes, .other = other_form(instances, inst, o->other_form)};
+      k.kind_data = MmaLanesKernel{.lanes = o->lanes, .other = lanes_other_form(instances, inst, o->other_form)};
       out.push_back(std::move(k));
     }
   }
