@@ -1,6 +1,7 @@
 #include "assemble/probe_assembly.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -17,6 +18,7 @@
 #include <unordered_map>
 
 #include "util/atomic_file.hpp"
+#include "util/checked_file.hpp"
 #include "util/file_text.hpp"
 #include "util/owned_folder.hpp"
 #include "util/sealed_file.hpp"
@@ -29,37 +31,77 @@ namespace {
 
 constexpr const char* kRecordMagic = "ptxcts-probes 1";
 
-// A module: the header, then each probe as ".visible .entry pK()\n{\n<body>}\n".
+// A module: one or more files that one ptxas process takes, each the header then its entries
+// ".visible .entry pK()\n{\n<body>}\n", K the entry's place in the module (names unique across the
+// files). ptxas parses each file apart: a fatal error ends its own file's parse, not the others'.
+// But it leaves the qualifiers of the instruction it stopped in behind, and the next file's first
+// instruction gets them ("Multiple .aligned modifiers specified" on an ldmatrix that has one), so
+// a file of its own (FilePerEntry) opens with an entry "rK() { ret; }" that takes them: what is
+// said about it is no member's ("Illegal modifier '.sync' for instruction 'ret'"). Probes check
+// that a member's verdict and messages are those it gets alone (test_probe_files_apart).
+enum class Layout { OneFile, FilePerEntry };
+
 struct Module {
-  std::string text;
-  std::vector<int> body_line;  // per entry: the line of its body's first line
-  int lines = 0;
+  std::vector<std::string> files;
+  std::vector<int> file_of, body_line;  // per entry: its file, the line of its body's first line there
+  std::vector<int> lines;               // per file: its last line
+  std::vector<int> entries_from;        // per file: the line its members' entries start at (after the ret entry)
+  std::vector<std::size_t> first_entry; // per file: its first entry (its entries follow in order)
 };
 
-Module compose(const std::vector<Probe>& probes, const std::vector<std::size_t>& members) {
-  const Probe& first = probes[members.front()];
-  Module m;
-  m.text = fmt::format(".version {}\n.target {}\n.address_size 64\n", first.ptx.str(), first.target);
-  // Appends into one reserved string: a warm audit composes every module (megabytes) to find its key.
-  std::size_t size = m.text.size();
-  for (auto k : members) size += probes[k].body.size() + probes[k].directives.size() + 32;
-  m.text.reserve(size);
-  m.body_line.reserve(members.size());
-  int line = 4;
-  for (std::size_t k = 0; k < members.size(); ++k) {
-    const std::string& body = probes[members[k]].body;
-    m.text.append(".visible .entry p").append(std::to_string(k)).append("()");
-    if (!probes[members[k]].directives.empty()) m.text.append(" ").append(probes[members[k]].directives);
-    m.text.append("\n{\n");
-    m.body_line.push_back(line + 2);
-    m.text += body;
-    if (!body.empty() && body.back() != '\n') m.text += '\n';
-    m.text += "}\n";
-    line += 3 + static_cast<int>(std::count(body.begin(), body.end(), '\n')) +
-            (!body.empty() && body.back() != '\n');
+constexpr int kHeaderLines = 3;  // .version, .target, .address_size
+
+void open_file(Module& m, const std::string& header, std::size_t k, Layout layout, int& line) {
+  if (!m.files.empty()) m.lines.push_back(line - 1);
+  m.files.push_back(header);
+  m.first_entry.push_back(k);
+  line = kHeaderLines + 1;
+  if (layout == Layout::FilePerEntry) {
+    m.files.back().append(".visible .entry r").append(std::to_string(k)).append("()\n{\nret;\n}\n");
+    line += 4;
   }
-  m.lines = line - 1;
+  m.entries_from.push_back(line);
+}
+
+Module compose(const std::vector<Probe>& probes, const std::vector<std::size_t>& members, Layout layout) {
+  const Probe& first = probes[members.front()];
+  const std::string header = fmt::format(".version {}\n.target {}\n.address_size 64\n", first.ptx.str(), first.target);
+  Module m;
+  m.file_of.reserve(members.size());
+  m.body_line.reserve(members.size());
+  int line = 0;
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    if (k == 0 || layout == Layout::FilePerEntry) open_file(m, header, k, layout, line);
+    std::string& text = m.files.back();
+    if (k == 0 && layout == Layout::OneFile) {
+      // Appends into one reserved string: a warm audit composes every module (megabytes) to find its key.
+      std::size_t size = text.size();
+      for (auto j : members) size += probes[j].body.size() + probes[j].directives.size() + 32;
+      text.reserve(size);
+    }
+    const Probe& p = probes[members[k]];
+    text.append(".visible .entry p").append(std::to_string(k)).append("()");
+    if (!p.directives.empty()) text.append(" ").append(p.directives);
+    text.append("\n{\n");
+    m.file_of.push_back(static_cast<int>(m.files.size() - 1));
+    m.body_line.push_back(line + 2);
+    text += p.body;
+    if (!p.body.empty() && p.body.back() != '\n') text += '\n';
+    text += "}\n";
+    line += 3 + static_cast<int>(std::count(p.body.begin(), p.body.end(), '\n')) +
+            (!p.body.empty() && p.body.back() != '\n');
+  }
+  m.lines.push_back(line - 1);
   return m;
+}
+
+// How a module's first run is laid out: probes expected to end ptxas's parse (group 2) each in a file
+// of its own, so that one ending its file's parse hides no other's verdict; the others in one file.
+// Only those: ptxas lowers the files of a run together where none has an error, and then the wmma
+// of a second file cannot call the built-in code its lowering put in the first ("Unknown symbol
+// '__cuda_sm7x_wmma_...'"); no file of a module whose every file has an error is lowered.
+Layout first_layout(const std::vector<Probe>& probes, const std::vector<std::size_t>& members) {
+  return probes[members.front()].group == 2 ? Layout::FilePerEntry : Layout::OneFile;
 }
 
 // What one ptxas run said about each member.
@@ -70,8 +112,9 @@ struct Run {
   std::vector<std::string> messages;     // per member, renumbered
   std::vector<bool> rejected;            // per member: an error or fatal line pinned on it
   bool stray = false;                    // a line that names no member (other than the closing abort line)
+  bool fatal = false;                    // a fatal line pinned on a member: its file's parse ended there
   bool crashed = false;                  // ptxas died of its own fault (SIGSEGV, ...) on something in the module
-  std::string output;                    // as ptxas wrote it (file name normalised)
+  std::string output;                    // as ptxas wrote it (file names normalised)
 };
 
 // How ptxas ended: no verdict (`failed`, and why) where it could not run, ran past its limit, was
@@ -100,69 +143,126 @@ void read_exit(Run& run, const std::optional<ProcessResult>& ran, const ProcessR
 }
 
 // One line of ptxas's output on the member it is about: "ptxas probe.ptx, line 57; error   : ..."
-// goes to the member whose entry holds line 57; a line about the module's header to every member;
-// one about no member that can be told is stray (every member hears it).
-void pin_line(Run& run, const Module& m, const std::string& line) {
+// of file f goes to f's member whose entry holds line 57; a line about a file's header to each of
+// that file's members; one about no member that can be told is stray (every member hears it).
+void pin_line(Run& run, const Module& m, int file, const std::string& line) {
   static const std::string prefix = "ptxas probe.ptx, line ";
-  const std::size_t n = m.body_line.size();
   int number = 0;
   std::size_t semi = std::string::npos;
-  if (line.rfind(prefix, 0) == 0) {
+  if (file >= 0 && line.rfind(prefix, 0) == 0) {
     semi = line.find(';', prefix.size());
     if (semi != std::string::npos) number = std::atoi(line.c_str() + prefix.size());
   }
-  // The entry whose body holds the line (its entry and brace lines are the two before its body).
-  auto next = std::upper_bound(m.body_line.begin(), m.body_line.end(), number + 2);
-  if (number > 0 && number < m.body_line.front() - 2) {
-    // About the module's header (.version, .target): every member hears it, alone too.
-    for (std::size_t k = 0; k < n; ++k) {
-      run.messages[k] += line + "\n";
-      if (line.find("; error") != std::string::npos || line.find("; fatal") != std::string::npos)
-        run.rejected[k] = true;
-    }
-    return;
-  }
-  if (number <= 0 || number > m.lines || next == m.body_line.begin()) {
+  if (number <= 0 || number > m.lines[static_cast<std::size_t>(file)]) {
     // About no member that can be told (ptxas's own built-in code, no line number).
     run.stray = true;
     for (auto& msg : run.messages) msg += line + "\n";
     return;
   }
+  const std::size_t from = m.first_entry[static_cast<std::size_t>(file)];
+  const std::size_t to = static_cast<std::size_t>(file) + 1 < m.files.size() ? m.first_entry[static_cast<std::size_t>(file) + 1]
+                                                                             : m.body_line.size();
+  const bool error = line.find("; error", semi) == semi || line.find("; fatal", semi) == semi;
+  if (number > kHeaderLines && number < m.entries_from[static_cast<std::size_t>(file)]) return;  // the ret entry's
+  if (number <= kHeaderLines) {
+    // About the file's header (.version, .target): each of its members hears it, alone too.
+    for (std::size_t k = from; k < to; ++k) {
+      run.messages[k] += line + "\n";
+      if (error) run.rejected[k] = true;
+    }
+    return;
+  }
+  // The entry whose body holds the line (its entry and brace lines are the two before its body).
+  auto next = std::upper_bound(m.body_line.begin() + static_cast<std::ptrdiff_t>(from),
+                               m.body_line.begin() + static_cast<std::ptrdiff_t>(to), number + 2);
   const std::size_t k = static_cast<std::size_t>(next - m.body_line.begin() - 1);
   const std::string rest = line.substr(semi);  // "; error   : ..."
   run.messages[k] += fmt::format("{}{}{}\n", prefix, number - m.body_line[k] + 1, rest);
-  if (rest.rfind("; error", 0) == 0 || rest.rfind("; fatal", 0) == 0) run.rejected[k] = true;
+  if (error) run.rejected[k] = true;
+  if (rest.rfind("; fatal", 0) == 0) run.fatal = true;
 }
 
-Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, ProbeMode mode, const fs::path& dir) {
-  static std::atomic<unsigned> counter{0};
-  const std::string stem = fmt::format("probe-{}-{}", ::getpid(), counter++);
-  const fs::path file = dir / (stem + ".ptx"), out = dir / (stem + ".cubin");
-  write_file_atomically(file, m.text);
-  const std::optional<ProcessResult> ran =
-      tc.run({"-arch=" + arch, file.string(), "-o", mode == ProbeMode::Full ? out.string() : "/dev/null"});
-  ProcessResult r = ran.value_or(ProcessResult{});
+// The module's file names in ptxas's output made "probe.ptx", each line with the file it names
+// (-1: none of them). Files are `stem`-N.ptx.
+std::vector<std::pair<int, std::string>> output_lines(const std::string& output, const std::string& stem,
+                                                      std::size_t files) {
+  std::vector<std::pair<int, std::string>> lines;
+  for (std::size_t at = 0; at < output.size();) {
+    std::size_t end = output.find('\n', at);
+    if (end == std::string::npos) end = output.size();
+    std::string line = output.substr(at, end - at);
+    at = end + 1;
+    int file = -1;
+    for (std::size_t p; (p = line.find(stem)) != std::string::npos;) {
+      char* after = nullptr;
+      const unsigned long n = std::strtoul(line.c_str() + p + stem.size(), &after, 10);
+      if (std::strncmp(after, ".ptx", 4) != 0 || n >= files) break;
+      if (file < 0) file = static_cast<int>(n);
+      line.replace(p, static_cast<std::size_t>(after - line.c_str()) + 4 - p, "probe.ptx");
+    }
+    lines.emplace_back(file, std::move(line));
+  }
+  return lines;
+}
+
+// A worker's ptxas input files, `stem`N.ptx, written over in place run after run: a new file per
+// entry per run (made, renamed, removed) costs ext4 an inode search each (many thousands a second
+// here: most of the audit's time went to the kernel), a file written over costs none.
+struct WorkerFiles {
+  std::string stem;
+  std::size_t made = 0;
+  explicit WorkerFiles(const fs::path& dir) {
+    static std::atomic<unsigned> counter{0};
+    stem = (dir / fmt::format("probe-{}-{}-", ::getpid(), counter++)).string();
+  }
+  WorkerFiles(const WorkerFiles&) = delete;
+  WorkerFiles& operator=(const WorkerFiles&) = delete;
+  ~WorkerFiles() {
+    std::error_code ec;
+    for (std::size_t f = 0; f < made; ++f) fs::remove(fmt::format("{}{}.ptx", stem, f), ec);
+    fs::remove(stem + "cubin", ec);
+  }
+  std::string write(std::size_t f, const std::string& text) {
+    const std::string path = fmt::format("{}{}.ptx", stem, f);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw std::runtime_error(write_error(path, errno));
+    try {
+      write_all(fd, text, path);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::close(fd) != 0) throw std::runtime_error(write_error(path, errno));
+    made = std::max(made, f + 1);
+    return path;
+  }
+};
+
+Run run_ptxas(const Toolchain& tc, const Module& m, const std::string& arch, ProbeMode mode, WorkerFiles& files) {
+  const std::string out = files.stem + "cubin";
+  std::vector<std::string> args = {"-arch=" + arch};
+  for (std::size_t f = 0; f < m.files.size(); ++f) args.push_back(files.write(f, m.files[f]));
+  args.insert(args.end(), {"-o", mode == ProbeMode::Full ? out : "/dev/null"});
   std::error_code ec;
-  const bool wrote = fs::exists(out, ec);
-  fs::remove(file, ec);
-  fs::remove(out, ec);
+  if (mode == ProbeMode::Full) fs::remove(out, ec);
+  const std::optional<ProcessResult> ran = tc.run(args);
+  ProcessResult r = ran.value_or(ProcessResult{});
+  const bool wrote = mode == ProbeMode::Full && fs::exists(out, ec);
+  const std::string& stem = files.stem;
   Run run;
-  run.output = r.output;
-  for (std::size_t p; (p = run.output.find(file.string())) != std::string::npos;)
-    run.output.replace(p, file.string().size(), "probe.ptx");
   run.messages.assign(m.body_line.size(), "");
   run.rejected.assign(m.body_line.size(), false);
+  std::set<std::string> said;  // a line about no file said by each of many files is heard once
+  for (auto& [file, line] : output_lines(r.output, stem, m.files.size())) {
+    run.output += line + "\n";
+    if (line.empty() || line.rfind("ptxas fatal   : Ptx assembly aborted due to errors", 0) == 0) continue;
+    if (file < 0 && m.files.size() > 1 && !said.insert(line).second) continue;
+    pin_line(run, m, file, line);
+  }
+  if (!r.output.empty() && r.output.back() != '\n') run.output.pop_back();
   read_exit(run, ran, r, tc, mode == ProbeMode::Full && !wrote);
   if (run.failed) return run;
   run.accepted = r.exit_code == 0 && !run.crashed;
-  for (std::size_t at = 0; at < run.output.size();) {
-    std::size_t end = run.output.find('\n', at);
-    if (end == std::string::npos) end = run.output.size();
-    const std::string line = run.output.substr(at, end - at);
-    at = end + 1;
-    if (line.empty() || line.rfind("ptxas fatal   : Ptx assembly aborted due to errors", 0) == 0) continue;
-    pin_line(run, m, line);
-  }
   return run;
 }
 
@@ -171,7 +271,7 @@ struct Judging {
   const Toolchain& tc;
   const std::vector<Probe>& probes;
   ProbeMode mode;
-  fs::path scratch;
+  WorkerFiles& files;
   std::vector<ProbeVerdict>& out;
   std::atomic<std::size_t>& runs;
   // Bodies found alone to give a line about no member with nothing pinned (on any target): in a
@@ -210,21 +310,23 @@ struct Judging {
   // Whether the module was accepted in one run. `holds_the_line`: the other half of its parent ran
   // clean, so what gave the parent its line about no member is in this half: it is split at once,
   // not run whole first (each verdict still comes from a run of the member's own module).
-  bool judge(const std::vector<std::size_t>& members, const std::string& arch, bool holds_the_line = false) {
+  bool judge(const std::vector<std::size_t>& members, const std::string& arch, bool holds_the_line = false,
+             std::optional<Layout> layout = std::nullopt) {
     if (members.empty()) return true;
     if (holds_the_line && members.size() > 1) {
       split_in_halves(members, arch);
       return false;
     }
     if (judged_apart(members, arch)) return false;
-    const Module m = compose(probes, members);
-    const Run r = run_ptxas(tc, m, arch, mode, scratch);
+    const Layout laid = layout.value_or(first_layout(probes, members));
+    const Module m = compose(probes, members, laid);
+    const Run r = run_ptxas(tc, m, arch, mode, files);
     ++runs;
     // A ptxas that lists compute_XX but refuses it as -arch (ptxas 12.4 with compute_90a) has said
     // nothing about the PTX: the module is judged by a full assembly for the real target instead.
     if (arch.rfind("compute_", 0) == 0 &&
         r.output.find("Unsupported gpu architecture '" + arch + "'") != std::string::npos) {
-      return judge(members, "sm_" + arch.substr(8));
+      return judge(members, "sm_" + arch.substr(8), false, laid);
     }
     if (r.crashed) {
       crashed(members, arch, r);
@@ -239,7 +341,7 @@ struct Judging {
       for (std::size_t j = 0; j < members.size(); ++j) out[members[j]] = {.accepted = true, .message = r.messages[j]};
       return true;
     }
-    judge_rejection(members, arch, r);
+    judge_rejection(members, arch, r, laid);
     return false;
   }
 
@@ -255,7 +357,12 @@ struct Judging {
 
   // A module ptxas rejected: the members an error was pinned on have their verdicts, the others are
   // judged again; a line about no member sends the module to be split until it is one member's.
-  void judge_rejection(const std::vector<std::size_t>& members, const std::string& arch, const Run& r) {
+  void judge_rejection(const std::vector<std::size_t>& members, const std::string& arch, const Run& r, Layout laid) {
+    // Those no error was pinned on, judged again, in one file (a file each, where their parse was
+    // ended by a fatal line of the one file they shared: each may end the parse again).
+    const int group = probes[members.front()].group;
+    const Layout again_layout = laid == Layout::OneFile && r.fatal && (group == 2 || group == 3)
+                                    ? Layout::FilePerEntry : Layout::OneFile;
     // A line about no member (the header, ptxas's own built-in code) may be any member's: halves,
     // until it is one member's alone, or goes away.
     const auto pinned = static_cast<std::size_t>(std::count(r.rejected.begin(), r.rejected.end(), true));
@@ -264,8 +371,8 @@ struct Judging {
       // side, and the other (most often the accepted ones) is judged in one run, not in halves.
       std::vector<std::size_t> rejected, others;
       for (std::size_t j = 0; j < members.size(); ++j) (r.rejected[j] ? rejected : others).push_back(members[j]);
-      judge(others, arch);
-      judge(rejected, arch);
+      judge(others, arch, false, again_layout);
+      judge(rejected, arch, false, Layout::OneFile);
       return;
     }
     if (pinned == 0 || r.stray) {
@@ -303,7 +410,7 @@ struct Judging {
       if (r.rejected[j]) out[members[j]] = {.accepted = false, .message = r.messages[j]};
       else again.push_back(members[j]);
     }
-    judge(again, arch);
+    judge(again, arch, false, again_layout);
   }
 
   // A module expected to be accepted (group 0): the bodies rejected the last time judged apart from
@@ -313,8 +420,8 @@ struct Judging {
     std::vector<std::size_t> before, rest;
     for (auto k : members) (rejected_last(k) ? before : rest).push_back(k);
     if (before.empty() || rest.empty()) return false;
-    judge(rest, arch);
-    judge(before, arch);
+    judge(rest, arch, false, Layout::OneFile);
+    judge(before, arch, false, Layout::OneFile);
     return true;
   }
 
@@ -325,9 +432,18 @@ struct Judging {
   }
 };
 
+// Over the module's files (one file: its text, as before files were many), -arch, mode, ptxas.
 std::string key_of(const Module& m, const std::string& arch, ProbeMode mode, const Toolchain& tc) {
-  std::string all = m.text + '\0' + arch + '\0' + (mode == ProbeMode::Full ? "full" : "parse") + '\0' + tc.version;
-  XXH128_hash_t h = XXH3_128bits(all.data(), all.size());
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_128bits_reset(st);
+  for (std::size_t f = 0; f < m.files.size(); ++f) {
+    if (f > 0) XXH3_128bits_update(st, "\0file\0", 6);
+    XXH3_128bits_update(st, m.files[f].data(), m.files[f].size());
+  }
+  const std::string rest = std::string(1, '\0') + arch + '\0' + (mode == ProbeMode::Full ? "full" : "parse") + '\0' + tc.version;
+  XXH3_128bits_update(st, rest.data(), rest.size());
+  const XXH128_hash_t h = XXH3_128bits_digest(st);
+  XXH3_freeState(st);
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 
@@ -475,9 +591,10 @@ void judge_modules(const Toolchain& tc, const std::vector<Probe>& probes, std::v
   std::unordered_map<std::uint64_t, bool> last_rejected;
   std::mutex suspects_lock;
   auto worker = [&] {
+    WorkerFiles files(scratch);
     for (std::size_t w; (w = next++) < work.size();) {
       ModuleWork& job = work[w];
-      job.key = key_of(compose(probes, job.members), job.arch, mode, tc);
+      job.key = key_of(compose(probes, job.members, first_layout(probes, job.members)), job.arch, mode, tc);
       const fs::path record = cache_dir / (job.key + ".probes");
       std::vector<ProbeVerdict> known;
       SealedRead read = read_sealed(record);
@@ -488,7 +605,7 @@ void judge_modules(const Toolchain& tc, const std::vector<Probe>& probes, std::v
       }
       if (read.state == SealedRead::State::Bad || read.good())
         discard_bad_entry(record, read.good() ? "sealed, but not " + std::to_string(job.members.size()) + " verdicts" : read.why);
-      Judging{.tc = tc, .probes = probes, .mode = mode, .scratch = scratch, .out = out, .runs = runs,
+      Judging{.tc = tc, .probes = probes, .mode = mode, .files = files, .out = out, .runs = runs,
               .suspects = suspects, .suspects_lock = suspects_lock, .last_rejected = last_rejected}
           .judge(job.members, job.arch);
       std::vector<ProbeVerdict> mine;

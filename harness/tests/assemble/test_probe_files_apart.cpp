@@ -1,0 +1,107 @@
+// Probes that end ptxas's parse (a syntax error is fatal to the rest of its file), each in a file of
+// its own in one ptxas process: every verdict and message is the one the probe gets alone, in far
+// fewer runs than one a probe. ptxas 13.0 leaves the qualifiers of the instruction a fatal error
+// stopped in for the next file's first instruction; the `ret` entry each such file opens with takes
+// them, so that a probe after one is judged clean.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "assemble/probe_assembly.hpp"
+
+using namespace ptxcts;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<Toolchain> ptxas_here() {
+  try {
+    return Toolchain::discover();
+  } catch (const std::exception&) { return std::nullopt; }
+}
+
+fs::path empty_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / fmt::format("ptxcts-files-apart-{}-{}", name, ::getpid());
+  fs::remove_all(d);
+  return d;
+}
+
+// An ldmatrix whose address is written as two registers: "Parsing error near '%io'", fatal, in the
+// middle of an instruction whose qualifiers ptxas has read.
+Probe ends_parse(int k, int group) {
+  return {.target = "sm_90",
+          .ptx = {9, 0},
+          .body = fmt::format(".reg .b64 %io;\n.reg .b32 %v<1>;\n.reg .b64 %ad;\n"
+                              "ldmatrix.sync.aligned.m8n8.x1{}.shared.b16 {{%v0}}, [%ad+%io];\n// probe {}\n",
+                              k % 2 ? ".trans" : "", k),
+          .group = group};
+}
+
+// A valid ldmatrix (the question expected it to end the parse too: a wrong guess costs nothing).
+Probe valid(int k, int group) {
+  return {.target = "sm_90",
+          .ptx = {9, 0},
+          .body = fmt::format(".reg .b32 %v<2>;\n.reg .b64 %ad;\n"
+                              "ldmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 {{%v0, %v1}}, [%ad];\n// probe {}\n", k),
+          .group = group};
+}
+
+// What every probe gets alone, one ptxas run each.
+void expect_as_alone(const Toolchain& tc, const std::vector<Probe>& probes, const std::vector<ProbeVerdict>& together,
+                     const fs::path& dir) {
+  ASSERT_EQ(together.size(), probes.size());
+  for (std::size_t k = 0; k < probes.size(); ++k) {
+    Probe p = probes[k];
+    p.group = 0;
+    auto alone = assemble_probes(tc, {p}, dir / fmt::format("alone{}", k), 1);
+    EXPECT_EQ(together[k].accepted, alone[0].accepted) << k << ": " << together[k].message;
+    EXPECT_EQ(together[k].message, alone[0].message) << k;
+    EXPECT_TRUE(together[k].error.empty()) << together[k].error;
+  }
+}
+
+}  // namespace
+
+// Before (one file): a run a probe, each fatal error ending the parse of every probe after it.
+// Without the ret entry, the valid ldmatrix after a fatal one is rejected with "Multiple .aligned
+// modifiers specified" and three more such lines (seen red).
+TEST(ProbeFilesApart, ProbesThatEndTheParseAreJudgedInOneRunEachAsAlone) {
+  auto tc = ptxas_here();
+  if (!tc) GTEST_SKIP() << "no ptxas";
+  std::vector<Probe> probes;
+  for (int k = 0; k < 12; ++k) probes.push_back(k % 4 == 3 ? valid(k, 2) : ends_parse(k, 2));
+  const fs::path dir = empty_dir("group2");
+  ProbeStats stats;
+  auto v = assemble_probes(*tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  for (std::size_t k = 0; k < probes.size(); ++k) {
+    EXPECT_EQ(v[k].accepted, k % 4 == 3) << k << ": " << v[k].message;
+    if (k % 4 != 3) {
+      EXPECT_NE(v[k].message.find("line 4; fatal   : Parsing error near '%io'"), std::string::npos) << v[k].message;
+    }
+  }
+  // The module (each probe a file: 9 fatal errors pinned), then the 3 nothing was pinned on, together
+  // (before, one file: 10 runs, one for each fatal error, then the 3 together).
+  EXPECT_EQ(stats.ptxas_runs, 2u);
+  expect_as_alone(*tc, probes, v, dir);
+  fs::remove_all(dir);
+}
+
+// Probes of other orders of qualifiers (group 3) share one file first (ptxas takes most); where a
+// fatal error ended that file's parse, what it did not judge goes again a file each, not again
+// together after each fatal error (before: 5 runs, one for each of the 4, then the 12 together).
+TEST(ProbeFilesApart, AfterAFatalErrorTheRestOfOrdersGoAFileEach) {
+  auto tc = ptxas_here();
+  if (!tc) GTEST_SKIP() << "no ptxas";
+  std::vector<Probe> probes;
+  for (int k = 0; k < 16; ++k) probes.push_back(k % 4 == 1 ? ends_parse(k, 3) : valid(k, 3));
+  const fs::path dir = empty_dir("group3");
+  ProbeStats stats;
+  auto v = assemble_probes(*tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  for (std::size_t k = 0; k < probes.size(); ++k) EXPECT_EQ(v[k].accepted, k % 4 != 1) << k << ": " << v[k].message;
+  // One file (the first fatal error pinned), a file each (the other 3), the 12 accepted together.
+  EXPECT_EQ(stats.ptxas_runs, 3u);
+  expect_as_alone(*tc, probes, v, dir);
+  fs::remove_all(dir);
+}
