@@ -37,8 +37,12 @@ constexpr const char* kRecordMagic = "ptxcts-probes 1";
 // But it leaves the qualifiers of the instruction it stopped in behind, and the next file's first
 // instruction gets them ("Multiple .aligned modifiers specified" on an ldmatrix that has one), so
 // a file of its own (FilePerEntry) opens with an entry "rK() { ret; }" that takes them: what is
-// said about it is no member's ("Illegal modifier '.sync' for instruction 'ret'"). Probes check
-// that a member's verdict and messages are those it gets alone (test_probe_files_apart).
+// said about it is no member's ("Illegal modifier '.sync' for instruction 'ret'"). The last file
+// (no member's) holds an error, so that ptxas lowers none of them: where no file has an error it
+// lowers them together, and a wmma of a second file cannot call the built-in code its lowering put
+// in the first ("Unknown symbol '__cuda_sm7x_wmma_...'"). Such a run is a parse: the members no
+// error was pinned on are judged again, in one file. Probes check that a member's verdict and
+// messages are those it gets alone (test_probe_files_apart).
 enum class Layout { OneFile, FilePerEntry };
 
 struct Module {
@@ -47,6 +51,7 @@ struct Module {
   std::vector<int> lines;               // per file: its last line
   std::vector<int> entries_from;        // per file: the line its members' entries start at (after the ret entry)
   std::vector<std::size_t> first_entry; // per file: its first entry (its entries follow in order)
+  bool stopper = false;                 // the last file is no member's: an error, so nothing is lowered
 };
 
 constexpr int kHeaderLines = 3;  // .version, .target, .address_size
@@ -91,17 +96,21 @@ Module compose(const std::vector<Probe>& probes, const std::vector<std::size_t>&
     line += 3 + static_cast<int>(std::count(p.body.begin(), p.body.end(), '\n')) +
             (!p.body.empty() && p.body.back() != '\n');
   }
+  if (layout == Layout::FilePerEntry) {
+    open_file(m, header, members.size(), Layout::OneFile, line);
+    m.files.back().append(".visible .entry z()\n{\nptxcts_stops_lowering;\n}\n");
+    line += 4;
+    m.stopper = true;
+  }
   m.lines.push_back(line - 1);
   return m;
 }
 
 // How a module's first run is laid out: probes expected to end ptxas's parse (group 2) each in a file
-// of its own, so that one ending its file's parse hides no other's verdict; the others in one file.
-// Only those: ptxas lowers the files of a run together where none has an error, and then the wmma
-// of a second file cannot call the built-in code its lowering put in the first ("Unknown symbol
-// '__cuda_sm7x_wmma_...'"); no file of a module whose every file has an error is lowered.
+// of its own, so that one ending its file's parse hides no other's verdict; the others in one file
+// (most are judged in that one run: a file a member is a parse, and a second run for what it takes).
 Layout first_layout(const std::vector<Probe>& probes, const std::vector<std::size_t>& members) {
-  return probes[members.front()].group == 2 ? Layout::FilePerEntry : Layout::OneFile;
+  return members.size() > 1 && probes[members.front()].group == 2 ? Layout::FilePerEntry : Layout::OneFile;
 }
 
 // What one ptxas run said about each member.
@@ -153,6 +162,7 @@ void pin_line(Run& run, const Module& m, int file, const std::string& line) {
     semi = line.find(';', prefix.size());
     if (semi != std::string::npos) number = std::atoi(line.c_str() + prefix.size());
   }
+  if (m.stopper && static_cast<std::size_t>(file) + 1 == m.files.size()) return;  // the stopper's error
   if (number <= 0 || number > m.lines[static_cast<std::size_t>(file)]) {
     // About no member that can be told (ptxas's own built-in code, no line number).
     run.stray = true;
@@ -317,8 +327,8 @@ struct Judging {
       split_in_halves(members, arch);
       return false;
     }
-    if (judged_apart(members, arch)) return false;
-    const Layout laid = layout.value_or(first_layout(probes, members));
+    const Layout laid = members.size() == 1 ? Layout::OneFile : layout.value_or(first_layout(probes, members));
+    if (judged_apart(members, arch, laid)) return false;
     const Module m = compose(probes, members, laid);
     const Run r = run_ptxas(tc, m, arch, mode, files);
     ++runs;
@@ -358,11 +368,10 @@ struct Judging {
   // A module ptxas rejected: the members an error was pinned on have their verdicts, the others are
   // judged again; a line about no member sends the module to be split until it is one member's.
   void judge_rejection(const std::vector<std::size_t>& members, const std::string& arch, const Run& r, Layout laid) {
-    // Those no error was pinned on, judged again, in one file (a file each, where their parse was
-    // ended by a fatal line of the one file they shared: each may end the parse again).
-    const int group = probes[members.front()].group;
-    const Layout again_layout = laid == Layout::OneFile && r.fatal && (group == 2 || group == 3)
-                                    ? Layout::FilePerEntry : Layout::OneFile;
+    // Those no error was pinned on, judged again, in one file; a file each where a fatal line ended
+    // the parse of the one file they shared (each may end it again: else a run for each).
+    const Layout again_layout = laid == Layout::OneFile && r.fatal ? Layout::FilePerEntry : Layout::OneFile;
+    if (laid == Layout::FilePerEntry && !r.stray) return judge_parse(members, arch, r);
     // A line about no member (the header, ptxas's own built-in code) may be any member's: halves,
     // until it is one member's alone, or goes away.
     const auto pinned = static_cast<std::size_t>(std::count(r.rejected.begin(), r.rejected.end(), true));
@@ -413,10 +422,33 @@ struct Judging {
     judge(again, arch, false, again_layout);
   }
 
-  // A module expected to be accepted (group 0): the bodies rejected the last time judged apart from
-  // the rest, each side in a module of its own. Whether it was split so.
-  bool judged_apart(const std::vector<std::size_t>& members, const std::string& arch) {
-    if (members.size() < 2 || probes[members.front()].group != 0) return false;
+  // A run of a file a member (a parse: nothing lowered): the members an error was pinned on are
+  // rejected, the others judged again together, in one file (lowered there, as ptxas takes them).
+  void judge_parse(const std::vector<std::size_t>& members, const std::string& arch, const Run& r) {
+    note_verdicts(members, r.rejected);
+    std::vector<std::size_t> again;
+    for (std::size_t j = 0; j < members.size(); ++j) {
+      if (r.rejected[j]) out[members[j]] = {.accepted = false, .message = r.messages[j]};
+      else again.push_back(members[j]);
+    }
+    judge(again, arch, false, Layout::OneFile);
+  }
+
+  // Bodies found alone to give a line about no member, each alone, the rest together; in a module
+  // expected to be accepted (group 0), the bodies rejected the last time apart from the rest, each
+  // side in a module of its own. Whether it was split so.
+  bool judged_apart(const std::vector<std::size_t>& members, const std::string& arch, Layout laid) {
+    if (members.size() < 2) return false;
+    // Bodies found alone to give a line about no member (ptxas's built-in code, on any target): each
+    // alone at once, not found again by halves (the rest of the module keeps its layout).
+    std::vector<std::size_t> suspect, others;
+    for (auto k : members) (suspected(k) ? suspect : others).push_back(k);
+    if (!suspect.empty()) {
+      judge(others, arch, false, laid);
+      for (auto k : suspect) judge({k}, arch);
+      return true;
+    }
+    if (probes[members.front()].group != 0) return false;
     std::vector<std::size_t> before, rest;
     for (auto k : members) (rejected_last(k) ? before : rest).push_back(k);
     if (before.empty() || rest.empty()) return false;
