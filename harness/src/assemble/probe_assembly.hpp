@@ -25,11 +25,12 @@
 //
 // A module is one or more files, all given to one ptxas process, which parses each file apart: probes
 // expected to end the parse (a syntax error) each go in a file of their own, as do, after a fatal
-// error ended the parse of a module of other orders of qualifiers, the entries it did not judge; so
-// one run judges them all (ptxas 13.0's cold audit: 2,020 runs before, 1,179 after, same verdicts).
-// Each such file opens with an entry of its own ("ret;") that takes what ptxas leaves of the
-// instruction a fatal error stopped in. Other probes share one file: where no file has an error,
-// ptxas lowers them together, and a wmma in a second file then fails to find its built-in code.
+// error ended the parse of a module's one file, the entries it did not judge; so one run judges them
+// all (ptxas 13.0's cold audit: 2,020 runs before, 1,134 after, the same verdicts). Each such file
+// opens with an entry of its own ("ret;") that takes what ptxas leaves of the instruction a fatal
+// error stopped in, and the last file (no member's) holds an error, so that nothing is lowered: such
+// a run is a parse, and what it takes is judged again in one file. Where no file has an error ptxas
+// lowers them together, and a wmma in a second file then fails to find its built-in code.
 //
 // Identical probes (the same target, PTX ISA version, -arch, directives and body: several kinds of
 // question often ask the same thing) are judged once and the verdict given to each that asked it.
