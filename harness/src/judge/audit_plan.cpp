@@ -133,7 +133,8 @@ struct Builder {
   }
 
   // Every element type on every shape and matrix, each on the target supporting the most
-  // documented forms of its instruction (the newest of those that tie).
+  // documented forms of its instruction (the newest of those that tie), in the registers of the
+  // asked type's own fragment-table row where it has one (judge/type_shape_product.hpp).
   void type_shape(const std::vector<std::size_t>& representatives, const GrammarPools& pools) {
     std::vector<const ClassifiedCombination*> reps;
     std::set<std::string> asked;
@@ -145,7 +146,10 @@ struct Builder {
         std::map<std::string, int>& forms = supported[product_instruction(g.cc.combo.text)];  // once, not per target
         for (auto const& t : plan.targets) forms[t] += supports(specs.targets, *g.cc.instance, *specs.targets.find(t));
       }
-    for (auto& q : type_shape_product(reps, pools, asked)) {
+    std::vector<const ClassifiedCombination*> documented;  // each asked type's own fragment-table row, from these
+    for (auto const& g : plan.grammar)
+      if (g.cc.doc == DocClass::Valid) documented.push_back(&g.cc);
+    for (auto& q : type_shape_product(reps, pools, asked, fragment_rows(specs.register_claims, documented))) {
       std::string best;
       int most = -1;
       std::map<std::string, int>& forms = supported[product_instruction(q.m.text)];
