@@ -65,7 +65,7 @@ struct Builder {
 
   // The grammar, on every target.
   void grammar(const std::map<std::string, const Instance*>& by_text) {
-    for (auto& cc : classify_grammar(specs, by_text)) {
+    for (auto& cc : classify_grammar(specs, by_text, plan.toolkit_ptx)) {  // the rules that hold at the probes' version
       GrammarSubject g{.cc = std::move(cc), .instruction = "", .on = {}};
       ProbeText pt = probe_text(g.cc.combo.text, documented_shape(g.cc.combo));
       const std::string& body = pt.body;
@@ -133,7 +133,8 @@ struct Builder {
   }
 
   // Every element type on every shape and matrix, each on the target supporting the most
-  // documented forms of its instruction (the newest of those that tie).
+  // documented forms of its instruction (the newest of those that tie), in the registers of the
+  // asked type's own fragment-table row where it has one (judge/type_shape_product.hpp).
   void type_shape(const std::vector<std::size_t>& representatives, const GrammarPools& pools) {
     std::vector<const ClassifiedCombination*> reps;
     std::set<std::string> asked;
@@ -145,7 +146,10 @@ struct Builder {
         std::map<std::string, int>& forms = supported[product_instruction(g.cc.combo.text)];  // once, not per target
         for (auto const& t : plan.targets) forms[t] += supports(specs.targets, *g.cc.instance, *specs.targets.find(t));
       }
-    for (auto& q : type_shape_product(reps, pools, asked)) {
+    std::vector<const ClassifiedCombination*> documented;  // each asked type's own fragment-table row, from these
+    for (auto const& g : plan.grammar)
+      if (g.cc.doc == DocClass::Valid) documented.push_back(&g.cc);
+    for (auto& q : type_shape_product(reps, pools, asked, fragment_rows(specs.register_claims, documented))) {
       std::string best;
       int most = -1;
       std::map<std::string, int>& forms = supported[product_instruction(q.m.text)];
@@ -220,6 +224,43 @@ struct Builder {
       OnTarget on = add(t->name, e.version, std::move(e.body), e.expected == DocClass::Valid, targets.arch_for(t->name));
       plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(instruction), .on = on, .home = true});
     }
+  }
+
+  // Each combination a rule bounded in PTX ISA versions forbids (spec PtxRange), at the edges of the
+  // rule's range and one version past each (rule_edges), on the first target that version knows
+  // which supports the block's representative: invalid where the rule holds, and past it what the
+  // block spells without it (valid, unless another rule of its document holds there and forbids it).
+  void rule_version_edges(const std::vector<std::size_t>& representatives) {
+    std::map<const GrammarBlock*, std::size_t> rep;
+    for (auto k : representatives) rep.emplace(plan.grammar[k].cc.combo.block, k);
+    for (auto const& r : specs.rules) {
+      if (!r.ptx.bounded()) continue;
+      for (std::size_t k = 0, n = plan.grammar.size(); k < n; ++k) {
+        const Combination& c = plan.grammar[k].cc.combo;
+        auto home = rep.find(c.block);
+        if (home == rep.end() || r.cite.document != c.block->cite.document || !rule_forbids(r, c)) continue;
+        for (auto const& e : rule_edges(specs, r, plan.toolkit_ptx)) rule_edge(r, k, home->second, e);
+      }
+    }
+  }
+  void rule_edge(const GrammarRule& r, std::size_t k, std::size_t home, const RuleEdge& e) {
+    const GrammarSubject& g = plan.grammar[k];
+    const TargetInfo* t = targets.first(*plan.grammar[home].cc.instance, e.version, true);
+    if (!t) return;
+    bool invalid = e.holds;
+    for (auto const& other : specs.rules)
+      invalid = invalid || (&other != &r && other.cite.document == r.cite.document && other.ptx.holds_at(e.version) &&
+                            rule_forbids(other, g.cc.combo));
+    const std::string body = spelled_at(specs, plan.probes[g.on.front().probe].body, e.version);
+    Mutation m{.kind = "rule-version",
+               .detail = fmt::format("{}, rule {}", e.detail, r.id),
+               .text = g.cc.combo.text,
+               .shape = documented_shape(g.cc.combo),
+               .expected = invalid ? DocClass::Invalid : DocClass::Valid,
+               .words = e.holds ? r.text : g.cc.combo.block->manual,
+               .source = e.holds ? r.cite.source : r.ptx.source};
+    OnTarget on = add(t->name, e.version, body, !invalid, targets.arch_for(t->name));
+    plan.mutations.push_back({.of = home, .m = std::move(m), .instruction = g.instruction, .on = on, .home = true});
   }
 
   // A document's example, as written: on the targets its instruction is documented for (every
@@ -411,6 +452,7 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
   }
   b.equivalences(texts32, pools);
   b.type_shape(representatives, pools);
+  b.rule_version_edges(representatives);
   // Qualifier order as a space: each class of forms searched, a sample of its other forms checked.
   plan_qualifier_orders(plan);
   for (auto const& ex : specs.examples) b.example(ex);

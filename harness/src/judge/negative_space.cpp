@@ -246,6 +246,7 @@ QuestionKind question_of_mutation_kind(const std::string& kind) {
   if (kind == "operand-form") return OperandForms;
   if (kind == "type-shape") return TypeShape;
   if (kind == "version-spelling") return PtxVersions;  // the other spelling at a version
+  if (kind == "rule-version") return PtxVersions;      // a rule bounded in versions, at its range's edges
   return InvalidValues;                                 // drop, double, value, conflict, state-space
 }
 

@@ -24,7 +24,8 @@ namespace ptxcts {
 struct Mutation {
   std::string kind;    // drop, double, order, registers, register-type, address, value, conflict,
                        // state-space, operand-form, address-mode, address-width, type-shape,
-                       // version-spelling (judge/audit_plan: the other spelling at a version)
+                       // version-spelling (judge/audit_plan: the other spelling at a version),
+                       // rule-version (a rule bounded in PTX ISA versions, at its range's edges)
   std::string detail;  // e.g. "without .aligned", "{regs}: 3 registers (documented 4)"
   std::string text;    // the instruction, operand placeholders kept
   OperandShape shape;

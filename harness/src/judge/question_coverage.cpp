@@ -1,6 +1,7 @@
 #include "judge/question_coverage.hpp"
 
 #include "judge/audit.hpp"
+#include "judge/type_shape_product.hpp"
 
 #include <fmt/format.h>
 
@@ -37,6 +38,25 @@ namespace {
 struct BlockCoverageTally {
   std::size_t questions = 0, classes = 0;
   std::set<std::size_t> asked, sampled, covered;
+  // type x shape: questions in the registers of the asked type's own row (count and type), of its
+  // register type only (a row at another shape), and of none (judge/type_shape_product.hpp)
+  std::size_t by_row = 0, by_row_type = 0, no_row = 0;
+  void rows_of(const MutationSubject& m) {
+    if (m.question() != QuestionKind::TypeShape) return;
+    const std::string& d = m.m.detail;
+    by_row += d.find("as its row") != std::string::npos;
+    by_row_type += d.find("in the register type of row") != std::string::npos;
+    no_row += d.find(kNoFragmentRow) != std::string::npos;
+  }
+  // Where the asked types had no row of their own, what the questions used instead.
+  std::string rows_how() const {
+    if (by_row + by_row_type + no_row == 0) return "";
+    return fmt::format("; besides the documented form's registers, {} questions in the asked type's own fragment-table "
+                       "row's registers (count and register type), {} in the register type of its row at another "
+                       "shape (the count by the fragment's size), {} where the asked type has no row on this operand "
+                       "(the count by the fragment's size, the representative's register type)",
+                       by_row, by_row_type, no_row);
+  }
 };
 
 std::string how_covered(const BlockCoverage& c) {
@@ -63,6 +83,7 @@ std::vector<BlockCoverage> block_coverage(const AuditPlan& plan) {
     if (!m.home) continue;
     BlockCoverageTally& t = tally[{block_of(m.of), m.question()}];
     ++t.questions;
+    t.rows_of(m);
     (m.equivalence ? t.sampled : t.asked).insert(m.of);
   }
   std::map<std::pair<std::size_t, FormPart>, std::set<QuestionKind>> parts;  // form, part -> kinds it asked
@@ -79,7 +100,7 @@ std::vector<BlockCoverage> block_coverage(const AuditPlan& plan) {
     BlockCoverage c{.block = key.first->id, .kind = key.second, .questions = t.questions, .forms = forms[key.first],
                     .asked = t.asked.size(), .classes = t.classes, .by_class = t.covered.size(),
                     .sampled = t.sampled.size(), .how = ""};
-    c.how = how_covered(c);
+    c.how = how_covered(c) + t.rows_how();
     out.push_back(std::move(c));
   }
   std::sort(out.begin(), out.end(),

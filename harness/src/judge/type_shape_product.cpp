@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <regex>
+#include <tuple>
 
 #include "judge/mnemonic_units.hpp"
 #include "kinds/kinds.hpp"
@@ -99,7 +101,96 @@ OperandShape fragment_shape(const OperandShape& base, const std::string& instruc
   return sh;
 }
 
+// A form's type qualifiers: where its shape is among its units, which units are element types, and
+// which operand each types (slot_operands).
+struct TypedUnits {
+  MnemonicUnits units;
+  std::size_t shape_at = 0;  // units.units.size(): no shape
+  std::vector<std::size_t> slots;
+  std::vector<std::string> operands;
+};
+TypedUnits typed_units(const Combination& c, const std::set<std::string>& types, bool multiply) {
+  TypedUnits t{.units = mnemonic_units(c), .shape_at = 0, .slots = {}, .operands = {}};
+  t.shape_at = t.units.units.size();
+  for (std::size_t k = 0; k < t.units.units.size(); ++k) {
+    if (shape_token(t.units.units[k].text)) t.shape_at = k;
+    else if (types.count(t.units.units[k].text)) t.slots.push_back(k);
+  }
+  t.operands = slot_operands(t.slots.size(), multiply);
+  return t;
+}
+
+// Whether a claim's selection (its `where`) takes the instance.
+bool selects(const RegisterClaim& rc, const Instance& inst) {
+  for (auto const& [axis, vals] : rc.select)
+    if (std::find(vals.begin(), vals.end(), inst.option(axis).text) == vals.end()) return false;
+  return true;
+}
+
+// A row of the asked type at another shape (its register type; its count is that shape's), by
+// instruction, operand and element type.
+using RowsByType = std::map<std::tuple<std::string, std::string, std::string>, const FragmentRow*>;
+
+// The registers a question of the product is asked with besides the documented form's: each typed
+// operand's row at the asked shape (count and register type), else a row of its type at another
+// shape (register type; count by the fragment's size), else the fragment's size in the
+// representative's register type; `how` says which the asked operand took.
+struct RowedShape {
+  OperandShape shape;
+  std::string how;
+};
+RowedShape rowed_shape(const OperandShape& documented, const std::string& ins, const std::string& shape,
+                       const std::map<std::string, std::string>& typed, const std::string& asked,
+                       const FragmentRows& rows, const RowsByType& by_type) {
+  RowedShape out{.shape = fragment_shape(documented, ins, mnk_of(shape), typed), .how = ""};
+  for (auto const& [operand, type] : typed) {
+    if (!out.shape.registers.count(operand)) continue;
+    auto exact = rows.find({ins, operand, shape, type});
+    auto other = by_type.find({ins, operand, type});
+    if (exact != rows.end()) {
+      out.shape.registers[operand] = exact->second.registers;
+      out.shape.types[operand] = exact->second.register_type;
+    } else if (other != by_type.end()) {
+      out.shape.types[operand] = other->second->register_type;
+    }
+    if (operand != asked) continue;
+    out.how = exact != rows.end()
+                  ? fmt::format("{{{}}} as its row {} states ({} {} registers)", operand, exact->second.claim,
+                                exact->second.registers, exact->second.register_type)
+              : other != by_type.end()
+                  ? fmt::format("{{{}}} in the register type of row {} ({}, at another shape), registers by the "
+                                "fragment's size",
+                                operand, other->second->claim, other->second->register_type)
+                  : fmt::format("{} {{{}}} as {}: registers by the fragment's size, the representative's register type",
+                                kNoFragmentRow, operand, type);
+  }
+  if (out.how.empty()) out.how = "registers by the fragment's size";
+  return out;
+}
+
 }  // namespace
+
+FragmentRows fragment_rows(const std::vector<RegisterClaim>& claims,
+                           const std::vector<const ClassifiedCombination*>& forms) {
+  FragmentRows out;
+  const std::map<bool, std::set<std::string>> types = {{true, element_types(true, forms)},
+                                                        {false, element_types(false, forms)}};
+  for (auto const* f : forms) {
+    if (!f->instance || f->doc != DocClass::Valid) continue;
+    const bool multiply = multiplies(*f);
+    const TypedUnits t = typed_units(f->combo, types.at(multiply), multiply);
+    if (t.shape_at == t.units.units.size()) continue;
+    for (auto const& rc : claims) {
+      if (rc.register_type.empty() || rc.variant != f->instance->variant().name || !selects(rc, *f->instance)) continue;
+      for (std::size_t i = 0; i < t.slots.size(); ++i)
+        if (t.operands[i] == rc.operand)
+          out.emplace(FragmentRowKey{product_instruction(f->combo.text), rc.operand, t.units.units[t.shape_at].text,
+                                     t.units.units[t.slots[i]].text},
+                      FragmentRow{.claim = rc.id, .registers = rc.registers, .register_type = rc.register_type});
+    }
+  }
+  return out;
+}
 
 std::string product_instruction(const std::string& text) {
   const std::size_t sync = text.find(".sync");
@@ -107,8 +198,11 @@ std::string product_instruction(const std::string& text) {
 }
 
 std::vector<TypeShapeQuestion> type_shape_product(const std::vector<const ClassifiedCombination*>& reps,
-                                                  const GrammarPools& pools, const std::set<std::string>& asked) {
+                                                  const GrammarPools& pools, const std::set<std::string>& asked,
+                                                  const FragmentRows& rows) {
   std::vector<TypeShapeQuestion> out;
+  RowsByType by_type;
+  for (auto const& [k, row] : rows) by_type.emplace(std::tuple{std::get<0>(k), std::get<1>(k), std::get<3>(k)}, &row);
   std::set<std::string> seen = asked;
   std::map<bool, std::set<std::string>> types = {{true, element_types(true, reps)},
                                                   {false, element_types(false, reps)}};
@@ -128,15 +222,12 @@ std::vector<TypeShapeQuestion> type_shape_product(const std::vector<const Classi
       auto b = base[ins].find(shape);
       const std::size_t r = b == base[ins].end() ? r0 : b->second;
       const ClassifiedCombination& rep = *reps[r];
-      const MnemonicUnits units = mnemonic_units(rep.combo);
-      std::vector<std::size_t> slots;
-      std::size_t shape_at = units.units.size();
-      for (std::size_t k = 0; k < units.units.size(); ++k) {
-        if (shape_token(units.units[k].text)) shape_at = k;
-        else if (types[multiply].count(units.units[k].text)) slots.push_back(k);
-      }
+      const TypedUnits tu = typed_units(rep.combo, types[multiply], multiply);
+      const MnemonicUnits& units = tu.units;
+      const std::vector<std::size_t>& slots = tu.slots;
+      const std::size_t shape_at = tu.shape_at;
       if (shape_at == units.units.size()) continue;
-      const std::vector<std::string> operands = slot_operands(slots.size(), multiply);
+      const std::vector<std::string>& operands = tu.operands;
       const OperandShape documented = documented_shape(rep.combo);
       for (std::size_t j = 0; j < slots.size(); ++j)
         for (auto const& t : types[multiply]) {
@@ -151,10 +242,11 @@ std::vector<TypeShapeQuestion> type_shape_product(const std::vector<const Classi
           out.push_back({.of = r, .m = {.kind = "type-shape", .detail = what + ", the documented form's registers",
                                         .text = text, .shape = documented, .expected = DocClass::Undocumented,
                                         .words = "", .source = ""}});
-          const OperandShape sized = multiply ? fragment_shape(documented, ins, mnk_of(shape), typed) : documented;
-          if (sized.registers != documented.registers || sized.types != documented.types)
-            out.push_back({.of = r, .m = {.kind = "type-shape", .detail = what + ", registers by the fragment's size",
-                                          .text = text, .shape = sized, .expected = DocClass::Undocumented,
+          if (!multiply) continue;  // data movement: no fragment table, the documented registers only
+          RowedShape sized = rowed_shape(documented, ins, shape, typed, operands[j], rows, by_type);
+          if (sized.shape.registers != documented.registers || sized.shape.types != documented.types)
+            out.push_back({.of = r, .m = {.kind = "type-shape", .detail = what + ", " + sized.how, .text = text,
+                                          .shape = std::move(sized.shape), .expected = DocClass::Undocumented,
                                           .words = "", .source = ""}});
         }
     }

@@ -97,4 +97,25 @@ std::vector<SpellingEdge> spelling_edges(const SpecSet& specs, const std::string
   return out;
 }
 
+std::vector<RuleEdge> rule_edges(const SpecSet& specs, const GrammarRule& rule, PtxVersion toolkit) {
+  std::vector<RuleEdge> out;
+  auto edge = [&](std::optional<PtxVersion> v, bool holds, std::string why) {
+    if (!v || !(*v < toolkit)) return;  // the grammar asks every combination at the toolkit's own version
+    for (auto const& e : out)
+      if (e.version == *v) return;
+    out.push_back({.version = *v, .holds = holds, .detail = fmt::format("PTX ISA {}: {}", v->str(), why)});
+  };
+  if (rule.ptx.from) {
+    edge(specs.targets.previous(*rule.ptx.from), false,
+         fmt::format("one below the first version the rule holds at ({})", rule.ptx.from->str()));
+    edge(rule.ptx.from, true, "the first version the rule holds at");
+  }
+  if (rule.ptx.below) {
+    edge(specs.targets.previous(*rule.ptx.below), true,
+         fmt::format("the last version the rule holds at (below {})", rule.ptx.below->str()));
+    edge(rule.ptx.below, false, "the first version past the rule (it holds below it)");
+  }
+  return out;
+}
+
 }  // namespace ptxcts

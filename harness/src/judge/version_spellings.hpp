@@ -46,4 +46,17 @@ struct SpellingEdge {
 std::vector<SpellingEdge> spelling_edges(const SpecSet& specs, const std::string& body, PtxVersion documented,
                                          PtxVersion toolkit);
 
+// A rule whose documents change at a PTX ISA version (spec PtxRange: `ptx_isa: {from, below}`) is asked
+// at the edges of its range and one version past each: the last version it holds at below `below`
+// and `below` itself, `from` and the version below it. Each edge says whether the rule holds there
+// (what it forbids is then invalid; past it, the form is what the block spells without the rule).
+// Versions past the toolkit's own, or not listed in targets.yaml, are not asked; nor the toolkit's
+// own, where the grammar asks every combination on every target already.
+struct RuleEdge {
+  PtxVersion version;
+  bool holds = false;
+  std::string detail;  // "PTX ISA 9.0: the last version the rule holds at (below 9.1)"
+};
+std::vector<RuleEdge> rule_edges(const SpecSet& specs, const GrammarRule& rule, PtxVersion toolkit);
+
 }  // namespace ptxcts

@@ -125,12 +125,13 @@ int instance_registers(const Instance& inst, const std::string& operand) {
 }
 
 std::vector<ClassifiedCombination> classify_grammar(const SpecSet& specs,
-                                                    const std::map<std::string, const Instance*>& by_text) {
+                                                    const std::map<std::string, const Instance*>& by_text,
+                                                    std::optional<PtxVersion> at) {
   std::vector<ClassifiedCombination> out;
   for (auto const& b : specs.grammar) {
     std::vector<const GrammarRule*> rules;
     for (auto const& r : specs.rules)
-      if (r.family == b.family && rule_applies(r, b)) rules.push_back(&r);
+      if (r.family == b.family && rule_applies(r, b) && (!at || r.ptx.holds_at(*at))) rules.push_back(&r);
     for (auto& c : enumerate(b)) {
       ClassifiedCombination cc{.combo = std::move(c), .doc = DocClass::Undocumented, .instance = nullptr,
                                .forbidden_by = {}};
@@ -160,7 +161,7 @@ void check_only_rules_agree(const SpecSet& specs, const ClassifiedCombination& c
     for (auto const& [pos, vals] : r.only) {
       std::set<std::string> mine(vals.begin(), vals.end());
       auto [at, fresh] = allowed.emplace(pos, std::pair{&r, mine});
-      if (fresh) continue;
+      if (fresh || !r.ptx.overlaps(at->second.first->ptx)) continue;  // rules of versions apart never meet
       std::set<std::string> both;
       for (auto const& v : mine)
         if (at->second.second.count(v)) both.insert(v);
@@ -204,8 +205,13 @@ void check_grammar(const SpecSet& specs) {
     for (auto& i : expand(v)) instances.push_back(std::move(i));
   for (auto const& cc : classify_grammar(specs, instances_by_text(instances))) {
     const GrammarBlock& b = *cc.combo.block;
-    if (cc.instance && cc.doc == DocClass::Invalid) {  // another document's rule may disagree: a finding
-      const GrammarRule& r = *cc.forbidden_by.front();
+    // Another document's rule may disagree (a finding); the document's own rule must not forbid the
+    // form at a version the variant documents it at (from its minimum on).
+    auto own_conflict = [&](const GrammarRule* r) {
+      return r->cite.document == b.cite.document && r->ptx.holds_from(cc.instance->min_ptx());
+    };
+    if (cc.instance && std::any_of(cc.forbidden_by.begin(), cc.forbidden_by.end(), own_conflict)) {
+      const GrammarRule& r = **std::find_if(cc.forbidden_by.begin(), cc.forbidden_by.end(), own_conflict);
       throw SpecError(r.where, fmt::format("rule '{}' forbids '{}', which variant '{}' documents (at {}); expected the "
                                            "rule and the variant to agree",
                                            r.id, cc.combo.text, cc.instance->variant().name,

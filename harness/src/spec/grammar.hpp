@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,8 +62,11 @@ std::map<std::string, const Instance*> instances_by_text(const Instances& instan
 }
 
 // Every combination of every block, classified. `by_text`: every variant instance of the specs.
+// `at`: the PTX ISA version it is read at (a probe's .version): a rule whose `ptx_isa` range leaves
+// it out does not forbid there; none: every rule, whatever its range (the specs' own checks).
 std::vector<ClassifiedCombination> classify_grammar(const SpecSet& specs,
-                                                    const std::map<std::string, const Instance*>& by_text);
+                                                    const std::map<std::string, const Instance*>& by_text,
+                                                    std::optional<PtxVersion> at = std::nullopt);
 
 // How many registers an instance's vector operand has ("regs"; d, a, b, c of wmma.mma).
 int instance_registers(const Instance& inst, const std::string& operand);

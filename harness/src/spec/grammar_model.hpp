@@ -99,6 +99,22 @@ struct GrammarBlock {
   std::optional<AddressWords> address_words{};  // its instruction's section on the address ({}: none)
 };
 
+// The PTX ISA versions a rule holds at (`ptx_isa: {from, below, source}`): from `from` on, below
+// `below`; either may be left out. A rule without it holds at every version. `source`: where the
+// documents change the rule at that version (PTX ISA 9.1's `.ue8m0` with `.scale_vec::4X`).
+struct PtxRange {
+  std::optional<PtxVersion> from, below;
+  std::string source;
+  SourceLocation where;
+  bool bounded() const { return from || below; }
+  bool holds_at(PtxVersion v) const { return (!from || !(v < *from)) && (!below || v < *below); }
+  // Whether some version at or above `v` is in the range (a form documented from `v` on meets it).
+  bool holds_from(PtxVersion v) const { return !below || v < *below; }
+  bool overlaps(const PtxRange& o) const {
+    return (!below || !o.from || *o.from < *below) && (!o.below || !from || *from < *o.below);
+  }
+};
+
 // A rule: under `when` (position -> values, all must match), either every combination is
 // forbidden, or the positions of `only` must take one of the values listed.
 struct GrammarRule {
@@ -111,6 +127,7 @@ struct GrammarRule {
   // forbids what a block spells, the two parts of the document disagree.
   std::string other_section;
   std::vector<std::string> blocks;  // empty: every block that has the positions it names
+  PtxRange ptx{};                   // the PTX ISA versions it holds at (unbounded: every one)
   SourceLocation where;
 };
 

@@ -240,12 +240,28 @@ std::vector<GrammarBlock> read_grammar(const YamlReader& list, const std::string
   return out;
 }
 
+// `ptx_isa: {from: "M.N", below: "M.N", source: "..."}`: the versions a rule holds at.
+PtxRange read_ptx_range(YamlReader r, const TargetCatalog& targets) {
+  r.expect_map({"from", "below", "source"});
+  PtxRange out{.from = std::nullopt, .below = std::nullopt, .source = "", .where = r.where()};
+  if (r.has("from")) out.from = read_ptx(r.at("from"), &targets);
+  if (r.has("below")) out.below = read_ptx(r.at("below"), &targets);
+  if (!out.bounded()) r.fail("expected 'from' or 'below' (the PTX ISA versions the rule holds at)");
+  if (out.from && out.below && !(*out.from < *out.below))
+    r.at("below").fail(fmt::format("expected a version above 'from' ({}), the first the rule holds at, but found {}",
+                                   out.from->str(), out.below->str()));
+  out.source = r.at("source").str();
+  if (out.source.empty())
+    r.at("source").fail("expected where the documents change the rule at that version, not an empty text");
+  return out;
+}
+
 std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& family,
-                                    const std::vector<GrammarBlock>& blocks) {
+                                    const std::vector<GrammarBlock>& blocks, const TargetCatalog& targets) {
   std::vector<GrammarRule> out;
   for (auto item : list.items("'rules'")) {
-    item.expect_map(
-        {"rule", "text", "source", "document", "other_section", "when", "only", "forbid", "blocks", "paraphrase"});
+    item.expect_map({"rule", "text", "source", "document", "other_section", "when", "only", "forbid", "blocks",
+                     "paraphrase", "ptx_isa"});
     GrammarRule rule;
     read_head(item, rule, family, "rule", "a rule id");
     if (item.has("other_section")) rule.other_section = item.at("other_section").str();
@@ -256,6 +272,7 @@ std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& f
           b.fail(fmt::format("rule '{}' names block '{}', which this family does not define", rule.id, id));
         rule.blocks.push_back(id);
       }
+    if (item.has("ptx_isa")) rule.ptx = read_ptx_range(item.at("ptx_isa"), targets);
     if (item.has("when")) rule.when = read_selection(item.at("when"), "'when' of a rule");
     if (item.has("only")) rule.only = read_selection(item.at("only"), "'only' of a rule");
     if (item.has("forbid")) {

@@ -22,9 +22,10 @@ Citation read_citation(const YamlReader& r);
 void check_paraphrase(const YamlReader& r);
 
 std::vector<GrammarBlock> read_grammar(const YamlReader& list, const std::string& family);
-// Rules name positions and values of `blocks` (this family's): an unknown one is an error.
+// Rules name positions and values of `blocks` (this family's): an unknown one is an error; a rule's
+// `ptx_isa` bounds are versions targets.yaml lists, `from` below `below`.
 std::vector<GrammarRule> read_rules(const YamlReader& list, const std::string& family,
-                                    const std::vector<GrammarBlock>& blocks);
+                                    const std::vector<GrammarBlock>& blocks, const TargetCatalog& targets);
 std::vector<DocExample> read_examples(const YamlReader& list, const std::string& family);
 std::vector<RegisterClaim> read_register_claims(const YamlReader& list, const std::string& family);
 // Each variant must be one of `variants` (this family's, read before).

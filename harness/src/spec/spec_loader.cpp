@@ -454,7 +454,7 @@ void read_family_statements(const YamlReader& doc, const std::string& family, Sp
   std::vector<GrammarBlock> blocks;
   if (doc.has("grammar")) blocks = read_grammar(doc.at("grammar"), family);
   if (doc.has("rules"))
-    for (auto& r : read_rules(doc.at("rules"), family, blocks)) specs.rules.push_back(std::move(r));
+    for (auto& r : read_rules(doc.at("rules"), family, blocks, specs.targets)) specs.rules.push_back(std::move(r));
   if (doc.has("version_spellings"))
     for (auto& v : read_version_spellings(doc.at("version_spellings"), family, blocks, specs.variants,
                                                specs.targets))

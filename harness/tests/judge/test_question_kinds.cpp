@@ -218,3 +218,25 @@ TEST(QuestionKinds, TheReportCountsQuestionsAndFindingsPerKind) {
   EXPECT_NE(audit_markdown(a, run).find("| operand forms | "), std::string::npos);
   EXPECT_NE(audit_html(parse_audit_report(json, "audit.json")).find("element type x shape"), std::string::npos);
 }
+
+// A type x shape question takes the asked type's own fragment-table row where it has one: .tf32 in A
+// of .m16n8k8 is "A vector expression containing four .b32 registers, containing four .tf32 elements
+// from the matrix A." (PTX ISA 9.0, 9.7.14.5.7), so that question on the .f16 form of .m16n8k8 (whose
+// A is two .f16x2 registers) is asked with four .b32 registers; a type with no row on an operand says so.
+TEST(QuestionKinds, ATypeShapeQuestionTakesTheAskedTypesOwnFragmentRow) {
+  const Planned& p = planned();
+  const MutationSubject* tf32 = nullptr;
+  std::size_t no_row = 0;
+  for (auto const& m : p.plan.mutations) {
+    if (m.m.kind != "type-shape") continue;
+    no_row += m.m.detail.find(kNoFragmentRow) != std::string::npos;
+    if (m.m.text.rfind("mma.sync.aligned.m16n8k8.row.col.", 0) == 0 && m.m.text.find(".tf32.f16") != std::string::npos &&
+        m.m.detail.rfind(".m16n8k8 {a} as .tf32, ", 0) == 0 && m.m.detail.find("row") != std::string::npos)
+      tf32 = &m;
+  }
+  ASSERT_NE(tf32, nullptr);
+  EXPECT_EQ(tf32->m.detail, ".m16n8k8 {a} as .tf32, {a} as its row mma-fragment-m16n8k8-tf32-a states (4 .b32 registers)");
+  EXPECT_EQ(tf32->m.shape.registers.at("a"), 4);
+  EXPECT_EQ(tf32->m.shape.types.at("a"), ".b32");
+  EXPECT_GT(no_row, 0u);
+}

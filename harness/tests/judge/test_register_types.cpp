@@ -100,7 +100,7 @@ TEST(RegisterTypes, EveryRowWithATypeIsAskedEveryTypeOnItsForm) {
     if (!a.ms->equivalence) ++heads, rows.emplace(a.ms->of, a.ms->m.detail.substr(0, 3));
   }
   for (auto const& rc : p.suite.specs.register_claims) rows_typed += !rc.register_type.empty();
-  EXPECT_EQ(rows_typed, 77u);  // 69 rows of the multiply's tables (12 of them .f64), 8 of the wmma tables' claims
+  EXPECT_EQ(rows_typed, 87u);  // 69 rows of the multiply's tables (12 of them .f64), 10 of mma.sp's (9.7.14.6.2.x), 8 of the wmma tables' claims
   // 14 types each (.b16 .u16 .s16 .f16 .b32 .u32 .s32 .f32 .f16x2 .b64 .u64 .s64 .f64 .pred).
   EXPECT_EQ(heads, rows.size() * 14);
   EXPECT_GE(rows.size(), 50u);

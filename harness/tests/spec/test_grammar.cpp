@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "kinds/kinds.hpp"
 #include "spec/grammar.hpp"
@@ -210,6 +213,58 @@ TEST(GrammarErrors, AnExtraOperandThatIsAlreadyAPlaceholderOrNotInTheSyntax) {
   ASSERT_EQ(s.grammar.size(), 1u);
   EXPECT_EQ(enumerate(s.grammar[0]).front().registers("sel"), 2);
   EXPECT_EQ(s.grammar[0].types.at("sel"), ".u16");
+}
+
+// A rule bounded in PTX ISA versions (`ptx_isa`, spec PtxRange): read at a version, it forbids only
+// within its range (PTX ISA 9.1 made mma's .ue8m0 with .scale_vec::4X valid: the rule that forbids
+// it holds below 9.1). Expected classes from the bound written here, not from the code.
+TEST(Grammar, ARuleBoundedInVersionsForbidsOnlyWithinItsRange) {
+  const std::string bound = "    only: {num: [.x1, .x2]}\n    ptx_isa: {below: \"7.8\", source: \"a later version\"}";
+  Suite suite = build_suite(load_specs(files(with(kGrammar, "    only: {num: [.x1, .x2]}", bound))));
+  const GrammarRule& r = suite.specs.rules.front();
+  ASSERT_EQ(r.id, "m16n16-num");
+  ASSERT_TRUE(r.ptx.below.has_value());
+  EXPECT_EQ(r.ptx.below->str(), "7.8");
+  EXPECT_FALSE(r.ptx.from.has_value());
+  EXPECT_EQ(r.ptx.source, "a later version");
+  const std::string x4 = "ldmatrix.sync.aligned.m16n16.x4.b16 {regs}, [{addr}];";
+  auto class_at = [&](std::optional<PtxVersion> v) {
+    for (auto const& cc : classify_grammar(suite.specs, instances_by_text(suite.instances), v))
+      if (cc.combo.text == x4) return cc.doc;
+    ADD_FAILURE() << "no " << x4;
+    return DocClass::Undocumented;
+  };
+  EXPECT_EQ(class_at(PtxVersion{7, 7}), DocClass::Invalid);    // the last version it holds at
+  EXPECT_EQ(class_at(PtxVersion{7, 8}), DocClass::Unencoded);  // past it: the block spells it, no rule forbids it
+  EXPECT_EQ(class_at(PtxVersion{9, 0}), DocClass::Unencoded);
+  EXPECT_EQ(class_at(std::nullopt), DocClass::Invalid);        // every rule, whatever its range
+}
+
+TEST(GrammarErrors, ARulesPtxIsaRangeThatIsNotOne) {
+  auto error_for = [](const std::string& range) {
+    const std::string tail = with(kGrammar, "    only: {num: [.x1, .x2]}", "    only: {num: [.x1, .x2]}\n    " + range);
+    return std::pair{grammar_load_error(tail), line_of(tail, "    ptx_isa:")};
+  };
+  auto [err, line] = error_for("ptx_isa: {below: \"9.x\", source: \"s\"}");
+  EXPECT_EQ(err, fmt::format("specs/ldmatrix.yaml:{}:22: expected a PTX ISA version like \"7.8\" but found '9.x'", line));
+  std::tie(err, line) = error_for("ptx_isa: {below: \"4.0\", source: \"s\"}");
+  EXPECT_EQ(err, fmt::format("specs/ldmatrix.yaml:{}:22: PTX ISA version 4.0 is not in targets.yaml's ptx_isa_versions",
+                             line));
+  std::tie(err, line) = error_for("ptx_isa: {from: \"7.8\", below: \"7.0\", source: \"s\"}");
+  EXPECT_EQ(err, fmt::format("specs/ldmatrix.yaml:{}:35: expected a version above 'from' (7.8), the first the rule "
+                             "holds at, but found 7.0",
+                             line));
+  std::tie(err, line) = error_for("ptx_isa: {source: \"s\"}");
+  EXPECT_EQ(err, fmt::format("specs/ldmatrix.yaml:{}:14: expected 'from' or 'below' (the PTX ISA versions the rule "
+                             "holds at)",
+                             line));
+  std::tie(err, line) = error_for("ptx_isa: {below: \"7.8\", source: \"\"}");
+  EXPECT_EQ(err, fmt::format("specs/ldmatrix.yaml:{}:37: expected where the documents change the rule at that version, "
+                             "not an empty text",
+                             line));
+  std::tie(err, line) = error_for("ptx_isa: {below: \"7.8\", until: \"8.0\", source: \"s\"}");
+  EXPECT_NE(err.find("until"), std::string::npos) << err;
+  EXPECT_EQ(err.rfind(fmt::format("specs/ldmatrix.yaml:{}:", line), 0), 0u) << err;
 }
 
 }  // namespace ptxcts

@@ -21,6 +21,7 @@ struct Grammar : AuditContext {
   void forbidden(const GrammarSubject& g, const GrammarRule& r, const std::vector<std::string>& accepted_on);
   void unencoded(const GrammarSubject& g, const std::vector<std::string>& accepted_on);
   void rule_statements();
+  void edge_tally(const GrammarRule& r, std::size_t& forms, std::size_t& accepted);
   void block_statements();
 };
 
@@ -91,10 +92,27 @@ void Grammar::forbidden(const GrammarSubject& g, const GrammarRule& r, const std
   acc += !accepted_on.empty();
 }
 
-// Each rule a statement: confirmed where ptxas rejects every form it forbids.
+// A rule bounded in PTX ISA versions is asked at the edges of its range too (audit_plan's
+// rule_version_edges): the forms it forbids there, and those of them ptxas accepts.
+void Grammar::edge_tally(const GrammarRule& r, std::size_t& forms, std::size_t& accepted) {
+  if (!r.ptx.bounded()) return;
+  const std::string tail = ", rule " + r.id;
+  for (auto const& ms : plan.mutations) {
+    const std::string& d = ms.m.detail;
+    if (ms.m.kind != "rule-version" || ms.m.expected != DocClass::Invalid || d.size() < tail.size() ||
+        d.compare(d.size() - tail.size(), tail.size(), tail) != 0 || !verdict(ms.on).error.empty())
+      continue;
+    ++forms;
+    accepted += verdict(ms.on).accepted;
+  }
+}
+
+// Each rule a statement: confirmed where ptxas rejects every form it forbids (at the toolkit's PTX
+// ISA version, and at the edges of a bounded rule's range).
 void Grammar::rule_statements() {
   for (auto const& r : suite.specs.rules) {
     auto [forms, accepted] = rule_tally[&r];
+    edge_tally(r, forms, accepted);
     StatementVerdict s{.id = r.id,
                        .kind = "rule",
                        .family = r.family,
