@@ -104,13 +104,15 @@ Mutation type_question(const RegisterClaim& rc, const Instance& inst, const std:
 }
 
 // Every documented form of the claim's row (its variant, its selection, a 64-bit or no address),
-// as indices into the grammar, the claim's own first; those of the head's block only.
+// as indices into the grammar, the claim's own first; those of the head's block only, and of the
+// PTX ISA versions the toolkit knows.
 std::vector<std::size_t> row_forms(const AuditPlan& plan, const RegisterClaim& rc, const Instance& head,
                                    const std::map<const Instance*, std::size_t>& form_of) {
   std::vector<std::size_t> out{form_of.at(&head)};
   const GrammarBlock* block = plan.grammar[out.front()].cc.combo.block;
   for (auto const& [inst, k] : form_of) {
     if (inst == &head || inst->variant().name != rc.variant || plan.grammar[k].cc.combo.block != block) continue;
+    if (plan.toolkit_ptx < inst->min_ptx()) continue;  // a newer form (mma.sp::ordered_metadata on 11.8) is not known to the toolkit
     bool all = true;
     for (auto const& [axis, vals] : rc.select)
       all = all && std::find(vals.begin(), vals.end(), inst->option(axis).text) != vals.end();
