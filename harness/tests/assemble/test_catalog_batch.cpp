@@ -19,6 +19,7 @@
 #include "judge/audit.hpp"
 #include "judge/audit_plan.hpp"
 #include "kinds/matrix_move/matrix_move_emitter.hpp"
+#include "support/installed_ptxas.hpp"
 #include "support/spec_fixture.hpp"
 
 using namespace ptxcts;
@@ -26,12 +27,6 @@ using namespace ptxcts::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<Toolchain> find_ptxas() {
-  try {
-    return Toolchain::discover();
-  } catch (const std::exception&) { return std::nullopt; }
-}
 
 std::string read_file_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -55,7 +50,7 @@ struct BatchedCatalog : ::testing::Test {
   static inline CatalogStats cold, warm;
   static inline fs::path dir;
   static void SetUpTestSuite() {
-    tc = find_ptxas();
+    tc = test::installed_ptxas();
     if (!tc) return;
     tc->real_targets = {"sm_75", "sm_90"};
     suite = build_suite(load_specs(spec_files()));
@@ -197,7 +192,7 @@ namespace {
 
 // A batch built by hand from real kernels, some edited, to drive run_batch through its rounds.
 struct HandBatch : ::testing::Test {
-  std::optional<Toolchain> tc = find_ptxas();
+  std::optional<Toolchain> tc = test::installed_ptxas();
   Suite suite = build_suite(load_specs(spec_files()));
   fs::path dir = temp_dir("hand-batch");
   Batch batch;

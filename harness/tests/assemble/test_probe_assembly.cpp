@@ -10,6 +10,7 @@
 
 #include "assemble/probe_assembly.hpp"
 #include "judge/audit_plan.hpp"
+#include "support/installed_ptxas.hpp"
 #include "support/fake_ptxas.hpp"
 #include "support/spec_fixture.hpp"
 
@@ -18,12 +19,6 @@ using namespace ptxcts::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<Toolchain> real_ptxas() {
-  try {
-    return Toolchain::discover();
-  } catch (const std::exception&) { return std::nullopt; }
-}
 
 fs::path fresh_dir(const std::string& name) {
   fs::path d = fs::temp_directory_path() / fmt::format("ptxcts-probe-{}-{}", name, ::getpid());
@@ -41,7 +36,7 @@ Probe ld(const std::string& space, const std::string& target = "sm_90") {
 }  // namespace
 
 TEST(Probes, EachMessageIsPinnedOnItsProbeAndNumberedFromItsBody) {
-  auto tc = real_ptxas();
+  auto tc = test::installed_ptxas();
   if (!tc) GTEST_SKIP() << "no ptxas";
   std::vector<Probe> probes = {
       ld(".shared"),
@@ -74,7 +69,7 @@ TEST(Probes, EachMessageIsPinnedOnItsProbeAndNumberedFromItsBody) {
 // that module are judged together in one more run, not split in halves down to one probe each; and
 // every verdict and message is what that probe gets in a module of its own.
 TEST(Probes, ALineAboutNoProbeSplitsOffTheRejectedOnesNotTheAcceptedOnes) {
-  auto tc = real_ptxas();
+  auto tc = test::installed_ptxas();
   if (!tc) GTEST_SKIP() << "no ptxas";
   const Probe builtin_error{.target = "sm_80",
                             .ptx = {9, 0},
@@ -100,7 +95,7 @@ TEST(Probes, ALineAboutNoProbeSplitsOffTheRejectedOnesNotTheAcceptedOnes) {
 }
 
 TEST(Probes, AModuleHeaderPtxasRefusesRejectsEachProbeWithTheHeadersMessage) {
-  auto tc = real_ptxas();
+  auto tc = test::installed_ptxas();
   if (!tc) GTEST_SKIP() << "no ptxas";
   std::vector<Probe> probes = {ld(".shared"), ld("")};
   for (auto& p : probes) p.ptx = {6, 0};  // PTX ISA 6.0 does not know sm_90
@@ -115,7 +110,7 @@ TEST(Probes, AModuleHeaderPtxasRefusesRejectsEachProbeWithTheHeadersMessage) {
 }
 
 TEST(Probes, AWarmCallRunsNoPtxasAndAChangedProbeOnlyItsModule) {
-  auto tc = real_ptxas();
+  auto tc = test::installed_ptxas();
   if (!tc) GTEST_SKIP() << "no ptxas";
   std::vector<Probe> probes = {ld(".shared"), ld(".global"), ld(".shared", "sm_100a"), ld(".global", "sm_100a")};
   const fs::path dir = fresh_dir("cache");
@@ -196,7 +191,7 @@ TEST(Probes, PtxasFailingGivesNoVerdictAndIsNeverCached) {
 // target; each form of the grammar, its negative space and the examples are among them):
 // parse-only and a full assembly for the real target agree on every verdict and message.
 TEST(Probes, ParseOnlyGivesTheVerdictsAndMessagesOfAFullAssemblyOverEveryForm) {
-  auto tc = real_ptxas();
+  auto tc = test::installed_ptxas();
   if (!tc) GTEST_SKIP() << "no ptxas";
   Suite suite = build_suite(load_specs(spec_files()));
   AuditPlan plan = plan_audit(suite, *tc);

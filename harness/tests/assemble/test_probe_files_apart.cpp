@@ -10,17 +10,12 @@
 #include <filesystem>
 
 #include "assemble/probe_assembly.hpp"
+#include "support/installed_ptxas.hpp"
 
 using namespace ptxcts;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<Toolchain> ptxas_here() {
-  try {
-    return Toolchain::discover();
-  } catch (const std::exception&) { return std::nullopt; }
-}
 
 fs::path empty_dir(const std::string& name) {
   fs::path d = fs::temp_directory_path() / fmt::format("ptxcts-files-apart-{}-{}", name, ::getpid());
@@ -68,7 +63,7 @@ void expect_as_alone(const Toolchain& tc, const std::vector<Probe>& probes, cons
 // Without the ret entry, the valid ldmatrix after a fatal one is rejected with "Multiple .aligned
 // modifiers specified" and three more such lines (seen red).
 TEST(ProbeFilesApart, ProbesThatEndTheParseAreJudgedInOneRunEachAsAlone) {
-  auto tc = ptxas_here();
+  auto tc = test::installed_ptxas();
   if (!tc) GTEST_SKIP() << "no ptxas";
   std::vector<Probe> probes;
   for (int k = 0; k < 12; ++k) probes.push_back(k % 4 == 3 ? valid(k, 2) : ends_parse(k, 2));
@@ -92,7 +87,7 @@ TEST(ProbeFilesApart, ProbesThatEndTheParseAreJudgedInOneRunEachAsAlone) {
 // fatal error ended that file's parse, what it did not judge goes again a file each, not again
 // together after each fatal error (before: 5 runs, one for each of the 4, then the 12 together).
 TEST(ProbeFilesApart, AfterAFatalErrorTheRestOfOrdersGoAFileEach) {
-  auto tc = ptxas_here();
+  auto tc = test::installed_ptxas();
   if (!tc) GTEST_SKIP() << "no ptxas";
   std::vector<Probe> probes;
   for (int k = 0; k < 16; ++k) probes.push_back(k % 4 == 1 ? ends_parse(k, 3) : valid(k, 3));

@@ -220,12 +220,7 @@ TEST(RegisterTypes, TheRowsTypesAreTheManualsWords) {
 // and 12.4, each refused, "Parsing error near ':'", and 4 false findings of toolkit-rejects).
 TEST(RegisterTypes, AFormNewerThanTheToolkitIsNotAsked) {
   const TypePlan& p = type_plan();
-  Toolchain tc = test::unrun_ptxas_13_0(p.suite);
-  tc.version = "12.4.131", tc.release = "12.4";
-  tc.real_targets.clear();
-  for (auto const& t : p.suite.specs.targets.targets)
-    if (t.arch >= 75 && t.ptx <= PtxVersion{8, 4}) tc.real_targets.push_back(t.name);
-  const AuditPlan plan = plan_audit(p.suite, tc);
+  const AuditPlan plan = plan_audit(p.suite, test::unrun_ptxas(p.suite, "12.4.131", "12.4", {8, 4}));
   ASSERT_EQ(plan.toolkit_ptx, (PtxVersion{8, 4}));
   std::size_t sparse = 0;
   for (auto const& a : asked(plan)) {

@@ -24,15 +24,7 @@ namespace {
 const char* kRule = "mma-block-scale-mxf4nvf4-ue8m0";
 
 // ptxas 13.5 as the specs know it (PTX ISA 9.5), never run.
-Toolchain unrun_ptxas_13_5(const Suite& s) {
-  Toolchain tc;
-  tc.ptxas = "/nonexistent/ptxas";
-  tc.version = "13.5.37";
-  tc.release = "13.5";
-  for (auto const& t : s.specs.targets.targets)
-    if (t.arch >= 75 && t.ptx <= PtxVersion{9, 5}) tc.real_targets.push_back(t.name);
-  return tc;
-}
+Toolchain unrun_ptxas_13_5(const Suite& s) { return unrun_ptxas(s, "13.5.37", "13.5", {9, 5}); }
 
 struct Plans {
   Suite suite = build_suite(load_specs(spec_files()));
