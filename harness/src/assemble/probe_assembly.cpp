@@ -47,7 +47,7 @@ enum class Layout { OneFile, FilePerEntry };
 
 struct Module {
   std::vector<std::string> files;
-  std::vector<int> file_of, body_line;  // per entry: its file, the line of its body's first line there
+  std::vector<int> body_line;           // per entry: the line of its body's first line in its file
   std::vector<int> lines;               // per file: its last line
   std::vector<int> entries_from;        // per file: the line its members' entries start at (after the ret entry)
   std::vector<std::size_t> first_entry; // per file: its first entry (its entries follow in order)
@@ -72,7 +72,6 @@ Module compose(const std::vector<Probe>& probes, const std::vector<std::size_t>&
   const Probe& first = probes[members.front()];
   const std::string header = fmt::format(".version {}\n.target {}\n.address_size 64\n", first.ptx.str(), first.target);
   Module m;
-  m.file_of.reserve(members.size());
   m.body_line.reserve(members.size());
   int line = 0;
   for (std::size_t k = 0; k < members.size(); ++k) {
@@ -88,7 +87,6 @@ Module compose(const std::vector<Probe>& probes, const std::vector<std::size_t>&
     text.append(".visible .entry p").append(std::to_string(k)).append("()");
     if (!p.directives.empty()) text.append(" ").append(p.directives);
     text.append("\n{\n");
-    m.file_of.push_back(static_cast<int>(m.files.size() - 1));
     m.body_line.push_back(line + 2);
     text += p.body;
     if (!p.body.empty() && p.body.back() != '\n') text += '\n';
@@ -371,7 +369,8 @@ struct Judging {
     // Those no error was pinned on, judged again, in one file; a file each where a fatal line ended
     // the parse of the one file they shared (each may end it again: else a run for each).
     const Layout again_layout = laid == Layout::OneFile && r.fatal ? Layout::FilePerEntry : Layout::OneFile;
-    if (laid == Layout::FilePerEntry && !r.stray) return judge_parse(members, arch, r);
+    // A run of a file a member is a parse (nothing lowered): what it takes goes again in one file.
+    if (laid == Layout::FilePerEntry && !r.stray) return judge_pinned(members, arch, r, Layout::OneFile);
     // A line about no member (the header, ptxas's own built-in code) may be any member's: halves,
     // until it is one member's alone, or goes away.
     const auto pinned = static_cast<std::size_t>(std::count(r.rejected.begin(), r.rejected.end(), true));
@@ -411,27 +410,20 @@ struct Judging {
       split_in_halves(members, arch);
       return;
     }
+    judge_pinned(members, arch, r, again_layout);
+  }
+
+  // The members an error was pinned on are rejected; the others are judged again, laid out as
+  // `again` says: a fatal line ends the parse, and where the parse found errors ptxas does not lower
+  // what it parsed (the built-in code a wmma becomes, where errors of their own come from).
+  void judge_pinned(const std::vector<std::size_t>& members, const std::string& arch, const Run& r, Layout again_layout) {
     note_verdicts(members, r.rejected);
-    // The others again: a fatal line ends the parse, and where the parse found errors ptxas does not
-    // lower what it parsed (the built-in code a wmma becomes, where errors of their own come from).
     std::vector<std::size_t> again;
     for (std::size_t j = 0; j < members.size(); ++j) {
       if (r.rejected[j]) out[members[j]] = {.accepted = false, .message = r.messages[j]};
       else again.push_back(members[j]);
     }
     judge(again, arch, false, again_layout);
-  }
-
-  // A run of a file a member (a parse: nothing lowered): the members an error was pinned on are
-  // rejected, the others judged again together, in one file (lowered there, as ptxas takes them).
-  void judge_parse(const std::vector<std::size_t>& members, const std::string& arch, const Run& r) {
-    note_verdicts(members, r.rejected);
-    std::vector<std::size_t> again;
-    for (std::size_t j = 0; j < members.size(); ++j) {
-      if (r.rejected[j]) out[members[j]] = {.accepted = false, .message = r.messages[j]};
-      else again.push_back(members[j]);
-    }
-    judge(again, arch, false, Layout::OneFile);
   }
 
   // Bodies found alone to give a line about no member, each alone, the rest together; in a module
