@@ -676,15 +676,18 @@ std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector
     return out;
   }
   std::vector<ModuleWork> work = module_work(probes, d.judged, mode);
-  // A catalog copied read-only is still used: its verdicts are read, nothing is written into it,
-  // and ptxas's scratch files go to a folder of this process's own.
+  // A catalog copied read-only is still used: its verdicts are read, nothing is written into it.
   std::error_code ec;
   fs::create_directories(cache_dir, ec);
   const bool writable = !ec && ::access(cache_dir.c_str(), W_OK) == 0;
-  // Owned (util/owned_folder): removed on a signal too, and swept by the next run after a SIGKILL.
-  const fs::path scratch = writable ? cache_dir : make_owned_folder(fs::temp_directory_path(), "ptxcts-probes");
-  judge_modules(tc, probes, work, cache_dir, scratch, writable, jobs, mode, out, s);
-  if (!writable) remove_owned_folder(scratch);
+  // ptxas's input files, thousands a call, in a folder of this process's own in memory where there
+  // is one (ext4's inode search for each new file cost ptxas 13.0's cold audit 3 CPU-s of 46);
+  // owned (util/owned_folder): removed on a signal too, and swept by the next run after a SIGKILL.
+  struct Scratch {
+    fs::path dir = make_owned_folder(memory_backed_parent(), "ptxcts-probes");
+    ~Scratch() { remove_owned_folder(dir); }
+  } scratch;
+  judge_modules(tc, probes, work, cache_dir, scratch.dir, writable, jobs, mode, out, s);
   for (std::size_t k = 0; k < probes.size(); ++k)
     if (d.judged[d.slot_of[k]] != k) out[k] = out[d.judged[d.slot_of[k]]];
   if (writable && s.errors == 0) {

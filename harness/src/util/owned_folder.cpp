@@ -254,6 +254,13 @@ fs::path make_owned_folder(const fs::path& parent, const std::string& prefix) {
   return name;
 }
 
+fs::path memory_backed_parent() {
+  std::error_code ec;
+  const fs::path shm = "/dev/shm";
+  if (fs::is_directory(shm, ec) && ::access(shm.c_str(), W_OK | X_OK) == 0) return shm;
+  return fs::temp_directory_path();
+}
+
 void remove_owned_folder(const fs::path& dir) {
   forget(dir);
   std::error_code ec;

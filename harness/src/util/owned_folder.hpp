@@ -16,6 +16,10 @@ namespace ptxcts {
 std::filesystem::path make_owned_folder(const std::filesystem::path& parent, const std::string& prefix);
 // Removes it (whatever is in it) and forgets it.
 void remove_owned_folder(const std::filesystem::path& dir);
+// Where files made and unmade by the thousand go: /dev/shm where it is a folder this user may write
+// (Linux's tmpfs: no disk inode to find for each new file, which on ext4 grows costly once many were
+// removed nearby), else the temp folder.
+std::filesystem::path memory_backed_parent();
 
 // What was swept: how many folders, and the bytes they held.
 struct Swept {

@@ -7,10 +7,12 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "assemble/probe_assembly.hpp"
 #include "judge/audit_plan.hpp"
 #include "support/installed_ptxas.hpp"
+#include "util/owned_folder.hpp"
 #include "support/fake_ptxas.hpp"
 #include "support/spec_fixture.hpp"
 
@@ -169,6 +171,23 @@ TEST(Probes, AFatalErrorPinnedOnNoEntryIsFoundByHalvesAndItsBodySuspectedOnTheNe
   // sm_80: the other 62 together, its two suspects alone, before any run of the whole module (4
   // runs before: the module first).
   EXPECT_EQ(two_targets.ptxas_runs - one_target.ptxas_runs, 3u);
+}
+
+// ptxas's input files (thousands a cold audit) go to a folder of the call's own in memory
+// (/dev/shm, where ext4's inode search for each new file costs nothing), not into the catalog, and
+// the folder is gone when the call returns.
+TEST(Probes, PtxasInputFilesAreWrittenInAFolderInMemoryThatTheCallRemoves) {
+  FakePtxas ptxas("dirname \"$2\" > \"$(dirname \"$0\")/inputs\"\nexit 0\n");
+  const fs::path catalog = ptxas.dir / "catalog" / "probes";
+  auto v = assemble_probes(ptxas.tc, {{.target = "sm_90", .ptx = {9, 0}, .body = "// probe\n"}}, catalog, 1);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_TRUE(v[0].accepted) << v[0].message << v[0].error;
+  std::string inputs;
+  std::getline(std::ifstream(ptxas.dir / "inputs"), inputs);
+  EXPECT_EQ(fs::path(inputs).parent_path(), memory_backed_parent());
+  EXPECT_EQ(fs::path(inputs).filename().string().rfind("ptxcts-probes-", 0), 0u) << inputs;
+  EXPECT_FALSE(fs::exists(inputs)) << inputs;
+  for (auto const& e : fs::directory_iterator(catalog)) EXPECT_NE(e.path().extension(), ".ptx") << e.path();
 }
 
 TEST(Probes, PtxasFailingGivesNoVerdictAndIsNeverCached) {
