@@ -318,8 +318,9 @@ struct Judging {
   // Whether the module was accepted in one run. `holds_the_line`: the other half of its parent ran
   // clean, so what gave the parent its line about no member is in this half: it is split at once,
   // not run whole first (each verdict still comes from a run of the member's own module).
+  // `rest`: the members are what a rejected run of theirs left unjudged.
   bool judge(const std::vector<std::size_t>& members, const std::string& arch, bool holds_the_line = false,
-             std::optional<Layout> layout = std::nullopt) {
+             std::optional<Layout> layout = std::nullopt, bool rest = false) {
     if (members.empty()) return true;
     if (holds_the_line && members.size() > 1) {
       split_in_halves(members, arch);
@@ -349,7 +350,7 @@ struct Judging {
       for (std::size_t j = 0; j < members.size(); ++j) out[members[j]] = {.accepted = true, .message = r.messages[j]};
       return true;
     }
-    judge_rejection(members, arch, r, laid);
+    judge_rejection(members, arch, r, laid, rest);
     return false;
   }
 
@@ -365,7 +366,8 @@ struct Judging {
 
   // A module ptxas rejected: the members an error was pinned on have their verdicts, the others are
   // judged again; a line about no member sends the module to be split until it is one member's.
-  void judge_rejection(const std::vector<std::size_t>& members, const std::string& arch, const Run& r, Layout laid) {
+  void judge_rejection(const std::vector<std::size_t>& members, const std::string& arch, const Run& r, Layout laid,
+                       bool rest) {
     // Those no error was pinned on, judged again, in one file; a file each where a fatal line ended
     // the parse of the one file they shared (each may end it again: else a run for each).
     const Layout again_layout = laid == Layout::OneFile && r.fatal ? Layout::FilePerEntry : Layout::OneFile;
@@ -410,7 +412,11 @@ struct Judging {
       split_in_halves(members, arch);
       return;
     }
-    judge_pinned(members, arch, r, again_layout);
+    // A rest rejected again in one file is most often ptxas expanding what the parse took (a wmma,
+    // an mma it emulates, into its built-in code), which in a file stops at the file's first failure
+    // and goes on in the next file: its rest goes a file each, so that one run finds every such
+    // failure, not one run each (chains of 30 runs in ptxas 13.0's cold audit).
+    judge_pinned(members, arch, r, rest && laid == Layout::OneFile ? Layout::FilePerEntry : again_layout);
   }
 
   // The members an error was pinned on are rejected; the others are judged again, laid out as
@@ -423,7 +429,7 @@ struct Judging {
       if (r.rejected[j]) out[members[j]] = {.accepted = false, .message = r.messages[j]};
       else again.push_back(members[j]);
     }
-    judge(again, arch, false, again_layout);
+    judge(again, arch, false, again_layout, true);
   }
 
   // Bodies found alone to give a line about no member, each alone, the rest together; in a module

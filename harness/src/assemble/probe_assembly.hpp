@@ -31,6 +31,10 @@
 // error stopped in, and the last file (no member's) holds an error, so that nothing is lowered: such
 // a run is a parse, and what it takes is judged again in one file. Where no file has an error ptxas
 // lowers them together, and a wmma in a second file then fails to find its built-in code.
+// ptxas expands what a file's parse took (a wmma; an mma it emulates) into its built-in code file by
+// file, stopping in a file at its first failure and going on with the next: a rest rejected again in
+// one file goes again a file each, so that one run finds every such failure (ptxas 13.0's cold
+// audit: 1,151 runs before, 1,012 after, the same verdicts).
 //
 // Identical probes (the same target, PTX ISA version, -arch, directives and body: several kinds of
 // question often ask the same thing) are judged once and the verdict given to each that asked it.

@@ -100,3 +100,44 @@ TEST(ProbeFilesApart, AfterAFatalErrorTheRestOfOrdersGoAFileEach) {
   expect_as_alone(*tc, probes, v, dir);
   fs::remove_all(dir);
 }
+
+// ptxas expands what its parse took (a wmma, an mma it emulates: mma.m8n8k16 on sm_75 becomes its
+// built-in '_mma') file by file, and in a file stops at the first failure ("Arguments mismatch for
+// instruction '_mma'"), going on with the next file. A rest rejected again in one file goes again a
+// file each: the 8 failures here are found in 4 runs (the module: the parse error; its rest in one
+// file: the first failure; a file each: the other 7; the 4 valid ones together), not in 10 (seen
+// red: a run for each failure).
+TEST(ProbeFilesApart, FailuresOfTheExpansionAreFoundInOneRunAFileEach) {
+  auto tc = test::installed_ptxas();
+  if (!tc) GTEST_SKIP() << "no ptxas";
+  auto mma = [](const char* types, const char* b_type, bool satfinite, bool aligned) {
+    return Probe{.target = "sm_75",
+                 .ptx = {9, 0},
+                 .body = fmt::format(".reg .s32 %od<2>;\n.reg .b32 %oa<1>;\n.reg {} %ob<1>;\n.reg .s32 %oc<2>;\n"
+                                     "mma.sync{}.m8n8k16.row.col{}.s32{}.s32 {{%od0, %od1}}, {{%oa0}}, {{%ob0}}, "
+                                     "{{%oc0, %oc1}};\n",
+                                     b_type, aligned ? ".aligned" : "", satfinite ? ".satfinite" : "", types),
+                 .group = 1};
+  };
+  std::vector<Probe> probes = {mma(".s8.s8", ".b32", false, false)};  // ".aligned modifier required": the parse's
+  for (const char* types : {".s8.s8", ".u8.s8", ".s8.u8", ".u8.u8"}) {
+    probes.push_back(mma(types, ".f32", false, true));  // B in a .f32 register: the expansion fails
+    probes.push_back(mma(types, ".b32", false, true));  // valid
+    probes.push_back(mma(types, ".f32", true, true));
+  }
+  const fs::path dir = empty_dir("expansion");
+  ProbeStats stats;
+  auto v = assemble_probes(*tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  ASSERT_EQ(v.size(), 13u);
+  EXPECT_NE(v[0].message.find(".aligned modifier required"), std::string::npos) << v[0].message;
+  for (std::size_t k = 1; k < probes.size(); ++k) {
+    EXPECT_EQ(v[k].accepted, k % 3 == 2) << k << ": " << v[k].message;
+    if (k % 3 != 2) {
+      EXPECT_NE(v[k].message.find("line 5; error   : Arguments mismatch for instruction '_mma'"), std::string::npos)
+          << k << ": " << v[k].message;
+    }
+  }
+  EXPECT_EQ(stats.ptxas_runs, 4u);
+  expect_as_alone(*tc, probes, v, dir);
+  fs::remove_all(dir);
+}
