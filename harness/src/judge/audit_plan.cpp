@@ -94,13 +94,14 @@ struct Builder {
       OnTarget on = add(home->name, plan.toolkit_ptx, sample ? pt.body : std::move(pt.body), valid, "", m.ends_parse);
       if (!sample) {  // moved, not copied: most are asked on their first target alone
         plan.mutations.push_back(
-            {.of = k, .m = std::move(m), .instruction = std::move(pt.instruction), .on = on, .home = true});
+            {.of = k, .m = share(std::move(m)), .instruction = std::move(pt.instruction), .on = on, .home = true});
         continue;
       }
-      plan.mutations.push_back({.of = k, .m = m, .instruction = pt.instruction, .on = on, .home = true});
+      const SharedMutation shared = share(std::move(m));  // one Mutation for every target it is asked on
+      plan.mutations.push_back({.of = k, .m = shared, .instruction = pt.instruction, .on = on, .home = true});
       for (auto const& t : plan.targets)
         if (t != home->name && supports(specs.targets, *cc.instance, *specs.targets.find(t)))
-          plan.mutations.push_back({.of = k, .m = m, .instruction = pt.instruction,
+          plan.mutations.push_back({.of = k, .m = shared, .instruction = pt.instruction,
                                     .on = add(t, plan.toolkit_ptx, pt.body, valid), .home = false});
     }
   }
@@ -112,8 +113,8 @@ struct Builder {
     for (auto const& fc : plan.form_classes)
       if (!fc.sampled.empty()) asked[fc.forms.front()];
     for (auto const& ms : plan.mutations)
-      if (auto h = asked.find(ms.of); ms.home && h != asked.end() && form_part_of(ms.m.kind))
-        h->second.insert(ms.m.kind + "|" + ms.m.detail);
+      if (auto h = asked.find(ms.of); ms.home && h != asked.end() && form_part_of(ms.m->kind))
+        h->second.insert(ms.m->kind + "|" + ms.m->detail);
     for (std::size_t ci = 0; ci < plan.form_classes.size(); ++ci) {
       const FormClass& fc = plan.form_classes[ci];
       const WideParts part{.values = fc.part == FormPart::Values, .operands = fc.part == FormPart::Operands,
@@ -125,7 +126,7 @@ struct Builder {
         for (auto& m : equivalence_sample(fc, member, wide_mutations_of(cc, texts32, part, pools), asked[fc.forms.front()])) {
           ProbeText pt = probe_text(m.text, m.shape);
           OnTarget on = add(home->name, plan.toolkit_ptx, std::move(pt.body), m.expected == DocClass::Valid, "", m.ends_parse);
-          plan.mutations.push_back({.of = member, .m = std::move(m), .instruction = std::move(pt.instruction), .on = on,
+          plan.mutations.push_back({.of = member, .m = share(std::move(m)), .instruction = std::move(pt.instruction), .on = on,
                                     .home = true, .equivalence = ci});
         }
       }
@@ -159,7 +160,7 @@ struct Builder {
       ProbeText pt = probe_text(q.m.text, q.m.shape);
       OnTarget on = add(best, plan.toolkit_ptx, std::move(pt.body), false);
       plan.mutations.push_back(
-          {.of = representatives[q.of], .m = std::move(q.m), .instruction = std::move(pt.instruction), .on = on, .home = true});
+          {.of = representatives[q.of], .m = share(std::move(q.m)), .instruction = std::move(pt.instruction), .on = on, .home = true});
     }
   }
 
@@ -206,7 +207,7 @@ struct Builder {
                .source = rule->cite.source};
     OnTarget on = add(t.name, version, body, false, targets.arch_for(t.name));
     plan.mutations.push_back(
-        {.of = k, .m = std::move(m), .instruction = plan.grammar[k].instruction, .on = on, .home = true});
+        {.of = k, .m = share(std::move(m)), .instruction = plan.grammar[k].instruction, .on = on, .home = true});
   }
 
   // The form at the edges of each spelling's version range and one version past them
@@ -222,7 +223,7 @@ struct Builder {
       const std::string& written = plan.grammar[k].instruction;  // as the probe spells it
       std::string instruction = e.body == body ? written : without_qualifier(written, e.rule->qualifier);
       OnTarget on = add(t->name, e.version, std::move(e.body), e.expected == DocClass::Valid, targets.arch_for(t->name));
-      plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(instruction), .on = on, .home = true});
+      plan.mutations.push_back({.of = k, .m = share(std::move(m)), .instruction = std::move(instruction), .on = on, .home = true});
     }
   }
 
@@ -260,7 +261,7 @@ struct Builder {
                .words = e.holds ? r.text : g.cc.combo.block->manual,
                .source = e.holds ? r.cite.source : r.ptx.source};
     OnTarget on = add(t->name, e.version, body, !invalid, targets.arch_for(t->name));
-    plan.mutations.push_back({.of = home, .m = std::move(m), .instruction = g.instruction, .on = on, .home = true});
+    plan.mutations.push_back({.of = home, .m = share(std::move(m)), .instruction = g.instruction, .on = on, .home = true});
   }
 
   // A document's example, as written: on the targets its instruction is documented for (every

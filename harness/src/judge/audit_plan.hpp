@@ -17,6 +17,7 @@
 // Each subject keeps the indices of its probes; judge/audit.hpp turns the verdicts into claims.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,9 +54,14 @@ struct GrammarSubject {
 // multiplying the audit's cost by the number of targets (23 for ldmatrix on ptxas 13.0).
 inline constexpr int kTargetSample = 2;
 
+// A mutation, shared: a question of a representative asked again on other targets is one Mutation
+// (its text, shape and words made once), not a copy per target.
+using SharedMutation = std::shared_ptr<const Mutation>;
+inline SharedMutation share(Mutation m) { return std::make_shared<const Mutation>(std::move(m)); }
+
 struct MutationSubject {
   std::size_t of = 0;  // index into AuditPlan::grammar: the documented form it mutates
-  Mutation m;
+  SharedMutation m;    // never null
   std::string instruction;
   OnTarget on;
   // false: a question of the block's representative asked again on another target that supports
@@ -65,7 +71,7 @@ struct MutationSubject {
   // index of the class in AuditPlan::form_classes; none for the questions a form asks for itself.
   std::optional<std::size_t> equivalence{};
   // The kind of question it asks: its mutation's, or TargetAgreement where asked again elsewhere.
-  QuestionKind question() const { return home ? question_of(m) : QuestionKind::TargetAgreement; }
+  QuestionKind question() const { return home ? question_of(*m) : QuestionKind::TargetAgreement; }
 };
 
 // An example is asked as an example: its own text, on the targets (and at a PTX ISA version) its

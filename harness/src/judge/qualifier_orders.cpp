@@ -239,7 +239,7 @@ struct OrderPlanner {
       const MutationSubject& ms = plan.mutations[i];
       if (!ms.home || plan.probes[ms.on.probe].ptx != plan.toolkit_ptx) continue;  // a version's question: elsewhere
       home.emplace(ms.of, ms.on.target);
-      if (ms.m.kind == "order") known[ms.of].emplace(ms.m.text, i);
+      if (ms.m->kind == "order") known[ms.of].emplace(ms.m->text, i);
     }
   }
 
@@ -257,7 +257,7 @@ struct OrderPlanner {
     plan.probes.push_back({.target = home[k], .ptx = plan.toolkit_ptx, .body = std::move(pt.body), .arch = "", .group = 3});
     Mutation m{.kind = "order", .detail = q.detail, .text = text, .shape = shape, .expected = DocClass::Undocumented,
                .words = "", .source = ""};
-    plan.mutations.push_back({.of = k, .m = std::move(m), .instruction = std::move(pt.instruction),
+    plan.mutations.push_back({.of = k, .m = share(std::move(m)), .instruction = std::move(pt.instruction),
                               .on = {.target = home[k], .probe = plan.probes.size() - 1}, .home = true});
     known[k].emplace(std::move(text), plan.mutations.size() - 1);
     return plan.mutations.size() - 1;

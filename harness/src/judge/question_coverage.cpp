@@ -43,7 +43,7 @@ struct BlockCoverageTally {
   std::size_t by_row = 0, by_row_type = 0, no_row = 0;
   void rows_of(const MutationSubject& m) {
     if (m.question() != QuestionKind::TypeShape) return;
-    const std::string& d = m.m.detail;
+    const std::string& d = m.m->detail;
     by_row += d.find("as its row") != std::string::npos;
     by_row_type += d.find("in the register type of row") != std::string::npos;
     no_row += d.find(kNoFragmentRow) != std::string::npos;
@@ -88,7 +88,7 @@ std::vector<BlockCoverage> block_coverage(const AuditPlan& plan) {
   }
   std::map<std::pair<std::size_t, FormPart>, std::set<QuestionKind>> parts;  // form, part -> kinds it asked
   for (auto const& m : plan.mutations)
-    if (auto part = form_part_of(m.m.kind); m.home && !m.equivalence && part) parts[{m.of, *part}].insert(m.question());
+    if (auto part = form_part_of(m.m->kind); m.home && !m.equivalence && part) parts[{m.of, *part}].insert(m.question());
   for (auto const& fc : plan.form_classes)  // the kinds the head asked of the class's part
     for (QuestionKind q : parts[{fc.forms.front(), fc.part}]) {
       BlockCoverageTally& t = tally[{fc.block, q}];

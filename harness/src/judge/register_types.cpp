@@ -130,7 +130,7 @@ void ask(AuditPlan& plan, const AddProbe& add, const RegisterClaim& rc, std::siz
     Mutation m = type_question(rc, inst, t);
     ProbeText pt = probe_text(m.text, m.shape);
     OnTarget on = add(target, std::move(pt.body), m.expected == DocClass::Valid);
-    plan.mutations.push_back({.of = form, .m = std::move(m), .instruction = std::move(pt.instruction), .on = on,
+    plan.mutations.push_back({.of = form, .m = share(std::move(m)), .instruction = std::move(pt.instruction), .on = on,
                               .home = true, .equivalence = equivalence});
   }
 }

@@ -26,12 +26,12 @@ std::vector<StatementVerdict> target_agreement(const AuditPlan& plan, const std:
   using Key = std::tuple<std::size_t, std::string_view, std::string_view, std::string_view>;
   std::map<Key, const MutationSubject*> home;
   for (auto const& ms : plan.mutations)
-    if (ms.home) home.emplace(Key{ms.of, ms.m.kind, ms.m.detail, ms.instruction}, &ms);
+    if (ms.home) home.emplace(Key{ms.of, ms.m->kind, ms.m->detail, ms.instruction}, &ms);
   std::map<std::string, BlockTally> blocks;  // by block id, in id order
   std::set<Key> counted;
   for (auto const& ms : plan.mutations) {
     if (ms.home) continue;
-    auto h = home.find(Key{ms.of, ms.m.kind, ms.m.detail, ms.instruction});
+    auto h = home.find(Key{ms.of, ms.m->kind, ms.m->detail, ms.instruction});
     if (h == home.end()) continue;
     const GrammarBlock& b = *plan.grammar[ms.of].cc.combo.block;
     BlockTally& t = blocks[b.id];
@@ -44,7 +44,7 @@ std::vector<StatementVerdict> target_agreement(const AuditPlan& plan, const std:
     ++t.compared;
     if (at_home.accepted == here.accepted) continue;
     if (t.differing++ == 0)
-      t.first_difference = fmt::format("{}   ({}): {} on {}, {} on {}{}", ms.instruction, ms.m.detail,
+      t.first_difference = fmt::format("{}   ({}): {} on {}, {} on {}{}", ms.instruction, ms.m->detail,
                                        verdict_word(at_home), t.home, verdict_word(here), ms.on.target,
                                        here.accepted ? "" : " (" + here.message.substr(0, here.message.find('\n')) + ")");
   }

@@ -52,7 +52,7 @@ std::vector<ProbeVerdict> documented(const Suite& s, const AuditPlan& plan) {
       if (g.cc.doc == DocClass::Valid && supports(s.specs.targets, *g.cc.instance, *s.specs.targets.find(on.target)))
         v[on.probe] = accepted();
   for (auto const& m : plan.mutations)
-    if (m.m.expected == DocClass::Valid) v[m.on.probe] = accepted();
+    if (m.m->expected == DocClass::Valid) v[m.on.probe] = accepted();
   // An example is valid PTX, as the document that prints it says, unless a rule forbids it.
   for (auto const& e : plan.examples)
     for (auto const& on : e.on) v[on.probe] = e.doc == DocClass::Invalid ? rejected() : accepted();

@@ -33,7 +33,7 @@ struct PlannedForms {
     std::map<std::string, std::set<std::string>> out;
     for (auto const& m : plan.mutations)
       if (m.home && !m.equivalence && plan.grammar[m.of].cc.combo.block->id == block)
-        out[m.m.kind + ": " + m.m.detail].insert(plan.grammar[m.of].cc.combo.text);
+        out[m.m->kind + ": " + m.m->detail].insert(plan.grammar[m.of].cc.combo.text);
     return out;
   }
 };
@@ -65,8 +65,8 @@ TEST(FormClasses, TheOptionalStrideIsAskedOnAFormThatHasIt) {
   std::set<std::string> grammar;
   for (auto const& g : planned_forms().plan.grammar) grammar.insert(g.cc.combo.text);
   for (auto const& m : planned_forms().plan.mutations) {
-    if (m.m.kind != "operand-form" || !m.m.shape.declarations.empty() || !m.m.shape.unbraced.empty()) continue;
-    EXPECT_FALSE(grammar.count(m.m.text)) << "a documented form asked as an operand form: " << m.m.text;
+    if (m.m->kind != "operand-form" || !m.m->shape.declarations.empty() || !m.m->shape.unbraced.empty()) continue;
+    EXPECT_FALSE(grammar.count(m.m->text)) << "a documented form asked as an operand form: " << m.m->text;
   }
 }
 
@@ -114,13 +114,13 @@ TEST(FormClasses, EveryFormIsInAClassAndEachSampleAsksItsHeadsQuestions) {
   for (auto const& m : plan.mutations)
     for (std::size_t ci = 0; ci < plan.form_classes.size(); ++ci)
       if (m.home && !m.equivalence && plan.form_classes[ci].forms.front() == m.of)
-        head.insert(std::to_string(ci) + "|" + m.m.kind + "|" + m.m.detail);
+        head.insert(std::to_string(ci) + "|" + m.m->kind + "|" + m.m->detail);
   std::size_t sampled = 0;
   for (auto const& m : plan.mutations) {
     if (!m.equivalence) continue;
     ++sampled;
-    EXPECT_EQ(form_part_of(m.m.kind), plan.form_classes[*m.equivalence].part) << m.m.kind;
-    EXPECT_TRUE(head.count(std::to_string(*m.equivalence) + "|" + m.m.kind + "|" + m.m.detail)) << m.m.detail;
+    EXPECT_EQ(form_part_of(m.m->kind), plan.form_classes[*m.equivalence].part) << m.m->kind;
+    EXPECT_TRUE(head.count(std::to_string(*m.equivalence) + "|" + m.m->kind + "|" + m.m->detail)) << m.m->detail;
   }
   EXPECT_GT(sampled, 100u);
   const AuditPlan again = plan_audit(planned_forms().suite, unrun_ptxas_13_0(planned_forms().suite));
@@ -178,14 +178,14 @@ TEST(FormClasses, TheReportCountsPerBlockAndKindAndGivesEachFindingsExtent) {
   std::vector<ProbeVerdict> v(p.plan.probes.size(), {.accepted = false, .message = "x", .error = ""});
   const MutationSubject* first = nullptr;  // ldmatrix.shape's first operand form, asked on every target too
   for (auto const& m : p.plan.mutations)
-    if (!m.home && m.m.kind == "operand-form" && p.plan.grammar[m.of].cc.combo.block->id == "ldmatrix.shape")
+    if (!m.home && m.m->kind == "operand-form" && p.plan.grammar[m.of].cc.combo.block->id == "ldmatrix.shape")
       first = first ? first : &m;
   ASSERT_NE(first, nullptr);
   std::size_t operand_forms = 0;
   for (auto const& m : p.plan.mutations)
-    if (m.home && m.m.kind == "operand-form" && p.plan.grammar[m.of].cc.combo.block->id == "ldmatrix.shape") {
+    if (m.home && m.m->kind == "operand-form" && p.plan.grammar[m.of].cc.combo.block->id == "ldmatrix.shape") {
       ++operand_forms;
-      if (m.m.detail == first->m.detail && m.instruction == first->instruction) v[m.on.probe].accepted = true;
+      if (m.m->detail == first->m->detail && m.instruction == first->instruction) v[m.on.probe].accepted = true;
     }
   Audit a = judge_audit(p.suite, p.plan, v);
   auto f = std::find_if(a.findings.begin(), a.findings.end(), [](auto const& x) {

@@ -143,8 +143,8 @@ std::vector<ProbeVerdict> as_stand_in(const OrderPlan& p) {
     for (auto const& on : g.on)
       if (g.cc.doc == DocClass::Valid) v[on.probe].accepted = true;
   for (auto const& m : p.plan.mutations) {
-    if (m.m.expected == DocClass::Valid) v[m.on.probe].accepted = true;
-    if (m.m.kind != "order") continue;
+    if (m.m->expected == DocClass::Valid) v[m.on.probe].accepted = true;
+    if (m.m->kind != "order") continue;
     const std::string& t = m.instruction;
     v[m.on.probe].accepted = t.rfind("wmma.", 0) != 0 || t.rfind(name_prefix(p.plan.grammar[m.of].instruction), 0) == 0;
   }
@@ -174,7 +174,7 @@ TEST(QualifierOrders, EachClassIsSearchedOnItsFirstFormAndEveryFormsSwapsCompare
     std::size_t moves = 0;
     for (auto const& a : os.asked) {
       const MutationSubject& ms = p.plan.mutations[a.mutation];
-      EXPECT_EQ(ms.m.kind, "order");
+      EXPECT_EQ(ms.m->kind, "order");
       EXPECT_EQ(ms.of, os.of);
       EXPECT_EQ(ms.question(), QuestionKind::QualifierOrders);
       moves += a.how == OrderHow::Move;

@@ -30,7 +30,7 @@ struct Planned {
   std::map<std::string, const MutationSubject*> of_block(const std::string& block) const {
     std::map<std::string, const MutationSubject*> out;
     for (auto const& m : plan.mutations)
-      if (m.home && plan.grammar[m.of].cc.combo.block->id == block) out.emplace(m.m.kind + ": " + m.m.detail, &m);
+      if (m.home && plan.grammar[m.of].cc.combo.block->id == block) out.emplace(m.m->kind + ": " + m.m->detail, &m);
     return out;
   }
 };
@@ -50,12 +50,12 @@ TEST(QuestionKinds, EveryElementTypeOnEveryShapeAndMatrixIsAskedOnceUndocumented
   for (auto const& g : p.plan.grammar) grammar.insert(g.cc.combo.text);
   bool f16_on_m8n8k4 = false, mma_a_as_e2m1_on_m8n8k4 = false;
   for (auto const& m : p.plan.mutations) {
-    if (m.m.kind != "type-shape") continue;
-    EXPECT_EQ(m.m.expected, DocClass::Undocumented) << m.m.text;
-    EXPECT_FALSE(grammar.count(m.m.text)) << "asked by the grammar already: " << m.m.text;
-    f16_on_m8n8k4 = f16_on_m8n8k4 || m.m.text == "wmma.load.a.sync.aligned.row.m8n8k4.f16 {regs}, [{addr}];";
-    mma_a_as_e2m1_on_m8n8k4 = mma_a_as_e2m1_on_m8n8k4 || (m.m.text.rfind("mma.sync.aligned.m8n8k4.", 0) == 0 &&
-                                                          m.m.detail.find("{a} as .e2m1") != std::string::npos);
+    if (m.m->kind != "type-shape") continue;
+    EXPECT_EQ(m.m->expected, DocClass::Undocumented) << m.m->text;
+    EXPECT_FALSE(grammar.count(m.m->text)) << "asked by the grammar already: " << m.m->text;
+    f16_on_m8n8k4 = f16_on_m8n8k4 || m.m->text == "wmma.load.a.sync.aligned.row.m8n8k4.f16 {regs}, [{addr}];";
+    mma_a_as_e2m1_on_m8n8k4 = mma_a_as_e2m1_on_m8n8k4 || (m.m->text.rfind("mma.sync.aligned.m8n8k4.", 0) == 0 &&
+                                                          m.m->detail.find("{a} as .e2m1") != std::string::npos);
   }
   EXPECT_TRUE(f16_on_m8n8k4);
   EXPECT_TRUE(mma_a_as_e2m1_on_m8n8k4);  // each matrix's type: mma's A too
@@ -69,9 +69,9 @@ TEST(QuestionKinds, OperandFormsOfLdmatrixAreAskedUndocumented) {
                         "operand-form: immediate in place of [{addr}]", "operand-form: one operand too many",
                         "operand-form: register in place of the address's immediate offset"}) {
     ASSERT_TRUE(q.count(d)) << d;
-    EXPECT_EQ(q.at(d)->m.expected, DocClass::Undocumented) << d;
+    EXPECT_EQ(q.at(d)->m->expected, DocClass::Undocumented) << d;
   }
-  EXPECT_EQ(q.at("operand-form: {regs} and [{addr}] swapped")->m.text, "ldmatrix.sync.aligned.m8n8.x1.b16 [{addr}], {regs};");
+  EXPECT_EQ(q.at("operand-form: {regs} and [{addr}] swapped")->m->text, "ldmatrix.sync.aligned.m8n8.x1.b16 [{addr}], {regs};");
   EXPECT_EQ(q.at("operand-form: {regs} without braces")->instruction, "ldmatrix.sync.aligned.m8n8.x1.b16 %v0, [%ad];");
 }
 
@@ -82,19 +82,19 @@ TEST(QuestionKinds, OperandFormsOfLdmatrixAreAskedUndocumented) {
 TEST(QuestionKinds, ValuesNoSyntaxSpellsAndStateSpacesOnEveryForm) {
   auto ld = planned().of_block("ldmatrix.shape");
   for (const char* d : {"value: num as .x3", "value: num as .x8", "conflict: num twice: .x1.x2", "double: .sync twice"})
-    ASSERT_TRUE(ld.count(d) && ld.at(d)->m.expected == DocClass::Undocumented) << d;
+    ASSERT_TRUE(ld.count(d) && ld.at(d)->m->expected == DocClass::Undocumented) << d;
   for (const char* space : {".global", ".local", ".const", ".param"}) {
     const std::string d = std::string("state-space: state space ") + space;
     ASSERT_TRUE(ld.count(d)) << d;
-    EXPECT_EQ(ld.at(d)->m.expected, DocClass::Invalid) << d;
-    EXPECT_EQ(ld.at(d)->m.words, "from .shared state space into destination register r");
-    EXPECT_NE(ld.at(d)->m.source.find("9.7.14.5.15 ldmatrix"), std::string::npos);
+    EXPECT_EQ(ld.at(d)->m->expected, DocClass::Invalid) << d;
+    EXPECT_EQ(ld.at(d)->m->words, "from .shared state space into destination register r");
+    EXPECT_NE(ld.at(d)->m->source.find("9.7.14.5.15 ldmatrix"), std::string::npos);
   }
-  EXPECT_EQ(ld.at("state-space: state space .shared::cluster")->m.expected, DocClass::Undocumented);
+  EXPECT_EQ(ld.at("state-space: state space .shared::cluster")->m->expected, DocClass::Undocumented);
   auto wl = planned().of_block("wmma.load.a.f16");
   ASSERT_TRUE(wl.count("state-space: state space .local"));
-  EXPECT_EQ(wl.at("state-space: state space .local")->m.expected, DocClass::Invalid);
-  EXPECT_NE(wl.at("state-space: state space .local")->m.source.find("9.7.14.4.3 wmma.load"), std::string::npos);
+  EXPECT_EQ(wl.at("state-space: state space .local")->m->expected, DocClass::Invalid);
+  EXPECT_NE(wl.at("state-space: state space .local")->m->source.find("9.7.14.4.3 wmma.load"), std::string::npos);
   EXPECT_FALSE(wl.count("state-space: state space .global"));
 }
 
@@ -104,10 +104,10 @@ TEST(QuestionKinds, RegisterCountsFromNoneToTwiceTheDocumentedOne) {
   const Planned& p = planned();
   std::set<int> counts;
   for (auto const& [d, m] : p.of_block("mma.half.m16n8k16")) {
-    if (m->m.kind != "registers" || d.find("{a}:") == std::string::npos) continue;
-    counts.insert(m->m.shape.registers.at("a"));
-    EXPECT_EQ(m->m.expected, DocClass::Invalid) << d;
-    EXPECT_EQ(p.plan.probes[m->on.probe].group, m->m.shape.registers.at("a") == 0 ? 2 : 1) << d;
+    if (m->m->kind != "registers" || d.find("{a}:") == std::string::npos) continue;
+    counts.insert(m->m->shape.registers.at("a"));
+    EXPECT_EQ(m->m->expected, DocClass::Invalid) << d;
+    EXPECT_EQ(p.plan.probes[m->on.probe].group, m->m->shape.registers.at("a") == 0 ? 2 : 1) << d;
   }
   EXPECT_EQ(counts, (std::set<int>{0, 1, 2, 3, 5, 6, 7, 8}));
 }
@@ -117,14 +117,14 @@ TEST(QuestionKinds, RegisterCountsFromNoneToTwiceTheDocumentedOne) {
 TEST(QuestionKinds, AddressFindingsCiteTheInstructionsOwnSection) {
   int checked = 0;
   for (auto const& m : planned().plan.mutations) {
-    if (m.m.kind.rfind("address", 0) != 0 || m.m.expected != DocClass::Valid) continue;
-    const std::string& t = m.m.text;
+    if (m.m->kind.rfind("address", 0) != 0 || m.m->expected != DocClass::Valid) continue;
+    const std::string& t = m.m->text;
     const char* own = t.rfind("wmma.load", 0) == 0    ? "9.7.14.4.3 wmma.load"
                       : t.rfind("wmma.store", 0) == 0 ? "9.7.14.4.4 wmma.store"
                       : t.rfind("ldmatrix", 0) == 0   ? "9.7.14.5.15 ldmatrix"
                                                       : "9.7.14.5.16 stmatrix";
-    EXPECT_NE(m.m.source.find(own), std::string::npos) << t << ": " << m.m.source;
-    EXPECT_FALSE(m.m.words.empty()) << t;
+    EXPECT_NE(m.m->source.find(own), std::string::npos) << t << ": " << m.m->source;
+    EXPECT_FALSE(m.m->words.empty()) << t;
     ++checked;
   }
   EXPECT_GT(checked, 1000);
@@ -228,15 +228,15 @@ TEST(QuestionKinds, ATypeShapeQuestionTakesTheAskedTypesOwnFragmentRow) {
   const MutationSubject* tf32 = nullptr;
   std::size_t no_row = 0;
   for (auto const& m : p.plan.mutations) {
-    if (m.m.kind != "type-shape") continue;
-    no_row += m.m.detail.find(kNoFragmentRow) != std::string::npos;
-    if (m.m.text.rfind("mma.sync.aligned.m16n8k8.row.col.", 0) == 0 && m.m.text.find(".tf32.f16") != std::string::npos &&
-        m.m.detail.rfind(".m16n8k8 {a} as .tf32, ", 0) == 0 && m.m.detail.find("row") != std::string::npos)
+    if (m.m->kind != "type-shape") continue;
+    no_row += m.m->detail.find(kNoFragmentRow) != std::string::npos;
+    if (m.m->text.rfind("mma.sync.aligned.m16n8k8.row.col.", 0) == 0 && m.m->text.find(".tf32.f16") != std::string::npos &&
+        m.m->detail.rfind(".m16n8k8 {a} as .tf32, ", 0) == 0 && m.m->detail.find("row") != std::string::npos)
       tf32 = &m;
   }
   ASSERT_NE(tf32, nullptr);
-  EXPECT_EQ(tf32->m.detail, ".m16n8k8 {a} as .tf32, {a} as its row mma-fragment-m16n8k8-tf32-a states (4 .b32 registers)");
-  EXPECT_EQ(tf32->m.shape.registers.at("a"), 4);
-  EXPECT_EQ(tf32->m.shape.types.at("a"), ".b32");
+  EXPECT_EQ(tf32->m->detail, ".m16n8k8 {a} as .tf32, {a} as its row mma-fragment-m16n8k8-tf32-a states (4 .b32 registers)");
+  EXPECT_EQ(tf32->m->shape.registers.at("a"), 4);
+  EXPECT_EQ(tf32->m->shape.types.at("a"), ".b32");
   EXPECT_GT(no_row, 0u);
 }

@@ -59,8 +59,8 @@ struct Asked {
 std::vector<Asked> asked(const AuditPlan& plan) {
   std::vector<Asked> out;
   for (auto const& ms : plan.mutations) {
-    if (ms.m.kind != kFragmentRegisterType) continue;
-    const std::string operand = ms.m.detail.substr(1, ms.m.detail.find('}') - 1);
+    if (ms.m->kind != kFragmentRegisterType) continue;
+    const std::string operand = ms.m->detail.substr(1, ms.m->detail.find('}') - 1);
     const Instance& inst = *plan.grammar[ms.of].cc.instance;
     std::string documented;
     for (auto const& rs : plan.register_claims) {  // the row of the form's variant, selection and operand
@@ -70,7 +70,7 @@ std::vector<Asked> asked(const AuditPlan& plan) {
         selects = selects && std::find(vals.begin(), vals.end(), inst.option(axis).text) != vals.end();
       if (selects) documented = named_type(rc.text);
     }
-    out.push_back({&ms, documented, ms.m.shape.types.at(operand)});
+    out.push_back({&ms, documented, ms.m->shape.types.at(operand)});
   }
   return out;
 }
@@ -97,7 +97,7 @@ TEST(RegisterTypes, EveryRowWithATypeIsAskedEveryTypeOnItsForm) {
   std::size_t heads = 0, rows_typed = 0;
   for (auto const& a : all) {
     EXPECT_FALSE(a.documented.empty()) << a.ms->instruction;
-    if (!a.ms->equivalence) ++heads, rows.emplace(a.ms->of, a.ms->m.detail.substr(0, 3));
+    if (!a.ms->equivalence) ++heads, rows.emplace(a.ms->of, a.ms->m->detail.substr(0, 3));
   }
   for (auto const& rc : p.suite.specs.register_claims) rows_typed += !rc.register_type.empty();
   EXPECT_EQ(rows_typed, 87u);  // 69 rows of the multiply's tables (12 of them .f64), 10 of mma.sp's (9.7.14.6.2.x), 8 of the wmma tables' claims
@@ -105,8 +105,8 @@ TEST(RegisterTypes, EveryRowWithATypeIsAskedEveryTypeOnItsForm) {
   EXPECT_EQ(heads, rows.size() * 14);
   EXPECT_GE(rows.size(), 50u);
   for (auto const& a : all) {  // the form's own register count (the syntax block's), every question
-    const std::string operand = a.ms->m.detail.substr(1, a.ms->m.detail.find('}') - 1);
-    EXPECT_EQ(a.ms->m.shape.registers.at(operand),
+    const std::string operand = a.ms->m->detail.substr(1, a.ms->m->detail.find('}') - 1);
+    EXPECT_EQ(a.ms->m->shape.registers.at(operand),
               documented_shape(p.plan.grammar[a.ms->of].cc.combo).registers.at(operand))
         << a.ms->instruction;
   }

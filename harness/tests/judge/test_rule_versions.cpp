@@ -53,7 +53,7 @@ std::vector<ProbeVerdict> as_13_5_says(const Plans& p) {
            supports(p.suite.specs.targets, *g.cc.instance, *p.suite.specs.targets.find(on.target))))
         v[on.probe] = {.accepted = true, .message = "", .error = ""};
   for (auto const& m : p.p13_5.mutations)
-    if (m.m.expected == DocClass::Valid) v[m.on.probe] = {.accepted = true, .message = "", .error = ""};
+    if (m.m->expected == DocClass::Valid) v[m.on.probe] = {.accepted = true, .message = "", .error = ""};
   return v;
 }
 
@@ -84,9 +84,9 @@ TEST(RuleVersions, ThePairIsAskedAtTheLastVersionTheRuleHoldsAndTheFirstPastIt) 
   auto asked = [](const AuditPlan& plan) {
     std::map<std::string, std::pair<DocClass, std::string>> out;  // version -> expected, target
     for (auto const& m : plan.mutations)
-      if (m.m.kind == "rule-version") {
-        EXPECT_TRUE(the_pair(m.m.text)) << m.m.text;
-        out[plan.probes[m.on.probe].ptx.str()] = {m.m.expected, m.on.target};
+      if (m.m->kind == "rule-version") {
+        EXPECT_TRUE(the_pair(m.m->text)) << m.m->text;
+        out[plan.probes[m.on.probe].ptx.str()] = {m.m->expected, m.on.target};
       }
     return out;
   };
@@ -112,7 +112,7 @@ TEST(RuleVersions, PtxasTakingThePairPastTheRuleIsNoFindingButAtItsLastVersionOn
     }
   }
   for (auto const& m : p.p13_5.mutations)  // a toolkit that takes the pair at 9.0 too
-    if (m.m.kind == "rule-version") v[m.on.probe] = {.accepted = true, .message = "", .error = ""};
+    if (m.m->kind == "rule-version") v[m.on.probe] = {.accepted = true, .message = "", .error = ""};
   const Audit b = judge_audit(p.suite, p.p13_5, v);
   int seen = 0;
   for (auto const& f : b.findings)

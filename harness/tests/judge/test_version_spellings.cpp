@@ -52,7 +52,7 @@ std::vector<ProbeVerdict> as_ptxas_says(const SpelledPlan& p) {
           supports(p.suite.specs.targets, *g.cc.instance, *p.suite.specs.targets.find(on.target)))
         v[on.probe] = ok_verdict();
   for (auto const& m : p.plan.mutations)
-    if (m.m.expected == DocClass::Valid) v[m.on.probe] = ok_verdict();
+    if (m.m->expected == DocClass::Valid) v[m.on.probe] = ok_verdict();
   for (auto const& e : p.plan.examples)
     for (auto const& on : e.on) v[on.probe] = ok_verdict();
   for (auto const& r : p.plan.register_claims)
@@ -68,7 +68,7 @@ std::vector<ProbeVerdict> as_ptxas_says(const SpelledPlan& p) {
 
 // The other spelling at a form's documented version (not one of the spelling's edges).
 bool other_spelling(const MutationSubject& m) {
-  return m.m.kind == "version-spelling" && m.m.detail.find("where the documents leave it out") != std::string::npos;
+  return m.m->kind == "version-spelling" && m.m->detail.find("where the documents leave it out") != std::string::npos;
 }
 
 const ExampleSubject& example_of(const SpelledPlan& p, const std::string& id) {
@@ -118,8 +118,8 @@ TEST(VersionSpellings, AVersionQuestionBelow63AsksTheFormWithoutAlignedAndTheOth
       const Probe& probe = p.plan.probes[m.on.probe];
       EXPECT_LT(probe.ptx, (PtxVersion{.major = 6, .minor = 3}));
       EXPECT_NE(last_line(probe.body).find(".sync.aligned"), std::string::npos);
-      EXPECT_EQ(m.m.expected, DocClass::Undocumented) << "the documents neither give nor forbid it below 6.3";
-      EXPECT_EQ(m.m.words, kAlignedWords);
+      EXPECT_EQ(m.m->expected, DocClass::Undocumented) << "the documents neither give nor forbid it below 6.3";
+      EXPECT_EQ(m.m->words, kAlignedWords);
     }
   EXPECT_GT(below, 100);  // the f16 wmma forms: 6.0, and 6.1 for .m8n32k16/.m32n8k16
   EXPECT_GT(from, 100);
@@ -130,7 +130,7 @@ TEST(VersionSpellings, PtxasRefusingAlignedBelow63IsNoFindingAndTheRequirementHo
   const SpelledPlan& p = spelled_plan();
   std::vector<ProbeVerdict> v = as_ptxas_says(p);
   for (auto const& m : p.plan.mutations)  // what ptxas 13.0 says of the other spelling
-    if (m.m.kind == "version-spelling" && m.m.expected == DocClass::Undocumented)
+    if (m.m->kind == "version-spelling" && m.m->expected == DocClass::Undocumented)
       v[m.on.probe] = no_verdict(
           "ptxas probe.ptx, line 3; error   : Feature '.aligned modifier for wmma' requires PTX ISA .version 6.3 or "
           "later");
@@ -148,7 +148,7 @@ TEST(VersionSpellings, PtxasRefusingAlignedBelow63IsNoFindingAndTheRequirementHo
   }
   // Accepted, the other spelling is a form no document gives that ptxas takes: shown, never failing.
   for (auto const& m : p.plan.mutations)
-    if (m.m.kind == "version-spelling" && m.m.expected == DocClass::Undocumented) v[m.on.probe] = ok_verdict();
+    if (m.m->kind == "version-spelling" && m.m->expected == DocClass::Undocumented) v[m.on.probe] = ok_verdict();
   Audit b = judge_audit(p.suite, p.plan, v);
   int seen = 0;
   for (auto const& f : b.findings)
@@ -241,10 +241,10 @@ TEST(VersionSpellings, EachSpellingIsAskedAtItsRangesEdgesAndOneVersionPastEach)
   for (auto const& vs : p.plan.versions)
     below += vs.at && vs.documented < v63 && p.plan.grammar[vs.of].cc.combo.text.rfind("wmma.", 0) == 0;
   for (auto const& m : p.plan.mutations)
-    if (m.m.kind == "version-spelling" && !other_spelling(m)) {
+    if (m.m->kind == "version-spelling" && !other_spelling(m)) {
       ++edges;
       const Probe& probe = p.plan.probes[m.on.probe];
-      EXPECT_TRUE(probe.ptx == v62 || probe.ptx == v63) << m.m.detail;
+      EXPECT_TRUE(probe.ptx == v62 || probe.ptx == v63) << m.m->detail;
       EXPECT_LE(p.suite.specs.targets.find(probe.target)->ptx, probe.ptx) << probe.target;
     }
   EXPECT_GT(below, 100u);
@@ -257,7 +257,7 @@ TEST(VersionSpellings, AnEdgeTakenAsTheDocumentsSayIsNoFindingAndOmittingAligned
   const Audit a = judge_audit(p.suite, p.plan, v);
   for (auto const& f : a.findings) EXPECT_EQ(f.id.find("version-spelling"), std::string::npos) << f.id;
   for (auto const& m : p.plan.mutations)  // a toolkit that takes wmma without .aligned at 6.3
-    if (m.m.kind == "version-spelling" && m.m.expected == DocClass::Invalid) v[m.on.probe] = ok_verdict();
+    if (m.m->kind == "version-spelling" && m.m->expected == DocClass::Invalid) v[m.on.probe] = ok_verdict();
   const Audit b = judge_audit(p.suite, p.plan, v);
   int seen = 0;
   for (auto const& f : b.findings)

@@ -28,11 +28,11 @@ struct Equivalence : AuditContext {
 
   void tally(std::vector<EquivalenceTally>& tallies) {
     for (auto const& ms : plan.mutations)
-      if (ms.home && !ms.equivalence) own.emplace(Key{ms.of, ms.m.kind, ms.m.detail}, &ms);
+      if (ms.home && !ms.equivalence) own.emplace(Key{ms.of, ms.m->kind, ms.m->detail}, &ms);
     for (auto const& ms : plan.mutations) {
       if (!ms.equivalence) continue;
       const FormClass& fc = plan.form_classes[*ms.equivalence];
-      auto h = own.find(Key{fc.forms.front(), ms.m.kind, ms.m.detail});
+      auto h = own.find(Key{fc.forms.front(), ms.m->kind, ms.m->detail});
       if (h == own.end()) continue;
       const ProbeVerdict &head = verdict(h->second->on), &here = verdict(ms.on);
       if (!head.error.empty() || !here.error.empty()) continue;  // no verdict: nothing to compare
@@ -40,7 +40,7 @@ struct Equivalence : AuditContext {
       ++t.compared;
       if (head.accepted == here.accepted) continue;
       if (t.differing++ == 0)
-        t.first_difference = fmt::format("{} ({}): {}, where {} was {}", ms.instruction, ms.m.detail, verdict_word(here),
+        t.first_difference = fmt::format("{} ({}): {}, where {} was {}", ms.instruction, ms.m->detail, verdict_word(here),
                                          h->second->instruction, verdict_word(head));
     }
   }

@@ -98,8 +98,8 @@ void Grammar::edge_tally(const GrammarRule& r, std::size_t& forms, std::size_t& 
   if (!r.ptx.bounded()) return;
   const std::string tail = ", rule " + r.id;
   for (auto const& ms : plan.mutations) {
-    const std::string& d = ms.m.detail;
-    if (ms.m.kind != "rule-version" || ms.m.expected != DocClass::Invalid || d.size() < tail.size() ||
+    const std::string& d = ms.m->detail;
+    if (ms.m->kind != "rule-version" || ms.m->expected != DocClass::Invalid || d.size() < tail.size() ||
         d.compare(d.size() - tail.size(), tail.size(), tail) != 0 || !verdict(ms.on).error.empty())
       continue;
     ++forms;

@@ -31,13 +31,13 @@ struct Mutations : AuditContext {
   // The question counted toward the finding it could give; its form and target kept (a string per
   // question) only where it was asked on several targets, the bound of a finding's targets.
   void count_asked(const MutationSubject& ms, const GrammarBlock& b) {
-    auto [at, fresh] = ids.try_emplace({&b, ms.m.kind, ms.m.expected});
-    if (fresh) at->second = finding_id_of(ms.m, b.id);
-    if (ms.home && !elsewhere.count({ms.of, ms.m.kind, ms.m.detail})) {
+    auto [at, fresh] = ids.try_emplace({&b, ms.m->kind, ms.m->expected});
+    if (fresh) at->second = finding_id_of(*ms.m, b.id);
+    if (ms.home && !elsewhere.count({ms.of, ms.m->kind, ms.m->detail})) {
       findings.asked_questions[at->second] += 1;
       return;
     }
-    findings.asked(at->second, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target, ms.home);
+    findings.asked(at->second, ms.instruction + "   (" + ms.m->detail + ")", ms.on.target, ms.home);
   }
   void negative_space();
 };
@@ -45,40 +45,40 @@ struct Mutations : AuditContext {
 void Mutations::negative_space() {
   std::map<std::tuple<std::string, std::string, DocClass>, MutationCount> counts;
   for (auto const& ms : plan.mutations)
-    if (!ms.home) elsewhere.emplace(ms.of, ms.m.kind, ms.m.detail);
+    if (!ms.home) elsewhere.emplace(ms.of, ms.m->kind, ms.m->detail);
   for (auto const& ms : plan.mutations) {
-    if (ms.m.kind == kFragmentRegisterType) continue;  // judged by register_types.cpp
+    if (ms.m->kind == kFragmentRegisterType) continue;  // judged by register_types.cpp
     const GrammarBlock& b = *plan.grammar[ms.of].cc.combo.block;
-    MutationCount& c = counts[{b.id, ms.m.kind, ms.m.expected}];
+    MutationCount& c = counts[{b.id, ms.m->kind, ms.m->expected}];
     c.block = b.id;
-    c.kind = ms.m.kind;
-    c.expected = ms.m.expected;
+    c.kind = ms.m->kind;
+    c.expected = ms.m->expected;
     c.forms += ms.home;  // a question asked again on another target is counted once (its findings on each)
     if (!decided(ms.on, ms.instruction)) continue;
     const ProbeVerdict& pv = verdict(ms.on);
-    const QuestionKind question = question_of_mutation_kind(ms.m.kind);  // the finding's, by kind of mutation
+    const QuestionKind question = question_of_mutation_kind(ms.m->kind);  // the finding's, by kind of mutation
     count_asked(ms, b);
     if (ms.home) (pv.accepted ? c.accepted : c.rejected)++;
     if (pv.message.find(kPtxasCrashed) != std::string::npos) {  // rejected, and then ptxas crashed on it
-      Finding& f = findings.at(question, "toolkit-rejects-crashing/negative-space/" + b.id + "/" + ms.m.kind,
+      Finding& f = findings.at(question, "toolkit-rejects-crashing/negative-space/" + b.id + "/" + ms.m->kind,
                                FindingClass::ToolkitRejects, true, b.id + ": ptxas crashes on it",
                                "no document gives this form (" + b.manual + ")", b.cite.source);
-      findings.saw(f, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target,
+      findings.saw(f, ms.instruction + "   (" + ms.m->detail + ")", ms.on.target,
                    said(pv.message) + "; then " + pv.message.substr(pv.message.find(kPtxasCrashed)));
     }
-    if (ms.m.expected == DocClass::Valid && !pv.accepted) {
-      Finding& f = findings.at(question, fmt::format("toolkit-rejects/negative-space/{}/{}", b.id, ms.m.kind),
-                               FindingClass::ToolkitRejects, false, b.id + " " + ms.m.kind, ms.m.words, ms.m.source);
-      findings.saw(f, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target, accepted_or(pv));
-    } else if (ms.m.expected != DocClass::Valid && pv.accepted) {
-      const bool undocumented = ms.m.expected == DocClass::Undocumented;
+    if (ms.m->expected == DocClass::Valid && !pv.accepted) {
+      Finding& f = findings.at(question, fmt::format("toolkit-rejects/negative-space/{}/{}", b.id, ms.m->kind),
+                               FindingClass::ToolkitRejects, false, b.id + " " + ms.m->kind, ms.m->words, ms.m->source);
+      findings.saw(f, ms.instruction + "   (" + ms.m->detail + ")", ms.on.target, accepted_or(pv));
+    } else if (ms.m->expected != DocClass::Valid && pv.accepted) {
+      const bool undocumented = ms.m->expected == DocClass::Undocumented;
       Finding& f = findings.at(
           question,
-          fmt::format("toolkit-accepts{}/negative-space/{}/{}", undocumented ? "-undocumented" : "", b.id, ms.m.kind),
-          FindingClass::ToolkitAccepts, undocumented, b.id + " " + ms.m.kind,
-          undocumented ? "no document gives this form (" + b.manual + ")" : ms.m.words,
-          undocumented ? b.cite.source : ms.m.source);
-      findings.saw(f, ms.instruction + "   (" + ms.m.detail + ")", ms.on.target, "accepted");
+          fmt::format("toolkit-accepts{}/negative-space/{}/{}", undocumented ? "-undocumented" : "", b.id, ms.m->kind),
+          FindingClass::ToolkitAccepts, undocumented, b.id + " " + ms.m->kind,
+          undocumented ? "no document gives this form (" + b.manual + ")" : ms.m->words,
+          undocumented ? b.cite.source : ms.m->source);
+      findings.saw(f, ms.instruction + "   (" + ms.m->detail + ")", ms.on.target, "accepted");
     }
   }
   for (auto& [k, c] : counts) {

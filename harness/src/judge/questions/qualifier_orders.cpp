@@ -95,13 +95,13 @@ struct Orders : AuditContext {
       if (a.how != OrderHow::Move && (os.representative || os.sampled)) {
         ++set.checked;
         if (model_accepts(t.model, a.order) != ok && set.mispredicted++ == 0)
-          l.first_misprediction = fmt::format("{}   ({}): {}", ms.instruction, ms.m.detail, ok ? "accepted" : "rejected");
+          l.first_misprediction = fmt::format("{}   ({}): {}", ms.instruction, ms.m->detail, ok ? "accepted" : "rejected");
       }
       auto rep = t.verdicts.find(a.order);
       if (os.representative || rep == t.verdicts.end()) continue;
       ++set.compared;
       if (rep->second != ok && set.differing++ == 0)
-        l.first_difference = fmt::format("{}   ({}): {}, its representative's order {}", ms.instruction, ms.m.detail,
+        l.first_difference = fmt::format("{}   ({}): {}, its representative's order {}", ms.instruction, ms.m->detail,
                                          ok ? "accepted" : "rejected", rep->second ? "accepted" : "rejected");
     }
   }

@@ -27,8 +27,8 @@ struct RegisterTypes : AuditContext {
 
   void judge_one(const MutationSubject& ms) {
     const GrammarBlock& b = *plan.grammar[ms.of].cc.combo.block;
-    const TypeRule rule = rule_of(ms.m);
-    const std::string form = ms.instruction + "   (" + ms.m.detail + ")";
+    const TypeRule rule = rule_of(*ms.m);
+    const std::string form = ms.instruction + "   (" + ms.m->detail + ")";
     if (rule == TypeRule::Documented || rule == TypeRule::Forbidden)
       findings.asked_questions[finding_id(b.id, rule == TypeRule::Documented)] += 1;
     if (!decided(ms.on, ms.instruction)) return;
@@ -42,7 +42,7 @@ struct RegisterTypes : AuditContext {
     if (!refused_documented && !accepted_forbidden) return;
     Finding& f = findings.at(QuestionKind::FragmentRegisterTypes, finding_id(b.id, refused_documented),
                              refused_documented ? FindingClass::ToolkitRejects : FindingClass::ToolkitAccepts, false,
-                             b.id + " register types by fragment table row", ms.m.words, ms.m.source);
+                             b.id + " register types by fragment table row", ms.m->words, ms.m->source);
     findings.saw(f, form, ms.on.target, accepted_or(pv));
   }
 
@@ -77,7 +77,7 @@ struct RegisterTypes : AuditContext {
 void judge_register_types(AuditContext& cx) {
   RegisterTypes r{cx};
   for (auto const& ms : cx.plan.mutations)
-    if (ms.m.kind == kFragmentRegisterType) r.judge_one(ms);
+    if (ms.m->kind == kFragmentRegisterType) r.judge_one(ms);
   r.statements();
 }
 

@@ -306,12 +306,12 @@ ojson negative_space_json(const AuditPlan& plan, const std::vector<ProbeVerdict>
   ojson m = ojson::array();
   for (auto const& s : plan.mutations) {
     const ProbeVerdict& pv = v[s.on.probe];
-    if (pv.error.empty() && pv.accepted == (s.m.expected == DocClass::Valid)) continue;
+    if (pv.error.empty() && pv.accepted == (s.m->expected == DocClass::Valid)) continue;
     m.push_back({{"block", plan.grammar[s.of].cc.combo.block->id},
-                 {"kind", s.m.kind},
-                 {"detail", s.m.detail},
+                 {"kind", s.m->kind},
+                 {"detail", s.m->detail},
                  {"instruction", s.instruction},
-                 {"documents", to_string(s.m.expected)},
+                 {"documents", to_string(s.m->expected)},
                  {"target", s.on.target},
                  {"verdict", !pv.error.empty() ? "failed" : pv.accepted ? "accepted" : "rejected"},
                  {"message", first_line(pv.message)}});
