@@ -31,8 +31,7 @@ std::string inputs_key(const std::vector<std::string>& parts) {
 
 const std::string& program_identity() {
   static const std::string id = [] {
-    auto bytes = try_read_file_text("/proc/self/exe", kMaxProgramBytes);
-    return bytes ? xxh3_hex(*bytes) : std::string("unknown program");
+    return file_xxh3_hex("/proc/self/exe").value_or("unknown program");
   }();
   return id;
 }

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 #include <xxhash.h>
 
+#include <fstream>
 #include <mutex>
 #include <set>
+#include <vector>
 
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
@@ -17,6 +19,23 @@ constexpr std::string_view kHead = "ptxcts-sealed size=";
 
 std::string xxh3_hex(std::string_view bytes) {
   XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+std::optional<std::string> file_xxh3_hex(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_128bits_reset(st);
+  std::vector<char> buffer(std::size_t{1} << 20);
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0)
+    XXH3_128bits_update(st, buffer.data(), static_cast<std::size_t>(in.gcount()));
+  const bool whole = in.eof() && !in.bad();
+  const XXH128_hash_t h = XXH3_128bits_digest(st);
+  XXH3_freeState(st);
+  if (!whole) return std::nullopt;
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 
