@@ -5,23 +5,17 @@
 // them, so that a probe after one is judged clean.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 
 #include "assemble/probe_assembly.hpp"
 #include "support/installed_ptxas.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ptxcts;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path empty_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / fmt::format("ptxcts-files-apart-{}-{}", name, ::getpid());
-  fs::remove_all(d);
-  return d;
-}
 
 // An ldmatrix whose address is written as two registers: "Parsing error near '%io'", fatal, in the
 // middle of an instruction whose qualifiers ptxas has read.
@@ -57,6 +51,15 @@ void expect_as_alone(const Toolchain& tc, const std::vector<Probe>& probes, cons
   }
 }
 
+// The probes judged together in one call, in a folder of the test's own; then each verdict and
+// message checked against what the probe gets alone.
+std::vector<ProbeVerdict> judged_together(const Toolchain& tc, const std::vector<Probe>& probes, ProbeStats& stats) {
+  test::TempDir temp("files-apart");
+  auto v = assemble_probes(tc, probes, temp.dir / "together", 1, ProbeMode::ParseOnly, &stats);
+  expect_as_alone(tc, probes, v, temp.dir);
+  return v;
+}
+
 }  // namespace
 
 // Before (one file): a run a probe, each fatal error ending the parse of every probe after it.
@@ -67,9 +70,8 @@ TEST(ProbeFilesApart, ProbesThatEndTheParseAreJudgedInOneRunEachAsAlone) {
   if (!tc) GTEST_SKIP() << "no ptxas";
   std::vector<Probe> probes;
   for (int k = 0; k < 12; ++k) probes.push_back(k % 4 == 3 ? valid(k, 2) : ends_parse(k, 2));
-  const fs::path dir = empty_dir("group2");
   ProbeStats stats;
-  auto v = assemble_probes(*tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  auto v = judged_together(*tc, probes, stats);
   for (std::size_t k = 0; k < probes.size(); ++k) {
     EXPECT_EQ(v[k].accepted, k % 4 == 3) << k << ": " << v[k].message;
     if (k % 4 != 3) {
@@ -79,8 +81,6 @@ TEST(ProbeFilesApart, ProbesThatEndTheParseAreJudgedInOneRunEachAsAlone) {
   // The module (each probe a file: 9 fatal errors pinned), then the 3 nothing was pinned on, together
   // (before, one file: 10 runs, one for each fatal error, then the 3 together).
   EXPECT_EQ(stats.ptxas_runs, 2u);
-  expect_as_alone(*tc, probes, v, dir);
-  fs::remove_all(dir);
 }
 
 // Probes of other orders of qualifiers (group 3) share one file first (ptxas takes most); where a
@@ -91,14 +91,11 @@ TEST(ProbeFilesApart, AfterAFatalErrorTheRestOfOrdersGoAFileEach) {
   if (!tc) GTEST_SKIP() << "no ptxas";
   std::vector<Probe> probes;
   for (int k = 0; k < 16; ++k) probes.push_back(k % 4 == 1 ? ends_parse(k, 3) : valid(k, 3));
-  const fs::path dir = empty_dir("group3");
   ProbeStats stats;
-  auto v = assemble_probes(*tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  auto v = judged_together(*tc, probes, stats);
   for (std::size_t k = 0; k < probes.size(); ++k) EXPECT_EQ(v[k].accepted, k % 4 != 1) << k << ": " << v[k].message;
   // One file (the first fatal error pinned), a file each (the other 3), the 12 accepted together.
   EXPECT_EQ(stats.ptxas_runs, 3u);
-  expect_as_alone(*tc, probes, v, dir);
-  fs::remove_all(dir);
 }
 
 // ptxas expands what its parse took (a wmma, an mma it emulates: mma.m8n8k16 on sm_75 becomes its
@@ -125,9 +122,8 @@ TEST(ProbeFilesApart, FailuresOfTheExpansionAreFoundInOneRunAFileEach) {
     probes.push_back(mma(types, ".b32", false, true));  // valid
     probes.push_back(mma(types, ".f32", true, true));
   }
-  const fs::path dir = empty_dir("expansion");
   ProbeStats stats;
-  auto v = assemble_probes(*tc, probes, dir, 1, ProbeMode::ParseOnly, &stats);
+  auto v = judged_together(*tc, probes, stats);
   ASSERT_EQ(v.size(), 13u);
   EXPECT_NE(v[0].message.find(".aligned modifier required"), std::string::npos) << v[0].message;
   for (std::size_t k = 1; k < probes.size(); ++k) {
@@ -138,6 +134,4 @@ TEST(ProbeFilesApart, FailuresOfTheExpansionAreFoundInOneRunAFileEach) {
     }
   }
   EXPECT_EQ(stats.ptxas_runs, 4u);
-  expect_as_alone(*tc, probes, v, dir);
-  fs::remove_all(dir);
 }
