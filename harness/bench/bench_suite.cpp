@@ -19,14 +19,10 @@
 #include "kinds/matrix_move/case_data.hpp"
 #include "kinds/matrix_move/matrix_move_emitter.hpp"
 #include "spec/spec_loader.hpp"
-#include "util/memory_reuse.hpp"
 #include "util/subprocess.hpp"
 
 using namespace ptxcts;
 namespace fs = std::filesystem;
-
-// What `ptxcts` does first (main.cpp), so that the audits here cost what the command's do.
-[[maybe_unused]] static const bool kFreedMemoryKept = (keep_freed_memory(), true);
 
 namespace {
 const std::string kSpecs = PTXCTS_SOURCE_DIR "/specs";

@@ -17,7 +17,7 @@ esac
 
 # The build and a run.
 packages=(cmake ninja-build g++ libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libpugixml-dev
-          libxxhash-dev libssl-dev libutfcpp-dev zlib1g-dev
+          libxxhash-dev libssl-dev libutfcpp-dev zlib1g-dev libmimalloc-dev
           libsqlite3-dev libpq-dev)  # the history: SQLite linked statically; libpq's header (loaded with dlopen)
 # The tests.
 [ -n "$tests" ] && packages+=(libgtest-dev libbenchmark-dev

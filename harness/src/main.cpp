@@ -17,7 +17,6 @@
 #include "commands/sass_command.hpp"
 #include "commands/spec_commands.hpp"
 #include "commands/toolkits_command.hpp"
-#include "util/memory_reuse.hpp"
 #include "util/subprocess.hpp"
 
 #include "suite_commit.hpp"  // generated at build time
@@ -104,7 +103,6 @@ void refuse_empty_values(CLI::App& app) {
 
 int main(int argc, char** argv) {
   end_children_with_this_process();  // Ctrl-C or a kill ends the ptxas and device runners it started
-  keep_freed_memory();
   init_program(this_program_facts());
   CLI::App app{"ptxcts: conformance tests for PTX warp-level matrix data-movement instructions"};
   app.require_subcommand(1);

@@ -237,7 +237,6 @@ Command add_audit_command(CLI::App& app, Paths& p) {
                 "Write every report again (audit anew), even those whose specs, ptxas and suite have not changed "
                 "since they were written");
   return {.cli = cli, .run = [o](CommandContext& ctx) {
-            keep_the_heap_for_an_audit();
             return o->toolkits.empty() ? audit_one(ctx.paths, o->history, o->rewrite) : audit_toolkits(ctx.paths, *o);
           }};
 }

@@ -1,7 +1,6 @@
 #include "commands/toolkit_audit.hpp"
 
 #include <fmt/format.h>
-#include <malloc.h>
 
 #include <chrono>
 #include <filesystem>
@@ -9,11 +8,6 @@
 #include "judge/version_ladder.hpp"
 
 namespace ptxcts {
-
-void keep_the_heap_for_an_audit() {
-  mallopt(M_TOP_PAD, 256 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
-}
 
 ToolkitAudit audit_toolkit(const Suite& suite, const Toolchain& tc, const Paths& p, std::string* said) {
   const auto t0 = std::chrono::steady_clock::now();
