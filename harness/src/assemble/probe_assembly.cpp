@@ -554,42 +554,31 @@ bool same_probe(const Probe& a, const Probe& b, ProbeMode mode) {
          probe_arch(a, mode) == probe_arch(b, mode);
 }
 
-// XXH3-64 of the parts that make a probe identical, in `buffer` (reused: no allocation per probe).
-std::uint64_t probe_hash(const Probe& p, const std::string& arch, std::string& buffer) {
-  buffer.clear();
-  const PtxVersion& v = p.ptx;
-  buffer.append(p.target).append(1, '\0').append(std::to_string(v.major)).append(1, '.');
-  buffer.append(std::to_string(v.minor)).append(1, '\0').append(arch).append(1, '\0');
-  buffer.append(p.directives).append(1, '\0').append(p.body);
-  return XXH3_64bits(buffer.data(), buffer.size());
+// probe_arch's text appended to `out` (no string made per probe: a call holds 170,000 of them).
+void append_arch(std::string& out, const Probe& p, ProbeMode mode) {
+  const bool full = mode == ProbeMode::Full;
+  if (!p.arch.empty()) {
+    if (full && p.arch.rfind("compute_", 0) == 0) out.append("sm_").append(p.arch, 8);
+    else out.append(p.arch);
+  } else if (full) out.append(p.target);
+  else out.append("compute_").append(p.target, 3);
 }
 
-Distinct distinct_probes(const std::vector<Probe>& probes, ProbeMode mode) {
-  Distinct d;
+// The call's identical sets and the key of its whole record, in one pass over its probes: the record
+// key over every probe in order (target, version, -arch, group, directives, body; each part ended by
+// a NUL), the mode, the ptxas version and the record's format; a probe's set by the same parts but
+// its group. A warm audit is this pass and one record's read.
+struct CallIdentity {
+  Distinct distinct;
+  std::string key;
+};
+
+CallIdentity call_identity(const std::vector<Probe>& probes, ProbeMode mode, const Toolchain& tc) {
+  CallIdentity c;
+  Distinct& d = c.distinct;
   d.slot_of.resize(probes.size());
   std::unordered_multimap<std::uint64_t, std::size_t> seen;  // hash -> slot
   seen.reserve(probes.size());
-  std::string buffer;
-  for (std::size_t k = 0; k < probes.size(); ++k) {
-    const std::uint64_t h = probe_hash(probes[k], probe_arch(probes[k], mode), buffer);
-    std::optional<std::size_t> slot;
-    for (auto [it, end] = seen.equal_range(h); it != end && !slot; ++it)
-      if (same_probe(probes[d.judged[it->second]], probes[k], mode)) slot = it->second;
-    if (!slot) {
-      slot = d.judged.size();
-      d.judged.push_back(k);
-      seen.emplace(h, *slot);
-    } else if (probes[k].group == 2 && probes[d.judged[*slot]].group != 2) {
-      d.judged[*slot] = k;
-    }
-    d.slot_of[k] = *slot;
-  }
-  return d;
-}
-
-// The key of a call's whole record: every probe in order (target, version, -arch, group,
-// directives, body), the mode, the ptxas version and the record's format.
-std::string call_key(const std::vector<Probe>& probes, ProbeMode mode, const Toolchain& tc) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_128bits_reset(st);
   auto part = [&](std::string_view s) {
@@ -599,13 +588,36 @@ std::string call_key(const std::vector<Probe>& probes, ProbeMode mode, const Too
   part(kRecordMagic);
   part(mode == ProbeMode::Full ? "full" : "parse");
   part(tc.version);
-  for (auto const& p : probes) {
-    part(p.target), part(p.ptx.str()), part(probe_arch(p, mode)), part(std::to_string(p.group));
-    part(p.directives), part(p.body);
+  std::string head, rest;  // target, version and -arch; directives and body
+  for (std::size_t k = 0; k < probes.size(); ++k) {
+    const Probe& p = probes[k];
+    head.clear();
+    fmt::format_to(std::back_inserter(head), "{}{}{}.{}{}", p.target, '\0', p.ptx.major, p.ptx.minor, '\0');
+    append_arch(head, p, mode);
+    head.push_back('\0');
+    rest.assign(p.directives).push_back('\0');
+    rest.append(p.body).push_back('\0');
+    XXH3_128bits_update(st, head.data(), head.size());
+    const char group[2] = {static_cast<char>('0' + p.group), '\0'};
+    XXH3_128bits_update(st, group, 2);
+    XXH3_128bits_update(st, rest.data(), rest.size());
+    const std::uint64_t h = XXH3_64bits_withSeed(rest.data(), rest.size(), XXH3_64bits(head.data(), head.size()));
+    std::optional<std::size_t> slot;
+    for (auto [it, end] = seen.equal_range(h); it != end && !slot; ++it)
+      if (same_probe(probes[d.judged[it->second]], p, mode)) slot = it->second;
+    if (!slot) {
+      slot = d.judged.size();
+      d.judged.push_back(k);
+      seen.emplace(h, *slot);
+    } else if (p.group == 2 && probes[d.judged[*slot]].group != 2) {
+      d.judged[*slot] = k;
+    }
+    d.slot_of[k] = *slot;
   }
   const XXH128_hash_t h = XXH3_128bits_digest(st);
   XXH3_freeState(st);
-  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+  c.key = fmt::format("{:016x}{:016x}", h.high64, h.low64);
+  return c;
 }
 
 }  // namespace
@@ -673,9 +685,10 @@ bool read_whole_call(const fs::path& record, const Distinct& d, std::vector<Prob
 std::vector<ProbeVerdict> assemble_probes(const Toolchain& tc, const std::vector<Probe>& probes,
                                           const fs::path& cache_dir, int jobs, ProbeMode mode, ProbeStats* stats) {
   std::vector<ProbeVerdict> out(probes.size());
-  const Distinct d = distinct_probes(probes, mode);
+  const CallIdentity call = call_identity(probes, mode, tc);
+  const Distinct& d = call.distinct;
   ProbeStats s{.probes = probes.size(), .distinct = d.judged.size()};
-  const fs::path whole = cache_dir / (call_key(probes, mode, tc) + ".call");
+  const fs::path whole = cache_dir / (call.key + ".call");
   if (read_whole_call(whole, d, out)) {
     s.cached = probes.size(), s.whole_call_cached = true;
     if (stats) *stats = s;
