@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
 
 #include "assemble/catalog.hpp"
@@ -16,6 +18,7 @@
 #include "judge/register_types.hpp"
 #include "judge/type_shape_product.hpp"
 #include "judge/version_spellings.hpp"
+#include "util/worker_threads.hpp"
 
 namespace ptxcts {
 namespace {
@@ -78,17 +81,32 @@ struct Builder {
     }
   }
 
-  // The negative space of the documented form plan.grammar[k], on its first target: wider where it
-  // heads a class of forms (`wide`); the block's representative's sample again on every other
-  // target supporting it.
-  void mutations(std::size_t k, const std::set<std::string>& texts32, const GrammarPools& pools, WideParts wide,
-                 bool representative) {
+  // The negative space of the documented form plan.grammar[k] with each question's probe text: what
+  // `mutations` adds, made apart from the plan (a pure function of the form), so that the forms'
+  // share can be made on several threads.
+  struct AskedMutation {
+    Mutation m;
+    ProbeText pt;
+  };
+  std::vector<AskedMutation> negative_space(std::size_t k, const std::set<std::string>& texts32,
+                                            const GrammarPools& pools, WideParts wide) const {
+    std::vector<AskedMutation> out;
+    for (auto& m : mutations_of(plan.grammar[k].cc, texts32, wide, &pools)) {
+      ProbeText pt = probe_text(m.text, m.shape);
+      out.push_back({.m = std::move(m), .pt = std::move(pt)});
+    }
+    return out;
+  }
+
+  // That negative space added, on the form's first target: wider where it heads a class of forms
+  // (made so by `negative_space`); the block's representative's sample again on every other target
+  // supporting it.
+  void mutations(std::size_t k, std::vector<AskedMutation> asked, bool representative) {
     const ClassifiedCombination& cc = plan.grammar[k].cc;
     const TargetInfo* home = targets.first(*cc.instance, std::nullopt, false);
     if (!home) return;
     std::map<std::string, int> sampled;  // per kind of mutation
-    for (auto& m : mutations_of(cc, texts32, wide, &pools)) {
-      ProbeText pt = probe_text(m.text, m.shape);
+    for (auto& [m, pt] : asked) {
       const bool valid = m.expected == DocClass::Valid;
       const bool sample = representative && !m.ends_parse && sampled[m.kind]++ < kTargetSample;
       OnTarget on = add(home->name, plan.toolkit_ptx, sample ? pt.body : std::move(pt.body), valid, "", m.ends_parse);
@@ -445,10 +463,19 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     if (plan.grammar[k].cc.doc == DocClass::Valid) valid.push_back(k);
   }
   plan.form_classes = form_classes(forms, valid);
-  for (std::size_t k : valid) {
+  // Each form's negative space made on every processor (most of the plan's time), then added in
+  // the forms' order: the plan is the same whatever the threads.
+  std::vector<std::vector<Builder::AskedMutation>> asked(valid.size());
+  std::atomic<std::size_t> next{0};
+  run_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), [&] {
+    for (std::size_t j; (j = next++) < valid.size();)
+      asked[j] = b.negative_space(valid[j], texts32, pools, parts_headed(plan.form_classes, valid[j]));
+  });
+  for (std::size_t j = 0; j < valid.size(); ++j) {
+    const std::size_t k = valid[j];
     const bool first = represented.insert(plan.grammar[k].cc.combo.block).second;
     if (first) representatives.push_back(k);
-    b.mutations(k, texts32, pools, parts_headed(plan.form_classes, k), first);
+    b.mutations(k, std::move(asked[j]), first);
     b.version(k);
   }
   b.equivalences(texts32, pools);
