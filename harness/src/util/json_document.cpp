@@ -108,23 +108,47 @@ std::string describe_value(const Json& j) {
   return fmt::format("{} {}", j.type_name(), s.size() > 80 ? s.substr(0, 80) + "..." : s);
 }
 
+// How many members the objects of `j` hold, nested ones too.
+std::size_t members(const Json& j) {
+  std::size_t n = j.is_object() ? j.size() : 0;
+  if (j.is_structured())
+    for (auto const& v : j) n += members(v);
+  return n;
+}
+
 }  // namespace
 
+// The parse counts the text's keys: a key said twice leaves one member (the last value), so fewer
+// members than keys means a duplicate, which the positions' pass then finds and places. Positions are
+// found only when asked for (an error, `where`): a report written by this program and read back
+// (the audit's page) is hundreds of thousands of values, whose paths cost more than the parse.
 JsonDocument::JsonDocument(std::string text, std::string file) : text_(std::move(text)), file_(std::move(file)) {
   if (auto problem = json_nesting_problem(text_, file_)) throw JsonInputError(*problem);
+  std::size_t keys = 0;
   try {
-    json_ = Json::parse(text_);
+    json_ = Json::parse(text_, [&keys](int, Json::parse_event_t event, Json&) {
+      keys += event == Json::parse_event_t::key;
+      return true;
+    });
   } catch (const Json::parse_error& e) {
     std::string what = e.what();
     auto colon = what.find(": ");
     throw JsonInputError(fmt::format("{}:{}: invalid JSON: {}", file_, line_column(text_, e.byte == 0 ? 0 : e.byte - 1),
                                      colon == std::string::npos ? what : what.substr(colon + 2)));
   } catch (const Json::out_of_range& e) { throw JsonInputError(json_number_overflow(text_, file_, e.what())); }
-  std::istringstream in(text_);
-  PositionRecorder positions(text_, in);
-  Json::sax_parse(in, &positions);
-  starts_ = std::move(positions.starts);
-  if (auto const& d = positions.duplicate) fail_at(d->offset, d->path, fmt::format("duplicate key \"{}\"", d->key));
+  if (keys != members(json_)) starts();
+}
+
+// Where each value starts, by path (the SAX pass, once); a duplicate key is refused, placed.
+const std::map<std::string, std::size_t>& JsonDocument::starts() const {
+  if (!starts_) {
+    std::istringstream in(text_);
+    PositionRecorder positions(text_, in);
+    Json::sax_parse(in, &positions);
+    starts_ = std::move(positions.starts);
+    if (auto const& d = positions.duplicate) fail_at(d->offset, d->path, fmt::format("duplicate key \"{}\"", d->key));
+  }
+  return *starts_;
 }
 
 JsonNode JsonDocument::root() const { return JsonNode(*this, json_, ""); }
@@ -133,7 +157,7 @@ JsonNode JsonDocument::root() const { return JsonNode(*this, json_, ""); }
 std::size_t JsonDocument::offset(const std::string& path) const {
   std::string p = path;
   for (;;) {
-    if (auto it = starts_.find(p); it != starts_.end()) return it->second;
+    if (auto it = starts().find(p); it != starts().end()) return it->second;
     if (p.empty()) return 0;
     auto cut = p.find_last_of(".[");
     p.resize(cut == std::string::npos ? 0 : cut);

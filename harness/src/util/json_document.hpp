@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -35,7 +36,8 @@ class JsonDocument {
  private:
   std::string text_, file_;
   nlohmann::ordered_json json_;
-  std::map<std::string, std::size_t> starts_;
+  mutable std::optional<std::map<std::string, std::size_t>> starts_;  // found when first asked for
+  const std::map<std::string, std::size_t>& starts() const;
   [[noreturn]] void fail_at(std::size_t offset, const std::string& path, const std::string& what) const;
   std::size_t offset(const std::string& path) const;
 };
