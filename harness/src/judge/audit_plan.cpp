@@ -433,6 +433,20 @@ struct Builder {
   }
 };
 
+// Each valid form's negative space, made on every processor (most of the plan's time); the plan
+// adds them in the forms' order, so that it is the same whatever the threads.
+std::vector<std::vector<Builder::AskedMutation>> negative_spaces(const Builder& b, const std::vector<std::size_t>& valid,
+                                                                 const std::set<std::string>& texts32,
+                                                                 const GrammarPools& pools) {
+  std::vector<std::vector<Builder::AskedMutation>> asked(valid.size());
+  std::atomic<std::size_t> next{0};
+  run_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), [&] {
+    for (std::size_t j; (j = next++) < valid.size();)
+      asked[j] = b.negative_space(valid[j], texts32, pools, parts_headed(b.plan.form_classes, valid[j]));
+  });
+  return asked;
+}
+
 }  // namespace
 
 AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
@@ -463,14 +477,7 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     if (plan.grammar[k].cc.doc == DocClass::Valid) valid.push_back(k);
   }
   plan.form_classes = form_classes(forms, valid);
-  // Each form's negative space made on every processor (most of the plan's time), then added in
-  // the forms' order: the plan is the same whatever the threads.
-  std::vector<std::vector<Builder::AskedMutation>> asked(valid.size());
-  std::atomic<std::size_t> next{0};
-  run_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), [&] {
-    for (std::size_t j; (j = next++) < valid.size();)
-      asked[j] = b.negative_space(valid[j], texts32, pools, parts_headed(plan.form_classes, valid[j]));
-  });
+  std::vector<std::vector<Builder::AskedMutation>> asked = negative_spaces(b, valid, texts32, pools);
   for (std::size_t j = 0; j < valid.size(); ++j) {
     const std::size_t k = valid[j];
     const bool first = represented.insert(plan.grammar[k].cc.combo.block).second;
