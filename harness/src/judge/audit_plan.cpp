@@ -437,10 +437,11 @@ struct Builder {
 // adds them in the forms' order, so that it is the same whatever the threads.
 std::vector<std::vector<Builder::AskedMutation>> negative_spaces(const Builder& b, const std::vector<std::size_t>& valid,
                                                                  const std::set<std::string>& texts32,
-                                                                 const GrammarPools& pools) {
+                                                                 const GrammarPools& pools, int threads) {
   std::vector<std::vector<Builder::AskedMutation>> asked(valid.size());
   std::atomic<std::size_t> next{0};
-  run_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), [&] {
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  run_threads(threads, [&] {
     for (std::size_t j; (j = next++) < valid.size();)
       asked[j] = b.negative_space(valid[j], texts32, pools, parts_headed(b.plan.form_classes, valid[j]));
   });
@@ -449,7 +450,7 @@ std::vector<std::vector<Builder::AskedMutation>> negative_spaces(const Builder& 
 
 }  // namespace
 
-AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
+AuditPlan plan_audit(const Suite& suite, const Toolchain& tc, int threads) {
   const SpecSet& specs = suite.specs;
   const CatalogScope scope = catalog_scope(suite, tc);
   AuditPlan plan;
@@ -477,7 +478,7 @@ AuditPlan plan_audit(const Suite& suite, const Toolchain& tc) {
     if (plan.grammar[k].cc.doc == DocClass::Valid) valid.push_back(k);
   }
   plan.form_classes = form_classes(forms, valid);
-  std::vector<std::vector<Builder::AskedMutation>> asked = negative_spaces(b, valid, texts32, pools);
+  std::vector<std::vector<Builder::AskedMutation>> asked = negative_spaces(b, valid, texts32, pools, threads);
   for (std::size_t j = 0; j < valid.size(); ++j) {
     const std::size_t k = valid[j];
     const bool first = represented.insert(plan.grammar[k].cc.combo.block).second;

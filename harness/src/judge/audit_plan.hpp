@@ -164,6 +164,8 @@ struct AuditPlan {
 
 // The plan for the suite's specs and this toolkit. Throws std::runtime_error if targets.yaml does
 // not say which PTX ISA version the toolkit speaks.
-AuditPlan plan_audit(const Suite& suite, const Toolchain& tc);
+// `threads` make the documented forms' negative spaces (0: one per processor); the plan is the same
+// whatever their number.
+AuditPlan plan_audit(const Suite& suite, const Toolchain& tc, int threads = 0);
 
 }  // namespace ptxcts
