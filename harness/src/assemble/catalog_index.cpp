@@ -1,11 +1,8 @@
 #include "assemble/catalog_index.hpp"
 
 #include <fmt/format.h>
-#include <xxhash.h>
 
 #include <cstring>
-#include <fstream>
-#include <memory>
 
 #include "util/atomic_file.hpp"
 #include "util/file_text.hpp"
@@ -71,22 +68,10 @@ ManifestKey key_of_text(std::string_view text) { return {.size = text.size(), .x
 }  // namespace
 
 std::optional<ManifestKey> manifest_key(const fs::path& manifest) {
-  std::ifstream in(manifest, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(), &XXH3_freeState);
-  XXH3_128bits_reset(state.get());
-  std::vector<char> buf(std::size_t{1} << 20);
-  std::uint64_t size = 0;
-  while (in) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    const std::size_t got = static_cast<std::size_t>(in.gcount());
-    XXH3_128bits_update(state.get(), buf.data(), got);
-    size += got;
-    if (size > kMaxInputFileBytes) return std::nullopt;  // no manifest: the manifest's reader says why
-  }
-  if (in.bad()) return std::nullopt;
-  const XXH128_hash_t h = XXH3_128bits_digest(state.get());
-  return ManifestKey{.size = size, .xxh3 = fmt::format("{:016x}{:016x}", h.high64, h.low64)};
+  // Too large: no key (the manifest's reader says why).
+  auto h = file_xxh3(manifest, kMaxInputFileBytes);
+  if (!h) return std::nullopt;
+  return ManifestKey{.size = h->size, .xxh3 = std::move(h->xxh3)};
 }
 
 std::string encode_catalog_index(const Catalog& c, const ManifestKey& key) {

@@ -506,9 +506,24 @@ bool decode(const std::string& s, std::size_t n, std::vector<ProbeVerdict>& v) {
 
 }  // namespace
 
+namespace {
+
+// probe_arch's text appended to `out` (no string made per probe where a call hashes 170,000 of them).
+void append_arch(std::string& out, const Probe& p, ProbeMode mode) {
+  const bool full = mode == ProbeMode::Full;
+  if (!p.arch.empty()) {
+    if (full && p.arch.rfind("compute_", 0) == 0) out.append("sm_").append(p.arch, 8);
+    else out.append(p.arch);
+  } else if (full) out.append(p.target);
+  else out.append("compute_").append(p.target, 3);
+}
+
+}  // namespace
+
 std::string probe_arch(const Probe& p, ProbeMode mode) {
-  if (!p.arch.empty()) return mode == ProbeMode::Full && p.arch.rfind("compute_", 0) == 0 ? "sm_" + p.arch.substr(8) : p.arch;
-  return mode == ProbeMode::Full ? p.target : "compute_" + p.target.substr(3);
+  std::string arch;
+  append_arch(arch, p, mode);
+  return arch;
 }
 
 namespace {
@@ -552,16 +567,6 @@ struct Distinct {
 bool same_probe(const Probe& a, const Probe& b, ProbeMode mode) {
   return a.target == b.target && a.ptx == b.ptx && a.body == b.body && a.directives == b.directives &&
          probe_arch(a, mode) == probe_arch(b, mode);
-}
-
-// probe_arch's text appended to `out` (no string made per probe: a call holds 170,000 of them).
-void append_arch(std::string& out, const Probe& p, ProbeMode mode) {
-  const bool full = mode == ProbeMode::Full;
-  if (!p.arch.empty()) {
-    if (full && p.arch.rfind("compute_", 0) == 0) out.append("sm_").append(p.arch, 8);
-    else out.append(p.arch);
-  } else if (full) out.append(p.target);
-  else out.append("compute_").append(p.target, 3);
 }
 
 // The call's identical sets and the key of its whole record, in one pass over its probes: the record

@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -22,21 +23,29 @@ std::string xxh3_hex(std::string_view bytes) {
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 
-std::optional<std::string> file_xxh3_hex(const std::filesystem::path& path) {
+std::optional<FileHash> file_xxh3(const std::filesystem::path& path, std::uint64_t max_bytes) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  XXH3_state_t* st = XXH3_createState();
-  XXH3_128bits_reset(st);
+  std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> st(XXH3_createState(), &XXH3_freeState);
+  XXH3_128bits_reset(st.get());
   std::vector<char> buffer(std::size_t{1} << 20);
-  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0)
-    XXH3_128bits_update(st, buffer.data(), static_cast<std::size_t>(in.gcount()));
-  const bool whole = in.eof() && !in.bad();
-  const XXH128_hash_t h = XXH3_128bits_digest(st);
-  XXH3_freeState(st);
-  if (!whole) return std::nullopt;
-  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+  FileHash out;
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+    XXH3_128bits_update(st.get(), buffer.data(), static_cast<std::size_t>(in.gcount()));
+    out.size += static_cast<std::uint64_t>(in.gcount());
+    if (out.size > max_bytes) return std::nullopt;
+  }
+  if (!in.eof() || in.bad()) return std::nullopt;
+  const XXH128_hash_t h = XXH3_128bits_digest(st.get());
+  out.xxh3 = fmt::format("{:016x}{:016x}", h.high64, h.low64);
+  return out;
+}
+
+std::optional<std::string> file_xxh3_hex(const std::filesystem::path& path) {
+  auto h = file_xxh3(path);
+  return h ? std::optional(std::move(h->xxh3)) : std::nullopt;
 }
 
 std::string content_seal(std::string_view bytes) { return std::to_string(bytes.size()) + " " + xxh3_hex(bytes); }

@@ -13,9 +13,15 @@ namespace ptxcts {
 
 // The XXH3 128-bit hash of `bytes`, as 32 hex digits.
 std::string xxh3_hex(std::string_view bytes);
-// The same of a whole file's bytes, read a MiB at a time (a program built with debug information is
-// hundreds of MiB: read whole into memory it cost a warm command 0.27 s of page faults); none where
-// it cannot be read.
+// A whole file's size and XXH3 128-bit hash (32 hex digits), read a MiB at a time (a program built
+// with debug information is hundreds of MiB: read whole into memory it cost a warm command 0.27 s
+// of page faults); none where it is no file, cannot be read, or holds more than `max_bytes`.
+struct FileHash {
+  std::uint64_t size = 0;
+  std::string xxh3;
+};
+std::optional<FileHash> file_xxh3(const std::filesystem::path& path, std::uint64_t max_bytes = UINT64_MAX);
+// Its hash alone.
 std::optional<std::string> file_xxh3_hex(const std::filesystem::path& path);
 
 // "<size> <xxh3-128 hex>": what is recorded of a file (a cubin, a report) to know it again.
