@@ -87,7 +87,7 @@ TEST(HistoryQueries, TheLatestVerdictPerModelDriverAndToolkit) {
 }
 
 // The command on the committed reports: 6 H100 run reports, 2 of the H200 pair's GPUs, 2 of one H200
-// (cubin and JIT, issues 40-41), 1 of the release of 1b40953 on one H200 (reports/logs/issue43-h200), 6
+// (cubin and JIT, issues 40-41), 2 of the release of 1b40953 on one H200, unpacked and installed with dpkg (reports/logs/issue43-h200), 6
 // audits; the SASS reports, the toolkit matrix and the JSON Schemas are no run or audit and are skipped.
 TEST(HistoryCommand, ImportsTheCommittedReportsOnceAndAnswers) {
   TempDir t("history");
@@ -96,12 +96,12 @@ TEST(HistoryCommand, ImportsTheCommittedReportsOnceAndAnswers) {
   const ProcessResult first = run_process({PTXCTS_COMMAND, "history", "import", "--history", h, reports, "--json"}, 600);
   ASSERT_EQ(first.exit_code, 0) << first.output;
   const auto j = nlohmann::json::parse(first.output);
-  EXPECT_EQ(j["added"], 17) << first.output;
+  EXPECT_EQ(j["added"], 18) << first.output;
   EXPECT_EQ(j["failed"], 0);
   const ProcessResult again = run_process({PTXCTS_COMMAND, "history", "import", "--history", h, reports, "--json"}, 600);
   ASSERT_EQ(again.exit_code, 0) << again.output;
   EXPECT_EQ(nlohmann::json::parse(again.output)["added"], 0);
-  EXPECT_EQ(nlohmann::json::parse(again.output)["already"], 17);
+  EXPECT_EQ(nlohmann::json::parse(again.output)["already"], 18);
   const ProcessResult latest = run_process({PTXCTS_COMMAND, "history", "latest", "--history", h, "--json"}, 120);
   ASSERT_EQ(latest.exit_code, 0) << latest.output;
   EXPECT_EQ(nlohmann::json::parse(latest.output).size(), 14u);  // the H200 pair and one H200's cubin run: one model, driver, toolkit
